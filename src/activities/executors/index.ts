@@ -1,0 +1,26 @@
+import { sleepExecutor, noopExecutor } from './basic';
+import { httpExecutor } from './http';
+import { llmExecutor } from './llm';
+import { shellExecutor } from './shell';
+import type { Executor } from './types';
+
+export * from './types';
+
+/** The kinds teamrun ships. A worker enables the ones its config lists, plus any it is given in code. */
+export const builtinExecutors: Record<string, Executor> = {
+  shell: shellExecutor,
+  http: httpExecutor,
+  llm: llmExecutor,
+  sleep: sleepExecutor,
+  noop: noopExecutor,
+};
+
+export function executorRegistry(enabled: ReadonlyArray<string>, custom: Record<string, Executor> = {}): Map<string, Executor> {
+  const registry = new Map<string, Executor>();
+  for (const kind of enabled) {
+    const executor = builtinExecutors[kind];
+    if (executor) registry.set(kind, executor);
+  }
+  for (const [kind, executor] of Object.entries(custom)) registry.set(kind, executor);
+  return registry;
+}

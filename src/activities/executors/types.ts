@@ -1,0 +1,58 @@
+import type { Usage } from '../../plan/schema';
+import type { TeamrunConfig } from '../../config/config';
+
+/** What an executor gets for one attempt. */
+export interface ExecutorContext {
+  /** Aborted when the attempt is cancelled (interrupt, abort, lease gone, worker shutting down). */
+  signal: AbortSignal;
+  workflowId: string;
+  taskKey: string;
+  attempt: number;
+  fencingToken: number;
+  leaseId: string;
+  holder: string;
+  dependencyOutputs: Record<string, unknown>;
+  /** Progress shown in the attempt's heartbeat details; the heartbeat itself runs on its own timer. */
+  progress(details: unknown): void;
+  config: TeamrunConfig;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ExecutorResult {
+  output?: unknown;
+  usage?: Usage;
+}
+
+/** An executor kind: runs one attempt of a task whose `executor.kind` names it. */
+export type Executor = (spec: Record<string, unknown> & { kind: string }, ctx: ExecutorContext) => Promise<ExecutorResult>;
+
+/** A failure an executor reports on purpose; usage and output travel with it to the budget and the record. */
+export class ExecutorError extends Error {
+  readonly nonRetryable: boolean;
+  readonly type: string;
+  readonly usage?: Usage;
+  readonly output?: unknown;
+
+  constructor(
+    message: string,
+    options: { nonRetryable?: boolean; type?: string; usage?: Usage; output?: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'ExecutorError';
+    this.nonRetryable = options.nonRetryable ?? false;
+    this.type = options.type ?? 'TeamExecutorFailed';
+    this.usage = options.usage;
+    this.output = options.output;
+  }
+}
+
+/** The variables every side effect of an attempt can use to fence its writes. */
+export function attemptEnv(ctx: ExecutorContext): Record<string, string> {
+  return {
+    TEAMRUN_WORKFLOW_ID: ctx.workflowId,
+    TEAMRUN_TASK_KEY: ctx.taskKey,
+    TEAMRUN_ATTEMPT: String(ctx.attempt),
+    TEAMRUN_FENCING_TOKEN: String(ctx.fencingToken),
+    TEAMRUN_LEASE_ID: ctx.leaseId,
+  };
+}

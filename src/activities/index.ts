@@ -1,0 +1,3 @@
+export { createActivities, type ActivityDeps } from './run-task';
+export * from './interface';
+export * from './executors';

@@ -1,0 +1,127 @@
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import type { TeamrunConfig } from '../config/config';
+import type { Usage } from '../plan/schema';
+import { ExecutorError, type Executor } from './executors';
+import {
+  FAILURE_TYPES,
+  MAX_OUTPUT_BYTES,
+  type AttemptEvidence,
+  type HeartbeatDetails,
+  type RunTaskInput,
+  type RunTaskResult,
+  type TeamActivities,
+} from './interface';
+import { priceUsage } from './pricing';
+
+export interface ActivityDeps {
+  config: TeamrunConfig;
+  executors: Map<string, Executor>;
+  workerIdentity: string;
+  /** Local heartbeat period; the worker's throttle decides how often one reaches the server. */
+  heartbeatEveryMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * `runTask`: one attempt of one task. Its heartbeats are the lease: they run on their own
+ * timer whatever the executor does, and the response to one is how cancellation arrives.
+ */
+export function createActivities(deps: ActivityDeps): TeamActivities {
+  const heartbeatEveryMs = deps.heartbeatEveryMs ?? 500;
+  return {
+    async runTask(input: RunTaskInput): Promise<RunTaskResult> {
+      const ctx = Context.current();
+      const started = Date.now();
+      let progress: unknown;
+      const beat = () =>
+        ctx.heartbeat({
+          workerIdentity: deps.workerIdentity,
+          fencingToken: input.fencingToken,
+          elapsedMs: Date.now() - started,
+          progress,
+        } satisfies HeartbeatDetails);
+      beat();
+      const heartbeats = setInterval(beat, heartbeatEveryMs);
+      const evidence = (usage?: Usage, output?: unknown): AttemptEvidence => ({
+        usage: priceUsage(usage, deps.config.prices),
+        output,
+        workerIdentity: deps.workerIdentity,
+      });
+      try {
+        const executor = deps.executors.get(input.executor.kind);
+        if (!executor) {
+          throw ApplicationFailure.create({
+            type: FAILURE_TYPES.executorNotEnabled,
+            message: `executor kind "${input.executor.kind}" is not enabled on worker ${deps.workerIdentity} (enabled: ${[...deps.executors.keys()].join(', ')})`,
+            nonRetryable: true,
+          });
+        }
+        let result;
+        try {
+          result = await executor(input.executor, {
+            signal: ctx.cancellationSignal,
+            workflowId: input.workflowId,
+            taskKey: input.taskKey,
+            attempt: input.attempt,
+            fencingToken: input.fencingToken,
+            leaseId: input.leaseId,
+            holder: input.holder,
+            dependencyOutputs: input.dependencyOutputs,
+            progress: (details) => {
+              progress = details;
+            },
+            config: deps.config,
+            env: deps.env ?? process.env,
+          });
+        } catch (err) {
+          if (ctx.cancellationSignal.aborted) throw stopped(ctx, evidence((err as ExecutorError).usage, (err as ExecutorError).output));
+          throw err;
+        }
+        // A result that races a cancellation is evidence for a human, never a success.
+        if (ctx.cancellationSignal.aborted) throw stopped(ctx, evidence(result.usage, result.output));
+        const size = result.output === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.output));
+        if (size > MAX_OUTPUT_BYTES) {
+          throw ApplicationFailure.create({
+            type: FAILURE_TYPES.outputTooLarge,
+            message: `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel through history to dependents; store large results elsewhere and output a reference)`,
+            nonRetryable: true,
+            details: [evidence(result.usage)],
+          });
+        }
+        return { output: result.output, usage: priceUsage(result.usage, deps.config.prices), workerIdentity: deps.workerIdentity };
+      } catch (err) {
+        if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
+        if (err instanceof ExecutorError) {
+          throw ApplicationFailure.create({
+            type: err.type,
+            message: err.message,
+            nonRetryable: err.nonRetryable,
+            details: [evidence(err.usage, err.output)],
+          });
+        }
+        throw ApplicationFailure.create({
+          type: 'TeamExecutorCrashed',
+          message: `executor "${input.executor.kind}" threw: ${(err as Error)?.message ?? String(err)}`,
+          details: [evidence()],
+        });
+      } finally {
+        clearInterval(heartbeats);
+      }
+    },
+  };
+}
+
+/**
+ * The attempt was stopped from outside. A worker shutting down hands it back to be re-leased;
+ * anything else (the workflow cancelled it, the server timed it out) is a cancellation.
+ */
+function stopped(ctx: Context, evidence: AttemptEvidence): Error {
+  if (ctx.cancellationDetails?.workerShutdown) {
+    return ApplicationFailure.create({
+      type: FAILURE_TYPES.workerShutdown,
+      message: `worker ${evidence.workerIdentity} is shutting down; the attempt is released`,
+      details: [evidence],
+    });
+  }
+  return new CancelledFailure('attempt cancelled', [evidence]);
+}

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
+import { findTemporalBinary } from './binary';
+
+export interface DevServerOptions {
+  ip?: string;
+  port?: number;
+  uiPort?: number;
+  /** SQLite file; the run history survives a restart on the same file. */
+  dbFile?: string;
+  namespace?: string;
+  headless?: boolean;
+  /** Where the server's own log goes (default: next to the db file). */
+  logFile?: string;
+  binary?: string;
+  startTimeoutMs?: number;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | null;
+  namespace: string;
+  dbFile: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on loopback, for tests and for `--port 0`. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `temporal server start-dev` on a SQLite file with teamrun's search attributes
+ * registered, and waits until its frontend answers.
+ */
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const binary = options.binary ?? findTemporalBinary();
+  const ip = options.ip ?? '127.0.0.1';
+  const port = options.port ?? 7233;
+  const uiPort = options.uiPort ?? 8233;
+  const namespace = options.namespace ?? 'default';
+  const dbFile = path.resolve(options.dbFile ?? '.teamrun/dev.db');
+  mkdirSync(path.dirname(dbFile), { recursive: true });
+  const logFile = options.logFile ?? `${dbFile}.log`;
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    ip,
+    '--port',
+    String(port),
+    '--db-filename',
+    dbFile,
+    '--namespace',
+    namespace,
+    '--log-level',
+    'warn',
+    ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...(options.headless ? ['--headless'] : ['--ui-port', String(uiPort), '--ui-ip', ip]),
+  ];
+  const log = openSync(logFile, 'a');
+  const child = spawn(binary, args, { stdio: ['ignore', log, log] });
+  let exited: string | null = null;
+  child.on('exit', (code, signal) => {
+    exited = `exit ${code ?? signal}`;
+  });
+  const address = `${ip}:${port}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  for (;;) {
+    if (exited) throw new Error(`temporal server start-dev stopped at start (${exited}); see ${logFile}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      await connection.workflowService.describeNamespace({ namespace });
+      await connection.close();
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`temporal dev server at ${address} did not answer in time: ${(err as Error).message}; see ${logFile}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    address,
+    uiUrl: options.headless ? null : `http://${ip === '0.0.0.0' ? 'localhost' : ip}:${uiPort}`,
+    namespace,
+    dbFile,
+    process: child,
+    stop: () => stopProcess(child),
+  };
+}
+
+async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}

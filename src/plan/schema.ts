@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/** Limits that keep one run's input and state well inside Temporal's payload and history limits. */
+export const PLAN_LIMITS = {
+  maxTasks: 20_000,
+  maxTeammates: 256,
+  maxDependsOn: 1_000,
+  maxScope: 64,
+  maxTitle: 500,
+  maxCommand: 64 * 1024,
+} as const;
+
+const durationMs = z.number().int().nonnegative();
+
+export const RetrySchema = z
+  .object({
+    maxAttempts: z.number().int().min(1).max(1_000).optional(),
+    backoffMs: durationMs.max(24 * 3600_000).optional(),
+  })
+  .strict();
+
+export const UsageSchema = z
+  .object({
+    inputTokens: z.number().nonnegative().optional(),
+    outputTokens: z.number().nonnegative().optional(),
+    cacheTokens: z.number().nonnegative().optional(),
+    model: z.string().max(200).optional(),
+    costUsd: z.number().nonnegative().optional(),
+  })
+  .strict();
+export type Usage = z.infer<typeof UsageSchema>;
+
+const stringMap = z.record(z.string(), z.string());
+
+export const ShellExecutorSchema = z
+  .object({
+    kind: z.literal('shell'),
+    command: z.string().min(1).max(PLAN_LIMITS.maxCommand),
+    cwd: z.string().optional(),
+    env: stringMap.optional(),
+    timeoutMs: durationMs.min(1).optional(),
+  })
+  .strict();
+
+export const HttpExecutorSchema = z
+  .object({
+    kind: z.literal('http'),
+    url: z.string().regex(/^https?:\/\/\S+$/, 'url must be an http(s) URL'),
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+    headers: stringMap.optional(),
+    body: z.unknown().optional(),
+    timeoutMs: durationMs.min(1).optional(),
+  })
+  .strict();
+
+const ChatMessageSchema = z
+  .object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })
+  .strict();
+
+export const LlmExecutorSchema = z
+  .object({
+    kind: z.literal('llm'),
+    model: z.string().min(1),
+    prompt: z.string().optional(),
+    messages: z.array(ChatMessageSchema).min(1).optional(),
+    maxTokens: z.number().int().min(1).optional(),
+    timeoutMs: durationMs.min(1).optional(),
+  })
+  .strict()
+  .refine((e) => (e.prompt === undefined) !== (e.messages === undefined), {
+    message: 'give exactly one of "prompt" or "messages"',
+  });
+
+export const SleepExecutorSchema = z.object({ kind: z.literal('sleep'), ms: durationMs }).strict();
+export const NoopExecutorSchema = z.object({ kind: z.literal('noop') }).strict();
+
+/** Schemas of the kinds teamrun ships; any other kind is a custom one, checked by the worker that runs it. */
+export const BUILTIN_EXECUTOR_SCHEMAS = {
+  shell: ShellExecutorSchema,
+  http: HttpExecutorSchema,
+  llm: LlmExecutorSchema,
+  sleep: SleepExecutorSchema,
+  noop: NoopExecutorSchema,
+} as const;
+
+export const ExecutorSchema = z
+  .object({ kind: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'executor kind must be 1..64 chars of [A-Za-z0-9._-]') })
+  .catchall(z.unknown())
+  .superRefine((executor, ctx) => {
+    const schema = BUILTIN_EXECUTOR_SCHEMAS[executor.kind as keyof typeof BUILTIN_EXECUTOR_SCHEMAS];
+    if (!schema) return;
+    const parsed = schema.safeParse(executor);
+    if (parsed.success) return;
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    }
+  });
+export type ExecutorSpec = z.infer<typeof ExecutorSchema>;
+
+export const TaskSchema = z
+  .object({
+    key: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'task key must be 1..128 chars of [A-Za-z0-9._:-]'),
+    title: z.string().max(PLAN_LIMITS.maxTitle).optional(),
+    dependsOn: z.array(z.string()).max(PLAN_LIMITS.maxDependsOn).default([]),
+    priority: z.enum(['high', 'normal', 'low']).default('normal'),
+    scope: z.array(z.string().min(1).max(500)).max(PLAN_LIMITS.maxScope).default([]),
+    estimate: z
+      .object({ tokens: z.number().nonnegative().optional(), usd: z.number().nonnegative().optional() })
+      .strict()
+      .optional(),
+    retry: RetrySchema.optional(),
+    lease: z.object({ ttlMs: durationMs.min(1000) }).strict().optional(),
+    onLeaseLost: z.enum(['retry', 'adjudicate']).default('retry'),
+    executor: ExecutorSchema,
+  })
+  .strict();
+export type TaskSpec = z.infer<typeof TaskSchema>;
+
+export const BudgetSchema = z
+  .object({
+    maxTasks: z.number().int().min(0).optional(),
+    maxTokens: z.number().nonnegative().optional(),
+    maxUsd: z.number().nonnegative().optional(),
+    maxWallMs: durationMs.min(1).optional(),
+  })
+  .strict();
+export type BudgetLimits = z.infer<typeof BudgetSchema>;
+
+export const TeamPlanSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'name must be 1..100 chars of [A-Za-z0-9._-]'),
+    teammates: z.number().int().min(1).max(PLAN_LIMITS.maxTeammates).default(2),
+    lease: z.object({ ttlMs: durationMs.min(1000).default(30_000) }).strict().default({ ttlMs: 30_000 }),
+    retry: z
+      .object({
+        maxAttempts: z.number().int().min(1).max(1_000).default(3),
+        backoffMs: durationMs.max(24 * 3600_000).default(1_000),
+      })
+      .strict()
+      .default({ maxAttempts: 3, backoffMs: 1_000 }),
+    budget: BudgetSchema.default({}),
+    governance: z.object({ operators: z.array(z.string().min(1).max(200)).optional() }).strict().optional(),
+    awaitAdjudication: z.boolean().default(true),
+    adjudicationTimeoutMs: durationMs.min(1).default(7 * 24 * 3600_000),
+    tasks: z.array(TaskSchema).max(PLAN_LIMITS.maxTasks, `at most ${PLAN_LIMITS.maxTasks} tasks`),
+  })
+  .strict();
+
+/** A plan as written by a user (defaults optional). */
+export type TeamPlanInput = z.input<typeof TeamPlanSchema>;
+/** A plan after validation, with every default filled in. */
+export type TeamPlan = z.infer<typeof TeamPlanSchema>;

@@ -1,0 +1,142 @@
+import type { BudgetLimits } from '../plan/schema';
+import type { BudgetReason, ReportedUsage, Reservation } from './types';
+
+export interface BudgetSnapshot {
+  limits: BudgetLimits;
+  used: { tasks: number; tokens: number; usd: number };
+  reserved: { tokens: number; usd: number };
+  inFlight: number;
+  stopped: boolean;
+  reason: BudgetReason | null;
+}
+
+export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: BudgetReason };
+
+export type ChargeResult = { ok: true; tokens: number; usd: number } | { ok: false; reason: 'unpriced-usage' };
+
+const USD_STEP = 1e-6;
+const ceilUsd = (usd: number) => Math.ceil(usd / USD_STEP - 1e-9) * USD_STEP;
+
+export function usageTokens(usage: ReportedUsage | null | undefined): number {
+  if (!usage) return 0;
+  return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + (usage.cacheTokens ?? 0);
+}
+
+/**
+ * The run's budget: a reservation is taken before an attempt is claimed (no reservation,
+ * no claim) and released when it settles, when its actual usage is charged instead.
+ */
+export class Budget {
+  private readonly s: BudgetSnapshot;
+
+  constructor(snapshot: BudgetSnapshot) {
+    this.s = structuredCloneish(snapshot);
+  }
+
+  static create(limits: BudgetLimits): Budget {
+    return new Budget({
+      limits,
+      used: { tasks: 0, tokens: 0, usd: 0 },
+      reserved: { tokens: 0, usd: 0 },
+      inFlight: 0,
+      stopped: false,
+      reason: null,
+    });
+  }
+
+  get stopped(): boolean {
+    return this.s.stopped;
+  }
+
+  get reason(): BudgetReason | null {
+    return this.s.reason;
+  }
+
+  get limits(): BudgetLimits {
+    return this.s.limits;
+  }
+
+  /**
+   * Reserves one attempt: its estimate, or a fair share of what remains
+   * (`ceil(remaining / freeSlots)`), so that many teammates together cannot overspend.
+   * `freeSlots` counts the slot this attempt would take.
+   */
+  reserve(estimate: { tokens?: number; usd?: number } | undefined, freeSlots: number): ReserveResult {
+    const { limits, used, reserved } = this.s;
+    if (limits.maxTasks !== undefined && used.tasks + 1 > limits.maxTasks) return { ok: false, reason: 'max-tasks' };
+    let tokens = estimate?.tokens ?? 0;
+    if (limits.maxTokens !== undefined) {
+      const remaining = limits.maxTokens - used.tokens - reserved.tokens;
+      if (estimate?.tokens === undefined) tokens = Math.ceil(remaining / Math.max(1, freeSlots));
+      if (remaining <= 0 || tokens > remaining) return { ok: false, reason: 'max-tokens' };
+    }
+    let usd = estimate?.usd ?? 0;
+    if (limits.maxUsd !== undefined) {
+      const remaining = limits.maxUsd - used.usd - reserved.usd;
+      if (estimate?.usd === undefined) usd = ceilUsd(remaining / Math.max(1, freeSlots));
+      if (remaining <= USD_STEP / 2 || usd > remaining + USD_STEP / 2) return { ok: false, reason: 'max-usd' };
+      usd = Math.min(usd, remaining);
+    }
+    used.tasks += 1;
+    reserved.tokens += tokens;
+    reserved.usd += usd;
+    this.s.inFlight += 1;
+    return { ok: true, reservation: { tokens, usd } };
+  }
+
+  /**
+   * Releases an attempt's reservation and charges what it reported, truthfully, even past a limit.
+   * Usage with tokens but no price while `maxUsd` is set cannot be trusted to fit: it fails closed.
+   */
+  settle(reservation: Reservation, usage: ReportedUsage | null | undefined): ChargeResult {
+    const { used, reserved, limits } = this.s;
+    reserved.tokens = Math.max(0, reserved.tokens - reservation.tokens);
+    reserved.usd = Math.max(0, reserved.usd - reservation.usd);
+    this.s.inFlight = Math.max(0, this.s.inFlight - 1);
+    const tokens = usageTokens(usage);
+    const usd = usage?.costUsd ?? 0;
+    used.tokens += tokens;
+    used.usd += usd;
+    const unpriced = usage?.costUsd === undefined && (tokens > 0 || usage?.model !== undefined);
+    if (limits.maxUsd !== undefined && unpriced) return { ok: false, reason: 'unpriced-usage' };
+    return { ok: true, tokens, usd };
+  }
+
+  stop(reason: BudgetReason): boolean {
+    if (this.s.stopped) return false;
+    this.s.stopped = true;
+    this.s.reason = reason;
+    return true;
+  }
+
+  view(now: number, startedAt: number) {
+    const { limits, used, reserved, stopped, reason } = this.s;
+    const wallMs = Math.max(0, now - startedAt);
+    const left = (max: number | undefined, spent: number) => (max === undefined ? null : Math.max(0, max - spent));
+    return {
+      limits,
+      used: { tasks: used.tasks, tokens: used.tokens, usd: roundUsd(used.usd), wallMs },
+      reserved: { tokens: reserved.tokens, usd: roundUsd(reserved.usd) },
+      remaining: {
+        tasks: left(limits.maxTasks, used.tasks),
+        tokens: left(limits.maxTokens, used.tokens + reserved.tokens),
+        usd: limits.maxUsd === undefined ? null : roundUsd(Math.max(0, limits.maxUsd - used.usd - reserved.usd)),
+        wallMs: left(limits.maxWallMs, wallMs),
+      },
+      stopped,
+      reason,
+    };
+  }
+
+  snapshot(): BudgetSnapshot {
+    return structuredCloneish(this.s);
+  }
+}
+
+export type BudgetView = ReturnType<Budget['view']>;
+
+const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
+
+function structuredCloneish<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

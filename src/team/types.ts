@@ -1,0 +1,152 @@
+import type { ExecutorSpec, Usage } from '../plan/schema';
+
+export type TaskStatus = 'blocked' | 'ready' | 'leased' | 'succeeded' | 'failed' | 'adjudication' | 'skipped';
+export const TASK_STATUSES: readonly TaskStatus[] = [
+  'blocked',
+  'ready',
+  'leased',
+  'succeeded',
+  'failed',
+  'adjudication',
+  'skipped',
+];
+
+export type RunStatus = 'succeeded' | 'failed' | 'aborted' | 'budget_stopped' | 'unresolved';
+export type RunState = 'running' | 'awaiting_adjudication' | RunStatus;
+
+export type BudgetReason = 'max-tasks' | 'max-tokens' | 'max-usd' | 'max-wall-ms' | 'unpriced-usage';
+
+export type AdjudicationCode =
+  | 'TEAM_TASK_HUMAN_INTERRUPTED'
+  | 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED'
+  | 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED'
+  | 'TEAM_WALL_BUDGET_EXHAUSTED';
+
+/** Usage as the worker reports it: `costUsd` is filled from the price table when the model is priced. */
+export type ReportedUsage = Usage;
+
+export interface Interruption {
+  requestId: string | null;
+  actor: string | null;
+  reason: string | null;
+  evidenceDigest: string | null;
+  requestedAt: number;
+}
+
+/** Why the workflow cancelled an attempt; decides where its outcome goes. */
+export type AttemptStop =
+  | { kind: 'interrupt'; interruption: Interruption }
+  | { kind: 'abort'; requireAdjudication: boolean }
+  | { kind: 'wall' };
+
+export interface Reservation {
+  tokens: number;
+  usd: number;
+}
+
+/** The live attempt that holds a task's lease. */
+export interface Attempt {
+  attempt: number;
+  fencingToken: number;
+  leaseId: string;
+  holder: string;
+  activityId: string;
+  startedAt: number;
+  workerIdentity: string | null;
+  reservation: Reservation;
+  stop: AttemptStop | null;
+}
+
+export interface TaskState {
+  key: string;
+  status: TaskStatus;
+  /** Attempts started, all kinds. */
+  attempts: number;
+  /** Attempts that do not count against `maxAttempts` (released by a shutting-down worker, or before a human retry). */
+  uncounted: number;
+  /** Highest fencing token issued for this task; the next attempt gets a greater one. */
+  fencingToken: number;
+  current: Attempt | null;
+  /** Teammate slot of the latest attempt. */
+  holder: string | null;
+  /** Identity of the attempt whose lease was lost or released, reported as `lease:changed` when the next one starts. */
+  previousLease: { holder: string; leaseId: string; fencingToken: number; workerIdentity: string | null } | null;
+  readyAt: number;
+  startedAt: number | null;
+  settledAt: number | null;
+  lastError: string | null;
+  skipReason: string | null;
+  usage: UsageTotals;
+  output?: unknown;
+}
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheTokens: number;
+  costUsd: number;
+}
+
+/** What an attempt turned out to be, as the workflow saw it from Temporal. */
+export type AttemptOutcome =
+  | { kind: 'completed'; output?: unknown; usage?: ReportedUsage; workerIdentity?: string }
+  | {
+      kind: 'failed';
+      message: string;
+      errorType?: string;
+      nonRetryable: boolean;
+      usage?: ReportedUsage;
+      output?: unknown;
+      workerIdentity?: string;
+    }
+  /** Heartbeats stopped: the worker died, hung or was frozen. */
+  | { kind: 'lease-lost'; workerIdentity?: string }
+  /** The attempt acknowledged the workflow's cancellation. */
+  | { kind: 'cancelled'; usage?: ReportedUsage; output?: unknown; workerIdentity?: string }
+  /** The worker shut down gracefully and handed the attempt back. */
+  | { kind: 'released'; usage?: ReportedUsage; workerIdentity?: string };
+
+/** One attempt the workflow must start now. */
+export interface Claim {
+  key: string;
+  title: string;
+  attempt: number;
+  fencingToken: number;
+  leaseId: string;
+  holder: string;
+  activityId: string;
+  ttlMs: number;
+  executor: ExecutorSpec;
+  dependencyOutputs: Record<string, unknown>;
+}
+
+export interface AdjudicationDecision {
+  decisionId: string;
+  decision: 'retry' | 'accept' | 'reject';
+  actor: string | null;
+  reason: string | null;
+  decidedAt: number;
+}
+
+export interface AdjudicationRecord {
+  key: string;
+  code: AdjudicationCode;
+  reason: string | null;
+  requestId: string | null;
+  actor: string | null;
+  evidenceDigest: string | null;
+  holder: string;
+  leaseId: string;
+  fencingToken: number;
+  requestedAt: number;
+  usage: ReportedUsage | null;
+  result: unknown;
+  decision: AdjudicationDecision | null;
+}
+
+export interface RunEvent {
+  seq: number;
+  type: string;
+  at: number;
+  [field: string]: unknown;
+}

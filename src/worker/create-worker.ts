@@ -1,0 +1,49 @@
+import os from 'node:os';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { executorRegistry, type Executor } from '../activities/executors';
+import { loadConfig, type TeamrunConfig } from '../config/config';
+
+export interface CreateWorkerOptions {
+  config?: TeamrunConfig;
+  /** Custom executor kinds, by `executor.kind`; enabled on this worker in addition to the config's. */
+  executors?: Record<string, Executor>;
+  connection?: NativeConnection;
+  taskQueue?: string;
+  identity?: string;
+  /** A pre-built workflow bundle (see `bundleWorkflowCode`); otherwise the workflows are bundled at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  env?: NodeJS.ProcessEnv;
+}
+
+export function workflowsPath(): string {
+  return require.resolve('../workflows');
+}
+
+/** A Temporal worker that runs `teamRun` workflows and their `runTask` attempts. */
+export async function createWorker(options: CreateWorkerOptions = {}): Promise<Worker> {
+  const config = options.config ?? loadConfig();
+  const connection =
+    options.connection ?? (await NativeConnection.connect({ address: config.connection.address }));
+  const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
+  return Worker.create({
+    connection,
+    namespace: config.connection.namespace,
+    taskQueue: options.taskQueue ?? config.connection.taskQueue,
+    identity,
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
+    activities: createActivities({
+      config,
+      executors: executorRegistry(config.worker.executors, options.executors),
+      workerIdentity: identity,
+      env: options.env,
+    }),
+    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentAttempts,
+    // Cancellation reaches an attempt in the response to a heartbeat: sending one a second
+    // (one small RPC per running attempt per second) bounds interrupt latency near a second.
+    maxHeartbeatThrottleInterval: '1s',
+    defaultHeartbeatThrottleInterval: '1s',
+    // On shutdown, attempts get this long to finish; then they are handed back to be re-leased.
+    shutdownGraceTime: config.worker.shutdownGraceMs,
+  });
+}

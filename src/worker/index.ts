@@ -1,0 +1,1 @@
+export { createWorker, workflowsPath, type CreateWorkerOptions } from './create-worker';

@@ -1,0 +1,1 @@
+export { teamRun } from './team-run';

@@ -1,0 +1,30 @@
+import { defineSearchAttributeKey } from '@temporalio/common';
+import type { RunState } from '../team/types';
+
+/** The search attributes of CONTRACT.md; the dev server registers them, a cluster needs them registered once. */
+export const TeamRunStatus = defineSearchAttributeKey('TeamRunStatus', 'KEYWORD');
+export const TeamRunPendingAdjudications = defineSearchAttributeKey('TeamRunPendingAdjudications', 'INT');
+export const TeamRunBudgetStopped = defineSearchAttributeKey('TeamRunBudgetStopped', 'BOOL');
+export const TeamName = defineSearchAttributeKey('TeamName', 'KEYWORD');
+
+export const SEARCH_ATTRIBUTE_TYPES = {
+  TeamRunStatus: 'Keyword',
+  TeamRunPendingAdjudications: 'Int',
+  TeamRunBudgetStopped: 'Bool',
+  TeamName: 'Keyword',
+} as const;
+
+const STATUS_VALUES: Record<RunState, string> = {
+  running: 'Running',
+  awaiting_adjudication: 'AwaitingAdjudication',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  aborted: 'Aborted',
+  budget_stopped: 'BudgetStopped',
+  unresolved: 'Unresolved',
+};
+
+/** The `TeamRunStatus` keyword for a run state (`awaiting_adjudication` -> `AwaitingAdjudication`). */
+export function statusKeyword(state: RunState): string {
+  return STATUS_VALUES[state];
+}

@@ -1,0 +1,241 @@
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  TimeoutFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { TimeoutType } from '@temporalio/common';
+import { FAILURE_TYPES, type AttemptEvidence, type HeartbeatDetails, type TeamActivities } from '../activities/interface';
+import type { TeamPlanInput } from '../plan/schema';
+import { formatProblems, validatePlan } from '../plan/validate';
+import { TeamControlError } from '../team/control';
+import { TeamRun, type TeamRunSnapshot } from '../team/run';
+import type { AttemptOutcome, Claim } from '../team/types';
+import { currentDetails } from './details';
+import * as msg from './messages';
+import * as sa from './search-attributes';
+
+/** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
+export type TeamRunInput = TeamPlanInput | { continued: TeamRunSnapshot };
+
+/** History length at which the run hands over to a fresh one, well under Temporal's 10,240 warning. */
+const CONTINUE_AS_NEW_AT_EVENTS = 8_000;
+
+export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
+  const run = begin(input);
+  const attempts = new Map<string, { fencingToken: number; scope: CancellationScope }>();
+  let published = '';
+
+  const publish = () => {
+    const state = run.state();
+    const budget = run.budgetView(Date.now());
+    const key = `${state}|${run.pendingAdjudications}|${budget.stopped}`;
+    setCurrentDetails(currentDetails(run, Date.now()));
+    if (key === published) return;
+    published = key;
+    upsertSearchAttributes([
+      { key: sa.TeamName, value: run.status(Date.now()).name },
+      { key: sa.TeamRunStatus, value: sa.statusKeyword(state) },
+      { key: sa.TeamRunPendingAdjudications, value: run.pendingAdjudications },
+      { key: sa.TeamRunBudgetStopped, value: budget.stopped },
+    ]);
+  };
+
+  const settle = (claim: Claim, outcome: AttemptOutcome) => {
+    if (attempts.get(claim.key)?.fencingToken === claim.fencingToken) attempts.delete(claim.key);
+    run.settle(claim.key, claim.fencingToken, outcome, Date.now());
+  };
+
+  const launch = (claim: Claim) => {
+    const { runTask } = proxyActivities<TeamActivities>({
+      activityId: claim.activityId,
+      heartbeatTimeout: claim.ttlMs,
+      startToCloseTimeout: attemptTimeoutMs(claim),
+      retry: { maximumAttempts: 1 },
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      summary: `${claim.title} · attempt ${claim.attempt} · token ${claim.fencingToken} · ${claim.executor.kind} · ${claim.holder}`,
+    });
+    const scope = new CancellationScope();
+    attempts.set(claim.key, { fencingToken: claim.fencingToken, scope });
+    const input = {
+      workflowId: run.workflowId,
+      taskKey: claim.key,
+      title: claim.title,
+      attempt: claim.attempt,
+      fencingToken: claim.fencingToken,
+      leaseId: claim.leaseId,
+      holder: claim.holder,
+      executor: claim.executor,
+      dependencyOutputs: claim.dependencyOutputs,
+    };
+    scope.run(() => runTask(input)).then(
+      (result) => settle(claim, { kind: 'completed', ...result }),
+      (err: unknown) => settle(claim, outcomeOf(err)),
+    );
+  };
+
+  registerHandlers(run);
+  // Temporal's own cancellation (`temporal workflow cancel`, the UI's button) is a coordinator abort.
+  CancellationScope.current().cancelRequested.catch(() => {
+    run.abort({ reason: 'workflow cancellation requested', actor: 'temporal' }, Date.now());
+  });
+
+  return CancellationScope.nonCancellable(async () => {
+    const deadline = run.wallDeadline();
+    if (deadline !== null) {
+      sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
+    }
+    let awaitingSince: number | null = null;
+    for (;;) {
+      const now = Date.now();
+      for (const { key, fencingToken } of run.drainCancellations()) {
+        const attempt = attempts.get(key);
+        if (attempt?.fencingToken === fencingToken) attempt.scope.cancel();
+      }
+      const handingOver = shouldContinueAsNew();
+      if (!handingOver) run.claim(now).forEach(launch);
+      publish();
+      const phase = run.phase();
+      if (phase === 'done') break;
+      if (handingOver && run.activeCount === 0) {
+        await condition(allHandlersFinished);
+        run.record('run:continued-as-new', Date.now(), { historyLength: workflowInfo().historyLength });
+        return continueAsNew<typeof teamRun>({ continued: run.snapshot() });
+      }
+      const seen = run.version;
+      if (phase === 'awaiting_adjudication') {
+        awaitingSince ??= now;
+        const timeout = awaitingSince + run.adjudicationTimeoutMs - now;
+        const moved = timeout > 0 && (await condition(() => run.version !== seen, timeout));
+        if (!moved) run.closeUnresolved(Date.now());
+        continue;
+      }
+      awaitingSince = null;
+      const wake = run.nextWakeAt();
+      if (wake !== null && wake > now && !handingOver) {
+        await condition(() => run.version !== seen, wake - now);
+      } else {
+        await condition(() => run.version !== seen);
+      }
+    }
+    await condition(allHandlersFinished);
+    const result = run.finish(Date.now());
+    publish();
+    return result;
+  });
+}
+
+function begin(input: TeamRunInput): TeamRun {
+  if (input && typeof input === 'object' && 'continued' in input) return new TeamRun(input.continued);
+  const validation = validatePlan(input);
+  if (!validation.ok) {
+    throw ApplicationFailure.create({
+      type: FAILURE_TYPES.invalidPlan,
+      message: `invalid team plan:\n${formatProblems(validation.problems)}`,
+      nonRetryable: true,
+      details: [validation.problems],
+    });
+  }
+  return TeamRun.start(validation.plan, workflowInfo().workflowId, Date.now());
+}
+
+function shouldContinueAsNew(): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength >= CONTINUE_AS_NEW_AT_EVENTS;
+}
+
+function attemptTimeoutMs(claim: Claim): number {
+  const timeoutMs = (claim.executor as { timeoutMs?: unknown }).timeoutMs;
+  // The executor enforces its own timeout; this one only bounds an attempt that ignores it.
+  return typeof timeoutMs === 'number' ? timeoutMs + claim.ttlMs + 60_000 : 30 * 24 * 3600_000;
+}
+
+function registerHandlers(run: TeamRun): void {
+  const now = () => Date.now();
+  const asFailure = (check: () => unknown) => {
+    try {
+      check();
+    } catch (err) {
+      if (err instanceof TeamControlError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+      throw err;
+    }
+  };
+  setHandler(msg.statusQuery, () => run.status(now()), { description: 'Progress, budget and pending adjudications' });
+  setHandler(msg.tasksQuery, (query) => run.tasksView(query ?? {}), {
+    description: 'Tasks, paged: { status?, offset?, limit? } (default limit 1000)',
+  });
+  setHandler(msg.activeClaimsQuery, () => run.activeClaims(), {
+    description: 'Attempts holding a lease now, with the fencing token to interrupt them',
+  });
+  setHandler(msg.adjudicationsQuery, () => run.adjudicationsView(), {
+    description: 'Adjudication records, pending (decision null) and decided',
+  });
+  setHandler(msg.budgetQuery, () => run.budgetView(now()), { description: 'Limits, used, reserved and remaining budget' });
+  setHandler(msg.eventsQuery, (query) => run.eventsView(query ?? {}), {
+    description: 'Run events after a sequence number: { after?, limit? }',
+  });
+  setHandler(
+    msg.interruptTaskSignal,
+    (request) => {
+      run.interrupt(request, now());
+    },
+    { description: 'Take over a running task: { key, fencingToken, requestId?, actor?, reason?, evidenceDigest? }' },
+  );
+  setHandler(
+    msg.abortRunSignal,
+    (request) => {
+      run.abort(request, now());
+    },
+    { description: 'Abort the run: { reason?, requestId?, actor?, requireAdjudication? }' },
+  );
+  setHandler(msg.interruptTaskUpdate, (request) => run.interrupt(request, now()), {
+    validator: (request) => asFailure(() => run.validateInterrupt(request)),
+    description: 'Take over a running task and get the verdict: { key, fencingToken, requestId?, actor?, reason? }',
+  });
+  setHandler(msg.abortRunUpdate, (request?) => run.abort(request, now()), {
+    validator: (request?) => asFailure(() => run.validateAbort(request)),
+    description: 'Abort the run and get the number of attempts stopped: { reason?, requestId?, actor? }',
+  });
+  setHandler(msg.adjudicateUpdate, (request) => run.adjudicate(request, now()), {
+    validator: (request) => asFailure(() => run.validateAdjudicate(request)),
+    description: 'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
+  });
+}
+
+/** Turns what Temporal reports for an attempt into an outcome the team rules understand. */
+function outcomeOf(err: unknown): AttemptOutcome {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof TimeoutFailure) {
+    if (cause.timeoutType === TimeoutType.HEARTBEAT) {
+      const details = cause.lastHeartbeatDetails as HeartbeatDetails | undefined;
+      return { kind: 'lease-lost', workerIdentity: details?.workerIdentity };
+    }
+    return { kind: 'failed', message: `attempt timed out (${cause.timeoutType})`, nonRetryable: false };
+  }
+  if (cause instanceof CancelledFailure) {
+    return { kind: 'cancelled', ...(cause.details[0] as AttemptEvidence | undefined) };
+  }
+  if (cause instanceof ApplicationFailure) {
+    const evidence = cause.details?.[0] as AttemptEvidence | undefined;
+    if (cause.type === FAILURE_TYPES.workerShutdown) return { kind: 'released', ...evidence };
+    return {
+      kind: 'failed',
+      message: cause.message,
+      errorType: cause.type ?? undefined,
+      nonRetryable: cause.nonRetryable === true,
+      ...evidence,
+    };
+  }
+  return { kind: 'failed', message: err instanceof Error ? err.message : String(err), nonRetryable: false };
+}
