@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { executorRegistry, type Executor } from '../activities/executors';
@@ -16,8 +18,12 @@ export interface CreateWorkerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The workflows entry, as source (run with tsx) or compiled. */
 export function workflowsPath(): string {
-  return require.resolve('../workflows');
+  const dir = path.join(__dirname, '..', 'workflows');
+  const entry = ['index.ts', 'index.js'].map((file) => path.join(dir, file)).find((file) => existsSync(file));
+  if (!entry) throw new Error(`no workflows entry in ${dir}`);
+  return entry;
 }
 
 /** A Temporal worker that runs `teamRun` workflows and their `runTask` attempts. */

@@ -1,0 +1,48 @@
+import type { Client } from '@temporalio/client';
+import type { Command } from 'commander';
+import { connectClient } from '../client';
+import { loadConfig, type TeamrunConfig } from '../config/config';
+
+/** Options every command shares (declared on the root program). */
+export interface GlobalOptions {
+  config?: string;
+  address?: string;
+  namespace?: string;
+  taskQueue?: string;
+}
+
+/** The config, with the command line's global options applied over file and environment. */
+export function configFrom(command: Command): TeamrunConfig {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  const config = loadConfig(options.config);
+  if (options.address) config.connection.address = options.address;
+  if (options.namespace) config.connection.namespace = options.namespace;
+  if (options.taskQueue) config.connection.taskQueue = options.taskQueue;
+  return config;
+}
+
+export async function clientFrom(command: Command): Promise<{ client: Client; config: TeamrunConfig }> {
+  const config = configFrom(command);
+  try {
+    return { client: await connectClient(config), config };
+  } catch (err) {
+    throw new CliError(
+      `cannot reach Temporal at ${config.connection.address} (namespace ${config.connection.namespace}): ${(err as Error).message}\n` +
+        'Start one with `teamrun dev`, or point TEMPORAL_ADDRESS / temporal.yaml at your cluster.',
+    );
+  }
+}
+
+/** An error meant for the user: printed without a stack, exit code 1 unless given. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,28 @@
+import { loadConfig } from '../config/config';
+import { createWorker } from './create-worker';
+
+/**
+ * Runs one worker until SIGINT/SIGTERM (Temporal's runtime handles both and shuts down
+ * gracefully). `TEAMRUN_WORKFLOW_BUNDLE` points at a pre-built workflow bundle to skip bundling.
+ */
+export async function runWorker(options: { taskQueue?: string; identity?: string } = {}): Promise<void> {
+  const config = loadConfig();
+  const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
+  const worker = await createWorker({
+    config,
+    taskQueue: options.taskQueue,
+    identity: options.identity ?? process.env.TEAMRUN_WORKER_IDENTITY,
+    workflowBundle: bundle ? { codePath: bundle } : undefined,
+  });
+  process.stdout.write(
+    `teamrun worker ready: ${worker.options.identity} on ${config.connection.address} queue ${worker.options.taskQueue}\n`,
+  );
+  await worker.run();
+}
+
+if (require.main === module) {
+  runWorker().catch((err) => {
+    process.stderr.write(`teamrun worker: ${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  });
+}
