@@ -37,6 +37,14 @@ export function findCycle(tasks: ReadonlyArray<Node>): string[] | null {
   return null;
 }
 
+/** A cycle path for a message: a long one keeps its ends and says how many keys it leaves out. */
+export function formatCycle(cycle: ReadonlyArray<string>, maxKeys = 12): string {
+  if (cycle.length <= maxKeys) return cycle.join(' -> ');
+  const head = cycle.slice(0, Math.ceil(maxKeys / 2));
+  const tail = cycle.slice(cycle.length - Math.floor(maxKeys / 2));
+  return [...head, `(${cycle.length - head.length - tail.length} more)`, ...tail].join(' -> ');
+}
+
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,5 +1,5 @@
-import { TeamPlanSchema, type TeamPlan } from './schema';
-import { findCycle, nearest } from './graph';
+import { PLAN_LIMITS, TeamPlanSchema, type TeamPlan } from './schema';
+import { findCycle, formatCycle, nearest } from './graph';
 
 /** One thing wrong with a plan, with where it is (`tasks[3].dependsOn[0]`). */
 export interface PlanProblem {
@@ -26,28 +26,49 @@ export function formatProblems(problems: PlanProblem[]): string {
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
 export function validatePlan(input: unknown): PlanValidation {
   const parsed = TeamPlanSchema.safeParse(input);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      problems: parsed.error.issues.map((issue) => ({
-        path: formatPath(issue.path),
-        code: 'schema',
-        message: issue.message,
-      })),
-    };
+  if (parsed.success) {
+    const problems = checkGraph(parsed.data.tasks);
+    return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
-  const problems = checkGraph(parsed.data);
-  return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
+  const problems: PlanProblem[] = parsed.error.issues.map((issue) => ({
+    path: formatPath(issue.path),
+    code: 'schema',
+    message: issue.message,
+  }));
+  // A typo in one task's fields should not hide a typo in another's dependencies.
+  const nodes = graphNodes(input);
+  if (nodes) problems.push(...checkGraph(nodes));
+  return { ok: false, problems };
 }
 
-function checkGraph(plan: TeamPlan): PlanProblem[] {
+/** A task as far as the graph checks need it; `key` is null when the task has no usable key. */
+interface GraphNode {
+  key: string | null;
+  dependsOn: ReadonlyArray<unknown>;
+}
+
+/** The graph of a plan that failed its schema, read leniently; null when there is no task list to read. */
+function graphNodes(input: unknown): GraphNode[] | null {
+  const tasks = typeof input === 'object' && input !== null ? (input as { tasks?: unknown }).tasks : undefined;
+  if (!Array.isArray(tasks) || tasks.length > PLAN_LIMITS.maxTasks) return null;
+  return tasks.map((task: unknown) => {
+    const fields = typeof task === 'object' && task !== null ? (task as { key?: unknown; dependsOn?: unknown }) : {};
+    return {
+      key: typeof fields.key === 'string' ? fields.key : null,
+      dependsOn: Array.isArray(fields.dependsOn) ? fields.dependsOn : [],
+    };
+  });
+}
+
+function checkGraph(tasks: ReadonlyArray<GraphNode>): PlanProblem[] {
   const problems: PlanProblem[] = [];
-  if (plan.tasks.length === 0) {
+  if (tasks.length === 0) {
     problems.push({ path: 'tasks', code: 'empty', message: 'a plan needs at least one task' });
     return problems;
   }
   const firstIndex = new Map<string, number>();
-  plan.tasks.forEach((task, i) => {
+  tasks.forEach((task, i) => {
+    if (task.key === null) return;
     const earlier = firstIndex.get(task.key);
     if (earlier !== undefined) {
       problems.push({
@@ -60,9 +81,13 @@ function checkGraph(plan: TeamPlan): PlanProblem[] {
     }
   });
   const keys = [...firstIndex.keys()];
-  plan.tasks.forEach((task, i) => {
+  // The graph the cycle search walks: first definitions only, self-dependencies reported on their own.
+  const edges = new Map<string, string[]>();
+  tasks.forEach((task, i) => {
     const seen = new Set<string>();
+    const deps: string[] = [];
     task.dependsOn.forEach((dep, j) => {
+      if (typeof dep !== 'string') return;
       const path = `tasks[${i}].dependsOn[${j}]`;
       if (dep === task.key) {
         problems.push({ path, code: 'self_dependency', message: `task "${task.key}" depends on itself` });
@@ -75,20 +100,20 @@ function checkGraph(plan: TeamPlan): PlanProblem[] {
         });
       } else if (seen.has(dep)) {
         problems.push({ path, code: 'duplicate_dependency', message: `"${dep}" is listed twice` });
+      } else {
+        deps.push(dep);
       }
       seen.add(dep);
     });
+    if (task.key !== null && firstIndex.get(task.key) === i) edges.set(task.key, deps);
   });
-  if (problems.length === 0) {
-    const cycle = findCycle(plan.tasks);
-    if (cycle) {
-      const at = firstIndex.get(cycle[0]) ?? 0;
-      problems.push({
-        path: `tasks[${at}].dependsOn`,
-        code: 'cycle',
-        message: `dependency cycle: ${cycle.join(' -> ')}`,
-      });
-    }
+  const cycle = findCycle([...edges].map(([key, dependsOn]) => ({ key, dependsOn })));
+  if (cycle) {
+    problems.push({
+      path: `tasks[${firstIndex.get(cycle[0]) ?? 0}].dependsOn`,
+      code: 'cycle',
+      message: `dependency cycle: ${formatCycle(cycle)}`,
+    });
   }
   return problems;
 }
