@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { UsageSchema } from '../plan/schema';
+
+/** A ledger id: what a plan's `budget.ledger` names and `teamrun ledger <cmd> <id>` takes. */
+export const LedgerIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'ledger id must be 1..100 chars of [A-Za-z0-9._-]');
+
+/** The ledger's workflow id; also the actor its cascade aborts carry. */
+export const ledgerWorkflowId = (id: string): string => `ledger:${id}`;
+export const ledgerActor = ledgerWorkflowId;
+
+export const LedgerLimitsSchema = z
+  .object({
+    /** Attempts in flight across every run that uses the ledger. */
+    maxConcurrent: z.number().int().min(1).optional(),
+    maxTokens: z.number().nonnegative().optional(),
+    maxUsd: z.number().nonnegative().optional(),
+    /** Usage resets every `windowMs` (e.g. a day); absent = one window forever. */
+    windowMs: z.number().int().min(1_000).optional(),
+  })
+  .strict();
+export type LedgerLimits = z.infer<typeof LedgerLimitsSchema>;
+
+const workflowId = z.string().min(1).max(1_000);
+/** `<workflowId>/<taskKey>/<fencingToken>`: the leaseId of the attempt. */
+const attemptId = z.string().min(1).max(1_500);
+
+export const RegisterRequestSchema = z.object({ workflowId, name: z.string().max(200).optional() }).strict();
+export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
+
+export const UnregisterRequestSchema = z.object({ workflowId }).strict();
+export type UnregisterRequest = z.infer<typeof UnregisterRequestSchema>;
+
+export const AcquireRequestSchema = z
+  .object({
+    attemptId,
+    workflowId,
+    reservation: z.object({ tokens: z.number().nonnegative(), usd: z.number().nonnegative() }).strict(),
+    /** How long the slot lives without a renewal. */
+    leaseMs: z.number().int().min(1_000),
+  })
+  .strict();
+export type AcquireRequest = z.infer<typeof AcquireRequestSchema>;
+
+export const SettleRequestSchema = z.object({ attemptId, usage: UsageSchema.nullable() }).strict();
+export type SettleRequest = z.infer<typeof SettleRequestSchema>;
+
+export const RenewRequestSchema = z.object({ attemptId }).strict();
+export type RenewRequest = z.infer<typeof RenewRequestSchema>;
+
+export const AbortAllRequestSchema = z
+  .object({ reason: z.string().max(4_000).optional(), actor: z.string().min(1).max(500).optional() })
+  .strict();
+export type AbortAllRequest = z.infer<typeof AbortAllRequestSchema>;
+
+export const ConfigureRequestSchema = z.object({ limits: LedgerLimitsSchema }).strict();
+export type ConfigureRequest = z.infer<typeof ConfigureRequestSchema>;
+
+/** A malformed ledger request: `code` is stable, the message names the field. */
+export class LedgerRequestError extends Error {
+  readonly code = 'invalid_ledger_request';
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerRequestError';
+  }
+}
+
+export function parseLedgerRequest<T>(schema: z.ZodType<T>, payload: unknown, message: string): T {
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue.path.length ? issue.path.join('.') : 'payload';
+  throw new LedgerRequestError(`${message}: ${where}: ${issue.message}`);
+}

@@ -1,0 +1,397 @@
+import { usageTokens } from './budget';
+import { EventLog, type EventLogSnapshot } from './events';
+import type {
+  AbortAllRequest,
+  AcquireRequest,
+  LedgerLimits,
+  RegisterRequest,
+  SettleRequest,
+  UnregisterRequest,
+} from './ledger-requests';
+import type { Reservation } from './types';
+
+/** A limit a ledger refuses on. `max-concurrent` always passes; the others are final once spent. */
+export type LedgerLimitReason = 'max-concurrent' | 'max-tokens' | 'max-usd';
+
+/** One attempt holding a slot; it lives while renewed, so a dead run cannot hold it for ever. */
+export interface LedgerSlot {
+  attemptId: string;
+  workflowId: string;
+  reservation: Reservation;
+  leaseMs: number;
+  acquiredAt: number;
+  expiresAt: number;
+}
+
+export interface LedgerSnapshot {
+  id: string;
+  limits: LedgerLimits;
+  createdAt: number;
+  windowStartedAt: number;
+  used: { tokens: number; usd: number; attempts: number };
+  reserved: Reservation;
+  slots: LedgerSlot[];
+  runs: Array<{ workflowId: string; name: string | null; registeredAt: number }>;
+  /** Attempts already settled, oldest first (bounded): a second settle of one charges nothing. */
+  settled: string[];
+  /** Set when a charge crossed a hard limit; cleared when the window resets. */
+  exhausted: { reason: 'max-tokens' | 'max-usd'; at: number } | null;
+  counters: {
+    acquired: number;
+    waited: number;
+    refused: number;
+    settled: number;
+    duplicateSettles: number;
+    expired: number;
+  };
+  lastAbort: { reason: string; actor: string; at: number; runs: string[] } | null;
+  events: EventLogSnapshot;
+}
+
+export type AcquireVerdict =
+  | { ok: true; idempotent?: true; expiresAt: number }
+  | {
+      ok: false;
+      /** `settled`: the attempt was already settled (given up) and may not take a slot any more. */
+      reason: LedgerLimitReason | 'settled';
+      /** True when waiting can help (slots or reservations will be released); false when spent. */
+      retryable: boolean;
+      message: string;
+    };
+
+export interface SettleVerdict {
+  ok: true;
+  duplicate: boolean;
+  charged: { tokens: number; usd: number };
+  /** The hard limit this charge crossed, if it did. */
+  crossed: 'max-tokens' | 'max-usd' | null;
+  /** Workflow ids of the runs to abort because of that crossing. */
+  abort: string[];
+}
+
+/** Why a cascade abort happened: the payload of the `abortRun` the ledger sends. */
+export const SESSION_BUDGET_EXHAUSTED = 'session-budget-exhausted';
+
+const USD_EPSILON = 1e-9;
+const SETTLED_MEMORY = 10_000;
+
+/**
+ * A budget shared by many team runs: concurrent attempts, tokens and dollars, optionally per
+ * window. Pure and deterministic (the caller passes the time); the `budgetLedger` workflow
+ * turns its verdicts into Temporal calls. `snapshot()` is what continue-as-new carries.
+ */
+export class Ledger {
+  /** Bumped on every change that can move the next deadline earlier or matters to a waiter. */
+  version = 0;
+
+  private readonly s: LedgerSnapshot;
+  private readonly slots = new Map<string, LedgerSlot>();
+  private readonly runs = new Map<string, LedgerSnapshot['runs'][number]>();
+  private readonly settled = new Set<string>();
+  private readonly events: EventLog;
+
+  static create(id: string, limits: LedgerLimits, now: number): Ledger {
+    const ledger = new Ledger({
+      id,
+      limits,
+      createdAt: now,
+      windowStartedAt: now,
+      used: { tokens: 0, usd: 0, attempts: 0 },
+      reserved: { tokens: 0, usd: 0 },
+      slots: [],
+      runs: [],
+      settled: [],
+      exhausted: null,
+      counters: { acquired: 0, waited: 0, refused: 0, settled: 0, duplicateSettles: 0, expired: 0 },
+      lastAbort: null,
+      events: { nextSeq: 1, events: [] },
+    });
+    ledger.events.record('ledger:created', now, { limits });
+    return ledger;
+  }
+
+  constructor(snapshot: LedgerSnapshot) {
+    this.s = JSON.parse(JSON.stringify(snapshot)) as LedgerSnapshot;
+    for (const slot of this.s.slots) this.slots.set(slot.attemptId, slot);
+    for (const run of this.s.runs) this.runs.set(run.workflowId, run);
+    for (const id of this.s.settled) this.settled.add(id);
+    this.events = new EventLog(this.s.events, 200);
+  }
+
+  get id(): string {
+    return this.s.id;
+  }
+
+  get limits(): LedgerLimits {
+    return this.s.limits;
+  }
+
+  /** Replaces the limits (an operator's `ledger create` on an existing ledger). */
+  configure(limits: LedgerLimits, now: number): void {
+    this.expire(now);
+    const windowChanged = limits.windowMs !== this.s.limits.windowMs;
+    this.s.limits = limits;
+    if (windowChanged) this.s.windowStartedAt = now;
+    this.events.record('ledger:configured', now, { limits });
+    this.touch();
+  }
+
+  // ---- runs -------------------------------------------------------------------------------
+
+  register(request: RegisterRequest, now: number): { ok: true; idempotent?: true; exhausted: string | null } {
+    this.expire(now);
+    const exhausted = this.s.exhausted?.reason ?? null;
+    if (this.runs.has(request.workflowId)) return { ok: true, idempotent: true, exhausted };
+    this.runs.set(request.workflowId, { workflowId: request.workflowId, name: request.name ?? null, registeredAt: now });
+    this.events.record('run:registered', now, { workflowId: request.workflowId });
+    this.touch();
+    return { ok: true, exhausted };
+  }
+
+  unregister(request: UnregisterRequest, now: number, why = 'run:unregistered'): { ok: true; idempotent?: true } {
+    if (!this.runs.delete(request.workflowId)) return { ok: true, idempotent: true };
+    this.events.record(why, now, { workflowId: request.workflowId });
+    this.touch();
+    return { ok: true };
+  }
+
+  // ---- slots ------------------------------------------------------------------------------
+
+  /**
+   * Takes a slot and a reservation for one attempt. Idempotent by attempt id: a retried
+   * acquire of an attempt that holds a slot gets the same slot back.
+   */
+  acquire(request: AcquireRequest, now: number): AcquireVerdict {
+    this.expire(now);
+    const { attemptId, reservation } = request;
+    if (this.settled.has(attemptId)) {
+      return { ok: false, reason: 'settled', retryable: false, message: `attempt ${attemptId} was already settled` };
+    }
+    const held = this.slots.get(attemptId);
+    if (held) {
+      held.expiresAt = now + held.leaseMs;
+      return { ok: true, idempotent: true, expiresAt: held.expiresAt };
+    }
+    const refusal = this.refusal(reservation);
+    if (refusal) {
+      if (refusal.retryable) this.s.counters.waited += 1;
+      else this.s.counters.refused += 1;
+      return { ok: false, ...refusal };
+    }
+    const slot: LedgerSlot = {
+      attemptId,
+      workflowId: request.workflowId,
+      reservation: { ...reservation },
+      leaseMs: request.leaseMs,
+      acquiredAt: now,
+      expiresAt: now + request.leaseMs,
+    };
+    this.slots.set(attemptId, slot);
+    this.s.reserved.tokens += reservation.tokens;
+    this.s.reserved.usd += reservation.usd;
+    this.s.used.attempts += 1;
+    this.s.counters.acquired += 1;
+    this.touch();
+    return { ok: true, expiresAt: slot.expiresAt };
+  }
+
+  private refusal(reservation: Reservation): { reason: LedgerLimitReason; retryable: boolean; message: string } | null {
+    const { limits, used, reserved, exhausted } = this.s;
+    if (exhausted) {
+      return { reason: exhausted.reason, retryable: false, message: `ledger ${this.id}: ${exhausted.reason} was crossed` };
+    }
+    if (limits.maxConcurrent !== undefined && this.slots.size >= limits.maxConcurrent) {
+      return {
+        reason: 'max-concurrent',
+        retryable: true,
+        message: `ledger ${this.id}: ${this.slots.size} of ${limits.maxConcurrent} slots in use`,
+      };
+    }
+    const check = (reason: 'max-tokens' | 'max-usd', max: number | undefined, spent: number, held: number, asked: number, eps: number) => {
+      if (max === undefined) return null;
+      // Spent, or more than could ever fit: waiting cannot help.
+      if (spent >= max - eps || spent + asked > max + eps) {
+        return { reason, retryable: false, message: `ledger ${this.id}: ${reason} ${max} spent (used ${round(spent)}, asked ${round(asked)})` };
+      }
+      if (spent + held + asked > max + eps) {
+        return { reason, retryable: true, message: `ledger ${this.id}: ${reason} ${max} reserved by attempts in flight` };
+      }
+      return null;
+    };
+    return (
+      check('max-tokens', limits.maxTokens, used.tokens, reserved.tokens, reservation.tokens, 0) ??
+      check('max-usd', limits.maxUsd, used.usd, reserved.usd, reservation.usd, USD_EPSILON)
+    );
+  }
+
+  /** Extends a slot's lease; false when the attempt holds none (settled, expired, unknown). */
+  renew(attemptId: string, now: number): boolean {
+    const slot = this.slots.get(attemptId);
+    if (!slot || slot.expiresAt <= now) return false;
+    slot.expiresAt = now + slot.leaseMs;
+    return true;
+  }
+
+  /**
+   * Charges an attempt's actual usage and releases its slot and reservation. Idempotent by
+   * attempt id: a retried settle charges nothing. A settle after the slot expired still
+   * charges (the usage was real).
+   */
+  settle(request: SettleRequest, now: number): SettleVerdict {
+    this.expire(now);
+    const { attemptId } = request;
+    if (this.settled.has(attemptId)) {
+      this.s.counters.duplicateSettles += 1;
+      this.touch();
+      return { ok: true, duplicate: true, charged: { tokens: 0, usd: 0 }, crossed: null, abort: [] };
+    }
+    const slot = this.slots.get(attemptId);
+    if (slot) this.release(slot);
+    const tokens = usageTokens(request.usage);
+    const usd = request.usage?.costUsd ?? 0;
+    this.s.used.tokens += tokens;
+    this.s.used.usd += usd;
+    this.s.counters.settled += 1;
+    this.remember(attemptId);
+    const crossed = this.crossed();
+    let abort: string[] = [];
+    if (crossed) {
+      this.s.exhausted = { reason: crossed, at: now };
+      this.events.record('ledger:limit-crossed', now, { reason: crossed, attemptId, used: { ...this.s.used } });
+      abort = this.abortTargets(SESSION_BUDGET_EXHAUSTED, `ledger:${this.id}`, now);
+    }
+    this.touch();
+    return { ok: true, duplicate: false, charged: { tokens, usd }, crossed, abort };
+  }
+
+  private crossed(): 'max-tokens' | 'max-usd' | null {
+    const { limits, used, exhausted } = this.s;
+    if (exhausted) return null;
+    if (limits.maxTokens !== undefined && used.tokens > limits.maxTokens) return 'max-tokens';
+    if (limits.maxUsd !== undefined && used.usd > limits.maxUsd + USD_EPSILON) return 'max-usd';
+    return null;
+  }
+
+  private release(slot: LedgerSlot): void {
+    this.slots.delete(slot.attemptId);
+    this.s.reserved.tokens = Math.max(0, this.s.reserved.tokens - slot.reservation.tokens);
+    this.s.reserved.usd = Math.max(0, this.s.reserved.usd - slot.reservation.usd);
+  }
+
+  private remember(attemptId: string): void {
+    this.settled.add(attemptId);
+    this.s.settled.push(attemptId);
+    if (this.s.settled.length > SETTLED_MEMORY) {
+      for (const old of this.s.settled.splice(0, this.s.settled.length - SETTLED_MEMORY)) this.settled.delete(old);
+    }
+  }
+
+  /**
+   * Moves the clock: a new window starts (usage and exhaustion reset) and slots whose lease
+   * ran out are freed. Every operation calls it first, so timers only decide when, not what.
+   */
+  expire(now: number): { expired: LedgerSlot[]; windowReset: boolean } {
+    let windowReset = false;
+    const windowMs = this.s.limits.windowMs;
+    if (windowMs !== undefined && now >= this.s.windowStartedAt + windowMs) {
+      this.s.windowStartedAt += Math.floor((now - this.s.windowStartedAt) / windowMs) * windowMs;
+      this.events.record('ledger:window-reset', now, { previous: { ...this.s.used }, windowStartedAt: this.s.windowStartedAt });
+      this.s.used = { tokens: 0, usd: 0, attempts: 0 };
+      this.s.exhausted = null;
+      windowReset = true;
+    }
+    const expired: LedgerSlot[] = [];
+    for (const slot of this.slots.values()) {
+      if (slot.expiresAt > now) continue;
+      expired.push(slot);
+      this.release(slot);
+      this.s.counters.expired += 1;
+      this.events.record('slot:expired', now, { attemptId: slot.attemptId, workflowId: slot.workflowId, expiresAt: slot.expiresAt });
+    }
+    if (windowReset || expired.length) this.touch();
+    return { expired, windowReset };
+  }
+
+  /** When `expire` next has something to do: the earliest slot expiry or window reset. */
+  nextDeadline(): number | null {
+    let next: number | null = null;
+    for (const slot of this.slots.values()) if (next === null || slot.expiresAt < next) next = slot.expiresAt;
+    const windowMs = this.s.limits.windowMs;
+    if (windowMs !== undefined) {
+      const reset = this.s.windowStartedAt + windowMs;
+      if (next === null || reset < next) next = reset;
+    }
+    return next;
+  }
+
+  // ---- cascade abort ----------------------------------------------------------------------
+
+  /** An operator stops every registered run now; the ledger stays open for new ones. */
+  abortAll(request: AbortAllRequest, now: number): { ok: true; runs: string[] } {
+    this.expire(now);
+    const runs = this.abortTargets(request.reason ?? SESSION_BUDGET_EXHAUSTED, request.actor ?? `ledger:${this.id}`, now);
+    this.touch();
+    return { ok: true, runs };
+  }
+
+  private abortTargets(reason: string, actor: string, now: number): string[] {
+    const runs = [...this.runs.keys()];
+    this.s.lastAbort = { reason, actor, at: now, runs };
+    this.events.record('ledger:abort-all', now, { reason, actor, runs });
+    return runs;
+  }
+
+  /** A run the ledger could not reach (it no longer exists) is forgotten. */
+  forget(workflowId: string, now: number): void {
+    this.unregister({ workflowId }, now, 'run:unreachable');
+  }
+
+  // ---- views ------------------------------------------------------------------------------
+
+  status(now: number) {
+    const { limits, used, reserved } = this.s;
+    const left = (max: number | undefined, spent: number) => (max === undefined ? null : Math.max(0, max - spent));
+    return {
+      id: this.s.id,
+      limits,
+      createdAt: this.s.createdAt,
+      window:
+        limits.windowMs === undefined
+          ? null
+          : { ms: limits.windowMs, startedAt: this.s.windowStartedAt, resetsAt: this.s.windowStartedAt + limits.windowMs },
+      inFlight: this.slots.size,
+      used: { tokens: used.tokens, usd: round(used.usd), attempts: used.attempts },
+      reserved: { tokens: reserved.tokens, usd: round(reserved.usd) },
+      remaining: {
+        concurrent: left(limits.maxConcurrent, this.slots.size),
+        tokens: left(limits.maxTokens, used.tokens + reserved.tokens),
+        usd: limits.maxUsd === undefined ? null : round(Math.max(0, limits.maxUsd - used.usd - reserved.usd)),
+      },
+      exhausted: this.s.exhausted,
+      slots: [...this.slots.values()].map((slot) => ({ ...slot, expiresInMs: Math.max(0, slot.expiresAt - now) })),
+      runs: [...this.runs.values()],
+      counters: { ...this.s.counters },
+      lastAbort: this.s.lastAbort,
+      recentEvents: this.events.snapshot().events.slice(-50),
+    };
+  }
+
+  snapshot(): LedgerSnapshot {
+    return JSON.parse(
+      JSON.stringify({
+        ...this.s,
+        slots: [...this.slots.values()],
+        runs: [...this.runs.values()],
+        events: this.events.snapshot(),
+      }),
+    ) as LedgerSnapshot;
+  }
+
+  private touch(): void {
+    this.version += 1;
+  }
+}
+
+export type LedgerStatus = ReturnType<Ledger['status']>;
+
+const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
