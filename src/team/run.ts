@@ -6,6 +6,7 @@ import {
   InterruptRequestSchema,
   TeamControlError,
   parseControl,
+  type AbortRequest,
   type AbortVerdict,
   type AdjudicateRequest,
   type InterruptVerdict,
@@ -38,7 +39,8 @@ export interface TeamRunSnapshot {
   adjudications: AdjudicationRecord[];
   decisions: Record<string, { ok: true; task: TaskView }>;
   abort: { reason: string | null; requestId: string | null; actor: string | null; at: number } | null;
-  closed: 'adjudication-timeout' | null;
+  /** Why the run closes with adjudications still pending, if it does. */
+  closed: 'adjudication-timeout' | 'workflow-cancelled' | null;
   executions: number;
   maxConcurrent: number;
   events: EventLogSnapshot;
@@ -131,7 +133,8 @@ export class TeamRun {
     this.budget = new Budget(snapshot.budget);
     this.events = new EventLog(snapshot.events);
     this.adjudications = snapshot.adjudications;
-    this.decisions = snapshot.decisions;
+    // No prototype: a decisionId such as "constructor" must not look like an earlier decision.
+    this.decisions = Object.assign(Object.create(null) as TeamRunSnapshot['decisions'], snapshot.decisions);
     this.abortInfo = snapshot.abort;
     this.closed = snapshot.closed;
     this.executions = snapshot.executions;
@@ -189,14 +192,20 @@ export class TeamRun {
   /** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
   claim(now: number): Claim[] {
     if (!this.acceptingWork) return [];
+    // The workflow's timer may fire a little after the deadline; nothing new starts meanwhile.
+    if (this.pastWallDeadline(now)) {
+      this.wallExpired(now);
+      return [];
+    }
     const claims: Claim[] = [];
     let refusal: ReturnType<Budget['reserve']> | null = null;
     for (const i of this.ready.inOrder()) {
-      const free = this.plan.teammates - this.active.size - claims.length;
+      // `lease` adds each claim to `active` at once, so `active` already counts this call's claims.
+      const free = this.plan.teammates - this.active.size;
       if (free <= 0) break;
       const task = this.tasks[i];
       const spec = this.specs[i];
-      if (task.readyAt > now || this.scopeBusy(spec, claims)) continue;
+      if (task.readyAt > now || this.scopeBusy(spec)) continue;
       const reserved = this.budget.reserve(spec.estimate, free);
       if (!reserved.ok) {
         refusal = reserved;
@@ -207,16 +216,25 @@ export class TeamRun {
     }
     for (const claim of claims) this.ready.remove(this.index.get(claim.key)!);
     if (claims.length) this.touch();
-    if (refusal && !refusal.ok && this.active.size === 0) this.stopForBudget(refusal.reason, now);
+    // Nothing fits and nothing in flight will free a reservation: stop, unless a task waiting out
+    // its retry backoff may still fit (it is tried when its backoff is over).
+    if (refusal && !refusal.ok && this.active.size === 0 && (refusal.reason === 'max-tasks' || !this.backingOff(now))) {
+      this.stopForBudget(refusal.reason, now);
+    }
     return claims;
   }
 
-  private scopeBusy(spec: TaskSpec, claimed: Claim[]): boolean {
+  private backingOff(now: number): boolean {
+    for (const i of this.ready.inOrder()) if (this.tasks[i].readyAt > now) return true;
+    return false;
+  }
+
+  private scopeBusy(spec: TaskSpec): boolean {
     if (spec.scope.length === 0) return false;
     for (const key of this.active.keys()) {
       if (scopesOverlap(spec.scope, this.specs[this.index.get(key)!].scope)) return true;
     }
-    return claimed.some((c) => scopesOverlap(spec.scope, this.specs[this.index.get(c.key)!].scope));
+    return false;
   }
 
   private lease(i: number, reservation: Attempt['reservation'], now: number): Claim {
@@ -250,7 +268,7 @@ export class TeamRun {
       this.events.record('lease:changed', now, { key: task.key, previous: task.previousLease, next: identity });
       task.previousLease = null;
     }
-    this.events.record('task:claimed', now, { key: task.key, attempt: attempt.attempt, ...identity });
+    this.events.record('task:claimed', now, { key: task.key, attempt: attempt.attempt, ...identity, reservation });
     const dependencyOutputs: Record<string, unknown> = {};
     for (const dep of spec.dependsOn) dependencyOutputs[dep] = this.tasks[this.index.get(dep)!].output ?? null;
     return {
@@ -267,13 +285,17 @@ export class TeamRun {
     };
   }
 
-  /** The earliest time a task waiting out its retry backoff becomes claimable. */
-  nextWakeAt(): number | null {
+  /**
+   * The earliest time after `now` a task waiting out its retry backoff becomes claimable.
+   * Ready tasks already past their backoff (waiting for a teammate or a scope) wake nothing:
+   * a settle frees those, and must not hide a later backoff that only time ends.
+   */
+  nextWakeAt(now: number): number | null {
     if (!this.acceptingWork) return null;
     let wake: number | null = null;
     for (const i of this.ready.inOrder()) {
       const at = this.tasks[i].readyAt;
-      if (wake === null || at < wake) wake = at;
+      if (at > now && (wake === null || at < wake)) wake = at;
     }
     return wake;
   }
@@ -300,9 +322,12 @@ export class TeamRun {
     const charge = this.budget.settle(attempt.reservation, usage);
     const unpriced = !charge.ok;
     task.settledAt = now;
-    const deadline = this.wallDeadline();
-    const stop: AttemptStop | null =
-      attempt.stop ?? (outcome.kind === 'completed' && deadline !== null && now >= deadline ? { kind: 'wall' } : null);
+    // Still running at the deadline: the wall clock stopped it, whatever it returned (even before the timer fired).
+    if (this.pastWallDeadline(now)) {
+      attempt.stop ??= { kind: 'wall' };
+      this.wallExpired(now);
+    }
+    const stop = attempt.stop;
     const evidence = 'output' in outcome ? outcome.output : undefined;
 
     if (stop?.kind === 'abort' && !stop.requireAdjudication) {
@@ -491,6 +516,11 @@ export class TeamRun {
     return max === undefined ? null : this.startedAt + max;
   }
 
+  private pastWallDeadline(now: number): boolean {
+    const deadline = this.wallDeadline();
+    return deadline !== null && now >= deadline;
+  }
+
   /** The wall-clock budget ran out: nothing new starts, active attempts are stopped into adjudication. */
   wallExpired(now: number): void {
     if (this.budget.stopped && this.budget.reason === 'max-wall-ms') return;
@@ -551,11 +581,17 @@ export class TeamRun {
       this.touch();
       return { ok: false, reason };
     };
-    if (!attempt || (attempt.stop && attempt.stop.kind !== 'interrupt')) return reject('not_active');
+    if (!attempt || (attempt.stop && attempt.stop.kind !== 'interrupt')) {
+      // A client retrying a request that already landed (and whose attempt has since settled) gets the same answer.
+      const settled = this.settledInterruption(request.key, request.fencingToken, control.requestId);
+      if (settled) return this.duplicate('interruptTask', control, now, { ok: true, idempotent: true, interruption: settled });
+      return reject('not_active');
+    }
     if (request.fencingToken !== attempt.fencingToken) return reject('stale_attempt');
     if (attempt.stop?.kind === 'interrupt') {
       if (attempt.stop.interruption.requestId !== control.requestId) return reject('already_interrupted');
-      return { ok: true, idempotent: true, interruption: this.interruptionView(request.key, attempt) };
+      const interruption = this.interruptionView(request.key, attempt);
+      return this.duplicate('interruptTask', control, now, { ok: true, idempotent: true, interruption });
     }
     const interruption: Interruption = {
       ...control,
@@ -580,6 +616,22 @@ export class TeamRun {
     return { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken: attempt.fencingToken, ...interruption };
   }
 
+  /** The interruption of attempt `fencingToken` by `requestId`, once that attempt has settled into adjudication. */
+  private settledInterruption(key: string, fencingToken: number | undefined, requestId: string | null) {
+    const record = this.latestAdjudication(key);
+    if (!record || record.code !== 'TEAM_TASK_HUMAN_INTERRUPTED') return null;
+    if (record.fencingToken !== fencingToken || record.requestId !== requestId) return null;
+    const { holder, leaseId, actor, reason, evidenceDigest, requestedAt } = record;
+    return { key, holder, leaseId, fencingToken, requestId, actor, reason, evidenceDigest, requestedAt };
+  }
+
+  /** A control message repeated with the same id changes nothing but is still on the record. */
+  private duplicate<T>(message: string, control: { requestId: string | null; actor: string | null }, now: number, verdict: T): T {
+    this.events.record('control:idempotent', now, { message, ...control });
+    this.touch();
+    return verdict;
+  }
+
   validateAbort(payload: unknown): void {
     const request = parseControl(AbortRequestSchema, payload ?? {}, 'abortRun');
     this.checkActor(request.actor, 'abortRun');
@@ -595,8 +647,25 @@ export class TeamRun {
       return this.rejected('abortRun', payload, err as TeamControlError, now) as AbortVerdict;
     }
     if (this.abortInfo) {
-      return { ok: true, idempotent: true, activeClaims: this.active.size };
+      const control = { requestId: request.requestId ?? null, actor: request.actor ?? null };
+      return this.duplicate('abortRun', control, now, { ok: true, idempotent: true, activeClaims: this.active.size });
     }
+    return this.applyAbort(request, now);
+  }
+
+  /**
+   * Temporal cancelled the workflow (`temporal workflow cancel`, the UI's button): an abort that
+   * Temporal's own authorization already allowed, after which the run closes instead of waiting
+   * for adjudication (the pending records are in its result).
+   */
+  cancelRequested(now: number): void {
+    if (!this.abortInfo) this.applyAbort({ reason: 'workflow cancellation requested', actor: 'temporal' }, now);
+    this.closed = 'workflow-cancelled';
+    this.events.record('run:cancel-requested', now, { activeClaims: this.active.size, pending: this.pendingAdjudications });
+    this.touch();
+  }
+
+  private applyAbort(request: AbortRequest, now: number): AbortVerdict {
     this.abortInfo = {
       reason: request.reason ?? null,
       requestId: request.requestId ?? null,
@@ -634,7 +703,7 @@ export class TeamRun {
     if (request.decision === 'retry' && !this.acceptingWork) {
       throw new TeamControlError(
         'run_not_accepting_work',
-        `adjudicate: the run ${this.abortInfo ? 'was aborted' : 'stopped on its budget'}; only accept or reject apply`,
+        `adjudicate: the run ${this.abortInfo ? 'was aborted' : this.closed ? 'is closing' : 'stopped on its budget'}; only accept or reject apply`,
       );
     }
     return request;
@@ -678,21 +747,27 @@ export class TeamRun {
   }
 
   private pendingAdjudication(key: string): AdjudicationRecord | undefined {
+    const record = this.latestAdjudication(key);
+    return record?.decision ? undefined : record;
+  }
+
+  private latestAdjudication(key: string): AdjudicationRecord | undefined {
     for (let r = this.adjudications.length - 1; r >= 0; r--) {
-      const record = this.adjudications[r];
-      if (record.key === key) return record.decision ? undefined : record;
+      if (this.adjudications[r].key === key) return this.adjudications[r];
     }
     return undefined;
   }
 
   private rejected(message: string, payload: unknown, err: TeamControlError, now: number) {
     const fields = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
+    // Bounded: a rejected payload may be oversized, and the event log lives in workflow memory.
+    const said = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : null);
     this.events.record('control:rejected', now, {
       message,
       reason: err.code ?? 'invalid_request',
-      detail: err.message,
-      actor: typeof fields.actor === 'string' ? fields.actor : null,
-      requestId: typeof fields.requestId === 'string' ? fields.requestId : null,
+      detail: err.message.slice(0, 500),
+      actor: said(fields.actor),
+      requestId: said(fields.requestId),
     });
     this.touch();
     return { ok: false, reason: err.code ?? 'invalid_request', message: err.message };

@@ -87,9 +87,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
 
   registerHandlers(run);
   // Temporal's own cancellation (`temporal workflow cancel`, the UI's button) is a coordinator abort.
-  CancellationScope.current().cancelRequested.catch(() => {
-    run.abort({ reason: 'workflow cancellation requested', actor: 'temporal' }, Date.now());
-  });
+  CancellationScope.current().cancelRequested.catch(() => run.cancelRequested(Date.now()));
 
   return CancellationScope.nonCancellable(async () => {
     const deadline = run.wallDeadline();
@@ -122,7 +120,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
         continue;
       }
       awaitingSince = null;
-      const wake = run.nextWakeAt();
+      const wake = run.nextWakeAt(now);
       if (wake !== null && wake > now && !handingOver) {
         await condition(() => run.version !== seen, wake - now);
       } else {
@@ -163,9 +161,10 @@ function attemptTimeoutMs(claim: Claim): number {
 
 function registerHandlers(run: TeamRun): void {
   const now = () => Date.now();
-  const asFailure = (check: () => unknown) => {
+  // A TeamControlError must reach the client as the update's failure, never fail the workflow task.
+  const asFailure = <T>(check: () => T): T => {
     try {
-      check();
+      return check();
     } catch (err) {
       if (err instanceof TeamControlError) throw ApplicationFailure.nonRetryable(err.message, err.code);
       throw err;
@@ -207,8 +206,10 @@ function registerHandlers(run: TeamRun): void {
     validator: (request?) => asFailure(() => run.validateAbort(request)),
     description: 'Abort the run and get the number of attempts stopped: { reason?, requestId?, actor? }',
   });
-  setHandler(msg.adjudicateUpdate, (request) => run.adjudicate(request, now()), {
-    validator: (request) => asFailure(() => run.validateAdjudicate(request)),
+  setHandler(msg.adjudicateUpdate, (request) => asFailure(() => run.adjudicate(request, now())), {
+    validator: (request) => {
+      asFailure(() => run.validateAdjudicate(request));
+    },
     description: 'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
   });
 }
