@@ -14,8 +14,11 @@ export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false
 
 export type ChargeResult = { ok: true; tokens: number; usd: number } | { ok: false; reason: 'unpriced-usage' };
 
+/** Fair shares of dollars are rounded up to a micro-dollar. */
 const USD_STEP = 1e-6;
-const ceilUsd = (usd: number) => Math.ceil(usd / USD_STEP - 1e-9) * USD_STEP;
+const ceilUsd = (usd: number) => Math.ceil(usd / USD_STEP - 1e-6) / 1e6;
+/** Dollar sums are kept to the nano-dollar (the price table's precision), so float error never accumulates. */
+const sumUsd = (a: number, b: number) => Math.round((a + b) * 1e9) / 1e9;
 
 export function usageTokens(usage: ReportedUsage | null | undefined): number {
   if (!usage) return 0;
@@ -72,14 +75,14 @@ export class Budget {
     }
     let usd = estimate?.usd ?? 0;
     if (limits.maxUsd !== undefined) {
-      const remaining = limits.maxUsd - used.usd - reserved.usd;
+      const remaining = sumUsd(limits.maxUsd, -sumUsd(used.usd, reserved.usd));
       if (estimate?.usd === undefined) usd = ceilUsd(remaining / Math.max(1, freeSlots));
       if (remaining <= USD_STEP / 2 || usd > remaining + USD_STEP / 2) return { ok: false, reason: 'max-usd' };
       usd = Math.min(usd, remaining);
     }
     used.tasks += 1;
     reserved.tokens += tokens;
-    reserved.usd += usd;
+    reserved.usd = sumUsd(reserved.usd, usd);
     this.s.inFlight += 1;
     return { ok: true, reservation: { tokens, usd } };
   }
@@ -91,12 +94,12 @@ export class Budget {
   settle(reservation: Reservation, usage: ReportedUsage | null | undefined): ChargeResult {
     const { used, reserved, limits } = this.s;
     reserved.tokens = Math.max(0, reserved.tokens - reservation.tokens);
-    reserved.usd = Math.max(0, reserved.usd - reservation.usd);
+    reserved.usd = Math.max(0, sumUsd(reserved.usd, -reservation.usd));
     this.s.inFlight = Math.max(0, this.s.inFlight - 1);
     const tokens = usageTokens(usage);
     const usd = usage?.costUsd ?? 0;
     used.tokens += tokens;
-    used.usd += usd;
+    used.usd = sumUsd(used.usd, usd);
     const unpriced = usage?.costUsd === undefined && (tokens > 0 || usage?.model !== undefined);
     if (limits.maxUsd !== undefined && unpriced) return { ok: false, reason: 'unpriced-usage' };
     return { ok: true, tokens, usd };

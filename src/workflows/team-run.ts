@@ -95,14 +95,19 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
     }
     let awaitingSince: number | null = null;
-    for (;;) {
-      const now = Date.now();
+    const cancelStopped = () => {
       for (const { key, fencingToken } of run.drainCancellations()) {
         const attempt = attempts.get(key);
         if (attempt?.fencingToken === fencingToken) attempt.scope.cancel();
       }
+    };
+    for (;;) {
+      const now = Date.now();
+      cancelStopped();
       const handingOver = shouldContinueAsNew();
       if (!handingOver) run.claim(now).forEach(launch);
+      // A claim past the wall deadline stops the run before the timer fires: cancel at once.
+      cancelStopped();
       publish();
       const phase = run.phase();
       if (phase === 'done') break;

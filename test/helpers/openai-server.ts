@@ -1,0 +1,153 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the server answers one chat completion. */
+export interface Reply {
+  /** HTTP status; 200 by default. */
+  status?: number;
+  /** Token counts reported in `usage` (a 200 reply without them reports none). */
+  usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
+  /** The assistant's answer; by default it repeats the last user message. */
+  content?: string;
+  /** Wait this long before answering; a client that aborts meanwhile is recorded as `aborted`. */
+  delayMs?: number;
+  /** A raw body instead of the OpenAI-shaped one (for error answers). */
+  body?: (request: RecordedRequest) => unknown;
+}
+
+export interface RecordedRequest {
+  path: string;
+  model: string | null;
+  messages: Array<{ role: string; content: string }>;
+  maxTokens: number | null;
+  authorization: string | null;
+  idempotencyKey: string | null;
+  status: number | null;
+  /** The client went away before the answer was sent (cancellation aborted the request). */
+  aborted: boolean;
+}
+
+export interface OpenAiServer {
+  /** Base URL for `worker.llm.baseUrl`, ending in `/v1`. */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Answers the next requests with these replies, in order, before falling back to the model's reply. */
+  queue(...replies: Reply[]): void;
+  /** Sets the reply for every request that names `model`. */
+  model(model: string, reply: Reply): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A small OpenAI-compatible chat completions server on 127.0.0.1, standing in for an LLM
+ * provider: a real HTTP server the worker reaches over the network, answering with the usage,
+ * status and delay each test chooses, and recording every request it got.
+ */
+export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiServer> {
+  const requests: RecordedRequest[] = [];
+  const queued: Reply[] = [];
+  const byModel = new Map<string, Reply>();
+
+  const server = createServer((req, res) => {
+    void answer(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: String(err) } }));
+    });
+  });
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req);
+    const record: RecordedRequest = {
+      path: req.url ?? '',
+      model: typeof body.model === 'string' ? body.model : null,
+      messages: Array.isArray(body.messages) ? (body.messages as RecordedRequest['messages']) : [],
+      maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : null,
+      authorization: req.headers.authorization ?? null,
+      idempotencyKey: header(req, 'idempotency-key'),
+      status: null,
+      aborted: false,
+    };
+    requests.push(record);
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      return send(res, record, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    }
+    const reply = queued.shift() ?? (record.model !== null ? byModel.get(record.model) : undefined) ?? defaults;
+    if (reply.delayMs) {
+      const gone = await waitOrClose(res, reply.delayMs);
+      if (gone) {
+        record.aborted = true;
+        return;
+      }
+    }
+    const status = reply.status ?? 200;
+    if (reply.body) return send(res, record, status, reply.body(record));
+    if (status !== 200) return send(res, record, status, { error: { message: `simulated HTTP ${status}`, type: 'test' } });
+    const lastUser = [...record.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    send(res, record, 200, {
+      id: `chatcmpl-${requests.length}`,
+      object: 'chat.completion',
+      model: record.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? lastUser }, finish_reason: 'stop' }],
+      ...(reply.usage && {
+        usage: {
+          prompt_tokens: reply.usage.promptTokens,
+          completion_tokens: reply.usage.completionTokens,
+          total_tokens: reply.usage.promptTokens + reply.usage.completionTokens,
+          prompt_tokens_details: { cached_tokens: reply.usage.cachedTokens ?? 0 },
+        },
+      }),
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    queue: (...replies) => void queued.push(...replies),
+    model: (model, reply) => void byModel.set(model, reply),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: ServerResponse, record: RecordedRequest, status: number, body: unknown): void {
+  record.status = status;
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : null;
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Resolves true when the client closed the connection before `ms` passed. */
+function waitOrClose(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(false);
+    }, ms);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    res.on('close', onClose);
+  });
+}
