@@ -23,6 +23,12 @@ export async function main(argv = process.argv): Promise<void> {
       process.stderr.write(`teamrun: ${err.message}\n`);
       process.exit(err.exitCode);
     }
+    // teamrun's own errors (a bad config, no temporal binary, ...) carry a string code and a
+    // message written for the user: print that, not a stack.
+    if (err instanceof Error && typeof (err as { code?: unknown }).code === 'string') {
+      process.stderr.write(`teamrun: ${err.message}\n`);
+      process.exit(1);
+    }
     process.stderr.write(`teamrun: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);
   }

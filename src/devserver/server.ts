@@ -14,6 +14,11 @@ export interface DevServerOptions {
   dbFile?: string;
   namespace?: string;
   headless?: boolean;
+  /**
+   * Run the server in its own process group, so a Ctrl-C on the terminal reaches only the
+   * parent, which can then stop its workers before it stops the server.
+   */
+  detached?: boolean;
   /** Where the server's own log goes (default: next to the db file). */
   logFile?: string;
   binary?: string;
@@ -72,7 +77,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.headless ? ['--headless'] : ['--ui-port', String(uiPort), '--ui-ip', ip]),
   ];
   const log = openSync(logFile, 'a');
-  const child = spawn(binary, args, { stdio: ['ignore', log, log] });
+  const child = spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false });
   let exited: string | null = null;
   child.on('exit', (code, signal) => {
     exited = `exit ${code ?? signal}`;

@@ -1,12 +1,12 @@
-import { loadConfig } from '../config/config';
+import { loadConfig, type TeamrunConfig } from '../config/config';
 import { createWorker } from './create-worker';
 
 /**
  * Runs one worker until SIGINT/SIGTERM (Temporal's runtime handles both and shuts down
  * gracefully). `TEAMRUN_WORKFLOW_BUNDLE` points at a pre-built workflow bundle to skip bundling.
  */
-export async function runWorker(options: { taskQueue?: string; identity?: string } = {}): Promise<void> {
-  const config = loadConfig();
+export async function runWorker(options: { taskQueue?: string; identity?: string; config?: TeamrunConfig } = {}): Promise<void> {
+  const config = options.config ?? loadConfig();
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
   const worker = await createWorker({
     config,

@@ -1,9 +1,19 @@
 import type { Command } from 'commander';
+import { registerDemo } from './demo';
+import { registerDev } from './dev';
+import { registerInspect } from './inspect';
+import { registerStart } from './start';
+import { registerWorker } from './worker';
 import { registerTemporalPath } from './temporal-path';
 import { registerValidate } from './validate';
 
 /** Each command group lives in its own module and registers itself here. */
 export function registerCommands(program: Command): void {
+  registerDemo(program);
+  registerDev(program);
+  registerWorker(program);
+  registerStart(program);
+  registerInspect(program);
   registerValidate(program);
   registerTemporalPath(program);
 }

@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import type { LogLevel } from '@temporalio/worker';
+import { CliError, configFrom } from '../context';
+import { installRuntime, onInterrupt, startStack } from '../local-stack';
+import { intOption, logLevelOption } from '../options';
+
+interface DevOptions {
+  port?: number;
+  uiPort?: number;
+  headless?: boolean;
+  logLevel: LogLevel;
+}
+
+const log = (line: string) => process.stderr.write(`teamrun dev: ${line}\n`);
+
+export function registerDev(program: Command): void {
+  program
+    .command('dev')
+    .description(
+      'run a local Temporal dev server (SQLite, search attributes registered, Web UI) and a worker in this process, until Ctrl-C',
+    )
+    .option('--port <port>', 'frontend port (default: the port of a local connection.address, else devServer.port)', intOption)
+    .option('--ui-port <port>', 'Web UI port (default: devServer.uiPort, or the frontend port + 1000)', intOption)
+    .option('--headless', 'no Web UI')
+    .option('--log-level <level>', 'log level of the worker: TRACE, DEBUG, INFO, WARN, ERROR', logLevelOption, 'WARN')
+    .action(async (options: DevOptions, command: Command) => {
+      const config = configFrom(command);
+      installRuntime(options.logLevel);
+      const stack = await startStack(config, { ...options, reuseRunning: false, log });
+      const { namespace, taskQueue } = config.connection;
+      process.stdout.write(
+        [
+          `Temporal dev server: ${stack.address} (namespace ${namespace}, SQLite ${stack.server?.dbFile})`,
+          `Worker:              task queue "${taskQueue}", executors ${config.worker.executors.join(', ')}`,
+          ...(stack.webUi ? [`Web UI:              ${stack.webUi}/namespaces/${namespace}/workflows`] : []),
+          `Start a run:         teamrun start examples/demo.yaml --wait`,
+          'Press Ctrl-C to stop.',
+          '',
+        ].join('\n'),
+      );
+      const interrupted = new Promise<void>((resolve) => {
+        onInterrupt(resolve, () => {
+          log('stopping now');
+          stack.server?.process.kill('SIGKILL');
+          process.exit(130);
+        });
+      });
+      const failed = await Promise.race([interrupted.then(() => null), stack.worker.running.then(() => null, (err: Error) => err)]);
+      await stack.stop(log);
+      log('stopped');
+      if (failed) throw new CliError(`the worker stopped: ${failed.message}`);
+    });
+}

@@ -1,0 +1,61 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { TASK_STATUSES, type TaskStatus } from '../../team/types';
+import { clientFrom, printJson } from '../context';
+import { intOption } from '../options';
+import { renderOverview, tasksTable } from '../render';
+import { RunReader } from '../run-view';
+import { runUrl } from '../web-ui';
+
+interface TasksOptions {
+  status?: TaskStatus;
+  offset: number;
+  limit: number;
+  json?: boolean;
+}
+
+function taskStatusOption(value: string): TaskStatus {
+  if (!TASK_STATUSES.includes(value as TaskStatus)) {
+    throw new InvalidArgumentError(`"${value}" is not a task status (${TASK_STATUSES.join(', ')}).`);
+  }
+  return value as TaskStatus;
+}
+
+/** `status` and `tasks`: read-only views of one run, open or closed. */
+export function registerInspect(program: Command): void {
+  program
+    .command('status <workflowId>')
+    .description('state, task counts, budget (used / reserved / limit) and pending adjudications of a run')
+    .option('--json', 'print JSON')
+    .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
+      const { client, config } = await clientFrom(command);
+      try {
+        const overview = await new RunReader(client, workflowId).overview();
+        if (options.json) printJson(overview);
+        else process.stdout.write(`${renderOverview(overview, runUrl(config, workflowId))}\n`);
+      } finally {
+        await client.connection.close();
+      }
+    });
+
+  program
+    .command('tasks <workflowId>')
+    .description('the tasks of a run: status, attempts, fencing token, holder, last error or output')
+    .option('--status <status>', `only tasks in this status (${TASK_STATUSES.join(', ')})`, taskStatusOption)
+    .option('--offset <n>', 'skip this many (after the status filter)', intOption, 0)
+    .option('--limit <n>', 'show at most this many', intOption, 100)
+    .option('--json', 'print JSON')
+    .action(async (workflowId: string, options: TasksOptions, command: Command) => {
+      const { client } = await clientFrom(command);
+      try {
+        const tasks = await new RunReader(client, workflowId).tasks({
+          status: options.status,
+          offset: options.offset,
+          limit: options.limit,
+        });
+        if (options.json) printJson(tasks);
+        else process.stdout.write(tasks.length ? `${tasksTable(tasks, 100)}\n` : 'no tasks match\n');
+      } finally {
+        await client.connection.close();
+      }
+    });
+}

@@ -1,0 +1,72 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Command } from 'commander';
+import { startTeamRun } from '../../client';
+import type { TeamrunConfig } from '../../config/config';
+import { CliError, clientFrom, printJson } from '../context';
+import { readPlan } from '../plan-file';
+import { renderResult } from '../render';
+import { waitForRun } from '../wait';
+import { runUrl } from '../web-ui';
+
+interface StartOptions {
+  id?: string;
+  wait?: boolean;
+  json?: boolean;
+}
+
+export function registerStart(program: Command): void {
+  program
+    .command('start <plan>')
+    .description('check a plan file, start it as a team run, and print its workflow id (and Web UI link on a local server)')
+    .option('--id <workflowId>', 'workflow id of the run (default: <plan name>-<timestamp>)')
+    .option('--wait', 'show progress until the run ends, print its summary; exit 0 only if it succeeded')
+    .option('--json', 'print JSON: the workflow id, or with --wait the run result')
+    .action(async (file: string, options: StartOptions, command: Command) => {
+      const { input } = readPlan(file);
+      const { client, config } = await clientFrom(command);
+      try {
+        const handle = await start(client, config, input, options.id);
+        const link = runUrl(config, handle.workflowId);
+        if (options.json && !options.wait) {
+          printJson({ workflowId: handle.workflowId, webUi: link });
+          return;
+        }
+        process.stdout.write(`started ${handle.workflowId} on task queue "${config.connection.taskQueue}"\n`);
+        if (link) process.stdout.write(`web ui: ${link}\n`);
+        await warnWithoutWorker(client, config);
+        if (!options.wait) return;
+        const result = await waitForRun(handle);
+        if (options.json) printJson({ workflowId: handle.workflowId, ...result });
+        else process.stdout.write(`\n${renderResult(handle.workflowId, result)}\n`);
+        if (result.status !== 'succeeded') process.exitCode = 1;
+      } finally {
+        await client.connection.close();
+      }
+    });
+}
+
+async function start(client: Client, config: TeamrunConfig, plan: Parameters<typeof startTeamRun>[1], workflowId?: string) {
+  try {
+    return await startTeamRun(client, plan, { taskQueue: config.connection.taskQueue, workflowId });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) {
+      throw new CliError(`a run with id "${err.workflowId}" already exists in namespace ${config.connection.namespace}; choose another --id`);
+    }
+    throw err;
+  }
+}
+
+/** A run on a queue nobody polls waits silently; say so rather than look stuck. */
+async function warnWithoutWorker(client: Client, config: TeamrunConfig): Promise<void> {
+  const { namespace, taskQueue } = config.connection;
+  const described = await client.workflowService
+    // An unspecified queue type means the workflow queue, the one every teamrun worker polls.
+    .describeTaskQueue({ namespace, taskQueue: { name: taskQueue } })
+    .catch(() => null);
+  if (described && (described.pollers ?? []).length === 0) {
+    process.stderr.write(
+      `note: no worker polls task queue "${taskQueue}" yet; the run starts when one does (\`teamrun worker\` or \`teamrun dev\`)\n`,
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import { runWorker } from '../../worker/main';
+import { CliError, configFrom } from '../context';
+
+export function registerWorker(program: Command): void {
+  program
+    .command('worker')
+    .description('run a worker against the configured Temporal (temporal.yaml, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE) until Ctrl-C')
+    .option('--identity <name>', 'worker identity shown in the Web UI and in task holders (default: pid@host)')
+    .action(async (options: { identity?: string }, command: Command) => {
+      const config = configFrom(command);
+      try {
+        await runWorker({ config, identity: options.identity });
+      } catch (err) {
+        throw new CliError(
+          `the worker for ${config.connection.address} (namespace ${config.connection.namespace}, task queue ` +
+            `"${config.connection.taskQueue}") stopped: ${(err as Error).message}`,
+        );
+      }
+    });
+}

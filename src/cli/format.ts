@@ -1,0 +1,41 @@
+/** Small text helpers shared by the commands that print runs, tasks and budgets. */
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Dollars with cents, or more digits when the amount is below a cent. */
+export function usd(n: number): string {
+  if (n !== 0 && Math.abs(n) < 0.01) return `$${n.toPrecision(2)}`;
+  return `$${n.toFixed(2)}`;
+}
+
+export function duration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)}ms`;
+  const s = ms / 1_000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(Math.floor(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** `value of limit` when there is a limit, `value` otherwise. */
+export function ofLimit(value: string, limit: string | null): string {
+  return limit === null ? value : `${value} of ${limit}`;
+}
+
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A plain left-aligned table: a header row, then one row per record. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,147 @@
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { teamRunHandle, type TeamRunHandle } from '../client';
+import type { TasksQuery } from '../team/run';
+import type { AdjudicationRecord } from '../team/types';
+import type { TaskView } from '../team/views';
+import { adjudicationsQuery, statusQuery, tasksQuery, type RunResult, type RunStatusView } from '../workflows/messages';
+import { TeamName } from '../workflows/search-attributes';
+import { CliError } from './context';
+
+/**
+ * What `status` shows of a run, the same whether the run is open (read from its queries) or
+ * closed (read from its result, so no worker is needed to look at a finished run).
+ */
+export interface RunOverview {
+  workflowId: string;
+  open: boolean;
+  name: string | null;
+  /** A run state (`running`, `succeeded`, ...), or `workflow <status>` when the workflow itself did not complete. */
+  state: string;
+  /** Why the workflow itself failed (an invalid plan, a termination), null otherwise. */
+  failure: string | null;
+  stats: RunStatusView['stats'] | RunResult['stats'] | null;
+  budget: RunStatusView['budget'] | null;
+  executions: number | null;
+  maxConcurrent: number | null;
+  pendingAdjudications: AdjudicationRecord[];
+}
+
+/** Queries need a worker to answer; this bounds how long a command waits for one. */
+const QUERY_DEADLINE_MS = 15_000;
+
+/** How a workflow that returned no result ended, by the failure Temporal reports. */
+const CLOSED_HOW: Record<string, string> = {
+  TerminatedFailure: 'terminated',
+  CancelledFailure: 'cancelled',
+  TimeoutFailure: 'timed out',
+};
+
+type Closed = { ok: true; result: RunResult } | { ok: false; state: string; failure: string };
+
+export class RunReader {
+  readonly handle: TeamRunHandle;
+  private closed: Promise<Closed> | undefined;
+
+  constructor(
+    private readonly client: Client,
+    readonly workflowId: string,
+  ) {
+    this.handle = teamRunHandle(client, workflowId);
+  }
+
+  async overview(): Promise<RunOverview> {
+    const description = await this.describe();
+    const name = description.typedSearchAttributes.get(TeamName) ?? null;
+    if (description.status.name === 'RUNNING') {
+      const [status, adjudications] = await this.query(description.taskQueue, () =>
+        Promise.all([this.handle.query(statusQuery), this.handle.query(adjudicationsQuery)]),
+      );
+      return {
+        workflowId: this.workflowId,
+        open: true,
+        name: status.name,
+        state: status.state,
+        failure: null,
+        stats: status.stats,
+        budget: status.budget,
+        executions: status.executions,
+        maxConcurrent: status.maxConcurrent,
+        pendingAdjudications: adjudications.filter((a) => a.decision === null),
+      };
+    }
+    const closed = await this.closedOutcome();
+    if (!closed.ok) {
+      return {
+        workflowId: this.workflowId,
+        open: false,
+        name,
+        state: closed.state,
+        failure: closed.failure,
+        stats: null,
+        budget: null,
+        executions: null,
+        maxConcurrent: null,
+        pendingAdjudications: [],
+      };
+    }
+    const { result } = closed;
+    return {
+      workflowId: this.workflowId,
+      open: false,
+      name,
+      state: result.status,
+      failure: null,
+      stats: result.stats,
+      budget: result.budget,
+      executions: result.executions,
+      maxConcurrent: result.maxConcurrent,
+      pendingAdjudications: result.adjudications.filter((a) => a.decision === null),
+    };
+  }
+
+  async tasks(query: TasksQuery): Promise<TaskView[]> {
+    const description = await this.describe();
+    if (description.status.name === 'RUNNING') {
+      return this.query(description.taskQueue, () => this.handle.query(tasksQuery, query));
+    }
+    const closed = await this.closedOutcome();
+    if (!closed.ok) throw new CliError(`run ${this.workflowId} has no tasks to show: ${closed.state}: ${closed.failure}`);
+    const offset = Math.max(0, query.offset ?? 0);
+    const limit = Math.max(0, query.limit ?? 1_000);
+    return closed.result.tasks.filter((t) => !query.status || t.status === query.status).slice(offset, offset + limit);
+  }
+
+  private async describe() {
+    try {
+      return await this.handle.describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) {
+        throw new CliError(`no run with id "${this.workflowId}" in namespace ${this.client.options.namespace}`);
+      }
+      throw err;
+    }
+  }
+
+  private closedOutcome(): Promise<Closed> {
+    this.closed ??= this.handle.result().then(
+      (result): Closed => ({ ok: true, result }),
+      (err: unknown): Closed => {
+        if (!(err instanceof WorkflowFailedError)) throw err;
+        const how = CLOSED_HOW[err.cause?.name ?? ''] ?? 'failed';
+        return { ok: false, state: `workflow ${how}`, failure: err.cause?.message ?? err.message };
+      },
+    );
+    return this.closed;
+  }
+
+  private async query<T>(taskQueue: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, fn);
+    } catch (err) {
+      throw new CliError(
+        `run ${this.workflowId} is open but did not answer a query (${(err as Error).message}). ` +
+          `Is a worker running on task queue "${taskQueue}"? Start one with \`teamrun worker\`.`,
+      );
+    }
+  }
+}

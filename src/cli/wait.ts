@@ -1,0 +1,48 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { WorkflowFailedError } from '@temporalio/client';
+import type { TeamRunHandle } from '../client';
+import { statusQuery, type RunResult } from '../workflows/messages';
+import { CliError } from './context';
+import { createProgress, type ProgressOptions } from './progress';
+
+/** About twice a second: live enough to watch, cheap for the worker that answers. */
+const POLL_MS = 500;
+
+/**
+ * Waits for a run's result while showing its progress from the `status` query. A workflow that
+ * fails instead of returning a result (an invalid plan, a termination) becomes a CliError.
+ */
+export async function waitForRun(handle: TeamRunHandle, progressOptions: ProgressOptions = {}): Promise<RunResult> {
+  const progress = createProgress(progressOptions);
+  let finished = false;
+  const result = handle.result().finally(() => {
+    finished = true;
+  });
+  // The poll loop observes `finished`; this keeps an early rejection from being reported as unhandled.
+  result.catch(() => undefined);
+  try {
+    while (!finished) {
+      try {
+        progress.update(await handle.query(statusQuery));
+      } catch {
+        // A query can fail while the run closes or before a worker picks it up; the next poll tells.
+      }
+      await Promise.race([delay(POLL_MS), result.catch(() => undefined)]);
+    }
+    const final = await result;
+    progress.update({
+      state: final.status,
+      stats: final.stats,
+      budget: final.budget,
+      pendingAdjudications: final.adjudications.filter((a) => a.decision === null).length,
+    });
+    return final;
+  } catch (err) {
+    if (err instanceof WorkflowFailedError) {
+      throw new CliError(`run ${handle.workflowId} failed: ${err.cause?.message ?? err.message}`);
+    }
+    throw err;
+  } finally {
+    progress.stop();
+  }
+}
