@@ -4,6 +4,7 @@ import { registerDev } from './dev';
 import { registerInspect } from './inspect';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
+import { registerFence } from './fence';
 import { registerTemporalPath } from './temporal-path';
 import { registerValidate } from './validate';
 
@@ -16,4 +17,5 @@ export function registerCommands(program: Command): void {
   registerInspect(program);
   registerValidate(program);
   registerTemporalPath(program);
+  registerFence(program);
 }
