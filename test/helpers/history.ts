@@ -1,0 +1,85 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
+
+/** One `runTask` activity as the workflow history records it. */
+export interface HistoryAttempt {
+  activityId: string;
+  activityType: string;
+  scheduledAt: number;
+  /** When a worker picked it up (the server writes the event when the attempt closes, with the start time). */
+  startedAt: number | null;
+  closedAt: number | null;
+  outcome: 'completed' | 'failed' | 'timed-out' | 'cancelled' | 'open';
+  failure: { message: string; type: string | null; nonRetryable: boolean } | null;
+}
+
+/** Every activity of a workflow's history, in the order they were scheduled. */
+export async function historyAttempts(handle: WorkflowHandle): Promise<HistoryAttempt[]> {
+  const history = await handle.fetchHistory();
+  const byScheduledId = new Map<string, HistoryAttempt>();
+  for (const event of history.events ?? []) {
+    const at = tsToMs(event.eventTime);
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled) {
+      byScheduledId.set(String(event.eventId), {
+        activityId: scheduled.activityId ?? '',
+        activityType: scheduled.activityType?.name ?? '',
+        scheduledAt: at,
+        startedAt: null,
+        closedAt: null,
+        outcome: 'open',
+        failure: null,
+      });
+      continue;
+    }
+    const started = event.activityTaskStartedEventAttributes;
+    if (started) {
+      byScheduledId.get(String(started.scheduledEventId))!.startedAt = at;
+      continue;
+    }
+    const closes = [
+      ['completed', event.activityTaskCompletedEventAttributes],
+      ['failed', event.activityTaskFailedEventAttributes],
+      ['timed-out', event.activityTaskTimedOutEventAttributes],
+      ['cancelled', event.activityTaskCanceledEventAttributes],
+    ] as const;
+    for (const [outcome, attrs] of closes) {
+      if (!attrs) continue;
+      const attempt = byScheduledId.get(String(attrs.scheduledEventId))!;
+      attempt.closedAt = at;
+      attempt.outcome = outcome;
+      const failure = 'failure' in attrs ? attrs.failure : undefined;
+      if (failure) {
+        attempt.failure = {
+          message: failure.message ?? '',
+          type: failure.applicationFailureInfo?.type ?? null,
+          nonRetryable: failure.applicationFailureInfo?.nonRetryable === true,
+        };
+      }
+    }
+  }
+  return [...byScheduledId.values()];
+}
+
+/** The most attempts that were running at the same moment, from their start and close times. */
+export function maxOverlap(attempts: ReadonlyArray<Pick<HistoryAttempt, 'startedAt' | 'closedAt'>>): number {
+  const edges: Array<[number, number]> = [];
+  for (const a of attempts) {
+    if (a.startedAt === null || a.closedAt === null) throw new Error('maxOverlap needs closed attempts');
+    edges.push([a.startedAt, +1], [a.closedAt, -1]);
+  }
+  // At the same millisecond a close comes before a start: the slot was free by then.
+  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let running = 0;
+  let most = 0;
+  for (const [, delta] of edges) {
+    running += delta;
+    most = Math.max(most, running);
+  }
+  return most;
+}
+
+/** Whether two closed attempts ran at the same time for any moment. */
+export function overlapped(a: HistoryAttempt, b: HistoryAttempt): boolean {
+  return a.startedAt! < b.closedAt! && b.startedAt! < a.closedAt!;
+}

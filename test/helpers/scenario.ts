@@ -1,0 +1,21 @@
+import { onTestFinished } from 'vitest';
+import type { TeamPlanInput } from '../../src/plan/schema';
+import type { TeamRunHandle } from '../../src/client';
+import { startRun, startTestWorker, uniqueQueue, type TestWorker } from './env';
+
+/** An in-process worker on a queue of its own, stopped when the test ends. */
+export async function workerForTest(options: Parameters<typeof startTestWorker>[0] = {}): Promise<TestWorker> {
+  const worker = await startTestWorker(options);
+  onTestFinished(() => worker.stop());
+  return worker;
+}
+
+/** Starts a run on `worker`'s queue; a run the test leaves open is terminated when it ends. */
+export async function runForTest(plan: TeamPlanInput, worker: TestWorker): Promise<TeamRunHandle> {
+  const handle = await startRun(plan, worker.taskQueue, uniqueQueue(plan.name));
+  onTestFinished(async () => {
+    const { status } = await handle.describe();
+    if (status.name === 'RUNNING') await handle.terminate('test finished');
+  });
+  return handle;
+}
