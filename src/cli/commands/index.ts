@@ -5,6 +5,7 @@ import { registerInspect } from './inspect';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
 import { registerFence } from './fence';
+import { registerSchedule } from './schedule';
 import { registerTemporalPath } from './temporal-path';
 import { registerValidate } from './validate';
 
@@ -18,4 +19,5 @@ export function registerCommands(program: Command): void {
   registerValidate(program);
   registerTemporalPath(program);
   registerFence(program);
+  registerSchedule(program);
 }

@@ -1,0 +1,226 @@
+import { Option, type Command } from 'commander';
+import type { Client } from '@temporalio/client';
+import { applySync, declaredSchedules, planSync } from '../../client/schedule-sync';
+import {
+  OVERLAP_POLICIES,
+  ScheduleError,
+  createTeamSchedule,
+  deleteTeamSchedule,
+  describeSpec,
+  describeTeamSchedule,
+  listTeamSchedules,
+  overlapName,
+  recordedAction,
+  parseEvery,
+  pauseTeamSchedule,
+  scheduleOwner,
+  triggerTeamSchedule,
+  unpauseTeamSchedule,
+  type OverlapName,
+} from '../../client/schedules';
+import { loadPlanFile } from '../../plan/load';
+import type { TeamPlanInput } from '../../plan/schema';
+import { TeamName } from '../../workflows/search-attributes';
+import { CliError, clientFrom, configFrom, printJson } from '../context';
+import { printTable } from '../table';
+
+const overlapOption = () =>
+  new Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(Object.keys(OVERLAP_POLICIES));
+
+/** Runs a schedule command with one client, turning schedule errors into user-facing ones. */
+function withClient(command: Command, body: (client: Client) => Promise<void>): Promise<void> {
+  return clientFrom(command).then(async ({ client }) => {
+    try {
+      await body(client);
+    } catch (err) {
+      if (err instanceof ScheduleError) throw new CliError(err.message);
+      throw err;
+    } finally {
+      await client.connection.close();
+    }
+  });
+}
+
+export function registerSchedule(program: Command): void {
+  const schedule = program
+    .command('schedule')
+    .description('run a team plan on a schedule (Temporal Schedules): create, list, describe, trigger, pause, unpause, delete, sync');
+
+  schedule
+    .command('create <id>')
+    .description('create a schedule that starts a team run of <plan> at every cron time or interval')
+    .requiredOption('--plan <file>', 'team plan (YAML or JSON), validated before the schedule is created')
+    .option('--cron <expr>', 'cron expression, e.g. "0 3 * * *"')
+    .option('--every <duration>', 'interval, e.g. 15m, 1h, 1d')
+    .addOption(overlapOption().default('skip'))
+    .option('--paused', 'create it paused', false)
+    .option('--timezone <tz>', 'IANA time zone for cron times (default UTC)')
+    .action(async (id: string, options: { plan: string; cron?: string; every?: string; overlap: OverlapName; paused: boolean; timezone?: string }, command: Command) => {
+      if ((options.cron === undefined) === (options.every === undefined)) throw new CliError('give exactly one of --cron or --every');
+      const loaded = loadPlanFile(options.plan);
+      if (!loaded.ok) {
+        throw new CliError(`${options.plan}: ${loaded.problems.length} problem(s)\n${loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`);
+      }
+      const everyMs = options.every === undefined ? undefined : toCli(() => parseEvery(options.every!));
+      const config = configFrom(command);
+      await withClient(command, async (client) => {
+        await createTeamSchedule(client, {
+          id,
+          plan: loaded.raw as TeamPlanInput,
+          ...(options.cron !== undefined ? { cron: options.cron } : { everyMs }),
+          overlap: options.overlap,
+          paused: options.paused,
+          ...(options.timezone ? { timezone: options.timezone } : {}),
+          taskQueue: config.connection.taskQueue,
+        });
+        const description = await describeTeamSchedule(client, id);
+        const next = description.info.nextActionTimes[0];
+        process.stdout.write(
+          `created schedule ${id}: team ${loaded.plan.name}, ${recordedAction(description).when}, overlap ${options.overlap}` +
+            `${options.paused ? ', paused' : ''}, task queue ${config.connection.taskQueue}\n` +
+            (next && !options.paused ? `next run: ${next.toISOString()}\n` : ''),
+        );
+      });
+    });
+
+  schedule
+    .command('list')
+    .description('list the schedules that start team runs')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      await withClient(command, async (client) => {
+        const rows = await listTeamSchedules(client);
+        if (options.json) return printJson(rows);
+        if (!rows.length) return void process.stdout.write('no team schedules\n');
+        const table = rows.map((r) => [
+          r.id,
+          r.team ?? '-',
+          r.spec,
+          r.paused ? 'paused' : 'active',
+          r.owner ? `teamrun ${r.owner.source}` : 'other',
+          r.nextRun?.toISOString() ?? '-',
+          r.lastRun ? `${r.lastRun.workflowId}` : '-',
+        ]);
+        printTable(['SCHEDULE', 'TEAM', 'WHEN', 'STATE', 'CREATED BY', 'NEXT RUN', 'LAST RUN'], table);
+      });
+    });
+
+  schedule
+    .command('describe <id>')
+    .description('show a schedule: timing, policy, state, recent and running team runs')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { json?: boolean }, command: Command) => {
+      await withClient(command, async (client) => {
+        const d = await describeTeamSchedule(client, id);
+        const action = d.action as { workflowType?: string; taskQueue?: string; workflowId?: string; args?: unknown[] };
+        const plan = action.args?.[0] as TeamPlanInput | undefined;
+        const owner = scheduleOwner(d.memo);
+        const summary = {
+          id,
+          team: d.typedSearchAttributes.get(TeamName) ?? plan?.name ?? null,
+          when: recordedAction(d).when ?? describeSpec(d.spec),
+          overlap: overlapName(d.policies.overlap),
+          paused: d.state.paused,
+          note: d.state.note ?? null,
+          createdBy: owner ? `teamrun ${owner.source}` : null,
+          taskQueue: action.taskQueue ?? null,
+          workflowType: action.workflowType ?? null,
+          tasks: plan?.tasks.length ?? null,
+          actionsTaken: d.info.numActionsTaken,
+          skippedForOverlap: d.info.numActionsSkippedOverlap,
+          nextRuns: d.info.nextActionTimes.slice(0, 3).map((t) => t.toISOString()),
+          running: d.info.runningActions.map((a) => a.workflow.workflowId),
+          recent: d.info.recentActions.map((a) => ({ workflowId: a.action.workflow.workflowId, takenAt: a.takenAt.toISOString() })),
+        };
+        if (options.json) return printJson(summary);
+        const lines = [
+          `schedule ${id}`,
+          `  team:            ${summary.team ?? '-'} (${summary.tasks ?? '?'} tasks) on task queue ${summary.taskQueue ?? '-'}`,
+          `  when:            ${summary.when}`,
+          `  overlap:         ${summary.overlap}`,
+          `  state:           ${summary.paused ? 'paused' : 'active'}${summary.note ? ` (${summary.note})` : ''}`,
+          `  created by:      ${summary.createdBy ?? 'not teamrun'}`,
+          `  runs started:    ${summary.actionsTaken}, skipped for overlap: ${summary.skippedForOverlap}`,
+          `  next runs:       ${summary.nextRuns.join(', ') || '-'}`,
+          `  running now:     ${summary.running.join(', ') || '-'}`,
+          `  recent runs:`,
+          ...(summary.recent.length ? summary.recent.map((r) => `    ${r.takenAt}  ${r.workflowId}`) : ['    -']),
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
+      });
+    });
+
+  schedule
+    .command('trigger <id>')
+    .description("start a run now, under the schedule's overlap policy (skip: not while one is running)")
+    .addOption(overlapOption())
+    .action(async (id: string, options: { overlap?: OverlapName }, command: Command) => {
+      await withClient(command, async (client) => {
+        const policy = await triggerTeamSchedule(client, id, options.overlap);
+        process.stdout.write(`triggered schedule ${id} (overlap ${overlapName(policy)})\n`);
+      });
+    });
+
+  schedule
+    .command('pause <id>')
+    .description('stop starting runs until unpaused')
+    .option('--reason <text>', 'note shown on the schedule')
+    .action(async (id: string, options: { reason?: string }, command: Command) => {
+      await withClient(command, async (client) => {
+        await pauseTeamSchedule(client, id, options.reason);
+        process.stdout.write(`paused schedule ${id}\n`);
+      });
+    });
+
+  schedule
+    .command('unpause <id>')
+    .description('start runs again at the next due time')
+    .option('--reason <text>', 'note shown on the schedule')
+    .action(async (id: string, options: { reason?: string }, command: Command) => {
+      await withClient(command, async (client) => {
+        await unpauseTeamSchedule(client, id, options.reason);
+        process.stdout.write(`unpaused schedule ${id}\n`);
+      });
+    });
+
+  schedule
+    .command('delete <id>')
+    .description('delete a schedule (runs it already started keep running)')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      await withClient(command, async (client) => {
+        await deleteTeamSchedule(client, id);
+        process.stdout.write(`deleted schedule ${id}\n`);
+      });
+    });
+
+  schedule
+    .command('sync')
+    .description('apply `schedules:` from temporal.yaml: create missing, update changed, --prune delete undeclared ones sync created')
+    .option('--prune', 'delete schedules created by `schedule sync` for this task queue that are no longer declared', false)
+    .option('--dry-run', 'print what would change, change nothing', false)
+    .action(async (options: { prune: boolean; dryRun: boolean }, command: Command) => {
+      const config = configFrom(command);
+      const declared = toCli(() => declaredSchedules(config));
+      await withClient(command, async (client) => {
+        const steps = await planSync(client, declared, { prune: options.prune, taskQueue: config.connection.taskQueue });
+        if (!options.dryRun) await applySync(client, declared, steps);
+        const verb = (op: string) => (options.dryRun ? `would ${op}` : { create: 'created', update: 'updated', delete: 'deleted' }[op] ?? op);
+        for (const step of steps) process.stdout.write(`${verb(step.op).padEnd(12)} ${step.id}: ${step.detail}\n`);
+        const count = (op: string) => steps.filter((s) => s.op === op).length;
+        process.stdout.write(
+          `${options.dryRun ? 'dry run: ' : ''}${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ` +
+            `${count('unchanged')} unchanged${count('conflict') ? `, ${count('conflict')} conflict(s)` : ''}\n`,
+        );
+        if (count('conflict')) throw new CliError('some declared schedules exist but were not created by teamrun (see above)');
+      });
+    });
+}
+
+function toCli<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ScheduleError) throw new CliError(err.message);
+    throw err;
+  }
+}
