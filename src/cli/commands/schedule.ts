@@ -22,7 +22,7 @@ import { loadPlanFile } from '../../plan/load';
 import type { TeamPlanInput } from '../../plan/schema';
 import { TeamName } from '../../workflows/search-attributes';
 import { CliError, clientFrom, configFrom, printJson } from '../context';
-import { printTable } from '../table';
+import { table } from '../format';
 
 const overlapOption = () =>
   new Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(Object.keys(OVERLAP_POLICIES));
@@ -92,7 +92,7 @@ export function registerSchedule(program: Command): void {
         const rows = await listTeamSchedules(client);
         if (options.json) return printJson(rows);
         if (!rows.length) return void process.stdout.write('no team schedules\n');
-        const table = rows.map((r) => [
+        const cells = rows.map((r) => [
           r.id,
           r.team ?? '-',
           r.spec,
@@ -101,7 +101,7 @@ export function registerSchedule(program: Command): void {
           r.nextRun?.toISOString() ?? '-',
           r.lastRun ? `${r.lastRun.workflowId}` : '-',
         ]);
-        printTable(['SCHEDULE', 'TEAM', 'WHEN', 'STATE', 'CREATED BY', 'NEXT RUN', 'LAST RUN'], table);
+        process.stdout.write(`${table(['SCHEDULE', 'TEAM', 'WHEN', 'STATE', 'CREATED BY', 'NEXT RUN', 'LAST RUN'], cells)}\n`);
       });
     });
 
