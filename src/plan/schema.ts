@@ -10,6 +10,13 @@ export const PLAN_LIMITS = {
   maxCommand: 64 * 1024,
 } as const;
 
+/**
+ * When a run hands over to a fresh workflow run (continue-as-new): at this many history events,
+ * or earlier when Temporal suggests it. Well under the 10,240 events at which Temporal warns;
+ * the lower bound leaves every run room to make progress between handovers.
+ */
+export const CONTINUE_AS_NEW_EVENTS = { min: 200, max: 10_000, default: 8_000 } as const;
+
 const durationMs = z.number().int().nonnegative();
 
 export const RetrySchema = z
@@ -142,6 +149,12 @@ export const TeamPlanSchema = z
     governance: z.object({ operators: z.array(z.string().min(1).max(200)).optional() }).strict().optional(),
     awaitAdjudication: z.boolean().default(true),
     adjudicationTimeoutMs: durationMs.min(1).default(7 * 24 * 3600_000),
+    continueAsNewAfterEvents: z
+      .number()
+      .int()
+      .min(CONTINUE_AS_NEW_EVENTS.min)
+      .max(CONTINUE_AS_NEW_EVENTS.max)
+      .optional(),
     tasks: z.array(TaskSchema).max(PLAN_LIMITS.maxTasks, `at most ${PLAN_LIMITS.maxTasks} tasks`),
   })
   .strict();

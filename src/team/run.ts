@@ -1,4 +1,4 @@
-import type { TaskSpec, TeamPlan } from '../plan/schema';
+import { CONTINUE_AS_NEW_EVENTS, type TaskSpec, type TeamPlan } from '../plan/schema';
 import { Budget, type BudgetSnapshot } from './budget';
 import {
   AbortRequestSchema,
@@ -12,6 +12,7 @@ import {
   type InterruptVerdict,
 } from './control';
 import { EventLog, type EventLogSnapshot } from './events';
+import { boundTaskViews } from './result';
 import { ReadyQueue, scopesOverlap } from './scheduling';
 import {
   TASK_STATUSES,
@@ -44,6 +45,8 @@ export interface TeamRunSnapshot {
   executions: number;
   maxConcurrent: number;
   events: EventLogSnapshot;
+  /** When the run began waiting on adjudication only (null while it has work); absent in older snapshots. */
+  awaitingSince?: number | null;
 }
 
 export interface TasksQuery {
@@ -84,6 +87,7 @@ export class TeamRun {
   private readonly pendingCancels: Array<{ key: string; fencingToken: number }> = [];
   private abortInfo: TeamRunSnapshot['abort'];
   private closed: TeamRunSnapshot['closed'];
+  private awaitingSince: number | null;
   private executions: number;
   private maxConcurrent: number;
   readonly workflowId: string;
@@ -137,6 +141,7 @@ export class TeamRun {
     this.decisions = Object.assign(Object.create(null) as TeamRunSnapshot['decisions'], snapshot.decisions);
     this.abortInfo = snapshot.abort;
     this.closed = snapshot.closed;
+    this.awaitingSince = snapshot.awaitingSince ?? null;
     this.executions = snapshot.executions;
     this.maxConcurrent = snapshot.maxConcurrent;
     this.slots = new Array<boolean>(this.plan.teammates).fill(false);
@@ -176,6 +181,7 @@ export class TeamRun {
         decisions: this.decisions,
         abort: this.abortInfo,
         closed: this.closed,
+        awaitingSince: this.awaitingSince,
         executions: this.executions,
         maxConcurrent: this.maxConcurrent,
         events: this.events.snapshot(),
@@ -779,8 +785,23 @@ export class TeamRun {
     return this.counts.get('adjudication') ?? 0;
   }
 
-  get adjudicationTimeoutMs(): number {
-    return this.plan.adjudicationTimeoutMs;
+  /**
+   * While the run waits on adjudication only: when that wait gives up (`adjudicationTimeoutMs`
+   * after it began). Null, and the clock reset, while the run has work. The clock is in the
+   * snapshot, so continuing as new does not restart it.
+   */
+  adjudicationDeadline(now: number): number | null {
+    if (this.phase() !== 'awaiting_adjudication') {
+      this.awaitingSince = null;
+      return null;
+    }
+    this.awaitingSince ??= now;
+    return this.awaitingSince + this.plan.adjudicationTimeoutMs;
+  }
+
+  /** History length at which the workflow hands the run over to a fresh workflow run. */
+  get continueAsNewAfterEvents(): number {
+    return this.plan.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_EVENTS.default;
   }
 
   get activeCount(): number {
@@ -832,7 +853,8 @@ export class TeamRun {
       maxConcurrent: this.maxConcurrent,
       budget: this.budgetView(now),
       budgetReason: this.budget.reason,
-      tasks: this.tasksView({ limit: this.tasks.length }),
+      // Every view while they fit in the 2 MB result; past that, see `boundTaskViews`.
+      ...boundTaskViews(this.tasksView({ limit: this.tasks.length })),
       adjudications: this.adjudicationsView(),
     };
   }

@@ -21,16 +21,14 @@ import type { TeamPlanInput } from '../plan/schema';
 import { formatProblems, validatePlan } from '../plan/validate';
 import { TeamControlError } from '../team/control';
 import { TeamRun, type TeamRunSnapshot } from '../team/run';
+import { packSnapshot, unpackSnapshot, type PackedSnapshot } from '../team/snapshot';
 import type { AttemptOutcome, Claim } from '../team/types';
 import { currentDetails } from './details';
 import * as msg from './messages';
 import * as sa from './search-attributes';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
-export type TeamRunInput = TeamPlanInput | { continued: TeamRunSnapshot };
-
-/** History length at which the run hands over to a fresh one, well under Temporal's 10,240 warning. */
-const CONTINUE_AS_NEW_AT_EVENTS = 8_000;
+export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot };
 
 export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
   const run = begin(input);
@@ -94,7 +92,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
     if (deadline !== null) {
       sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
     }
-    let awaitingSince: number | null = null;
+    let handingOver = false;
     const cancelStopped = () => {
       for (const { key, fencingToken } of run.drainCancellations()) {
         const attempt = attempts.get(key);
@@ -104,7 +102,11 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
     for (;;) {
       const now = Date.now();
       cancelStopped();
-      const handingOver = shouldContinueAsNew();
+      if (!handingOver && shouldContinueAsNew(run.continueAsNewAfterEvents)) {
+        // From here nothing new starts: in-flight attempts settle in this run, then it hands over.
+        handingOver = true;
+        run.record('run:continuing-as-new', now, { historyLength: workflowInfo().historyLength, active: run.activeCount });
+      }
       if (!handingOver) run.claim(now).forEach(launch);
       // A claim past the wall deadline stops the run before the timer fires: cancel at once.
       cancelStopped();
@@ -112,19 +114,22 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       const phase = run.phase();
       if (phase === 'done') break;
       if (handingOver && run.activeCount === 0) {
+        // Updates and signals already delivered have run; the snapshot is taken in this same
+        // workflow task, and one that reaches the server meanwhile makes it refuse the
+        // continue-as-new (UnhandledCommand) and replay this task with it included. Updates it
+        // has not delivered yet go to the next run.
         await condition(allHandlersFinished);
         run.record('run:continued-as-new', Date.now(), { historyLength: workflowInfo().historyLength });
-        return continueAsNew<typeof teamRun>({ continued: run.snapshot() });
+        return continueAsNew<typeof teamRun>({ continued: packSnapshot(run.snapshot()) });
       }
       const seen = run.version;
-      if (phase === 'awaiting_adjudication') {
-        awaitingSince ??= now;
-        const timeout = awaitingSince + run.adjudicationTimeoutMs - now;
+      const adjudicationDeadline = run.adjudicationDeadline(now);
+      if (adjudicationDeadline !== null) {
+        const timeout = adjudicationDeadline - now;
         const moved = timeout > 0 && (await condition(() => run.version !== seen, timeout));
         if (!moved) run.closeUnresolved(Date.now());
         continue;
       }
-      awaitingSince = null;
       const wake = run.nextWakeAt(now);
       if (wake !== null && wake > now && !handingOver) {
         await condition(() => run.version !== seen, wake - now);
@@ -140,7 +145,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
 }
 
 function begin(input: TeamRunInput): TeamRun {
-  if (input && typeof input === 'object' && 'continued' in input) return new TeamRun(input.continued);
+  if (input && typeof input === 'object' && 'continued' in input) return new TeamRun(unpackSnapshot(input.continued));
   const validation = validatePlan(input);
   if (!validation.ok) {
     throw ApplicationFailure.create({
@@ -153,9 +158,9 @@ function begin(input: TeamRunInput): TeamRun {
   return TeamRun.start(validation.plan, workflowInfo().workflowId, Date.now());
 }
 
-function shouldContinueAsNew(): boolean {
+function shouldContinueAsNew(afterEvents: number): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= CONTINUE_AS_NEW_AT_EVENTS;
+  return info.continueAsNewSuggested || info.historyLength >= afterEvents;
 }
 
 function attemptTimeoutMs(claim: Claim): number {

@@ -1,0 +1,35 @@
+import type { TaskView } from './views';
+
+/**
+ * Bound on the task views in a run's result. Temporal caps a workflow result at 2 MB, and a
+ * view is about 300 bytes (more with an output), so a run of more than a few thousand tasks
+ * cannot return every view; the rest of the result (stats, budget, adjudications) stays small.
+ */
+export const RESULT_TASKS_MAX_BYTES = 1_000_000;
+
+/**
+ * The task views a result carries: all of them when they fit in `maxBytes`; otherwise every
+ * task that did not succeed (the ones a reader has to look at), then succeeded ones in plan
+ * order, while they fit. Views keep plan order; `omittedTasks` counts the ones left out, which
+ * the `tasks` query (it answers on a closed run too) still pages through.
+ */
+export function boundTaskViews(
+  views: ReadonlyArray<TaskView>,
+  maxBytes = RESULT_TASKS_MAX_BYTES,
+): { tasks: TaskView[]; omittedTasks: number } {
+  const sizes = views.map((view) => JSON.stringify(view).length + 1);
+  let total = 0;
+  for (const size of sizes) total += size;
+  if (total <= maxBytes) return { tasks: [...views], omittedTasks: 0 };
+  const keep = new Array<boolean>(views.length).fill(false);
+  let used = 0;
+  for (const succeeded of [false, true]) {
+    views.forEach((view, i) => {
+      if ((view.status === 'succeeded') !== succeeded || used + sizes[i] > maxBytes) return;
+      keep[i] = true;
+      used += sizes[i];
+    });
+  }
+  const tasks = views.filter((_, i) => keep[i]);
+  return { tasks, omittedTasks: views.length - tasks.length };
+}
