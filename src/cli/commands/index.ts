@@ -5,6 +5,7 @@ import { registerInspect } from './inspect';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
 import { registerFence } from './fence';
+import { registerQueue } from './queue';
 import { registerSchedule } from './schedule';
 import { registerTemporalPath } from './temporal-path';
 import { registerValidate } from './validate';
@@ -20,4 +21,5 @@ export function registerCommands(program: Command): void {
   registerTemporalPath(program);
   registerFence(program);
   registerSchedule(program);
+  registerQueue(program);
 }
