@@ -33,8 +33,8 @@ export interface OpenAiServer {
   requests: RecordedRequest[];
   /** Answers the next requests with these replies, in order, before falling back to the model's reply. */
   queue(...replies: Reply[]): void;
-  /** Sets the reply for every request that names `model`. */
-  model(model: string, reply: Reply): void;
+  /** Sets the replies to requests that name `model`: one per request, in order, the last one repeating. */
+  model(model: string, ...replies: Reply[]): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +46,7 @@ export interface OpenAiServer {
 export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiServer> {
   const requests: RecordedRequest[] = [];
   const queued: Reply[] = [];
-  const byModel = new Map<string, Reply>();
+  const byModel = new Map<string, Reply[]>();
 
   const server = createServer((req, res) => {
     void answer(req, res).catch((err: unknown) => {
@@ -71,7 +71,7 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       return send(res, record, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     }
-    const reply = queued.shift() ?? (record.model !== null ? byModel.get(record.model) : undefined) ?? defaults;
+    const reply = queued.shift() ?? modelReply(record.model) ?? defaults;
     if (reply.delayMs) {
       const gone = await waitOrClose(res, reply.delayMs);
       if (gone) {
@@ -99,13 +99,19 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
     });
   }
 
+  function modelReply(model: string | null): Reply | undefined {
+    const replies = model === null ? undefined : byModel.get(model);
+    if (!replies?.length) return undefined;
+    return replies.length > 1 ? replies.shift() : replies[0];
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     queue: (...replies) => void queued.push(...replies),
-    model: (model, reply) => void byModel.set(model, reply),
+    model: (model, ...replies) => void byModel.set(model, replies),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

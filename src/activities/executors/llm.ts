@@ -18,13 +18,34 @@ interface ChatCompletion {
   };
 }
 
-/** `{{outputs.<key>}}` in a prompt is replaced by that dependency's output. */
+/**
+ * `{{outputs.<key>}}` in a prompt is replaced by that dependency's output, and
+ * `{{outputs.<key>.<field>...}}` by a field of it (`{{outputs.draft.content}}` is an llm task's answer).
+ */
 export function renderPrompt(template: string, outputs: Record<string, unknown>): string {
-  return template.replace(/\{\{\s*outputs\.([A-Za-z0-9._:-]+)\s*\}\}/g, (_, key: string) => {
-    const value = outputs[key];
+  return template.replace(/\{\{\s*outputs\.([A-Za-z0-9._:-]+)\s*\}\}/g, (_, ref: string) => {
+    const value = lookup(ref, outputs);
     return typeof value === 'string' ? value : JSON.stringify(value ?? null);
   });
 }
+
+/** Task keys may contain dots: the longest prefix that names a dependency is the key, the rest a field path. */
+function lookup(ref: string, outputs: Record<string, unknown>): unknown {
+  const parts = ref.split('.');
+  for (let n = parts.length; n > 0; n--) {
+    const key = parts.slice(0, n).join('.');
+    if (!Object.hasOwn(outputs, key)) continue;
+    let value = outputs[key];
+    for (const field of parts.slice(n)) {
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[field] : undefined;
+    }
+    return value;
+  }
+  return undefined;
+}
+
+/** Status codes worth another attempt: rate limits, timeouts and the provider's own errors. */
+const retryableStatus = (status: number) => status === 429 || status === 408 || status >= 500;
 
 /**
  * OpenAI-compatible chat completions. The base URL and the key come from the worker's config
@@ -34,6 +55,8 @@ export const llmExecutor: Executor = async (raw, ctx) => {
   const spec = raw as unknown as LlmSpec;
   const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
   const apiKey = ctx.env[apiKeyEnv];
+  // Whatever this returns or throws is written to workflow history: the key must never be in it.
+  const redact = (text: string) => (apiKey ? text.split(apiKey).join('[redacted]') : text);
   const messages = (spec.messages ?? [{ role: 'user', content: spec.prompt ?? '' }]).map((m) => ({
     ...m,
     content: renderPrompt(m.content, ctx.dependencyOutputs),
@@ -54,16 +77,19 @@ export const llmExecutor: Executor = async (raw, ctx) => {
     });
   } catch (err) {
     if (ctx.signal.aborted) throw err;
-    throw new ExecutorError(`llm ${url}: ${(err as Error).message}`, { type: 'TeamLlmUnreachable' });
+    const timedOut = (err as Error).name === 'TimeoutError';
+    throw new ExecutorError(redact(`llm ${url}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`), {
+      type: timedOut ? 'TeamExecutorTimeout' : 'TeamLlmUnreachable',
+    });
   }
   const text = await response.text();
-  let body: ChatCompletion = {};
+  let body: ChatCompletion | undefined;
   try {
     body = JSON.parse(text) as ChatCompletion;
   } catch {
     // Reported below with the status.
   }
-  const usage = body.usage
+  const usage = body?.usage
     ? {
         model: spec.model,
         inputTokens: (body.usage.prompt_tokens ?? 0) - (body.usage.prompt_tokens_details?.cached_tokens ?? 0),
@@ -72,12 +98,18 @@ export const llmExecutor: Executor = async (raw, ctx) => {
       }
     : undefined;
   if (!response.ok) {
-    const retryable = response.status === 429 || response.status === 408 || response.status >= 500;
-    throw new ExecutorError(`llm ${url}: HTTP ${response.status}: ${text.slice(0, 500)}`, {
-      nonRetryable: !retryable,
+    throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status}: ${text.slice(0, 500)}`), {
+      nonRetryable: !retryableStatus(response.status),
       type: `TeamLlm${response.status}`,
       usage,
     });
   }
-  return { output: { content: body.choices?.[0]?.message?.content ?? '' }, usage };
+  const content = body?.choices?.[0]?.message?.content;
+  if (typeof content !== 'string') {
+    throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status} without a chat completion: ${text.slice(0, 500)}`), {
+      type: 'TeamLlmBadResponse',
+      usage,
+    });
+  }
+  return { output: { content: redact(content) }, usage };
 };
