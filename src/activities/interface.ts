@@ -1,4 +1,5 @@
 import type { ExecutorSpec, Usage } from '../plan/schema';
+import type { LedgerLease } from './ledger-interface';
 
 /**
  * What the workflow hands one attempt, and what the attempt hands back. This file has no
@@ -14,6 +15,8 @@ export interface RunTaskInput {
   holder: string;
   executor: ExecutorSpec;
   dependencyOutputs: Record<string, unknown>;
+  /** The shared-ledger slot this attempt holds, which it renews while it runs. */
+  ledger?: LedgerLease;
 }
 
 export interface RunTaskResult {

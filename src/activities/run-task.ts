@@ -1,4 +1,5 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
 import type { Usage } from '../plan/schema';
 import { ExecutorError, type Executor } from './executors';
@@ -11,6 +12,7 @@ import {
   type RunTaskResult,
   type TeamActivities,
 } from './interface';
+import { renewLedgerSlot } from './ledger-renewal';
 import { priceUsage } from './pricing';
 
 export interface ActivityDeps {
@@ -20,6 +22,8 @@ export interface ActivityDeps {
   /** Local heartbeat period; the worker's throttle decides how often one reaches the server. */
   heartbeatEveryMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Reaches a shared ledger, to renew the slot of an attempt whose plan names one. */
+  client?: Client;
 }
 
 /**
@@ -42,6 +46,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         } satisfies HeartbeatDetails);
       beat();
       const heartbeats = setInterval(beat, heartbeatEveryMs);
+      const stopRenewing = input.ledger && deps.client ? renewLedgerSlot(deps.client, input.ledger) : undefined;
       const evidence = (usage?: Usage, output?: unknown): AttemptEvidence => ({
         usage: priceUsage(usage, deps.config.prices),
         output,
@@ -106,6 +111,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         });
       } finally {
         clearInterval(heartbeats);
+        stopRenewing?.();
       }
     },
   };

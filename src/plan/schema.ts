@@ -123,12 +123,19 @@ export const TaskSchema = z
   .strict();
 export type TaskSpec = z.infer<typeof TaskSchema>;
 
+/** A shared ledger's id (`teamrun ledger create <id>`), as a plan's `budget.ledger` names it. */
+export const LedgerIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'ledger id must be 1..100 chars of [A-Za-z0-9._-]');
+
 export const BudgetSchema = z
   .object({
     maxTasks: z.number().int().min(0).optional(),
     maxTokens: z.number().nonnegative().optional(),
     maxUsd: z.number().nonnegative().optional(),
     maxWallMs: durationMs.min(1).optional(),
+    /** A budget shared with other runs: every attempt also takes a slot from this ledger. */
+    ledger: LedgerIdSchema.optional(),
   })
   .strict();
 export type BudgetLimits = z.infer<typeof BudgetSchema>;

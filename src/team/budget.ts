@@ -105,6 +105,15 @@ export class Budget {
     return { ok: true, tokens, usd };
   }
 
+  /** Undoes the reservation of an attempt that never started: it is not counted as an execution. */
+  cancel(reservation: Reservation): void {
+    const { used, reserved } = this.s;
+    used.tasks = Math.max(0, used.tasks - 1);
+    reserved.tokens = Math.max(0, reserved.tokens - reservation.tokens);
+    reserved.usd = Math.max(0, sumUsd(reserved.usd, -reservation.usd));
+    this.s.inFlight = Math.max(0, this.s.inFlight - 1);
+  }
+
   stop(reason: BudgetReason): boolean {
     if (this.s.stopped) return false;
     this.s.stopped = true;

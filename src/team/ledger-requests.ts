@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { UsageSchema } from '../plan/schema';
 
-/** A ledger id: what a plan's `budget.ledger` names and `teamrun ledger <cmd> <id>` takes. */
-export const LedgerIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'ledger id must be 1..100 chars of [A-Za-z0-9._-]');
+export { LedgerIdSchema } from '../plan/schema';
 
 /** The ledger's workflow id; also the actor its cascade aborts carry. */
 export const ledgerWorkflowId = (id: string): string => `ledger:${id}`;

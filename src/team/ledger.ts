@@ -8,7 +8,7 @@ import type {
   SettleRequest,
   UnregisterRequest,
 } from './ledger-requests';
-import type { Reservation } from './types';
+import type { BudgetReason, Reservation } from './types';
 
 /** A limit a ledger refuses on. `max-concurrent` always passes; the others are final once spent. */
 export type LedgerLimitReason = 'max-concurrent' | 'max-tokens' | 'max-usd';
@@ -38,8 +38,6 @@ export interface LedgerSnapshot {
   exhausted: { reason: 'max-tokens' | 'max-usd'; at: number } | null;
   counters: {
     acquired: number;
-    waited: number;
-    refused: number;
     settled: number;
     duplicateSettles: number;
     expired: number;
@@ -102,7 +100,7 @@ export class Ledger {
       runs: [],
       settled: [],
       exhausted: null,
-      counters: { acquired: 0, waited: 0, refused: 0, settled: 0, duplicateSettles: 0, expired: 0 },
+      counters: { acquired: 0, settled: 0, duplicateSettles: 0, expired: 0 },
       lastAbort: null,
       events: { nextSeq: 1, events: [] },
     });
@@ -164,20 +162,13 @@ export class Ledger {
   acquire(request: AcquireRequest, now: number): AcquireVerdict {
     this.expire(now);
     const { attemptId, reservation } = request;
-    if (this.settled.has(attemptId)) {
-      return { ok: false, reason: 'settled', retryable: false, message: `attempt ${attemptId} was already settled` };
-    }
     const held = this.slots.get(attemptId);
     if (held) {
       held.expiresAt = now + held.leaseMs;
       return { ok: true, idempotent: true, expiresAt: held.expiresAt };
     }
-    const refusal = this.refusal(reservation);
-    if (refusal) {
-      if (refusal.retryable) this.s.counters.waited += 1;
-      else this.s.counters.refused += 1;
-      return { ok: false, ...refusal };
-    }
+    const refusal = this.check(request, now);
+    if (refusal) return refusal;
     const slot: LedgerSlot = {
       attemptId,
       workflowId: request.workflowId,
@@ -195,32 +186,53 @@ export class Ledger {
     return { ok: true, expiresAt: slot.expiresAt };
   }
 
-  private refusal(reservation: Reservation): { reason: LedgerLimitReason; retryable: boolean; message: string } | null {
-    const { limits, used, reserved, exhausted } = this.s;
-    if (exhausted) {
-      return { reason: exhausted.reason, retryable: false, message: `ledger ${this.id}: ${exhausted.reason} was crossed` };
+  /**
+   * Why `acquire` would refuse this request at `now`, without changing anything (update
+   * validators use it, so a refused acquire leaves no trace in the ledger's history); null when
+   * it fits. It sees the clock as `expire(now)` would: expired slots free, a new window fresh.
+   */
+  check(request: AcquireRequest, now: number): Extract<AcquireVerdict, { ok: false }> | null {
+    const { limits } = this.s;
+    const { attemptId, reservation } = request;
+    const live = [...this.slots.values()].filter((slot) => slot.expiresAt > now);
+    if (live.some((slot) => slot.attemptId === attemptId)) return null;
+    if (this.settled.has(attemptId)) {
+      return { ok: false, reason: 'settled', retryable: false, message: `attempt ${attemptId} was already settled` };
     }
-    if (limits.maxConcurrent !== undefined && this.slots.size >= limits.maxConcurrent) {
+    const newWindow = limits.windowMs !== undefined && now >= this.s.windowStartedAt + limits.windowMs;
+    const exhausted = newWindow ? null : this.s.exhausted;
+    const used = newWindow ? { tokens: 0, usd: 0 } : this.s.used;
+    const held = live.reduce((sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }), {
+      tokens: 0,
+      usd: 0,
+    });
+    if (exhausted) {
+      return { ok: false, reason: exhausted.reason, retryable: false, message: `ledger ${this.id}: ${exhausted.reason} was crossed` };
+    }
+    if (limits.maxConcurrent !== undefined && live.length >= limits.maxConcurrent) {
       return {
+        ok: false,
         reason: 'max-concurrent',
         retryable: true,
-        message: `ledger ${this.id}: ${this.slots.size} of ${limits.maxConcurrent} slots in use`,
+        message: `ledger ${this.id}: ${live.length} of ${limits.maxConcurrent} slots in use`,
       };
     }
-    const check = (reason: 'max-tokens' | 'max-usd', max: number | undefined, spent: number, held: number, asked: number, eps: number) => {
+    const fits = (reason: 'max-tokens' | 'max-usd', max: number | undefined, spent: number, reserved: number, asked: number, eps: number) => {
       if (max === undefined) return null;
       // Spent, or more than could ever fit: waiting cannot help.
       if (spent >= max - eps || spent + asked > max + eps) {
-        return { reason, retryable: false, message: `ledger ${this.id}: ${reason} ${max} spent (used ${round(spent)}, asked ${round(asked)})` };
+        const message = `ledger ${this.id}: ${reason} ${max} spent (used ${round(spent)}, asked ${round(asked)})`;
+        return { ok: false as const, reason, retryable: false, message };
       }
-      if (spent + held + asked > max + eps) {
-        return { reason, retryable: true, message: `ledger ${this.id}: ${reason} ${max} reserved by attempts in flight` };
+      if (spent + reserved + asked > max + eps) {
+        const message = `ledger ${this.id}: ${reason} ${max} reserved by attempts in flight`;
+        return { ok: false as const, reason, retryable: true, message };
       }
       return null;
     };
     return (
-      check('max-tokens', limits.maxTokens, used.tokens, reserved.tokens, reservation.tokens, 0) ??
-      check('max-usd', limits.maxUsd, used.usd, reserved.usd, reservation.usd, USD_EPSILON)
+      fits('max-tokens', limits.maxTokens, used.tokens, held.tokens, reservation.tokens, 0) ??
+      fits('max-usd', limits.maxUsd, used.usd, held.usd, reservation.usd, USD_EPSILON)
     );
   }
 
@@ -393,5 +405,12 @@ export class Ledger {
 }
 
 export type LedgerStatus = ReturnType<Ledger['status']>;
+
+/** The budget reason a run stops with when its ledger refuses an attempt for good (null: not a limit). */
+export function ledgerBudgetReason(reason: string): BudgetReason | null {
+  if (reason === 'max-tokens') return 'ledger-max-tokens';
+  if (reason === 'max-usd') return 'ledger-max-usd';
+  return null;
+}
 
 const round = (usd: number) => Math.round(usd * 1e6) / 1e6;

@@ -12,6 +12,7 @@ import {
   type InterruptVerdict,
 } from './control';
 import { EventLog, type EventLogSnapshot } from './events';
+import { ledgerActor } from './ledger-requests';
 import { boundTaskViews } from './result';
 import { ReadyQueue, scopesOverlap } from './scheduling';
 import {
@@ -21,6 +22,7 @@ import {
   type Attempt,
   type AttemptOutcome,
   type AttemptStop,
+  type BudgetReason,
   type Claim,
   type Interruption,
   type ReportedUsage,
@@ -288,6 +290,7 @@ export class TeamRun {
       ttlMs: spec.lease?.ttlMs ?? this.plan.lease.ttlMs,
       executor: spec.executor,
       dependencyOutputs,
+      estimate: { tokens: spec.estimate?.tokens ?? 0, usd: spec.estimate?.usd ?? 0 },
     };
   }
 
@@ -319,6 +322,11 @@ export class TeamRun {
     if (i === undefined || !task || !attempt || attempt.fencingToken !== fencingToken) {
       this.events.record('attempt:stale-result', now, { key, fencingToken, outcome: outcome.kind });
       this.touch();
+      return;
+    }
+    // A human who took over an attempt still waiting for a ledger slot decides it like any other.
+    if (outcome.kind === 'not-started' && attempt.stop?.kind !== 'interrupt') {
+      this.notStarted(i, attempt, outcome.reason, outcome.message, now);
       return;
     }
     this.release(task, attempt);
@@ -389,6 +397,30 @@ export class TeamRun {
       this.events.record('run:budget-exhausted', now, { reason: 'unpriced-usage', model: usage?.model ?? null });
       this.skipNotStarted('budget_stopped: unpriced-usage', now);
     }
+    this.touch();
+  }
+
+  /**
+   * The attempt never started (its shared ledger refused it, or it was stopped while waiting
+   * for a slot): it does not count as an execution or an attempt, and the task is ready again,
+   * unless the run stops taking work. A refusal for good stops the run with its reason.
+   */
+  private notStarted(i: number, attempt: Attempt, reason: BudgetReason | null, message: string, now: number): void {
+    const task = this.tasks[i];
+    this.release(task, attempt);
+    this.budget.cancel(attempt.reservation);
+    task.attempts -= 1;
+    this.executions -= 1;
+    if (task.attempts === 0) {
+      task.startedAt = null;
+      task.holder = null;
+    }
+    task.readyAt = now;
+    this.setStatus(task, 'ready');
+    this.ready.add(i);
+    this.events.record('task:not-started', now, { key: task.key, fencingToken: attempt.fencingToken, reason, message });
+    if (reason) this.stopForBudget(reason, now);
+    else if (!this.acceptingWork) this.skip(i, this.abortInfo ? 'run_aborted' : `budget_stopped: ${this.budget.reason}`, now);
     this.touch();
   }
 
@@ -561,6 +593,9 @@ export class TeamRun {
   /** Throws `forbidden` when governance names operators and `actor` is not one of them. */
   checkActor(actor: string | undefined, message: string): void {
     const operators = this.plan.governance?.operators;
+    // The run's shared ledger may abort it (a cascade abort), whoever governance names.
+    const ledger = this.plan.budget.ledger;
+    if (message === 'abortRun' && ledger !== undefined && actor === ledgerActor(ledger)) return;
     if (operators && !(actor && operators.includes(actor))) {
       throw new TeamControlError('forbidden', `${message}: actor "${actor ?? ''}" is not one of governance.operators`);
     }
@@ -783,6 +818,11 @@ export class TeamRun {
 
   get pendingAdjudications(): number {
     return this.counts.get('adjudication') ?? 0;
+  }
+
+  /** The shared ledger the plan names (`budget.ledger`), if any. */
+  get ledgerId(): string | null {
+    return this.plan.budget.ledger ?? null;
   }
 
   /**

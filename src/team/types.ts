@@ -14,7 +14,15 @@ export const TASK_STATUSES: readonly TaskStatus[] = [
 export type RunStatus = 'succeeded' | 'failed' | 'aborted' | 'budget_stopped' | 'unresolved';
 export type RunState = 'running' | 'awaiting_adjudication' | RunStatus;
 
-export type BudgetReason = 'max-tasks' | 'max-tokens' | 'max-usd' | 'max-wall-ms' | 'unpriced-usage';
+export type BudgetReason =
+  | 'max-tasks'
+  | 'max-tokens'
+  | 'max-usd'
+  | 'max-wall-ms'
+  | 'unpriced-usage'
+  /** The run's shared ledger (`budget.ledger`) refused an attempt for good. */
+  | 'ledger-max-tokens'
+  | 'ledger-max-usd';
 
 export type AdjudicationCode =
   | 'TEAM_TASK_HUMAN_INTERRUPTED'
@@ -104,7 +112,12 @@ export type AttemptOutcome =
   /** The attempt acknowledged the workflow's cancellation. */
   | { kind: 'cancelled'; usage?: ReportedUsage; output?: unknown; workerIdentity?: string }
   /** The worker shut down gracefully and handed the attempt back. */
-  | { kind: 'released'; usage?: ReportedUsage; workerIdentity?: string };
+  | { kind: 'released'; usage?: ReportedUsage; workerIdentity?: string }
+  /**
+   * The attempt never started: its shared ledger refused it for good (`reason`), or it was
+   * stopped while it waited for a ledger slot (`reason` null).
+   */
+  | { kind: 'not-started'; reason: BudgetReason | null; message: string; workerIdentity?: string };
 
 /** One attempt the workflow must start now. */
 export interface Claim {
@@ -118,6 +131,8 @@ export interface Claim {
   ttlMs: number;
   executor: ExecutorSpec;
   dependencyOutputs: Record<string, unknown>;
+  /** The task's estimate (0 where it gives none): what a shared ledger reserves for the attempt. */
+  estimate: Reservation;
 }
 
 export interface AdjudicationDecision {

@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
+import { createLedgerActivities } from '../activities/ledger';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 
@@ -32,18 +34,24 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const connection =
     options.connection ?? (await NativeConnection.connect({ address: config.connection.address }));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
+  // Activities reach shared ledgers (other workflows) over the worker's own connection.
+  const client = new Client({ connection, namespace: config.connection.namespace });
   return Worker.create({
     connection,
     namespace: config.connection.namespace,
     taskQueue: options.taskQueue ?? config.connection.taskQueue,
     identity,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
-    activities: createActivities({
-      config,
-      executors: executorRegistry(config.worker.executors, options.executors),
-      workerIdentity: identity,
-      env: options.env,
-    }),
+    activities: {
+      ...createActivities({
+        config,
+        executors: executorRegistry(config.worker.executors, options.executors),
+        workerIdentity: identity,
+        env: options.env,
+        client,
+      }),
+      ...createLedgerActivities({ client }),
+    },
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentAttempts,
     // Cancellation reaches an attempt in the response to a heartbeat: sending one a second
     // (one small RPC per running attempt per second) bounds interrupt latency near a second.

@@ -1,1 +1,2 @@
 export { teamRun } from './team-run';
+export { budgetLedger } from './budget-ledger';

@@ -26,12 +26,14 @@ import type { AttemptOutcome, Claim } from '../team/types';
 import { currentDetails } from './details';
 import * as msg from './messages';
 import * as sa from './search-attributes';
+import { AttemptNotStarted, RunLedger } from './team-ledger';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
 export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot };
 
 export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
   const run = begin(input);
+  const ledger = run.ledgerId === null ? null : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name);
   const attempts = new Map<string, { fencingToken: number; scope: CancellationScope }>();
   let published = '';
 
@@ -53,6 +55,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
   const settle = (claim: Claim, outcome: AttemptOutcome) => {
     if (attempts.get(claim.key)?.fencingToken === claim.fencingToken) attempts.delete(claim.key);
     run.settle(claim.key, claim.fencingToken, outcome, Date.now());
+    ledger?.settle(claim, outcome);
   };
 
   const launch = (claim: Claim) => {
@@ -76,8 +79,9 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       holder: claim.holder,
       executor: claim.executor,
       dependencyOutputs: claim.dependencyOutputs,
+      ...(ledger ? { ledger: ledger.lease(claim) } : {}),
     };
-    scope.run(() => runTask(input)).then(
+    scope.run(() => (ledger ? ledger.admit(claim, () => runTask(input)) : runTask(input))).then(
       (result) => settle(claim, { kind: 'completed', ...result }),
       (err: unknown) => settle(claim, outcomeOf(err)),
     );
@@ -88,6 +92,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
   CancellationScope.current().cancelRequested.catch(() => run.cancelRequested(Date.now()));
 
   return CancellationScope.nonCancellable(async () => {
+    await ledger?.register();
     const deadline = run.wallDeadline();
     if (deadline !== null) {
       sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
@@ -118,6 +123,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
         // workflow task, and one that reaches the server meanwhile makes it refuse the
         // continue-as-new (UnhandledCommand) and replay this task with it included. Updates it
         // has not delivered yet go to the next run.
+        await ledger?.drain();
         await condition(allHandlersFinished);
         run.record('run:continued-as-new', Date.now(), { historyLength: workflowInfo().historyLength });
         return continueAsNew<typeof teamRun>({ continued: packSnapshot(run.snapshot()) });
@@ -137,6 +143,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
         await condition(() => run.version !== seen);
       }
     }
+    await ledger?.unregister();
     await condition(allHandlersFinished);
     const result = run.finish(Date.now());
     publish();
@@ -226,6 +233,7 @@ function registerHandlers(run: TeamRun): void {
 
 /** Turns what Temporal reports for an attempt into an outcome the team rules understand. */
 function outcomeOf(err: unknown): AttemptOutcome {
+  if (err instanceof AttemptNotStarted) return { kind: 'not-started', reason: err.reason, message: err.message };
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof TimeoutFailure) {
     if (cause.timeoutType === TimeoutType.HEARTBEAT) {

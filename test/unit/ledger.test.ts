@@ -24,7 +24,7 @@ describe('a ledger caps attempts in flight across runs', () => {
     expect(acquire(ledger, 'run-b/test/1')).toMatchObject({ ok: false, reason: 'max-concurrent', retryable: true });
     settle(ledger, 'run-a/build/1', 10);
     expect(acquire(ledger, 'run-b/test/1')).toMatchObject({ ok: true });
-    expect(ledger.status(T0)).toMatchObject({ inFlight: 1, counters: { acquired: 2, waited: 1, refused: 0 } });
+    expect(ledger.status(T0)).toMatchObject({ inFlight: 1, counters: { acquired: 2, settled: 1 } });
   });
 
   it('gives a retried acquire of the same attempt its slot back instead of a second one', () => {
@@ -39,6 +39,15 @@ describe('a ledger caps attempts in flight across runs', () => {
     ledger.settle({ attemptId: 'run-a/build/1', usage: null }, T0);
     expect(acquire(ledger, 'run-a/build/1')).toMatchObject({ ok: false, reason: 'settled', retryable: false });
     expect(ledger.status(T0).inFlight).toBe(0);
+  });
+
+  it('answers a validator the same as acquire would, without taking anything', () => {
+    const ledger = ledgerWith({ maxConcurrent: 1 });
+    acquire(ledger, 'run-a/build/1');
+    const request = { attemptId: 'run-b/test/1', workflowId: 'run-b', reservation: { tokens: 0, usd: 0 }, leaseMs: LEASE };
+    expect(ledger.check(request, T0)).toMatchObject({ reason: 'max-concurrent', retryable: true });
+    expect(ledger.check(request, T0 + LEASE)).toBeNull();
+    expect(ledger.status(T0 + LEASE).inFlight).toBe(1);
   });
 });
 

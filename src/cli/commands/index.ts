@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerDemo } from './demo';
 import { registerDev } from './dev';
 import { registerInspect } from './inspect';
+import { registerLedger } from './ledger';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
 import { registerFence } from './fence';
@@ -22,4 +23,5 @@ export function registerCommands(program: Command): void {
   registerFence(program);
   registerSchedule(program);
   registerQueue(program);
+  registerLedger(program);
 }

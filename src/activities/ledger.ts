@@ -1,0 +1,84 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailureCategory } from '@temporalio/common';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ledgerHandle, registerWithLedger } from '../client/ledger';
+import * as lm from '../workflows/ledger-messages';
+import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerRefusalDetails } from './ledger-interface';
+
+/** How often a ledger call heartbeats while the ledger answers (so a crash or a cancel is seen quickly). */
+const HEARTBEAT_EVERY_MS = 1_000;
+
+/** The activities a team run uses to talk to its shared ledger workflow, through `client`. */
+export function createLedgerActivities(deps: { client: Client }): LedgerActivities {
+  const { client } = deps;
+  return {
+    async ledgerRegister({ ledgerId, workflowId, name }) {
+      const taskQueue = Context.current().info.taskQueue;
+      const verdict = await heartbeating(registerWithLedger(client, ledgerId, { workflowId, name }, { taskQueue }));
+      return { exhausted: verdict.exhausted };
+    },
+
+    async ledgerAcquire({ ledgerId, ...request }) {
+      let verdict;
+      try {
+        verdict = await heartbeating(ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerAcquireUpdate, { args: [request] }));
+      } catch (err) {
+        throw refusalOf(err) ?? err;
+      }
+      if (!verdict.ok) throw refusal(verdict.reason, verdict.retryable, verdict.message);
+      return { expiresAt: verdict.expiresAt };
+    },
+
+    async ledgerSettle({ ledgerId, attemptId, usage }) {
+      const verdict = await heartbeating(
+        ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerSettleUpdate, { args: [{ attemptId, usage }] }),
+      );
+      return { duplicate: verdict.duplicate };
+    },
+
+    async ledgerUnregister({ ledgerId, workflowId }) {
+      await heartbeating(ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerUnregisterUpdate, { args: [{ workflowId }] }));
+    },
+  };
+}
+
+/** The ledger's validator refused the acquire: a wait becomes a retryable failure, a spent limit a final one. */
+function refusalOf(err: unknown): ApplicationFailure | null {
+  if (!(err instanceof WorkflowUpdateFailedError)) return null;
+  const cause = err.cause;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== lm.LEDGER_REFUSED) return null;
+  const details = cause.details?.[0] as { reason: string; retryable: boolean } | undefined;
+  return refusal(details?.reason ?? 'max-concurrent', details?.retryable ?? true, cause.message);
+}
+
+function refusal(reason: string, retryable: boolean, message: string): ApplicationFailure {
+  if (retryable) {
+    // Waiting for a slot is routine: benign failures are logged at debug level, not as warnings.
+    return ApplicationFailure.create({
+      type: LEDGER_FAILURE_TYPES.busy,
+      message,
+      nonRetryable: false,
+      category: ApplicationFailureCategory.BENIGN,
+    });
+  }
+  return ApplicationFailure.create({
+    type: LEDGER_FAILURE_TYPES.refused,
+    message,
+    nonRetryable: true,
+    details: [{ reason, message } satisfies LedgerRefusalDetails],
+  });
+}
+
+/** Waits for `work`, heartbeating meanwhile; a cancellation of the activity ends the wait. */
+async function heartbeating<T>(work: Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  ctx.heartbeat();
+  const timer = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+  // On cancellation the call is abandoned; its late outcome must not surface as unhandled.
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, ctx.cancelled]);
+  } finally {
+    clearInterval(timer);
+  }
+}

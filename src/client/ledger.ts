@@ -1,0 +1,51 @@
+import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ledgerWorkflowId, type LedgerLimits, type RegisterRequest } from '../team/ledger-requests';
+import type { LedgerStatus } from '../team/ledger';
+import type { budgetLedger } from '../workflows/budget-ledger';
+import * as lm from '../workflows/ledger-messages';
+
+export type LedgerHandle = WorkflowHandle<typeof budgetLedger>;
+
+export function ledgerHandle(client: Client, id: string): LedgerHandle {
+  return client.workflow.getHandle<typeof budgetLedger>(ledgerWorkflowId(id));
+}
+
+/** Starts the ledger's workflow if it is not running, and sends `update` to it in the same call. */
+function withLedger(id: string, limits: LedgerLimits, taskQueue: string) {
+  return new WithStartWorkflowOperation<typeof budgetLedger>(lm.LEDGER_WORKFLOW_TYPE, {
+    workflowId: ledgerWorkflowId(id),
+    taskQueue,
+    args: [{ id, limits }],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    staticSummary: `shared budget ${id}`,
+  });
+}
+
+/** Creates a ledger with these limits, or gives a running one these limits. */
+export async function createLedger(
+  client: Client,
+  id: string,
+  limits: LedgerLimits,
+  options: { taskQueue: string },
+): Promise<LedgerStatus> {
+  return client.workflow.executeUpdateWithStart(lm.ledgerConfigureUpdate, {
+    args: [{ limits }],
+    startWorkflowOperation: withLedger(id, limits, options.taskQueue),
+  });
+}
+
+/** Registers a run with a ledger, starting the ledger (with no limits) if it does not exist yet. */
+export async function registerWithLedger(client: Client, id: string, request: RegisterRequest, options: { taskQueue: string }) {
+  return client.workflow.executeUpdateWithStart(lm.ledgerRegisterUpdate, {
+    args: [request],
+    startWorkflowOperation: withLedger(id, {}, options.taskQueue),
+  });
+}
+
+export async function ledgerStatus(client: Client, id: string): Promise<LedgerStatus> {
+  return ledgerHandle(client, id).query(lm.ledgerStatusQuery);
+}
+
+export async function abortAllLedger(client: Client, id: string, request: { reason?: string; actor?: string } = {}) {
+  return ledgerHandle(client, id).executeUpdate(lm.ledgerAbortAllUpdate, { args: [request] });
+}

@@ -1,0 +1,188 @@
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  setCurrentDetails,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { ZodType } from 'zod';
+import { Ledger, type LedgerStatus } from '../team/ledger';
+import {
+  AbortAllRequestSchema,
+  AcquireRequestSchema,
+  ConfigureRequestSchema,
+  LedgerIdSchema,
+  LedgerLimitsSchema,
+  LedgerRequestError,
+  RegisterRequestSchema,
+  RenewRequestSchema,
+  SettleRequestSchema,
+  UnregisterRequestSchema,
+  ledgerActor,
+  parseLedgerRequest,
+} from '../team/ledger-requests';
+import * as lm from './ledger-messages';
+import { abortRunSignal } from './messages';
+
+/**
+ * Renewals arrive as signals (a few events each), so the ledger hands over well before
+ * Temporal's history warnings, and whenever the server suggests it.
+ */
+const CONTINUE_AS_NEW_AT_EVENTS = 4_000;
+
+/**
+ * `budgetLedger`: one shared budget for many team runs (one workflow per ledger id). Runs
+ * acquire a slot before each attempt and settle it after; a charge that crosses a hard limit,
+ * or an operator's `abortAll`, sends `abortRun` to every registered run. It runs until
+ * cancelled or terminated, handing over to a fresh history with continue-as-new.
+ */
+export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
+  const ledger = begin(input);
+  const signalling = new Set<Promise<void>>();
+
+  const cascade = (runs: string[]) => {
+    const abort = ledger.status(Date.now()).lastAbort;
+    const actor = ledgerActor(ledger.id);
+    for (const workflowId of runs) {
+      const sent = getExternalWorkflowHandle(workflowId)
+        .signal(abortRunSignal, { reason: abort?.reason, actor, requestId: `${actor}@${abort?.at ?? Date.now()}` })
+        // The run is gone (finished or terminated without unregistering): nothing left to stop.
+        .catch(() => ledger.forget(workflowId, Date.now()))
+        .finally(() => signalling.delete(sent));
+      signalling.add(sent);
+    }
+  };
+
+  registerHandlers(ledger, cascade);
+  for (;;) {
+    ledger.expire(Date.now());
+    setCurrentDetails(details(ledger.status(Date.now())));
+    if (handingOver()) {
+      await condition(allHandlersFinished);
+      await Promise.all([...signalling]);
+      return continueAsNew<typeof budgetLedger>({ continued: ledger.snapshot() });
+    }
+    const seen = ledger.version;
+    const changed = () => ledger.version !== seen || handingOver();
+    // Renewals only push deadlines later, so they do not wake the loop: a timer that fires
+    // early finds nothing expired and sets the next one.
+    const deadline = ledger.nextDeadline();
+    if (deadline === null) await condition(changed);
+    else await condition(changed, Math.max(1, deadline - Date.now()));
+  }
+}
+
+function begin(input: lm.BudgetLedgerInput): Ledger {
+  if (input && typeof input === 'object' && 'continued' in input) return new Ledger(input.continued);
+  try {
+    const id = parseLedgerRequest(LedgerIdSchema, input?.id, 'budgetLedger input id');
+    const limits = parseLedgerRequest(LedgerLimitsSchema, input?.limits ?? {}, 'budgetLedger input limits');
+    return Ledger.create(id, limits, Date.now());
+  } catch (err) {
+    throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidLedger');
+  }
+}
+
+function handingOver(): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength >= CONTINUE_AS_NEW_AT_EVENTS;
+}
+
+function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): void {
+  const now = () => Date.now();
+  const parse = <T>(schema: ZodType<T>, payload: unknown, message: string): T => {
+    try {
+      return parseLedgerRequest(schema, payload, message);
+    } catch (err) {
+      if (err instanceof LedgerRequestError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+      throw err;
+    }
+  };
+
+  setHandler(lm.ledgerStatusQuery, () => ledger.status(now()), {
+    description: 'Limits, attempts in flight, used, reserved and remaining budget, registered runs',
+  });
+  setHandler(
+    lm.ledgerConfigureUpdate,
+    (request) => {
+      ledger.configure(parse(ConfigureRequestSchema, request, 'configure').limits, now());
+      return ledger.status(now());
+    },
+    {
+      validator: (request) => void parse(ConfigureRequestSchema, request, 'configure'),
+      description: 'Replace the limits: { limits: { maxConcurrent?, maxTokens?, maxUsd?, windowMs? } }',
+    },
+  );
+  setHandler(lm.ledgerRegisterUpdate, (request) => ledger.register(parse(RegisterRequestSchema, request, 'register'), now()), {
+    validator: (request) => void parse(RegisterRequestSchema, request, 'register'),
+    description: 'Register a team run, so a cascade abort reaches it: { workflowId, name? }',
+  });
+  setHandler(
+    lm.ledgerUnregisterUpdate,
+    (request) => ledger.unregister(parse(UnregisterRequestSchema, request, 'unregister'), now()),
+    {
+      validator: (request) => void parse(UnregisterRequestSchema, request, 'unregister'),
+      description: 'Forget a team run that finished: { workflowId }',
+    },
+  );
+  setHandler(lm.ledgerAcquireUpdate, (request) => ledger.acquire(parse(AcquireRequestSchema, request, 'acquire'), now()), {
+    // A refusal is decided here, so the many retries of a waiting attempt never reach history.
+    validator: (request) => {
+      const refusal = ledger.check(parse(AcquireRequestSchema, request, 'acquire'), now());
+      if (refusal) {
+        throw ApplicationFailure.create({
+          type: lm.LEDGER_REFUSED,
+          message: refusal.message,
+          nonRetryable: true,
+          details: [{ reason: refusal.reason, retryable: refusal.retryable }],
+        });
+      }
+    },
+    description: 'A slot and a reservation for one attempt: { attemptId, workflowId, reservation: { tokens, usd }, leaseMs }',
+  });
+  setHandler(
+    lm.ledgerSettleUpdate,
+    (request) => {
+      const { abort, ...verdict } = ledger.settle(parse(SettleRequestSchema, request, 'settle'), now());
+      if (abort.length) cascade(abort);
+      return verdict;
+    },
+    {
+      validator: (request) => void parse(SettleRequestSchema, request, 'settle'),
+      description: 'Charge an attempt and free its slot, once per attempt: { attemptId, usage }',
+    },
+  );
+  setHandler(
+    lm.ledgerAbortAllUpdate,
+    (request) => {
+      const verdict = ledger.abortAll(parse(AbortAllRequestSchema, request ?? {}, 'abortAll'), now());
+      cascade(verdict.runs);
+      return verdict;
+    },
+    {
+      validator: (request) => void parse(AbortAllRequestSchema, request ?? {}, 'abortAll'),
+      description: 'Abort every registered run now: { reason?, actor? }',
+    },
+  );
+  setHandler(
+    lm.ledgerRenewSignal,
+    (request) => {
+      const parsed = RenewRequestSchema.safeParse(request);
+      if (parsed.success) ledger.renew(parsed.data.attemptId, now());
+    },
+    { description: 'Keep an attempt\'s slot: { attemptId }' },
+  );
+}
+
+function details(status: LedgerStatus): string {
+  const { limits, used, inFlight, exhausted } = status;
+  const of = (max: number | undefined) => (max === undefined ? '' : ` of ${max}`);
+  return [
+    `**ledger ${status.id}**${exhausted ? ` · exhausted (${exhausted.reason})` : ''}`,
+    `in flight: ${inFlight}${of(limits.maxConcurrent)} · tokens: ${used.tokens}${of(limits.maxTokens)} · usd: ${used.usd}${of(limits.maxUsd)}`,
+    `runs registered: ${status.runs.length}`,
+  ].join('\n\n');
+}

@@ -1,0 +1,144 @@
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import {
+  LEDGER_FAILURE_TYPES,
+  type LedgerActivities,
+  type LedgerLease,
+  type LedgerRefusalDetails,
+} from '../activities/ledger-interface';
+import { ledgerBudgetReason } from '../team/ledger';
+import type { AttemptOutcome, BudgetReason, Claim } from '../team/types';
+
+/** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
+export class AttemptNotStarted extends Error {
+  constructor(
+    readonly reason: BudgetReason | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AttemptNotStarted';
+  }
+}
+
+/** Registration outlives a ledger that is briefly unreachable; a run does not start without it. */
+const registration = proxyActivities<LedgerActivities>({
+  startToCloseTimeout: '30s',
+  heartbeatTimeout: '10s',
+  retry: { initialInterval: '1s', maximumInterval: '10s' },
+});
+/** A run that finishes gives up unregistering after a while: the ledger forgets unreachable runs anyway. */
+const farewell = proxyActivities<LedgerActivities>({
+  startToCloseTimeout: '30s',
+  heartbeatTimeout: '10s',
+  scheduleToCloseTimeout: '5m',
+  retry: { initialInterval: '1s', maximumInterval: '10s' },
+});
+
+/**
+ * A team run's side of a shared ledger (`budget.ledger` in its plan): register at start, a slot
+ * before each attempt, a settlement after it, unregister at the end. Each attempt is charged to
+ * the ledger once (the run's own budget charges it once more, on its own account).
+ */
+export class RunLedger {
+  /** Attempts that asked for a slot and must be settled with the ledger (held or maybe held). */
+  private readonly asked = new Set<string>();
+  private readonly settling = new Set<Promise<unknown>>();
+
+  constructor(
+    readonly id: string,
+    private readonly workflowId: string,
+    private readonly name: string,
+  ) {}
+
+  async register(): Promise<void> {
+    await registration.ledgerRegister({ ledgerId: this.id, workflowId: this.workflowId, name: this.name });
+  }
+
+  /** What `runTask` needs to keep the slot: a renewal every TTL, on a lease of two TTLs. */
+  lease(claim: Claim): LedgerLease {
+    return { ledgerId: this.id, attemptId: claim.leaseId, renewEveryMs: claim.ttlMs };
+  }
+
+  /**
+   * Takes a slot for the attempt, then starts it. Call inside the attempt's cancellation scope:
+   * an interrupt or abort while it waits for a slot stops the wait. Rejects with
+   * `AttemptNotStarted` when the attempt never started.
+   */
+  async admit<T>(claim: Claim, start: () => Promise<T>): Promise<T> {
+    const { ledgerAcquire } = proxyActivities<LedgerActivities>({
+      activityId: `${claim.activityId}:ledger-acquire`,
+      startToCloseTimeout: '30s',
+      heartbeatTimeout: '5s',
+      // Waiting for a slot is retrying with backoff: the retries stay out of history.
+      retry: {
+        initialInterval: '200ms',
+        backoffCoefficient: 1.5,
+        maximumInterval: '2s',
+        nonRetryableErrorTypes: [LEDGER_FAILURE_TYPES.refused],
+      },
+      summary: `ledger ${this.id}: slot for ${claim.activityId}`,
+    });
+    this.asked.add(claim.leaseId);
+    try {
+      await ledgerAcquire({
+        ledgerId: this.id,
+        attemptId: claim.leaseId,
+        workflowId: this.workflowId,
+        reservation: claim.estimate,
+        leaseMs: 2 * claim.ttlMs,
+      });
+    } catch (err) {
+      const refused = refusalOf(err);
+      if (refused) {
+        this.asked.delete(claim.leaseId);
+        throw new AttemptNotStarted(ledgerBudgetReason(refused.reason), refused.message);
+      }
+      if (isCancellation(err)) throw new AttemptNotStarted(null, `stopped while waiting for a slot of ledger ${this.id}`);
+      throw err;
+    }
+    if (CancellationScope.current().consideredCancelled) {
+      throw new AttemptNotStarted(null, `stopped before it started, holding a slot of ledger ${this.id}`);
+    }
+    return start();
+  }
+
+  /** Charges the attempt's usage to the ledger and frees its slot, in the background, retried until it lands. */
+  settle(claim: Claim, outcome: AttemptOutcome): void {
+    if (!this.asked.delete(claim.leaseId)) return;
+    const usage = ('usage' in outcome ? outcome.usage : undefined) ?? null;
+    const { ledgerSettle } = proxyActivities<LedgerActivities>({
+      activityId: `${claim.activityId}:ledger-settle`,
+      startToCloseTimeout: '30s',
+      heartbeatTimeout: '5s',
+      retry: { initialInterval: '500ms', maximumInterval: '10s' },
+      summary: `ledger ${this.id}: settle ${claim.activityId}`,
+    });
+    // Not cancellable: an aborted run still owes the ledger its usage.
+    const settling = CancellationScope.nonCancellable(() =>
+      ledgerSettle({ ledgerId: this.id, attemptId: claim.leaseId, usage }),
+    ).then(
+      () => undefined,
+      (err: unknown) => log.error('ledger settlement failed', { ledgerId: this.id, attemptId: claim.leaseId, error: String(err) }),
+    );
+    this.settling.add(settling);
+    void settling.finally(() => this.settling.delete(settling));
+  }
+
+  /** Waits for every settlement in flight (before the run closes or continues as new). */
+  async drain(): Promise<void> {
+    while (this.settling.size) await Promise.all([...this.settling]);
+  }
+
+  async unregister(): Promise<void> {
+    await this.drain();
+    await farewell.ledgerUnregister({ ledgerId: this.id, workflowId: this.workflowId }).catch((err: unknown) =>
+      log.warn('could not unregister from the ledger', { ledgerId: this.id, error: String(err) }),
+    );
+  }
+}
+
+function refusalOf(err: unknown): LedgerRefusalDetails | null {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== LEDGER_FAILURE_TYPES.refused) return null;
+  const details = cause.details?.[0] as LedgerRefusalDetails | undefined;
+  return { reason: details?.reason ?? 'unknown', message: cause.message };
+}

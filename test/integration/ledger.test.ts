@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLedger, ledgerStatus } from '../../src/client/ledger';
+import type { TeamPlanInput } from '../../src/plan/schema';
+import type { LedgerLimits } from '../../src/team/ledger-requests';
+import * as msg from '../../src/workflows/messages';
+import { historyAttempts, maxOverlap } from '../helpers/history';
+import { startRun, startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from '../helpers/env';
+
+/** A shell step that reports `tokens` of usage, as an LLM-calling step would. */
+const spends = (tokens: number) => ({
+  kind: 'shell',
+  command: `echo '::teamrun-usage::{"inputTokens":${tokens}}'`,
+});
+
+describe('team runs sharing one ledger (shared dev server)', () => {
+  let worker: TestWorker;
+  beforeAll(async () => {
+    worker = await startTestWorker();
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  async function newLedger(name: string, limits: LedgerLimits): Promise<string> {
+    const id = uniqueQueue(name);
+    await createLedger(await testClient(), id, limits, { taskQueue: worker.taskQueue });
+    return id;
+  }
+
+  const plan = (name: string, ledger: string, tasks: TeamPlanInput['tasks'], extra: Partial<TeamPlanInput> = {}): TeamPlanInput => ({
+    name,
+    teammates: 2,
+    lease: { ttlMs: 2_000 },
+    budget: { ledger },
+    tasks,
+    ...extra,
+  });
+
+  it('never has more than one attempt in flight between two runs when the ledger allows one', async () => {
+    const ledger = await newLedger('one-at-a-time', { maxConcurrent: 1 });
+    const sleeps = ['a', 'b', 'c'].map((key) => ({ key, executor: { kind: 'sleep', ms: 300 } }));
+    const [left, right] = await Promise.all([
+      startRun(plan('left', ledger, sleeps), worker.taskQueue),
+      startRun(plan('right', ledger, sleeps), worker.taskQueue),
+    ]);
+    const results = await Promise.all([left.result(), right.result()]);
+    expect(results.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    // Each run alone would run two at once (teammates: 2); the ledger made all six take turns.
+    const attempts = [...(await historyAttempts(left)), ...(await historyAttempts(right))].filter(
+      (a) => a.activityType === msg.ACTIVITY_TYPE,
+    );
+    expect(attempts).toHaveLength(6);
+    expect(maxOverlap(attempts)).toBe(1);
+    const status = await ledgerStatus(await testClient(), ledger);
+    expect(status).toMatchObject({ inFlight: 0, runs: [], counters: { acquired: 6, settled: 6 } });
+  });
+
+  it("aborts the other run's active attempt into adjudication when one run's task crosses the ledger's maxTokens", async () => {
+    const ledger = await newLedger('cascade', { maxTokens: 1_000 });
+    const client = await testClient();
+    const victim = await startRun(
+      plan('victim', ledger, [{ key: 'long', executor: { kind: 'sleep', ms: 60_000 } }], { awaitAdjudication: false }),
+      worker.taskQueue,
+    );
+    await waitFor('the victim to hold a ledger slot', async () => (await ledgerStatus(client, ledger)).inFlight === 1);
+
+    const spender = await startRun(plan('spender', ledger, [{ key: 'expensive', executor: spends(1_500) }]), worker.taskQueue);
+    const result = await victim.result();
+    expect(result.status).toBe('aborted');
+    expect(result.adjudications).toEqual([
+      expect.objectContaining({
+        key: 'long',
+        code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
+        reason: 'session-budget-exhausted',
+        actor: `ledger:${ledger}`,
+      }),
+    ]);
+    await spender.result();
+    const status = await ledgerStatus(client, ledger);
+    expect(status).toMatchObject({ used: { tokens: 1_500 }, exhausted: { reason: 'max-tokens' }, inFlight: 0 });
+    expect(status.lastAbort?.runs).toEqual(expect.arrayContaining([victim.workflowId]));
+
+    // A run that starts on the spent ledger stops at once, with the ledger's reason, nothing run.
+    const late = await startRun(plan('late', ledger, [{ key: 'x', executor: { kind: 'noop' } }]), worker.taskQueue);
+    const lateResult = await late.result();
+    expect(lateResult).toMatchObject({ status: 'budget_stopped', budgetReason: 'ledger-max-tokens', executions: 0 });
+    expect(lateResult.tasks).toEqual([expect.objectContaining({ key: 'x', status: 'skipped', attempts: 0 })]);
+  });
+
+  it('charges each attempt once to the ledger and once to the run', async () => {
+    const ledger = await newLedger('charged-once', { maxTokens: 100_000 });
+    const handle = await startRun(
+      plan('charged', ledger, [
+        { key: 'a', executor: spends(700) },
+        { key: 'b', dependsOn: ['a'], executor: spends(300) },
+      ]),
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(result.budget.used.tokens).toBe(1_000);
+    expect((await ledgerStatus(await testClient(), ledger)).used.tokens).toBe(1_000);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { TeamPlanInput } from '../../src/plan/schema';
+import { validatePlan } from '../../src/plan/validate';
+import { TeamRun } from '../../src/team/run';
+import type { Claim } from '../../src/team/types';
+
+const T0 = 1_700_000_000_000;
+
+/** A team run whose plan names a shared ledger, on a fake clock. */
+function runWithLedger(plan: Partial<TeamPlanInput> = {}) {
+  const validation = validatePlan({
+    name: 'shared',
+    teammates: 2,
+    budget: { ledger: 'company', maxTasks: 10 },
+    tasks: [
+      { key: 'a', estimate: { tokens: 300, usd: 0.2 }, executor: { kind: 'noop' } },
+      { key: 'b', executor: { kind: 'noop' } },
+    ],
+    ...plan,
+  });
+  if (!validation.ok) throw new Error(JSON.stringify(validation.problems));
+  const run = TeamRun.start(validation.plan, 'wf-shared', T0);
+  const notStarted = (c: Claim, reason: 'ledger-max-usd' | null) =>
+    run.settle(c.key, c.fencingToken, { kind: 'not-started', reason, message: 'ledger said no' }, T0 + 10);
+  return { run, notStarted };
+}
+
+describe('a team run that spends from a shared ledger', () => {
+  it('hands each claim the task estimate for the ledger to reserve', () => {
+    const { run } = runWithLedger();
+    expect(run.ledgerId).toBe('company');
+    expect(run.claim(T0).map((c) => [c.key, c.estimate])).toEqual([
+      ['a', { tokens: 300, usd: 0.2 }],
+      ['b', { tokens: 0, usd: 0 }],
+    ]);
+  });
+
+  it('stops with the ledger reason when the ledger refuses an attempt for good, and that attempt never counts', () => {
+    const { run, notStarted } = runWithLedger();
+    const [a, b] = run.claim(T0);
+    notStarted(a, 'ledger-max-usd');
+    const view = run.tasksView().find((t) => t.key === 'a')!;
+    expect(view).toMatchObject({ status: 'skipped', attempts: 0 });
+    expect(run.budgetView(T0).used.tasks).toBe(1);
+    expect(run.budgetView(T0)).toMatchObject({ stopped: true, reason: 'ledger-max-usd' });
+    expect(run.claim(T0 + 20)).toEqual([]);
+    run.settle(b.key, b.fencingToken, { kind: 'completed' }, T0 + 30);
+    expect(run.finish(T0 + 40)).toMatchObject({ status: 'budget_stopped', budgetReason: 'ledger-max-usd', executions: 1 });
+  });
+
+  it('returns a task whose attempt was stopped while waiting for a slot to ready, with a fresh fencing token next time', () => {
+    const { run, notStarted } = runWithLedger();
+    const [a] = run.claim(T0);
+    notStarted(a, null);
+    expect(run.tasksView().find((t) => t.key === 'a')).toMatchObject({ status: 'ready', attempts: 0 });
+    expect(run.budgetView(T0).reserved.tokens).toBe(0);
+    const again = run.claim(T0 + 20).find((c) => c.key === 'a')!;
+    expect(again.fencingToken).toBeGreaterThan(a.fencingToken);
+    expect(again.attempt).toBe(1);
+  });
+
+  it('skips, not adjudicates, an attempt an abort stopped before it had a slot', () => {
+    const { run, notStarted } = runWithLedger();
+    const [a] = run.claim(T0);
+    run.abort({ reason: 'session-budget-exhausted', actor: 'ledger:company' }, T0 + 5);
+    expect(run.drainCancellations().map((c) => c.key)).toContain('a');
+    notStarted(a, null);
+    expect(run.tasksView().find((t) => t.key === 'a')).toMatchObject({ status: 'skipped', attempts: 0 });
+    expect(run.adjudicationsView()).toEqual([]);
+  });
+
+  it('sends to adjudication an attempt a human took over while it waited for a slot, as any takeover', () => {
+    const { run, notStarted } = runWithLedger();
+    const [a] = run.claim(T0);
+    run.interrupt({ key: 'a', fencingToken: a.fencingToken, actor: 'alice' }, T0 + 5);
+    notStarted(a, null);
+    expect(run.adjudicationsView().map((r) => [r.key, r.code])).toEqual([['a', 'TEAM_TASK_HUMAN_INTERRUPTED']]);
+  });
+
+  it('lets its own ledger abort it even when governance names other operators, and no other ledger', () => {
+    const { run } = runWithLedger({ governance: { operators: ['alice'] } });
+    expect(() => run.validateAbort({ actor: 'ledger:other' })).toThrow(/not one of governance.operators/);
+    expect(run.abort({ reason: 'session-budget-exhausted', actor: 'ledger:company' }, T0)).toMatchObject({ ok: true });
+  });
+});
