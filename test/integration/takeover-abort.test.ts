@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { describe, it } from 'vitest';
+import * as msg from '../../src/workflows/messages';
+import { startRun, startTestWorker, waitFor } from '../helpers/env';
+import { abortRun, alive, claimOf, eventsOf, pidsOf, rejectionCode, shellHolder, tempDir, temporal } from './takeover-helpers';
+
+const lease = { ttlMs: 2_000 };
+
+describe.concurrent('stopping a whole run', () => {
+  it('abortRun with two attempts running: both go to adjudication, the rest is skipped, and the run ends aborted', async ({ expect }) => {
+    const worker = await startTestWorker();
+    const dir = tempDir('abort');
+    try {
+      const handle = await startRun(
+        {
+          name: 'abort-two',
+          teammates: 2,
+          lease,
+          tasks: [
+            shellHolder('a', path.join(dir, 'a.pids')),
+            shellHolder('b', path.join(dir, 'b.pids')),
+            { key: 'c', executor: { kind: 'noop' } },
+            { key: 'd', dependsOn: ['a'], executor: { kind: 'noop' } },
+          ],
+        },
+        worker.taskQueue,
+      );
+      const pids = [...(await pidsOf(path.join(dir, 'a.pids'))), ...(await pidsOf(path.join(dir, 'b.pids')))];
+      const verdict = await abortRun(handle, { reason: 'wrong branch', requestId: 'abort-1', actor: 'lead' });
+      expect(verdict).toEqual({ ok: true, activeClaims: 2 });
+      expect(await abortRun(handle, { requestId: 'abort-2' })).toMatchObject({ ok: true, idempotent: true });
+
+      await waitFor('both attempts to stop and the run to wait for a human', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
+      expect(pids.some(alive)).toBe(false);
+      const records = await handle.query(msg.adjudicationsQuery);
+      expect(records.map((r) => [r.key, r.code, r.reason, r.requestId, r.actor]).sort()).toEqual([
+        ['a', 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED', 'wrong branch', 'abort-1', 'lead'],
+        ['b', 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED', 'wrong branch', 'abort-1', 'lead'],
+      ]);
+      expect(await handle.query(msg.tasksQuery, { status: 'skipped' })).toEqual([
+        expect.objectContaining({ key: 'c', skipReason: 'run_aborted', attempts: 0 }),
+        expect.objectContaining({ key: 'd', skipReason: 'run_aborted', attempts: 0 }),
+      ]);
+      expect(
+        await rejectionCode(handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'a', decision: 'retry', decisionId: 'r-a' }] })),
+      ).toBe('run_not_accepting_work');
+
+      await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'a', decision: 'reject', decisionId: 'r-a' }] });
+      await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'b', decision: 'accept', decisionId: 'r-b', result: { kept: true } }] });
+      const result = await handle.result();
+      expect(result.status).toBe('aborted');
+      expect(result.executions).toBe(2);
+      expect(await eventsOf(handle, 'run:abort-requested')).toEqual([expect.objectContaining({ requestId: 'abort-1', actor: 'lead', activeClaims: 2 })]);
+      expect(await eventsOf(handle, 'control:idempotent')).toEqual([expect.objectContaining({ message: 'abortRun', requestId: 'abort-2' })]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('`temporal workflow cancel` aborts the same way, then lets the run close with its pending adjudications', async ({ expect }) => {
+    const worker = await startTestWorker();
+    const dir = tempDir('cancel');
+    try {
+      const handle = await startRun(
+        {
+          name: 'abort-cancel',
+          lease,
+          governance: { operators: ['alice'] },
+          tasks: [shellHolder('a', path.join(dir, 'a.pids')), { key: 'b', dependsOn: ['a'], executor: { kind: 'noop' } }],
+        },
+        worker.taskQueue,
+      );
+      const pids = await pidsOf(path.join(dir, 'a.pids'));
+      await claimOf(handle, 'a');
+      await temporal('workflow', 'cancel', '--workflow-id', handle.workflowId);
+
+      const result = await handle.result();
+      expect(pids.some(alive)).toBe(false);
+      expect(result.status).toBe('aborted');
+      expect(result.adjudications).toEqual([
+        expect.objectContaining({
+          key: 'a',
+          code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
+          actor: 'temporal',
+          reason: 'workflow cancellation requested',
+          result: { step: 1 },
+          decision: null,
+        }),
+      ]);
+      expect(result.tasks.find((t) => t.key === 'b')).toMatchObject({ status: 'skipped', skipReason: 'run_aborted' });
+      expect((await handle.describe()).status.name).toBe('COMPLETED');
+    } finally {
+      await worker.stop();
+    }
+  });
+});

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ExecutorContext } from '../../src/activities/executors';
+import type { AbortRequest, AbortVerdict } from '../../src/team/control';
+import type { TeamRunHandle } from '../../src/client';
+import * as msg from '../../src/workflows/messages';
+import { temporalAddress, temporalBinary, waitFor } from '../helpers/env';
+
+const run = promisify(execFile);
+
+/** The attempt of `key` that holds the lease now, as an operator sees it in `activeClaims`. */
+export function claimOf(handle: TeamRunHandle, key: string, timeoutMs = 20_000): Promise<msg.ActiveClaim> {
+  return waitFor(`an active claim on "${key}"`, async () => (await handle.query(msg.activeClaimsQuery)).find((c) => c.key === key), timeoutMs);
+}
+
+export async function taskOf(handle: TeamRunHandle, key: string) {
+  return (await handle.query(msg.tasksQuery)).find((t) => t.key === key)!;
+}
+
+export function waitForStatus(handle: TeamRunHandle, key: string, status: string, timeoutMs = 20_000) {
+  return waitFor(`"${key}" to be ${status}`, async () => (await taskOf(handle, key)).status === status, timeoutMs);
+}
+
+export async function eventsOf(handle: TeamRunHandle, type: string) {
+  return (await handle.query(msg.eventsQuery, { limit: 10_000 })).events.filter((e) => e.type === type);
+}
+
+/** The real `temporal` CLI against the shared dev server; resolves with its stdout. */
+export async function temporal(...args: string[]): Promise<string> {
+  const { stdout } = await run(temporalBinary(), [...args, '--address', temporalAddress()], { timeout: 20_000 });
+  return stdout;
+}
+
+/** The code an update's validator (or handler) rejected it with: the ApplicationFailure's type. */
+export async function rejectionCode(update: Promise<unknown>): Promise<string> {
+  try {
+    await update;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) return err.cause.type ?? '(no type)';
+    throw err;
+  }
+  throw new Error('expected the update to be rejected');
+}
+
+/** True while `pid` runs; a zombie (exited, not yet reaped by whoever adopted it) counts as gone. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export function tempDir(name: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), `teamrun-${name}-`));
+}
+
+/**
+ * A shell task that reports usage and a partial output, then waits in a child process; it
+ * writes "<shell pid> <child pid>" to `pidFile` once both run.
+ */
+export function shellHolder(key: string, pidFile: string, extra: Record<string, unknown> = {}) {
+  return {
+    key,
+    ...extra,
+    executor: {
+      kind: 'shell',
+      command: [
+        `echo '::teamrun-usage::{"inputTokens":3,"outputTokens":2}'`,
+        `echo '::teamrun-output::{"step":1}'`,
+        'sleep 30 &',
+        `echo "$$ $!" > "${pidFile}.tmp" && mv "${pidFile}.tmp" "${pidFile}"`,
+        'wait',
+      ].join('\n'),
+    },
+  };
+}
+
+/** The pids a `shellHolder` wrote, once it wrote them. */
+export function pidsOf(pidFile: string, timeoutMs = 20_000): Promise<number[]> {
+  return waitFor(`${pidFile} to be written`, () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split(' ').map(Number) : null), timeoutMs, 20);
+}
+
+/**
+ * A custom executor kind that ignores cancellation: once aborted it still waits for the test to
+ * `release()` it, then returns a success with output and usage.
+ */
+export function stubbornExecutor() {
+  let aborted = false;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const executor = async (_spec: unknown, ctx: ExecutorContext) => {
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) resolve();
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    aborted = true;
+    await released;
+    return { output: { wrote: 'report.md', lines: 42 }, usage: { inputTokens: 11, outputTokens: 7 } };
+  };
+  return { executor, release, wasAborted: () => aborted };
+}
+
+/** `abortRun` as an update. (Its definition takes an optional argument, which the client's typed overloads do not accept.) */
+export function abortRun(handle: TeamRunHandle, request: AbortRequest): Promise<AbortVerdict> {
+  return handle.executeUpdate<AbortVerdict, [AbortRequest]>(msg.abortRunUpdate.name, { args: [request] });
+}
+
+/** A custom executor kind whose attempts run until the test opens the gate, then succeed. */
+export function gateExecutor() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const executor = async () => {
+    await opened;
+    return {};
+  };
+  return { executor, open };
+}
