@@ -1,4 +1,8 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config';
+import { priceUsage } from '../../src/activities/pricing';
+import { loadPlanFile } from '../../src/plan/load';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { validatePlan } from '../../src/plan/validate';
 import { Budget } from '../../src/team/budget';
@@ -299,5 +303,26 @@ describe('TeamRun budget rules (fake clock)', () => {
       stopped: false,
       reason: null,
     });
+  });
+});
+
+describe('examples/llm-budget.yaml and its price table', () => {
+  const examples = path.resolve(__dirname, '../../examples');
+
+  it('is a valid plan with an llm task, estimates and a token, dollar and wall-clock budget', () => {
+    const loaded = loadPlanFile(path.join(examples, 'llm-budget.yaml'));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    expect(loaded.plan.budget).toMatchObject({ maxTokens: expect.any(Number), maxUsd: expect.any(Number), maxWallMs: expect.any(Number) });
+    expect(loaded.plan.tasks.some((t) => t.executor.kind === 'llm' && t.estimate)).toBe(true);
+  });
+
+  it('prices every model the plan uses, so its maxUsd can be kept', () => {
+    const loaded = loadPlanFile(path.join(examples, 'llm-budget.yaml'));
+    if (!loaded.ok) throw new Error('invalid plan');
+    const config = loadConfig(path.join(examples, 'llm-budget.temporal.yaml'), {});
+    for (const task of loaded.plan.tasks.filter((t) => t.executor.kind === 'llm')) {
+      const usage = priceUsage({ model: String(task.executor.model), inputTokens: 800, outputTokens: 400, cacheTokens: 100 }, config.prices);
+      expect(usage?.costUsd).toBeGreaterThan(0);
+    }
   });
 });
