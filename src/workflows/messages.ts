@@ -18,7 +18,9 @@ export const interruptTaskSignal = defineSignal<[InterruptRequest]>('interruptTa
 export const abortRunSignal = defineSignal<[AbortRequest?]>('abortRun');
 
 export const interruptTaskUpdate = defineUpdate<InterruptVerdict, [InterruptRequest]>('interruptTask');
-export const abortRunUpdate = defineUpdate<AbortVerdict, [AbortRequest?]>('abortRun');
+// The argument is required in the type (the client's typed overloads refuse an optional one); a
+// payload-less request from the `temporal` CLI still reaches the handler, which takes none as `{}`.
+export const abortRunUpdate = defineUpdate<AbortVerdict, [AbortRequest]>('abortRun');
 export const adjudicateUpdate = defineUpdate<ReturnType<TeamRun['adjudicate']>, [AdjudicateRequest]>('adjudicate');
 
 export type RunResult = ReturnType<TeamRun['finish']>;

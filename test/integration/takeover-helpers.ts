@@ -112,9 +112,9 @@ export function stubbornExecutor() {
   return { executor, release, wasAborted: () => aborted };
 }
 
-/** `abortRun` as an update. (Its definition takes an optional argument, which the client's typed overloads do not accept.) */
+/** `abortRun` as an update, with its verdict. */
 export function abortRun(handle: TeamRunHandle, request: AbortRequest): Promise<AbortVerdict> {
-  return handle.executeUpdate<AbortVerdict, [AbortRequest]>(msg.abortRunUpdate.name, { args: [request] });
+  return handle.executeUpdate(msg.abortRunUpdate, { args: [request] });
 }
 
 /** A custom executor kind whose attempts run until the test opens the gate, then succeed. */

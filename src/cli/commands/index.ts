@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerControl } from './control';
 import { registerDemo } from './demo';
 import { registerDev } from './dev';
 import { registerInspect } from './inspect';
@@ -18,6 +19,7 @@ export function registerCommands(program: Command): void {
   registerWorker(program);
   registerStart(program);
   registerInspect(program);
+  registerControl(program);
   registerValidate(program);
   registerTemporalPath(program);
   registerFence(program);
