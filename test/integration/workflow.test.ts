@@ -17,8 +17,8 @@ describe('teamRun schedules the graph on a real dev server', () => {
         teammates: 3,
         tasks: [
           { key: 'a', executor: { kind: 'noop' } },
-          { key: 'b', dependsOn: ['a'], executor: { kind: 'sleep', ms: 150 } },
-          { key: 'c', dependsOn: ['a'], executor: { kind: 'sleep', ms: 150 } },
+          { key: 'b', dependsOn: ['a'], executor: { kind: 'sleep', ms: 300 } },
+          { key: 'c', dependsOn: ['a'], executor: { kind: 'sleep', ms: 300 } },
           { key: 'd', dependsOn: ['b', 'c'], executor: { kind: 'noop' } },
         ],
       },
@@ -48,7 +48,7 @@ describe('teamRun schedules the graph on a real dev server', () => {
       {
         name: 'two-at-a-time',
         teammates: 2,
-        tasks: ['t1', 't2', 't3', 't4'].map((key) => ({ key, executor: { kind: 'sleep', ms: 300 } })),
+        tasks: ['t1', 't2', 't3', 't4'].map((key) => ({ key, executor: { kind: 'sleep', ms: 400 } })),
       },
       worker,
     );
@@ -68,9 +68,9 @@ describe('teamRun schedules the graph on a real dev server', () => {
         name: 'scopes',
         teammates: 3,
         tasks: [
-          { key: 'docs', scope: ['docs/'], executor: { kind: 'sleep', ms: 300 } },
-          { key: 'api-docs', scope: ['docs/api'], executor: { kind: 'sleep', ms: 300 } },
-          { key: 'src', scope: ['src'], executor: { kind: 'sleep', ms: 300 } },
+          { key: 'docs', scope: ['docs/'], executor: { kind: 'sleep', ms: 500 } },
+          { key: 'api-docs', scope: ['docs/api'], executor: { kind: 'sleep', ms: 500 } },
+          { key: 'src', scope: ['src'], executor: { kind: 'sleep', ms: 500 } },
         ],
       },
       worker,
