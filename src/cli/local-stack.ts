@@ -208,7 +208,13 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
     await server?.stop();
     throw err;
   }
-  const webUi = server ? (options.headless ? null : `http://localhost:${target.uiPort}`) : localWebUi(config);
+  const webUi = server
+    ? options.headless
+      ? null
+      : `http://localhost:${target.uiPort}`
+    : options.uiPort
+      ? `http://localhost:${options.uiPort}`
+      : localWebUi(config);
   return {
     address: config.connection.address,
     webUi,

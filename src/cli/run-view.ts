@@ -26,6 +26,15 @@ export interface RunOverview {
   pendingAdjudications: AdjudicationRecord[];
 }
 
+/**
+ * A query answers with the workflow's clock as of its last task, which stands still while
+ * nothing happens in the run; the wall time used is the one figure that moves on regardless.
+ */
+function withWallNow(status: RunStatusView): RunStatusView['budget'] {
+  const wallMs = Math.max(status.budget.used.wallMs, Date.now() - status.startedAt);
+  return { ...status.budget, used: { ...status.budget.used, wallMs } };
+}
+
 /** Queries need a worker to answer; this bounds how long a command waits for one. */
 const QUERY_DEADLINE_MS = 15_000;
 
@@ -63,7 +72,7 @@ export class RunReader {
         state: status.state,
         failure: null,
         stats: status.stats,
-        budget: status.budget,
+        budget: withWallNow(status),
         executions: status.executions,
         maxConcurrent: status.maxConcurrent,
         pendingAdjudications: adjudications.filter((a) => a.decision === null),

@@ -4,7 +4,7 @@ import { connectClient, startTeamRun } from '../../client';
 import { projectRoot } from '../../devserver/binary';
 import { configFrom } from '../context';
 import { duration } from '../format';
-import { installRuntime, onInterrupt, startStack, type Stack } from '../local-stack';
+import type { Stack } from '../local-stack';
 import { intOption } from '../options';
 import { readPlan } from '../plan-file';
 import { renderResult } from '../render';
@@ -34,10 +34,12 @@ export function registerDemo(program: Command): void {
       const began = Date.now();
       const { input, plan } = readPlan(options.plan);
       const config = configFrom(command);
+      // The worker's native runtime loads only for the commands that run one.
+      const { installRuntime, onInterrupt, startStack } = require('../local-stack') as typeof import('../local-stack');
       // The demo fails a task on purpose; the worker's warning about it would only be noise here.
       installRuntime('ERROR');
       const stack = await startStack(config, { reuseRunning: true, port: options.port, uiPort: options.uiPort, log });
-      const interrupt = interruptible(stack);
+      const interrupt = interruptible(stack, onInterrupt);
       const client = await connectClient(config);
       try {
         const handle = await startTeamRun(client, input, { taskQueue: config.connection.taskQueue });
@@ -67,7 +69,10 @@ export function registerDemo(program: Command): void {
  * Ctrl-C while the demo runs stops the worker and the server it started, then exits (a second
  * one kills at once); after `untilCtrlC()` it ends the wait instead.
  */
-function interruptible(stack: Stack): { untilCtrlC: () => Promise<void>; unhook: () => void } {
+function interruptible(
+  stack: Stack,
+  onInterrupt: (graceful: () => void, force: () => void) => () => void,
+): { untilCtrlC: () => Promise<void>; unhook: () => void } {
   let endWait: (() => void) | null = null;
   const unhook = onInterrupt(
     () => {

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { LogLevel } from '@temporalio/worker';
 import { CliError, configFrom } from '../context';
-import { installRuntime, onInterrupt, startStack } from '../local-stack';
 import { intOption, logLevelOption } from '../options';
 
 interface DevOptions {
@@ -25,6 +24,8 @@ export function registerDev(program: Command): void {
     .option('--log-level <level>', 'log level of the worker: TRACE, DEBUG, INFO, WARN, ERROR', logLevelOption, 'WARN')
     .action(async (options: DevOptions, command: Command) => {
       const config = configFrom(command);
+      // The worker's native runtime loads only for the commands that run one.
+      const { installRuntime, onInterrupt, startStack } = require('../local-stack') as typeof import('../local-stack');
       installRuntime(options.logLevel);
       const stack = await startStack(config, { ...options, reuseRunning: false, log });
       const { namespace, taskQueue } = config.connection;

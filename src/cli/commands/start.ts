@@ -51,7 +51,7 @@ async function start(client: Client, config: TeamrunConfig, plan: Parameters<typ
     return await startTeamRun(client, plan, { taskQueue: config.connection.taskQueue, workflowId });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) {
-      throw new CliError(`a run with id "${err.workflowId}" already exists in namespace ${config.connection.namespace}; choose another --id`);
+      throw new CliError(`a run with id "${err.workflowId}" is already running in namespace ${config.connection.namespace}; choose another --id`);
     }
     throw err;
   }

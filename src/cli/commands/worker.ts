@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { runWorker } from '../../worker/main';
 import { CliError, configFrom } from '../context';
 
 export function registerWorker(program: Command): void {
@@ -9,6 +8,8 @@ export function registerWorker(program: Command): void {
     .option('--identity <name>', 'worker identity shown in the Web UI and in task holders (default: pid@host)')
     .action(async (options: { identity?: string }, command: Command) => {
       const config = configFrom(command);
+      // The worker's native runtime loads only for the commands that run one.
+      const { runWorker } = require('../../worker/main') as typeof import('../../worker/main');
       try {
         await runWorker({ config, identity: options.identity });
       } catch (err) {

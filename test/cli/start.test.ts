@@ -1,0 +1,145 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestWorker, uniqueQueue, type TestWorker } from '../helpers/env';
+import { teamrun } from './teamrun-cli';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-cli-'));
+function writePlan(name: string, plan: unknown): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, typeof plan === 'string' ? plan : JSON.stringify(plan, null, 2));
+  return file;
+}
+
+describe('teamrun validate', () => {
+  it('prints every problem with its path and a did-you-mean, and exits 1', async () => {
+    const file = writePlan(
+      'typo.yaml',
+      [
+        'name: typo',
+        'tasks:',
+        '  - { key: build, executor: { kind: noop } }',
+        '  - { key: test, dependsOn: [bulid], executor: { kind: noop } }',
+        '  - { key: test, executor: { kind: shell } }',
+      ].join('\n'),
+    );
+    const { code, stderr } = await teamrun(['validate', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('tasks[1].dependsOn[0]: unknown task "bulid" (did you mean "build"?)');
+    expect(stderr).toContain('tasks[2].key: duplicate task key "test"');
+    expect(stderr).toContain('tasks[2].executor.command');
+  });
+
+  it('accepts a good plan and says what it holds', async () => {
+    const { code, stdout } = await teamrun(['validate', 'examples/demo.yaml']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('examples/demo.yaml: ok (4 tasks, 2 teammates)');
+  });
+});
+
+describe('teamrun start --wait, status and tasks against a real server', () => {
+  let worker: TestWorker;
+  beforeAll(async () => {
+    worker = await startTestWorker();
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+
+  it('runs a plan to success, shows progress, prints the summary, and exits 0', async () => {
+    const id = uniqueQueue('cli-ok');
+    const file = writePlan('ok.json', {
+      name: 'cli-ok',
+      teammates: 2,
+      tasks: [
+        { key: 'a', executor: { kind: 'shell', command: 'echo \'::teamrun-output::{"n":2}\'' } },
+        {
+          key: 'b',
+          dependsOn: ['a'],
+          retry: { maxAttempts: 2, backoffMs: 100 },
+          executor: {
+            kind: 'shell',
+            command:
+              '[ "$TEAMRUN_ATTEMPT" = 2 ] || exit 1; n=$(node -p \'JSON.parse(process.env.TEAMRUN_INPUTS).a.n\'); echo "::teamrun-output::{\\"double\\":$((n*2))}"',
+          },
+        },
+      ],
+    });
+    const { code, stdout, stderr } = await teamrun(['start', file, '--id', id, '--wait', '--task-queue', worker.taskQueue]);
+    expect(stderr).toContain('2/2 done');
+    expect(code, stdout + stderr).toBe(0);
+    expect(stdout).toContain(`started ${id} on task queue "${worker.taskQueue}"`);
+    expect(stdout).toMatch(/web ui: http:\/\/localhost:\d+\/namespaces\/default\/workflows\//);
+    expect(stdout).toContain(`run ${id}: succeeded`);
+    // b failed once and succeeded on its retry, with a new fencing token, from a's output.
+    expect(stdout).toMatch(/\n\s+b\s+succeeded\s+2\s+2\s+teammate-\d\s+output \{"double":4\}/);
+
+    const status = await teamrun(['status', id, '--json']);
+    expect(status.code).toBe(0);
+    const overview = JSON.parse(status.stdout);
+    expect(overview).toMatchObject({ workflowId: id, open: false, name: 'cli-ok', state: 'succeeded', pendingAdjudications: [] });
+    expect(overview.stats).toMatchObject({ total: 2, succeeded: 2 });
+    expect(overview.budget.used.tasks).toBe(3);
+
+    const tasks = await teamrun(['tasks', id, '--status', 'succeeded', '--offset', '1']);
+    expect(tasks.code).toBe(0);
+    expect(tasks.stdout.split('\n')[0]).toMatch(/^KEY\s+STATUS\s+ATTEMPTS\s+TOKEN/);
+    expect(tasks.stdout).toMatch(/\nb\s+succeeded\s+2\s+2/);
+    expect(tasks.stdout).not.toMatch(/\na\s+/);
+  });
+
+  it('exits non-zero on a failing run and prints the failing task with its error', async () => {
+    const id = uniqueQueue('cli-fail');
+    const file = writePlan(
+      'fail.yaml',
+      [
+        'name: cli-fail',
+        'retry: { maxAttempts: 2, backoffMs: 100 }',
+        'tasks:',
+        '  - key: compile',
+        '    executor: { kind: shell, command: "echo missing header foo.h >&2; exit 3" }',
+        '  - key: ship',
+        '    dependsOn: [compile]',
+        '    executor: { kind: noop }',
+      ].join('\n'),
+    );
+    const { code, stdout } = await teamrun(['start', file, '--id', id, '--wait', '--task-queue', worker.taskQueue]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`run ${id}: failed`);
+    expect(stdout).toMatch(/\n\s+ship\s+skipped\s+0/);
+    expect(stdout).toMatch(/failing tasks:\n\s+compile \(failed after 2 attempt\(s\)\): .*exit code 3.*missing header foo\.h/);
+  });
+
+  it('refuses a bad plan before starting anything, and the id of a run that is still open', async () => {
+    const cycle = writePlan('cycle.yaml', 'name: c\ntasks:\n  - { key: a, dependsOn: [b], executor: { kind: noop } }\n  - { key: b, dependsOn: [a], executor: { kind: noop } }\n');
+    const bad = await teamrun(['start', cycle]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('dependency cycle: a -> b -> a');
+    expect(bad.stdout).not.toContain('started');
+
+    // Nobody polls this queue, so the run stays open, and the user is told why it does not move.
+    const idle = uniqueQueue('cli-idle');
+    const id = uniqueQueue('cli-dup');
+    const plan = writePlan('one.yaml', 'name: one\ntasks:\n  - { key: a, executor: { kind: noop } }\n');
+    const first = await teamrun(['start', plan, '--id', id, '--task-queue', idle]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain(`no worker polls task queue "${idle}" yet`);
+    const again = await teamrun(['start', plan, '--id', id, '--task-queue', idle]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`a run with id "${id}" is already running`);
+  });
+});
+
+describe('a bad temporal.yaml', () => {
+  it('names each wrong field and its problem, without a stack trace', async () => {
+    const config = path.join(dir, 'bad-temporal.yaml');
+    writeFileSync(config, 'connection:\n  adress: 127.0.0.1:7233\nworker:\n  maxConcurrentAttempts: 0\n');
+    const { code, stderr } = await teamrun(['--config', config, 'start', 'examples/demo.yaml']);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${config}: invalid config`);
+    expect(stderr).toContain('connection: Unrecognized key: "adress"');
+    expect(stderr).toMatch(/worker\.maxConcurrentAttempts: .*>=1/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
