@@ -59,5 +59,9 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     defaultHeartbeatThrottleInterval: '1s',
     // On shutdown, attempts get this long to finish; then they are handed back to be re-leased.
     shutdownGraceTime: config.worker.shutdownGraceMs,
+    // A run cached on a worker that died gets its next workflow task (e.g. the lost lease) on
+    // that worker's sticky queue; after this long it goes to any worker. The default 10 s would
+    // add 10 s to every lease recovery after a crash; a busy live worker only pays a replay.
+    stickyQueueScheduleToStartTimeout: '1s',
   });
 }
