@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type LogLevel, type Worker } from '@temporalio/worker';
 import type { TeamrunConfig } from '../config/config';
+import { connectionOptions, type ConnectionOptions } from '../config/connection';
 import { findTemporalBinary } from '../devserver/binary';
 import { startDevServer, type DevServer } from '../devserver/server';
 import { createWorker } from '../worker/create-worker';
@@ -19,11 +20,11 @@ export function installRuntime(level: LogLevel): void {
   Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [] });
 }
 
-/** True when a Temporal frontend answers at `address` for `namespace`. */
-export async function temporalAnswers(address: string, namespace: string, timeoutMs = 1_500): Promise<boolean> {
+/** True when a Temporal frontend answers for `namespace` (at `target.address`, with its TLS and key). */
+export async function temporalAnswers(target: ConnectionOptions, namespace: string, timeoutMs = 1_500): Promise<boolean> {
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    connection = await Connection.connect({ ...target, connectTimeout: timeoutMs });
     await connection.withDeadline(Date.now() + timeoutMs, () => connection!.workflowService.describeNamespace({ namespace }));
     return true;
   } catch {
@@ -109,7 +110,7 @@ export interface LocalWorker {
 
 /** A worker in this process on the config's queue. `TEAMRUN_WORKFLOW_BUNDLE` skips bundling, as for `teamrun worker`. */
 export async function startLocalWorker(config: TeamrunConfig): Promise<LocalWorker> {
-  const connection = await NativeConnection.connect({ address: config.connection.address });
+  const connection = await NativeConnection.connect(connectionOptions(config));
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
   let worker: Worker;
   try {
@@ -186,7 +187,8 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
   const target = embeddedTarget(config, options);
   const existing = options.reuseRunning ? config.connection.address : target.address;
   let server: DevServer | null = null;
-  if (await temporalAnswers(existing, config.connection.namespace)) {
+  const probe = options.reuseRunning ? connectionOptions(config) : { address: target.address };
+  if (await temporalAnswers(probe, config.connection.namespace)) {
     if (!options.reuseRunning) {
       throw new CliError(
         `a Temporal server already answers at ${existing} (another \`teamrun dev\`?). ` +

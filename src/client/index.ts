@@ -1,5 +1,6 @@
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
+import { connectionOptions } from '../config/connection';
 import type { TeamPlanInput } from '../plan/schema';
 import type { teamRun } from '../workflows/team-run';
 import { WORKFLOW_TYPE } from '../workflows/messages';
@@ -11,7 +12,7 @@ export type TeamRunHandle = WorkflowHandle<typeof teamRun>;
 
 /** A client for the config's cluster and namespace. */
 export async function connectClient(config: TeamrunConfig): Promise<Client> {
-  const connection = await Connection.connect({ address: config.connection.address });
+  const connection = await Connection.connect(connectionOptions(config));
   return new Client({ connection, namespace: config.connection.namespace });
 }
 

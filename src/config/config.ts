@@ -35,9 +35,16 @@ export const ConfigSchema = z
         address: z.string().min(1).default('127.0.0.1:7233'),
         namespace: z.string().min(1).default('default'),
         taskQueue: z.string().min(1).default('teamrun'),
+        // TLS for a remote cluster; an API key ($TEMPORAL_API_KEY) or a client certificate implies it.
+        tls: z.boolean().default(false),
+        clientCertPath: z.string().min(1).optional(),
+        clientKeyPath: z.string().min(1).optional(),
       })
       .strict()
-      .default({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'teamrun' }),
+      .refine((c) => (c.clientCertPath === undefined) === (c.clientKeyPath === undefined), {
+        message: 'give both "clientCertPath" and "clientKeyPath", or neither',
+      })
+      .default({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'teamrun', tls: false }),
     devServer: z
       .object({
         ip: z.string().default('127.0.0.1'),

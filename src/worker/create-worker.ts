@@ -7,6 +7,7 @@ import { createActivities } from '../activities';
 import { createLedgerActivities } from '../activities/ledger';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
+import { connectionOptions } from '../config/connection';
 
 export interface CreateWorkerOptions {
   config?: TeamrunConfig;
@@ -32,7 +33,7 @@ export function workflowsPath(): string {
 export async function createWorker(options: CreateWorkerOptions = {}): Promise<Worker> {
   const config = options.config ?? loadConfig();
   const connection =
-    options.connection ?? (await NativeConnection.connect({ address: config.connection.address }));
+    options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
   // Activities reach shared ledgers (other workflows) over the worker's own connection.
   const client = new Client({ connection, namespace: config.connection.namespace });
