@@ -56,7 +56,7 @@ export async function startTestWorker(
   } = {},
 ): Promise<TestWorker> {
   if (!runtimeQuiet) {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
     runtimeQuiet = true;
   }
   const taskQueue = options.taskQueue ?? uniqueQueue('test');
