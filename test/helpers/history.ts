@@ -8,6 +8,8 @@ export interface HistoryAttempt {
   scheduledAt: number;
   /** When a worker picked it up (the server writes the event when the attempt closes, with the start time). */
   startedAt: number | null;
+  /** Identity of the worker that picked it up. */
+  startedBy: string | null;
   closedAt: number | null;
   outcome: 'completed' | 'failed' | 'timed-out' | 'cancelled' | 'open';
   failure: { message: string; type: string | null; nonRetryable: boolean } | null;
@@ -26,6 +28,7 @@ export async function historyAttempts(handle: WorkflowHandle): Promise<HistoryAt
         activityType: scheduled.activityType?.name ?? '',
         scheduledAt: at,
         startedAt: null,
+        startedBy: null,
         closedAt: null,
         outcome: 'open',
         failure: null,
@@ -34,7 +37,9 @@ export async function historyAttempts(handle: WorkflowHandle): Promise<HistoryAt
     }
     const started = event.activityTaskStartedEventAttributes;
     if (started) {
-      byScheduledId.get(String(started.scheduledEventId))!.startedAt = at;
+      const attempt = byScheduledId.get(String(started.scheduledEventId))!;
+      attempt.startedAt = at;
+      attempt.startedBy = started.identity ?? null;
       continue;
     }
     const closes = [
