@@ -51,21 +51,19 @@ function refusalOf(err: unknown): ApplicationFailure | null {
   return refusal(details?.reason ?? 'max-concurrent', details?.retryable ?? true, cause.message);
 }
 
+/**
+ * Refusals are the ledger doing its job, not errors of the worker: benign failures are logged
+ * at debug level instead of as warnings with a stack (waiting for a slot retries often).
+ */
 function refusal(reason: string, retryable: boolean, message: string): ApplicationFailure {
-  if (retryable) {
-    // Waiting for a slot is routine: benign failures are logged at debug level, not as warnings.
-    return ApplicationFailure.create({
-      type: LEDGER_FAILURE_TYPES.busy,
-      message,
-      nonRetryable: false,
-      category: ApplicationFailureCategory.BENIGN,
-    });
-  }
+  const category = ApplicationFailureCategory.BENIGN;
+  if (retryable) return ApplicationFailure.create({ type: LEDGER_FAILURE_TYPES.busy, message, nonRetryable: false, category });
   return ApplicationFailure.create({
     type: LEDGER_FAILURE_TYPES.refused,
     message,
     nonRetryable: true,
     details: [{ reason, message } satisfies LedgerRefusalDetails],
+    category,
   });
 }
 
