@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { abortRunUpdate, activeClaimsQuery, interruptTaskUpdate, statusQuery } from '../../src/workflows/messages';
 import type { QueuedRun } from '../../src/client/queue';
-import { runCli } from '../helpers/cli';
+import { teamrun as runCli } from '../cli/teamrun-cli';
 import { uniqueQueue, waitFor } from '../helpers/env';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import type { TeamRunHandle } from '../../src/client';
@@ -39,7 +39,7 @@ describe('teamrun queue: one queue of adjudications across runs', () => {
     const queue = await waitFor('both runs in the queue', async () => {
       const out = await runCli(['queue', '--team', team, '--json']);
       const runs = JSON.parse(out.stdout) as QueuedRun[];
-      return runs.length === 2 && runs;
+      return runs.length === 2 ? runs : null;
     });
 
     const byId = Object.fromEntries(queue.map((run) => [run.workflowId, run]));

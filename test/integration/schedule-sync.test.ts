@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runCli } from '../helpers/cli';
+import { teamrun as runCli } from '../cli/teamrun-cli';
 import { temporalAddress, testClient, uniqueQueue } from '../helpers/env';
 
 describe('schedule sync applies the schedules declared in temporal.yaml', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teamRunHandle } from '../../src/client';
 import { TeamName } from '../../src/workflows/search-attributes';
-import { runCli } from '../helpers/cli';
+import { teamrun as runCli } from '../cli/teamrun-cli';
 import { startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from '../helpers/env';
 
 /** A cron time that never comes during a test run, so only triggers start runs. */

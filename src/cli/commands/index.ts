@@ -8,6 +8,8 @@ import { registerStart } from './start';
 import { registerWorker } from './worker';
 import { registerFence } from './fence';
 import { registerQueue } from './queue';
+import { registerReport } from './report';
+import { registerWatch } from './watch';
 import { registerSchedule } from './schedule';
 import { registerTemporalPath } from './temporal-path';
 import { registerValidate } from './validate';
@@ -25,5 +27,7 @@ export function registerCommands(program: Command): void {
   registerFence(program);
   registerSchedule(program);
   registerQueue(program);
+  registerReport(program);
+  registerWatch(program);
   registerLedger(program);
 }

@@ -1,0 +1,28 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Command } from 'commander';
+import { teamRunHandle } from '../../client';
+import { CliError, clientFrom, printJson } from '../context';
+import { renderResult } from '../render';
+import { waitForRun } from '../wait';
+
+export function registerWatch(program: Command): void {
+  program
+    .command('watch <workflowId>')
+    .description('live progress of a run until it ends (a bar on a terminal, plain lines otherwise), then its summary; exit 0 only if it succeeded')
+    .option('--json', 'print the run result as JSON at the end')
+    .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
+      const { client } = await clientFrom(command);
+      try {
+        const handle = teamRunHandle(client, workflowId);
+        await handle.describe().catch((err: unknown) => {
+          throw err instanceof WorkflowNotFoundError ? new CliError(`no run with id "${workflowId}" in namespace ${client.options.namespace}`) : err;
+        });
+        const result = await waitForRun(handle);
+        if (options.json) printJson({ workflowId, ...result });
+        else process.stdout.write(`${renderResult(workflowId, result)}\n`);
+        if (result.status !== 'succeeded') process.exitCode = 1;
+      } finally {
+        await client.connection.close();
+      }
+    });
+}

@@ -1,0 +1,196 @@
+import { usageTokens } from '../team/budget';
+import type { AdjudicationRecord } from '../team/types';
+import type { TaskView } from '../team/views';
+import type { BudgetView } from '../workflows/messages';
+import type { HistoryAttempt, HistoryFacts } from './history';
+import type { AdjudicationRow, AttemptOutcome, AttemptRecord, BudgetPoint, ControlRecord, LeaseRecord, RunReport, TaskReport } from './model';
+
+/** The run's own view of itself: its result when closed, its queries while open. */
+export interface FinalState {
+  state: string;
+  stats: RunReport['stats'];
+  tasks: TaskView[];
+  adjudications: AdjudicationRecord[];
+  budget: BudgetView;
+}
+
+/** What Temporal says about the execution besides its history. */
+export interface ExecutionFacts {
+  workflowId: string;
+  runIds: string[];
+  team: string | null;
+  taskQueue: string | null;
+  /** `RUNNING`, `COMPLETED`, `FAILED`, `TERMINATED`, ... */
+  workflowStatus: string;
+  /** Attempts still running: the server has not written their Started event yet. */
+  pending: Array<{ activityId: string; startedAt: number | null; worker: string | null }>;
+}
+
+/** Puts a run's history and final state together into the report's story. */
+export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, final: FinalState | null, now: number): RunReport {
+  const notes: string[] = [];
+  const attempts = facts.attempts.map((a) => attemptRecord(a, facts.control, execution.pending));
+  const tasks = taskReports(facts, attempts, final);
+  if (!final && execution.workflowStatus === 'RUNNING') {
+    notes.push('The run is open and did not answer queries (no worker on its task queue?): task states and adjudications are missing.');
+  } else if (!final) {
+    notes.push('The workflow closed without a run result: task states and adjudications are missing.');
+  }
+  if (final && final.tasks.length < (final.stats?.total ?? 0)) {
+    notes.push(`The run's result lists ${final.tasks.length} of ${final.stats?.total} tasks; the others show attempts only.`);
+  }
+  const close = facts.close;
+  return {
+    workflowId: execution.workflowId,
+    runIds: execution.runIds,
+    team: execution.team ?? facts.plan?.name ?? null,
+    taskQueue: execution.taskQueue,
+    state: final?.state ?? (close && close.kind !== 'completed' ? `workflow ${close.kind}: ${close.message}` : execution.workflowStatus.toLowerCase()),
+    workflowStatus: execution.workflowStatus,
+    startedAt: facts.startedAt,
+    closedAt: close?.at ?? null,
+    generatedAt: now,
+    stats: final?.stats ?? null,
+    tasks,
+    leases: leaseRecords(attempts),
+    control: facts.control,
+    adjudications: final ? final.adjudications.map(adjudicationRow) : null,
+    budget: budgetOf(facts, attempts, final),
+    notes,
+  };
+}
+
+function attemptRecord(a: HistoryAttempt, control: ControlRecord[], pending: ExecutionFacts['pending']): AttemptRecord {
+  const live = a.end ? undefined : pending.find((p) => p.activityId === a.activityId);
+  const interruption = control.find(
+    (c) => c.name === 'interruptTask' && c.key === a.input.taskKey && c.fencingToken === a.input.fencingToken && (c.verdict === null || c.verdict.startsWith('ok')),
+  );
+  const [outcome, detail] = classify(a, Boolean(live?.startedAt), interruption);
+  const end = a.end;
+  return {
+    key: a.input.taskKey,
+    activityId: a.activityId,
+    attempt: a.input.attempt,
+    fencingToken: a.input.fencingToken,
+    leaseId: a.input.leaseId,
+    holder: a.input.holder,
+    worker: end?.worker ?? a.worker ?? live?.worker ?? null,
+    executor: a.input.executor.kind,
+    summary: a.summary,
+    scheduledAt: a.scheduledAt,
+    startedAt: a.startedAt ?? live?.startedAt ?? null,
+    endedAt: end?.at ?? null,
+    cancelRequestedAt: a.cancelRequestedAt,
+    outcome,
+    detail,
+    usage: end && 'usage' in end ? end.usage : null,
+  };
+}
+
+/** The same rules as the team run's settlement: a stop (interrupt, abort) decides before what the attempt returned. */
+function classify(a: HistoryAttempt, started: boolean, interruption: ControlRecord | undefined): [AttemptOutcome, string | null] {
+  const end = a.end;
+  if (!end) return [started ? 'running' : 'scheduled', null];
+  const stopped = a.cancelRequestedAt !== null;
+  if (stopped && interruption) {
+    const how = end.kind === 'completed' ? 'it completed anyway: evidence only' : end.kind === 'timed-out' ? 'its lease expired before it stopped' : 'it stopped';
+    return ['interrupted', `${interruption.actor ? `by ${interruption.actor}; ` : ''}${how}`];
+  }
+  if (stopped) return ['cancelled', `stopped by the run (abort or wall-clock budget); ${end.kind}`];
+  switch (end.kind) {
+    case 'completed':
+      return ['succeeded', null];
+    case 'failed':
+      if (end.type === 'TeamWorkerShutdown') return ['released', end.message];
+      return ['failed', end.type ? `${end.type}: ${end.message}` : end.message];
+    case 'timed-out':
+      if (end.timeoutType === 'HEARTBEAT') return ['lease-expired', 'no heartbeat within the lease TTL'];
+      return ['timed-out', `${end.timeoutType.toLowerCase().replace(/_/g, '-')} timeout`];
+    case 'cancelled':
+      return ['cancelled', 'cancelled'];
+  }
+}
+
+function taskReports(facts: HistoryFacts, attempts: AttemptRecord[], final: FinalState | null): TaskReport[] {
+  const views = new Map((final?.tasks ?? []).map((t) => [t.key, t]));
+  const specs = facts.plan?.tasks ?? [];
+  const keys = [...new Set([...specs.map((t) => t.key), ...(final?.tasks ?? []).map((t) => t.key), ...attempts.map((a) => a.key)])];
+  return keys.map((key) => {
+    const spec = specs.find((t) => t.key === key);
+    const view = views.get(key);
+    return {
+      key,
+      title: view?.title ?? spec?.title ?? key,
+      status: view?.status ?? null,
+      dependsOn: view?.dependsOn ?? spec?.dependsOn ?? [],
+      attempts: attempts.filter((a) => a.key === key).sort((x, y) => x.fencingToken - y.fencingToken),
+      lastError: view?.lastError ?? null,
+    };
+  });
+}
+
+function leaseRecords(attempts: AttemptRecord[]): LeaseRecord[] {
+  return attempts
+    .filter((a) => a.outcome === 'lease-expired' || a.outcome === 'released')
+    .map((a) => {
+      const next = attempts.filter((b) => b.key === a.key && b.fencingToken > a.fencingToken).sort((x, y) => x.fencingToken - y.fencingToken)[0];
+      return {
+        at: a.endedAt ?? a.scheduledAt,
+        key: a.key,
+        fencingToken: a.fencingToken,
+        leaseId: a.leaseId,
+        worker: a.worker,
+        next: next ? { fencingToken: next.fencingToken, at: next.scheduledAt } : null,
+      };
+    });
+}
+
+function adjudicationRow(record: AdjudicationRecord): AdjudicationRow {
+  return {
+    key: record.key,
+    code: record.code,
+    reason: record.reason,
+    actor: record.actor,
+    fencingToken: record.fencingToken,
+    requestedAt: record.requestedAt,
+    decision: record.decision && {
+      decision: record.decision.decision,
+      decisionId: record.decision.decisionId,
+      actor: record.decision.actor,
+      reason: record.decision.reason,
+      decidedAt: record.decision.decidedAt,
+    },
+  };
+}
+
+/** Budget over time: an attempt counts when it starts, its usage when it settles. */
+function budgetOf(facts: HistoryFacts, attempts: AttemptRecord[], final: FinalState | null): RunReport['budget'] {
+  const steps: Array<{ at: number; attempts: number; tokens: number; usd: number }> = [];
+  for (const a of attempts) {
+    steps.push({ at: a.scheduledAt, attempts: 1, tokens: 0, usd: 0 });
+    if (a.usage && a.endedAt !== null) steps.push({ at: a.endedAt, attempts: 0, tokens: usageTokens(a.usage), usd: a.usage.costUsd ?? 0 });
+  }
+  steps.sort((x, y) => x.at - y.at);
+  const points: BudgetPoint[] = [{ at: facts.startedAt, attempts: 0, tokens: 0, usd: 0 }];
+  for (const step of steps) {
+    const last = points[points.length - 1];
+    const point = {
+      at: step.at,
+      attempts: last.attempts + step.attempts,
+      tokens: last.tokens + step.tokens,
+      usd: Math.round((last.usd + step.usd) * 1e9) / 1e9,
+    };
+    if (point.at === last.at) points[points.length - 1] = point;
+    else points.push(point);
+  }
+  const end = points[points.length - 1];
+  return {
+    limits: final?.budget.limits ?? facts.plan?.budget ?? {},
+    used: final
+      ? { attempts: final.budget.used.tasks, tokens: final.budget.used.tokens, usd: final.budget.used.usd }
+      : { attempts: end.attempts, tokens: end.tokens, usd: end.usd },
+    points,
+    stopped: final?.budget.stopped ?? false,
+    reason: final?.budget.reason ?? null,
+  };
+}

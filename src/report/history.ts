@@ -1,0 +1,264 @@
+import {
+  ApplicationFailure,
+  DefaultFailureConverter,
+  TimeoutFailure,
+  defaultPayloadConverter,
+  type Payload,
+} from '@temporalio/common';
+import type { History } from '@temporalio/common/lib/proto-utils';
+import { tsToMs } from '@temporalio/common/lib/time';
+import type { AttemptEvidence, HeartbeatDetails, RunTaskInput, RunTaskResult } from '../activities/interface';
+import type { TeamPlanInput, Usage } from '../plan/schema';
+import type { RunResult } from '../workflows/messages';
+import type { ControlRecord } from './model';
+
+type HistoryEvent = NonNullable<History['events']>[number];
+type ProtoFailure = Parameters<DefaultFailureConverter['failureToError']>[0];
+
+/** How the history says an attempt ended (before the run's rules give it a meaning). */
+export type AttemptEnd =
+  | { kind: 'completed'; usage: Usage | null; worker: string | null }
+  | { kind: 'failed'; type: string | null; message: string; usage: Usage | null; worker: string | null }
+  | { kind: 'timed-out'; timeoutType: string; worker: string | null }
+  | { kind: 'cancelled'; usage: Usage | null; worker: string | null };
+
+export interface HistoryAttempt {
+  input: RunTaskInput;
+  activityId: string;
+  summary: string | null;
+  scheduledAt: number;
+  startedAt: number | null;
+  worker: string | null;
+  cancelRequestedAt: number | null;
+  end: (AttemptEnd & { at: number }) | null;
+}
+
+export type WorkflowClose =
+  | { kind: 'completed'; at: number; result: RunResult }
+  | { kind: 'failed' | 'terminated' | 'cancelled' | 'timed-out'; at: number; message: string };
+
+/** What a run's history (all of its continue-as-new chain) says, decoded. */
+export interface HistoryFacts {
+  plan: TeamPlanInput | null;
+  startedAt: number;
+  close: WorkflowClose | null;
+  attempts: HistoryAttempt[];
+  control: ControlRecord[];
+}
+
+const failures = new DefaultFailureConverter();
+
+function decode<T>(payload: Payload | null | undefined): T | undefined {
+  if (!payload) return undefined;
+  try {
+    return defaultPayloadConverter.fromPayload<T>(payload as Payload);
+  } catch {
+    return undefined;
+  }
+}
+
+const first = <T>(payloads: { payloads?: Payload[] | null } | null | undefined): T | undefined =>
+  decode<T>(payloads?.payloads?.[0] as Payload | undefined);
+
+function failureOf(failure: ProtoFailure | null | undefined): Error | null {
+  return failure ? failures.failureToError(failure, defaultPayloadConverter) : null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** Decodes the histories of one team run, oldest run first (several when it continued as new). */
+export function readHistories(histories: History[]): HistoryFacts {
+  const facts: HistoryFacts = { plan: null, startedAt: 0, close: null, attempts: [], control: [] };
+  histories.forEach((history, runIndex) => {
+    const scheduled = new Map<string, HistoryAttempt>();
+    const updates = new Map<string, ControlRecord>();
+    for (const event of history.events ?? []) {
+      const at = tsToMs(event.eventTime);
+      readEvent(event, at, runIndex === 0, facts, scheduled, updates);
+    }
+  });
+  return facts;
+}
+
+function readEvent(
+  event: HistoryEvent,
+  at: number,
+  firstRun: boolean,
+  facts: HistoryFacts,
+  scheduled: Map<string, HistoryAttempt>,
+  updates: Map<string, ControlRecord>,
+): void {
+  const attemptOf = (id: unknown) => scheduled.get(String(id));
+  if (event.workflowExecutionStartedEventAttributes && firstRun) {
+    facts.startedAt = at;
+    const input = first<TeamPlanInput | { continued: unknown }>(event.workflowExecutionStartedEventAttributes.input);
+    if (input && 'tasks' in input) facts.plan = input;
+    return;
+  }
+  const s = event.activityTaskScheduledEventAttributes;
+  if (s) {
+    const input = first<RunTaskInput>(s.input);
+    if (!input) return;
+    const attempt: HistoryAttempt = {
+      input,
+      activityId: s.activityId ?? `${input.taskKey}#${input.fencingToken}`,
+      summary: decode<string>(event.userMetadata?.summary as Payload | undefined) ?? null,
+      scheduledAt: at,
+      startedAt: null,
+      worker: null,
+      cancelRequestedAt: null,
+      end: null,
+    };
+    scheduled.set(String(event.eventId), attempt);
+    facts.attempts.push(attempt);
+    return;
+  }
+  if (event.activityTaskStartedEventAttributes) {
+    const attempt = attemptOf(event.activityTaskStartedEventAttributes.scheduledEventId);
+    // The server writes this event when the attempt closes, stamped with the time it started.
+    if (attempt) {
+      attempt.startedAt = at;
+      attempt.worker = event.activityTaskStartedEventAttributes.identity ?? attempt.worker;
+    }
+    return;
+  }
+  if (event.activityTaskCancelRequestedEventAttributes) {
+    const attempt = attemptOf(event.activityTaskCancelRequestedEventAttributes.scheduledEventId);
+    if (attempt) attempt.cancelRequestedAt = at;
+    return;
+  }
+  const completed = event.activityTaskCompletedEventAttributes;
+  if (completed) {
+    const attempt = attemptOf(completed.scheduledEventId);
+    const result = first<RunTaskResult>(completed.result);
+    if (attempt) attempt.end = { kind: 'completed', at, usage: result?.usage ?? null, worker: result?.workerIdentity ?? completed.identity ?? null };
+    return;
+  }
+  const failed = event.activityTaskFailedEventAttributes;
+  if (failed) {
+    const attempt = attemptOf(failed.scheduledEventId);
+    const error = failureOf(failed.failure);
+    const evidence = error instanceof ApplicationFailure ? (error.details?.[0] as AttemptEvidence | undefined) : undefined;
+    if (attempt) {
+      attempt.end = {
+        kind: 'failed',
+        at,
+        type: error instanceof ApplicationFailure ? (error.type ?? null) : null,
+        message: error?.message ?? 'failed',
+        usage: evidence?.usage ?? null,
+        worker: evidence?.workerIdentity ?? failed.identity ?? null,
+      };
+    }
+    return;
+  }
+  const timedOut = event.activityTaskTimedOutEventAttributes;
+  if (timedOut) {
+    const attempt = attemptOf(timedOut.scheduledEventId);
+    const error = failureOf(timedOut.failure);
+    const timeout = error instanceof TimeoutFailure ? error : error?.cause instanceof TimeoutFailure ? error.cause : null;
+    const heartbeat = timeout?.lastHeartbeatDetails as HeartbeatDetails | undefined;
+    if (attempt) {
+      attempt.end = { kind: 'timed-out', at, timeoutType: String(timeout?.timeoutType ?? 'UNKNOWN'), worker: heartbeat?.workerIdentity ?? attempt.worker };
+    }
+    return;
+  }
+  const canceled = event.activityTaskCanceledEventAttributes;
+  if (canceled) {
+    const attempt = attemptOf(canceled.scheduledEventId);
+    const evidence = first<AttemptEvidence>(canceled.details);
+    if (attempt) attempt.end = { kind: 'cancelled', at, usage: evidence?.usage ?? null, worker: evidence?.workerIdentity ?? canceled.identity ?? null };
+    return;
+  }
+  const signaled = event.workflowExecutionSignaledEventAttributes;
+  if (signaled) {
+    facts.control.push(controlRecord('signal', signaled.signalName ?? '?', first(signaled.input), at, signaled.identity ?? null));
+    return;
+  }
+  const accepted = event.workflowExecutionUpdateAcceptedEventAttributes;
+  if (accepted) {
+    const request = accepted.acceptedRequest;
+    const record = controlRecord('update', request?.input?.name ?? '?', first(request?.input?.args), at, request?.meta?.identity ?? null);
+    updates.set(String(event.eventId), record);
+    facts.control.push(record);
+    return;
+  }
+  const updated = event.workflowExecutionUpdateCompletedEventAttributes;
+  if (updated) {
+    const record = updates.get(String(updated.acceptedEventId));
+    if (record) {
+      const failure = failureOf(updated.outcome?.failure);
+      record.verdict = failure ? `failed: ${failure.message}` : verdictOf(first(updated.outcome?.success));
+    }
+    return;
+  }
+  const cancelRequested = event.workflowExecutionCancelRequestedEventAttributes;
+  if (cancelRequested) {
+    facts.control.push({
+      at,
+      via: 'workflow',
+      name: 'cancel',
+      actor: null,
+      identity: cancelRequested.identity ?? null,
+      key: null,
+      fencingToken: null,
+      summary: `workflow cancellation requested (= abortRun)${cancelRequested.cause ? `: ${cancelRequested.cause}` : ''}`,
+      verdict: null,
+    });
+    return;
+  }
+  const terminated = event.workflowExecutionTerminatedEventAttributes;
+  if (terminated) {
+    facts.control.push({
+      at,
+      via: 'workflow',
+      name: 'terminate',
+      actor: null,
+      identity: terminated.identity ?? null,
+      key: null,
+      fencingToken: null,
+      summary: `workflow terminated${terminated.reason ? `: ${terminated.reason}` : ''}`,
+      verdict: null,
+    });
+    facts.close = { kind: 'terminated', at, message: terminated.reason ?? 'terminated' };
+    return;
+  }
+  readClose(event, at, facts);
+}
+
+function readClose(event: HistoryEvent, at: number, facts: HistoryFacts): void {
+  const completed = event.workflowExecutionCompletedEventAttributes;
+  if (completed) {
+    const result = first<RunResult>(completed.result);
+    if (result) facts.close = { kind: 'completed', at, result };
+    return;
+  }
+  if (event.workflowExecutionFailedEventAttributes) {
+    const error = failureOf(event.workflowExecutionFailedEventAttributes.failure);
+    facts.close = { kind: 'failed', at, message: error?.message ?? 'failed' };
+  } else if (event.workflowExecutionCanceledEventAttributes) {
+    facts.close = { kind: 'cancelled', at, message: 'cancelled' };
+  } else if (event.workflowExecutionTimedOutEventAttributes) {
+    facts.close = { kind: 'timed-out', at, message: 'workflow timed out' };
+  }
+}
+
+function controlRecord(via: 'signal' | 'update', name: string, payload: unknown, at: number, identity: string | null): ControlRecord {
+  const fields = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
+  const key = text(fields.key);
+  const fencingToken = typeof fields.fencingToken === 'number' ? fields.fencingToken : fields.fencingToken ? Number(fields.fencingToken) : null;
+  const reason = text(fields.reason);
+  let summary: string;
+  if (name === 'interruptTask') summary = `interrupt ${key ?? '?'} (token ${fencingToken ?? '?'})`;
+  else if (name === 'abortRun') summary = `abort the run${fields.requireAdjudication === false ? ' (no adjudication)' : ''}`;
+  else if (name === 'adjudicate') summary = `${text(fields.decision) ?? '?'} ${key ?? '?'} (decision ${text(fields.decisionId) ?? '?'})`;
+  else summary = name;
+  if (reason) summary += `: ${reason}`;
+  return { at, via, name, actor: text(fields.actor), identity, key, fencingToken, summary, verdict: null };
+}
+
+function verdictOf(value: unknown): string {
+  const verdict = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  if (verdict.ok === true) return verdict.idempotent ? 'ok (idempotent)' : 'ok';
+  if (verdict.ok === false) return `refused: ${text(verdict.reason) ?? 'unknown'}`;
+  return 'ok';
+}

@@ -1,0 +1,86 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { History } from '@temporalio/common/lib/proto-utils';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
+import { adjudicationsQuery, statusQuery, tasksQuery } from '../workflows/messages';
+import { TeamName } from '../workflows/search-attributes';
+import { buildReport, type ExecutionFacts, type FinalState } from './build';
+import { readHistories } from './history';
+import type { RunReport } from './model';
+
+export class ReportError extends Error {
+  constructor(
+    readonly code: 'not_found',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Bound on how far back a continue-as-new chain is followed. */
+const MAX_RUNS = 1_000;
+/** Queries of an open run need its worker; a missing worker must not hang the report. */
+const QUERY_DEADLINE_MS = 10_000;
+
+/** Reads a team run's whole history (every run of its continue-as-new chain) and final state into a report. */
+export async function loadRunReport(client: Client, workflowId: string, now = Date.now()): Promise<RunReport> {
+  const handle = client.workflow.getHandle(workflowId);
+  let description;
+  try {
+    description = await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new ReportError('not_found', `no run with id "${workflowId}" in namespace ${client.options.namespace}`);
+    throw err;
+  }
+  const { histories, runIds } = await chain(client, workflowId, description.runId, await handle.fetchHistory());
+  const facts = readHistories(histories);
+  const execution: ExecutionFacts = {
+    workflowId,
+    runIds,
+    team: description.typedSearchAttributes.get(TeamName) ?? null,
+    taskQueue: description.taskQueue,
+    workflowStatus: description.status.name,
+    pending: (description.raw.pendingActivities ?? []).map((p) => ({
+      activityId: p.activityId ?? '',
+      startedAt: optionalTsToMs(p.lastStartedTime) ?? null,
+      worker: p.lastWorkerIdentity || null,
+    })),
+  };
+  let final: FinalState | null = null;
+  if (facts.close?.kind === 'completed') {
+    const { result } = facts.close;
+    final = { state: result.status, stats: result.stats, tasks: result.tasks, adjudications: result.adjudications, budget: result.budget };
+  } else if (description.status.name === 'RUNNING') {
+    final = await liveState(client, workflowId);
+  }
+  return buildReport(facts, execution, final, now);
+}
+
+/** The histories of the chain that ends in `runId`, oldest first, following `continuedExecutionRunId` back. */
+async function chain(client: Client, workflowId: string, runId: string, latest: History): Promise<{ histories: History[]; runIds: string[] }> {
+  const histories = [latest];
+  const runIds = [runId];
+  for (let i = 0; i < MAX_RUNS; i++) {
+    const started = histories[0].events?.[0]?.workflowExecutionStartedEventAttributes;
+    const previous = started?.continuedExecutionRunId;
+    if (!previous) break;
+    histories.unshift(await client.workflow.getHandle(workflowId, previous).fetchHistory());
+    runIds.unshift(previous);
+  }
+  return { histories, runIds };
+}
+
+async function liveState(client: Client, workflowId: string): Promise<FinalState | null> {
+  const handle = client.workflow.getHandle(workflowId);
+  try {
+    return await client.withDeadline(Date.now() + QUERY_DEADLINE_MS, async () => {
+      const status = await handle.query(statusQuery);
+      const [tasks, adjudications] = await Promise.all([
+        handle.query(tasksQuery, { limit: status.stats.total }),
+        handle.query(adjudicationsQuery),
+      ]);
+      return { state: status.state, stats: status.stats, tasks, adjudications, budget: status.budget };
+    });
+  } catch {
+    return null;
+  }
+}

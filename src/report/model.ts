@@ -1,0 +1,123 @@
+import type { BudgetLimits, Usage } from '../plan/schema';
+
+/** How one attempt (one `runTask` activity) ended, as its history and the run's rules tell it. */
+export type AttemptOutcome =
+  | 'succeeded'
+  | 'failed'
+  /** The worker stopped heartbeating past the lease TTL; the server timed the attempt out. */
+  | 'lease-expired'
+  /** An operator's `interruptTask` stopped it; the task went to adjudication. */
+  | 'interrupted'
+  /** Stopped by an abort or the wall-clock budget. */
+  | 'cancelled'
+  /** Its worker shut down gracefully and handed it back to be re-leased. */
+  | 'released'
+  | 'timed-out'
+  | 'running'
+  | 'scheduled';
+
+export interface AttemptRecord {
+  key: string;
+  activityId: string;
+  attempt: number;
+  fencingToken: number;
+  leaseId: string;
+  /** Teammate slot that held the lease. */
+  holder: string;
+  /** Worker process identity that ran it, when known. */
+  worker: string | null;
+  executor: string;
+  /** The one-line summary the Web UI shows for the activity. */
+  summary: string | null;
+  scheduledAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  cancelRequestedAt: number | null;
+  outcome: AttemptOutcome;
+  /** Error message, timeout kind, or what stopped it. */
+  detail: string | null;
+  usage: Usage | null;
+}
+
+export interface TaskReport {
+  key: string;
+  title: string;
+  /** Final (or current) task status from the run's state, null when the state could not be read. */
+  status: string | null;
+  dependsOn: string[];
+  attempts: AttemptRecord[];
+  lastError: string | null;
+}
+
+/** An operator's (or Temporal's) message to the run: a signal, an update, a cancel or terminate request. */
+export interface ControlRecord {
+  at: number;
+  via: 'signal' | 'update' | 'workflow';
+  name: string;
+  actor: string | null;
+  /** Client identity Temporal recorded for the request. */
+  identity: string | null;
+  key: string | null;
+  fencingToken: number | null;
+  /** What was asked, in words. */
+  summary: string;
+  /** What the run answered (updates only): `ok`, `ok (idempotent)`, `refused: <reason>`. */
+  verdict: string | null;
+}
+
+/** A lease that expired, and the attempt that re-leased the task (if any). */
+export interface LeaseRecord {
+  at: number;
+  key: string;
+  fencingToken: number;
+  leaseId: string;
+  worker: string | null;
+  next: { fencingToken: number; at: number } | null;
+}
+
+export interface AdjudicationRow {
+  key: string;
+  code: string;
+  reason: string | null;
+  actor: string | null;
+  fencingToken: number;
+  requestedAt: number;
+  decision: { decision: string; decisionId: string; actor: string | null; reason: string | null; decidedAt: number } | null;
+}
+
+/** Budget used by the time `at`: attempts started, tokens and dollars charged by settled attempts. */
+export interface BudgetPoint {
+  at: number;
+  attempts: number;
+  tokens: number;
+  usd: number;
+}
+
+export interface RunReport {
+  workflowId: string;
+  /** Every run of the chain (continue-as-new), oldest first. */
+  runIds: string[];
+  team: string | null;
+  taskQueue: string | null;
+  /** The team run's state (`succeeded`, `awaiting_adjudication`, ...) or how the workflow itself ended. */
+  state: string;
+  workflowStatus: string;
+  startedAt: number;
+  closedAt: number | null;
+  generatedAt: number;
+  stats: { total: number; succeeded: number; failed: number; skipped: number; adjudication: number } | null;
+  tasks: TaskReport[];
+  leases: LeaseRecord[];
+  control: ControlRecord[];
+  /** Null when neither the result nor a query could say (an open run with no worker). */
+  adjudications: AdjudicationRow[] | null;
+  budget: {
+    limits: BudgetLimits;
+    used: { attempts: number; tokens: number; usd: number };
+    points: BudgetPoint[];
+    stopped: boolean;
+    reason: string | null;
+  };
+  /** Things the reader should know about gaps in the data. */
+  notes: string[];
+}

@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { uniqueQueue } from '../helpers/env';
+import { runForTest, workerForTest } from '../helpers/scenario';
+import { spawnTeamrun, teamrun, waitForOutput } from './teamrun-cli';
+
+describe('teamrun watch', () => {
+  it('shows plain progress lines while a run works (not a TTY), then its summary; exit 0 on success', async () => {
+    const worker = await workerForTest();
+    const gate = path.join(mkdtempSync(path.join(os.tmpdir(), 'teamrun-watch-')), 'open');
+    const handle = await runForTest(
+      {
+        name: uniqueQueue('watched'),
+        budget: { maxTokens: 10_000 },
+        tasks: [
+          { key: 'held', executor: { kind: 'shell', command: 'while [ ! -e "$GATE" ]; do sleep 0.1; done', env: { GATE: gate } } },
+          { key: 'after', dependsOn: ['held'], executor: { kind: 'shell', command: `echo '::teamrun-usage::{"inputTokens":40,"outputTokens":2}'` } },
+        ],
+      },
+      worker,
+    );
+    const watch = spawnTeamrun(['watch', handle.workflowId]);
+    await waitForOutput(watch, '0/2 done · 1 running · 0 failed · 0 in adjudication · 0 of 10,000 tokens');
+    writeFileSync(gate, '');
+    const { code, stdout, stderr } = await watch.exited;
+    expect(code).toBe(0);
+    // No terminal: plain lines, no bar drawing escape codes.
+    expect(stderr).not.toContain('\u001b[');
+    expect(stderr.trim().split('\n').at(-1)).toBe('2/2 done · 0 running · 0 failed · 0 in adjudication · 42 of 10,000 tokens · $0.00 · succeeded');
+    expect(stdout).toContain(`run ${handle.workflowId}: succeeded`);
+  });
+
+  it('exits 1 for a run that did not succeed, and names an unknown run', async () => {
+    const worker = await workerForTest();
+    const handle = await runForTest({ name: 'watched-fail', tasks: [{ key: 'bad', retry: { maxAttempts: 1 }, executor: { kind: 'shell', command: 'exit 3' } }] }, worker);
+    await handle.result();
+    const failed = await teamrun(['watch', handle.workflowId]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain(`run ${handle.workflowId}: failed`);
+    const unknown = await teamrun(['watch', 'no-such-run']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no run with id "no-such-run"');
+  });
+});
