@@ -13,8 +13,7 @@ import { workflowUrl } from '../web-ui';
 
 interface DemoOptions {
   keep?: boolean;
-  plan: string;
-  port?: number;
+  plan?: string;
   uiPort?: number;
 }
 
@@ -27,18 +26,17 @@ export function registerDemo(program: Command): void {
       'the quick start: start a local Temporal (unless one answers) and a worker, run examples/demo.yaml, print the summary, stop',
     )
     .option('--keep', 'keep the server and the worker running afterwards, to browse the Web UI (Ctrl-C stops them)')
-    .option('--plan <file>', 'the plan to run', path.join(projectRoot(), 'examples', 'demo.yaml'))
-    .option('--port <port>', 'frontend port of the embedded server (as for `teamrun dev`)', intOption)
-    .option('--ui-port <port>', 'Web UI port of the embedded server (as for `teamrun dev`)', intOption)
+    .option('--plan <file>', 'the plan to run (default: examples/demo.yaml)')
+    .option('--ui-port <port>', 'Web UI port (as for `teamrun dev`); the frontend is at connection.address', intOption)
     .action(async (options: DemoOptions, command: Command) => {
       const began = Date.now();
-      const { input, plan } = readPlan(options.plan);
+      const { input, plan } = readPlan(options.plan ?? path.join(projectRoot(), 'examples', 'demo.yaml'));
       const config = configFrom(command);
       // The worker's native runtime loads only for the commands that run one.
       const { installRuntime, onInterrupt, startStack } = require('../local-stack') as typeof import('../local-stack');
       // The demo fails a task on purpose; the worker's warning about it would only be noise here.
       installRuntime('ERROR');
-      const stack = await startStack(config, { reuseRunning: true, port: options.port, uiPort: options.uiPort, log });
+      const stack = await startStack(config, { reuseRunning: true, uiPort: options.uiPort, log });
       const interrupt = interruptible(stack, onInterrupt);
       const client = await connectClient(config);
       try {
