@@ -6,16 +6,23 @@ import * as lm from '../workflows/ledger-messages';
 
 export type LedgerHandle = WorkflowHandle<typeof budgetLedger>;
 
+/** Where a ledger's workflow runs if this call starts it, and when it hands over to a fresh history. */
+export interface LedgerStartOptions {
+  taskQueue: string;
+  continueAsNewAfterEvents?: number;
+}
+
 export function ledgerHandle(client: Client, id: string): LedgerHandle {
   return client.workflow.getHandle<typeof budgetLedger>(ledgerWorkflowId(id));
 }
 
 /** Starts the ledger's workflow if it is not running, and sends `update` to it in the same call. */
-function withLedger(id: string, limits: LedgerLimits, taskQueue: string) {
+function withLedger(id: string, limits: LedgerLimits, options: LedgerStartOptions) {
+  const { taskQueue, continueAsNewAfterEvents } = options;
   return new WithStartWorkflowOperation<typeof budgetLedger>(lm.LEDGER_WORKFLOW_TYPE, {
     workflowId: ledgerWorkflowId(id),
     taskQueue,
-    args: [{ id, limits }],
+    args: [{ id, limits, ...(continueAsNewAfterEvents === undefined ? {} : { continueAsNewAfterEvents }) }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     staticSummary: `shared budget ${id}`,
   });
@@ -26,11 +33,11 @@ export async function createLedger(
   client: Client,
   id: string,
   limits: LedgerLimits,
-  options: { taskQueue: string },
+  options: LedgerStartOptions,
 ): Promise<LedgerStatus> {
   return client.workflow.executeUpdateWithStart(lm.ledgerConfigureUpdate, {
     args: [{ limits }],
-    startWorkflowOperation: withLedger(id, limits, options.taskQueue),
+    startWorkflowOperation: withLedger(id, limits, options),
   });
 }
 
@@ -38,7 +45,7 @@ export async function createLedger(
 export async function registerWithLedger(client: Client, id: string, request: RegisterRequest, options: { taskQueue: string }) {
   return client.workflow.executeUpdateWithStart(lm.ledgerRegisterUpdate, {
     args: [request],
-    startWorkflowOperation: withLedger(id, {}, options.taskQueue),
+    startWorkflowOperation: withLedger(id, {}, options),
   });
 }
 

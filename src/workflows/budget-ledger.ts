@@ -32,6 +32,7 @@ import { abortRunSignal } from './messages';
  * Temporal's history warnings, and whenever the server suggests it.
  */
 const CONTINUE_AS_NEW_AT_EVENTS = 4_000;
+const MIN_CONTINUE_AS_NEW_AT_EVENTS = 100;
 
 /**
  * `budgetLedger`: one shared budget for many team runs (one workflow per ledger id). Runs
@@ -41,6 +42,8 @@ const CONTINUE_AS_NEW_AT_EVENTS = 4_000;
  */
 export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
   const ledger = begin(input);
+  const handOverAt = Math.max(MIN_CONTINUE_AS_NEW_AT_EVENTS, input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AT_EVENTS);
+  const handingOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= handOverAt;
   const signalling = new Set<Promise<void>>();
 
   const cascade = (runs: string[]) => {
@@ -63,7 +66,10 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
     if (handingOver()) {
       await condition(allHandlersFinished);
       await Promise.all([...signalling]);
-      return continueAsNew<typeof budgetLedger>({ continued: ledger.snapshot() });
+      return continueAsNew<typeof budgetLedger>({
+        continued: ledger.snapshot(),
+        continueAsNewAfterEvents: input.continueAsNewAfterEvents,
+      });
     }
     const seen = ledger.version;
     const changed = () => ledger.version !== seen || handingOver();
@@ -84,11 +90,6 @@ function begin(input: lm.BudgetLedgerInput): Ledger {
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidLedger');
   }
-}
-
-function handingOver(): boolean {
-  const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= CONTINUE_AS_NEW_AT_EVENTS;
 }
 
 function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): void {

@@ -17,8 +17,13 @@ export const LEDGER_WORKFLOW_TYPE = 'budgetLedger';
 /** Failure type of an acquire the ledger refused (details: `{ reason, retryable }`). */
 export const LEDGER_REFUSED = 'LedgerRefused';
 
-/** What `budgetLedger` takes: an id and limits, or (from continue-as-new) the ledger so far. */
-export type BudgetLedgerInput = { id: string; limits: LedgerLimits } | { continued: LedgerSnapshot };
+/**
+ * What `budgetLedger` takes: an id and limits, or (from continue-as-new) the ledger so far.
+ * `continueAsNewAfterEvents` hands over earlier than the default (tests, very busy ledgers).
+ */
+export type BudgetLedgerInput = ({ id: string; limits: LedgerLimits } | { continued: LedgerSnapshot }) & {
+  continueAsNewAfterEvents?: number;
+};
 
 export const ledgerStatusQuery = defineQuery<LedgerStatus>('status');
 

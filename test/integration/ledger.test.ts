@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, ledgerStatus } from '../../src/client/ledger';
 import type { TeamPlanInput } from '../../src/plan/schema';
-import type { LedgerLimits } from '../../src/team/ledger-requests';
+import { ledgerWorkflowId, type LedgerLimits } from '../../src/team/ledger-requests';
 import * as msg from '../../src/workflows/messages';
 import { historyAttempts, maxOverlap } from '../helpers/history';
 import { startRun, startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from '../helpers/env';
@@ -85,6 +85,28 @@ describe('team runs sharing one ledger (shared dev server)', () => {
     const lateResult = await late.result();
     expect(lateResult).toMatchObject({ status: 'budget_stopped', budgetReason: 'ledger-max-tokens', executions: 0 });
     expect(lateResult.tasks).toEqual([expect.objectContaining({ key: 'x', status: 'skipped', attempts: 0 })]);
+  });
+
+  it('continues as new when its history grows, keeping its books and serving the run throughout', async () => {
+    const client = await testClient();
+    const ledger = uniqueQueue('handover');
+    await createLedger(client, ledger, { maxConcurrent: 2, maxTokens: 1_000_000 }, {
+      taskQueue: worker.taskQueue,
+      continueAsNewAfterEvents: 100,
+    });
+    const tasks = Array.from({ length: 16 }, (_, i) => ({ key: `t${i}`, executor: spends(10) }));
+    const result = await (await startRun(plan('busy', ledger, tasks, { teammates: 4 }), worker.taskQueue)).result();
+    expect(result.status).toBe('succeeded');
+
+    const runs = [];
+    for await (const execution of client.workflow.list({ query: `WorkflowId = "${ledgerWorkflowId(ledger)}"` })) runs.push(execution);
+    expect(runs.filter((r) => r.status.name === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
+    expect(await ledgerStatus(client, ledger)).toMatchObject({
+      used: { tokens: 160, attempts: 16 },
+      inFlight: 0,
+      runs: [],
+      counters: { acquired: 16, settled: 16, duplicateSettles: 0 },
+    });
   });
 
   it('charges each attempt once to the ledger and once to the run', async () => {
