@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { findTemporalBinary } from '../src/devserver/binary';
+import { freePort, startDevServer, type DevServer } from '../src/devserver/server';
+
+const root = path.resolve(__dirname, '..');
+
+/** Everything one benchmark session runs on: its own dev server, workflow bundle, worker config and client. */
+export interface BenchEnv {
+  dir: string;
+  server: DevServer;
+  client: Client;
+  bundlePath: string;
+  configPath: string;
+  temporalVersion: string;
+  close(): Promise<void>;
+}
+
+export async function startBenchEnv(): Promise<BenchEnv> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-bench-'));
+  const binary = findTemporalBinary();
+  const [port, bundle] = await Promise.all([
+    freePort(),
+    bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'workflows.ts'), logger: quietLogger }),
+  ]);
+  const bundlePath = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(bundlePath, bundle.code);
+  const configPath = path.join(dir, 'bench-worker.yaml');
+  // The defaults, written out so the worker never picks up a temporal.yaml from the working directory.
+  writeFileSync(configPath, 'worker:\n  maxConcurrentAttempts: 64\n  shutdownGraceMs: 500\n');
+  const server = await startDevServer({ binary, port, dbFile: path.join(dir, 'bench.db'), headless: true });
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection });
+  const version = await new Promise<string>((resolve) => {
+    const child = spawn(binary, ['--version']);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', () => resolve(out.trim()));
+  });
+  return {
+    dir,
+    server,
+    client,
+    bundlePath,
+    configPath,
+    temporalVersion: version,
+    async close() {
+      await connection.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  pid: number;
+  /** Peak resident memory so far (VmHWM), in MiB. */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+/** A real worker process (`src/worker/main.ts`) on `taskQueue`, running the bench bundle. */
+export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: string): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/worker/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: env.server.address,
+      TEAMRUN_TASK_QUEUE: taskQueue,
+      TEAMRUN_WORKER_IDENTITY: identity,
+      TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
+      TEAMRUN_CONFIG: env.configPath,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-20_000)));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-20_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  while (!out.includes('teamrun worker ready')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker ${identity} did not start:\n${out}`);
+    await sleep(50);
+  }
+  return {
+    child,
+    pid: child.pid!,
+    peakRssMiB() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every `everyMs` until it returns a truthy value. */
+export async function until<T>(what: string, check: () => Promise<T> | T, timeoutMs = 120_000, everyMs = 20): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+const noop = () => undefined;
+const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: console.error };

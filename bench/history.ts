@@ -1,0 +1,85 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+/** One activity attempt, as history records it. */
+export interface ActivityRecord {
+  /** The task it ran: the `taskKey` of its `runTask` input. */
+  taskKey: string;
+  scheduledAt: number;
+  startedAt: number | null;
+  completedAt: number | null;
+  /** When the server timed it out (its heartbeats stopped), if it did. */
+  timedOutAt: number | null;
+}
+
+export interface RunRecord {
+  runId: string;
+  events: number;
+  startedAt: number;
+  closedAt: number;
+  activities: ActivityRecord[];
+}
+
+/** Every run a workflow id went through, following continue-as-new from the first. */
+export async function chainOf(client: Client, workflowId: string, firstRunId: string): Promise<RunRecord[]> {
+  const runs: RunRecord[] = [];
+  let runId: string | null | undefined = firstRunId;
+  while (runId) {
+    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    const events: HistoryEvent[] = history.events ?? [];
+    runs.push({
+      runId,
+      events: events.length,
+      startedAt: tsToMs(events[0].eventTime),
+      closedAt: tsToMs(events[events.length - 1].eventTime),
+      activities: activitiesOf(events),
+    });
+    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+  }
+  return runs;
+}
+
+function activitiesOf(events: HistoryEvent[]): ActivityRecord[] {
+  const byScheduledId = new Map<string, ActivityRecord>();
+  for (const event of events) {
+    const at = tsToMs(event.eventTime);
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled) {
+      const payload = scheduled.input?.payloads?.[0]?.data;
+      const input = payload ? (JSON.parse(Buffer.from(payload).toString('utf8')) as { taskKey: string }) : { taskKey: '' };
+      byScheduledId.set(String(event.eventId), { taskKey: input.taskKey, scheduledAt: at, startedAt: null, completedAt: null, timedOutAt: null });
+    }
+    const started = event.activityTaskStartedEventAttributes;
+    if (started) byScheduledId.get(String(started.scheduledEventId))!.startedAt = at;
+    const completed = event.activityTaskCompletedEventAttributes;
+    if (completed) byScheduledId.get(String(completed.scheduledEventId))!.completedAt = at;
+    const timedOut = event.activityTaskTimedOutEventAttributes;
+    if (timedOut) byScheduledId.get(String(timedOut.scheduledEventId))!.timedOutAt = at;
+  }
+  return [...byScheduledId.values()];
+}
+
+/**
+ * For every task with dependencies: from the moment its last dependency completed to the moment
+ * its own attempt was scheduled (the workflow's reaction) and started (a worker picked it up).
+ */
+export function dependencyLatencies(
+  runs: ReadonlyArray<RunRecord>,
+  dependsOn: ReadonlyMap<string, ReadonlyArray<string>>,
+): { toScheduled: number[]; toStarted: number[] } {
+  const byKey = new Map<string, ActivityRecord>();
+  for (const run of runs) for (const activity of run.activities) if (activity.completedAt !== null) byKey.set(activity.taskKey, activity);
+  const toScheduled: number[] = [];
+  const toStarted: number[] = [];
+  for (const [key, deps] of dependsOn) {
+    const activity = byKey.get(key);
+    if (!activity || deps.length === 0) continue;
+    const ready = Math.max(...deps.map((dep) => byKey.get(dep)?.completedAt ?? Number.NaN));
+    if (Number.isNaN(ready)) continue;
+    toScheduled.push(activity.scheduledAt - ready);
+    if (activity.startedAt !== null) toStarted.push(activity.startedAt - ready);
+  }
+  return { toScheduled, toStarted };
+}

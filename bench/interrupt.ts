@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TeamPlanInput } from '../src/plan/schema';
+import { WORKFLOW_TYPE, activeClaimsQuery, interruptTaskSignal } from '../src/workflows/messages';
+import { sleep, until, type BenchEnv } from './env';
+import { summarize, type Summary } from './stats';
+
+export interface InterruptResult {
+  samples: number[];
+  latency: Summary;
+}
+
+/**
+ * Benchmark (4): `count` shell tasks run at once; each in turn gets an `interruptTask` signal,
+ * timed from the moment the signal is sent to the moment its process is gone.
+ */
+export async function measureInterrupts(env: BenchEnv, taskQueue: string, count: number): Promise<InterruptResult> {
+  const tasks: TeamPlanInput['tasks'] = Array.from({ length: count }, (_, i) => ({
+    key: `hold-${i}`,
+    executor: { kind: 'shell', command: `echo $$ > ${env.dir}/$TEAMRUN_TASK_KEY.pid; exec sleep 600` },
+  }));
+  const plan: TeamPlanInput = { name: 'bench-interrupt', teammates: count, awaitAdjudication: false, tasks };
+  const workflowId = `bench-interrupt-${Date.now().toString(36)}`;
+  const handle = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId, args: [plan] });
+  const claims = await until('every hold task to run', async () => {
+    const active = await handle.query(activeClaimsQuery);
+    const running = tasks.every((t) => existsSync(path.join(env.dir, `${t.key}.pid`)));
+    return active.length === count && running ? active : null;
+  });
+  const samples: number[] = [];
+  for (const claim of claims) {
+    const pid = Number(readFileSync(path.join(env.dir, `${claim.key}.pid`), 'utf8'));
+    // Let a heartbeat or two pass, so each interruption lands at a random point of the heartbeat cycle.
+    await sleep(300 + Math.random() * 700);
+    const sent = performance.now();
+    await handle.signal(interruptTaskSignal, { key: claim.key, fencingToken: claim.fencingToken, requestId: `bench-${claim.key}`, actor: 'bench' });
+    await until(`process ${pid} of ${claim.key} to be gone`, () => !alive(pid), 30_000, 5);
+    samples.push(performance.now() - sent);
+  }
+  await handle.result();
+  return { samples, latency: summarize(samples) };
+}
+
+/** True while `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Runtime, DefaultLogger } from '@temporalio/worker';
+import { startBenchEnv, spawnWorker } from './env';
+import { measureFailover } from './failover';
+import { measureInterrupts } from './interrupt';
+import { formatReport, targetsOf, type BenchReport } from './report';
+import { measureScale } from './scale';
+import { measureThroughput } from './throughput';
+
+/**
+ * `npm run bench [-- --quick]`: every benchmark of docs/benchmarks.md on an embedded dev server
+ * of its own. Prints the tables and writes the figures to .bench/ as JSON.
+ */
+const SETTINGS = {
+  full: { n: 2_000, rounds: 2, interrupts: 20, failoverTrials: 3, ttlMs: 3_000, scaleTasks: 10_000, scaleEvery: undefined },
+  // A smoke run: small enough for a minute or two, with a low handover threshold so continue-as-new still happens.
+  quick: { n: 200, rounds: 1, interrupts: 5, failoverTrials: 1, ttlMs: 3_000, scaleTasks: 1_000, scaleEvery: 1_000 },
+} as const;
+
+async function main(): Promise<void> {
+  const mode = process.argv.includes('--quick') ? 'quick' : 'full';
+  const settings = SETTINGS[mode];
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const startedAt = new Date().toISOString();
+  log(`starting a dev server for the ${mode} benchmark...`);
+  const env = await startBenchEnv();
+  try {
+    const taskQueue = 'bench-main';
+    const worker = await spawnWorker(env, taskQueue, 'bench-worker');
+    log(`(1)-(3) throughput: ${settings.n} tasks, ${settings.rounds} round(s) per workflow and graph`);
+    const throughput = await measureThroughput(env, taskQueue, settings.n, settings.rounds, log);
+    log(`(4) interrupt latency over ${settings.interrupts}`);
+    const interrupt = await measureInterrupts(env, taskQueue, settings.interrupts);
+    await worker.stop();
+    log(`(5) failover, ${settings.failoverTrials} trial(s)`);
+    const failover = await measureFailover(env, settings.failoverTrials, settings.ttlMs);
+    log(`(6) scale: ${settings.scaleTasks} tasks`);
+    const scale = await measureScale(env, settings.scaleTasks, 64, log, settings.scaleEvery);
+    const cpus = os.cpus();
+    const partial = {
+      mode,
+      startedAt,
+      machine: {
+        cpus: cpus.length,
+        cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+        memGiB: os.totalmem() / 2 ** 30,
+        node: process.version,
+        os: `${os.type()} ${os.release()}`,
+        temporal: env.temporalVersion,
+      },
+      throughput,
+      interrupt,
+      failover,
+      scale,
+    } satisfies Omit<BenchReport, 'targets'>;
+    const report: BenchReport = { ...partial, targets: targetsOf(partial) };
+    const dir = path.resolve(__dirname, '..', '.bench');
+    mkdirSync(dir, { recursive: true });
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, '-')}-${mode}.json`), json);
+    writeFileSync(path.join(dir, `latest-${mode}.json`), json);
+    process.stdout.write(`${formatReport(report)}\n\nfigures written to .bench/latest-${mode}.json\n`);
+  } finally {
+    await env.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);
