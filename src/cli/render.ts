@@ -91,6 +91,8 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
   if (overview.budget) {
     const stopped = overview.budget.stopped ? ` (stopped: ${overview.budget.reason})` : '';
     lines.push(`budget${stopped}`, indent(budgetTable(overview.budget)));
+    const ledger = overview.budget.limits.ledger;
+    if (ledger) lines.push(`ledger   ${ledger} (shared budget; see \`teamrun ledger status ${ledger}\`)`);
   }
   if (overview.pendingAdjudications.length) {
     lines.push(`pending adjudications (${overview.pendingAdjudications.length})`, indent(adjudicationsTable(overview.pendingAdjudications)));
