@@ -136,6 +136,10 @@ describe('snapshot packing (what continue-as-new carries)', () => {
     expect(raw).toBeGreaterThan(2_000_000);
     expect(packed).toBeLessThan(1_000_000);
     expect(views(continued(run), now)).toEqual(views(run, now));
+    // The event log is a ring: the newest 2,000 events, numbered on from the first.
+    const { events, nextSeq } = run.eventsView({ limit: 100_000 });
+    expect(events).toHaveLength(2_000);
+    expect(nextSeq).toBeGreaterThan(10_000);
   });
 });
 
