@@ -8,7 +8,7 @@ const lease = { ttlMs: 2_000 };
 /** Holds on its first attempt until interrupted; any later attempt prints its token and inputs and succeeds. */
 const holdFirstAttempt = {
   kind: 'shell',
-  command: `[ "$TEAMRUN_ATTEMPT" = 1 ] && exec sleep 30; echo "::teamrun-output::{\\"token\\":$TEAMRUN_FENCING_TOKEN,\\"inputs\\":$TEAMRUN_INPUTS}"`,
+  command: `[ "$TEAMRUN_ATTEMPT" = 1 ] && exec sleep 600; echo "::teamrun-output::{\\"token\\":$TEAMRUN_FENCING_TOKEN,\\"inputs\\":$TEAMRUN_INPUTS}"`,
 };
 const printInputs = { kind: 'shell', command: `echo "::teamrun-output::$TEAMRUN_INPUTS"` };
 

@@ -79,7 +79,7 @@ export function shellHolder(key: string, pidFile: string, extra: Record<string, 
       command: [
         `echo '::teamrun-usage::{"inputTokens":3,"outputTokens":2}'`,
         `echo '::teamrun-output::{"step":1}'`,
-        'sleep 30 &',
+        'sleep 600 &',
         `echo "$$ $!" > "${pidFile}.tmp" && mv "${pidFile}.tmp" "${pidFile}"`,
         'wait',
       ].join('\n'),

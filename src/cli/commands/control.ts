@@ -54,13 +54,12 @@ const time = (ms: number) => new Date(ms).toISOString();
 
 function claimsTable(claims: msg.ActiveClaim[]): string {
   return table(
-    ['KEY', 'TOKEN', 'ATTEMPT', 'HOLDER', 'WORKER', 'STARTED', 'INTERRUPTED'],
+    ['KEY', 'TOKEN', 'ATTEMPT', 'HOLDER', 'STARTED', 'INTERRUPTED'],
     claims.map((c) => [
       c.key,
       String(c.fencingToken),
       String(c.attempt),
       c.holder,
-      c.workerIdentity ?? '-',
       time(c.startedAt),
       c.interrupted ? `yes (${c.interruption?.actor ?? 'unknown'}${c.interruption?.requestId ? `, ${c.interruption.requestId}` : ''})` : 'no',
     ]),
