@@ -1,3 +1,5 @@
 export { createActivities, type ActivityDeps } from './run-task';
+export { createLedgerActivities } from './ledger';
+export * from './ledger-interface';
 export * from './interface';
 export * from './executors';
