@@ -82,7 +82,7 @@ export async function startEmbeddedServer(
   if (!options.headless && (await portTaken(target.ip, target.uiPort))) {
     throw new CliError(`the Web UI port ${target.uiPort} on ${target.ip} is in use. ${moveHint}`);
   }
-  const binary = findTemporalBinary({ log: options.log });
+  const binary = findTemporalBinary();
   const dbFile = resolveDbFile(config);
   options.log(`starting the Temporal dev server on ${target.address} (SQLite ${path.relative(process.cwd(), dbFile) || dbFile})`);
   try {
