@@ -122,7 +122,16 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
  * anything else (the workflow cancelled it, the server timed it out) is a cancellation.
  */
 function stopped(ctx: Context, evidence: AttemptEvidence): Error {
-  if (ctx.cancellationDetails?.workerShutdown) {
+  const why = ctx.cancellationDetails;
+  // Logged (with the activity id, `<key>#<token>`) because nobody else hears a lost attempt: the server refuses what it reports.
+  ctx.log.warn(
+    why?.workerShutdown
+      ? 'attempt released: the worker is shutting down, the task will be leased again'
+      : why?.notFound || why?.timedOut
+        ? 'attempt lost its lease: the server no longer has it (heartbeats stopped past the TTL); its result is discarded'
+        : 'attempt cancelled by its run',
+  );
+  if (why?.workerShutdown) {
     return ApplicationFailure.create({
       type: FAILURE_TYPES.workerShutdown,
       message: `worker ${evidence.workerIdentity} is shutting down; the attempt is released`,

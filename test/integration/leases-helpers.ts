@@ -49,7 +49,9 @@ export async function workerRunning(dir: string, key: string, attempt: number, w
 /** Real worker processes on `taskQueue`; whatever is left of them is killed when the test ends. */
 export async function spawnWorkers(taskQueue: string, identities: string[], address?: string): Promise<WorkerProcess[]> {
   const workers = await Promise.all(identities.map((identity) => spawnWorkerProcess({ taskQueue, identity, address })));
-  onTestFinished(() => Promise.all(workers.map(stopForGood)));
+  onTestFinished(async () => {
+    await Promise.all(workers.map(stopForGood));
+  });
   return workers;
 }
 
