@@ -48,7 +48,11 @@ describe('a worker process killed and restarted twice during a run (real worker 
     let victim = first;
     const killed: string[] = [];
     for (const next of ['churn-a2', 'churn-a3']) {
-      const running = await waitFor(`${victim.identity} to run an attempt`, () => attemptsStartedBy(dir, victim).length > 0 && attemptsStartedBy(dir, victim), 60_000);
+      const current = victim;
+      const running = await waitFor(`${victim.identity} to run an attempt`, () => {
+        const started = attemptsStartedBy(dir, current);
+        return started.length > 0 ? started : null;
+      }, 60_000);
       victim.child.kill('SIGKILL');
       await victim.exited;
       killed.push(`${victim.identity} (running ${running.join(', ')})`);
