@@ -343,6 +343,9 @@ export class TeamRun {
     }
     const stop = attempt.stop;
     const evidence = 'output' in outcome ? outcome.output : undefined;
+    const identity = { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken };
+    // Recorded whatever the attempt was stopped for: the heartbeats stopped, and that is worth knowing.
+    if (outcome.kind === 'lease-lost') this.events.record('lease:expired', now, { ...identity, workerIdentity: attempt.workerIdentity });
 
     if (stop?.kind === 'abort' && !stop.requireAdjudication) {
       this.fail(i, 'run aborted while the attempt was running', now, attempt);
@@ -359,24 +362,25 @@ export class TeamRun {
     } else if (unpriced) {
       this.fail(i, `usage for model "${usage?.model ?? '(none)'}" has no price while budget.maxUsd is set`, now, attempt);
     } else if (outcome.kind === 'lease-lost') {
-      this.events.record('lease:expired', now, {
-        key,
-        holder: attempt.holder,
-        leaseId: attempt.leaseId,
-        fencingToken,
-        workerIdentity: attempt.workerIdentity,
-      });
-      if (this.specs[i].onLeaseLost === 'adjudicate' || this.attemptsSpent(i)) {
+      const why = this.cannotReLease(i, true);
+      if (why) {
         this.toAdjudication(i, 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED', attempt, now, {
-          reason: 'lease lost: the attempt stopped heartbeating and its outcome is unknown',
+          reason: `lease lost: the attempt stopped heartbeating and its outcome is unknown (${why})`,
         });
       } else {
         this.releaseLease(i, attempt, now);
       }
     } else if (outcome.kind === 'released') {
       task.uncounted += 1;
-      this.events.record('lease:released', now, { key, fencingToken, workerIdentity: attempt.workerIdentity });
-      this.releaseLease(i, attempt, now);
+      this.events.record('lease:released', now, { ...identity, workerIdentity: attempt.workerIdentity });
+      const why = this.cannotReLease(i, false);
+      if (why) {
+        this.toAdjudication(i, 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED', attempt, now, {
+          reason: `released by a worker shutting down, and its outcome is unknown (${why})`,
+        });
+      } else {
+        this.releaseLease(i, attempt, now);
+      }
     } else if (outcome.kind === 'completed') {
       this.succeed(i, outcome.output, now);
       this.events.record('task:completed', now, { key, fencingToken, attempt: attempt.attempt });
@@ -422,6 +426,18 @@ export class TeamRun {
     if (reason) this.stopForBudget(reason, now);
     else if (!this.acceptingWork) this.skip(i, this.abortInfo ? 'run_aborted' : `budget_stopped: ${this.budget.reason}`, now);
     this.touch();
+  }
+
+  /**
+   * Why an attempt that ended without an outcome (lease lost, or handed back by a worker
+   * shutting down) cannot simply be leased again; null when it can. A released attempt does
+   * not count against the attempts, and `onLeaseLost` is about lost leases only.
+   */
+  private cannotReLease(i: number, lost: boolean): string | null {
+    if (lost && this.specs[i].onLeaseLost === 'adjudicate') return 'onLeaseLost is "adjudicate"';
+    if (lost && this.attemptsSpent(i)) return `all ${this.retryOf(i).maxAttempts} attempts spent`;
+    if (!this.acceptingWork) return this.abortInfo ? 'the run was aborted' : `the run stopped taking work: ${this.budget.reason ?? 'closed'}`;
+    return null;
   }
 
   private retryOf(i: number) {
@@ -945,6 +961,10 @@ export class TeamRun {
     return out;
   }
 
+  /**
+   * Attempts holding a lease now. Which worker runs one is not known here until it ends (it
+   * travels in heartbeats and results); `temporal workflow describe` shows it meanwhile.
+   */
   activeClaims() {
     return [...this.active.entries()].map(([key, a]) => ({
       key,
@@ -954,7 +974,6 @@ export class TeamRun {
       attempt: a.attempt,
       activityId: a.activityId,
       startedAt: a.startedAt,
-      workerIdentity: a.workerIdentity,
       interrupted: a.stop?.kind === 'interrupt',
       interruption: a.stop?.kind === 'interrupt' ? a.stop.interruption : null,
     }));
