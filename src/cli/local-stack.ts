@@ -73,7 +73,9 @@ export async function startEmbeddedServer(
   target: EmbeddedTarget,
   options: { headless?: boolean; log: (line: string) => void },
 ): Promise<DevServer> {
-  const moveHint = `Choose other ports, e.g. TEMPORAL_ADDRESS=127.0.0.1:17233 (Web UI then on 18233), or devServer.port / devServer.uiPort in temporal.yaml.`;
+  const moveHint =
+    'Choose other ports, e.g. TEMPORAL_ADDRESS=127.0.0.1:17233 (the Web UI then takes 18233), ' +
+    'or connection.address and devServer.uiPort in temporal.yaml.';
   if (await portTaken(target.ip, target.port)) {
     throw new CliError(
       `port ${target.port} on ${target.ip} is in use by a program that does not answer as a Temporal server (namespace ${config.connection.namespace}). ${moveHint}`,
@@ -109,8 +111,8 @@ export interface LocalWorker {
 }
 
 /** A worker in this process on the config's queue. `TEAMRUN_WORKFLOW_BUNDLE` skips bundling, as for `teamrun worker`. */
-export async function startLocalWorker(config: TeamrunConfig): Promise<LocalWorker> {
-  const connection = await NativeConnection.connect(connectionOptions(config));
+export async function startLocalWorker(config: TeamrunConfig, connect: ConnectionOptions): Promise<LocalWorker> {
+  const connection = await NativeConnection.connect(connect);
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
   let worker: Worker;
   try {
@@ -160,6 +162,8 @@ export function onInterrupt(graceful: () => void, force: () => void): () => void
 export interface Stack {
   /** The frontend the worker and the client use. */
   address: string;
+  /** How to reach it: plain for the embedded server, whatever TLS or key the environment sets for another. */
+  connect: ConnectionOptions;
   /** The Web UI, when the server is local. */
   webUi: string | null;
   /** The server this process started, or null when it found one already running. */
@@ -202,10 +206,11 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
     server = await startEmbeddedServer(config, target, options);
     config.connection.address = server.address;
   }
+  const connect = server ? { address: server.address } : connectionOptions(config);
   let worker: LocalWorker;
   try {
     options.log(`starting a worker on task queue "${config.connection.taskQueue}"`);
-    worker = await startLocalWorker(config);
+    worker = await startLocalWorker(config, connect);
   } catch (err) {
     await server?.stop();
     throw err;
@@ -219,6 +224,7 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
       : localWebUi(config);
   return {
     address: config.connection.address,
+    connect,
     webUi,
     server,
     worker,
