@@ -183,7 +183,8 @@ function registerHandlers(run: TeamRun): void {
     try {
       return check();
     } catch (err) {
-      if (err instanceof TeamControlError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+      // The code leads the message too: the Web UI shows an update's failure message, not its type.
+      if (err instanceof TeamControlError) throw ApplicationFailure.nonRetryable(`${err.code}: ${err.message}`, err.code);
       throw err;
     }
   };

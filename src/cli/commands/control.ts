@@ -45,7 +45,10 @@ async function update<T>(what: string, send: () => Promise<T>): Promise<T> {
     return await send();
   } catch (err) {
     const rejection = rejectionOf(err);
-    if (rejection) throw new CliError(`${what} rejected: ${rejection.code}: ${rejection.message}`);
+    if (rejection) {
+      const said = rejection.message.startsWith(`${rejection.code}: `) ? rejection.message : `${rejection.code}: ${rejection.message}`;
+      throw new CliError(`${what} rejected: ${said}`);
+    }
     throw err;
   }
 }
