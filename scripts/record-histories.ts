@@ -1,0 +1,186 @@
+/**
+ * Records the workflow histories that test/integration/replay.test.ts replays with the current
+ * workflow code (`npm run record-histories`). Each is a real run on a dev server of its own:
+ * a graph that succeeds, a task that fails then succeeds after a backoff, a lease that expires
+ * when a worker process is killed (re-leased), and one that goes to adjudication and is decided.
+ *
+ * Re-record only when a workflow change is meant to break runs already in flight (and ship it
+ * behind a new workflow type or a patch): the replay test failing is what it is there for.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@temporalio/worker';
+import { startTeamRun } from '../src/client';
+import { ConfigSchema } from '../src/config/config';
+import { findTemporalBinary, freePort, startDevServer } from '../src/devserver';
+import type { TeamPlanInput } from '../src/plan/schema';
+import { createWorker, workflowsPath } from '../src/worker/create-worker';
+import { adjudicateUpdate, statusQuery } from '../src/workflows/messages';
+
+const root = path.resolve(__dirname, '..');
+const fixtures = path.join(root, 'test/fixtures/histories');
+
+interface Scenario {
+  name: string;
+  plan: (dir: string) => TeamPlanInput;
+  /** Runs the scenario once the run is started; the in-process worker is started by `startWorker`. */
+  drive: (ctx: { dir: string; client: Client; workflowId: string; startWorker: () => Promise<void>; address: string; queue: string }) => Promise<void>;
+}
+
+const wait = async <T>(what: string, check: () => Promise<T> | T, timeoutMs = 60_000): Promise<NonNullable<T>> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await Promise.resolve().then(check).catch(() => undefined);
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+/** A shell whose first attempt hangs and writes its worker's pid, so that worker can be killed. */
+const hangsFirst = (dir: string) =>
+  `if [ "$TEAMRUN_ATTEMPT" = 1 ]; then echo $PPID > "${dir}/victim.pid"; sleep 60; fi; echo '::teamrun-output::"done"'`;
+
+/** Kills a worker process holding the first attempt, then lets the in-process worker take over. */
+async function killTheHolder(ctx: Parameters<Scenario['drive']>[0]): Promise<void> {
+  const victim = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/worker/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: ctx.address,
+      TEAMRUN_TASK_QUEUE: ctx.queue,
+      TEAMRUN_WORKER_IDENTITY: 'fixture-victim',
+      TEAMRUN_CONFIG: path.join(root, 'test/helpers/worker.yaml'),
+    },
+    stdio: 'ignore',
+  });
+  const pidFile = path.join(ctx.dir, 'victim.pid');
+  await wait('the first attempt to start on the victim', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(victim.pid));
+  await ctx.startWorker();
+  victim.kill('SIGKILL');
+}
+
+const scenarios: Scenario[] = [
+  {
+    name: 'success',
+    plan: () => ({
+      name: 'fixture-success',
+      teammates: 2,
+      tasks: [
+        { key: 'fetch', executor: { kind: 'shell', command: `echo '::teamrun-output::{"pages":3}'` } },
+        { key: 'render', dependsOn: ['fetch'], executor: { kind: 'sleep', ms: 200 } },
+        { key: 'lint', dependsOn: ['fetch'], executor: { kind: 'noop' } },
+        { key: 'publish', dependsOn: ['render', 'lint'], executor: { kind: 'shell', command: 'echo "$TEAMRUN_INPUTS"' } },
+      ],
+    }),
+    drive: (ctx) => ctx.startWorker(),
+  },
+  {
+    name: 'retry',
+    plan: () => ({
+      name: 'fixture-retry',
+      retry: { maxAttempts: 3, backoffMs: 300 },
+      tasks: [
+        { key: 'flaky', executor: { kind: 'shell', command: 'test "$TEAMRUN_ATTEMPT" -ge 2' } },
+        { key: 'after', dependsOn: ['flaky'], executor: { kind: 'noop' } },
+      ],
+    }),
+    drive: (ctx) => ctx.startWorker(),
+  },
+  {
+    name: 'lease-expiry',
+    plan: (dir) => ({
+      name: 'fixture-lease-expiry',
+      lease: { ttlMs: 2_000 },
+      tasks: [{ key: 'build', executor: { kind: 'shell', command: hangsFirst(dir) } }],
+    }),
+    drive: killTheHolder,
+  },
+  {
+    name: 'lease-adjudicated',
+    plan: (dir) => ({
+      name: 'fixture-lease-adjudicated',
+      lease: { ttlMs: 2_000 },
+      tasks: [
+        { key: 'migrate', onLeaseLost: 'adjudicate', executor: { kind: 'shell', command: hangsFirst(dir) } },
+        { key: 'announce', dependsOn: ['migrate'], executor: { kind: 'noop' } },
+      ],
+    }),
+    drive: async (ctx) => {
+      await killTheHolder(ctx);
+      const handle = ctx.client.workflow.getHandle(ctx.workflowId);
+      await wait('the lost lease to await adjudication', async () => (await handle.query(statusQuery)).state === 'awaiting_adjudication');
+      await handle.executeUpdate(adjudicateUpdate, {
+        args: [{ key: 'migrate', decision: 'accept', decisionId: 'fixture-accept', actor: 'ops', result: 'checked by hand' }],
+      });
+    },
+  },
+];
+
+async function record(scenario: Scenario, bundlePath: string): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `teamrun-fixture-${scenario.name}-`));
+  const server = await startDevServer({ binary: findTemporalBinary(), port: await freePort(), dbFile: path.join(dir, 'dev.db'), headless: true });
+  const connection = await Connection.connect({ address: server.address });
+  const workerConnection = await NativeConnection.connect({ address: server.address });
+  const client = new Client({ connection });
+  const queue = `fixture-${scenario.name}`;
+  const workflowId = `fixture-${scenario.name}`;
+  const config = ConfigSchema.parse({ worker: { shutdownGraceMs: 500, shell: { killGraceMs: 1_000 } } });
+  config.connection.address = server.address;
+  let running: Promise<void> | undefined;
+  let stop = () => {};
+  try {
+    const startWorker = async () => {
+      const worker = await createWorker({ config, connection: workerConnection, taskQueue: queue, identity: 'fixture-worker', workflowBundle: { codePath: bundlePath } });
+      running = worker.run();
+      stop = () => worker.shutdown();
+    };
+    const handle = await startTeamRun(client, scenario.plan(dir), { taskQueue: queue, workflowId });
+    await scenario.drive({ dir, client, workflowId, startWorker, address: server.address, queue });
+    const result = await handle.result();
+    // The temporal CLI's JSON is the format `historyFromJSON` reads (and what an operator would export).
+    const history = JSON.parse(
+      execFileSync(findTemporalBinary(), ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', server.address], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    ) as { events: unknown[] };
+    mkdirSync(fixtures, { recursive: true });
+    const file = path.join(fixtures, `${scenario.name}.json`);
+    writeFileSync(file, `${JSON.stringify({ workflowId, status: result.status, history }, null, 1)}\n`);
+    console.log(`${path.relative(root, file)}: ${result.status}, ${history.events.length} events, ${result.executions} attempts`);
+  } finally {
+    stop();
+    await running;
+    await workerConnection.close();
+    await connection.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const only = process.argv.slice(2);
+  const bundleDir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-fixture-bundle-'));
+  const bundlePath = path.join(bundleDir, 'workflow-bundle.js');
+  const quiet = () => undefined;
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: workflowsPath(),
+    logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: quiet, error: console.error },
+  });
+  writeFileSync(bundlePath, bundle.code);
+  try {
+    for (const scenario of scenarios.filter((s) => only.length === 0 || only.includes(s.name))) await record(scenario, bundlePath);
+  } finally {
+    rmSync(bundleDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
