@@ -4,7 +4,7 @@ import { startRun, startTestWorker, temporalAddress } from '../helpers/env';
 import { claimOf, taskOf, waitForStatus } from '../integration/takeover-helpers';
 import { teamrun } from './teamrun-cli';
 
-const lease = { ttlMs: 2_000 };
+const lease = { ttlMs: 3_000 };
 /** Holds on its first attempt; a later attempt succeeds at once. */
 const holdFirstAttempt = { kind: 'shell', command: '[ "$TEAMRUN_ATTEMPT" = 1 ] && exec sleep 600; true' };
 const hold = { kind: 'shell', command: 'exec sleep 600' };

@@ -4,7 +4,7 @@ import * as msg from '../../src/workflows/messages';
 import { startRun, startTestWorker, waitFor } from '../helpers/env';
 import { abortRun, alive, claimOf, eventsOf, pidsOf, rejectionCode, shellHolder, tempDir, temporal } from './takeover-helpers';
 
-const lease = { ttlMs: 2_000 };
+const lease = { ttlMs: 3_000 };
 
 describe.concurrent('stopping a whole run', () => {
   it('abortRun with two attempts running: both go to adjudication, the rest is skipped, and the run ends aborted', async ({ expect }) => {

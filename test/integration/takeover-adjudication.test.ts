@@ -4,7 +4,7 @@ import * as msg from '../../src/workflows/messages';
 import { startRun, startTestWorker, waitFor } from '../helpers/env';
 import { abortRun, claimOf, eventsOf, rejectionCode, taskOf, temporal, waitForStatus } from './takeover-helpers';
 
-const lease = { ttlMs: 2_000 };
+const lease = { ttlMs: 3_000 };
 /** Holds on its first attempt until interrupted; any later attempt prints its token and inputs and succeeds. */
 const holdFirstAttempt = {
   kind: 'shell',
