@@ -7,14 +7,14 @@ import {
   completionsByTask,
   eventsOf,
   heartbeatReached,
+  pidRunning,
   recordPids,
   report,
   spawnWorker,
-  spawnWorkers,
   startLeaseRun,
+  survivor,
   taskOf,
   tempDir,
-  workerRunning,
 } from './leases-helpers';
 
 /** A shell task whose first attempt hangs (until its worker goes away) and whose later ones finish at once. */
@@ -27,17 +27,19 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`,
   };
 }
 
+// Each run starts with one worker process alone on its queue (so the first attempt is surely
+// its own); an in-process worker joins once that attempt runs, to take over when it is broken.
 describe('leases when a worker process dies, stops or runs long (real worker processes)', () => {
   it('re-leases a task whose worker is killed mid-attempt: settled once, attempt 2, a greater token, both identities recorded', async () => {
     const dir = tempDir();
     const queue = uniqueQueue('lease-kill');
-    const workers = await spawnWorkers(queue, ['kill-a', 'kill-b']);
+    const victim = await spawnWorker(queue, 'kill-victim');
     const handle = await startLeaseRun(
       { name: 'lease-kill', lease: { ttlMs: TTL_MS }, tasks: [{ key: 'build', executor: hangsOnFirstAttempt(dir) }] },
       queue,
     );
-    const victim = await workerRunning(dir, 'build', 1, workers);
-    const survivor = workers.find((w) => w !== victim)!;
+    expect(await pidRunning(dir, 'build', 1)).toBe(victim.child.pid);
+    await survivor(queue, 'kill-survivor');
     await heartbeatReached(handle, 'build#1');
 
     const killedAt = Date.now();
@@ -49,7 +51,7 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     const attempts = (await attemptsByTask(handle)).get('build')!;
     expect(attempts.map((a) => [a.activityId, a.outcome, a.startedBy])).toEqual([
       ['build#1', 'timed-out', victim.identity],
-      ['build#2', 'completed', survivor.identity],
+      ['build#2', 'completed', 'kill-survivor'],
     ]);
     expect(await completionsByTask(handle)).toEqual({ build: 1 });
     expect(await eventsOf(handle, 'task:completed')).toHaveLength(1);
@@ -76,7 +78,7 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
   it('sends the task of a killed worker to adjudication when onLeaseLost is "adjudicate", and nothing re-runs it', async () => {
     const dir = tempDir();
     const queue = uniqueQueue('lease-adjudicate');
-    const workers = await spawnWorkers(queue, ['adj-a', 'adj-b']);
+    const victim = await spawnWorker(queue, 'adjudicate-victim');
     const handle = await startLeaseRun(
       {
         name: 'lease-adjudicate',
@@ -85,7 +87,9 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
       },
       queue,
     );
-    const victim = await workerRunning(dir, 'migrate', 1, workers);
+    expect(await pidRunning(dir, 'migrate', 1)).toBe(victim.child.pid);
+    // A healthy worker stands by the whole time: nothing but the adjudication rule keeps it idle.
+    await survivor(queue, 'adjudicate-survivor');
     await heartbeatReached(handle, 'migrate#1');
     victim.child.kill('SIGKILL');
 
@@ -116,13 +120,13 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
   it('re-leases, without waiting for the TTL and without adjudication, the attempt of a worker shutting down gracefully', async () => {
     const dir = tempDir();
     const queue = uniqueQueue('lease-term');
-    const workers = await spawnWorkers(queue, ['term-a', 'term-b']);
+    const victim = await spawnWorker(queue, 'term-victim');
     const handle = await startLeaseRun(
       { name: 'lease-term', lease: { ttlMs: TTL_MS }, tasks: [{ key: 'build', executor: hangsOnFirstAttempt(dir) }] },
       queue,
     );
-    const victim = await workerRunning(dir, 'build', 1, workers);
-    const survivor = workers.find((w) => w !== victim)!;
+    expect(await pidRunning(dir, 'build', 1)).toBe(victim.child.pid);
+    await survivor(queue, 'term-survivor');
 
     const termAt = Date.now();
     victim.child.kill('SIGTERM');
@@ -139,7 +143,7 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     expect(released).toMatchObject({ activityId: 'build#1', outcome: 'failed', startedBy: victim.identity });
     expect(released.failure?.type).toBe('TeamWorkerShutdown');
     expect(released.closedAt!).toBeLessThanOrEqual(exitedAt);
-    expect(next).toMatchObject({ activityId: 'build#2', outcome: 'completed', startedBy: survivor.identity });
+    expect(next).toMatchObject({ activityId: 'build#2', outcome: 'completed', startedBy: 'term-survivor' });
     expect(await eventsOf(handle, 'lease:released')).toEqual([expect.objectContaining({ key: 'build', fencingToken: 1, workerIdentity: victim.identity })]);
     expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
     expect(await eventsOf(handle, 'lease:changed')).toEqual([
@@ -153,7 +157,7 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
 
   it('never re-leases a long attempt (several TTLs) on a healthy worker', async () => {
     const queue = uniqueQueue('lease-long');
-    await spawnWorker(queue, 'long-a');
+    await spawnWorker(queue, 'long-worker');
     const handle = await startLeaseRun(
       {
         name: 'lease-long',

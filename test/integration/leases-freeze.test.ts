@@ -10,14 +10,15 @@ import {
   completionsByTask,
   eventsOf,
   heartbeatReached,
+  pidRunning,
   recordPids,
   report,
   root,
-  spawnWorkers,
+  spawnWorker,
   startLeaseRun,
+  survivor,
   taskOf,
   tempDir,
-  workerRunning,
 } from './leases-helpers';
 
 const readText = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '');
@@ -27,7 +28,8 @@ describe('a frozen worker (SIGSTOP) past its lease (real worker processes)', () 
     const dir = tempDir();
     const db = path.join(dir, 'fence.db');
     const queue = uniqueQueue('lease-freeze');
-    const workers = await spawnWorkers(queue, ['freeze-a', 'freeze-b']);
+    // Alone on the queue at first, so the first attempt is surely the one that gets frozen.
+    const frozen = await spawnWorker(queue, 'freeze-victim');
     // Every attempt writes the report through the fenced resource with its own token. The first
     // waits for a go file first: it stands for a writer that was paused at the worst moment.
     const publish = `${recordPids(dir)}
@@ -48,8 +50,8 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
       },
       queue,
     );
-    const frozen = await workerRunning(dir, 'publish', 1, workers);
-    const survivor = workers.find((w) => w !== frozen)!;
+    expect(await pidRunning(dir, 'publish', 1)).toBe(frozen.child.pid);
+    await survivor(queue, 'freeze-survivor');
     await heartbeatReached(handle, 'publish#1');
 
     const frozenAt = Date.now();
@@ -62,7 +64,7 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
     const winner = publishDone.fencingToken;
     expect(winner).toBeGreaterThanOrEqual(2);
     expect(publishDone.output).toEqual({ attempt: publishDone.attempts });
-    expect(Number(readText(path.join(dir, `publish-${publishDone.attempts}.pids`)).split(' ')[1])).toBe(survivor.child.pid);
+    expect(Number(readText(path.join(dir, `publish-${publishDone.attempts}.pids`)).split(' ')[1])).toBe(process.pid);
     expect(readText(path.join(dir, `write-${publishDone.attempts}.rc`))).toBe('0');
     const resource = `${handle.workflowId}/report`;
     const store = new FencedStore(db);
@@ -89,7 +91,7 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
     expect(result.tasks.find((t) => t.key === 'publish')).toMatchObject({ attempts: publishDone.attempts, fencingToken: winner, output: { attempt: publishDone.attempts } });
     const attempts = (await attemptsByTask(handle)).get('publish')!;
     expect(attempts[0]).toMatchObject({ activityId: 'publish#1', outcome: 'timed-out', startedBy: frozen.identity });
-    expect(attempts.filter((a) => a.outcome === 'completed').map((a) => [a.activityId, a.startedBy])).toEqual([[`publish#${winner}`, survivor.identity]]);
+    expect(attempts.filter((a) => a.outcome === 'completed').map((a) => [a.activityId, a.startedBy])).toEqual([[`publish#${winner}`, 'freeze-survivor']]);
     expect((await eventsOf(handle, 'task:completed')).filter((e) => e.key === 'publish')).toHaveLength(1);
     expect(await eventsOf(handle, 'lease:expired')).toContainEqual(
       expect.objectContaining({ key: 'publish', fencingToken: 1, holder: 'teammate-1', workerIdentity: frozen.identity }),

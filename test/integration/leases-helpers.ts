@@ -5,7 +5,8 @@ import { onTestFinished } from 'vitest';
 import type { TeamRunHandle } from '../../src/client';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import * as msg from '../../src/workflows/messages';
-import { spawnWorkerProcess, startRun, uniqueQueue, waitFor, type WorkerProcess } from '../helpers/env';
+import { spawnWorkerProcess, startRun, uniqueQueue, waitFor, type TestWorker, type WorkerProcess } from '../helpers/env';
+import { workerForTest } from '../helpers/scenario';
 import { historyAttempts, type HistoryAttempt } from '../helpers/history';
 
 export const TTL_MS = 2_000;
@@ -37,13 +38,16 @@ export function recordPids(dir: string): string {
   return `echo "$$ $PPID" > "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids.tmp" && mv "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids.tmp" "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids"`;
 }
 
-/** The worker process running attempt `attempt` of `key`, once its shell has started. */
-export async function workerRunning(dir: string, key: string, attempt: number, workers: WorkerProcess[], timeoutMs = 30_000) {
+/** The pid of the worker process running attempt `attempt` of `key`, once its shell has started. */
+export function pidRunning(dir: string, key: string, attempt: number, timeoutMs = 30_000): Promise<number> {
   const file = path.join(dir, `${key}-${attempt}.pids`);
-  const pid = await waitFor(`attempt ${attempt} of "${key}" to start its shell`, () => existsSync(file) && Number(readFileSync(file, 'utf8').split(' ')[1]), timeoutMs);
-  const worker = workers.find((w) => w.child.pid === pid);
-  if (!worker) throw new Error(`attempt ${attempt} of "${key}" runs under pid ${pid}, none of the test's workers`);
-  return worker;
+  const pid = () => (existsSync(file) ? Number(readFileSync(file, 'utf8').split(' ')[1]) : null);
+  return waitFor(`attempt ${attempt} of "${key}" to start its shell`, pid, timeoutMs);
+}
+
+/** An in-process worker on `taskQueue`, to take over from a worker process the test breaks. */
+export function survivor(taskQueue: string, identity: string): Promise<TestWorker> {
+  return workerForTest({ taskQueue, identity });
 }
 
 /** Real worker processes on `taskQueue`; whatever is left of them is killed when the test ends. */
