@@ -41,6 +41,9 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     expect(await pidRunning(dir, 'build', 1)).toBe(victim.child.pid);
     await survivor(queue, 'kill-survivor');
     await heartbeatReached(handle, 'build#1');
+    expect(await handle.query(msg.activeClaimsQuery)).toEqual([
+      expect.objectContaining({ key: 'build', holder: 'teammate-1', leaseId: `${handle.workflowId}/build/1`, fencingToken: 1, attempt: 1, activityId: 'build#1', interrupted: false }),
+    ]);
 
     const killedAt = Date.now();
     victim.child.kill('SIGKILL');
