@@ -23,16 +23,28 @@ let dir: string | undefined;
 export async function setup(project: TestProject): Promise<void> {
   const binary = findTemporalBinary();
   dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-test-'));
-  const [port, bundle] = await Promise.all([
-    freePort(),
-    bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger }),
-  ]);
+  const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
-  server = await startDevServer({ binary, port, dbFile: path.join(dir, 'dev.db'), headless: true });
+  server = await startWithRetry(binary, dir);
   project.provide('temporalAddress', server.address);
   project.provide('temporalBinary', binary);
   project.provide('workflowBundle', bundlePath);
+}
+
+/**
+ * A port found free can be taken by another process before the server binds it (several test
+ * runs share this machine), and the server also picks internal ports of its own: try again.
+ */
+async function startWithRetry(binary: string, workDir: string, tries = 3): Promise<DevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const port = await freePort();
+      return await startDevServer({ binary, port, dbFile: path.join(workDir, `dev-${attempt}.db`), headless: true });
+    } catch (err) {
+      if (attempt >= tries) throw err;
+    }
+  }
 }
 
 export async function teardown(): Promise<void> {
