@@ -28,7 +28,7 @@ export function renderReportHtml(report: RunReport): string {
     <span class="state state-${esc(report.state.split(/[ :]/)[0])}">${esc(report.state)}</span>
     ${report.team ? `team <b>${esc(report.team)}</b> · ` : ''}started ${esc(new Date(report.startedAt).toISOString())} ·
     ${report.closedAt ? `closed after ${esc(duration(report.closedAt - report.startedAt))}` : `open for ${esc(duration(report.generatedAt - report.startedAt))}`} ·
-    ${attempts} attempts · ${report.leases.length} lease expiries · ${report.control.length} control messages
+    ${plural(attempts, 'attempt')} · ${plural(report.leases.length, 'lease lost', 'leases lost')} · ${plural(report.control.length, 'control message')}
     ${report.runIds.length > 1 ? ` · ${report.runIds.length} runs (continue-as-new)` : ''}
   </p>
   ${report.stats ? `<p class="meta">${statsLine(report.stats)}</p>` : ''}
@@ -47,6 +47,7 @@ export function renderReportHtml(report: RunReport): string {
     <span class="mark-sample">◆</span>interruption <span class="mark-sample decision">✔</span>decision</div>
   <div class="gantt">
     ${report.tasks.map((task) => ganttRow(task, report, end)).join('\n')}
+    ${axisRow(end - report.startedAt)}
   </div>
 </section>
 <section id="attempts" data-kind="tasks">
@@ -101,6 +102,8 @@ export function renderReportHtml(report: RunReport): string {
 `;
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 const OUTCOMES = ['succeeded', 'failed', 'lease-expired', 'interrupted', 'cancelled', 'released', 'timed-out', 'running', 'scheduled'] as const;
 
 function statsLine(s: NonNullable<RunReport['stats']>): string {
@@ -132,6 +135,14 @@ function ganttRow(task: TaskReport, report: RunReport, end: number): string {
     `<small class="status s-${esc(task.status ?? 'unknown')}">${esc(task.status ?? '?')}</small></div>` +
     `<div class="track">${bars}${marks}</div></div>`
   );
+}
+
+/** Five ticks under the timeline, in time since the run started. */
+function axisRow(span: number): string {
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map((f) => `<span class="tick" style="left:${(f * 100).toFixed(0)}%">${esc(duration(f * span))}</span>`)
+    .join('');
+  return `<div class="row axis"><div class="label"></div><div class="track">${ticks}</div></div>`;
 }
 
 function attemptRow(task: TaskReport, a: AttemptRecord, firstOfTask: boolean, at: (t: number) => string): string {
@@ -228,7 +239,11 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 .label { width: 220px; flex: none; padding: 0 10px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .track { position: relative; flex: 1; height: 20px; margin-right: 14px; }
 .bar { position: absolute; top: 2px; height: 16px; border-radius: 3px; color: #fff; font-size: 10px; line-height: 16px; padding-left: 3px; overflow: hidden; white-space: nowrap; }
-.mark { position: absolute; top: 0; transform: translateX(-50%); color: var(--int); font-size: 14px; line-height: 20px; }
+.mark { position: absolute; top: 0; transform: translateX(-50%); color: var(--int); font-size: 14px; line-height: 20px; text-shadow: 0 0 2px #fff, 0 0 2px #fff, 0 0 3px #fff; }
+.row.axis { background: none; min-height: 18px; }
+.axis .tick { position: absolute; top: 0; transform: translateX(-50%); font-size: 11px; color: var(--muted); white-space: nowrap; }
+.axis .tick:first-child { transform: none; }
+.axis .tick:last-child { transform: translateX(-100%); }
 .mark.decision { color: var(--ok); }
 .o-succeeded { background: var(--ok); } .o-failed { background: var(--bad); } .o-lease-expired { background: var(--lease); }
 .o-interrupted { background: var(--int); } .o-cancelled, .o-released, .o-timed-out { background: var(--cancel); }
