@@ -59,6 +59,7 @@ export async function startBenchEnv(): Promise<BenchEnv> {
 export interface WorkerProcess {
   child: ChildProcess;
   pid: number;
+  taskQueue: string;
   /** Peak resident memory so far (VmHWM), in MiB. */
   peakRssMiB(): number;
   stop(): Promise<void>;
@@ -90,6 +91,7 @@ export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: st
   return {
     child,
     pid: child.pid!,
+    taskQueue,
     peakRssMiB() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
@@ -102,6 +104,14 @@ export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: st
       clearTimeout(timer);
     },
   };
+}
+
+/** CPU time (user + system) a process has used so far, in ms; a busy machine slows wall time, not this. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -83,3 +83,22 @@ export function dependencyLatencies(
   }
   return { toScheduled, toStarted };
 }
+
+/**
+ * For each continue-as-new in a chain: from the last attempt the old run scheduled to the first
+ * one the new run scheduled (no attempt starts in between), split at the old run's close.
+ */
+export function handoverPauses(runs: ReadonlyArray<RunRecord>): Array<{ drainMs: number; restartMs: number; totalMs: number }> {
+  const pauses = [];
+  for (let k = 0; k + 1 < runs.length; k++) {
+    const lastScheduled = Math.max(...runs[k].activities.map((a) => a.scheduledAt));
+    const firstScheduled = Math.min(...runs[k + 1].activities.map((a) => a.scheduledAt));
+    if (!Number.isFinite(lastScheduled) || !Number.isFinite(firstScheduled)) continue;
+    pauses.push({
+      drainMs: runs[k].closedAt - lastScheduled,
+      restartMs: firstScheduled - runs[k].closedAt,
+      totalMs: firstScheduled - lastScheduled,
+    });
+  }
+  return pauses;
+}

@@ -70,15 +70,19 @@ export function formatReport(report: BenchReport): string {
     '',
     `(1)+(2) throughput and history, ${count(throughput[0]?.n ?? 0)} noop tasks, 32 teammates, one worker`,
     table(
-      ['graph', 'teamRun tasks/s', 'baseline tasks/s', 'ratio', 'events/task teamRun', 'baseline', 'runs (max events)'],
+      ['graph', 'teamRun tasks/s', 'baseline tasks/s', 'ratio (per round)', 'events/task teamRun', 'baseline', 'runs (max events)', 'CPU ms/task worker teamRun', 'baseline', 'server teamRun', 'baseline'],
       throughput.map((t) => [
         t.graph,
         t.teamRun.tasksPerSecond.toFixed(1),
         t.baseline.tasksPerSecond.toFixed(1),
-        t.ratio.toFixed(2),
+        `${t.ratio.toFixed(2)} (${t.roundRatios.map((r) => r.toFixed(2)).join(', ')})`,
         t.teamRun.eventsPerTask.toFixed(2),
         t.baseline.eventsPerTask.toFixed(2),
         `${t.teamRun.runs} (${count(t.teamRun.maxRunEvents)})`,
+        t.teamRun.workerCpuMsPerTask.toFixed(2),
+        t.baseline.workerCpuMsPerTask.toFixed(2),
+        t.teamRun.serverCpuMsPerTask.toFixed(2),
+        t.baseline.serverCpuMsPerTask.toFixed(2),
       ]),
     ),
     '',
@@ -116,6 +120,7 @@ export function formatReport(report: BenchReport): string {
         ],
       ],
     ),
+    `handover (continue-as-new) pauses, p50 / max over ${scale.handover.total.n}: drain ${ms(scale.handover.drain.p50)} / ${ms(scale.handover.drain.max)}, new run to first claim ${ms(scale.handover.restart.p50)} / ${ms(scale.handover.restart.max)}, total ${ms(scale.handover.total.p50)} / ${ms(scale.handover.total.max)}`,
     table(
       ['query, p50 / p95', 'while running', 'at full size'],
       [

@@ -14,7 +14,7 @@ import { measureThroughput } from './throughput';
  * of its own. Prints the tables and writes the figures to .bench/ as JSON.
  */
 const SETTINGS = {
-  full: { n: 2_000, rounds: 2, interrupts: 20, failoverTrials: 3, ttlMs: 3_000, scaleTasks: 10_000, scaleEvery: undefined },
+  full: { n: 2_000, rounds: 3, interrupts: 20, failoverTrials: 3, ttlMs: 3_000, scaleTasks: 10_000, scaleEvery: undefined },
   // A smoke run: small enough for a minute or two, with a low handover threshold so continue-as-new still happens.
   quick: { n: 200, rounds: 1, interrupts: 5, failoverTrials: 1, ttlMs: 3_000, scaleTasks: 1_000, scaleEvery: 1_000 },
 } as const;
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     const taskQueue = 'bench-main';
     const worker = await spawnWorker(env, taskQueue, 'bench-worker');
     log(`(1)-(3) throughput: ${settings.n} tasks, ${settings.rounds} round(s) per workflow and graph`);
-    const throughput = await measureThroughput(env, taskQueue, settings.n, settings.rounds, log);
+    const throughput = await measureThroughput(env, worker, settings.n, settings.rounds, log);
     log(`(4) interrupt latency over ${settings.interrupts}`);
     const interrupt = await measureInterrupts(env, taskQueue, settings.interrupts);
     await worker.stop();

@@ -11,7 +11,7 @@ import {
 } from '../src/workflows/messages';
 import { sleep, spawnWorker, until, type BenchEnv } from './env';
 import { MIXED_WIDTHS, layeredTasks } from './graphs';
-import { chainOf } from './history';
+import { chainOf, handoverPauses } from './history';
 import { summarize, type Summary } from './stats';
 
 export interface ScaleResult {
@@ -24,6 +24,8 @@ export interface ScaleResult {
   runs: number;
   maxRunEvents: number;
   totalEvents: number;
+  /** Per continue-as-new: last attempt scheduled by the old run -> first by the new (drain + restart). */
+  handover: { drain: Summary; restart: Summary; total: Summary };
   workerPeakRssMiB: number;
   resultBytes: number;
   resultOmittedTasks: number;
@@ -103,6 +105,7 @@ export async function measureScale(
   const runs = await chainOf(env.client, workflowId, handle.firstExecutionRunId);
   const lastCompletion = Math.max(...runs.flatMap((run) => run.activities.map((a) => a.completedAt ?? 0)));
   const wallMs = lastCompletion - runs[0].startedAt;
+  const pauses = handoverPauses(runs);
   return {
     tasks: n,
     teammates,
@@ -112,6 +115,11 @@ export async function measureScale(
     runs: runs.length,
     maxRunEvents: Math.max(...runs.map((r) => r.events)),
     totalEvents: runs.reduce((sum, r) => sum + r.events, 0),
+    handover: {
+      drain: summarize(pauses.map((h) => h.drainMs)),
+      restart: summarize(pauses.map((h) => h.restartMs)),
+      total: summarize(pauses.map((h) => h.totalMs)),
+    },
     workerPeakRssMiB,
     resultBytes: JSON.stringify(result).length,
     resultOmittedTasks: result.omittedTasks,

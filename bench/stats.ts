@@ -22,6 +22,10 @@ export function summarize(values: ReadonlyArray<number>): Summary {
   };
 }
 
+/** The middle value; the mean of the two middle ones for an even count. */
 export function median(values: ReadonlyArray<number>): number {
-  return percentile(values, 50);
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

@@ -2,7 +2,7 @@ import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE } from '../src/workflows/messages';
 import type { BaselineInput } from './baseline-workflow';
-import type { BenchEnv } from './env';
+import { cpuMs, type BenchEnv, type WorkerProcess } from './env';
 import { flatTasks, layeredTasks } from './graphs';
 import { chainOf, dependencyLatencies } from './history';
 import { median, summarize, type Summary } from './stats';
@@ -23,15 +23,20 @@ export interface Sample {
   events: number;
   eventsPerTask: number;
   maxRunEvents: number;
+  /** CPU the worker process and the dev server used per task during the run. */
+  workerCpuMsPerTask: number;
+  serverCpuMsPerTask: number;
   dependency: { toScheduled: number[]; toStarted: number[] };
 }
 
 export interface ThroughputResult {
   graph: string;
   n: number;
-  teamRun: { tasksPerSecond: number; eventsPerTask: number; runs: number; maxRunEvents: number };
-  baseline: { tasksPerSecond: number; eventsPerTask: number };
+  teamRun: { tasksPerSecond: number; eventsPerTask: number; runs: number; maxRunEvents: number; workerCpuMsPerTask: number; serverCpuMsPerTask: number };
+  baseline: { tasksPerSecond: number; eventsPerTask: number; workerCpuMsPerTask: number; serverCpuMsPerTask: number };
+  /** Median over rounds of teamRun tasks/s / baseline tasks/s. */
   ratio: number;
+  roundRatios: number[];
   eventsPerTaskDelta: number;
   /** Last dependency completed -> dependent attempt scheduled / started (layered graphs only). */
   dependencyLatency?: { teamRun: { toScheduled: Summary; toStarted: Summary }; baseline: { toScheduled: Summary; toStarted: Summary } };
@@ -47,17 +52,24 @@ export function throughputGraphs(n: number): Array<{ name: string; tasks: Tasks 
 }
 
 /**
- * Benchmarks (1)-(3): each graph through `teamRun` and through the bare baseline, alternating
- * (baseline, teamRun, baseline, teamRun, ...) on the same worker, `rounds` times.
+ * Benchmarks (1)-(3): each graph through `teamRun` and through the bare baseline on the same
+ * worker, `rounds` rounds of one of each, back to back (the order alternates between rounds, so
+ * a machine getting busier or quieter does not favour either). The ratio is the median of the
+ * rounds' ratios: each compares two runs measured moments apart.
  */
-export async function measureThroughput(env: BenchEnv, taskQueue: string, n: number, rounds: number, log: (line: string) => void) {
+export async function measureThroughput(env: BenchEnv, worker: WorkerProcess, n: number, rounds: number, log: (line: string) => void) {
   const results: ThroughputResult[] = [];
   for (const graph of throughputGraphs(n)) {
     const samples: Sample[] = [];
     for (let round = 0; round < rounds; round++) {
-      for (const workflow of ['baseline', 'teamRun'] as const) {
-        const sample = await runOnce(env, taskQueue, workflow, graph.name, graph.tasks, round);
-        log(`  ${graph.name} ${workflow} round ${round + 1}: ${sample.tasksPerSecond.toFixed(1)} tasks/s, ${sample.eventsPerTask.toFixed(2)} events/task, ${sample.runs} run(s)`);
+      const order = round % 2 === 0 ? (['baseline', 'teamRun'] as const) : (['teamRun', 'baseline'] as const);
+      for (const workflow of order) {
+        const sample = await runOnce(env, worker, workflow, graph.name, graph.tasks, round);
+        log(
+          `  ${graph.name} ${workflow} round ${round + 1}: ${sample.tasksPerSecond.toFixed(1)} tasks/s, ` +
+            `${sample.eventsPerTask.toFixed(2)} events/task, CPU/task ${sample.workerCpuMsPerTask.toFixed(2)} ms worker, ` +
+            `${sample.serverCpuMsPerTask.toFixed(2)} ms server, ${sample.runs} run(s)`,
+        );
         samples.push(sample);
       }
     }
@@ -66,8 +78,11 @@ export async function measureThroughput(env: BenchEnv, taskQueue: string, n: num
   return results;
 }
 
-async function runOnce(env: BenchEnv, taskQueue: string, workflow: Sample['workflow'], graph: string, tasks: Tasks, round: number): Promise<Sample> {
+async function runOnce(env: BenchEnv, worker: WorkerProcess, workflow: Sample['workflow'], graph: string, tasks: Tasks, round: number): Promise<Sample> {
+  const { taskQueue } = worker;
   const workflowId = `bench-${workflow}-${graph}-${round}-${Date.now().toString(36)}`;
+  const serverPid = env.server.process.pid!;
+  const cpuBefore = { worker: cpuMs(worker.pid), server: cpuMs(serverPid) };
   const started = Date.now();
   let handle: WorkflowHandleWithFirstExecutionRunId;
   if (workflow === 'teamRun') {
@@ -85,6 +100,7 @@ async function runOnce(env: BenchEnv, taskQueue: string, workflow: Sample['workf
   }
   await handle.result();
   const wallMs = Date.now() - started;
+  const cpu = { worker: cpuMs(worker.pid) - cpuBefore.worker, server: cpuMs(serverPid) - cpuBefore.server };
   const runs = await chainOf(env.client, workflowId, handle.firstExecutionRunId);
   const events = runs.reduce((sum, run) => sum + run.events, 0);
   return {
@@ -97,6 +113,8 @@ async function runOnce(env: BenchEnv, taskQueue: string, workflow: Sample['workf
     events,
     eventsPerTask: events / tasks.length,
     maxRunEvents: Math.max(...runs.map((r) => r.events)),
+    workerCpuMsPerTask: cpu.worker / tasks.length,
+    serverCpuMsPerTask: cpu.server / tasks.length,
     dependency: dependencyLatencies(runs, new Map(tasks.map((t) => [t.key, t.dependsOn ?? []]))),
   };
 }
@@ -107,11 +125,16 @@ function summarizeGraph(graph: string, n: number, samples: Sample[]): Throughput
   const base = of('baseline');
   const tps = (list: Sample[]) => median(list.map((s) => s.tasksPerSecond));
   const ept = (list: Sample[]) => median(list.map((s) => s.eventsPerTask));
+  const cpu = (list: Sample[]) => ({
+    workerCpuMsPerTask: median(list.map((s) => s.workerCpuMsPerTask)),
+    serverCpuMsPerTask: median(list.map((s) => s.serverCpuMsPerTask)),
+  });
   const deps = (list: Sample[]) => ({
     toScheduled: summarize(list.flatMap((s) => s.dependency.toScheduled)),
     toStarted: summarize(list.flatMap((s) => s.dependency.toStarted)),
   });
   const layered = team.some((s) => s.dependency.toScheduled.length > 0);
+  const roundRatios = team.map((t, round) => t.tasksPerSecond / base[round].tasksPerSecond);
   return {
     graph,
     n,
@@ -120,9 +143,11 @@ function summarizeGraph(graph: string, n: number, samples: Sample[]): Throughput
       eventsPerTask: ept(team),
       runs: Math.max(...team.map((s) => s.runs)),
       maxRunEvents: Math.max(...team.map((s) => s.maxRunEvents)),
+      ...cpu(team),
     },
-    baseline: { tasksPerSecond: tps(base), eventsPerTask: ept(base) },
-    ratio: tps(team) / tps(base),
+    baseline: { tasksPerSecond: tps(base), eventsPerTask: ept(base), ...cpu(base) },
+    ratio: median(roundRatios),
+    roundRatios,
     eventsPerTaskDelta: ept(team) - ept(base),
     ...(layered ? { dependencyLatency: { teamRun: deps(team), baseline: deps(base) } } : {}),
     samples: samples.map((s) => ({ ...s, dependency: { toScheduled: [], toStarted: [] } })),
