@@ -98,6 +98,11 @@ describe('snapshot packing (what continue-as-new carries)', () => {
     expect(again).toEqual({ ...decided, idempotent: true });
   });
 
+  it('keeps the wall-clock deadline, counted from when the first run started', () => {
+    const run = runOf([task('a')], { budget: { maxWallMs: 60_000 } });
+    expect(continued(continued(run)).wallDeadline()).toBe(T0 + 60_000);
+  });
+
   it('keeps the adjudication wait clock: a restore does not give humans more time', () => {
     const run = runOf([task('review', { onLeaseLost: 'adjudicate' })], { adjudicationTimeoutMs: 60_000 });
     const [claim] = run.claim(T0);
