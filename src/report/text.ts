@@ -17,7 +17,8 @@ export function renderReportText(report: RunReport): string {
     const s = report.stats;
     lines.push(`  tasks   ${s.succeeded + s.failed + s.skipped}/${s.total} done: ${s.succeeded} succeeded, ${s.failed} failed, ${s.skipped} skipped, ${s.adjudication} in adjudication`);
   }
-  lines.push(`  work    ${attempts} attempts, ${report.leases.length} lease expiries/releases, ${report.control.length} control messages`);
+  const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+  lines.push(`  work    ${n(attempts, 'attempt')}, ${n(report.leases.length, 'lease lost', 'leases lost')}, ${n(report.control.length, 'control message')}`);
   for (const note of report.notes) lines.push(`  note    ${note}`);
 
   lines.push('', 'tasks');
