@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport, type ExecutionFacts, type FinalState } from '../../src/report/build';
+import type { AttemptEnd, HistoryAttempt, HistoryFacts } from '../../src/report/history';
+import type { ControlRecord } from '../../src/report/model';
+
+const T0 = 1_000_000;
+
+function attempt(key: string, token: number, at: number, end: (AttemptEnd & { at: number }) | null, extra: Partial<HistoryAttempt> = {}): HistoryAttempt {
+  return {
+    input: {
+      workflowId: 'run-1',
+      taskKey: key,
+      title: key,
+      attempt: token,
+      fencingToken: token,
+      leaseId: `run-1/${key}/${token}`,
+      holder: 'teammate-1',
+      executor: { kind: 'shell' },
+      dependencyOutputs: {},
+    },
+    activityId: `${key}#${token}`,
+    summary: `${key} · attempt ${token} · token ${token}`,
+    scheduledAt: at,
+    startedAt: at + 10,
+    worker: 'worker-a',
+    cancelRequestedAt: null,
+    end,
+    ...extra,
+  };
+}
+
+const interrupt = (key: string, fencingToken: number, at: number, verdict: string | null): ControlRecord => ({
+  at,
+  via: 'update',
+  name: 'interruptTask',
+  actor: 'alice',
+  identity: 'cli',
+  key,
+  fencingToken,
+  summary: `interrupt ${key} (token ${fencingToken})`,
+  verdict,
+});
+
+const execution = (workflowStatus = 'COMPLETED', pending: ExecutionFacts['pending'] = []): ExecutionFacts => ({
+  workflowId: 'run-1',
+  runIds: ['r1'],
+  team: 'docs',
+  taskQueue: 'q',
+  workflowStatus,
+  pending,
+});
+
+function facts(attempts: HistoryAttempt[], control: ControlRecord[] = []): HistoryFacts {
+  return { plan: { name: 'docs', tasks: [{ key: 'a', executor: { kind: 'noop' } }, { key: 'b', executor: { kind: 'noop' } }] }, startedAt: T0, close: null, attempts, control };
+}
+
+const outcomes = (report: ReturnType<typeof buildReport>) => report.tasks.flatMap((t) => t.attempts.map((a) => [a.activityId, a.outcome, a.detail]));
+
+describe('the run report reads attempts the way the team rules settle them', () => {
+  it('a heartbeat timeout is a lost lease, and the next token is its re-lease', () => {
+    const report = buildReport(
+      facts([
+        attempt('a', 1, T0 + 100, { kind: 'timed-out', at: T0 + 3_000, timeoutType: 'HEARTBEAT', worker: 'worker-a' }),
+        attempt('a', 2, T0 + 3_100, { kind: 'completed', at: T0 + 3_500, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 }, worker: 'worker-b' }),
+      ]),
+      execution(),
+      null,
+      T0 + 4_000,
+    );
+    expect(outcomes(report)).toEqual([
+      ['a#1', 'lease-expired', 'no heartbeat within the lease TTL'],
+      ['a#2', 'succeeded', null],
+    ]);
+    expect(report.leases).toEqual([{ at: T0 + 3_000, key: 'a', fencingToken: 1, leaseId: 'run-1/a/1', worker: 'worker-a', next: { fencingToken: 2, at: T0 + 3_100 } }]);
+    expect(report.tasks.find((t) => t.key === 'a')!.attempts[1].worker).toBe('worker-b');
+  });
+
+  it('a stop with an accepted interruption is an interruption, even when the attempt completed anyway', () => {
+    const stopped = { cancelRequestedAt: T0 + 500 };
+    const report = buildReport(
+      facts(
+        [
+          attempt('a', 1, T0, { kind: 'cancelled', at: T0 + 600, usage: null, worker: 'worker-a' }, stopped),
+          attempt('b', 1, T0, { kind: 'completed', at: T0 + 700, usage: null, worker: 'worker-a' }, stopped),
+        ],
+        [interrupt('a', 1, T0 + 450, 'ok'), interrupt('b', 1, T0 + 450, 'ok')],
+      ),
+      execution(),
+      null,
+      T0 + 1_000,
+    );
+    expect(outcomes(report)).toEqual([
+      ['a#1', 'interrupted', 'by alice; it stopped'],
+      ['b#1', 'interrupted', 'by alice; it completed anyway: evidence only'],
+    ]);
+  });
+
+  it('a stop without an accepted interruption (an abort; a refused interrupt) is a cancellation', () => {
+    const report = buildReport(
+      facts([attempt('a', 2, T0, { kind: 'cancelled', at: T0 + 600, usage: null, worker: 'w' }, { cancelRequestedAt: T0 + 500 })], [
+        interrupt('a', 1, T0 + 400, 'refused: stale_attempt'),
+      ]),
+      execution(),
+      null,
+      T0 + 1_000,
+    );
+    expect(outcomes(report)[0].slice(0, 2)).toEqual(['a#2', 'cancelled']);
+  });
+
+  it('a worker shutdown hands the attempt back: released, and re-leased', () => {
+    const report = buildReport(
+      facts([
+        attempt('a', 1, T0, { kind: 'failed', at: T0 + 200, type: 'TeamWorkerShutdown', message: 'worker w is shutting down', usage: null, worker: 'w' }),
+        attempt('a', 2, T0 + 300, { kind: 'failed', at: T0 + 400, type: 'ShellExit', message: 'exit 3', usage: null, worker: 'w' }),
+      ]),
+      execution(),
+      null,
+      T0 + 500,
+    );
+    expect(outcomes(report)).toEqual([
+      ['a#1', 'released', 'worker w is shutting down'],
+      ['a#2', 'failed', 'ShellExit: exit 3'],
+    ]);
+    expect(report.leases.map((l) => [l.fencingToken, l.next?.fencingToken])).toEqual([[1, 2]]);
+  });
+
+  it('an open attempt is running once a worker started it (from the pending activities), scheduled before', () => {
+    const report = buildReport(
+      facts([attempt('a', 1, T0, null, { startedAt: null, worker: null }), attempt('b', 1, T0, null, { startedAt: null, worker: null })]),
+      execution('RUNNING', [{ activityId: 'a#1', startedAt: T0 + 50, worker: 'worker-a' }]),
+      null,
+      T0 + 500,
+    );
+    expect(outcomes(report).map(([id, outcome]) => [id, outcome])).toEqual([['a#1', 'running'], ['b#1', 'scheduled']]);
+    expect(report.tasks[0].attempts[0]).toMatchObject({ startedAt: T0 + 50, worker: 'worker-a' });
+    expect(report.notes[0]).toContain('did not answer queries');
+    expect(report.adjudications).toBeNull();
+  });
+
+  it('budget over time: an attempt counts when scheduled, its usage when it settles', () => {
+    const report = buildReport(
+      facts([
+        attempt('a', 1, T0 + 100, { kind: 'completed', at: T0 + 200, usage: { inputTokens: 100, outputTokens: 50, costUsd: 0.1 }, worker: 'w' }),
+        attempt('b', 1, T0 + 100, { kind: 'failed', at: T0 + 300, type: null, message: 'x', usage: { inputTokens: 10, cacheTokens: 5, costUsd: 0.02 }, worker: 'w' }),
+      ]),
+      execution(),
+      null,
+      T0 + 400,
+    );
+    expect(report.budget.points).toEqual([
+      { at: T0, attempts: 0, tokens: 0, usd: 0 },
+      { at: T0 + 100, attempts: 2, tokens: 0, usd: 0 },
+      { at: T0 + 200, attempts: 2, tokens: 150, usd: 0.1 },
+      { at: T0 + 300, attempts: 2, tokens: 165, usd: 0.12 },
+    ]);
+    expect(report.budget.used).toEqual({ attempts: 2, tokens: 165, usd: 0.12 });
+  });
+
+  it('takes task states, adjudications and budget totals from the final state when there is one', () => {
+    const final: FinalState = {
+      state: 'succeeded',
+      stats: { total: 2, succeeded: 2, failed: 0, skipped: 0, adjudication: 0 },
+      tasks: [
+        { key: 'a', title: 'Task A', status: 'succeeded', attempts: 1, fencingToken: 1, dependsOn: [], holder: 'teammate-1', startedAt: T0, settledAt: T0 + 1, lastError: null, skipReason: null, usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 } },
+      ],
+      adjudications: [],
+      budget: {
+        limits: { maxTokens: 1_000 },
+        used: { tasks: 7, tokens: 900, usd: 0, wallMs: 10 },
+        reserved: { tokens: 0, usd: 0 },
+        remaining: { tasks: null, tokens: 100, usd: null, wallMs: null },
+        stopped: false,
+        reason: null,
+      },
+    };
+    const report = buildReport(facts([]), execution(), final, T0 + 10);
+    expect(report.state).toBe('succeeded');
+    expect(report.tasks.map((t) => [t.key, t.title, t.status])).toEqual([['a', 'Task A', 'succeeded'], ['b', 'b', null]]);
+    expect(report.budget).toMatchObject({ limits: { maxTokens: 1_000 }, used: { attempts: 7, tokens: 900, usd: 0 } });
+    expect(report.adjudications).toEqual([]);
+  });
+});
