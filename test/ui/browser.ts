@@ -10,9 +10,7 @@ export const SCREENSHOTS = path.resolve(__dirname, '..', '..', '.screenshots');
 export interface Browser {
   context: BrowserContext;
   page: Page;
-  /** Every URL the pages asked for, to check what went over the network. */
-  requests: string[];
-  screenshot(name: string, options?: { fullPage?: boolean }): Promise<string>;
+  screenshot(name: string, options?: { fullPage?: boolean; page?: Page }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -35,16 +33,13 @@ export async function launchBrowser(): Promise<Browser> {
     viewport: { width: 1400, height: 1000 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  const requests: string[] = [];
-  context.on('request', (request) => requests.push(request.url()));
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
     context,
     page,
-    requests,
     async screenshot(name, options = {}) {
       const file = path.join(SCREENSHOTS, `${name}.png`);
-      await page.screenshot({ path: file, fullPage: options.fullPage ?? false });
+      await (options.page ?? page).screenshot({ path: file, fullPage: options.fullPage ?? false });
       return file;
     },
     async close() {
