@@ -111,23 +111,20 @@ describe('teamrun start --wait, status and tasks against a real server', () => {
     expect(stdout).toMatch(/failing tasks:\n\s+compile \(failed after 2 attempt\(s\)\): .*exit code 3.*missing header foo\.h/);
   });
 
-  it('refuses a bad plan before starting anything, and the id of a run that is still open', async () => {
+  it('refuses a bad plan before starting anything, and says when no worker polls the queue', async () => {
     const cycle = writePlan('cycle.yaml', 'name: c\ntasks:\n  - { key: a, dependsOn: [b], executor: { kind: noop } }\n  - { key: b, dependsOn: [a], executor: { kind: noop } }\n');
     const bad = await teamrun(['start', cycle]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('dependency cycle: a -> b -> a');
     expect(bad.stdout).not.toContain('started');
 
-    // Nobody polls this queue, so the run stays open, and the user is told why it does not move.
+    // Nobody polls this queue, so the run would sit still: the user is told why.
     const idle = uniqueQueue('cli-idle');
-    const id = uniqueQueue('cli-dup');
     const plan = writePlan('one.yaml', 'name: one\ntasks:\n  - { key: a, executor: { kind: noop } }\n');
-    const first = await teamrun(['start', plan, '--id', id, '--task-queue', idle]);
-    expect(first.code).toBe(0);
-    expect(first.stderr).toContain(`no worker polls task queue "${idle}" yet`);
-    const again = await teamrun(['start', plan, '--id', id, '--task-queue', idle]);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain(`a run with id "${id}" is already running`);
+    const started = await teamrun(['start', plan, '--task-queue', idle]);
+    expect(started.code).toBe(0);
+    expect(started.stdout).toMatch(/^started one-\S+ on task queue/);
+    expect(started.stderr).toContain(`no worker polls task queue "${idle}" yet`);
   });
 });
 
