@@ -117,6 +117,8 @@ export async function spawnWorkerProcess(options: {
   identity: string;
   env?: NodeJS.ProcessEnv;
   address?: string;
+  /** A config file of its own (default `test/helpers/worker.yaml`). */
+  config?: string;
 }): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/worker/main.ts')], {
     cwd: root,
@@ -127,7 +129,7 @@ export async function spawnWorkerProcess(options: {
       TEAMRUN_TASK_QUEUE: options.taskQueue,
       TEAMRUN_WORKER_IDENTITY: options.identity,
       TEAMRUN_WORKFLOW_BUNDLE: inject('workflowBundle'),
-      TEAMRUN_CONFIG: path.join(root, 'test/helpers/worker.yaml'),
+      TEAMRUN_CONFIG: options.config ?? path.join(root, 'test/helpers/worker.yaml'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { uniqueQueue, waitFor, type WorkerProcess } from '../helpers/env';
@@ -28,7 +28,11 @@ describe('a worker process killed and restarted twice during a run (real worker 
   it('settles every one of 20 tasks exactly once, counted from the history', async () => {
     const dir = tempDir();
     const queue = uniqueQueue('lease-churn');
-    const [first, steady] = await spawnWorkers(queue, ['churn-a1', 'churn-b']);
+    // Each worker takes at most 4 of the 8 teammates' attempts, so the steady one can never
+    // take every task alone and each restarted worker surely gets attempts of its own.
+    const config = path.join(dir, 'worker.yaml');
+    writeFileSync(config, 'worker:\n  maxConcurrentAttempts: 4\n  shutdownGraceMs: 500\n  shell:\n    killGraceMs: 1000\n');
+    const [first, steady] = await spawnWorkers(queue, ['churn-a1', 'churn-b'], undefined, config);
     const keys = Array.from({ length: 20 }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
     const handle = await startLeaseRun(
       {
@@ -56,7 +60,7 @@ describe('a worker process killed and restarted twice during a run (real worker 
       victim.child.kill('SIGKILL');
       await victim.exited;
       killed.push(`${victim.identity} (running ${running.join(', ')})`);
-      victim = await spawnWorker(queue, next);
+      victim = await spawnWorker(queue, next, undefined, config);
     }
     const result = await handle.result();
 

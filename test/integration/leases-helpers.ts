@@ -51,16 +51,21 @@ export function survivor(taskQueue: string, identity: string): Promise<TestWorke
 }
 
 /** Real worker processes on `taskQueue`; whatever is left of them is killed when the test ends. */
-export async function spawnWorkers(taskQueue: string, identities: string[], address?: string): Promise<WorkerProcess[]> {
-  const workers = await Promise.all(identities.map((identity) => spawnWorkerProcess({ taskQueue, identity, address })));
+export async function spawnWorkers(
+  taskQueue: string,
+  identities: string[],
+  address?: string,
+  config?: string,
+): Promise<WorkerProcess[]> {
+  const workers = await Promise.all(identities.map((identity) => spawnWorkerProcess({ taskQueue, identity, address, config })));
   onTestFinished(async () => {
     await Promise.all(workers.map(stopForGood));
   });
   return workers;
 }
 
-export async function spawnWorker(taskQueue: string, identity: string, address?: string): Promise<WorkerProcess> {
-  return (await spawnWorkers(taskQueue, [identity], address))[0];
+export async function spawnWorker(taskQueue: string, identity: string, address?: string, config?: string): Promise<WorkerProcess> {
+  return (await spawnWorkers(taskQueue, [identity], address, config))[0];
 }
 
 async function stopForGood(worker: WorkerProcess): Promise<void> {
