@@ -57,7 +57,11 @@ export const ConfigSchema = z
     worker: z
       .object({
         maxConcurrentAttempts: z.number().int().min(1).max(10_000).default(64),
-        executors: z.array(z.string()).default([...BUILTIN_EXECUTORS]),
+        // Only built-in kinds: a typo would otherwise silently disable one. Custom kinds are
+        // enabled by passing them to createWorker in code.
+        executors: z
+          .array(z.enum(BUILTIN_EXECUTORS, { error: `must be one of ${BUILTIN_EXECUTORS.join(', ')}` }))
+          .default([...BUILTIN_EXECUTORS]),
         shutdownGraceMs: z.number().int().nonnegative().default(2_000),
         shell: z
           .object({

@@ -9,7 +9,7 @@ import { freePort, startDevServer, type DevServer } from '../../src/devserver/se
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { LedgerStatus } from '../../src/team/ledger';
 import { createWorker } from '../../src/worker/create-worker';
-import { runCli } from '../helpers/cli';
+import { teamrun } from '../cli/teamrun-cli';
 import { temporalBinary, testConfig, uniqueQueue } from '../helpers/env';
 
 /** A dev server of this test's own (the shared one must not restart under other tests), on a SQLite file. */
@@ -60,7 +60,7 @@ describe('a shared ledger across a dev-server restart (its own dev server)', () 
     const { address } = server;
     const taskQueue = uniqueQueue('ledger-restart');
     const ledger = uniqueQueue('restart');
-    const cli = (...args: string[]) => runCli(['--task-queue', taskQueue, 'ledger', ...args], { env: { TEMPORAL_ADDRESS: address } });
+    const cli = (...args: string[]) => teamrun(['--task-queue', taskQueue, 'ledger', ...args], { TEMPORAL_ADDRESS: address });
 
     stopWorker = await workerOn(address, taskQueue);
     const created = await cli('create', ledger, '--max-tokens', '1000', '--max-concurrent', '4');

@@ -3,7 +3,7 @@ import { createLedger, ledgerStatus } from '../../src/client/ledger';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { ledgerWorkflowId, type LedgerLimits } from '../../src/team/ledger-requests';
 import * as msg from '../../src/workflows/messages';
-import { runCli } from '../helpers/cli';
+import { teamrun } from '../cli/teamrun-cli';
 import { historyAttempts, maxOverlap } from '../helpers/history';
 import { startRun, startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from '../helpers/env';
 
@@ -123,7 +123,7 @@ describe('team runs sharing one ledger (shared dev server)', () => {
     expect(result.status).toBe('succeeded');
     expect(result.budget.used.tokens).toBe(1_000);
     expect((await ledgerStatus(await testClient(), ledger)).used.tokens).toBe(1_000);
-    const status = await runCli(['status', handle.workflowId]);
+    const status = await teamrun(['status', handle.workflowId]);
     expect(status.stdout).toContain(`ledger   ${ledger} (shared budget`);
   });
 });
