@@ -57,6 +57,9 @@ export interface TasksQuery {
   limit?: number;
 }
 
+/** The most task views one `tasks` query returns. */
+export const MAX_TASKS_PAGE = 2_000;
+
 const STOP_CODE: Record<AttemptStop['kind'], AdjudicationCode> = {
   interrupt: 'TEAM_TASK_HUMAN_INTERRUPTED',
   abort: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
@@ -946,6 +949,14 @@ export class TeamRun {
 
   budgetView(now: number) {
     return this.budget.view(now, this.startedAt);
+  }
+
+  /**
+   * The `tasks` query: one page, at most MAX_TASKS_PAGE views, so an answer stays far below
+   * Temporal's payload limit on any run; page on with `offset`.
+   */
+  tasksPage(query: TasksQuery = {}): TaskView[] {
+    return this.tasksView({ ...query, limit: Math.min(query.limit ?? 1_000, MAX_TASKS_PAGE) });
   }
 
   tasksView(query: TasksQuery = {}): TaskView[] {

@@ -189,8 +189,8 @@ function registerHandlers(run: TeamRun): void {
     }
   };
   setHandler(msg.statusQuery, () => run.status(now()), { description: 'Progress, budget and pending adjudications' });
-  setHandler(msg.tasksQuery, (query) => run.tasksView(query ?? {}), {
-    description: 'Tasks, paged: { status?, offset?, limit? } (default limit 1000)',
+  setHandler(msg.tasksQuery, (query) => run.tasksPage(query ?? {}), {
+    description: 'Tasks, paged: { status?, offset?, limit? } (default limit 1000, at most 2000)',
   });
   setHandler(msg.activeClaimsQuery, () => run.activeClaims(), {
     description: 'Attempts holding a lease now, with the fencing token to interrupt them',

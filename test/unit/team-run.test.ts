@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TeamPlanInput } from '../../src/plan/schema';
+import { TeamPlanSchema, type TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
-import { TeamRun } from '../../src/team/run';
+import { MAX_TASKS_PAGE, TeamRun } from '../../src/team/run';
 import { scopesOverlap } from '../../src/team/scheduling';
 import type { AttemptOutcome, Claim } from '../../src/team/types';
 
@@ -256,5 +256,20 @@ describe('snapshot', () => {
     }
     expect(restored.claim(600)).toEqual(run.claim(600));
     expect(views(restored, 600)).toEqual(views(run, 600));
+  });
+});
+
+describe('the tasks query on a big run', () => {
+  it('answers one bounded page and pages on with offset', () => {
+    const plan = TeamPlanSchema.parse({
+      name: 'big',
+      tasks: Array.from({ length: 2_500 }, (_, i) => ({ key: `t${i}`, executor: { kind: 'noop' } })),
+    });
+    const run = TeamRun.start(plan, 'wf', 0);
+    expect(run.tasksPage().length).toBe(1_000);
+    const first = run.tasksPage({ limit: 100_000 });
+    expect(first.length).toBe(MAX_TASKS_PAGE);
+    const rest = run.tasksPage({ offset: MAX_TASKS_PAGE, limit: 100_000 });
+    expect(rest.map((t) => t.key)).toEqual(plan.tasks.slice(MAX_TASKS_PAGE).map((t) => t.key));
   });
 });
