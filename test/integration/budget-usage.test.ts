@@ -56,18 +56,17 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
         },
         worker.taskQueue,
       );
-      let sawAllBusy = false;
       const views: Array<{ used: number; reserved: number }> = [];
       await waitFor('the run to end', async () => {
         const [status, budget] = await Promise.all([handle.query(statusQuery), handle.query(budgetQuery)]);
         views.push({ used: budget.used.tokens, reserved: budget.reserved.tokens });
-        if (status.teammates.active === 16) sawAllBusy = true;
         return status.state !== 'running';
       }, 60_000, 50);
       for (const view of views) expect(view.used + view.reserved).toBeLessThanOrEqual(160);
-      expect(sawAllBusy).toBe(true);
 
       const result = await handle.result();
+      // Every teammate held a reservation at once (a poll can miss that one-second window on a busy machine).
+      expect(result.maxConcurrent).toBe(16);
       expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-tokens', executions: 16 });
       expect(result.budget.used.tokens).toBe(160);
       expect(result.stats).toMatchObject({ succeeded: 16, skipped: 4 });
