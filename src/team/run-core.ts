@@ -382,7 +382,7 @@ export abstract class TeamRunCore {
     this.ready.add(i);
     this.events.record('task:not-started', now, { key: task.key, fencingToken: attempt.fencingToken, reason, message });
     if (reason) this.stopForBudget(reason, now);
-    else if (!this.acceptingWork) this.skip(i, this.abortInfo ? 'run_aborted' : `budget_stopped: ${this.budget.reason}`, now);
+    else if (!this.acceptingWork) this.skipTask(i, this.abortInfo ? 'run_aborted' : `budget_stopped: ${this.budget.reason}`, now);
     this.touch();
   }
 
@@ -440,7 +440,7 @@ export abstract class TeamRunCore {
         dependent.readyAt = now;
         this.setStatus(dependent, 'ready');
         if (this.acceptingWork) this.ready.add(d);
-        else this.skip(d, this.abortInfo ? 'run_aborted' : `budget_stopped: ${this.budget.reason}`, now);
+        else this.skipTask(d, this.abortInfo ? 'run_aborted' : `budget_stopped: ${this.budget.reason}`, now);
       }
     }
   }
@@ -465,12 +465,12 @@ export abstract class TeamRunCore {
       const d = stack.pop()!;
       const status = this.tasks[d].status;
       if (status !== 'blocked' && status !== 'ready') continue;
-      this.skip(d, reason, now);
+      this.skipTask(d, reason, now);
       stack.push(...this.dependents[d]);
     }
   }
 
-  protected skip(i: number, reason: string, now: number): void {
+  protected skipTask(i: number, reason: string, now: number): void {
     const task = this.tasks[i];
     if (task.status === 'ready') this.ready.remove(i);
     task.skipReason = reason;
@@ -481,7 +481,7 @@ export abstract class TeamRunCore {
 
   protected skipNotStarted(reason: string, now: number): void {
     this.tasks.forEach((task, i) => {
-      if (task.status === 'blocked' || task.status === 'ready') this.skip(i, reason, now);
+      if (task.status === 'blocked' || task.status === 'ready') this.skipTask(i, reason, now);
     });
   }
 
@@ -629,7 +629,7 @@ export abstract class TeamRunCore {
   /** Closes the run: tasks that can no longer start are skipped, `run:end` recorded. */
   finish(now: number) {
     this.tasks.forEach((task, i) => {
-      if (task.status === 'blocked' || task.status === 'ready') this.skip(i, 'run closed before its dependencies settled', now);
+      if (task.status === 'blocked' || task.status === 'ready') this.skipTask(i, 'run closed before its dependencies settled', now);
     });
     const status = this.runStatus();
     this.events.record('run:end', now, { status, stats: this.stats() });
