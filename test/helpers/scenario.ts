@@ -3,10 +3,16 @@ import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
 import { startRun, startTestWorker, uniqueQueue, type TestWorker } from './env';
 
+/** A test's `onTestFinished`; a concurrent test must pass its context's own (vitest cannot tell concurrent tests apart). */
+export type OnTestFinished = (fn: () => Promise<void> | void) => void;
+
 /** An in-process worker on a queue of its own, stopped when the test ends. */
-export async function workerForTest(options: Parameters<typeof startTestWorker>[0] = {}): Promise<TestWorker> {
+export async function workerForTest(
+  options: Parameters<typeof startTestWorker>[0] = {},
+  finished: OnTestFinished = onTestFinished,
+): Promise<TestWorker> {
   const worker = await startTestWorker(options);
-  onTestFinished(() => worker.stop());
+  finished(() => worker.stop());
   return worker;
 }
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamRunHandle } from '../../src/client';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
-import { startRun, startTestWorker, testConfig, waitFor } from '../helpers/env';
+import { startRun, testConfig, waitFor } from '../helpers/env';
+import { workerForTest, type OnTestFinished } from '../helpers/scenario';
 
 const KEY_ENV = 'TEAMRUN_TEST_LLM_KEY';
 const API_KEY = 'sk-test-5f0c1e9a7b3d4c2e8a6b';
@@ -36,121 +37,112 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     await server?.close();
   });
 
-  const llmWorker = () =>
-    startTestWorker({
-      config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }, prices),
-      env: { [KEY_ENV]: API_KEY },
-    });
+  const llmWorker = (finished: OnTestFinished) =>
+    workerForTest(
+      {
+        config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }, prices),
+        env: { [KEY_ENV]: API_KEY },
+      },
+      finished,
+    );
   const requestsFor = (model: string) => server.requests.filter((r) => r.model === model);
 
-  it('charges the tokens and dollars the provider reports; the key reaches the provider but never the history', async () => {
-    const worker = await llmWorker();
-    try {
-      const handle = await startRun(
-        {
-          name: 'llm-charges',
-          lease: { ttlMs: 2_000 },
-          budget: { maxTokens: 100_000, maxUsd: 1 },
-          tasks: [
-            { key: 'draft', executor: { kind: 'llm', model: 'gpt-test', prompt: 'Write a haiku about budgets' } },
-            {
-              key: 'review',
-              dependsOn: ['draft'],
-              executor: {
-                kind: 'llm',
-                model: 'gpt-test',
-                maxTokens: 200,
-                messages: [
-                  { role: 'system', content: 'You review haiku.' },
-                  { role: 'user', content: 'Review this: {{outputs.draft.content}}' },
-                ],
-              },
+  it('charges the tokens and dollars the provider reports; the key reaches the provider but never the history', async ({ onTestFinished }) => {
+    const worker = await llmWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'llm-charges',
+        lease: { ttlMs: 2_000 },
+        budget: { maxTokens: 100_000, maxUsd: 1 },
+        tasks: [
+          { key: 'draft', executor: { kind: 'llm', model: 'gpt-test', prompt: 'Write a haiku about budgets' } },
+          {
+            key: 'review',
+            dependsOn: ['draft'],
+            executor: {
+              kind: 'llm',
+              model: 'gpt-test',
+              maxTokens: 200,
+              messages: [
+                { role: 'system', content: 'You review haiku.' },
+                { role: 'user', content: 'Review this: {{outputs.draft.content}}' },
+              ],
             },
-          ],
-        },
-        worker.taskQueue,
-      );
-      const result = await handle.result();
-      expect(result.status).toBe('succeeded');
-      expect(result.budget.used).toMatchObject({ tokens: 3_000, usd: 0.0092 });
-      expect(result.tasks[0].usage).toEqual({ inputTokens: 1_000, outputTokens: 300, cacheTokens: 200, costUsd: 0.0046 });
-      // The server answers with the last user message: the review saw the draft's answer.
-      expect(result.tasks[1].output).toEqual({ content: 'Review this: Write a haiku about budgets' });
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(result.budget.used).toMatchObject({ tokens: 3_000, usd: 0.0092 });
+    expect(result.tasks[0].usage).toEqual({ inputTokens: 1_000, outputTokens: 300, cacheTokens: 200, costUsd: 0.0046 });
+    // The server answers with the last user message: the review saw the draft's answer.
+    expect(result.tasks[1].output).toEqual({ content: 'Review this: Write a haiku about budgets' });
 
-      const sent = server.requests.filter((r) => r.idempotencyKey?.startsWith(`${handle.workflowId}/`));
-      expect(sent.map((r) => [r.path, r.idempotencyKey, r.authorization])).toEqual([
-        ['/v1/chat/completions', `${handle.workflowId}/draft/1`, `Bearer ${API_KEY}`],
-        ['/v1/chat/completions', `${handle.workflowId}/review/1`, `Bearer ${API_KEY}`],
-      ]);
-      expect(sent[1]).toMatchObject({ maxTokens: 200, messages: [{ role: 'system' }, { content: 'Review this: Write a haiku about budgets' }] });
+    const sent = server.requests.filter((r) => r.idempotencyKey?.startsWith(`${handle.workflowId}/`));
+    expect(sent.map((r) => [r.path, r.idempotencyKey, r.authorization])).toEqual([
+      ['/v1/chat/completions', `${handle.workflowId}/draft/1`, `Bearer ${API_KEY}`],
+      ['/v1/chat/completions', `${handle.workflowId}/review/1`, `Bearer ${API_KEY}`],
+    ]);
+    expect(sent[1]).toMatchObject({ maxTokens: 200, messages: [{ role: 'system' }, { content: 'Review this: Write a haiku about budgets' }] });
 
-      const history = await historyText(handle);
-      expect(history).toContain('Write a haiku about budgets');
-      expect(history).not.toContain(API_KEY);
-    } finally {
-      await worker.stop();
-    }
+    const history = await historyText(handle);
+    expect(history).toContain('Write a haiku about budgets');
+    expect(history).not.toContain(API_KEY);
   });
 
-  it('retries rate limits and server errors, not other 4xx, and redacts a key the provider echoes', async () => {
-    const worker = await llmWorker();
-    try {
-      const handle = await startRun(
-        {
-          name: 'llm-retries',
-          teammates: 3,
-          lease: { ttlMs: 2_000 },
-          retry: { maxAttempts: 3, backoffMs: 10 },
-          tasks: [
-            { key: 'flaky', executor: { kind: 'llm', model: 'flaky-model', prompt: 'hello' } },
-            { key: 'bad', executor: { kind: 'llm', model: 'bad-model', prompt: 'hello' } },
-            { key: 'leaky', executor: { kind: 'llm', model: 'leaky-model', prompt: 'hello' } },
-          ],
-        },
-        worker.taskQueue,
-      );
-      const result = await handle.result();
-      expect(result.tasks.map((t) => [t.key, t.status, t.attempts])).toEqual([
-        ['flaky', 'succeeded', 3],
-        ['bad', 'failed', 1],
-        ['leaky', 'failed', 1],
-      ]);
-      expect(requestsFor('flaky-model').map((r) => r.status)).toEqual([429, 500, 200]);
-      expect(result.tasks[0].usage).toMatchObject({ inputTokens: 10, outputTokens: 5 });
-      expect(result.tasks[1].lastError).toContain('HTTP 400');
-      expect(result.tasks[2].lastError).toContain('invalid key: Bearer [redacted]');
+  it('retries rate limits and server errors, not other 4xx, and redacts a key the provider echoes', async ({ onTestFinished }) => {
+    const worker = await llmWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'llm-retries',
+        teammates: 3,
+        lease: { ttlMs: 2_000 },
+        retry: { maxAttempts: 3, backoffMs: 10 },
+        tasks: [
+          { key: 'flaky', executor: { kind: 'llm', model: 'flaky-model', prompt: 'hello' } },
+          { key: 'bad', executor: { kind: 'llm', model: 'bad-model', prompt: 'hello' } },
+          { key: 'leaky', executor: { kind: 'llm', model: 'leaky-model', prompt: 'hello' } },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.tasks.map((t) => [t.key, t.status, t.attempts])).toEqual([
+      ['flaky', 'succeeded', 3],
+      ['bad', 'failed', 1],
+      ['leaky', 'failed', 1],
+    ]);
+    expect(requestsFor('flaky-model').map((r) => r.status)).toEqual([429, 500, 200]);
+    expect(result.tasks[0].usage).toMatchObject({ inputTokens: 10, outputTokens: 5 });
+    expect(result.tasks[1].lastError).toContain('HTTP 400');
+    expect(result.tasks[2].lastError).toContain('invalid key: Bearer [redacted]');
 
-      expect(requestsFor('leaky-model')[0].authorization).toBe(`Bearer ${API_KEY}`);
-      const history = await historyText(handle);
-      expect(history).toContain('HTTP 401');
-      expect(history).not.toContain(API_KEY);
-    } finally {
-      await worker.stop();
-    }
+    expect(requestsFor('leaky-model')[0].authorization).toBe(`Bearer ${API_KEY}`);
+    const history = await historyText(handle);
+    expect(history).toContain('HTTP 401');
+    expect(history).not.toContain(API_KEY);
   });
 
-  it('a cancelled attempt aborts its HTTP request', async () => {
-    const worker = await llmWorker();
-    try {
-      const handle = await startRun(
-        {
-          name: 'llm-cancel',
-          lease: { ttlMs: 2_000 },
-          awaitAdjudication: false,
-          budget: { maxWallMs: 2_000 },
-          tasks: [{ key: 'slow', executor: { kind: 'llm', model: 'slow-model', prompt: 'take your time' } }],
-        },
-        worker.taskQueue,
-      );
-      const result = await handle.result();
-      expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-wall-ms' });
-      expect(result.adjudications).toMatchObject([{ key: 'slow', code: 'TEAM_WALL_BUDGET_EXHAUSTED' }]);
-      const request = await waitFor('the server to see the request aborted', () =>
-        server.requests.find((r) => r.idempotencyKey === `${handle.workflowId}/slow/1` && r.aborted),
-      );
-      expect(request.status).toBeNull();
-    } finally {
-      await worker.stop();
-    }
+  it('a cancelled attempt aborts its HTTP request', async ({ onTestFinished }) => {
+    const worker = await llmWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'llm-cancel',
+        lease: { ttlMs: 2_000 },
+        awaitAdjudication: false,
+        budget: { maxWallMs: 2_000 },
+        tasks: [{ key: 'slow', executor: { kind: 'llm', model: 'slow-model', prompt: 'take your time' } }],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-wall-ms' });
+    expect(result.adjudications).toMatchObject([{ key: 'slow', code: 'TEAM_WALL_BUDGET_EXHAUSTED' }]);
+    const request = await waitFor('the server to see the request aborted', () =>
+      server.requests.find((r) => r.idempotencyKey === `${handle.workflowId}/slow/1` && r.aborted),
+    );
+    expect(request.status).toBeNull();
   });
 });
