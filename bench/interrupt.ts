@@ -4,6 +4,7 @@ import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE, activeClaimsQuery, interruptTaskSignal } from '../src/workflows/messages';
 import { sleep, until, type BenchEnv } from './env';
 import { summarize, type Summary } from './stats';
+import { alive } from '../test/helpers/processes';
 
 export interface InterruptResult {
   samples: number[];
@@ -41,13 +42,3 @@ export async function measureInterrupts(env: BenchEnv, taskQueue: string, count:
   return { samples, latency: summarize(samples) };
 }
 
-/** True while `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}

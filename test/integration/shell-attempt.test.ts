@@ -5,19 +5,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { abortRunUpdate, activeClaimsQuery } from '../../src/workflows/messages';
 import { testConfig, waitFor } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
+import { alive } from '../helpers/processes';
 import { runForTest, workerForTest } from '../helpers/scenario';
 
 const byKey = <T extends { key: string }>(items: T[]) => Object.fromEntries(items.map((t) => [t.key, t]));
 
-/** A process counts as gone once it no longer exists or is a zombie nobody has reaped yet. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 function tempDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-shell-'));

@@ -11,6 +11,8 @@ import type { TeamRunHandle } from '../../src/client';
 import * as msg from '../../src/workflows/messages';
 import { temporalAddress, temporalBinary, waitFor } from '../helpers/env';
 
+export { alive } from '../helpers/processes';
+
 const run = promisify(execFile);
 
 /** The attempt of `key` that holds the lease now, as an operator sees it in `activeClaims`. */
@@ -47,20 +49,6 @@ export async function rejectionCode(update: Promise<unknown>): Promise<string> {
   throw new Error('expected the update to be rejected');
 }
 
-/** True while `pid` runs; a zombie (exited, not yet reaped by whoever adopted it) counts as gone. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 export function tempDir(name: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `teamrun-${name}-`));
