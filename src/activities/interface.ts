@@ -19,10 +19,33 @@ export interface RunTaskInput {
   ledger?: LedgerLease;
 }
 
+/**
+ * The end of what an attempt printed: redacted tails (at most `worker.shell.logTailBytes` each)
+ * and the total bytes each stream carried. Kept in history (the activity's result or failure
+ * details), never in the run's state.
+ */
+export interface AttemptLogs {
+  stdout: string;
+  stderr: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+}
+
+/** A link an attempt printed (`::teamrun-link::{"url":...,"label":...}`): where its full logs or results are. */
+export interface AttemptLink {
+  url: string;
+  label: string;
+}
+
+/** At most this many links per attempt; later ones are ignored. */
+export const MAX_ATTEMPT_LINKS = 5;
+
 export interface RunTaskResult {
   output?: unknown;
   usage?: Usage;
   workerIdentity: string;
+  logs?: AttemptLogs;
+  links?: AttemptLink[];
 }
 
 /** Carried in a failure's details and a cancellation's details: what the attempt did before it stopped. */
@@ -30,6 +53,8 @@ export interface AttemptEvidence {
   usage?: Usage;
   output?: unknown;
   workerIdentity: string;
+  logs?: AttemptLogs;
+  links?: AttemptLink[];
 }
 
 /** Carried in every heartbeat. */

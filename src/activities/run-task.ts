@@ -1,8 +1,7 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
-import type { Usage } from '../plan/schema';
-import { ExecutorError, type Executor } from './executors';
+import { ExecutorError, type Executor, type ExecutorResult } from './executors';
 import {
   FAILURE_TYPES,
   MAX_OUTPUT_BYTES,
@@ -14,6 +13,8 @@ import {
 } from './interface';
 import { renewLedgerSlot } from './ledger-renewal';
 import { priceUsage } from './pricing';
+import type { Redactor } from './redact';
+import { workerRedactor } from './secrets';
 
 export interface ActivityDeps {
   config: TeamrunConfig;
@@ -24,6 +25,8 @@ export interface ActivityDeps {
   env?: NodeJS.ProcessEnv;
   /** Reaches a shared ledger, to renew the slot of an attempt whose plan names one. */
   client?: Client;
+  /** The worker's secrets; by default the ones its config and environment name (see secrets.ts). */
+  redactor?: Redactor;
 }
 
 /**
@@ -32,6 +35,9 @@ export interface ActivityDeps {
  */
 export function createActivities(deps: ActivityDeps): TeamActivities {
   const heartbeatEveryMs = deps.heartbeatEveryMs ?? 500;
+  const env = deps.env ?? process.env;
+  // Everything an attempt reports reaches history, read by all who can see the namespace: secrets never do.
+  const redactor = deps.redactor ?? workerRedactor(deps.config, env);
   return {
     async runTask(input: RunTaskInput): Promise<RunTaskResult> {
       const ctx = Context.current();
@@ -42,14 +48,13 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
           workerIdentity: deps.workerIdentity,
           fencingToken: input.fencingToken,
           elapsedMs: Date.now() - started,
-          progress,
+          progress: redactor.deep(progress),
         } satisfies HeartbeatDetails);
       beat();
       const heartbeats = setInterval(beat, heartbeatEveryMs);
       const stopRenewing = input.ledger && deps.client ? renewLedgerSlot(deps.client, input.ledger) : undefined;
-      const evidence = (usage?: Usage, output?: unknown): AttemptEvidence => ({
-        usage: priceUsage(usage, deps.config.prices),
-        output,
+      const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence => ({
+        ...reportable(reported, redactor, deps.config.prices, withOutput),
         workerIdentity: deps.workerIdentity,
       });
       try {
@@ -76,37 +81,39 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
               progress = details;
             },
             config: deps.config,
-            env: deps.env ?? process.env,
+            env,
+            redactor,
           });
         } catch (err) {
-          if (ctx.cancellationSignal.aborted) throw stopped(ctx, evidence((err as ExecutorError).usage, (err as ExecutorError).output));
+          if (ctx.cancellationSignal.aborted) throw stopped(ctx, evidence(err instanceof ExecutorError ? err : {}));
           throw err;
         }
         // A result that races a cancellation is evidence for a human, never a success.
-        if (ctx.cancellationSignal.aborted) throw stopped(ctx, evidence(result.usage, result.output));
-        const size = result.output === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.output));
+        if (ctx.cancellationSignal.aborted) throw stopped(ctx, evidence(result));
+        const reported = evidence(result);
+        const size = reported.output === undefined ? 0 : Buffer.byteLength(JSON.stringify(reported.output));
         if (size > MAX_OUTPUT_BYTES) {
           throw ApplicationFailure.create({
             type: FAILURE_TYPES.outputTooLarge,
             message: `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel through history to dependents; store large results elsewhere and output a reference)`,
             nonRetryable: true,
-            details: [evidence(result.usage)],
+            details: [evidence(result, false)],
           });
         }
-        return { output: result.output, usage: priceUsage(result.usage, deps.config.prices), workerIdentity: deps.workerIdentity };
+        return reported;
       } catch (err) {
         if (err instanceof ApplicationFailure || err instanceof CancelledFailure) throw err;
         if (err instanceof ExecutorError) {
           throw ApplicationFailure.create({
             type: err.type,
-            message: err.message,
+            message: redactor.text(err.message),
             nonRetryable: err.nonRetryable,
-            details: [evidence(err.usage, err.output)],
+            details: [evidence(err)],
           });
         }
         throw ApplicationFailure.create({
           type: 'TeamExecutorCrashed',
-          message: `executor "${input.executor.kind}" threw: ${(err as Error)?.message ?? String(err)}`,
+          message: redactor.text(`executor "${input.executor.kind}" threw: ${(err as Error)?.message ?? String(err)}`),
           details: [evidence()],
         });
       } finally {
@@ -114,6 +121,22 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         stopRenewing?.();
       }
     },
+  };
+}
+
+/** What an attempt reports, priced (each usage record on its own) and redacted; absent fields left out. */
+function reportable(
+  reported: ExecutorResult,
+  redactor: Redactor,
+  prices: TeamrunConfig['prices'],
+  withOutput: boolean,
+): Omit<AttemptEvidence, 'workerIdentity'> {
+  const usage = priceUsage(redactor.deep(reported.usage), prices);
+  return {
+    ...(withOutput && reported.output !== undefined ? { output: redactor.deep(reported.output) } : {}),
+    ...(usage ? { usage } : {}),
+    ...(reported.logs ? { logs: redactor.deep(reported.logs) } : {}),
+    ...(reported.links?.length ? { links: redactor.deep(reported.links) } : {}),
   };
 }
 

@@ -66,26 +66,54 @@ export const ConfigSchema = z
         shell: z
           .object({
             killGraceMs: z.number().int().nonnegative().default(2_000),
-            outputTailBytes: z.number().int().min(256).default(4_096),
+            // The end of stdout/stderr a failure message quotes (after redaction).
+            outputTailBytes: z.number().int().min(256).max(1024 * 1024).default(4_096),
+            // The end of stdout and of stderr each attempt keeps in history (`teamrun logs`).
+            logTailBytes: z.number().int().min(0).max(64 * 1024).default(4_096),
+            // A `::teamrun-*::` line longer than this is dropped, not parsed (and fails the task).
+            maxLineBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
+            // Dependency outputs up to this size are also given inline in $TEAMRUN_INPUTS.
+            inlineInputsMaxBytes: z.number().int().min(0).max(1024 * 1024).default(32 * 1024),
+            // Worker variables (names or globs: AWS_*) passed to every task, beyond PATH, HOME, LANG, LC_*, TMPDIR, TZ.
+            passEnv: z.array(z.string().min(1)).default([]),
+            // Worker variables a plan may take by name (`env: { X: { fromWorkerEnv: NAME } }`); always redacted.
+            secretEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')).default([]),
+            // When set, a command runs only if one pattern matches all of it (`/regex/` or a glob where * is any text).
+            allowCommands: z.array(z.string().min(1)).optional(),
+            // When set, a task's cwd must resolve inside this directory (relative cwds start here).
+            cwdRoot: z.string().min(1).optional(),
+            // A cgroup (v2) per attempt when the worker may create one (auto), never (off), or fail the attempt without one (required).
+            cgroup: z.enum(['auto', 'off', 'required']).default('auto'),
           })
           .strict()
-          .default({ killGraceMs: 2_000, outputTailBytes: 4_096 }),
+          .prefault({}),
+        http: z
+          .object({
+            // A response body over this is not read on: the task fails, non-retryably.
+            maxBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(1024 * 1024),
+            // Destinations reachable although loopback, private or link-local: host, host:port, IP, IP:port or CIDR.
+            allowHosts: z.array(z.string().min(1)).default([]),
+            // Whether public addresses are reachable without an allowHosts entry.
+            allowPublic: z.boolean().default(true),
+            maxRedirects: z.number().int().min(0).max(20).default(5),
+          })
+          .strict()
+          .prefault({}),
         llm: z
           .object({
             baseUrl: z.string().default('http://127.0.0.1:11434/v1'),
             apiKeyEnv: z.string().default('OPENAI_API_KEY'),
           })
           .strict()
-          .default({ baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: 'OPENAI_API_KEY' }),
+          .prefault({}),
+        // Worker variables whose values are redacted from everything reported, beyond the ones the worker knows.
+        redact: z
+          .object({ env: z.array(z.string().min(1)).default([]) })
+          .strict()
+          .prefault({}),
       })
       .strict()
-      .default({
-        maxConcurrentAttempts: 64,
-        executors: [...BUILTIN_EXECUTORS],
-        shutdownGraceMs: 2_000,
-        shell: { killGraceMs: 2_000, outputTailBytes: 4_096 },
-        llm: { baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: 'OPENAI_API_KEY' },
-      }),
+      .prefault({}),
     prices: z.record(z.string(), PriceSchema).default({}),
     schedules: z.array(ScheduleConfigSchema).default([]),
   })

@@ -33,6 +33,8 @@ export const UsageSchema = z
     cacheTokens: z.number().nonnegative().optional(),
     model: z.string().max(200).optional(),
     costUsd: z.number().nonnegative().optional(),
+    /** Tokens of usage records that had neither a price nor a reported cost (the worker fills it). */
+    unpricedTokens: z.number().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   })
   .strict();
 export type Usage = z.infer<typeof UsageSchema>;
@@ -44,7 +46,8 @@ export const ShellExecutorSchema = z
     kind: z.literal('shell'),
     command: z.string().min(1).max(PLAN_LIMITS.maxCommand),
     cwd: z.string().optional(),
-    env: stringMap.optional(),
+    // A literal, or a variable the worker's operator lists in worker.shell.secretEnv (resolved and redacted on the worker).
+    env: z.record(z.string(), z.union([z.string(), z.object({ fromWorkerEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name') }).strict()])).optional(),
     timeoutMs: durationMs.min(1).optional(),
   })
   .strict();

@@ -100,7 +100,7 @@ export class Budget {
     const usd = usage?.costUsd ?? 0;
     used.tokens += tokens;
     used.usd = sumUsd(used.usd, usd);
-    const unpriced = usage?.costUsd === undefined && (tokens > 0 || usage?.model !== undefined);
+    const unpriced = (usage?.unpricedTokens ?? 0) > 0 || (usage?.costUsd === undefined && (tokens > 0 || usage?.model !== undefined));
     if (limits.maxUsd !== undefined && unpriced) return { ok: false, reason: 'unpriced-usage' };
     return { ok: true, tokens, usd };
   }

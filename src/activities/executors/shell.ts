@@ -1,124 +1,240 @@
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { UsageSchema, type Usage } from '../../plan/schema';
-import { ExecutorError, attemptEnv, type Executor } from './types';
+import { UsageSchema } from '../../plan/schema';
+import { MAX_ATTEMPT_LINKS, type AttemptLink, type AttemptLogs } from '../interface';
+import { UsageRecords } from '../pricing';
+import { StreamCapture } from './output-stream';
+import { ContainmentError, containAttempt, type AttemptProcesses } from './process-tree';
+import { checkCommand, environmentMarker, resolveCwd, shellEnvironment, writeInputs, type PlanEnvValue } from './shell-env';
+import { ExecutorError, type Executor, type ExecutorResult } from './types';
 
 interface ShellSpec {
   kind: 'shell';
   command: string;
   cwd?: string;
-  env?: Record<string, string>;
+  env?: Record<string, PlanEnvValue>;
   timeoutMs?: number;
 }
 
 const USAGE_PREFIX = '::teamrun-usage::';
 const OUTPUT_PREFIX = '::teamrun-output::';
 const ERROR_PREFIX = '::teamrun-error::';
-
-/** Keeps the last `limit` characters of a stream, for error messages. */
-class Tail {
-  private text = '';
-  constructor(private readonly limit: number) {}
-  push(chunk: string): void {
-    this.text = (this.text + chunk).slice(-this.limit);
-  }
-  toString(): string {
-    return this.text.trim();
-  }
-}
+const LINK_PREFIX = '::teamrun-link::';
+const MAX_LINK_URL = 2_048;
+const MAX_LINK_LABEL = 200;
+/** Worker notes (malformed or dropped lines) kept for the stderr log, at most. */
+const MAX_NOTES = 10;
 
 /**
- * Runs `command` under `/bin/sh -c` in its own process group, so a cancelled attempt can kill
- * everything it started (TERM, then KILL after `killGraceMs`).
+ * Runs `command` under `/bin/sh -c`, contained (a cgroup of its own where the worker may create
+ * one, else its process group and the descendants a /proc scan finds), with an allowlisted
+ * environment. Output is read as bounded byte streams. Nothing the attempt starts outlives it:
+ * when the shell exits, when the attempt is cancelled or times out, everything it started is
+ * ended (TERM, then KILL after `killGraceMs`).
  */
-export const shellExecutor: Executor = (raw, ctx) => {
+export const shellExecutor: Executor = async (raw, ctx) => {
   const spec = raw as unknown as ShellSpec;
-  const { killGraceMs, outputTailBytes } = ctx.config.worker.shell;
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', spec.command], {
-      cwd: spec.cwd,
-      env: {
-        ...ctx.env,
-        ...spec.env,
-        ...attemptEnv(ctx),
-        TEAMRUN_HOLDER: ctx.holder,
-        TEAMRUN_INPUTS: JSON.stringify(ctx.dependencyOutputs),
-      },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const stdout = new Tail(outputTailBytes);
-    const stderr = new Tail(outputTailBytes);
-    let usage: Usage | undefined;
-    let output: unknown;
-    let reported: { message?: string; nonRetryable?: boolean } | undefined;
-    let stoppedBy: string | null = null;
-    let killTimer: NodeJS.Timeout | undefined;
-
-    const killGroup = (why: string) => {
-      if (stoppedBy || child.exitCode !== null || child.pid === undefined) return;
-      stoppedBy = why;
-      signalGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), killGraceMs);
-    };
-    const onAbort = () => killGroup('cancelled');
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    const timeout = spec.timeoutMs ? setTimeout(() => killGroup(`timed out after ${spec.timeoutMs} ms`), spec.timeoutMs) : undefined;
-
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      stdout.push(`${line}\n`);
-      try {
-        if (line.startsWith(USAGE_PREFIX)) usage = addUsage(usage, UsageSchema.parse(JSON.parse(line.slice(USAGE_PREFIX.length))));
-        else if (line.startsWith(OUTPUT_PREFIX)) output = JSON.parse(line.slice(OUTPUT_PREFIX.length));
-        else if (line.startsWith(ERROR_PREFIX)) reported = JSON.parse(line.slice(ERROR_PREFIX.length));
-      } catch (err) {
-        stderr.push(`teamrun: ignored malformed line "${line.slice(0, 200)}": ${(err as Error).message}\n`);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-    if (ctx.signal.aborted) onAbort();
-
-    child.on('error', (err) => reject(new ExecutorError(`could not start /bin/sh: ${err.message}`, { usage })));
-    child.on('close', (code, signal) => {
-      clearTimeout(timeout);
-      clearTimeout(killTimer);
-      ctx.signal.removeEventListener('abort', onAbort);
-      // The group may still hold children that outlived the shell.
-      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-      if (code === 0 && !reported) {
-        resolve({ output, usage });
-        return;
-      }
-      const how = stoppedBy ?? (signal ? `killed by ${signal}` : `exit code ${code}`);
-      const detail = reported?.message ?? (stderr.toString() || stdout.toString());
-      reject(
-        new ExecutorError(`shell command failed (${how})${detail ? `: ${detail.slice(-1_000)}` : ''}`, {
-          nonRetryable: reported?.nonRetryable ?? false,
-          type: stoppedBy?.startsWith('timed out') ? 'TeamExecutorTimeout' : 'TeamShellFailed',
-          usage,
-          output,
-        }),
-      );
-    });
-  });
+  const shell = ctx.config.worker.shell;
+  checkCommand(spec.command, shell.allowCommands);
+  const cwd = resolveCwd(spec.cwd, shell);
+  const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes);
+  try {
+    const env = shellEnvironment(spec.env, ctx, inputs.env);
+    let processes: AttemptProcesses;
+    try {
+      processes = containAttempt(shell.cgroup, environmentMarker(ctx));
+    } catch (err) {
+      if (err instanceof ContainmentError) throw new ExecutorError(err.message, { nonRetryable: true, type: 'TeamShellContainment' });
+      throw err;
+    }
+    return await runContained(spec, ctx, { env, cwd, processes });
+  } finally {
+    inputs.remove();
+  }
 };
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
+function runContained(
+  spec: ShellSpec,
+  ctx: Parameters<Executor>[1],
+  how: { env: Record<string, string>; cwd: string | undefined; processes: AttemptProcesses },
+): Promise<ExecutorResult> {
+  const { killGraceMs, outputTailBytes, logTailBytes, maxLineBytes } = ctx.config.worker.shell;
+  const { processes, redactor } = { processes: how.processes, redactor: ctx.redactor };
+  const keepBytes = Math.max(outputTailBytes, logTailBytes) + redactor.margin;
+  const usage = new UsageRecords();
+  const links: AttemptLink[] = [];
+  const notes: string[] = [];
+  let output: unknown;
+  let reported: { message?: string; nonRetryable?: boolean } | undefined;
+  const note = (text: string) => {
+    if (notes.length < MAX_NOTES) notes.push(`[teamrun] ${text}`);
+  };
+  const onDirective = (line: string) => {
+    try {
+      if (line.startsWith(USAGE_PREFIX)) usage.add(UsageSchema.parse(JSON.parse(line.slice(USAGE_PREFIX.length))));
+      else if (line.startsWith(OUTPUT_PREFIX)) output = JSON.parse(line.slice(OUTPUT_PREFIX.length));
+      else if (line.startsWith(ERROR_PREFIX)) reported = JSON.parse(line.slice(ERROR_PREFIX.length));
+      else if (line.startsWith(LINK_PREFIX)) addLink(links, JSON.parse(line.slice(LINK_PREFIX.length)));
+    } catch (err) {
+      note(`ignored malformed line "${redactor.text(line).slice(0, 200)}": ${(err as Error).message.slice(0, 200)}`);
+    }
+  };
+  const stdout = new StreamCapture({ keepBytes, maxLineBytes, onDirective });
+  const stderr = new StreamCapture({ keepBytes, maxLineBytes });
+
+  return new Promise((resolve, reject) => {
+    let child;
+    try {
+      child = spawn('/bin/sh', processes.argv(spec.command), { cwd: how.cwd, env: how.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      processes.dispose();
+      reject(spawnFailure(err as NodeJS.ErrnoException));
+      return;
+    }
+    if (child.pid !== undefined) processes.started(child.pid);
+    let stoppedBy: string | null = null;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let spawnError: NodeJS.ErrnoException | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let streamsOpen = 2;
+    let finished = false;
+
+    // A stream stays open while anything holds its pipe; once all the attempt's processes are
+    // gone that is something that escaped containment, and the attempt does not wait for it.
+    const drainSoon = (ms: number) => {
+      clearTimeout(drainTimer);
+      drainTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, ms);
+    };
+    // TERM everything the attempt started, KILL after the grace period.
+    const terminate = () => {
+      if (killTimer) return;
+      processes.signal('SIGTERM');
+      killTimer = setTimeout(() => {
+        processes.signal('SIGKILL');
+        drainSoon(1_000);
+      }, killGraceMs);
+    };
+    const stop = (why: string) => {
+      if (stoppedBy || finished) return;
+      stoppedBy = why;
+      terminate();
+    };
+    const onAbort = () => stop('cancelled');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const timeout = spec.timeoutMs ? setTimeout(() => stop(`timed out after ${spec.timeoutMs} ms`), spec.timeoutMs) : undefined;
+    if (ctx.signal.aborted) onAbort();
+
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+    const streamClosed = () => {
+      streamsOpen--;
+      finish();
+    };
+    child.stdout!.once('close', streamClosed);
+    child.stderr!.once('close', streamClosed);
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      spawnError = err;
+      exit ??= { code: null, signal: null };
+      drainSoon(0);
+      finish();
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // The shell is done: whatever it left behind (a background child, a daemon) ends with it.
+      if (processes.alive()) terminate();
+      else drainSoon(500);
+      finish();
+    });
+
+    function finish() {
+      if (finished || !exit || streamsOpen > 0) return;
+      finished = true;
+      clearTimeout(timeout);
+      clearTimeout(killTimer);
+      clearTimeout(drainTimer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      if (processes.alive()) processes.signal('SIGKILL');
+      processes.dispose();
+      stdout.end();
+      stderr.end();
+      settle();
+    }
+
+    function settle() {
+      for (const [name, capture] of [['stdout', stdout], ['stderr', stderr]] as const) {
+        if (capture.longLines) note(`${name}: ${capture.longLines} line(s) over ${maxLineBytes} bytes (worker.shell.maxLineBytes); ${capture.total} bytes in all, the last ${logTailBytes} kept`);
+      }
+      const logs: AttemptLogs = {
+        stdout: stdout.tail(logTailBytes, redactor),
+        stderr: withNotes(stderr.tail(logTailBytes, redactor), notes.map((n) => redactor.text(n)), logTailBytes),
+        stdoutBytes: stdout.total,
+        stderrBytes: stderr.total,
+      };
+      const evidence = {
+        usage: usage.empty ? undefined : usage.records,
+        output: redactor.deep(output),
+        logs,
+        links: links.length ? redactor.deep(links) : undefined,
+      };
+      if (spawnError) {
+        reject(spawnFailure(spawnError, evidence));
+        return;
+      }
+      const { code, signal } = exit!;
+      const dropped = stdout.droppedDirectiveLines;
+      if (code === 0 && !reported && !stoppedBy && dropped === 0) {
+        resolve(evidence);
+        return;
+      }
+      const how = stoppedBy ?? (code === 0 ? 'exit code 0' : signal ? `killed by ${signal}` : `exit code ${code}`);
+      let detail: string;
+      let nonRetryable = reported?.nonRetryable === true;
+      if (dropped > 0 && !stoppedBy) {
+        detail = `${dropped} directive line(s) (${stdout.droppedDirectives.join(', ')}) over ${maxLineBytes} bytes were dropped, not parsed (worker.shell.maxLineBytes); print less on one line, or store the data elsewhere and print a reference`;
+        nonRetryable = true;
+      } else {
+        const message = reported?.message === undefined ? undefined : redactor.text(String(reported.message));
+        const tail = stderr.tail(outputTailBytes, redactor).trim() || stdout.tail(outputTailBytes, redactor).trim();
+        detail = (message ?? tail).slice(-1_000);
+      }
+      reject(
+        new ExecutorError(`shell command failed (${how})${detail ? `: ${detail}` : ''}`, {
+          nonRetryable,
+          type: stoppedBy?.startsWith('timed out') ? 'TeamExecutorTimeout' : 'TeamShellFailed',
+          ...evidence,
+        }),
+      );
+    }
+  });
 }
 
-function addUsage(total: Usage | undefined, more: Usage): Usage {
-  if (!total) return more;
-  const sum = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
-  return {
-    inputTokens: sum(total.inputTokens, more.inputTokens),
-    outputTokens: sum(total.outputTokens, more.outputTokens),
-    cacheTokens: sum(total.cacheTokens, more.cacheTokens),
-    costUsd: sum(total.costUsd, more.costUsd),
-    model: more.model ?? total.model,
-  };
+function addLink(links: AttemptLink[], value: unknown): void {
+  if (links.length >= MAX_ATTEMPT_LINKS) throw new Error(`more than ${MAX_ATTEMPT_LINKS} links; later ones are ignored`);
+  const { url, label } = (value ?? {}) as { url?: unknown; label?: unknown };
+  if (typeof url !== 'string' || url.length > MAX_LINK_URL || !/^https?:\/\/\S+$/i.test(url)) {
+    throw new Error(`a link needs "url": an http(s) URL of at most ${MAX_LINK_URL} characters`);
+  }
+  if (label !== undefined && typeof label !== 'string') throw new Error('a link\'s "label" must be a string');
+  links.push({ url, label: (label ?? url).slice(0, MAX_LINK_LABEL) });
+}
+
+function withNotes(tail: string, notes: string[], limit: number): string {
+  if (notes.length === 0) return tail;
+  const text = `${tail}${tail && !tail.endsWith('\n') ? '\n' : ''}${notes.join('\n')}\n`;
+  const bytes = Buffer.from(text);
+  return bytes.length > limit ? bytes.subarray(bytes.length - limit).toString('utf8') : text;
+}
+
+/** A shell that could not start. A too-large environment or argument list stays too large on retry. */
+function spawnFailure(err: NodeJS.ErrnoException, evidence: ExecutorResult = {}): ExecutorError {
+  if (err.code === 'E2BIG') {
+    return new ExecutorError(
+      'could not start /bin/sh: the environment and arguments are over the system limit (E2BIG); pass large values through files (dependency outputs are always in $TEAMRUN_INPUTS_FILE)',
+      { nonRetryable: true, type: 'TeamShellTooBig', ...evidence },
+    );
+  }
+  return new ExecutorError(`could not start /bin/sh: ${err.message}`, { ...evidence });
 }

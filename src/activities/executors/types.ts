@@ -1,5 +1,7 @@
 import type { Usage } from '../../plan/schema';
 import type { TeamrunConfig } from '../../config/config';
+import type { AttemptLink, AttemptLogs } from '../interface';
+import type { Redactor } from '../redact';
 
 /** What an executor gets for one attempt. */
 export interface ExecutorContext {
@@ -16,11 +18,21 @@ export interface ExecutorContext {
   progress(details: unknown): void;
   config: TeamrunConfig;
   env: NodeJS.ProcessEnv;
+  /** The worker's secrets: whatever an executor reports passes through it, before any cut. */
+  redactor: Redactor;
 }
+
+/**
+ * Usage as one record or as records each priced on its own (its own model or its own cost):
+ * an executor that saw several usage reports hands them over separately.
+ */
+export type ReportedUsage = Usage | Usage[];
 
 export interface ExecutorResult {
   output?: unknown;
-  usage?: Usage;
+  usage?: ReportedUsage;
+  logs?: AttemptLogs;
+  links?: AttemptLink[];
 }
 
 /** An executor kind: runs one attempt of a task whose `executor.kind` names it. */
@@ -30,12 +42,14 @@ export type Executor = (spec: Record<string, unknown> & { kind: string }, ctx: E
 export class ExecutorError extends Error {
   readonly nonRetryable: boolean;
   readonly type: string;
-  readonly usage?: Usage;
+  readonly usage?: ReportedUsage;
   readonly output?: unknown;
+  readonly logs?: AttemptLogs;
+  readonly links?: AttemptLink[];
 
   constructor(
     message: string,
-    options: { nonRetryable?: boolean; type?: string; usage?: Usage; output?: unknown } = {},
+    options: { nonRetryable?: boolean; type?: string } & ExecutorResult = {},
   ) {
     super(message);
     this.name = 'ExecutorError';
@@ -43,6 +57,8 @@ export class ExecutorError extends Error {
     this.type = options.type ?? 'TeamExecutorFailed';
     this.usage = options.usage;
     this.output = options.output;
+    this.logs = options.logs;
+    this.links = options.links;
   }
 }
 

@@ -1,0 +1,114 @@
+import type { Redactor } from '../redact';
+
+/** Lines starting with this are directives to the worker; only they are ever held whole. */
+export const DIRECTIVE_PREFIX = '::teamrun-';
+const PREFIX = Buffer.from(DIRECTIVE_PREFIX);
+const NEWLINE = 0x0a;
+
+export interface StreamCaptureOptions {
+  /** Bytes of the stream's end kept for tails (the tail limit plus the redactor's margin). */
+  keepBytes: number;
+  /** A directive line longer than this is dropped, not parsed. */
+  maxLineBytes: number;
+  /** Called with each complete directive line (newline and a trailing CR removed). */
+  onDirective?: (line: string) => void;
+}
+
+/**
+ * One output stream of a child process, read as bytes with bounded memory whatever its shape:
+ * one endless line, many lines, binary. Keeps the last `keepBytes` bytes for a tail, and hands
+ * over the `::teamrun-*::` lines up to `maxLineBytes`; no other line is ever held whole.
+ */
+export class StreamCapture {
+  /** Bytes the stream carried. */
+  total = 0;
+  /** Lines of any kind longer than `maxLineBytes`. */
+  longLines = 0;
+  /** Directive lines dropped for their length, by their first bytes (at most 8 kept). */
+  readonly droppedDirectives: string[] = [];
+  private droppedDirectiveCount = 0;
+  private readonly chunks: Buffer[] = [];
+  private keptBytes = 0;
+  // The line being read: its first bytes while undecided, all of it while a directive.
+  private line: Buffer[] = [];
+  private lineBytes = 0;
+  private mode: 'undecided' | 'directive' | 'other' | 'overlong' = 'undecided';
+
+  constructor(private readonly options: StreamCaptureOptions) {}
+
+  get droppedDirectiveLines(): number {
+    return this.droppedDirectiveCount;
+  }
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    this.keep(chunk);
+    let at = 0;
+    while (at < chunk.length) {
+      const newline = chunk.indexOf(NEWLINE, at);
+      const end = newline === -1 ? chunk.length : newline;
+      this.feed(chunk.subarray(at, end));
+      if (newline === -1) break;
+      this.endLine();
+      at = newline + 1;
+    }
+  }
+
+  /** The stream ended: a last line without a newline still counts. */
+  end(): void {
+    if (this.lineBytes > 0) this.endLine();
+  }
+
+  /** The redacted tail: at most `limit` bytes of the stream's end, as text (invalid UTF-8 shown as U+FFFD). */
+  tail(limit: number, redactor: Redactor): string {
+    const kept = Buffer.concat(this.chunks);
+    return redactor.tail(kept, limit, this.total > kept.length);
+  }
+
+  private keep(chunk: Buffer): void {
+    const { keepBytes } = this.options;
+    const piece = chunk.length > keepBytes ? chunk.subarray(chunk.length - keepBytes) : chunk;
+    this.chunks.push(piece);
+    this.keptBytes += piece.length;
+    while (this.keptBytes - this.chunks[0].length >= keepBytes) this.keptBytes -= this.chunks.shift()!.length;
+  }
+
+  private feed(piece: Buffer): void {
+    if (piece.length === 0) return;
+    const before = this.lineBytes;
+    this.lineBytes += piece.length;
+    if (before <= this.options.maxLineBytes && this.lineBytes > this.options.maxLineBytes) this.longLines++;
+    if (this.mode === 'other' || this.mode === 'overlong') return;
+    this.line.push(piece);
+    if (this.mode === 'undecided') {
+      if (this.lineBytes < PREFIX.length) return;
+      const head = Buffer.concat(this.line);
+      this.line = [head];
+      if (!head.subarray(0, PREFIX.length).equals(PREFIX)) {
+        this.mode = 'other';
+        this.line = [];
+        return;
+      }
+      this.mode = 'directive';
+    }
+    if (this.lineBytes > this.options.maxLineBytes) {
+      this.droppedDirectiveCount++;
+      if (this.droppedDirectives.length < 8) {
+        const head = Buffer.concat(this.line).subarray(0, 40).toString('utf8');
+        this.droppedDirectives.push(head.slice(0, head.indexOf('::', PREFIX.length) + 2 || 40));
+      }
+      this.mode = 'overlong';
+      this.line = [];
+    }
+  }
+
+  private endLine(): void {
+    if (this.mode === 'directive' || this.mode === 'undecided') {
+      const line = Buffer.concat(this.line).toString('utf8').replace(/\r$/, '');
+      if (line.startsWith(DIRECTIVE_PREFIX)) this.options.onDirective?.(line);
+    }
+    this.line = [];
+    this.lineBytes = 0;
+    this.mode = 'undecided';
+  }
+}

@@ -1,0 +1,333 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Everything one attempt starts, so that all of it can be stopped, whatever it did to detach.
+ *
+ * - `cgroup`: the attempt's shell joins a cgroup (v2) of its own before it runs the command, and
+ *   every process it starts stays in it (setsid, double forks and reparenting included); the end
+ *   of the attempt kills the cgroup (`cgroup.kill`). Needs a writable cgroup v2 hierarchy (root,
+ *   or a delegated subtree).
+ * - `process-tree`: the attempt's process group, plus every descendant a scan of /proc saw
+ *   (by parent, process group or session, rescanned every `SCAN_EVERY_MS`), plus, when the
+ *   attempt ends, any process still carrying the attempt's environment marker. A process that
+ *   detaches between two scans and also clears its environment can escape.
+ */
+export interface AttemptProcesses {
+  readonly mechanism: 'cgroup' | 'process-tree';
+  /** `/bin/sh` arguments that run `command` inside the containment. */
+  argv(command: string): string[];
+  /** The shell's pid, once spawned. */
+  started(pid: number): void;
+  signal(signal: 'SIGTERM' | 'SIGKILL'): void;
+  /** Whether any process the attempt started still runs. */
+  alive(): boolean;
+  /** Stops tracking and removes the cgroup (call after everything is gone). */
+  dispose(): void;
+}
+
+export type CgroupMode = 'auto' | 'off' | 'required';
+
+export class ContainmentError extends Error {}
+
+const SCAN_EVERY_MS = 100;
+
+/** The containment for one attempt: a cgroup when this worker may create one, else a process-tree watch. */
+export function containAttempt(mode: CgroupMode, environmentMarker: string): AttemptProcesses {
+  if (mode !== 'off') {
+    const cgroup = attemptCgroup();
+    if (cgroup) return new CgroupProcesses(cgroup, new TreeProcesses(environmentMarker));
+    if (mode === 'required') {
+      throw new ContainmentError(
+        `worker.shell.cgroup is "required" but this worker cannot create a cgroup v2 group (${cgroupProblem ?? 'unknown reason'})`,
+      );
+    }
+  }
+  return new TreeProcesses(environmentMarker);
+}
+
+// --- cgroup v2 -----------------------------------------------------------------------------------
+
+let workerCgroup: string | null | undefined;
+let cgroupProblem: string | undefined;
+let attemptSeq = 0;
+
+/** `<cgroup2 mount><this process's cgroup>/teamrun-<pid>`, created once; null when not possible here. */
+function workerCgroupDir(): string | null {
+  if (workerCgroup !== undefined) return workerCgroup;
+  workerCgroup = null;
+  try {
+    const mount = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' '))
+      .find((f) => f[f.indexOf('-') + 1] === 'cgroup2')?.[4];
+    const own = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('0::'))
+      ?.slice(3);
+    if (!mount || own === undefined) {
+      cgroupProblem = 'no cgroup v2 hierarchy is mounted';
+      return null;
+    }
+    const base = path.join(mount, own);
+    sweepDeadWorkers(base);
+    const dir = path.join(base, `teamrun-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    workerCgroup = dir;
+    process.once('exit', () => removeCgroupTree(dir));
+  } catch (err) {
+    cgroupProblem = (err as Error).message;
+  }
+  return workerCgroup;
+}
+
+function attemptCgroup(): string | null {
+  const dir = workerCgroupDir();
+  if (!dir) return null;
+  const attempt = path.join(dir, `attempt-${++attemptSeq}`);
+  try {
+    mkdirSync(attempt);
+    return attempt;
+  } catch (err) {
+    cgroupProblem = (err as Error).message;
+    return null;
+  }
+}
+
+/** Groups left by a worker that died (kill -9) still hold its attempts' processes: end them. */
+function sweepDeadWorkers(base: string): void {
+  for (const name of readdirSync(base)) {
+    const pid = /^teamrun-(\d+)$/.exec(name)?.[1];
+    if (!pid || Number(pid) === process.pid || processExists(Number(pid))) continue;
+    removeCgroupTree(path.join(base, name));
+  }
+}
+
+function removeCgroupTree(dir: string): void {
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) removeCgroupTree(path.join(dir, entry.name));
+    }
+    killCgroup(dir);
+    rmdirSync(dir);
+  } catch {
+    // Still populated, or already gone: a later sweep retries.
+  }
+}
+
+function killCgroup(dir: string): void {
+  const kill = path.join(dir, 'cgroup.kill');
+  if (existsSync(kill)) {
+    writeFileSync(kill, '1');
+    return;
+  }
+  for (const pid of cgroupPids(dir)) signalPid(pid, 'SIGKILL');
+}
+
+function cgroupPids(dir: string): number[] {
+  try {
+    return readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+class CgroupProcesses implements AttemptProcesses {
+  readonly mechanism = 'cgroup' as const;
+  constructor(
+    private readonly dir: string,
+    // The group and tree are still signalled: a process that moved itself out of the cgroup (root can) is still reached.
+    private readonly tree: TreeProcesses,
+  ) {}
+
+  argv(command: string): string[] {
+    // The shell moves itself into the cgroup, then becomes the command: nothing runs outside it.
+    return ['-c', 'echo $$ > "$0/cgroup.procs" && exec /bin/sh -c "$1"', this.dir, command];
+  }
+
+  started(pid: number): void {
+    this.tree.started(pid);
+  }
+
+  signal(signal: 'SIGTERM' | 'SIGKILL'): void {
+    try {
+      if (signal === 'SIGKILL') killCgroup(this.dir);
+      else for (const pid of cgroupPids(this.dir)) signalPid(pid, signal);
+    } catch {
+      // The group is gone already.
+    }
+    this.tree.signal(signal);
+  }
+
+  alive(): boolean {
+    return cgroupPids(this.dir).length > 0 || this.tree.alive();
+  }
+
+  dispose(): void {
+    this.tree.dispose();
+    removeCgroupTree(this.dir);
+  }
+}
+
+// --- process tree through /proc ------------------------------------------------------------------
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  session: number;
+  start: string;
+}
+
+function readProc(pid: number): ProcInfo | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (f[0] === 'Z' || f[0] === 'X') return null;
+    return { pid, ppid: Number(f[1]), pgrp: Number(f[2]), session: Number(f[3]), start: f[19] };
+  } catch {
+    return null;
+  }
+}
+
+function readProcs(): ProcInfo[] {
+  const procs: ProcInfo[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    const info = readProc(Number(name));
+    if (info) procs.push(info);
+  }
+  return procs;
+}
+
+/** One scan of /proc every `SCAN_EVERY_MS` serves every attempt the worker runs. */
+const watching = new Set<TreeProcesses>();
+let scanTimer: NodeJS.Timeout | undefined;
+
+function watch(tree: TreeProcesses): void {
+  watching.add(tree);
+  scanTimer ??= setInterval(() => {
+    const procs = readProcs();
+    for (const t of watching) t.absorb(procs);
+  }, SCAN_EVERY_MS).unref();
+}
+
+function unwatch(tree: TreeProcesses): void {
+  watching.delete(tree);
+  if (watching.size === 0 && scanTimer) {
+    clearInterval(scanTimer);
+    scanTimer = undefined;
+  }
+}
+
+class TreeProcesses implements AttemptProcesses {
+  readonly mechanism = 'process-tree' as const;
+  private root: number | undefined;
+  /** Every process seen to belong to the attempt, with its start time (pids get reused). */
+  private readonly known = new Map<number, string>();
+
+  constructor(private readonly environmentMarker: string) {}
+
+  argv(command: string): string[] {
+    return ['-c', command];
+  }
+
+  started(pid: number): void {
+    this.root = pid;
+    const info = readProc(pid);
+    this.known.set(pid, info?.start ?? '');
+    watch(this);
+  }
+
+  absorb(procs: ReadonlyArray<ProcInfo>): void {
+    const byPid = new Map(procs.map((p) => [p.pid, p]));
+    const belongs = (p: ProcInfo) => {
+      const parent = byPid.get(p.ppid);
+      // A parent counts only while it is the same process we saw (same start time).
+      if (parent && this.known.get(p.ppid) === parent.start) return true;
+      // Groups and sessions are named by a pid Linux does not reuse while they exist.
+      return this.known.has(p.pgrp) || this.known.has(p.session);
+    };
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const p of procs) {
+        if (p.pid === process.pid || this.known.get(p.pid) === p.start) continue;
+        if (belongs(p)) {
+          this.known.set(p.pid, p.start);
+          grew = true;
+        }
+      }
+    }
+  }
+
+  /** Processes that carry the attempt's environment marker, found whatever they did to their parentage. */
+  private absorbMarked(procs: ReadonlyArray<ProcInfo>): void {
+    for (const p of procs) {
+      if (p.pid === process.pid || this.known.get(p.pid) === p.start) continue;
+      try {
+        if (readFileSync(`/proc/${p.pid}/environ`, 'latin1').includes(this.environmentMarker)) this.known.set(p.pid, p.start);
+      } catch {
+        // Not ours to read, or gone.
+      }
+    }
+  }
+
+  signal(signal: 'SIGTERM' | 'SIGKILL'): void {
+    if (this.root === undefined) return;
+    const procs = readProcs();
+    this.absorb(procs);
+    this.absorbMarked(procs);
+    signalGroup(this.root, signal);
+    for (const p of procs) if (this.known.get(p.pid) === p.start) signalPid(p.pid, signal);
+  }
+
+  alive(): boolean {
+    if (this.root === undefined) return false;
+    if (groupExists(this.root)) return true;
+    for (const [pid, start] of this.known) if (readProc(pid)?.start === start) return true;
+    return false;
+  }
+
+  dispose(): void {
+    unwatch(this);
+  }
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  if (pid === process.pid || pid <= 1) return;
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Gone already.
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // The group is empty.
+  }
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    // Zombies keep a group "existing" until reaped; only live members count.
+    return readdirSync('/proc').some((name) => {
+      const info = /^\d+$/.test(name) ? readProc(Number(name)) : null;
+      return info !== null && info.pgrp === pgid;
+    });
+  } catch {
+    return false;
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

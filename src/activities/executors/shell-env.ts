@@ -1,0 +1,136 @@
+import { mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TeamrunConfig } from '../../config/config';
+import { ExecutorError, attemptEnv, type ExecutorContext } from './types';
+
+type ShellConfig = TeamrunConfig['worker']['shell'];
+
+/** What a plan may give as an environment value: a literal, or a worker variable named in `worker.shell.secretEnv`. */
+export type PlanEnvValue = string | { fromWorkerEnv: string };
+
+/** The worker's variables every task gets (when set), whatever the config says. */
+const BASE_ENV = ['PATH', 'HOME', 'LANG', 'LC_*', 'TMPDIR', 'TZ'];
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** `*` and `?` globs over names (`AWS_*`); anything else matches literally. */
+export function globMatcher(patterns: ReadonlyArray<string>): (name: string) => boolean {
+  const exact = new Set(patterns.filter((p) => !/[*?]/.test(p)));
+  const globs = patterns
+    .filter((p) => /[*?]/.test(p))
+    .map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+  return (name) => exact.has(name) || globs.some((g) => g.test(name));
+}
+
+/**
+ * The environment of one shell attempt: an allowlist. The worker's PATH, HOME, LANG, LC_*,
+ * TMPDIR and TZ, the names `worker.shell.passEnv` lists, the plan's literal values, the values
+ * the plan takes from `worker.shell.secretEnv` by name, and the attempt's `TEAMRUN_*` variables.
+ */
+export function shellEnvironment(
+  planEnv: Readonly<Record<string, PlanEnvValue>> | undefined,
+  ctx: ExecutorContext,
+  extra: Record<string, string>,
+): Record<string, string> {
+  const shell = ctx.config.worker.shell;
+  const passes = globMatcher([...BASE_ENV, ...shell.passEnv]);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.env)) {
+    if (value !== undefined && passes(name)) env[name] = value;
+  }
+  env.PATH ??= DEFAULT_PATH;
+  const secretNames = new Set(shell.secretEnv);
+  for (const [name, value] of Object.entries(planEnv ?? {})) {
+    if (typeof value === 'string') {
+      env[name] = value;
+      continue;
+    }
+    const source = value?.fromWorkerEnv;
+    if (typeof source !== 'string' || !secretNames.has(source)) {
+      throw new ExecutorError(
+        `env.${name}: fromWorkerEnv "${String(source)}" is not listed in worker.shell.secretEnv of this worker; a task may only take the worker variables its operator lists there`,
+        { nonRetryable: true, type: 'TeamShellEnvRefused' },
+      );
+    }
+    const resolved = ctx.env[source];
+    if (resolved === undefined) {
+      throw new ExecutorError(`env.${name}: fromWorkerEnv "${source}" is not set in this worker's environment`, {
+        nonRetryable: true,
+        type: 'TeamShellEnvRefused',
+      });
+    }
+    env[name] = resolved;
+  }
+  return { ...env, ...attemptEnv(ctx), TEAMRUN_HOLDER: ctx.holder, ...extra };
+}
+
+/** The variable a process of this attempt carries, by which the worker finds it if it detached. */
+export function environmentMarker(ctx: ExecutorContext): string {
+  return `TEAMRUN_LEASE_ID=${ctx.leaseId}\0`;
+}
+
+/**
+ * Dependency outputs, for the task: always as a file (`TEAMRUN_INPUTS_FILE`, removed when the
+ * attempt ends), and inline (`TEAMRUN_INPUTS`) while small, since the environment has a size limit.
+ */
+export function writeInputs(outputs: Record<string, unknown>, inlineMaxBytes: number): { env: Record<string, string>; remove(): void } {
+  const json = JSON.stringify(outputs);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-inputs-'));
+  const file = path.join(dir, 'inputs.json');
+  writeFileSync(file, json, { mode: 0o600 });
+  const env: Record<string, string> = { TEAMRUN_INPUTS_FILE: file };
+  if (Buffer.byteLength(json) <= inlineMaxBytes) env.TEAMRUN_INPUTS = json;
+  return { env, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The directory the command runs in, checked: it exists, and it is inside `worker.shell.cwdRoot`
+ * when one is set (relative paths are taken from there; symlinks and `..` cannot leave it).
+ */
+export function resolveCwd(cwd: string | undefined, shell: ShellConfig): string | undefined {
+  const root = shell.cwdRoot;
+  const wanted = root ? path.resolve(root, cwd ?? '.') : cwd;
+  if (wanted === undefined) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(wanted);
+    if (!statSync(real).isDirectory()) throw new Error('not a directory');
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new ExecutorError(`cwd "${cwd ?? wanted}" ${missing ? 'does not exist' : `is not a usable directory (${(err as Error).message})`}${wanted !== cwd ? ` (resolved to ${wanted})` : ''}`, {
+      nonRetryable: true,
+      type: 'TeamShellBadCwd',
+    });
+  }
+  if (root) {
+    const realRoot = realpathSync(root);
+    const inside = path.relative(realRoot, real);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) {
+      throw new ExecutorError(`cwd "${cwd}" resolves to ${real}, outside worker.shell.cwdRoot (${realRoot}); tasks on this worker may only run inside it`, {
+        nonRetryable: true,
+        type: 'TeamShellCwdRefused',
+      });
+    }
+  }
+  return real;
+}
+
+/**
+ * `worker.shell.allowCommands`: a command runs only if one pattern matches all of it. A pattern
+ * written `/.../` is a regular expression; any other is a glob where `*` matches any text.
+ */
+export function checkCommand(command: string, patterns: ReadonlyArray<string> | undefined): void {
+  if (!patterns) return;
+  const matches = patterns.some((p) => {
+    const regex = /^\/(.*)\/$/s.exec(p);
+    if (regex) return new RegExp(`^(?:${regex[1]})$`, 's').test(command);
+    return new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 's').test(command);
+  });
+  if (!matches) {
+    const shown = command.length > 200 ? `${command.slice(0, 200)}...` : command;
+    throw new ExecutorError(
+      `command refused: "${shown}" matches none of worker.shell.allowCommands (${patterns.map((p) => JSON.stringify(p)).join(', ') || 'empty: no command may run'})`,
+      { nonRetryable: true, type: 'TeamShellCommandRefused' },
+    );
+  }
+}

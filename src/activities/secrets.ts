@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { TeamrunConfig } from '../config/config';
+import { globMatcher } from './executors/shell-env';
+import { Redactor, type Secret } from './redact';
+
+/**
+ * The values this worker knows to be secret: the llm executor's API key, `TEMPORAL_API_KEY`,
+ * the TLS client key (the file's text and each line of it), every variable of
+ * `worker.shell.secretEnv` (tasks may take these by name) and of `worker.redact.env`.
+ */
+export function workerSecrets(config: TeamrunConfig & { file?: string | null }, env: NodeJS.ProcessEnv): Secret[] {
+  const secrets: Secret[] = [];
+  const fromEnv = (name: string) => {
+    const value = env[name];
+    if (value) secrets.push({ name, value });
+  };
+  fromEnv(config.worker.llm.apiKeyEnv);
+  fromEnv('TEMPORAL_API_KEY');
+  for (const name of config.worker.shell.secretEnv) fromEnv(name);
+  const redactNamed = globMatcher(config.worker.redact.env);
+  for (const name of Object.keys(env)) if (redactNamed(name)) fromEnv(name);
+  const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH || config.connection.clientKeyPath;
+  if (keyPath) {
+    try {
+      const base = config.file ? path.dirname(config.file) : process.cwd();
+      const pem = readFileSync(path.resolve(base, keyPath), 'utf8');
+      secrets.push({ name: 'TLS_CLIENT_KEY', value: pem.trim() });
+      for (const line of pem.split(/\r?\n/)) if (line.length >= 16 && !line.startsWith('-----')) secrets.push({ name: 'TLS_CLIENT_KEY', value: line });
+    } catch {
+      // Unreadable here: the connection reports that itself.
+    }
+  }
+  return secrets;
+}
+
+export function workerRedactor(config: TeamrunConfig & { file?: string | null }, env: NodeJS.ProcessEnv): Redactor {
+  return new Redactor(workerSecrets(config, env));
+}
