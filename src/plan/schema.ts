@@ -8,7 +8,15 @@ export const PLAN_LIMITS = {
   maxScope: 64,
   maxTitle: 500,
   maxCommand: 64 * 1024,
+  /** An `activity` task's `input`, as JSON: the same bound as a task's output. */
+  maxActivityInputBytes: 64 * 1024,
+  maxActivityQueues: 64,
+  /** Temporal's own limit on activity type and task queue names is far larger; these keep history small. */
+  maxActivityName: 256,
 } as const;
+
+/** Temporal's timers and timeouts hold at most this many milliseconds (a signed 32-bit integer). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * When a run hands over to a fresh workflow run (continue-as-new): at this many history events,
@@ -81,6 +89,51 @@ export const LlmExecutorSchema = z
     message: 'give exactly one of "prompt" or "messages"',
   });
 
+/** UTF-8 size of a value as JSON, without Node's Buffer: the plan is validated inside the workflow too. */
+export function jsonBytes(value: unknown): number {
+  const json = JSON.stringify(value) ?? '';
+  let bytes = 0;
+  for (let i = 0; i < json.length; i++) {
+    const code = json.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** A task queue an `activity` task may target, as `activityQueues` lists it. */
+export const ActivityQueueSchema = z.string().min(1).max(PLAN_LIMITS.maxActivityName);
+
+/**
+ * Any Temporal activity, in any SDK language, on its own task queue, scheduled as the attempt
+ * (docs/activities.md). Without heartbeats there is no lease: `startToCloseMs` is then the only
+ * bound, so it is required.
+ */
+export const ActivityExecutorSchema = z
+  .object({
+    kind: z.literal('activity'),
+    activityType: z.string().min(1).max(PLAN_LIMITS.maxActivityName),
+    taskQueue: ActivityQueueSchema,
+    input: z
+      .unknown()
+      .refine((input) => jsonBytes(input) <= PLAN_LIMITS.maxActivityInputBytes, {
+        message: `input must be at most ${PLAN_LIMITS.maxActivityInputBytes} bytes as JSON`,
+      })
+      .optional(),
+    startToCloseMs: durationMs.min(1).max(MAX_TIMEOUT_MS).optional(),
+    heartbeat: z.enum(['required', 'optional']).optional(),
+  })
+  .strict()
+  .refine((e) => e.heartbeat !== 'optional' || e.startToCloseMs !== undefined, {
+    message: 'heartbeat "optional" needs startToCloseMs: without heartbeats it is the only bound on the attempt',
+    path: ['startToCloseMs'],
+  });
+export type ActivityExecutorSpec = z.infer<typeof ActivityExecutorSchema>;
+
 export const SleepExecutorSchema = z.object({ kind: z.literal('sleep'), ms: durationMs }).strict();
 export const NoopExecutorSchema = z.object({ kind: z.literal('noop') }).strict();
 
@@ -91,6 +144,7 @@ export const BUILTIN_EXECUTOR_SCHEMAS = {
   llm: LlmExecutorSchema,
   sleep: SleepExecutorSchema,
   noop: NoopExecutorSchema,
+  activity: ActivityExecutorSchema,
 } as const;
 
 export const ExecutorSchema = z
@@ -159,6 +213,8 @@ export const TeamPlanSchema = z
     governance: z.object({ operators: z.array(z.string().min(1).max(200)).optional() }).strict().optional(),
     awaitAdjudication: z.boolean().default(true),
     adjudicationTimeoutMs: durationMs.min(1).default(7 * 24 * 3600_000),
+    /** Task queues `activity` tasks may target; any other is refused at validation. */
+    activityQueues: z.array(ActivityQueueSchema).max(PLAN_LIMITS.maxActivityQueues).optional(),
     continueAsNewAfterEvents: z
       .number()
       .int()

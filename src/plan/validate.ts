@@ -1,4 +1,4 @@
-import { PLAN_LIMITS, TeamPlanSchema, type TeamPlan } from './schema';
+import { PLAN_LIMITS, TeamPlanSchema, type TaskSpec, type TeamPlan } from './schema';
 import { findCycle, formatCycle, nearest } from './graph';
 
 /** One thing wrong with a plan, with where it is (`tasks[3].dependsOn[0]`). */
@@ -27,7 +27,7 @@ export function formatProblems(problems: PlanProblem[]): string {
 export function validatePlan(input: unknown): PlanValidation {
   const parsed = TeamPlanSchema.safeParse(input);
   if (parsed.success) {
-    const problems = checkGraph(parsed.data.tasks);
+    const problems = [...checkGraph(parsed.data.tasks), ...checkActivityTasks(parsed.data, parsed.data.tasks)];
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
   const problems: PlanProblem[] = parsed.error.issues.map((issue) => ({
@@ -115,5 +115,42 @@ function checkGraph(tasks: ReadonlyArray<GraphNode>): PlanProblem[] {
       message: `dependency cycle: ${formatCycle(cycle)}`,
     });
   }
+  return problems;
+}
+
+/**
+ * Governance of `activity` tasks: no worker of teamrun's guards a foreign task queue, so the run
+ * itself allows only the queues its plan lists in `activityQueues`.
+ */
+export function checkActivityTasks(
+  plan: Pick<TeamPlan, 'activityQueues' | 'budget'>,
+  tasks: ReadonlyArray<TaskSpec>,
+  pathOf: (i: number) => string = (i) => `tasks[${i}]`,
+): PlanProblem[] {
+  const allowed = new Set(plan.activityQueues ?? []);
+  const problems: PlanProblem[] = [];
+  tasks.forEach((task, i) => {
+    if (task.executor.kind !== 'activity') return;
+    const queue = task.executor.taskQueue as string;
+    if (!allowed.has(queue)) {
+      const guess = nearest(queue, [...allowed]);
+      problems.push({
+        path: `${pathOf(i)}.executor.taskQueue`,
+        code: 'activity_queue_not_allowed',
+        message:
+          `task queue "${queue}" is not in the plan's activityQueues` +
+          (allowed.size ? ` (${[...allowed].map((q) => `"${q}"`).join(', ')})` : ' (none listed)') +
+          (guess ? `; did you mean "${guess}"?` : ''),
+      });
+    }
+    // A shared ledger's slot is renewed by teamrun's own worker while the attempt runs; a foreign worker cannot.
+    if (plan.budget.ledger !== undefined) {
+      problems.push({
+        path: `${pathOf(i)}.executor`,
+        code: 'activity_with_ledger',
+        message: `an activity task cannot run under a shared ledger ("${plan.budget.ledger}"): its worker cannot renew the ledger slot`,
+      });
+    }
+  });
   return problems;
 }

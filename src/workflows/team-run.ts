@@ -23,7 +23,9 @@ import { TeamControlError } from '../team/control';
 import { TeamRun, type TeamRunSnapshot } from '../team/run';
 import { packSnapshot, unpackSnapshot, type PackedSnapshot } from '../team/snapshot';
 import type { AttemptOutcome, Claim } from '../team/types';
+import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
 import { currentDetails } from './details';
+import { runForeignActivity } from './foreign-activity';
 import * as msg from './messages';
 import * as sa from './search-attributes';
 import { AttemptNotStarted, RunLedger } from './team-ledger';
@@ -59,13 +61,14 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
   };
 
   const launch = (claim: Claim) => {
+    const summary = `${claim.title} · attempt ${claim.attempt} · token ${claim.fencingToken} · ${claim.executor.kind} · ${claim.holder}`;
     const { runTask } = proxyActivities<TeamActivities>({
       activityId: claim.activityId,
       heartbeatTimeout: claim.ttlMs,
       startToCloseTimeout: attemptTimeoutMs(claim),
       retry: { maximumAttempts: 1 },
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      summary: `${claim.title} · attempt ${claim.attempt} · token ${claim.fencingToken} · ${claim.executor.kind} · ${claim.holder}`,
+      summary,
     });
     const scope = new CancellationScope();
     attempts.set(claim.key, { fencingToken: claim.fencingToken, scope });
@@ -81,9 +84,15 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       dependencyOutputs: claim.dependencyOutputs,
       ...(ledger ? { ledger: ledger.lease(claim) } : {}),
     };
-    scope.run(() => (ledger ? ledger.admit(claim, () => runTask(input)) : runTask(input))).then(
-      (result) => settle(claim, { kind: 'completed', ...result }),
-      (err: unknown) => settle(claim, outcomeOf(err)),
+    // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it.
+    const foreign = isForeignActivity(claim);
+    const attempt = (): Promise<AttemptOutcome> =>
+      foreign
+        ? runForeignActivity(claim, run.workflowId, summary)
+        : runTask(input).then((result): AttemptOutcome => ({ kind: 'completed', ...result }));
+    scope.run(() => (ledger ? ledger.admit(claim, attempt) : attempt())).then(
+      (outcome) => settle(claim, outcome),
+      (err: unknown) => settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err)),
     );
   };
 
