@@ -1,0 +1,204 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { withFencedStore } from '../../src/fenced';
+import type { TeamPlanInput } from '../../src/plan/schema';
+import * as msg from '../../src/workflows/messages';
+import { uniqueQueue, waitFor } from '../helpers/env';
+import { historyAttempts } from '../helpers/history';
+import { spawnPythonWorker, venvPython } from '../helpers/python';
+import { runForTest, workerForTest } from '../helpers/scenario';
+import { eventsOf, heartbeatReached, root, taskOf, tempDir } from './leases-helpers';
+
+const TTL_MS = 3_000;
+
+/** What a marker file of the Python worker says, once it is there. */
+function marker<T = Record<string, unknown>>(dir: string, name: string, what = `marker ${name}`): Promise<T> {
+  const file = path.join(dir, name);
+  return waitFor(what, () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : null), 60_000);
+}
+
+/** teamrun's worker (workflows, shell tasks) on its queue, and a plan allowed to use `pyQueue`. */
+async function teamrunWith(pyQueue: string) {
+  const worker = await workerForTest({ taskQueue: uniqueQueue('activity-teamrun') });
+  const run = (plan: Omit<TeamPlanInput, 'activityQueues'>) => runForTest({ ...plan, activityQueues: [pyQueue] }, worker);
+  return { worker, run };
+}
+
+describe('a Python activity (temporalio SDK, its own worker and task queue) as a task of a team run', () => {
+  beforeAll(() => {
+    venvPython();
+  }, 600_000);
+
+  it('runs as the attempt: its output feeds a TypeScript shell task that depends on it, and its usage is charged', async () => {
+    const dir = tempDir();
+    const pyQueue = uniqueQueue('py-agents');
+    await spawnPythonWorker(pyQueue, 'py-research', dir);
+    const { run } = await teamrunWith(pyQueue);
+    const handle = await run({
+      name: 'activity-python',
+      lease: { ttlMs: TTL_MS },
+      budget: { maxUsd: 1 },
+      tasks: [
+        {
+          key: 'research',
+          executor: { kind: 'activity', activityType: 'research_agent', taskQueue: pyQueue, input: { topic: 'fencing', depth: 2 } },
+        },
+        {
+          key: 'publish',
+          dependsOn: ['research'],
+          executor: { kind: 'shell', command: 'echo "::teamrun-output::{\\"from\\":$TEAMRUN_INPUTS}"' },
+        },
+      ],
+    });
+    const result = await handle.result();
+
+    expect(result.status).toBe('succeeded');
+    const research = {
+      summary: 'notes on fencing (depth 2)',
+      seen: {
+        workflowId: handle.workflowId,
+        taskKey: 'research',
+        attempt: 1,
+        fencingToken: 1,
+        leaseId: `${handle.workflowId}/research/1`,
+        holder: 'teammate-1',
+        dependencies: [],
+      },
+    };
+    expect(result.tasks.find((t) => t.key === 'research')).toMatchObject({ status: 'succeeded', attempts: 1, output: research });
+    expect(result.tasks.find((t) => t.key === 'publish')).toMatchObject({ status: 'succeeded', output: { from: { research } } });
+
+    // The usage the Python code reported, priced by it, is on the task and in the run's budget.
+    expect(result.tasks.find((t) => t.key === 'research')!.usage).toEqual({ inputTokens: 1200, outputTokens: 300, cacheTokens: 0, costUsd: 0.0042 });
+    expect(result.budget.used).toMatchObject({ tasks: 2, tokens: 1500, usd: 0.0042 });
+    expect(result.budgetReason).toBeNull();
+
+    // The attempt was the Python activity itself, on its queue, picked up by the Python worker.
+    const [attempt] = (await historyAttempts(handle)).filter((a) => a.activityId === 'research#1');
+    expect(attempt).toMatchObject({ activityType: 'research_agent', outcome: 'completed', startedBy: 'py-research' });
+    const scheduled = (await handle.fetchHistory()).events!.find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityId === 'research#1',
+    )!.activityTaskScheduledEventAttributes!;
+    expect(scheduled.taskQueue?.name).toBe(pyQueue);
+    expect(Number(scheduled.heartbeatTimeout?.seconds)).toBe(TTL_MS / 1000);
+    expect(scheduled.retryPolicy?.maximumAttempts).toBe(1);
+  });
+
+  it('an interrupt cancels it: the Python code sees the cancellation and the task goes to adjudication', async () => {
+    const dir = tempDir();
+    const pyQueue = uniqueQueue('py-cancel');
+    await spawnPythonWorker(pyQueue, 'py-cancel', dir);
+    const { run } = await teamrunWith(pyQueue);
+    const handle = await run({
+      name: 'activity-interrupt',
+      lease: { ttlMs: TTL_MS },
+      tasks: [{ key: 'draft', executor: { kind: 'activity', activityType: 'wait_for_cancel', taskQueue: pyQueue } }],
+    });
+    await marker(dir, 'draft-1.started');
+
+    const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, {
+      args: [{ key: 'draft', fencingToken: 1, requestId: 'take-draft', actor: 'ops', reason: 'a human finishes it' }],
+    });
+    expect(verdict).toMatchObject({ ok: true });
+
+    expect(await marker(dir, 'draft-1.cancelled', 'the Python activity to see the cancellation')).toEqual({ fencingToken: 1 });
+    await waitFor('the run to await adjudication', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
+    expect(await handle.query(msg.adjudicationsQuery)).toEqual([
+      expect.objectContaining({ key: 'draft', code: 'TEAM_TASK_HUMAN_INTERRUPTED', requestId: 'take-draft', actor: 'ops', fencingToken: 1, decision: null }),
+    ]);
+    expect(await taskOf(handle, 'draft')).toMatchObject({ status: 'adjudication', attempts: 1 });
+    const attempts = (await historyAttempts(handle)).filter((a) => a.activityId.startsWith('draft#'));
+    expect(attempts.map((a) => [a.activityId, a.outcome])).toEqual([['draft#1', 'cancelled']]);
+
+    await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'draft', decision: 'accept', decisionId: 'human-draft', actor: 'ops', result: 'written by hand' }] });
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(result.tasks[0]).toMatchObject({ status: 'succeeded', output: 'written by hand' });
+  });
+
+  it('re-leases the attempt of a killed (kill -9) Python worker to a second Python worker with a greater token', async () => {
+    const dir = tempDir();
+    const pyQueue = uniqueQueue('py-kill');
+    const victim = await spawnPythonWorker(pyQueue, 'py-victim', dir);
+    const { run } = await teamrunWith(pyQueue);
+    const handle = await run({
+      name: 'activity-kill',
+      lease: { ttlMs: TTL_MS },
+      tasks: [{ key: 'crunch', executor: { kind: 'activity', activityType: 'hang_first_attempt', taskQueue: pyQueue } }],
+    });
+    expect(await marker(dir, 'crunch-1.started')).toMatchObject({ pid: victim.child.pid, fencingToken: 1 });
+    await spawnPythonWorker(pyQueue, 'py-survivor', dir);
+    await heartbeatReached(handle, 'crunch#1');
+
+    victim.child.kill('SIGKILL');
+    const result = await handle.result();
+
+    expect(result.status).toBe('succeeded');
+    expect(result.tasks[0]).toMatchObject({
+      key: 'crunch',
+      status: 'succeeded',
+      attempts: 2,
+      fencingToken: 2,
+      output: { attempt: 2, fencingToken: 2, worker: 'py-survivor' },
+    });
+    const attempts = (await historyAttempts(handle)).filter((a) => a.activityId.startsWith('crunch#'));
+    expect(attempts.map((a) => [a.activityId, a.outcome, a.startedBy])).toEqual([
+      ['crunch#1', 'timed-out', 'py-victim'],
+      ['crunch#2', 'completed', 'py-survivor'],
+    ]);
+    // The lost lease names the dead worker, from the Python heartbeats' details.
+    expect(await eventsOf(handle, 'lease:expired')).toEqual([
+      expect.objectContaining({ key: 'crunch', fencingToken: 1, workerIdentity: 'py-victim' }),
+    ]);
+    expect(await eventsOf(handle, 'lease:changed')).toEqual([
+      expect.objectContaining({ previous: expect.objectContaining({ fencingToken: 1 }), next: expect.objectContaining({ fencingToken: 2 }) }),
+    ]);
+  });
+
+  it("refuses a stale Python attempt's write to the fenced store once a newer attempt has written", async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 'fenced.db');
+    const pyQueue = uniqueQueue('py-fence');
+    const stale = await spawnPythonWorker(pyQueue, 'py-stale', dir);
+    const { run } = await teamrunWith(pyQueue);
+    const handle = await run({
+      name: 'activity-fence',
+      lease: { ttlMs: TTL_MS },
+      tasks: [
+        {
+          key: 'publish',
+          executor: {
+            kind: 'activity',
+            activityType: 'fenced_publish',
+            taskQueue: pyQueue,
+            input: { db, resource: 'site', teamrun: [process.execPath, path.join(root, 'bin/teamrun.js')] },
+          },
+        },
+      ],
+    });
+    expect(await marker(dir, 'publish-1.started')).toMatchObject({ pid: stale.child.pid, fencingToken: 1 });
+    await heartbeatReached(handle, 'publish#1');
+
+    // Frozen, attempt 1 stops heartbeating; its lease runs out and attempt 2 goes to a healthy worker.
+    stale.child.kill('SIGSTOP');
+    await spawnPythonWorker(pyQueue, 'py-fresh', dir);
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(result.tasks[0]).toMatchObject({ attempts: 2, fencingToken: 2, output: { wrote: 'written by attempt 2', fencingToken: 2 } });
+    expect(await marker(dir, 'publish-2.write')).toMatchObject({ exitCode: 0 });
+
+    // The stale worker wakes up and writes with its old token: the store refuses it.
+    writeFileSync(path.join(dir, 'go'), '');
+    stale.child.kill('SIGCONT');
+    const refused = await marker<{ exitCode: number; stderr: string }>(dir, 'publish-1.write', "the stale attempt's write");
+    expect(refused.exitCode).toBe(3);
+    expect(refused.stderr).toContain('FENCED_WRITE_REJECTED');
+    expect(refused.stderr).toContain('fencing token 1 is older than the highest seen, 2');
+    expect(withFencedStore(db, (store) => store.read('site'))).toMatchObject({
+      token: 2,
+      value: 'written by attempt 2',
+      writer: `${handle.workflowId}/publish/2`,
+    });
+  });
+});
