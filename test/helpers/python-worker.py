@@ -2,12 +2,13 @@
 
 Args: <address> <task queue> <identity> <marker dir>. Serves the docs' research_agent example
 and activities that leave marker files (<dir>/<key>-<attempt>.<what>) for the test to read.
-Prints "python worker ready" once it polls.
+Prints "python worker ready" once it polls; SIGTERM shuts it down gracefully.
 """
 
 import asyncio
 import json
 import os
+import signal
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -108,9 +109,12 @@ async def main() -> None:
         default_heartbeat_throttle_interval=timedelta(seconds=1),
         graceful_shutdown_timeout=timedelta(seconds=1),
     )
+    # SIGTERM is a graceful shutdown: running attempts are told, then cancelled after the grace time.
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with worker:
         print("python worker ready", flush=True)
-        await asyncio.Event().wait()
+        await stop.wait()
 
 
 if __name__ == "__main__":

@@ -156,6 +156,33 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     ]);
   });
 
+  it('hands back the attempt of a Python worker shutting down (SIGTERM): leased again at once, no lease expiry', async () => {
+    const dir = tempDir();
+    const pyQueue = uniqueQueue('py-term');
+    const leaving = await spawnPythonWorker(pyQueue, 'py-leaving', dir);
+    const { run } = await teamrunWith(pyQueue);
+    const handle = await run({
+      name: 'activity-term',
+      lease: { ttlMs: TTL_MS },
+      tasks: [{ key: 'crunch', executor: { kind: 'activity', activityType: 'hang_first_attempt', taskQueue: pyQueue } }],
+    });
+    expect(await marker(dir, 'crunch-1.started')).toMatchObject({ pid: leaving.child.pid });
+    await spawnPythonWorker(pyQueue, 'py-staying', dir);
+
+    leaving.child.kill('SIGTERM');
+    expect(await leaving.exited).toBe(0);
+    const result = await handle.result();
+
+    expect(result.status).toBe('succeeded');
+    expect(result.tasks[0]).toMatchObject({ attempts: 2, fencingToken: 2, output: { attempt: 2, fencingToken: 2, worker: 'py-staying' } });
+    const [released, next] = (await historyAttempts(handle)).filter((a) => a.activityId.startsWith('crunch#'));
+    expect(released).toMatchObject({ activityId: 'crunch#1', outcome: 'failed', startedBy: 'py-leaving' });
+    expect(released.failure?.type).toBe('TeamWorkerShutdown');
+    expect(next).toMatchObject({ activityId: 'crunch#2', outcome: 'completed', startedBy: 'py-staying' });
+    expect(await eventsOf(handle, 'lease:released')).toEqual([expect.objectContaining({ key: 'crunch', fencingToken: 1, workerIdentity: 'py-leaving' })]);
+    expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
+  });
+
   it("refuses a stale Python attempt's write to the fenced store once a newer attempt has written", async () => {
     const dir = tempDir();
     const db = path.join(dir, 'fenced.db');
