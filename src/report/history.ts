@@ -8,6 +8,7 @@ import {
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { tsToMs } from '@temporalio/common/lib/time';
 import type { AttemptEvidence, HeartbeatDetails, RunTaskInput, RunTaskResult } from '../activities/interface';
+import { foreignResultOutcome, type ForeignActivityInput } from '../team/foreign-activity';
 import type { TeamPlanInput, Usage } from '../plan/schema';
 import type { RunResult } from '../workflows/messages';
 import type { ControlRecord } from './model';
@@ -97,7 +98,7 @@ function readEvent(
   }
   const s = event.activityTaskScheduledEventAttributes;
   if (s) {
-    const input = first<RunTaskInput>(s.input);
+    const input = attemptInput(first<RunTaskInput | ForeignActivityInput>(s.input), s);
     if (!input) return;
     const attempt: HistoryAttempt = {
       input,
@@ -130,6 +131,12 @@ function readEvent(
   const completed = event.activityTaskCompletedEventAttributes;
   if (completed) {
     const attempt = attemptOf(completed.scheduledEventId);
+    if (attempt?.input.executor.kind === 'activity') {
+      // A foreign activity's result is its output, or an `{ output, usage }` envelope.
+      const outcome = foreignResultOutcome(first<unknown>(completed.result));
+      attempt.end = { kind: 'completed', at, usage: ('usage' in outcome ? outcome.usage : null) ?? null, worker: completed.identity ?? null };
+      return;
+    }
     const result = first<RunTaskResult>(completed.result);
     if (attempt) attempt.end = { kind: 'completed', at, usage: result?.usage ?? null, worker: result?.workerIdentity ?? completed.identity ?? null };
     return;
@@ -261,4 +268,22 @@ function verdictOf(value: unknown): string {
   if (verdict.ok === true) return verdict.idempotent ? 'ok (idempotent)' : 'ok';
   if (verdict.ok === false) return `refused: ${text(verdict.reason) ?? 'unknown'}`;
   return 'ok';
+}
+
+/**
+ * The attempt an activity of the history is, or null for one that is no attempt (a ledger's).
+ * An `activity` task's attempt is the foreign activity itself: its argument has no executor,
+ * which is told from its type and queue.
+ */
+function attemptInput(
+  input: RunTaskInput | ForeignActivityInput | undefined,
+  scheduled: NonNullable<HistoryEvent['activityTaskScheduledEventAttributes']>,
+): RunTaskInput | null {
+  if (!input || typeof input !== 'object' || scheduled.activityId !== `${input.taskKey}#${input.fencingToken}`) return null;
+  if ('executor' in input) return input;
+  return {
+    ...input,
+    title: input.taskKey,
+    executor: { kind: 'activity', activityType: scheduled.activityType?.name ?? '', taskQueue: scheduled.taskQueue?.name ?? '' },
+  };
 }

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { withFencedStore } from '../../src/fenced';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import * as msg from '../../src/workflows/messages';
-import { uniqueQueue, waitFor } from '../helpers/env';
+import { loadRunReport } from '../../src/report';
+import { testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
 import { spawnPythonWorker, venvPython } from '../helpers/python';
 import { runForTest, workerForTest } from '../helpers/scenario';
@@ -83,6 +84,13 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     expect(scheduled.taskQueue?.name).toBe(pyQueue);
     expect(Number(scheduled.heartbeatTimeout?.seconds)).toBe(TTL_MS / 1000);
     expect(scheduled.retryPolicy?.maximumAttempts).toBe(1);
+
+    // The run's report lists the Python attempt among the others.
+    const report = await loadRunReport(await testClient(), handle.workflowId);
+    expect(report.tasks.flatMap((t) => t.attempts.map((a) => [a.activityId, a.executor, a.worker, a.outcome, a.usage]))).toEqual([
+      ['research#1', 'activity', 'py-research', 'succeeded', expect.objectContaining({ costUsd: 0.0042 })],
+      ['publish#1', 'shell', expect.any(String), 'succeeded', null],
+    ]);
   });
 
   it('an interrupt cancels it: the Python code sees the cancellation and the task goes to adjudication', async () => {
