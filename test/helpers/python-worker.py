@@ -51,6 +51,13 @@ async def wait_for_cancel(task: Task) -> str:
 
 
 @teamrun_activity.defn(worker_identity=identity)
+async def unpriced_agent(task: Task) -> str:
+    """Reports tokens of a model with no cost: usage the run cannot price."""
+    task.report_usage(input_tokens=500, output_tokens=20, model="local-model")
+    return "answered"
+
+
+@teamrun_activity.defn(worker_identity=identity)
 async def hang_first_attempt(task: Task) -> dict:
     """Attempt 1 hangs (until its worker dies); later ones finish at once."""
     started(task)
@@ -102,7 +109,7 @@ async def main() -> None:
         client,
         task_queue=task_queue,
         identity=identity,
-        activities=[research_agent, wait_for_cancel, hang_first_attempt, fenced_publish],
+        activities=[research_agent, unpriced_agent, wait_for_cancel, hang_first_attempt, fenced_publish],
         # As teamrun's own worker: a heartbeat reaches the server within a second, so a
         # cancellation arrives within about a second.
         max_heartbeat_throttle_interval=timedelta(seconds=1),

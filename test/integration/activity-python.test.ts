@@ -93,6 +93,28 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     ]);
   });
 
+  it('takes its usage as reported: tokens without costUsd are unpriced usage, which stops a run that has maxUsd', async () => {
+    const dir = tempDir();
+    const pyQueue = uniqueQueue('py-unpriced');
+    await spawnPythonWorker(pyQueue, 'py-unpriced', dir);
+    const { run } = await teamrunWith(pyQueue);
+    const handle = await run({
+      name: 'activity-unpriced',
+      lease: { ttlMs: TTL_MS },
+      budget: { maxUsd: 1 },
+      tasks: [
+        { key: 'ask', executor: { kind: 'activity', activityType: 'unpriced_agent', taskQueue: pyQueue } },
+        { key: 'after', dependsOn: ['ask'], executor: { kind: 'noop' } },
+      ],
+    });
+    const result = await handle.result();
+
+    expect(result.status).toBe('budget_stopped');
+    expect(result.budgetReason).toBe('unpriced-usage');
+    expect(result.budget.used).toMatchObject({ tokens: 520, usd: 0 });
+    expect(result.tasks.find((t) => t.key === 'after')).toMatchObject({ status: 'skipped' });
+  });
+
   it('an interrupt cancels it: the Python code sees the cancellation and the task goes to adjudication', async () => {
     const dir = tempDir();
     const pyQueue = uniqueQueue('py-cancel');
@@ -123,6 +145,23 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
     expect(result.tasks[0]).toMatchObject({ status: 'succeeded', output: 'written by hand' });
+  });
+
+  it('an attempt no worker on its queue has picked up waits, leased, and an interrupt settles it at once', async () => {
+    const pyQueue = uniqueQueue('py-nobody');
+    const { run } = await teamrunWith(pyQueue);
+    const handle = await run({
+      name: 'activity-nobody',
+      lease: { ttlMs: TTL_MS },
+      tasks: [{ key: 'orphan', executor: { kind: 'activity', activityType: 'research_agent', taskQueue: pyQueue } }],
+    });
+    await waitFor('the attempt to be leased', async () => (await handle.query(msg.activeClaimsQuery)).length === 1);
+    expect(await taskOf(handle, 'orphan')).toMatchObject({ status: 'leased', fencingToken: 1 });
+
+    await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'orphan', fencingToken: 1, requestId: 'nobody-home' }] });
+    await waitFor('the run to await adjudication', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
+    expect(await taskOf(handle, 'orphan')).toMatchObject({ status: 'adjudication', attempts: 1 });
+    expect((await historyAttempts(handle)).map((a) => [a.activityId, a.outcome, a.startedBy])).toEqual([['orphan#1', 'cancelled', null]]);
   });
 
   it('re-leases the attempt of a killed (kill -9) Python worker to a second Python worker with a greater token', async () => {
