@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadPlanFile } from '../../src/plan/load';
 import { MAX_OUTPUT_BYTES } from '../../src/activities/interface';
 import { jsonBytes, MAX_TIMEOUT_MS, PLAN_LIMITS } from '../../src/plan/schema';
 import { validatePlan, type PlanProblem } from '../../src/plan/validate';
@@ -78,6 +80,13 @@ describe('an activity task in a plan', () => {
     ['an unknown field', { retries: 3 }, 'tasks[0].executor'],
   ])('is refused with %s', (_scenario, fields, path) => {
     expect(problemsOf(plan({ ...research, ...fields })).map((p) => p.path)).toContain(path);
+  });
+
+  it('is what examples/python-activity.yaml runs', () => {
+    const loaded = loadPlanFile(path.join(__dirname, '..', '..', 'examples', 'python-activity.yaml'));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    expect(loaded.plan.activityQueues).toEqual(['py-agents']);
+    expect(loaded.plan.tasks[0].executor).toEqual({ ...research, input: { topic: 'fencing tokens', depth: 2 } });
   });
 
   it('bounds the plan-level list of queues', () => {
