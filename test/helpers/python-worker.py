@@ -115,6 +115,9 @@ async def main() -> None:
         max_heartbeat_throttle_interval=timedelta(seconds=1),
         default_heartbeat_throttle_interval=timedelta(seconds=1),
         graceful_shutdown_timeout=timedelta(seconds=1),
+        # One attempt at a time: a worker busy with one holds no open poll, so a worker the test
+        # freezes mid-attempt cannot swallow the next attempt meant for another worker.
+        max_concurrent_activities=1,
     )
     # SIGTERM is a graceful shutdown: running attempts are told, then cancelled after the grace time.
     stop = asyncio.Event()
