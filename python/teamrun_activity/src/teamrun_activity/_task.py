@@ -29,6 +29,7 @@ __all__ = [
     "report_usage",
     "progress",
     "heartbeat_interval",
+    "parse_task",
     "INVALID_INPUT",
     "WORKER_SHUTDOWN",
 ]
