@@ -7,7 +7,7 @@ import * as msg from '../../src/workflows/messages';
 import { loadRunReport } from '../../src/report';
 import { testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
-import { spawnPythonWorker, venvPython } from '../helpers/python';
+import { spawnPythonWorker, venvPython } from '../helpers/foreign-workers';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { eventsOf, heartbeatReached, root, taskOf, tempDir } from './leases-helpers';
 
