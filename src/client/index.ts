@@ -1,6 +1,7 @@
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
+import { dataConverterFor } from '../codec';
 import type { TeamPlanInput } from '../plan/schema';
 import type { teamRun } from '../workflows/team-run';
 import { WORKFLOW_TYPE } from '../workflows/messages';
@@ -10,10 +11,11 @@ export * as messages from '../workflows/messages';
 
 export type TeamRunHandle = WorkflowHandle<typeof teamRun>;
 
-/** A client for the config's cluster and namespace. */
+/** A client for the config's cluster and namespace, with the config's payload codec. */
 export async function connectClient(config: TeamrunConfig): Promise<Client> {
+  const dataConverter = dataConverterFor(config);
   const connection = await Connection.connect(connectionOptions(config));
-  return new Client({ connection, namespace: config.connection.namespace });
+  return new Client({ connection, namespace: config.connection.namespace, dataConverter });
 }
 
 /** Starts a team run; the workflow id defaults to `<plan name>-<timestamp>`. */

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { CodecConfigSchema } from '../codec/config';
 import { formatPath } from '../plan/validate';
 
 export const BUILTIN_EXECUTORS = ['shell', 'http', 'llm', 'sleep', 'noop'] as const;
@@ -116,6 +117,8 @@ export const ConfigSchema = z
       .prefault({}),
     prices: z.record(z.string(), PriceSchema).default({}),
     schedules: z.array(ScheduleConfigSchema).default([]),
+    // Payload encryption (src/codec): key ids and where each key is read from, never key values.
+    codec: CodecConfigSchema.optional(),
   })
   .strict();
 

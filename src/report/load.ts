@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
+import { decodeHistory } from '../codec';
 import { adjudicationsQuery, statusQuery, tasksQuery } from '../workflows/messages';
 import { TeamName } from '../workflows/search-attributes';
 import { buildReport, type ExecutionFacts, type FinalState } from './build';
@@ -57,13 +58,15 @@ export async function loadRunReport(client: Client, workflowId: string, now = Da
 
 /** The histories of the chain that ends in `runId`, oldest first, following `continuedExecutionRunId` back. */
 async function chain(client: Client, workflowId: string, runId: string, latest: History): Promise<{ histories: History[]; runIds: string[] }> {
-  const histories = [latest];
+  // Histories come as stored: with a payload codec, encrypted until the client's codecs decode them.
+  const codecs = client.options.loadedDataConverter.payloadCodecs;
+  const histories = [await decodeHistory(latest, codecs)];
   const runIds = [runId];
   for (let i = 0; i < MAX_RUNS; i++) {
     const started = histories[0].events?.[0]?.workflowExecutionStartedEventAttributes;
     const previous = started?.continuedExecutionRunId;
     if (!previous) break;
-    histories.unshift(await client.workflow.getHandle(workflowId, previous).fetchHistory());
+    histories.unshift(await decodeHistory(await client.workflow.getHandle(workflowId, previous).fetchHistory(), codecs));
     runIds.unshift(previous);
   }
   return { histories, runIds };

@@ -8,6 +8,7 @@ import { createLedgerActivities } from '../activities/ledger';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
+import { dataConverterFor } from '../codec';
 
 export interface CreateWorkerOptions {
   config?: TeamrunConfig;
@@ -35,11 +36,14 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const connection =
     options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
+  // With `codec:` set, every payload this worker writes is encrypted, and its ledger client's too.
+  const dataConverter = dataConverterFor(config, options.env);
   // Activities reach shared ledgers (other workflows) over the worker's own connection.
-  const client = new Client({ connection, namespace: config.connection.namespace });
+  const client = new Client({ connection, namespace: config.connection.namespace, dataConverter });
   return Worker.create({
     connection,
     namespace: config.connection.namespace,
+    dataConverter,
     taskQueue: options.taskQueue ?? config.connection.taskQueue,
     identity,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { Client, Connection } from '@temporalio/client';
 import { startTeamRun } from '../../client';
+import { dataConverterFor } from '../../codec';
 import { projectRoot } from '../../devserver/binary';
 import { configFrom } from '../context';
 import { duration } from '../format';
@@ -39,7 +40,11 @@ export function registerDemo(program: Command): void {
       installRuntime('ERROR');
       const stack = await startStack(config, { reuseRunning: true, uiPort: options.uiPort, log });
       const interrupt = interruptible(stack, onInterrupt);
-      const client = new Client({ connection: await Connection.connect(stack.connect), namespace: config.connection.namespace });
+      const client = new Client({
+        connection: await Connection.connect(stack.connect),
+        namespace: config.connection.namespace,
+        dataConverter: dataConverterFor(config),
+      });
       try {
         const handle = await startTeamRun(client, input, { taskQueue: config.connection.taskQueue });
         const link = stack.webUi && workflowUrl(stack.webUi, config.connection.namespace, handle.workflowId);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerCodecServer } from './codec-server';
 import { registerControl } from './control';
 import { registerDemo } from './demo';
 import { registerDev } from './dev';
@@ -30,4 +31,5 @@ export function registerCommands(program: Command): void {
   registerReport(program);
   registerWatch(program);
   registerLedger(program);
+  registerCodecServer(program);
 }

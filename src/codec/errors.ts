@@ -1,0 +1,17 @@
+export type CodecErrorCode =
+  | 'codec-key-unreadable'
+  | 'codec-key-invalid'
+  | 'codec-unknown-key'
+  | 'codec-decrypt-failed'
+  | 'codec-token-unreadable';
+
+/** A codec problem: which key, which file or variable, and what to do about it. */
+export class CodecError extends Error {
+  constructor(
+    readonly code: CodecErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CodecError';
+  }
+}

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { DataConverter, PayloadCodec } from '@temporalio/common';
+import { decode, visit, walkGetWorkflowExecutionHistoryResponse } from '@temporalio/common/lib/internal-non-workflow';
+import type { History } from '@temporalio/common/lib/proto-utils';
+import type { CodecConfig } from './config';
+import { AesGcmCodec } from './aes-gcm';
+import { loadKeys } from './keys';
+
+export { AesGcmCodec, ENCODING, METADATA_KEY_ID } from './aes-gcm';
+export { CodecConfigSchema, type CodecConfig, type CodecServerConfig } from './config';
+export { CodecError } from './errors';
+export { loadKeys, parseKey } from './keys';
+
+/** What the codec needs of teamrun's config (the whole config satisfies it). */
+export interface CodecSettings {
+  codec?: CodecConfig;
+  /** The config file, whose directory relative key files are found in. */
+  file?: string | null;
+}
+
+/** The configured codec, or null when `codec:` is not set. */
+export function codecFor(config: CodecSettings, env: NodeJS.ProcessEnv = process.env): AesGcmCodec | null {
+  if (!config.codec) return null;
+  const base = config.file ? path.dirname(config.file) : process.cwd();
+  return new AesGcmCodec(loadKeys(config.codec, base, env), config.codec.currentKeyId);
+}
+
+/** The module exporting the failure converter, as source (run with tsx) or compiled. */
+function failureConverterPath(): string {
+  const entry = ['failure-converter.ts', 'failure-converter.js'].map((file) => path.join(__dirname, file)).find((file) => existsSync(file));
+  if (!entry) throw new Error(`no failure-converter module in ${__dirname}`);
+  return entry;
+}
+
+/**
+ * The DataConverter every teamrun client and worker of this config uses: the default one, or,
+ * with `codec:` set, the AES-256-GCM codec plus a failure converter that moves failure messages
+ * into (encrypted) payloads. Workflow code is unchanged: the codec runs in the worker and client.
+ */
+export function dataConverterFor(config: CodecSettings, env: NodeJS.ProcessEnv = process.env): DataConverter {
+  const codec = codecFor(config, env);
+  return codec ? { payloadCodecs: [codec], failureConverterPath: failureConverterPath() } : {};
+}
+
+/**
+ * Decodes every payload of a fetched history in place (`fetchHistory` returns them as stored),
+ * search attributes excepted: Temporal keeps those plaintext so it can index them.
+ */
+export async function decodeHistory(history: History, codecs: PayloadCodec[]): Promise<History> {
+  if (codecs.length === 0) return history;
+  await visit({ history }, walkGetWorkflowExecutionHistoryResponse, {
+    transformPayload: async (payload) => (await decode(codecs, [payload]))[0],
+    transformPayloads: (payloads) => decode(codecs, payloads),
+    skipSearchAttributes: true,
+  });
+  return history;
+}

@@ -1,0 +1,187 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { CodecServerConfig } from './config';
+import { CodecError } from './errors';
+
+/** A Payload as Temporal's proto3 JSON writes it: every bytes field (metadata values, data) in base64. */
+interface JsonPayload {
+  metadata?: Record<string, string>;
+  data?: string;
+}
+
+export interface CodecServerOptions {
+  codec: PayloadCodec;
+  /** The bearer token every request must present (header, or path for a Web UI that cannot send one). */
+  token: string;
+  corsOrigins: readonly string[];
+  /** Namespaces it answers for, by the X-Namespace header. */
+  namespaces: readonly string[];
+  host: string;
+  port: number;
+  /** Larger request bodies are refused (413). */
+  maxBodyBytes?: number;
+  /** One line per request: method, route, status, namespace; never a payload or the token. */
+  log?: (line: string) => void;
+}
+
+export interface CodecServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A history's decode batch can hold several payloads near Temporal's 2 MB limit, base64-grown. */
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MIN_TOKEN_LENGTH = 16;
+/** `/encode`, `/decode`, or the same under `/t/<token>/` (the Web UI's codec endpoint can carry no header). */
+const ROUTE = /^(?:\/t\/([^/]+))?\/(encode|decode)$/;
+
+/** The token named by `codec.server.tokenEnv` / `tokenFile` (relative to the config file's directory). */
+export function readToken(server: CodecServerConfig, baseDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  let token: string | undefined;
+  let where: string;
+  if (server.tokenFile !== undefined) {
+    const file = path.resolve(baseDir, server.tokenFile);
+    where = `codec.server.tokenFile ${file}`;
+    try {
+      token = readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      throw new CodecError('codec-token-unreadable', `${where}: cannot read it: ${(err as Error).message}`);
+    }
+  } else {
+    where = `codec.server.tokenEnv $${server.tokenEnv}`;
+    token = Object.hasOwn(env, server.tokenEnv!) ? env[server.tokenEnv!]?.trim() : undefined;
+  }
+  if (!token) throw new CodecError('codec-token-unreadable', `${where}: no token there`);
+  if (token.length < MIN_TOKEN_LENGTH || /\s|\//.test(token)) {
+    throw new CodecError('codec-token-unreadable', `${where}: a token is at least ${MIN_TOKEN_LENGTH} characters, without spaces or "/" (e.g. \`openssl rand -hex 24\`)`);
+  }
+  return token;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const sameSecret = (given: string, expected: Buffer) => timingSafeEqual(digest(given), expected);
+
+function fromJson(payload: JsonPayload, index: number): Payload {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new BadRequest(`payloads[${index}] is not an object`);
+  const metadata: Record<string, Uint8Array> = {};
+  for (const [key, value] of Object.entries(payload.metadata ?? {})) {
+    if (typeof value !== 'string') throw new BadRequest(`payloads[${index}].metadata.${key} is not a base64 string`);
+    metadata[key] = Buffer.from(value, 'base64');
+  }
+  if (payload.data !== undefined && typeof payload.data !== 'string') throw new BadRequest(`payloads[${index}].data is not a base64 string`);
+  return { metadata, data: Buffer.from(payload.data ?? '', 'base64') };
+}
+
+function toJson(payload: Payload): JsonPayload {
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of Object.entries(payload.metadata ?? {})) metadata[key] = Buffer.from(value ?? new Uint8Array()).toString('base64');
+  return { metadata, data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64') };
+}
+
+class BadRequest extends Error {}
+
+/**
+ * Temporal's codec server protocol (what the Web UI and `temporal --codec-endpoint` call):
+ * `POST /encode` and `POST /decode` with `{ "payloads": [...] }` in and out, the namespace in
+ * `X-Namespace`. Every request needs the token; browsers get CORS only for the listed origins.
+ */
+export function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
+  const expected = digest(options.token);
+  const origins = new Set(options.corsOrigins);
+  const namespaces = new Set(options.namespaces);
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? (() => undefined);
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://codec');
+    const route = ROUTE.exec(url.pathname);
+    const shownPath = route?.[1] ? url.pathname.replace(route[1], '***') : url.pathname;
+    const namespace = req.headers['x-namespace'];
+    const origin = req.headers.origin;
+    const send = (status: number, body?: unknown) => {
+      if (origin && origins.has(origin)) {
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        res.setHeader('Access-Control-Allow-Credentials', 'true');
+      }
+      res.setHeader('Vary', 'Origin');
+      if (body === undefined) res.writeHead(status).end();
+      else res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      log(`${req.method} ${shownPath} ${status}${typeof namespace === 'string' ? ` namespace=${namespace}` : ''}`);
+    };
+    const refuse = (status: number, code: string, message: string) => send(status, { code, message });
+
+    if (origin !== undefined && !origins.has(origin)) {
+      return refuse(403, 'origin-not-allowed', `origin ${origin} is not in codec.server.corsOrigins`);
+    }
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Namespace, Authorization');
+      res.setHeader('Access-Control-Max-Age', '600');
+      return send(204);
+    }
+    if (!route) return refuse(404, 'not-found', 'the codec server answers POST /encode and POST /decode');
+    if (req.method !== 'POST') return refuse(405, 'method-not-allowed', 'use POST');
+    const header = req.headers.authorization;
+    const given = route[1] ?? (header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined);
+    if (given === undefined || !sameSecret(given, expected)) {
+      return refuse(401, 'unauthorized', 'a valid token is required (Authorization: Bearer <token>)');
+    }
+    if (typeof namespace === 'string' && !namespaces.has(namespace)) {
+      return refuse(403, 'namespace-not-allowed', `namespace ${namespace} is not one this codec server decodes for`);
+    }
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBody) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) return refuse(413, 'body-too-large', `a request body is at most ${maxBody} bytes`);
+      void respond(route[2] as 'encode' | 'decode', Buffer.concat(chunks)).then(
+        (body) => send(200, body),
+        (err: unknown) => {
+          if (err instanceof BadRequest) return refuse(400, 'bad-request', err.message);
+          if (err instanceof CodecError) return refuse(422, err.code, err.message);
+          return refuse(500, 'internal', 'the codec failed');
+        },
+      );
+    });
+  });
+
+  async function respond(operation: 'encode' | 'decode', raw: Buffer): Promise<{ payloads: JsonPayload[] }> {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new BadRequest('the body is not JSON');
+    }
+    const list = (body as { payloads?: unknown } | null)?.payloads;
+    if (!Array.isArray(list)) throw new BadRequest('the body has no "payloads" array');
+    const payloads = list.map((p, i) => fromJson(p as JsonPayload, i));
+    const result = operation === 'encode' ? await options.codec.encode(payloads) : await options.codec.decode(payloads);
+    return { payloads: result.map(toJson) };
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      const { port } = server.address() as AddressInfo;
+      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+      resolve({
+        url: `http://${host}:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
