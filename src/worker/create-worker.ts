@@ -37,7 +37,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
   // With `codec:` set, every payload this worker writes is encrypted, and its ledger client's too.
-  const dataConverter = dataConverterFor(config, options.env);
+  const dataConverter = dataConverterFor(config);
   // Activities reach shared ledgers (other workflows) over the worker's own connection.
   const client = new Client({ connection, namespace: config.connection.namespace, dataConverter });
   return Worker.create({
