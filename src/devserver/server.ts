@@ -23,6 +23,8 @@ export interface DevServerOptions {
   logFile?: string;
   binary?: string;
   startTimeoutMs?: number;
+  /** A codec server the Web UI decodes payloads through (`teamrun codec-server`); the browser calls it. */
+  uiCodecEndpoint?: string;
 }
 
 export interface DevServer {
@@ -75,6 +77,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     'warn',
     ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
     ...(options.headless ? ['--headless'] : ['--ui-port', String(uiPort), '--ui-ip', ip]),
+    ...(options.uiCodecEndpoint && !options.headless ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
   ];
   const log = openSync(logFile, 'a');
   const child = spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false });
