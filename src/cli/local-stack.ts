@@ -4,6 +4,7 @@ import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type LogLevel, type Worker } from '@temporalio/worker';
 import type { TeamrunConfig } from '../config/config';
 import { connectionOptions, type ConnectionOptions } from '../config/connection';
+import { startConfiguredCodecServer, type ConfiguredCodecServer } from '../codec/server';
 import { findTemporalBinary } from '../devserver/binary';
 import { startDevServer, type DevServer } from '../devserver/server';
 import { createWorker } from '../worker/create-worker';
@@ -71,7 +72,7 @@ function resolveDbFile(config: TeamrunConfig & { file?: string | null }): string
 export async function startEmbeddedServer(
   config: TeamrunConfig & { file?: string | null },
   target: EmbeddedTarget,
-  options: { headless?: boolean; log: (line: string) => void },
+  options: { headless?: boolean; uiCodecEndpoint?: string; log: (line: string) => void },
 ): Promise<DevServer> {
   const moveHint =
     'Choose other ports, e.g. TEMPORAL_ADDRESS=127.0.0.1:17233 (the Web UI then takes 18233), ' +
@@ -96,6 +97,7 @@ export async function startEmbeddedServer(
       dbFile,
       namespace: config.connection.namespace,
       headless: options.headless,
+      uiCodecEndpoint: options.uiCodecEndpoint,
       detached: true,
     });
   } catch (err) {
@@ -159,6 +161,24 @@ export function onInterrupt(graceful: () => void, force: () => void): () => void
   };
 }
 
+/**
+ * With `codec.server` in the config, the embedded Web UI decodes payloads through a codec server
+ * this process runs (its origins allowed, the token in the endpoint's path: the UI sends no header).
+ */
+async function startEmbeddedCodecServer(
+  config: TeamrunConfig & { file?: string | null },
+  target: EmbeddedTarget,
+  options: { headless?: boolean; log: (line: string) => void },
+): Promise<ConfiguredCodecServer | null> {
+  if (!config.codec?.server || options.headless) return null;
+  const origins = [`http://localhost:${target.uiPort}`, `http://127.0.0.1:${target.uiPort}`, `http://${target.ip}:${target.uiPort}`];
+  try {
+    return await startConfiguredCodecServer(config, { extraOrigins: origins });
+  } catch (err) {
+    throw new CliError(`the codec server for the Web UI did not start: ${(err as Error).message}`);
+  }
+}
+
 export interface Stack {
   /** The frontend the worker and the client use. */
   address: string;
@@ -168,8 +188,10 @@ export interface Stack {
   webUi: string | null;
   /** The server this process started, or null when it found one already running. */
   server: DevServer | null;
+  /** With `codec.server` set, the codec server the embedded Web UI decodes payloads through. */
+  codecServer: ConfiguredCodecServer | null;
   worker: LocalWorker;
-  /** Stops the worker, then the server this process started. */
+  /** Stops the worker, then the servers this process started. */
   stop(log: (line: string) => void): Promise<void>;
 }
 
@@ -191,6 +213,7 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
   const target = embeddedTarget(config, options);
   const existing = options.reuseRunning ? config.connection.address : target.address;
   let server: DevServer | null = null;
+  let codecServer: ConfiguredCodecServer | null = null;
   const probe = options.reuseRunning ? connectionOptions(config) : { address: target.address };
   if (await temporalAnswers(probe, config.connection.namespace)) {
     if (!options.reuseRunning) {
@@ -203,7 +226,13 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
   } else if (options.reuseRunning && !isLocalHost(host)) {
     throw new CliError(`nothing answers as a Temporal server at ${config.connection.address} (namespace ${config.connection.namespace})`);
   } else {
-    server = await startEmbeddedServer(config, target, options);
+    codecServer = await startEmbeddedCodecServer(config, target, options);
+    try {
+      server = await startEmbeddedServer(config, target, { ...options, uiCodecEndpoint: codecServer?.uiEndpoint });
+    } catch (err) {
+      await codecServer?.close();
+      throw err;
+    }
     config.connection.address = server.address;
   }
   const connect = server ? { address: server.address } : connectionOptions(config);
@@ -212,6 +241,7 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
     options.log(`starting a worker on task queue "${config.connection.taskQueue}"`);
     worker = await startLocalWorker(config, connect);
   } catch (err) {
+    await codecServer?.close();
     await server?.stop();
     throw err;
   }
@@ -227,12 +257,14 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
     connect,
     webUi,
     server,
+    codecServer,
     worker,
     async stop(log) {
       log('stopping the worker');
       try {
         await worker.stop();
       } finally {
+        await codecServer?.close();
         if (server) {
           log('stopping the Temporal dev server');
           await server.stop();

@@ -4,8 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import type { CodecServerConfig } from './config';
+import type { CodecConfig, CodecServerConfig } from './config';
 import { CodecError } from './errors';
+import { codecFor } from './index';
 
 /** A Payload as Temporal's proto3 JSON writes it: every bytes field (metadata values, data) in base64. */
 interface JsonPayload {
@@ -184,4 +185,47 @@ export function startCodecServer(options: CodecServerOptions): Promise<CodecServ
       });
     });
   });
+}
+
+/** What `teamrun codec-server` and `teamrun dev` need of the config. */
+export interface ServeSettings {
+  codec?: CodecConfig;
+  file?: string | null;
+  connection: { namespace: string };
+}
+
+export interface ConfiguredCodecServer extends CodecServer {
+  /** The endpoint for a Web UI that cannot send a header (the token in the path). */
+  uiEndpoint: string;
+  namespaces: readonly string[];
+  corsOrigins: readonly string[];
+}
+
+/**
+ * Starts the codec server `codec.server` describes, with the config's keys and token.
+ * `extraOrigins` adds UI origins the caller knows of (the embedded Web UI of `teamrun dev`).
+ */
+export async function startConfiguredCodecServer(
+  config: ServeSettings,
+  options: { host?: string; port?: number; extraOrigins?: string[]; log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {},
+): Promise<ConfiguredCodecServer> {
+  const server = config.codec?.server;
+  if (!config.codec || !server) {
+    throw new CodecError('codec-token-unreadable', 'the codec server needs `codec:` with `codec.server:` (tokenEnv or tokenFile, corsOrigins) in temporal.yaml; see docs/security.md');
+  }
+  const base = config.file ? path.dirname(config.file) : process.cwd();
+  const codec = codecFor(config, options.env)!;
+  const token = readToken(server, base, options.env);
+  const namespaces = server.namespaces ?? [config.connection.namespace];
+  const corsOrigins = [...new Set([...server.corsOrigins, ...(options.extraOrigins ?? [])])];
+  const running = await startCodecServer({
+    codec,
+    token,
+    corsOrigins,
+    namespaces,
+    host: options.host ?? server.host,
+    port: options.port ?? server.port,
+    log: options.log,
+  });
+  return { ...running, uiEndpoint: `${running.url}/t/${token}`, namespaces, corsOrigins };
 }

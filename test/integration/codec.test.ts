@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AesGcmCodec } from '../../src/codec';
 import { connectClient, startTeamRun, teamRunHandle, type TeamRunHandle } from '../../src/client';
 import { loadConfig, type TeamrunConfig } from '../../src/config/config';
 import { spawnTeamrun, teamrun, waitForOutput, type CliProcess } from '../cli/teamrun-cli';
@@ -166,6 +169,25 @@ describe('a team run with the payload codec on', () => {
       expect(wrongNamespace.status).toBe(403);
       await waitFor('the request log', () => server!.stderr().includes('POST /t/***/decode 200'));
       expect(server!.stderr()).not.toContain(fx.token);
+    });
+
+    it('refuses malformed requests with a reason, and a payload under an unknown key with its code', async () => {
+      const post = (body: string) =>
+        fetch(`${endpoint}/decode`, { method: 'POST', headers: { Authorization: `Bearer ${fx.token}`, 'Content-Type': 'application/json' }, body });
+      expect(await (await post('{not json')).json()).toEqual({ code: 'bad-request', message: 'the body is not JSON' });
+      expect(await (await post('{"payload": []}')).json()).toEqual({ code: 'bad-request', message: 'the body has no "payloads" array' });
+      expect(await (await post('{"payloads": [{"metadata": {"encoding": 7}}]}')).json()).toEqual({
+        code: 'bad-request',
+        message: 'payloads[0].metadata.encoding is not a base64 string',
+      });
+      expect((await post(`{"payloads": ["${'A'.repeat(17 * 1024 * 1024)}"]}`)).status).toBe(413);
+      const [foreign] = await new AesGcmCodec(new Map([['k9', randomBytes(32)]]), 'k9').encode([defaultPayloadConverter.toPayload('x')!]);
+      const b64 = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? []).toString('base64');
+      const unknown = await post(
+        JSON.stringify({ payloads: [{ metadata: Object.fromEntries(Object.entries(foreign.metadata!).map(([k, v]) => [k, b64(v)])), data: b64(foreign.data) }] }),
+      );
+      expect(unknown.status).toBe(422);
+      expect(await unknown.json()).toMatchObject({ code: 'codec-unknown-key', message: expect.stringContaining('key id "k9"') });
     });
 
     it('answers a browser only from the configured Web UI origin (CORS)', async () => {

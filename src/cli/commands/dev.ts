@@ -34,6 +34,7 @@ export function registerDev(program: Command): void {
           `Temporal dev server: ${stack.address} (namespace ${namespace}, SQLite ${stack.server?.dbFile})`,
           `Worker:              task queue "${taskQueue}", executors ${config.worker.executors.join(', ')}`,
           ...(stack.webUi ? [`Web UI:              ${stack.webUi}/namespaces/${namespace}/workflows`] : []),
+          ...(stack.codecServer ? [`Codec server:        ${stack.codecServer.url} (the Web UI decodes payloads through it)`] : []),
           `Start a run:         teamrun start examples/demo.yaml --wait`,
           'Press Ctrl-C to stop.',
           '',
