@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { codecSecrets } from '../codec';
 import type { TeamrunConfig } from '../config/config';
 import { globMatcher } from './executors/shell-env';
 import { Redactor, type Secret } from './redact';
@@ -7,7 +8,8 @@ import { Redactor, type Secret } from './redact';
 /**
  * The values this worker knows to be secret: the llm executor's API key, `TEMPORAL_API_KEY`,
  * the TLS client key (the file's text and each line of it), every variable of
- * `worker.shell.secretEnv` (tasks may take these by name) and of `worker.redact.env`.
+ * `worker.shell.secretEnv` (tasks may take these by name) and of `worker.redact.env`, and the
+ * payload codec's keys and server token.
  */
 export function workerSecrets(config: TeamrunConfig & { file?: string | null }, env: NodeJS.ProcessEnv): Secret[] {
   const secrets: Secret[] = [];
@@ -31,6 +33,7 @@ export function workerSecrets(config: TeamrunConfig & { file?: string | null }, 
       // Unreadable here: the connection reports that itself.
     }
   }
+  secrets.push(...codecSecrets(config, env));
   return secrets;
 }
 

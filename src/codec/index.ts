@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataConverter, PayloadCodec } from '@temporalio/common';
 import { decode, visit, walkGetWorkflowExecutionHistoryResponse } from '@temporalio/common/lib/internal-non-workflow';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import type { CodecConfig } from './config';
 import { AesGcmCodec } from './aes-gcm';
-import { loadKeys } from './keys';
+import { loadKeys, parseKey } from './keys';
 
 export { AesGcmCodec, ENCODING, METADATA_KEY_ID } from './aes-gcm';
 export { CodecConfigSchema, type CodecConfig, type CodecServerConfig } from './config';
@@ -55,4 +55,40 @@ export async function decodeHistory(history: History, codecs: PayloadCodec[]): P
     skipSearchAttributes: true,
   });
   return history;
+}
+
+/**
+ * The codec's key material and server token as a worker should redact them from what tasks
+ * report: the text as stored, and the key's bytes in base64 and hex. A task reading a key file
+ * and printing it must not hand the key to everyone who can read history decoded.
+ * Unreadable sources are skipped: the codec itself reports those.
+ */
+export function codecSecrets(config: CodecSettings, env: NodeJS.ProcessEnv = process.env): { name: string; value: string }[] {
+  if (!config.codec) return [];
+  const base = config.file ? path.dirname(config.file) : process.cwd();
+  const read = (source: { file?: string; env?: string }): string | undefined => {
+    try {
+      if (source.file !== undefined) return readFileSync(path.resolve(base, source.file), 'latin1');
+      return source.env !== undefined && Object.hasOwn(env, source.env) ? env[source.env] : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const secrets: { name: string; value: string }[] = [];
+  for (const key of config.codec.keys) {
+    const stored = read(key);
+    if (!stored) continue;
+    const name = `CODEC_KEY_${key.id}`;
+    secrets.push({ name, value: stored.trim() });
+    try {
+      const bytes = parseKey(Buffer.from(stored, 'latin1'), name);
+      secrets.push({ name, value: bytes.toString('base64') }, { name, value: bytes.toString('hex') });
+    } catch {
+      // Not a valid key: the codec refuses it on its own.
+    }
+  }
+  const server = config.codec.server;
+  const token = server && read({ file: server.tokenFile, env: server.tokenEnv })?.trim();
+  if (token) secrets.push({ name: 'CODEC_SERVER_TOKEN', value: token });
+  return secrets;
 }

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,9 +25,11 @@ const SECRET = {
   decision: 'DECIDE-PLAIN-3e4c',
 };
 
-const plan = (name: string) => ({
+const plan = (name: string, keyFile: string) => ({
   name,
   tasks: [
+    // A task that reads the codec's key file and prints it: the worker redacts the key it knows.
+    { key: 'peek', executor: { kind: 'shell', command: `printf '::teamrun-output::"%s"\\n' "$(tr -d '\\n' < ${keyFile})"` } },
     { key: 'out', title: SECRET.title, executor: { kind: 'shell', command: `printf '::teamrun-output::"%s-%s"\\n' OUTA OUTB` } },
     { key: 'fail', retry: { maxAttempts: 1 }, executor: { kind: 'shell', command: 'echo "FAILTAIL-$((6*7))-x" >&2; exit 3' } },
     { key: 'hold', executor: { kind: 'shell', command: `exec sleep 600 # ${SECRET.command}` } },
@@ -77,7 +81,7 @@ describe('a team run with the payload codec on', () => {
     // Before rotation: a worker and a client with key 1 start the run; an operator takes `hold` over.
     worker = await startTestWorker({ config: configOf(c1), taskQueue: queue });
     const client1 = await connectClient(configOf(c1));
-    handle = await startTeamRun(client1, plan(`codec-${queue}`), { taskQueue: queue, workflowId: `codec-${queue}` });
+    handle = await startTeamRun(client1, plan(`codec-${queue}`, path.join(fx.dir, 'k1.key')), { taskQueue: queue, workflowId: `codec-${queue}` });
     await waitForStatus(handle, 'out', 'succeeded');
     await waitForStatus(handle, 'fail', 'failed');
     await claimOf(handle, 'hold');
@@ -95,6 +99,7 @@ describe('a team run with the payload codec on', () => {
     try {
       const result = await teamRunHandle(client2, handle.workflowId).result();
       expect(result.tasks.map((t) => [t.key, t.status, t.output ?? null])).toEqual([
+        ['peek', 'succeeded', '[redacted:CODEC_KEY_k1]'],
         ['out', 'succeeded', SECRET.output],
         ['fail', 'failed', null],
         ['hold', 'failed', null],
@@ -154,6 +159,10 @@ describe('a team run with the payload codec on', () => {
       const decoded = await show(handle.workflowId, '--codec-endpoint', endpoint, '--codec-auth', `Bearer ${fx.token}`);
       expect(plaintextIn(decoded)).toEqual(Object.values(SECRET));
       expect(keyIdsIn(decoded)).toEqual(new Set());
+      // The key a task printed is not there even decoded.
+      const key = readFileSync(path.join(fx.dir, 'k1.key'), 'utf8').trim();
+      expect(readableStrings(decoded).some((s) => s.includes(key))).toBe(false);
+      expect(readableStrings(decoded).some((s) => s.includes('"output":"[redacted:CODEC_KEY_k1]"'))).toBe(true);
     });
 
     it('refuses a request without the token or with a wrong one (401), and logs neither payloads nor tokens', async () => {

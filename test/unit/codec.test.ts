@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { AesGcmCodec, CodecConfigSchema, CodecError, ENCODING, METADATA_KEY_ID, codecFor, loadKeys, parseKey } from '../../src/codec';
+import { AesGcmCodec, CodecConfigSchema, CodecError, ENCODING, METADATA_KEY_ID, codecFor, codecSecrets, loadKeys, parseKey } from '../../src/codec';
 import { ConfigSchema } from '../../src/config/config';
 
 const k1 = randomBytes(32);
@@ -104,5 +104,28 @@ describe('codec keys come from files and environment variables, never from the c
     expect(parsed.success).toBe(false);
     const issue = parsed.error!.issues.find((i) => i.path.join('.').startsWith(`codec.${where}`) || i.path.join('.') === `codec.${where}`);
     expect(issue?.message ?? parsed.error!.message).toContain(message);
+  });
+});
+
+describe('the codec keys and token are secrets the worker redacts', () => {
+  it('lists each key as stored and as base64 and hex of its bytes, and the server token', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-codec-'));
+    writeFileSync(path.join(dir, 'k1.key'), `${k1.toString('base64')}\n`);
+    const codec = CodecConfigSchema.parse({
+      currentKeyId: 'k1',
+      keys: [{ id: 'k1', file: 'k1.key' }, { id: 'k2', env: 'CODEC_K2' }, { id: 'gone', env: 'UNSET_VARIABLE' }],
+      server: { tokenEnv: 'CODEC_TOKEN' },
+    });
+    const secrets = codecSecrets({ codec, file: path.join(dir, 'temporal.yaml') }, { CODEC_K2: k2.toString('hex'), CODEC_TOKEN: 'a-token-of-twenty-chars' });
+    expect(secrets).toEqual([
+      { name: 'CODEC_KEY_k1', value: k1.toString('base64') },
+      { name: 'CODEC_KEY_k1', value: k1.toString('base64') },
+      { name: 'CODEC_KEY_k1', value: k1.toString('hex') },
+      { name: 'CODEC_KEY_k2', value: k2.toString('hex') },
+      { name: 'CODEC_KEY_k2', value: k2.toString('base64') },
+      { name: 'CODEC_KEY_k2', value: k2.toString('hex') },
+      { name: 'CODEC_SERVER_TOKEN', value: 'a-token-of-twenty-chars' },
+    ]);
+    expect(codecSecrets({})).toEqual([]);
   });
 });
