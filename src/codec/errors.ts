@@ -3,7 +3,8 @@ export type CodecErrorCode =
   | 'codec-key-invalid'
   | 'codec-unknown-key'
   | 'codec-decrypt-failed'
-  | 'codec-token-unreadable';
+  | 'codec-token-unreadable'
+  | 'codec-server-not-configured';
 
 /** A codec problem: which key, which file or variable, and what to do about it. */
 export class CodecError extends Error {
