@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { connectClient } from '../client';
+import { CodecError } from '../codec';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 
 /** Options every command shares (declared on the root program). */
@@ -26,6 +27,7 @@ export async function clientFrom(command: Command): Promise<{ client: Client; co
   try {
     return { client: await connectClient(config), config };
   } catch (err) {
+    if (err instanceof CodecError) throw new CliError(err.message);
     throw new CliError(
       `cannot reach Temporal at ${config.connection.address} (namespace ${config.connection.namespace}): ${(err as Error).message}\n` +
         'Start one with `teamrun dev`, or point TEMPORAL_ADDRESS / temporal.yaml at your cluster.',

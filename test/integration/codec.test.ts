@@ -155,6 +155,8 @@ describe('a team run with the payload codec on', () => {
     const retired = await cli(only2, 'report', handle.workflowId);
     expect(retired.code).not.toBe(0);
     expect(retired.stderr).toContain('encrypted with key id "k1", which this process does not have (it knows k2)');
+    const unset = await teamrun(['status', handle.workflowId], { ...fx.env, TEAMRUN_TEST_CODEC_K2: '', TEAMRUN_CONFIG: c2 });
+    expect(unset).toMatchObject({ code: 1, stderr: 'teamrun: codec.keys "k2": the environment variable TEAMRUN_TEST_CODEC_K2 is not set\n' });
   });
 
   describe('through `teamrun codec-server`', () => {
