@@ -8,6 +8,12 @@ import { createWorker } from './create-worker';
 export async function runWorker(options: { taskQueue?: string; identity?: string; config?: TeamrunConfig } = {}): Promise<void> {
   const config = options.config ?? loadConfig();
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
+  if (bundle && config.codec) {
+    process.stderr.write(
+      'teamrun worker: codec on with a pre-built workflow bundle: failures the workflow itself raises stay plaintext in history ' +
+        'unless the bundle was built with the failureConverterPath of dataConverterFor(config) (docs/security.md)\n',
+    );
+  }
   const worker = await createWorker({
     config,
     taskQueue: options.taskQueue,
