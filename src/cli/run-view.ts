@@ -1,5 +1,5 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { teamRunHandle, type TeamRunHandle } from '../client';
+import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../client';
 import type { TasksQuery } from '../team/run';
 import type { AdjudicationRecord } from '../team/types';
 import type { TaskView } from '../team/views';
@@ -98,7 +98,7 @@ export class RunReader {
       workflowId: this.workflowId,
       open: false,
       name,
-      state: result.status,
+      state: result.cancellation ? `${result.status} (workflow canceled)` : result.status,
       failure: null,
       stats: result.stats,
       budget: result.budget,
@@ -134,7 +134,7 @@ export class RunReader {
   }
 
   private closedOutcome(): Promise<Closed> {
-    this.closed ??= this.handle.result().then(
+    this.closed ??= teamRunResult(this.handle).then(
       (result): Closed => ({ ok: true, result }),
       (err: unknown): Closed => {
         if (!(err instanceof WorkflowFailedError)) throw err;

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { TeamRunHandle } from '../client';
+import { teamRunResult, type TeamRunHandle } from '../client';
 import { statusQuery, type RunResult } from '../workflows/messages';
 import { CliError } from './context';
 import { createProgress, type ProgressOptions } from './progress';
@@ -15,7 +15,7 @@ const POLL_MS = 500;
 export async function waitForRun(handle: TeamRunHandle, progressOptions: ProgressOptions = {}): Promise<RunResult> {
   const progress = createProgress(progressOptions);
   let finished = false;
-  const result = handle.result().finally(() => {
+  const result = teamRunResult(handle).finally(() => {
     finished = true;
   });
   // The poll loop observes `finished`; this keeps an early rejection from being reported as unhandled.

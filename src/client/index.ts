@@ -37,3 +37,5 @@ export async function startTeamRun(
 export function teamRunHandle(client: Client, workflowId: string): TeamRunHandle {
   return client.workflow.getHandle<typeof teamRun>(workflowId);
 }
+
+export { cancelledRunResult, teamRunResult } from './result';

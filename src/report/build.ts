@@ -40,6 +40,9 @@ export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, fina
     notes.push(`The run's result lists ${final.tasks.length} of ${final.stats?.total} tasks; the others show attempts only.`);
   }
   const close = facts.close;
+  if (close?.kind === 'cancelled' && close.result?.cancellation) {
+    notes.push(`The workflow closed Canceled (a Temporal cancel request, handled as abortRun): ${close.result.cancellation.message}.`);
+  }
   return {
     workflowId: execution.workflowId,
     runIds: execution.runIds,

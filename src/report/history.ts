@@ -36,7 +36,9 @@ export interface HistoryAttempt {
 
 export type WorkflowClose =
   | { kind: 'completed'; at: number; result: RunResult }
-  | { kind: 'failed' | 'terminated' | 'cancelled' | 'timed-out'; at: number; message: string };
+  /** A team run closes Canceled with its RunResult as the cancellation's details. */
+  | { kind: 'cancelled'; at: number; message: string; result: RunResult | null }
+  | { kind: 'failed' | 'terminated' | 'timed-out'; at: number; message: string };
 
 /** What a run's history (all of its continue-as-new chain) says, decoded. */
 export interface HistoryFacts {
@@ -243,7 +245,8 @@ function readClose(event: HistoryEvent, at: number, facts: HistoryFacts): void {
     const error = failureOf(event.workflowExecutionFailedEventAttributes.failure);
     facts.close = { kind: 'failed', at, message: error?.message ?? 'failed' };
   } else if (event.workflowExecutionCanceledEventAttributes) {
-    facts.close = { kind: 'cancelled', at, message: 'cancelled' };
+    const result = first<RunResult>(event.workflowExecutionCanceledEventAttributes.details);
+    facts.close = { kind: 'cancelled', at, message: 'cancelled', result: result && 'status' in result ? result : null };
   } else if (event.workflowExecutionTimedOutEventAttributes) {
     facts.close = { kind: 'timed-out', at, message: 'workflow timed out' };
   }

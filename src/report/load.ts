@@ -47,8 +47,9 @@ export async function loadRunReport(client: Client, workflowId: string, now = Da
     })),
   };
   let final: FinalState | null = null;
-  if (facts.close?.kind === 'completed') {
-    const { result } = facts.close;
+  const closedWith = facts.close?.kind === 'completed' || facts.close?.kind === 'cancelled' ? facts.close.result : null;
+  if (closedWith) {
+    const result = closedWith;
     final = { state: result.status, stats: result.stats, tasks: result.tasks, adjudications: result.adjudications, budget: result.budget };
   } else if (description.status.name === 'RUNNING') {
     final = await liveState(client, workflowId);

@@ -37,6 +37,16 @@ export interface TeamRunSnapshot {
   events: EventLogSnapshot;
   /** When the run began waiting on adjudication only (null while it has work); absent in older snapshots. */
   awaitingSince?: number | null;
+  /** When Temporal's own cancellation was requested; the run then closes as Canceled. Absent in older snapshots. */
+  cancelRequestedAt?: number | null;
+}
+
+/** What a cancelled run's result says about the cancellation (absent from a run that was not cancelled). */
+export interface CancellationView {
+  requestedAt: number;
+  /** Adjudications still pending when the run closed: nobody can decide them any more. */
+  abandonedAdjudications: number;
+  message: string;
 }
 
 export interface TasksQuery {
@@ -83,6 +93,7 @@ export abstract class TeamRunCore {
   protected abortInfo: TeamRunSnapshot['abort'];
   protected closed: TeamRunSnapshot['closed'];
   protected awaitingSince: number | null;
+  protected cancelRequestedAt: number | null;
   protected executions: number;
   protected maxConcurrent: number;
   readonly workflowId: string;
@@ -102,6 +113,7 @@ export abstract class TeamRunCore {
     this.abortInfo = snapshot.abort;
     this.closed = snapshot.closed;
     this.awaitingSince = snapshot.awaitingSince ?? null;
+    this.cancelRequestedAt = snapshot.cancelRequestedAt ?? null;
     this.executions = snapshot.executions;
     this.maxConcurrent = snapshot.maxConcurrent;
     this.slots = new Array<boolean>(this.plan.teammates).fill(false);
@@ -142,6 +154,7 @@ export abstract class TeamRunCore {
         abort: this.abortInfo,
         closed: this.closed,
         awaitingSince: this.awaitingSince,
+        cancelRequestedAt: this.cancelRequestedAt,
         executions: this.executions,
         maxConcurrent: this.maxConcurrent,
         events: this.events.snapshot(),
@@ -632,7 +645,8 @@ export abstract class TeamRunCore {
       if (task.status === 'blocked' || task.status === 'ready') this.skipTask(i, 'run closed before its dependencies settled', now);
     });
     const status = this.runStatus();
-    this.events.record('run:end', now, { status, stats: this.stats() });
+    const cancellation = this.cancellationView();
+    this.events.record('run:end', now, { status, stats: this.stats(), ...(cancellation ? { cancelled: true } : {}) });
     this.touch();
     return {
       status,
@@ -644,7 +658,24 @@ export abstract class TeamRunCore {
       // Every view while they fit in the 2 MB result; past that, see `boundTaskViews`.
       ...boundTaskViews(this.tasksView({ limit: this.tasks.length })),
       adjudications: this.adjudicationsView(),
+      ...(cancellation ? { cancellation } : {}),
     };
+  }
+
+  /** True once Temporal's cancellation was requested: the run closes as Canceled, with its result as the details. */
+  get cancelling(): boolean {
+    return this.cancelRequestedAt !== null;
+  }
+
+  private cancellationView(): CancellationView | undefined {
+    if (this.cancelRequestedAt === null) return undefined;
+    const abandoned = this.pendingAdjudications;
+    let message = 'cancelled: every adjudication was decided before the run closed';
+    if (abandoned > 0) {
+      const why = this.closed === 'adjudication-timeout' ? 'nobody decided within adjudicationTimeoutMs' : 'awaitAdjudication is false';
+      message = `cancelled: ${abandoned} adjudication(s) abandoned (${why}); they can no longer be decided`;
+    }
+    return { requestedAt: this.cancelRequestedAt, abandonedAdjudications: abandoned, message };
   }
 
   // ---- views (queries) --------------------------------------------------------------------
@@ -671,6 +702,7 @@ export abstract class TeamRunCore {
       teammates: { requested: this.plan.teammates, active: this.active.size },
       startedAt: this.startedAt,
       pendingAdjudications: this.pendingAdjudications,
+      ...(this.cancelRequestedAt !== null ? { cancelRequestedAt: this.cancelRequestedAt } : {}),
       executions: this.executions,
       maxConcurrent: this.maxConcurrent,
     };

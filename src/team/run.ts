@@ -50,6 +50,7 @@ export class TeamRun extends TeamRunCore {
       decisions: {},
       abort: null,
       closed: null,
+      cancelRequestedAt: null,
       executions: 0,
       maxConcurrent: 0,
       events: { nextSeq: 1, events: [] },
@@ -164,12 +165,13 @@ export class TeamRun extends TeamRunCore {
 
   /**
    * Temporal cancelled the workflow (`temporal workflow cancel`, the UI's button): an abort that
-   * Temporal's own authorization already allowed, after which the run closes instead of waiting
-   * for adjudication (the pending records are in its result).
+   * Temporal's own authorization already allowed. With `awaitAdjudication` the run then waits for
+   * its adjudications like any aborted run; either way it closes as Canceled, not Completed.
    */
   cancelRequested(now: number): void {
+    if (this.cancelRequestedAt !== null) return;
     if (!this.abortInfo) this.applyAbort({ reason: 'workflow cancellation requested', actor: 'temporal' }, now);
-    this.closed = 'workflow-cancelled';
+    this.cancelRequestedAt = now;
     this.events.record('run:cancel-requested', now, { activeClaims: this.active.size, pending: this.pendingAdjudications });
     this.touch();
   }

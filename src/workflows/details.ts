@@ -19,6 +19,13 @@ export function currentDetails(run: TeamRun, now: number): string {
     `- adjudication: ${status.pendingAdjudications} pending`,
   ];
   const pending = run.adjudicationsView().filter((a) => a.decision === null);
+  if (run.cancelling) {
+    lines.push(
+      pending.length && status.state === 'awaiting_adjudication'
+        ? `- cancel requested: nothing new starts; closes as Canceled once the ${pending.length} pending adjudication(s) below are decided`
+        : '- cancel requested: nothing new starts; closes as Canceled when the stopped attempts settle',
+    );
+  }
   for (const a of pending.slice(0, LISTED)) {
     lines.push(`- waiting: \`${a.key}\` token ${a.fencingToken}: ${a.code}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? ` (${a.reason})` : ''}`);
   }

@@ -24,6 +24,7 @@ import { TeamRun, type TeamRunSnapshot } from '../team/run';
 import { packSnapshot, unpackSnapshot, type PackedSnapshot } from '../team/snapshot';
 import type { AttemptOutcome, Claim } from '../team/types';
 import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
+import { closeAsCanceled } from './cancel';
 import { currentDetails } from './details';
 import { runForeignActivity } from './foreign-activity';
 import * as msg from './messages';
@@ -116,7 +117,9 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
     for (;;) {
       const now = Date.now();
       cancelStopped();
-      if (!handingOver && shouldContinueAsNew(run.continueAsNewAfterEvents)) {
+      // A cancelled run closes as Canceled here, with its result: it never hands over.
+      if (run.cancelling) handingOver = false;
+      else if (!handingOver && shouldContinueAsNew(run.continueAsNewAfterEvents)) {
         // From here nothing new starts: in-flight attempts settle in this run, then it hands over.
         handingOver = true;
         run.record('run:continuing-as-new', now, { historyLength: workflowInfo().historyLength, active: run.activeCount });
@@ -156,6 +159,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
     await condition(allHandlersFinished);
     const result = run.finish(Date.now());
     publish();
+    if (run.cancelling) return closeAsCanceled(result);
     return result;
   });
 }

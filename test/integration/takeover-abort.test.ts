@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, it } from 'vitest';
+import { cancelledRunResult, teamRunResult } from '../../src/client';
 import * as msg from '../../src/workflows/messages';
 import { startRun, startTestWorker, waitFor } from '../helpers/env';
 import { abortRun, alive, claimOf, eventsOf, pidsOf, rejectionCode, shellHolder, tempDir, temporal } from './takeover-helpers';
@@ -57,7 +58,7 @@ describe.concurrent('stopping a whole run', () => {
     }
   });
 
-  it('`temporal workflow cancel` aborts the same way, then lets the run close with its pending adjudications', async ({ expect }) => {
+  it('`temporal workflow cancel` aborts the same way, keeps the run open until the decision, then closes Canceled with the result', async ({ expect }) => {
     const worker = await startTestWorker();
     const dir = tempDir('cancel');
     try {
@@ -74,21 +75,67 @@ describe.concurrent('stopping a whole run', () => {
       await claimOf(handle, 'a');
       await temporal('workflow', 'cancel', '--workflow-id', handle.workflowId);
 
-      const result = await handle.result();
+      // The attempt stops into adjudication, and the run stays open (cancel requested) until a human decides.
+      await waitFor('the cancelled run to wait for a human', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
       expect(pids.some(alive)).toBe(false);
-      expect(result.status).toBe('aborted');
-      expect(result.adjudications).toEqual([
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      expect(await handle.query(msg.statusQuery)).toMatchObject({ pendingAdjudications: 1, cancelRequestedAt: expect.any(Number) });
+      const details = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+      expect(details.currentDetails).toContain('cancel requested: nothing new starts; closes as Canceled once the 1 pending adjudication(s) below are decided');
+      expect(details.currentDetails).toContain('waiting: `a` token 1: TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED');
+      expect(
+        await rejectionCode(handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'a', decision: 'retry', decisionId: 'c-a', actor: 'alice' }] })),
+      ).toBe('run_not_accepting_work');
+      await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'a', decision: 'accept', decisionId: 'c-a', actor: 'alice' }] });
+
+      const closed = await handle.result().then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect((await handle.describe()).status.name).toBe('CANCELLED');
+      const result = cancelledRunResult(closed);
+      expect(result).toMatchObject({
+        status: 'aborted',
+        stats: { succeeded: 1, skipped: 1, adjudication: 0 },
+        cancellation: { abandonedAdjudications: 0, message: 'cancelled: every adjudication was decided before the run closed' },
+      });
+      expect(result!.adjudications).toEqual([
         expect.objectContaining({
           key: 'a',
           code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
           actor: 'temporal',
           reason: 'workflow cancellation requested',
           result: { step: 1 },
-          decision: null,
+          decision: expect.objectContaining({ decision: 'accept', actor: 'alice' }),
         }),
       ]);
-      expect(result.tasks.find((t) => t.key === 'b')).toMatchObject({ status: 'skipped', skipReason: 'run_aborted' });
-      expect((await handle.describe()).status.name).toBe('COMPLETED');
+      expect(result!.tasks.find((t) => t.key === 'b')).toMatchObject({ status: 'skipped', skipReason: 'run_aborted' });
+      expect(await teamRunResult(handle)).toEqual(result);
+      // A closed Canceled run still answers queries (its worker replays it to the same close).
+      expect(await handle.query(msg.statusQuery)).toMatchObject({ state: 'aborted', pendingAdjudications: 0 });
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('without awaitAdjudication a cancel closes the run Canceled at once, its result saying the adjudications were abandoned', async ({ expect }) => {
+    const worker = await startTestWorker();
+    const dir = tempDir('cancel-now');
+    try {
+      const handle = await startRun(
+        { name: 'cancel-now', lease, awaitAdjudication: false, tasks: [shellHolder('a', path.join(dir, 'a.pids'))] },
+        worker.taskQueue,
+      );
+      await pidsOf(path.join(dir, 'a.pids'));
+      await claimOf(handle, 'a');
+      await handle.cancel();
+      const result = await teamRunResult(handle);
+      expect((await handle.describe()).status.name).toBe('CANCELLED');
+      expect(result).toMatchObject({
+        status: 'aborted',
+        stats: { adjudication: 1 },
+        cancellation: { abandonedAdjudications: 1, message: expect.stringContaining('1 adjudication(s) abandoned (awaitAdjudication is false)') },
+      });
     } finally {
       await worker.stop();
     }

@@ -275,30 +275,57 @@ describe('abortRun: the coordinator stops the whole run', () => {
   });
 });
 
-describe('workflow cancellation (temporal workflow cancel) is an abort that then lets the run close', () => {
-  it('aborts even under governance, and closes without waiting for the adjudications', () => {
+describe('workflow cancellation (temporal workflow cancel) is an abort; the run closes Canceled once decided', () => {
+  it('aborts even under governance, waits for the adjudication, refuses retry, then closes with the cancellation in its result', () => {
     const run = start([task('a'), task('b', ['a'])], { governance: { operators: ['alice'] } });
     const [a] = run.claim(now);
     run.cancelRequested(tick());
+    expect(run.cancelling).toBe(true);
     expect(run.drainCancellations()).toEqual([{ key: 'a', fencingToken: a.fencingToken }]);
     expect(run.phase()).toBe('working');
     run.settle('a', a.fencingToken, { kind: 'cancelled' }, tick());
+    expect(run.phase()).toBe('awaiting_adjudication');
+    expect(() => run.validateAdjudicate({ key: 'a', decision: 'retry', decisionId: 'd1', actor: 'alice' })).toThrow(
+      expect.objectContaining({ code: 'run_not_accepting_work' }),
+    );
+    run.adjudicate({ key: 'a', decision: 'reject', decisionId: 'd1', actor: 'alice' }, tick());
     expect(run.phase()).toBe('done');
     const result = run.finish(tick());
     expect(result.status).toBe('aborted');
+    expect(result.cancellation).toMatchObject({ abandonedAdjudications: 0 });
     expect(result.adjudications).toEqual([
-      expect.objectContaining({ key: 'a', code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED', actor: 'temporal', decision: null }),
+      expect.objectContaining({ key: 'a', code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED', actor: 'temporal', decision: expect.objectContaining({ decision: 'reject' }) }),
     ]);
     expect(result.tasks.find((t) => t.key === 'b')).toMatchObject({ status: 'skipped', skipReason: 'run_aborted' });
   });
 
-  it('closes a run already aborted and waiting for adjudication', () => {
+  it('without awaitAdjudication closes at once and says the adjudications were abandoned', () => {
+    const run = start([task('a')], { awaitAdjudication: false });
+    const [a] = run.claim(now);
+    run.cancelRequested(tick());
+    run.settle('a', a.fencingToken, { kind: 'cancelled' }, tick());
+    expect(run.phase()).toBe('done');
+    expect(run.finish(tick()).cancellation).toMatchObject({
+      abandonedAdjudications: 1,
+      message: 'cancelled: 1 adjudication(s) abandoned (awaitAdjudication is false); they can no longer be decided',
+    });
+  });
+
+  it('keeps waiting on a run already aborted and awaiting adjudication, without a second abort', () => {
     const { run } = interruptedIntoAdjudication();
     run.abort({}, tick());
     expect(run.phase()).toBe('awaiting_adjudication');
     run.cancelRequested(tick());
-    expect(run.phase()).toBe('done');
+    expect(run.phase()).toBe('awaiting_adjudication');
     expect(eventsOf(run, 'run:abort-requested')).toHaveLength(1);
+    expect(eventsOf(run, 'run:cancel-requested')).toHaveLength(1);
+  });
+
+  it('a run never cancelled has no cancellation in its result', () => {
+    const run = start([task('a')]);
+    const [a] = run.claim(now);
+    run.settle('a', a.fencingToken, { kind: 'completed', workerIdentity: 'w' }, tick());
+    expect(run.finish(tick())).not.toHaveProperty('cancellation');
   });
 });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Option, type Command } from 'commander';
-import { teamRunHandle, type TeamRunHandle } from '../../client';
+import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../../client';
 import type { AbortRequest, AdjudicateRequest, Decision, InterruptVerdict } from '../../team/control';
 import type { AdjudicationRecord } from '../../team/types';
 import * as msg from '../../workflows/messages';
@@ -218,7 +218,7 @@ export function registerControl(program: Command): void {
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
       const records = await withRun(command, workflowId, async (handle) => {
         const { status } = await handle.describe();
-        return status.name === 'RUNNING' ? handle.query(msg.adjudicationsQuery) : (await handle.result()).adjudications;
+        return status.name === 'RUNNING' ? handle.query(msg.adjudicationsQuery) : (await teamRunResult(handle)).adjudications;
       });
       if (options.json) {
         printJson(records);

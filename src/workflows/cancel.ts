@@ -1,0 +1,20 @@
+import { getActivator } from '@temporalio/workflow/lib/global-attributes';
+import type { RunResult } from './messages';
+
+/**
+ * Closes the workflow as Canceled with the run's result as the cancellation's details, so
+ * `temporal workflow describe`, the Web UI's list filters and colours say Canceled while a client's
+ * `result()` still gets the result (a `CancelledFailure` whose `details[0]` is the RunResult).
+ *
+ * Why not just throw a `CancelledFailure`: the TypeScript SDK (1.24) answers a thrown cancellation
+ * with an empty `CancelWorkflowExecution` command and drops its details, although the command
+ * (core and server) carries them. So the command is pushed here, the same way the SDK pushes it,
+ * with the details filled in; the returned promise never settles, as the workflow has completed.
+ * Deterministic: the same command on every replay.
+ */
+export function closeAsCanceled(result: RunResult): Promise<never> {
+  const activator = getActivator();
+  const details = { payloads: [activator.payloadConverter.toPayload(result)] };
+  activator.pushCommand({ cancelWorkflowExecution: { details } }, true);
+  return new Promise<never>(() => undefined);
+}
