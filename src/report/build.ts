@@ -22,6 +22,8 @@ export interface ExecutionFacts {
   taskQueue: string | null;
   /** `RUNNING`, `COMPLETED`, `FAILED`, `TERMINATED`, ... */
   workflowStatus: string;
+  /** The Temporal Web UI base URL and namespace, for links; null when unknown. */
+  webUi?: { base: string; namespace: string } | null;
   /** Attempts still running: the server has not written their Started event yet. */
   pending: Array<{ activityId: string; startedAt: number | null; worker: string | null }>;
 }
@@ -29,7 +31,7 @@ export interface ExecutionFacts {
 /** Puts a run's history and final state together into the report's story. */
 export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, final: FinalState | null, now: number): RunReport {
   const notes: string[] = [];
-  const attempts = facts.attempts.map((a) => attemptRecord(a, facts.control, execution.pending));
+  const attempts = facts.attempts.map((a) => attemptRecord(a, facts.control, execution.pending, execution.runIds));
   const tasks = taskReports(facts, attempts, final);
   if (!final && execution.workflowStatus === 'RUNNING') {
     notes.push('The run is open and did not answer queries (no worker on its task queue?): task states and adjudications are missing.');
@@ -45,6 +47,7 @@ export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, fina
   }
   return {
     workflowId: execution.workflowId,
+    webUi: execution.webUi ?? null,
     runIds: execution.runIds,
     team: execution.team ?? facts.plan?.name ?? null,
     taskQueue: execution.taskQueue,
@@ -63,7 +66,7 @@ export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, fina
   };
 }
 
-function attemptRecord(a: HistoryAttempt, control: ControlRecord[], pending: ExecutionFacts['pending']): AttemptRecord {
+function attemptRecord(a: HistoryAttempt, control: ControlRecord[], pending: ExecutionFacts['pending'], runIds: string[]): AttemptRecord {
   const live = a.end ? undefined : pending.find((p) => p.activityId === a.activityId);
   const interruption = control.find(
     (c) => c.name === 'interruptTask' && c.key === a.input.taskKey && c.fencingToken === a.input.fencingToken && (c.verdict === null || c.verdict.startsWith('ok')),
@@ -87,6 +90,10 @@ function attemptRecord(a: HistoryAttempt, control: ControlRecord[], pending: Exe
     outcome,
     detail,
     usage: end && 'usage' in end ? end.usage : null,
+    runId: runIds[a.runIndex] ?? null,
+    scheduledEventId: a.scheduledEventId || null,
+    logs: (end && 'logs' in end ? end.logs : null) ?? null,
+    links: (end && 'links' in end ? end.links : null) ?? [],
   };
 }
 

@@ -7,7 +7,7 @@ import {
 } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { tsToMs } from '@temporalio/common/lib/time';
-import type { AttemptEvidence, HeartbeatDetails, RunTaskInput, RunTaskResult } from '../activities/interface';
+import type { AttemptEvidence, AttemptLogs, HeartbeatDetails, RunTaskInput, RunTaskResult } from '../activities/interface';
 import { foreignResultOutcome, type ForeignActivityInput } from '../team/foreign-activity';
 import type { TeamPlanInput, Usage } from '../plan/schema';
 import type { RunResult } from '../workflows/messages';
@@ -16,15 +16,27 @@ import type { ControlRecord } from './model';
 type HistoryEvent = NonNullable<History['events']>[number];
 type ProtoFailure = Parameters<DefaultFailureConverter['failureToError']>[0];
 
+export type AttemptLink = { url: string; label?: string };
+
+/** What an attempt printed (a bounded tail of each stream) and the links it printed (`::teamrun-link::`). */
+export interface AttemptPrinted {
+  logs: AttemptLogs | null;
+  links: AttemptLink[];
+}
+
 /** How the history says an attempt ended (before the run's rules give it a meaning). */
 export type AttemptEnd =
-  | { kind: 'completed'; usage: Usage | null; worker: string | null }
-  | { kind: 'failed'; type: string | null; message: string; usage: Usage | null; worker: string | null }
+  | ({ kind: 'completed'; usage: Usage | null; worker: string | null } & Partial<AttemptPrinted>)
+  | ({ kind: 'failed'; type: string | null; message: string; usage: Usage | null; worker: string | null } & Partial<AttemptPrinted>)
   | { kind: 'timed-out'; timeoutType: string; worker: string | null }
-  | { kind: 'cancelled'; usage: Usage | null; worker: string | null };
+  | ({ kind: 'cancelled'; usage: Usage | null; worker: string | null } & Partial<AttemptPrinted>);
 
 export interface HistoryAttempt {
   input: RunTaskInput;
+  /** Which run of the continue-as-new chain scheduled it (index into the chain, oldest first). */
+  runIndex: number;
+  /** Its ActivityTaskScheduled event: the Web UI shows the attempt at this event id. */
+  scheduledEventId: number;
   activityId: string;
   summary: string | null;
   scheduledAt: number;
@@ -77,7 +89,7 @@ export function readHistories(histories: History[]): HistoryFacts {
     const updates = new Map<string, ControlRecord>();
     for (const event of history.events ?? []) {
       const at = tsToMs(event.eventTime);
-      readEvent(event, at, runIndex === 0, facts, scheduled, updates);
+      readEvent(event, at, runIndex, facts, scheduled, updates);
     }
   });
   return facts;
@@ -86,13 +98,13 @@ export function readHistories(histories: History[]): HistoryFacts {
 function readEvent(
   event: HistoryEvent,
   at: number,
-  firstRun: boolean,
+  runIndex: number,
   facts: HistoryFacts,
   scheduled: Map<string, HistoryAttempt>,
   updates: Map<string, ControlRecord>,
 ): void {
   const attemptOf = (id: unknown) => scheduled.get(String(id));
-  if (event.workflowExecutionStartedEventAttributes && firstRun) {
+  if (event.workflowExecutionStartedEventAttributes && runIndex === 0) {
     facts.startedAt = at;
     const input = first<TeamPlanInput | { continued: unknown }>(event.workflowExecutionStartedEventAttributes.input);
     if (input && 'tasks' in input) facts.plan = input;
@@ -104,6 +116,8 @@ function readEvent(
     if (!input) return;
     const attempt: HistoryAttempt = {
       input,
+      runIndex,
+      scheduledEventId: Number(event.eventId ?? 0),
       activityId: s.activityId ?? `${input.taskKey}#${input.fencingToken}`,
       summary: decode<string>(event.userMetadata?.summary as Payload | undefined) ?? null,
       scheduledAt: at,
@@ -140,7 +154,9 @@ function readEvent(
       return;
     }
     const result = first<RunTaskResult>(completed.result);
-    if (attempt) attempt.end = { kind: 'completed', at, usage: result?.usage ?? null, worker: result?.workerIdentity ?? completed.identity ?? null };
+    if (attempt) {
+      attempt.end = { kind: 'completed', at, usage: result?.usage ?? null, worker: result?.workerIdentity ?? completed.identity ?? null, ...printed(result) };
+    }
     return;
   }
   const failed = event.activityTaskFailedEventAttributes;
@@ -156,6 +172,7 @@ function readEvent(
         message: error?.message ?? 'failed',
         usage: evidence?.usage ?? null,
         worker: evidence?.workerIdentity ?? failed.identity ?? null,
+        ...printed(evidence),
       };
     }
     return;
@@ -175,7 +192,9 @@ function readEvent(
   if (canceled) {
     const attempt = attemptOf(canceled.scheduledEventId);
     const evidence = first<AttemptEvidence>(canceled.details);
-    if (attempt) attempt.end = { kind: 'cancelled', at, usage: evidence?.usage ?? null, worker: evidence?.workerIdentity ?? canceled.identity ?? null };
+    if (attempt) {
+      attempt.end = { kind: 'cancelled', at, usage: evidence?.usage ?? null, worker: evidence?.workerIdentity ?? canceled.identity ?? null, ...printed(evidence) };
+    }
     return;
   }
   const signaled = event.workflowExecutionSignaledEventAttributes;
@@ -232,6 +251,26 @@ function readEvent(
     return;
   }
   readClose(event, at, facts);
+}
+
+/** The logs and links an attempt's result or evidence carries, checked: history is input like any other. */
+function printed(carrier: { logs?: unknown; links?: unknown } | undefined): AttemptPrinted {
+  const logs = carrier?.logs as Partial<AttemptLogs> | undefined;
+  const ok = logs && typeof logs === 'object' && typeof logs.stdout === 'string' && typeof logs.stderr === 'string';
+  const links = Array.isArray(carrier?.links)
+    ? (carrier.links as unknown[]).filter((l): l is AttemptLink => !!l && typeof l === 'object' && typeof (l as AttemptLink).url === 'string')
+    : [];
+  return {
+    logs: ok
+      ? {
+          stdout: logs.stdout!,
+          stderr: logs.stderr!,
+          stdoutBytes: typeof logs.stdoutBytes === 'number' ? logs.stdoutBytes : logs.stdout!.length,
+          stderrBytes: typeof logs.stderrBytes === 'number' ? logs.stderrBytes : logs.stderr!.length,
+        }
+      : null,
+    links,
+  };
 }
 
 function readClose(event: HistoryEvent, at: number, facts: HistoryFacts): void {

@@ -1,7 +1,19 @@
 import { usageTokens } from '../team/budget';
 import { count, duration, usd } from '../cli/format';
 import { escapeXml as esc, stepChart } from './chart';
+import { GRAPH_MAX_TASKS, STATUS_COLOURS, graphSvg, layoutTaskGraph } from './graph';
 import type { AttemptRecord, ControlRecord, RunReport, TaskReport } from './model';
+
+/** Web UI links of a run and of one attempt (its ActivityTaskScheduled event), when the report knows the UI. */
+export function webUiLinks(report: Pick<RunReport, 'webUi' | 'workflowId' | 'runIds'>) {
+  const ui = report.webUi;
+  const run = (runId?: string | null) =>
+    ui && `${ui.base}/namespaces/${encodeURIComponent(ui.namespace)}/workflows/${encodeURIComponent(report.workflowId)}${runId ? `/${encodeURIComponent(runId)}/history` : ''}`;
+  return {
+    run: run(report.runIds[report.runIds.length - 1]),
+    attempt: (a: AttemptRecord) => (ui && a.runId && a.scheduledEventId ? `${run(a.runId)}/events/${a.scheduledEventId}` : null),
+  };
+}
 
 /**
  * The report as ONE self-contained HTML page: inline CSS, inline script, inline SVG, no network.
@@ -13,6 +25,7 @@ export function renderReportHtml(report: RunReport): string {
   const at = (t: number) => `+${duration(Math.max(0, t - report.startedAt))}`;
   const attempts = report.tasks.reduce((n, t) => n + t.attempts.length, 0);
   const title = `teamrun report: ${report.workflowId}`;
+  const links = webUiLinks(report);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -30,6 +43,7 @@ export function renderReportHtml(report: RunReport): string {
     ${report.closedAt ? `closed after ${esc(duration(report.closedAt - report.startedAt))}` : `open for ${esc(duration(report.generatedAt - report.startedAt))}`} ·
     ${plural(attempts, 'attempt')} · ${plural(report.leases.length, 'lease lost', 'leases lost')} · ${plural(report.control.length, 'control message')}
     ${report.runIds.length > 1 ? ` · ${report.runIds.length} runs (continue-as-new)` : ''}
+    ${links.run ? ` · <a class="web-ui" href="${esc(links.run)}">open in the Temporal Web UI</a>` : ''}
   </p>
   ${report.stats ? `<p class="meta">${statsLine(report.stats)}</p>` : ''}
   ${report.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
@@ -41,9 +55,14 @@ export function renderReportHtml(report: RunReport): string {
   </nav>
 </header>
 <main>
+<section id="graph" data-kind="tasks">
+  <h2>Task graph</h2>
+  ${graphSection(report)}
+</section>
 <section id="timeline" data-kind="tasks">
   <h2>Timeline</h2>
   <div class="legend">${OUTCOMES.map((o) => `<span class="bar-sample o-${o}"></span>${o}`).join(' ')}
+    <span class="bar-sample wait-sample"></span>waiting for a human
     <span class="mark-sample">◆</span>interruption <span class="mark-sample decision">✔</span>decision</div>
   <div class="gantt">
     ${report.tasks.map((task) => ganttRow(task, report, end)).join('\n')}
@@ -55,7 +74,7 @@ export function renderReportHtml(report: RunReport): string {
   <table>
     <thead><tr><th>task</th><th>attempt</th><th>activity</th><th>lease</th><th>holder</th><th>worker</th><th>start</th><th>end</th><th>took</th><th>outcome</th><th>usage</th></tr></thead>
     <tbody>
-    ${report.tasks.map((task) => task.attempts.map((a, i) => attemptRow(task, a, i === 0, at)).join('\n')).join('\n')}
+    ${report.tasks.map((task) => task.attempts.map((a, i) => attemptRow(task, a, i === 0, at, links.attempt(a))).join('\n')).join('\n')}
     </tbody>
   </table>
 </section>
@@ -122,6 +141,17 @@ function ganttRow(task: TaskReport, report: RunReport, end: number): string {
       return `<span class="bar o-${a.outcome}" style="left:${pct(from)}%;width:${width.toFixed(2)}%" title="${esc(tip)}">${esc(`#${a.fencingToken}`)}</span>`;
     })
     .join('');
+  const waits = (report.adjudications ?? [])
+    .filter((a) => a.key === task.key)
+    .map((a) => {
+      const to = a.decision?.decidedAt ?? end;
+      const width = Math.max(0.6, Number(pct(to)) - Number(pct(a.requestedAt)));
+      const tip = a.decision
+        ? `waited for a human ${duration(to - a.requestedAt)}: ${a.code} -> ${a.decision.decision} by ${a.decision.actor ?? '?'}`
+        : `waiting for a human since +${duration(a.requestedAt - report.startedAt)}: ${a.code}`;
+      return `<span class="wait${a.decision ? '' : ' open'}" style="left:${pct(a.requestedAt)}%;width:${width.toFixed(2)}%" title="${esc(tip)}">${a.decision ? '' : 'waiting'}</span>`;
+    })
+    .join('');
   const marks = [
     ...report.control
       .filter((c) => c.name === 'interruptTask' && c.key === task.key)
@@ -131,9 +161,9 @@ function ganttRow(task: TaskReport, report: RunReport, end: number): string {
       .map((a) => `<span class="mark decision" style="left:${pct(a.decision!.decidedAt)}%" title="${esc(`${a.decision!.decision} by ${a.decision!.actor ?? '?'}`)}">✔</span>`),
   ].join('');
   return (
-    `<div class="row" data-task="${esc(task.key)}"><div class="label" title="${esc(task.title)}">${esc(task.key)} ` +
-    `<small class="status s-${esc(task.status ?? 'unknown')}">${esc(task.status ?? '?')}</small></div>` +
-    `<div class="track">${bars}${marks}</div></div>`
+    `<div class="row" id="task-${esc(task.key)}" data-task="${esc(task.key)}"><div class="label" title="${esc(`${task.title} (${task.key})`)}">${esc(task.title)} ` +
+    `<small class="key">${task.title === task.key ? '' : esc(task.key)}</small> <small class="status s-${esc(task.status ?? 'unknown')}">${esc(task.status ?? '?')}</small></div>` +
+    `<div class="track">${waits}${bars}${marks}</div></div>`
   );
 }
 
@@ -145,17 +175,56 @@ function axisRow(span: number): string {
   return `<div class="row axis"><div class="label"></div><div class="track">${ticks}</div></div>`;
 }
 
-function attemptRow(task: TaskReport, a: AttemptRecord, firstOfTask: boolean, at: (t: number) => string): string {
+function attemptRow(task: TaskReport, a: AttemptRecord, firstOfTask: boolean, at: (t: number) => string, uiUrl: string | null): string {
   const took = a.startedAt !== null && a.endedAt !== null ? duration(a.endedAt - a.startedAt) : '';
   const usage = a.usage ? `${count(usageTokens(a.usage))} tok${a.usage.costUsd !== undefined ? ` · ${usd(a.usage.costUsd)}` : ''}` : '';
-  return (
+  const activity = uiUrl ? `<a class="web-ui" href="${esc(uiUrl)}" title="this attempt in the Temporal Web UI"><code>${esc(a.activityId)}</code></a>` : `<code>${esc(a.activityId)}</code>`;
+  const links = a.links.map((l) => `<br><a class="task-link" href="${esc(l.url)}">${esc(l.label ?? l.url)}</a>`).join('');
+  const row =
     `<tr class="attempt${firstOfTask ? ' first' : ''}" data-activity-id="${esc(a.activityId)}">` +
-    `<td>${firstOfTask ? `<b>${esc(task.key)}</b>` : ''}</td><td>#${a.attempt}</td><td><code>${esc(a.activityId)}</code></td>` +
-    `<td>token ${a.fencingToken}</td><td>${esc(a.holder)}</td><td>${esc(a.worker ?? '')}</td>` +
-    `<td>${a.startedAt === null ? `<i>sched. ${at(a.scheduledAt)}</i>` : at(a.startedAt)}</td><td>${a.endedAt === null ? '' : at(a.endedAt)}</td>` +
-    `<td>${took}</td><td><span class="outcome o-${a.outcome}">${a.outcome}</span>${a.detail ? `<br><small>${esc(a.detail)}</small>` : ''}</td>` +
-    `<td>${usage}</td></tr>`
+    `<td>${firstOfTask ? `<b>${esc(task.key)}</b>` : ''}</td><td>#${a.attempt}</td><td>${activity}</td>` +
+    `<td class="nowrap">token&nbsp;${a.fencingToken}</td><td>${esc(a.holder)}</td><td>${esc(a.worker ?? '')}</td>` +
+    `<td class="nowrap">${a.startedAt === null ? `<i>sched. ${at(a.scheduledAt)}</i>` : at(a.startedAt)}</td><td class="nowrap">${a.endedAt === null ? '' : at(a.endedAt)}</td>` +
+    `<td class="nowrap">${took}</td><td><span class="outcome o-${a.outcome}">${a.outcome}</span>${a.detail ? `<br><small>${esc(a.detail)}</small>` : ''}${links}</td>` +
+    `<td class="nowrap">${usage}</td></tr>`;
+  return row + logsRow(a);
+}
+
+/** What the attempt printed, folded: the tail of stdout and stderr, with how much was cut. */
+function logsRow(a: AttemptRecord): string {
+  if (!a.logs) return '';
+  const { stdout, stderr, stdoutBytes, stderrBytes } = a.logs;
+  const stream = (name: string, text: string, total: number) => {
+    if (!total && !text) return `<p class="empty">${name}: nothing</p>`;
+    const cut = total > Buffer.byteLength(text) ? ` <small>(last ${bytes(Buffer.byteLength(text))} of ${bytes(total)})</small>` : '';
+    return `<div class="stream"><b>${name}</b>${cut}<pre class="log ${name}">${esc(text)}</pre></div>`;
+  };
+  return (
+    `<tr class="attempt-logs" data-activity-id="${esc(a.activityId)}"><td></td><td colspan="10"><details>` +
+    `<summary>logs of ${esc(a.activityId)}: stdout ${bytes(stdoutBytes)}, stderr ${bytes(stderrBytes)}</summary>` +
+    `${stream('stdout', stdout, stdoutBytes)}${stream('stderr', stderr, stderrBytes)}</details></td></tr>`
   );
+}
+
+function bytes(n: number): string {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`;
+}
+
+/** The dependency graph, laid out by dagre; each box links to its timeline row. */
+function graphSection(report: RunReport): string {
+  if (!report.tasks.length) return '<p class="empty">No tasks.</p>';
+  if (report.tasks.length > GRAPH_MAX_TASKS) {
+    return `<p class="empty">${report.tasks.length} tasks: too many to draw here (at most ${GRAPH_MAX_TASKS}); <code>teamrun graph ${esc(report.workflowId)} --dot</code> prints it for Graphviz.</p>`;
+  }
+  const graph = layoutTaskGraph(report.tasks);
+  const used = [...new Set(report.tasks.map((t) => t.status ?? 'unknown'))];
+  const legend = used
+    .map((status) => {
+      const c = STATUS_COLOURS[status] ?? STATUS_COLOURS.unknown;
+      return `<span class="node-sample" style="background:${c.fill};border-color:${c.stroke}"></span>${esc(status)}`;
+    })
+    .join(' ');
+  return `<div class="legend">${legend} <span class="hint">· arrows point from a dependency to what waits on it; click a task for its timeline row</span></div><div class="graph-box">${graphSvg(graph, (key) => `#task-${key}`)}</div>`;
 }
 
 function controlRow(c: ControlRecord, at: (t: number) => string): string {
@@ -183,8 +252,10 @@ function adjudicationTable(report: RunReport, at: (t: number) => string): string
 function budgetSection(report: RunReport, end: number): string {
   const { limits, used, points } = report.budget;
   const limit = (max: number | undefined, show: (n: number) => string) => (max === undefined ? 'unbounded' : show(max));
+  // Dollars only when they mean something: a dollar limit, or dollars spent.
+  const dollars = limits.maxUsd !== undefined || used.usd > 0;
   const charts = [
-    stepChart({ title: 'Dollars', points, value: (p) => p.usd, format: usd, limit: limits.maxUsd, start: report.startedAt, end }),
+    ...(dollars ? [stepChart({ title: 'Dollars', points, value: (p) => p.usd, format: usd, limit: limits.maxUsd, start: report.startedAt, end })] : []),
     stepChart({ title: 'Tokens', points, value: (p) => p.tokens, format: count, limit: limits.maxTokens, start: report.startedAt, end }),
     stepChart({ title: 'Attempts', points, value: (p) => p.attempts, format: count, limit: limits.maxTasks, start: report.startedAt, end }),
   ];
@@ -259,6 +330,22 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 .chart .chart-title { font-size: 12px; fill: var(--fg); font-weight: 600; }
 table.budget { width: auto; }
 footer { color: var(--muted); font-size: 12px; margin: 32px auto 24px; }
+.nowrap { white-space: nowrap; }
+.graph-box { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: var(--soft); }
+.graph .edge { fill: none; stroke: #8a94a6; stroke-width: 1.5; }
+.graph .node-title { font-size: 13px; font-weight: 600; fill: var(--fg); }
+.graph .node-key { font-size: 11px; fill: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.graph a:hover rect, .graph a:focus rect { stroke-width: 3; }
+.node-sample { display: inline-block; width: 14px; height: 10px; border: 2px solid; border-radius: 3px; margin: 0 4px 0 10px; vertical-align: middle; }
+.row:target { outline: 2px solid var(--run); outline-offset: -2px; }
+.label .key { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.wait { position: absolute; top: 6px; height: 8px; border-radius: 4px; background: repeating-linear-gradient(90deg, #f0c77a, #f0c77a 6px, #fff0d6 6px, #fff0d6 10px); border: 1px solid #e08a00; font-size: 9px; line-height: 8px; color: #8a5a00; overflow: hidden; white-space: nowrap; }
+.wait-sample { background: repeating-linear-gradient(90deg, #f0c77a, #f0c77a 6px, #fff0d6 6px, #fff0d6 10px); border: 1px solid #e08a00; }
+tr.attempt-logs td { border-top: none; padding-top: 0; }
+tr.attempt-logs summary { cursor: pointer; color: var(--muted); font-size: 12px; }
+pre.log { background: #1d2430; color: #e6e9ef; padding: 8px 10px; border-radius: 6px; max-height: 320px; overflow: auto; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; white-space: pre-wrap; margin: 4px 0 8px; }
+pre.log.stderr { color: #ffd4d4; }
+a.web-ui { color: var(--run); }
 `;
 
 /** Filters work offline: they only toggle which sections show, and remember the choice in the URL fragment. */

@@ -1,5 +1,5 @@
 export type { RunReport, AttemptRecord, AttemptOutcome, TaskReport, ControlRecord, LeaseRecord, AdjudicationRow, BudgetPoint } from './model';
-export { loadRunReport, ReportError } from './load';
+export { loadRunAttempts, loadRunReport, ReportError } from './load';
 export { buildReport } from './build';
 export { readHistories } from './history';
 export { renderReportText } from './text';

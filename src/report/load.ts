@@ -23,7 +23,12 @@ const MAX_RUNS = 1_000;
 const QUERY_DEADLINE_MS = 10_000;
 
 /** Reads a team run's whole history (every run of its continue-as-new chain) and final state into a report. */
-export async function loadRunReport(client: Client, workflowId: string, now = Date.now()): Promise<RunReport> {
+export async function loadRunReport(
+  client: Client,
+  workflowId: string,
+  now = Date.now(),
+  options: { webUi?: string | null } = {},
+): Promise<RunReport> {
   const handle = client.workflow.getHandle(workflowId);
   let description;
   try {
@@ -39,6 +44,7 @@ export async function loadRunReport(client: Client, workflowId: string, now = Da
     runIds,
     team: description.typedSearchAttributes.get(TeamName) ?? null,
     taskQueue: description.taskQueue,
+    webUi: options.webUi ? { base: options.webUi.replace(/\/+$/, ''), namespace: client.options.namespace } : null,
     workflowStatus: description.status.name,
     pending: (description.raw.pendingActivities ?? []).map((p) => ({
       activityId: p.activityId ?? '',
@@ -55,6 +61,30 @@ export async function loadRunReport(client: Client, workflowId: string, now = Da
     final = await liveState(client, workflowId);
   }
   return buildReport(facts, execution, final, now);
+}
+
+/**
+ * A run's attempts from its history alone (no query, no worker needed): what `teamrun logs`
+ * reads. The report's rules classify each attempt; task states are left out.
+ */
+export async function loadRunAttempts(client: Client, workflowId: string): Promise<RunReport> {
+  const handle = client.workflow.getHandle(workflowId);
+  let description;
+  try {
+    description = await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new ReportError('not_found', `no run with id "${workflowId}" in namespace ${client.options.namespace}`);
+    throw err;
+  }
+  const { histories, runIds } = await chain(client, workflowId, description.runId, await handle.fetchHistory());
+  const facts = readHistories(histories);
+  const pending = (description.raw.pendingActivities ?? []).map((p) => ({
+    activityId: p.activityId ?? '',
+    startedAt: optionalTsToMs(p.lastStartedTime) ?? null,
+    worker: p.lastWorkerIdentity || null,
+  }));
+  const execution: ExecutionFacts = { workflowId, runIds, team: null, taskQueue: description.taskQueue, workflowStatus: description.status.name, pending };
+  return buildReport(facts, execution, null, Date.now());
 }
 
 /** The histories of the chain that ends in `runId`, oldest first, following `continuedExecutionRunId` back. */

@@ -1,3 +1,4 @@
+import type { AttemptLogs } from '../activities/interface';
 import type { BudgetLimits, Usage } from '../plan/schema';
 
 /** How one attempt (one `runTask` activity) ended, as its history and the run's rules tell it. */
@@ -37,6 +38,13 @@ export interface AttemptRecord {
   /** Error message, timeout kind, or what stopped it. */
   detail: string | null;
   usage: Usage | null;
+  /** The run (of the continue-as-new chain) that scheduled it, and its ActivityTaskScheduled event. */
+  runId: string | null;
+  scheduledEventId: number | null;
+  /** The tail of what it printed, when its result or failure carried one. */
+  logs: AttemptLogs | null;
+  /** Links it printed (`::teamrun-link::`): where its full logs or artefacts are. */
+  links: Array<{ url: string; label?: string }>;
 }
 
 export interface TaskReport {
@@ -95,6 +103,8 @@ export interface BudgetPoint {
 
 export interface RunReport {
   workflowId: string;
+  /** Where the run and its attempts open in the Temporal Web UI, when known. */
+  webUi: { base: string; namespace: string } | null;
   /** Every run of the chain (continue-as-new), oldest first. */
   runIds: string[];
   team: string | null;

@@ -18,6 +18,8 @@ function attempt(key: string, token: number, at: number, end: (AttemptEnd & { at
       executor: { kind: 'shell' },
       dependencyOutputs: {},
     },
+    runIndex: 0,
+    scheduledEventId: token * 10,
     activityId: `${key}#${token}`,
     summary: `${key} · attempt ${token} · token ${token}`,
     scheduledAt: at,

@@ -5,6 +5,7 @@ import { registerDemo } from './demo';
 import { registerDev } from './dev';
 import { registerInspect } from './inspect';
 import { registerLedger } from './ledger';
+import { registerObserve } from './observe';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
 import { registerFence } from './fence';
@@ -29,6 +30,7 @@ export function registerCommands(program: Command): void {
   registerSchedule(program);
   registerQueue(program);
   registerReport(program);
+  registerObserve(program);
   registerWatch(program);
   registerLedger(program);
   registerCodecServer(program);

@@ -1,19 +1,49 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { listTeamRuns, type RunSummary } from '../../client/runs';
 import { ReportError, loadRunReport, renderReportHtml, renderReportText } from '../../report';
+import { renderTeamHtml, type TeamRunRow } from '../../report/team';
 import { CliError, clientFrom, printJson } from '../context';
+import { intOption } from '../options';
+import { localWebUi } from '../web-ui';
+import { runsFilter } from './observe';
+
+interface ReportOptions {
+  html?: string;
+  json?: boolean;
+  team?: string;
+  since?: string;
+  status?: string;
+  limit: number;
+  webUi?: string;
+}
 
 export function registerReport(program: Command): void {
   program
-    .command('report <workflowId>')
-    .description("a run's story from its history: every attempt per task, lease expiries, interruptions, adjudications, budget over time")
-    .option('--html <file>', 'write one self-contained HTML page (timeline, filters, budget chart; opens offline)')
+    .command('report [workflowId]')
+    .description(
+      "a run's story from its history: the task graph, every attempt per task with its logs, lease expiries, interruptions, adjudications, budget over time; " +
+        'with --team, one page with a runs x tasks grid linking to each run\'s report',
+    )
+    .option('--html <file>', 'write one self-contained HTML page (graph, timeline, filters, budget chart; opens offline)')
     .option('--json', 'print the report data as JSON')
-    .action(async (workflowId: string, options: { html?: string; json?: boolean }, command: Command) => {
-      const { client } = await clientFrom(command);
+    .option('--team <name>', 'many runs: every recent run of this team in one grid (needs --html)')
+    .option('--since <when>', 'with --team: runs started since (7d, 12h, a date); default 7d')
+    .option('--status <list>', 'with --team: only runs in these states, comma-separated')
+    .option('--limit <n>', 'with --team: at most this many runs, newest first', intOption, 50)
+    .option('--web-ui <url>', 'base URL of the Temporal Web UI for links (default: the local dev server\'s, when the address is local)')
+    .action(async (workflowId: string | undefined, options: ReportOptions, command: Command) => {
+      const { client, config } = await clientFrom(command);
+      const webUi = options.webUi ?? localWebUi(config);
       try {
-        const report = await loadRunReport(client, workflowId).catch((err: unknown) => {
+        if (options.team !== undefined) {
+          if (!options.html) throw new CliError('report --team writes HTML: give --html <file>');
+          await teamReport(client, options, options.html, webUi);
+          return;
+        }
+        if (!workflowId) throw new CliError('report: give a workflow id, or --team <name> for many runs');
+        const report = await loadRunReport(client, workflowId, Date.now(), { webUi }).catch((err: unknown) => {
           throw err instanceof ReportError ? new CliError(err.message) : err;
         });
         if (options.html) {
@@ -29,4 +59,27 @@ export function registerReport(program: Command): void {
         await client.connection.close();
       }
     });
+}
+
+/** Writes each run's report beside the team page (in `<page>-runs/`) and the grid that links them. */
+async function teamReport(client: Parameters<typeof loadRunReport>[0], options: ReportOptions, file: string, webUi: string | null): Promise<void> {
+  const runs: RunSummary[] = await listTeamRuns(client, runsFilter({ ...options, since: options.since ?? '7d' }));
+  const dirName = `${path.basename(file, path.extname(file))}-runs`;
+  const dir = path.join(path.dirname(file), dirName);
+  mkdirSync(dir, { recursive: true });
+  const rows: TeamRunRow[] = [];
+  for (const summary of runs) {
+    try {
+      const report = await loadRunReport(client, summary.workflowId, Date.now(), { webUi });
+      const name = `${summary.workflowId.replace(/[^A-Za-z0-9._-]/g, '_')}.html`;
+      writeFileSync(path.join(dir, name), renderReportHtml(report));
+      rows.push({ summary, report, href: `${encodeURIComponent(dirName)}/${encodeURIComponent(name)}` });
+    } catch (err) {
+      rows.push({ summary, report: null, href: null, error: (err as Error).message });
+    }
+  }
+  const namespace = client.options.namespace;
+  const title = `teamrun: team ${options.team}${options.since ? ` since ${options.since}` : ' (last 7 days)'}`;
+  writeFileSync(file, renderTeamHtml({ title, rows, generatedAt: Date.now(), webUi: webUi ? { base: webUi.replace(/\/+$/, ''), namespace } : null }));
+  process.stdout.write(`wrote ${path.resolve(file)}: ${rows.length} run(s) of team ${options.team}, each report in ${path.resolve(dir)}\n`);
 }

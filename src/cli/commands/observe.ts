@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { RUN_STATUS_FILTERS, RunsFilterError, listTeamRuns, parseSince, type RunSummary } from '../../client/runs';
+import { ReportError, loadRunAttempts } from '../../report';
+import { graphDot, graphSvg, graphText, layoutTaskGraph, type GraphTask } from '../../report/graph';
+import type { AttemptRecord } from '../../report/model';
+import { CliError, clientFrom, printJson } from '../context';
+import { count, duration, table, usd } from '../format';
+import { intOption } from '../options';
+import { readPlan } from '../plan-file';
+import { RunReader } from '../run-view';
+
+/** `graph`, `logs` and `runs`: what an operator looks at besides one run's status. */
+export function registerObserve(program: Command): void {
+  program
+    .command('graph <runOrPlan>')
+    .description('the task graph of a run (with each task\'s status) or of a plan file: stages in the terminal, or DOT / SVG')
+    .option('--dot', 'print Graphviz DOT (`dot -Tsvg` draws it)')
+    .option('--svg', 'print an SVG laid out by dagre')
+    .action(async (target: string, options: { dot?: boolean; svg?: boolean }, command: Command) => {
+      const { name, tasks } = existsSync(target) ? planGraph(target) : await runGraph(command, target);
+      process.stdout.write(`${renderGraph(name, tasks, options)}\n`);
+    });
+
+  program
+    .command('logs <workflowId> <key>')
+    .description("the tail of what a task's attempt printed (stdout, stderr) and the links it printed; the latest attempt unless --attempt")
+    .option('--attempt <n>', 'this attempt number of the task', intOption)
+    .option('--all', 'every attempt of the task')
+    .option('--json', 'print the attempts with their logs as JSON')
+    .action(async (workflowId: string, key: string, options: { attempt?: number; all?: boolean; json?: boolean }, command: Command) => {
+      const { client } = await clientFrom(command);
+      try {
+        const report = await loadRunAttempts(client, workflowId).catch((err: unknown) => {
+          throw err instanceof ReportError ? new CliError(err.message) : err;
+        });
+        const task = report.tasks.find((t) => t.key === key);
+        if (!task || !task.attempts.length) {
+          const keys = report.tasks.filter((t) => t.attempts.length).map((t) => t.key);
+          throw new CliError(`run ${workflowId} has no attempt of task "${key}"${keys.length ? ` (tasks with attempts: ${keys.slice(0, 20).join(', ')})` : ''}`);
+        }
+        let attempts = task.attempts;
+        if (options.attempt !== undefined) {
+          attempts = attempts.filter((a) => a.attempt === options.attempt);
+          if (!attempts.length) {
+            throw new CliError(`task "${key}" of run ${workflowId} has no attempt ${options.attempt} (attempts: ${task.attempts.map((a) => a.attempt).join(', ')})`);
+          }
+        } else if (!options.all) {
+          attempts = attempts.slice(-1);
+        }
+        if (options.json) printJson(attempts);
+        else process.stdout.write(`${attempts.map(renderAttemptLogs).join('\n\n')}\n`);
+      } finally {
+        await client.connection.close();
+      }
+    });
+
+  program
+    .command('runs')
+    .description('recent team runs from visibility: team, state, progress, pending adjudications, budget used, start and duration')
+    .option('--team <name>', 'only runs of this team (TeamName)')
+    .option('--status <list>', `only runs in these states, comma-separated (${RUN_STATUS_FILTERS.join(', ')})`)
+    .option('--since <when>', 'only runs started since: 7d, 12h, 30m, or a date')
+    .option('--limit <n>', 'at most this many runs, newest first', intOption, 50)
+    .option('--json', 'print JSON')
+    .action(async (options: { team?: string; status?: string; since?: string; limit: number; json?: boolean }, command: Command) => {
+      const { client } = await clientFrom(command);
+      try {
+        const runs = await listTeamRuns(client, runsFilter(options)).catch((err: unknown) => {
+          throw err instanceof RunsFilterError ? new CliError(err.message) : err;
+        });
+        if (options.json) printJson(runs);
+        else process.stdout.write(runs.length ? `${runsTable(runs)}\n` : 'no runs match\n');
+      } finally {
+        await client.connection.close();
+      }
+    });
+}
+
+/** The options `runs` and `report --team` share, as a filter. */
+export function runsFilter(options: { team?: string; status?: string; since?: string; limit?: number }) {
+  try {
+    return {
+      team: options.team,
+      statuses: options.status ? options.status.split(',').filter(Boolean) : undefined,
+      since: options.since ? parseSince(options.since) : undefined,
+      limit: options.limit,
+    };
+  } catch (err) {
+    throw err instanceof RunsFilterError ? new CliError(err.message) : err;
+  }
+}
+
+function planGraph(file: string): { name: string; tasks: GraphTask[] } {
+  const { plan } = readPlan(file);
+  return { name: plan.name, tasks: plan.tasks.map((t) => ({ key: t.key, title: t.title ?? t.key, status: null, dependsOn: t.dependsOn })) };
+}
+
+async function runGraph(command: Command, workflowId: string): Promise<{ name: string; tasks: GraphTask[] }> {
+  const { client } = await clientFrom(command);
+  try {
+    const reader = new RunReader(client, workflowId);
+    const overview = await reader.overview();
+    const tasks: GraphTask[] = [];
+    const page = 2_000;
+    for (let offset = 0; ; offset += page) {
+      const views = await reader.tasks({ offset, limit: page });
+      tasks.push(...views.map((v) => ({ key: v.key, title: v.title, status: v.status, dependsOn: v.dependsOn })));
+      if (views.length < page) break;
+    }
+    return { name: overview.name ?? workflowId, tasks };
+  } finally {
+    await client.connection.close();
+  }
+}
+
+/** The graph as the options ask: DOT, SVG, or stages for the terminal (the default). */
+export function renderGraph(name: string, tasks: GraphTask[], options: { dot?: boolean; svg?: boolean }): string {
+  if (options.dot) return graphDot(tasks, name);
+  if (options.svg) return graphSvg(layoutTaskGraph(tasks));
+  return `${name}: ${tasks.length} task(s)\n${graphText(tasks)}`;
+}
+
+function renderAttemptLogs(a: AttemptRecord): string {
+  const head = `${a.activityId} · attempt ${a.attempt} · ${a.outcome}${a.detail ? ` (${a.detail})` : ''}${a.worker ? ` · ${a.worker}` : ''}`;
+  const lines = [head];
+  for (const link of a.links) lines.push(`link: ${link.label ? `${link.label} ` : ''}${link.url}`);
+  if (!a.logs) {
+    lines.push(
+      a.outcome === 'running' || a.outcome === 'scheduled'
+        ? '(still running: its logs are recorded when the attempt ends)'
+        : '(no logs recorded for this attempt: its executor or worker kept none)',
+    );
+    return lines.join('\n');
+  }
+  const stream = (name: string, text: string, total: number) => {
+    const kept = Buffer.byteLength(text);
+    const cut = total > kept ? ` (last ${count(kept)} of ${count(total)} bytes)` : ` (${count(total)} bytes)`;
+    lines.push(`--- ${name}${cut} ---`);
+    if (text) lines.push(text.replace(/\n$/, ''));
+  };
+  stream('stdout', a.logs.stdout, a.logs.stdoutBytes);
+  stream('stderr', a.logs.stderr, a.logs.stderrBytes);
+  return lines.join('\n');
+}
+
+function runsTable(runs: RunSummary[]): string {
+  const now = Date.now();
+  return table(
+    ['run', 'team', 'state', 'progress', 'pending', 'budget used', 'started', 'took'],
+    runs.map((r) => [
+      r.workflowId,
+      r.team ?? '-',
+      r.state,
+      r.progress ? `${r.progress.done}/${r.progress.total}` : '?',
+      r.pendingAdjudications === null ? '-' : String(r.pendingAdjudications),
+      r.budgetUsed ? `${count(r.budgetUsed.attempts)} att, ${count(r.budgetUsed.tokens)} tok, ${usd(r.budgetUsed.usd)}${r.budgetStopped ? ' (stopped)' : ''}` : '?',
+      new Date(r.startedAt).toISOString().replace('T', ' ').slice(0, 19),
+      `${duration((r.closedAt ?? now) - r.startedAt)}${r.closedAt ? '' : ' (open)'}`,
+    ]),
+  );
+}
