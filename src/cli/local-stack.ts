@@ -1,13 +1,14 @@
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, type LogLevel, type Worker } from '@temporalio/worker';
+import { NativeConnection, type LogLevel, type Worker } from '@temporalio/worker';
 import type { TeamrunConfig } from '../config/config';
 import { connectionOptions, type ConnectionOptions } from '../config/connection';
 import { startConfiguredCodecServer, type ConfiguredCodecServer } from '../codec/server';
 import { findTemporalBinary } from '../devserver/binary';
 import { startDevServer, type DevServer } from '../devserver/server';
 import { createWorker } from '../worker/create-worker';
+import { installTerminalLogger } from '../worker/log-format';
 import { CliError } from './context';
 import { isLocalHost, localWebUi, parseAddress, uiPortFor } from './web-ui';
 
@@ -18,7 +19,7 @@ import { isLocalHost, localWebUi, parseAddress, uiPortFor } from './web-ui';
 
 /** Temporal's runtime logs at this level; the CLI handles Ctrl-C itself (see `onInterrupt`). */
 export function installRuntime(level: LogLevel): void {
-  Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [] });
+  installTerminalLogger(level, { shutdownSignals: [] });
 }
 
 /** True when a Temporal frontend answers for `namespace` (at `target.address`, with its TLS and key). */

@@ -1,5 +1,6 @@
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { createWorker } from './create-worker';
+import { installTerminalLogger } from './log-format';
 
 /**
  * Runs one worker until SIGINT/SIGTERM (Temporal's runtime handles both and shuts down
@@ -14,6 +15,7 @@ export async function runWorker(options: { taskQueue?: string; identity?: string
         'unless the bundle was built with the failureConverterPath of dataConverterFor(config) (docs/security.md)\n',
     );
   }
+  installTerminalLogger();
   const worker = await createWorker({
     config,
     taskQueue: options.taskQueue,
