@@ -223,7 +223,28 @@ export async function listTeamSchedules(client: Client): Promise<TeamScheduleRow
     if (summary.action?.type !== 'startWorkflow' || summary.action.workflowType !== WORKFLOW_TYPE) continue;
     rows.push(scheduleRow(summary));
   }
+  // A schedule made elsewhere (`temporal schedule create`) has no TeamName of its own: its team
+  // is the name of the plan its action starts, which only a describe returns.
+  await Promise.all(
+    rows
+      .filter((row) => row.team === null)
+      .map(async (row) => {
+        row.team = scheduledTeam(await client.schedule.getHandle(row.id).describe().catch(() => null));
+      }),
+  );
   return rows.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The team a schedule starts: its TeamName search attribute, else the name of the plan in its action's arguments. */
+export function scheduledTeam(description: ScheduleDescription | null): string | null {
+  if (!description) return null;
+  const own = description.typedSearchAttributes.get(TeamName);
+  if (own) return own;
+  const action = description.action as { args?: unknown[]; typedSearchAttributes?: { get(key: typeof TeamName): string | undefined } };
+  const fromAction = action.typedSearchAttributes?.get(TeamName);
+  if (fromAction) return fromAction;
+  const plan = action.args?.[0] as { name?: unknown } | undefined;
+  return plan && typeof plan === 'object' && typeof plan.name === 'string' ? plan.name : null;
 }
 
 function scheduleRow(summary: ScheduleSummary): TeamScheduleRow {
@@ -234,7 +255,8 @@ function scheduleRow(summary: ScheduleSummary): TeamScheduleRow {
     spec: describeSpec(summary.spec),
     paused: summary.state.paused,
     owner: scheduleOwner(summary.memo),
-    nextRun: summary.info.nextActionTimes[0] ?? null,
+    // A paused schedule starts nothing: the server still computes times, but none is a next run.
+    nextRun: summary.state.paused ? null : (summary.info.nextActionTimes[0] ?? null),
     lastRun: last ? { workflowId: last.action.workflow.workflowId, at: last.takenAt } : null,
   };
 }

@@ -27,6 +27,7 @@ import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity
 import { closeAsCanceled } from './cancel';
 import { currentDetails } from './details';
 import { runForeignActivity } from './foreign-activity';
+import { withIsoTimes as iso } from './iso-times';
 import * as msg from './messages';
 import * as sa from './search-attributes';
 import { AttemptNotStarted, RunLedger } from './team-ledger';
@@ -201,18 +202,18 @@ function registerHandlers(run: TeamRun): void {
       throw err;
     }
   };
-  setHandler(msg.statusQuery, () => run.status(now()), { description: 'Progress, budget and pending adjudications' });
-  setHandler(msg.tasksQuery, (query) => run.tasksPage(query ?? {}), {
+  setHandler(msg.statusQuery, () => iso(run.status(now())), { description: 'Progress, budget and pending adjudications' });
+  setHandler(msg.tasksQuery, (query) => iso(run.tasksPage(query ?? {})), {
     description: 'Tasks, paged: { status?, offset?, limit? } (default limit 1000, at most 2000)',
   });
-  setHandler(msg.activeClaimsQuery, () => run.activeClaims(), {
+  setHandler(msg.activeClaimsQuery, () => iso(run.activeClaims()), {
     description: 'Attempts holding a lease now, with the fencing token to interrupt them',
   });
-  setHandler(msg.adjudicationsQuery, () => run.adjudicationsView(), {
+  setHandler(msg.adjudicationsQuery, () => iso(run.adjudicationsView()), {
     description: 'Adjudication records, pending (decision null) and decided',
   });
   setHandler(msg.budgetQuery, () => run.budgetView(now()), { description: 'Limits, used, reserved and remaining budget' });
-  setHandler(msg.eventsQuery, (query) => run.eventsView(query ?? {}), {
+  setHandler(msg.eventsQuery, (query) => iso(run.eventsView(query ?? {})), {
     description: 'Run events after a sequence number: { after?, limit? }',
   });
   setHandler(

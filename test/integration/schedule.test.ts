@@ -6,6 +6,7 @@ import { teamRunHandle } from '../../src/client';
 import { TeamName } from '../../src/workflows/search-attributes';
 import { teamrun as runCli } from '../cli/teamrun-cli';
 import { startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from '../helpers/env';
+import { temporal } from './takeover-helpers';
 
 /** A cron time that never comes during a test run, so only triggers start runs. */
 const NEVER_DURING_TESTS = '0 0 1 1 *';
@@ -106,5 +107,25 @@ describe('scheduled team runs', () => {
     expect(described.state.paused).toBe(false);
     expect(described.policies.overlap).toBe('BUFFER_ONE');
     await schedule.delete();
+  });
+
+  it('a paused schedule shows no next run, and one made with `temporal schedule create` shows the team of its plan', async () => {
+    const id = uniqueQueue('made-by-temporal');
+    const plan = { name: 'temporal-made-team', tasks: [{ key: 'a', executor: { kind: 'noop' } }] };
+    await temporal(
+      'schedule', 'create', '--schedule-id', id, '--interval', '1h', '--type', 'teamRun', '--task-queue', worker.taskQueue,
+      '--workflow-id', `${id}-run`, '--input', JSON.stringify(plan), '--paused',
+    );
+    const listed = await waitFor('the schedule to be listed', async () => {
+      const rows = JSON.parse((await cli('schedule', 'list', '--json')).stdout) as Array<{ id: string; paused: boolean; team: string | null; nextRun: string | null }>;
+      return rows.find((s) => s.id === id);
+    });
+    expect(listed).toMatchObject({ paused: true, team: 'temporal-made-team', nextRun: null });
+    const table = (await cli('schedule', 'list')).stdout.split('\n').find((line) => line.startsWith(id));
+    expect(table).toMatch(new RegExp(`^${id}\\s+temporal-made-team\\s`));
+    const described = await cli('schedule', 'describe', id);
+    expect(described.stdout).toContain('team:            temporal-made-team (1 tasks)');
+    expect(described.stdout).toContain('next runs:       - (paused)');
+    await (await testClient()).schedule.getHandle(id).delete();
   });
 });

@@ -14,13 +14,13 @@ import {
   parseEvery,
   pauseTeamSchedule,
   scheduleOwner,
+  scheduledTeam,
   triggerTeamSchedule,
   unpauseTeamSchedule,
   type OverlapName,
 } from '../../client/schedules';
 import { loadPlanFile } from '../../plan/load';
 import type { TeamPlanInput } from '../../plan/schema';
-import { TeamName } from '../../workflows/search-attributes';
 import { CliError, clientFrom, configFrom, printJson } from '../context';
 import { table } from '../format';
 
@@ -117,7 +117,7 @@ export function registerSchedule(program: Command): void {
         const owner = scheduleOwner(d.memo);
         const summary = {
           id,
-          team: d.typedSearchAttributes.get(TeamName) ?? plan?.name ?? null,
+          team: scheduledTeam(d),
           when: recordedAction(d).when ?? describeSpec(d.spec),
           overlap: overlapName(d.policies.overlap),
           paused: d.state.paused,
@@ -128,7 +128,7 @@ export function registerSchedule(program: Command): void {
           tasks: plan?.tasks.length ?? null,
           actionsTaken: d.info.numActionsTaken,
           skippedForOverlap: d.info.numActionsSkippedOverlap,
-          nextRuns: d.info.nextActionTimes.slice(0, 3).map((t) => t.toISOString()),
+          nextRuns: d.state.paused ? [] : d.info.nextActionTimes.slice(0, 3).map((t) => t.toISOString()),
           running: d.info.runningActions.map((a) => a.workflow.workflowId),
           recent: d.info.recentActions.map((a) => ({ workflowId: a.action.workflow.workflowId, takenAt: a.takenAt.toISOString() })),
         };
@@ -141,7 +141,7 @@ export function registerSchedule(program: Command): void {
           `  state:           ${summary.paused ? 'paused' : 'active'}${summary.note ? ` (${summary.note})` : ''}`,
           `  created by:      ${summary.createdBy ?? 'not teamrun'}`,
           `  runs started:    ${summary.actionsTaken}, skipped for overlap: ${summary.skippedForOverlap}`,
-          `  next runs:       ${summary.nextRuns.join(', ') || '-'}`,
+          `  next runs:       ${summary.nextRuns.join(', ') || (summary.paused ? '- (paused)' : '-')}`,
           `  running now:     ${summary.running.join(', ') || '-'}`,
           `  recent runs:`,
           ...(summary.recent.length ? summary.recent.map((r) => `    ${r.takenAt}  ${r.workflowId}`) : ['    -']),
