@@ -161,8 +161,8 @@ function ganttRow(task: TaskReport, report: RunReport, end: number): string {
       .map((a) => `<span class="mark decision" style="left:${pct(a.decision!.decidedAt)}%" title="${esc(`${a.decision!.decision} by ${a.decision!.actor ?? '?'}`)}">✔</span>`),
   ].join('');
   return (
-    `<div class="row" id="task-${esc(task.key)}" data-task="${esc(task.key)}"><div class="label" title="${esc(`${task.title} (${task.key})`)}">${esc(task.title)} ` +
-    `<small class="key">${task.title === task.key ? '' : esc(task.key)}</small> <small class="status s-${esc(task.status ?? 'unknown')}">${esc(task.status ?? '?')}</small></div>` +
+    `<div class="row" id="task-${esc(task.key)}" data-task="${esc(task.key)}"><div class="label" title="${esc(`${task.title} (${task.key})`)}">` +
+    `<span class="title">${esc(task.title)}</span><small class="key">${task.title === task.key ? '' : `${esc(task.key)} · `}<span class="status s-${esc(task.status ?? 'unknown')}">${esc(task.status ?? '?')}</span></small></div>` +
     `<div class="track">${waits}${bars}${marks}</div></div>`
   );
 }
@@ -307,7 +307,7 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 .gantt { border: 1px solid var(--line); border-radius: 6px; padding: 6px 0; }
 .row { display: flex; align-items: center; min-height: 26px; }
 .row:nth-child(odd) { background: var(--soft); }
-.label { width: 220px; flex: none; padding: 0 10px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.label { width: 240px; flex: none; padding: 0 10px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .track { position: relative; flex: 1; height: 20px; margin-right: 14px; }
 .bar { position: absolute; top: 2px; height: 16px; border-radius: 3px; color: #fff; font-size: 10px; line-height: 16px; padding-left: 3px; overflow: hidden; white-space: nowrap; }
 .mark { position: absolute; top: 0; transform: translateX(-50%); color: var(--int); font-size: 14px; line-height: 20px; text-shadow: 0 0 2px #fff, 0 0 2px #fff, 0 0 3px #fff; }
@@ -338,7 +338,9 @@ footer { color: var(--muted); font-size: 12px; margin: 32px auto 24px; }
 .graph a:hover rect, .graph a:focus rect { stroke-width: 3; }
 .node-sample { display: inline-block; width: 14px; height: 10px; border: 2px solid; border-radius: 3px; margin: 0 4px 0 10px; vertical-align: middle; }
 .row:target { outline: 2px solid var(--run); outline-offset: -2px; }
-.label .key { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.label { line-height: 1.2; padding-top: 2px; padding-bottom: 2px; }
+.label .title, .label .key { display: block; overflow: hidden; text-overflow: ellipsis; }
+.label .key { font: 11px ui-monospace, SFMono-Regular, Menlo, monospace; }
 .wait { position: absolute; top: 6px; height: 8px; border-radius: 4px; background: repeating-linear-gradient(90deg, #f0c77a, #f0c77a 6px, #fff0d6 6px, #fff0d6 10px); border: 1px solid #e08a00; font-size: 9px; line-height: 8px; color: #8a5a00; overflow: hidden; white-space: nowrap; }
 .wait-sample { background: repeating-linear-gradient(90deg, #f0c77a, #f0c77a 6px, #fff0d6 6px, #fff0d6 10px); border: 1px solid #e08a00; }
 tr.attempt-logs td { border-top: none; padding-top: 0; }
