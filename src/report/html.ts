@@ -309,7 +309,7 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 .row:nth-child(odd) { background: var(--soft); }
 .label { width: 240px; flex: none; padding: 0 10px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .track { position: relative; flex: 1; height: 20px; margin-right: 14px; }
-.bar { position: absolute; top: 2px; height: 16px; border-radius: 3px; color: #fff; font-size: 10px; line-height: 16px; padding-left: 3px; overflow: hidden; white-space: nowrap; }
+.bar { position: absolute; top: 2px; height: 16px; min-width: 14px; border-radius: 3px; color: #fff; font-size: 10px; line-height: 16px; padding-left: 3px; overflow: hidden; white-space: nowrap; }
 .mark { position: absolute; top: 0; transform: translateX(-50%); color: var(--int); font-size: 14px; line-height: 20px; text-shadow: 0 0 2px #fff, 0 0 2px #fff, 0 0 3px #fff; }
 .row.axis { background: none; min-height: 18px; }
 .axis .tick { position: absolute; top: 0; transform: translateX(-50%); font-size: 11px; color: var(--muted); white-space: nowrap; }

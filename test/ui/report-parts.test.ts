@@ -11,7 +11,8 @@ import { startRun, startTestWorker, uniqueQueue, waitFor, type TestWorker } from
 import { SCREENSHOTS, countIs, launchBrowser, see, type Browser } from './browser';
 
 /** The outline a targeted timeline row gets (evaluated in the page; this project compiles without DOM types). */
-const outlineStyle = 'el => getComputedStyle(el).outlineStyle';
+type Styled = { ownerDocument: { defaultView: { getComputedStyle(el: unknown): { outlineStyle: string } } } };
+const outlineStyle = (el: unknown) => (el as Styled).ownerDocument.defaultView.getComputedStyle(el).outlineStyle;
 
 /**
  * The parts of `teamrun report --html` an operator coming from Airflow or Prefect looks for:
