@@ -257,8 +257,11 @@ function readEvent(
 function printed(carrier: { logs?: unknown; links?: unknown } | undefined): AttemptPrinted {
   const logs = carrier?.logs as Partial<AttemptLogs> | undefined;
   const ok = logs && typeof logs === 'object' && typeof logs.stdout === 'string' && typeof logs.stderr === 'string';
+  // The report renders links as anchors: only plain http(s) URLs, so a history never carries a script into it.
+  const safe = (l: unknown): l is AttemptLink =>
+    !!l && typeof (l as AttemptLink).url === 'string' && (l as AttemptLink).url.length <= 2_048 && /^https?:\/\/\S+$/i.test((l as AttemptLink).url);
   const links = Array.isArray(carrier?.links)
-    ? (carrier.links as unknown[]).filter((l): l is AttemptLink => !!l && typeof l === 'object' && typeof (l as AttemptLink).url === 'string')
+    ? (carrier.links as unknown[]).filter(safe).slice(0, 20).map((l) => ({ url: l.url, ...(typeof l.label === 'string' ? { label: l.label.slice(0, 200) } : {}) }))
     : [];
   return {
     logs: ok

@@ -1,3 +1,4 @@
+import type { AttemptLink } from '../activities/interface';
 import type { TeamRun } from '../team/run';
 
 /** How many pending adjudications and running attempts the details list by name. */
@@ -7,7 +8,7 @@ const LISTED = 5;
  * The short markdown the Web UI shows as the run's current details: where the run is, what
  * waits for a human (and how to decide it), what runs now, and the budget.
  */
-export function currentDetails(run: TeamRun, now: number): string {
+export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<TaskLinks> = []): string {
   const status = run.status(now);
   const { stats, budget } = status;
   const done = stats.succeeded + stats.failed + stats.skipped;
@@ -36,8 +37,41 @@ export function currentDetails(run: TeamRun, now: number): string {
     const shown = claims.slice(0, LISTED).map((c) => `\`${c.activityId}\` (${c.holder}${c.interrupted ? ', interrupted' : ''})`);
     lines.push(`- running: ${shown.join(', ')}${claims.length > LISTED ? ` and ${claims.length - LISTED} more` : ''}`);
   }
+  for (const { key, links: printed } of links) {
+    lines.push(`- links of \`${key}\`: ${printed.map((l) => `[${markdownText(l.label || l.url)}](${l.url})`).join(', ')}`);
+  }
   lines.push(`- budget: ${budgetLine(budget)}`);
   return lines.join('\n');
+}
+
+export interface TaskLinks {
+  key: string;
+  links: AttemptLink[];
+}
+
+/**
+ * The links (`::teamrun-link::`) the latest attempts printed, newest last, at most LISTED tasks:
+ * kept in workflow memory for the current details only, rebuilt from history on replay.
+ */
+export class RecentLinks {
+  recent: TaskLinks[] = [];
+
+  remember(key: string, carrier: object): void {
+    const printed = (carrier as { links?: unknown }).links;
+    const links = Array.isArray(printed) ? (printed as unknown[]).filter(isSafeLink).slice(0, LISTED) : [];
+    if (!links.length) return;
+    this.recent = [...this.recent.filter((entry) => entry.key !== key), { key, links }].slice(-LISTED);
+  }
+}
+
+/** Only plain http(s) URLs without spaces or parentheses reach the markdown the Web UI renders. */
+function isSafeLink(link: unknown): link is AttemptLink {
+  const l = link as Partial<AttemptLink> | null;
+  return !!l && typeof l.url === 'string' && l.url.length <= 2_048 && /^https?:\/\/[^\s()<>]+$/i.test(l.url) && (l.label === undefined || typeof l.label === 'string');
+}
+
+function markdownText(text: string): string {
+  return text.slice(0, 100).replace(/[\\`*_[\]()<>#!|]/g, (c) => `\\${c}`);
 }
 
 function bar(done: number, total: number): string {

@@ -25,7 +25,7 @@ import { packSnapshot, unpackSnapshot, type PackedSnapshot } from '../team/snaps
 import type { AttemptOutcome, Claim } from '../team/types';
 import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
 import { closeAsCanceled } from './cancel';
-import { currentDetails } from './details';
+import { RecentLinks, currentDetails } from './details';
 import { runForeignActivity } from './foreign-activity';
 import { withIsoTimes as iso } from './iso-times';
 import * as msg from './messages';
@@ -40,12 +40,14 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
   const ledger = run.ledgerId === null ? null : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name);
   const attempts = new Map<string, { fencingToken: number; scope: CancellationScope }>();
   let published = '';
+  // Links the latest attempts printed, for the current details only: never in the run's state.
+  const links = new RecentLinks();
 
   const publish = () => {
     const state = run.state();
     const budget = run.budgetView(Date.now());
     const key = `${state}|${run.pendingAdjudications}|${budget.stopped}`;
-    setCurrentDetails(currentDetails(run, Date.now()));
+    setCurrentDetails(currentDetails(run, Date.now(), links.recent));
     if (key === published) return;
     published = key;
     upsertSearchAttributes([
@@ -57,6 +59,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
   };
 
   const settle = (claim: Claim, outcome: AttemptOutcome) => {
+    links.remember(claim.key, outcome);
     if (attempts.get(claim.key)?.fencingToken === claim.fencingToken) attempts.delete(claim.key);
     run.settle(claim.key, claim.fencingToken, outcome, Date.now());
     ledger?.settle(claim, outcome);

@@ -53,6 +53,10 @@ describe.concurrent('teamrun graph / logs / runs', () => {
       expect(failed.stdout).toContain('--- stdout (20 bytes) ---\nchecking the config');
       expect(failed.stdout).toContain('config.yaml: line 3: bad indent');
 
+      // The current details (the Web UI's) show the link too.
+      const { currentDetails } = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+      expect(currentDetails).toContain('- links of `deploy`: [full log](https://logs.example.test/run/1)');
+
       expect(await cli('logs', id, 'announce')).toMatchObject({ code: 1, stderr: expect.stringContaining('has no attempt of task "announce"') });
       expect(await cli('logs', id, 'check', '--attempt', '4')).toMatchObject({ code: 1, stderr: expect.stringContaining('has no attempt 4 (attempts: 1)') });
     } finally {

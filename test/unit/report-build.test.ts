@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, type ExecutionFacts, type FinalState } from '../../src/report/build';
-import type { AttemptEnd, HistoryAttempt, HistoryFacts } from '../../src/report/history';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { msToTs } from '@temporalio/common/lib/time';
+import { readHistories, type AttemptEnd, type HistoryAttempt, type HistoryFacts } from '../../src/report/history';
 import type { ControlRecord } from '../../src/report/model';
 
 const T0 = 1_000_000;
@@ -180,5 +182,26 @@ describe('the run report reads attempts the way the team rules settle them', () 
     expect(report.tasks.map((t) => [t.key, t.title, t.status])).toEqual([['a', 'Task A', 'succeeded'], ['b', 'b', null]]);
     expect(report.budget).toMatchObject({ limits: { maxTokens: 1_000 }, used: { attempts: 7, tokens: 900, usd: 0 } });
     expect(report.adjudications).toEqual([]);
+  });
+});
+
+describe('links an attempt printed', () => {
+  it('reach the report only as plain http(s) URLs', () => {
+    const input = { workflowId: 'w', taskKey: 'a', title: 'a', attempt: 1, fencingToken: 1, leaseId: 'l', holder: 'teammate-1', executor: { kind: 'shell' }, dependencyOutputs: {} };
+    const result = {
+      workerIdentity: 'w1',
+      logs: { stdout: 'hi\n', stderr: '', stdoutBytes: 3, stderrBytes: 0 },
+      links: [{ url: 'javascript:alert(1)', label: 'x' }, { url: 'https://logs.example.test/a', label: 'full log' }, { url: 'data:text/html,hi' }],
+    };
+    const facts = readHistories([
+      {
+        events: [
+          { eventId: 5, eventTime: msToTs(1_000), activityTaskScheduledEventAttributes: { activityId: 'a#1', input: { payloads: [defaultPayloadConverter.toPayload(input)] } } },
+          { eventId: 7, eventTime: msToTs(2_000), activityTaskCompletedEventAttributes: { scheduledEventId: 5, result: { payloads: [defaultPayloadConverter.toPayload(result)] } } },
+        ],
+      } as never,
+    ]);
+    expect(facts.attempts[0].end).toMatchObject({ kind: 'completed', logs: result.logs, links: [{ url: 'https://logs.example.test/a', label: 'full log' }] });
+    expect(facts.attempts[0].scheduledEventId).toBe(5);
   });
 });
