@@ -174,4 +174,20 @@ describe('the report shows the graph, the logs, the human wait and many runs at 
     expect(await page.locator('#task-lint').evaluate(outlineStyle)).toBe('solid');
     await page.close();
   });
+
+  it("answers the Web UI's Queries tab with readable times beside the epoch milliseconds", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${inject('uiUrl')}/namespaces/default/workflows/${encodeURIComponent(runs[0].workflowId)}`, { waitUntil: 'domcontentloaded' });
+    await page.getByText('Workflow Type').first().waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="queries-tab"]').click();
+    await page.locator('[data-testid="query-select-button"]').click();
+    await page.locator('#query-select-select').getByText('status', { exact: true }).first().click();
+    await page.getByRole('button', { name: 'Run Query' }).click();
+    await see(page.getByText('startedAtIso', { exact: false }), 60_000);
+    const started = (await runs[0].query(msg.statusQuery)).startedAt;
+    await see(page.getByText(new Date(started).toISOString(), { exact: false }));
+    await page.getByText('startedAtIso', { exact: false }).first().scrollIntoViewIfNeeded();
+    await browser.screenshot('ui-query-iso', { page });
+    await page.close();
+  });
 });
