@@ -331,7 +331,7 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 table.budget { width: auto; }
 footer { color: var(--muted); font-size: 12px; margin: 32px auto 24px; }
 .nowrap { white-space: nowrap; }
-.graph-box { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: var(--soft); }
+.graph-box { display: inline-block; max-width: 100%; overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; padding: 8px; background: var(--soft); }
 .graph .edge { fill: none; stroke: #8a94a6; stroke-width: 1.5; }
 .graph .node-title { font-size: 13px; font-weight: 600; fill: var(--fg); }
 .graph .node-key { font-size: 11px; fill: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
