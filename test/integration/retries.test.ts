@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { testConfig } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
 import { runForTest, workerForTest } from '../helpers/scenario';
 
@@ -107,7 +108,8 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT,\\"token\\":$TEAMRUN_FEN
   it('runs an http task answered 400 once, and retries one answered 503', async () => {
     const rejecting = await answeringServer(400, 'missing field "version"');
     const unavailable = await answeringServer(503, 'try later');
-    const worker = await workerForTest();
+    // Loopback is refused unless the worker's operator allows it.
+    const worker = await workerForTest({ config: testConfig({ http: { ...testConfig().worker.http, allowHosts: ['127.0.0.1'] } }) });
     const handle = await runForTest(
       {
         name: 'http-verdicts',

@@ -1,4 +1,8 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
 import { UsageSchema } from '../../plan/schema';
+import { HostPolicy, HostRefused } from './http-guard';
 import { ExecutorError, type Executor } from './types';
 
 interface HttpSpec {
@@ -12,51 +16,160 @@ interface HttpSpec {
 
 /** 4xx answers mean the request itself is wrong, except these, which may pass on another try. */
 const RETRYABLE_4XX = new Set([408, 429]);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Characters of an error body a failure message quotes (after redaction). */
+const ERROR_BODY_CHARS = 500;
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
 
 /**
  * Calls a URL with the attempt's fencing token and an idempotency key, so the receiving
- * service can refuse a stale writer and deduplicate a retried one.
+ * service can refuse a stale writer and deduplicate a retried one. The worker decides where a
+ * request may go (`worker.http.allowHosts`, checked on the address connected to, redirects
+ * included) and how much of an answer it reads (`worker.http.maxBodyBytes`).
  */
 export const httpExecutor: Executor = async (raw, ctx) => {
   const spec = raw as unknown as HttpSpec;
-  const method = spec.method ?? (spec.body === undefined ? 'GET' : 'POST');
+  const { maxBodyBytes, maxRedirects } = ctx.config.worker.http;
+  const policy = new HostPolicy(ctx.config.worker.http);
+  const redact = (text: string) => ctx.redactor.text(text);
+  let method = spec.method ?? (spec.body === undefined ? 'GET' : 'POST');
   const signal = spec.timeoutMs ? AbortSignal.any([ctx.signal, AbortSignal.timeout(spec.timeoutMs)]) : ctx.signal;
-  const headers: Record<string, string> = {
+  let headers: Record<string, string> = {
     ...spec.headers,
     'Teamrun-Fencing-Token': String(ctx.fencingToken),
     'Idempotency-Key': `${ctx.workflowId}/${ctx.taskKey}/${ctx.fencingToken}`,
   };
-  if (spec.body !== undefined) headers['Content-Type'] ??= 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(spec.url, {
-      method,
-      headers,
-      body: spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body),
-      signal,
-    });
-  } catch (err) {
-    if (ctx.signal.aborted) throw err;
-    const timedOut = (err as Error).name === 'TimeoutError';
-    throw new ExecutorError(`${method} ${spec.url}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`, {
-      type: timedOut ? 'TeamExecutorTimeout' : 'TeamHttpUnreachable',
-    });
+  let body = spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+
+  let url = new URL(spec.url);
+  let answer: Answer;
+  for (let redirects = 0; ; redirects++) {
+    try {
+      answer = await send(url, method, headers, body, signal, policy, maxBodyBytes);
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      if (err instanceof HostRefused) {
+        throw new ExecutorError(redact(`${method} ${url.href}: refused: ${err.message}`), { nonRetryable: true, type: 'TeamHttpHostRefused' });
+      }
+      if (err instanceof BodyTooLarge) {
+        throw new ExecutorError(
+          redact(`${method} ${url.href}: the response body is over ${maxBodyBytes} bytes (worker.http.maxBodyBytes); the worker stopped reading at ${err.read} bytes`),
+          { nonRetryable: true, type: 'TeamHttpBodyTooLarge' },
+        );
+      }
+      const timedOut = (err as Error).name === 'TimeoutError' || (signal.aborted && (signal.reason as Error)?.name === 'TimeoutError');
+      throw new ExecutorError(redact(`${method} ${url.href}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`), {
+        type: timedOut ? 'TeamExecutorTimeout' : 'TeamHttpUnreachable',
+      });
+    }
+    const location = answer.headers.location;
+    if (!REDIRECTS.has(answer.status) || !location) break;
+    if (redirects >= maxRedirects) {
+      throw new ExecutorError(redact(`${method} ${spec.url}: more than ${maxRedirects} redirects (worker.http.maxRedirects)`), {
+        nonRetryable: true,
+        type: 'TeamHttpTooManyRedirects',
+      });
+    }
+    const next = new URL(location, url);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+      throw new ExecutorError(redact(`${method} ${url.href}: redirect to ${next.protocol} refused (http and https only)`), {
+        nonRetryable: true,
+        type: 'TeamHttpHostRefused',
+      });
+    }
+    if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method !== 'GET' && method !== 'HEAD')) {
+      method = 'GET';
+      body = undefined;
+      headers = withoutHeaders(headers, ['content-type', 'content-length']);
+    }
+    // Credentials the plan gave for one origin are not handed to another.
+    if (next.origin !== url.origin) headers = withoutHeaders(headers, ['authorization', 'cookie', 'proxy-authorization']);
+    url = next;
   }
-  const text = await response.text();
+
+  const text = answer.body.toString('utf8');
   const json = parseJson(text);
   const usage = json && typeof json === 'object' ? UsageSchema.safeParse((json as { usage?: unknown }).usage) : undefined;
   const reportedUsage = usage?.success ? usage.data : undefined;
   const output = json && typeof json === 'object' && 'output' in json ? (json as { output: unknown }).output : undefined;
-  if (!response.ok) {
-    const nonRetryable = response.status >= 400 && response.status < 500 && !RETRYABLE_4XX.has(response.status);
-    throw new ExecutorError(`${method} ${spec.url}: HTTP ${response.status}${text ? `: ${text.slice(0, 500)}` : ''}`, {
+  if (answer.status < 200 || answer.status >= 300) {
+    const nonRetryable = answer.status >= 400 && answer.status < 500 && !RETRYABLE_4XX.has(answer.status);
+    // Redacted before the cut: a secret the cut would split is already gone.
+    const excerpt = redact(text).slice(0, ERROR_BODY_CHARS);
+    throw new ExecutorError(redact(`${method} ${url.href}: HTTP ${answer.status}${excerpt ? `: ${excerpt}` : ''}`), {
       nonRetryable,
-      type: `TeamHttp${response.status}`,
+      type: `TeamHttp${answer.status}`,
       usage: reportedUsage,
     });
   }
   return { output, usage: reportedUsage };
 };
+
+class BodyTooLarge extends Error {
+  constructor(readonly read: number) {
+    super(`body over the limit after ${read} bytes`);
+  }
+}
+
+/** One request, no redirect followed; the body is read up to `maxBodyBytes` and no further. */
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal,
+  policy: HostPolicy,
+  maxBodyBytes: number,
+): Promise<Answer> {
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  // A literal address is connected to without a lookup: check it here.
+  if (isIP(hostname)) {
+    const refusal = policy.refusal(hostname, port, hostname);
+    if (refusal) return Promise.reject(new HostRefused(refusal));
+  }
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise<Answer>((resolve, reject) => {
+    const req = transport.request(
+      url,
+      { method, headers: { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) }, signal, lookup: policy.lookupFor(port) },
+      (res) => {
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBodyBytes) {
+          res.destroy();
+          reject(new BodyTooLarge(0));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > maxBodyBytes) {
+            res.destroy();
+            reject(new BodyTooLarge(read));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+        res.on('aborted', () => reject(new Error('the connection closed before the response ended')));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function withoutHeaders(headers: Record<string, string>, names: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name.toLowerCase())));
+}
 
 function parseJson(text: string): unknown {
   try {

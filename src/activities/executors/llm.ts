@@ -1,3 +1,4 @@
+import { Redactor } from '../redact';
 import { ExecutorError, type Executor } from './types';
 
 interface LlmSpec {
@@ -56,7 +57,8 @@ export const llmExecutor: Executor = async (raw, ctx) => {
   const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
   const apiKey = ctx.env[apiKeyEnv];
   // Whatever this returns or throws is written to workflow history: the key must never be in it.
-  const redact = (text: string) => (apiKey ? text.split(apiKey).join('[redacted]') : text);
+  const own = new Redactor(apiKey ? [{ name: apiKeyEnv, value: apiKey }] : []);
+  const redact = (text: string) => own.text(ctx.redactor.text(text));
   const messages = (spec.messages ?? [{ role: 'user', content: spec.prompt ?? '' }]).map((m) => ({
     ...m,
     content: renderPrompt(m.content, ctx.dependencyOutputs),
@@ -82,7 +84,13 @@ export const llmExecutor: Executor = async (raw, ctx) => {
       type: timedOut ? 'TeamExecutorTimeout' : 'TeamLlmUnreachable',
     });
   }
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await readBounded(response, ctx.config.worker.http.maxBodyBytes);
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    throw new ExecutorError(redact(`llm ${url}: ${(err as Error).message}`), { nonRetryable: err instanceof BodyTooLarge, type: 'TeamLlmBadResponse' });
+  }
   let body: ChatCompletion | undefined;
   try {
     body = JSON.parse(text) as ChatCompletion;
@@ -98,7 +106,7 @@ export const llmExecutor: Executor = async (raw, ctx) => {
       }
     : undefined;
   if (!response.ok) {
-    throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status}: ${text.slice(0, 500)}`), {
+    throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status}: ${redact(text).slice(0, 500)}`), {
       nonRetryable: !retryableStatus(response.status),
       type: `TeamLlm${response.status}`,
       usage,
@@ -106,10 +114,28 @@ export const llmExecutor: Executor = async (raw, ctx) => {
   }
   const content = body?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') {
-    throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status} without a chat completion: ${text.slice(0, 500)}`), {
+    throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status} without a chat completion: ${redact(text).slice(0, 500)}`), {
       type: 'TeamLlmBadResponse',
       usage,
     });
   }
   return { output: { content: redact(content) }, usage };
 };
+
+class BodyTooLarge extends Error {}
+
+/** The response body, read up to `max` bytes and no further. */
+async function readBounded(response: Response, max: number): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    read += chunk.length;
+    // Leaving the loop cancels the stream.
+    if (read > max) {
+      throw new BodyTooLarge(`the response body is over ${max} bytes (worker.http.maxBodyBytes)`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { RunTaskResult } from '../../src/activities/interface';
+import { spawnWorkerProcess, startRun, uniqueQueue } from '../helpers/env';
+import { runForTest, workerForTest } from '../helpers/scenario';
+import { attemptReports, workflowTaskFailures } from './executors-helpers';
+
+const byKey = <T extends { key: string }>(items: T[]) => Object.fromEntries(items.map((t) => [t.key, t]));
+
+/** Peak resident memory of a process, in MiB (VmHWM). */
+function peakRssMiB(pid: number): number {
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  return Math.round(kb / 1024);
+}
+
+describe('output a task prints, however large or shaped, never takes down its worker', () => {
+  it('reads 600 MB on one line, 2 M lines, binary and a stderr flood as bounded streams; the worker stays alive and small', async () => {
+    const taskQueue = uniqueQueue('hostile-output');
+    const worker = await spawnWorkerProcess({ taskQueue, identity: 'output-worker' });
+    onTestFinished(() => {
+      worker.child.kill('SIGKILL');
+    });
+    const handle = await startRun(
+      {
+        name: 'hostile-output',
+        teammates: 1,
+        retry: { maxAttempts: 3, backoffMs: 100 },
+        tasks: [
+          { key: 'one-line', executor: { kind: 'shell', command: "head -c 600000000 /dev/zero | tr '\\0' a" } },
+          { key: 'many-lines', dependsOn: ['one-line'], executor: { kind: 'shell', command: 'seq 1 2000000' } },
+          { key: 'binary', dependsOn: ['many-lines'], executor: { kind: 'shell', command: 'head -c 2000000 /dev/urandom' } },
+          { key: 'stderr-flood', dependsOn: ['binary'], executor: { kind: 'shell', command: "head -c 100000000 /dev/zero | tr '\\0' e >&2" } },
+          {
+            key: 'long-directive',
+            dependsOn: ['stderr-flood'],
+            executor: { kind: 'shell', command: "printf '::teamrun-output::\"'; head -c 300000 /dev/zero | tr '\\0' a; echo '\"'" },
+          },
+          { key: 'after', dependsOn: ['stderr-flood'], executor: { kind: 'shell', command: 'echo "::teamrun-output::{\\"alive\\":true}"' } },
+        ],
+      },
+      taskQueue,
+    );
+    const result = await handle.result();
+    const tasks = byKey(result.tasks);
+
+    expect(tasks['one-line'].status).toBe('succeeded');
+    expect(tasks['many-lines'].status).toBe('succeeded');
+    expect(tasks.binary.status).toBe('succeeded');
+    expect(tasks['stderr-flood'].status).toBe('succeeded');
+    expect(tasks.after).toMatchObject({ status: 'succeeded', output: { alive: true } });
+    // A directive over worker.shell.maxLineBytes is dropped, and says so: retrying cannot help.
+    expect(tasks['long-directive']).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(tasks['long-directive'].lastError).toContain('::teamrun-output::');
+    expect(tasks['long-directive'].lastError).toContain('worker.shell.maxLineBytes');
+
+    const reports = byKey((await attemptReports(handle)).map((r) => ({ ...r, key: r.activityId.split('#')[0] })));
+    const logs = (key: string) => (reports[key].report as RunTaskResult).logs!;
+    expect(logs('one-line').stdoutBytes).toBe(600_000_000);
+    expect(logs('one-line').stdout === 'a'.repeat(4096)).toBe(true);
+    expect(logs('one-line').stderr).toContain('line(s) over 262144 bytes');
+    expect(logs('many-lines').stdout.endsWith('1999999\n2000000\n')).toBe(true);
+    expect(logs('many-lines').stdoutBytes).toBe(14_888_896);
+    expect(logs('binary').stdoutBytes).toBe(2_000_000);
+    expect(Buffer.byteLength(logs('binary').stdout)).toBeLessThanOrEqual(3 * 4096);
+    expect(logs('stderr-flood')).toMatchObject({ stderrBytes: 100_000_000, stdoutBytes: 0 });
+    expect(Buffer.byteLength(logs('stderr-flood').stderr)).toBe(4096);
+    expect(logs('stderr-flood').stderr.endsWith(`${'e'.repeat(3000)}\n[teamrun] stderr: 1 line(s) over 262144 bytes (worker.shell.maxLineBytes); 100000000 bytes in all, the last 4096 kept\n`)).toBe(true);
+
+    expect(await workflowTaskFailures(handle)).toBe(0);
+    expect(worker.child.exitCode).toBeNull();
+    const peak = peakRssMiB(worker.child.pid!);
+    console.info(`worker after 600 MB on one line + 100 MB stderr: alive, peak RSS ${peak} MiB`);
+    expect(peak).toBeLessThan(600);
+  });
+
+  it('keeps the tail of stdout and stderr and the printed links of a succeeded and of a failed attempt, in history', async () => {
+    const worker = await workerForTest();
+    const handle = await runForTest(
+      {
+        name: 'logs-and-links',
+        retry: { maxAttempts: 1 },
+        tasks: [
+          {
+            key: 'deploy',
+            executor: {
+              kind: 'shell',
+              command: [
+                'echo deploying web to staging',
+                'echo "::teamrun-link::{\\"url\\":\\"https://ci.example/build/42\\",\\"label\\":\\"full log\\"}"',
+                'echo "::teamrun-link::{\\"url\\":\\"javascript:alert(1)\\"}"',
+                'echo warming cache >&2',
+                'echo done',
+              ].join('; '),
+            },
+          },
+          { key: 'broken', executor: { kind: 'shell', command: 'echo step 1; echo "no such table: users" >&2; exit 3' } },
+        ],
+      },
+      worker,
+    );
+    const result = await handle.result();
+    expect(byKey(result.tasks).deploy.status).toBe('succeeded');
+    expect(byKey(result.tasks).broken.status).toBe('failed');
+
+    const [deploy, broken] = await attemptReports(handle).then((r) => ['deploy#1', 'broken#1'].map((id) => r.find((a) => a.activityId === id)!));
+    expect(deploy.outcome).toBe('completed');
+    expect(deploy.report!.logs).toMatchObject({ stdoutBytes: expect.any(Number), stderrBytes: 14 });
+    expect(deploy.report!.logs!.stdout).toMatch(/^deploying web to staging\n[\s\S]*done\n$/);
+    // The javascript: link was refused (and said so in stderr); the http one is kept.
+    expect(deploy.report!.links).toEqual([{ url: 'https://ci.example/build/42', label: 'full log' }]);
+    expect(deploy.report!.logs!.stderr).toContain('warming cache\n');
+    expect(deploy.report!.logs!.stderr).toContain('[teamrun] ignored malformed line');
+    expect(broken.outcome).toBe('failed');
+    expect(broken.failure!.message).toBe('shell command failed (exit code 3): no such table: users');
+    expect(broken.report!.logs).toEqual({ stdout: 'step 1\n', stderr: 'no such table: users\n', stdoutBytes: 7, stderrBytes: 21 });
+    // Logs live in history only: the run's state (and so its result and queries) never holds them.
+    expect(JSON.stringify(result)).not.toContain('deploying web to staging');
+  });
+});
