@@ -1,0 +1,206 @@
+import { mkdirSync, rmdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import * as msg from '../../src/workflows/messages';
+import { spawnWorkerProcess, startRun, testConfig, uniqueQueue, waitFor } from '../helpers/env';
+import { historyAttempts } from '../helpers/history';
+import { alive } from '../helpers/processes';
+import { runForTest, workerForTest } from '../helpers/scenario';
+import { attemptReports, pidsIn, tempDir, workflowTaskFailures } from './executors-helpers';
+
+/** Whether this machine lets the worker create a cgroup v2 group (root, or a delegated subtree). */
+function cgroupsWork(): boolean {
+  try {
+    const probe = path.join('/sys/fs/cgroup/unified', `teamrun-probe-${process.pid}`);
+    mkdirSync(probe);
+    rmdirSync(probe);
+    return true;
+  } catch {
+    try {
+      const probe = path.join('/sys/fs/cgroup', `teamrun-probe-${process.pid}`);
+      mkdirSync(probe);
+      rmdirSync(probe);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+const both = ['auto', 'off'] as const;
+const gone = (pids: number[]) => pids.every((p) => !alive(p));
+
+describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cgroup: %s)', (cgroup) => {
+  const config = () => testConfig({ shell: { ...testConfig().worker.shell, cgroup, killGraceMs: 500 } });
+
+  it('ends a background child when the attempt succeeds, at once, even with a timeout far away', async () => {
+    const dir = tempDir();
+    const worker = await workerForTest({ config: config() });
+    const started = Date.now();
+    const handle = await runForTest(
+      {
+        name: 'background-success',
+        tasks: [
+          { key: 'leaves-child', executor: { kind: 'shell', command: `sleep 600 & echo $! > ${dir}/child.pid; echo started` } },
+          // The issue's case: a 3 s timeout and `sleep 45 &` once "succeeded" after 45 s.
+          { key: 'timeout-and-child', executor: { kind: 'shell', timeoutMs: 3_000, command: `sleep 45 & echo $! > ${dir}/sleep45.pid` } },
+        ],
+      },
+      worker,
+    );
+    const result = await handle.result();
+    const settledMs = Date.now() - started;
+    const pids = await pidsIn(dir, ['child.pid', 'sleep45.pid']);
+
+    expect(result.status).toBe('succeeded');
+    expect(settledMs).toBeLessThan(40_000);
+    expect(gone(pids)).toBe(true);
+    console.info(`[cgroup ${cgroup}] run with 'sleep 600 &' and 'sleep 45 &' (timeoutMs 3000) settled in ${settledMs} ms; both children gone`);
+  });
+
+  it('ends the shell, a background child and a double-forked setsid daemon on timeout', async () => {
+    const dir = tempDir();
+    const worker = await workerForTest({ config: config() });
+    const handle = await runForTest(
+      {
+        name: 'timeout-tree',
+        retry: { maxAttempts: 1 },
+        tasks: [
+          {
+            key: 'slow',
+            executor: {
+              kind: 'shell',
+              timeoutMs: 3_000,
+              command: `echo $$ > ${dir}/shell.pid; sleep 600 & echo $! > ${dir}/child.pid; (setsid sleep 600 & echo $! > ${dir}/daemon.pid); sleep 600`,
+            },
+          },
+        ],
+      },
+      worker,
+    );
+    const result = await handle.result();
+    const pids = await pidsIn(dir, ['shell.pid', 'child.pid', 'daemon.pid']);
+    expect(result.tasks[0]).toMatchObject({ status: 'failed' });
+    expect(result.tasks[0].lastError).toContain('timed out after 3000 ms');
+    await waitFor('everything the attempt started to be gone', () => gone(pids), 10_000, 50);
+  });
+
+  it('ends the shell, its children and a setsid escapee on interrupt', async () => {
+    const dir = tempDir();
+    const worker = await workerForTest({ config: config() });
+    const handle = await runForTest(
+      {
+        name: 'interrupt-tree',
+        tasks: [
+          {
+            key: 'long',
+            executor: {
+              kind: 'shell',
+              command: `echo $$ > ${dir}/shell.pid; sleep 600 & echo $! > ${dir}/child.pid; (setsid sleep 600 & echo $! > ${dir}/daemon.pid); wait`,
+            },
+          },
+        ],
+      },
+      worker,
+    );
+    const pids = await pidsIn(dir, ['shell.pid', 'child.pid', 'daemon.pid']);
+    expect(pids.every(alive)).toBe(true);
+    const asked = Date.now();
+    const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'long', fencingToken: 1, reason: 'taking over' }] });
+    expect(verdict).toMatchObject({ ok: true });
+    await waitFor('the shell, the child and the daemon to be gone', () => gone(pids), 15_000, 50);
+    console.info(`[cgroup ${cgroup}] interrupt -> shell, child and setsid daemon gone in ${Date.now() - asked} ms`);
+    const [report] = await attemptReports(handle);
+    expect(report).toMatchObject({ activityId: 'long#1', outcome: 'cancelled' });
+  });
+
+  it('ends the shell, its children and a setsid escapee on abortRun', async () => {
+    const dir = tempDir();
+    const worker = await workerForTest({ config: config() });
+    const handle = await runForTest(
+      {
+        name: 'abort-tree',
+        awaitAdjudication: false,
+        tasks: [
+          {
+            key: 'long',
+            executor: {
+              kind: 'shell',
+              command: `sleep 600 & echo $! > ${dir}/child.pid; (setsid sleep 600 & echo $! > ${dir}/daemon.pid); echo $$ > ${dir}/shell.pid; wait`,
+            },
+          },
+        ],
+      },
+      worker,
+    );
+    const pids = await pidsIn(dir, ['shell.pid', 'child.pid', 'daemon.pid']);
+    const verdict = await handle.executeUpdate(msg.abortRunUpdate, { args: [{ reason: 'operator stop' }] });
+    expect(verdict).toEqual({ ok: true, activeClaims: 1 });
+    await waitFor('the shell, the child and the daemon to be gone', () => gone(pids), 15_000, 50);
+    expect((await handle.result()).status).toBe('aborted');
+  });
+});
+
+describe('containment past what the process tree can see', () => {
+  it('with a cgroup per attempt, ends even a daemon that detached and cleared its environment; without one, "required" refuses to run', async () => {
+    const dir = tempDir();
+    const worker = await workerForTest({ config: testConfig({ shell: { ...testConfig().worker.shell, cgroup: 'required', killGraceMs: 500 } }) });
+    const handle = await runForTest(
+      {
+        name: 'cgroup-required',
+        retry: { maxAttempts: 2 },
+        tasks: [{ key: 'escape', executor: { kind: 'shell', command: `(env -i setsid sleep 600 & echo $! > ${dir}/daemon.pid); echo ok` } }],
+      },
+      worker,
+    );
+    const result = await handle.result();
+    if (cgroupsWork()) {
+      expect(result.tasks[0].status).toBe('succeeded');
+      const [daemon] = await pidsIn(dir, ['daemon.pid']);
+      await waitFor('the detached daemon to be gone', () => !alive(daemon), 10_000, 50);
+    } else {
+      expect(result.tasks[0]).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(result.tasks[0].lastError).toContain('worker.shell.cgroup is "required"');
+    }
+  });
+
+  it('ends everything when the attempt loses its lease (frozen worker process resumed)', async () => {
+    const dir = tempDir();
+    const taskQueue = uniqueQueue('lease-loss-kill');
+    const worker = await spawnWorkerProcess({ taskQueue, identity: 'frozen-worker' });
+    onTestFinished(() => {
+      worker.child.kill('SIGCONT');
+      worker.child.kill('SIGKILL');
+    });
+    const handle = await startRun(
+      {
+        name: 'lease-loss-kill',
+        lease: { ttlMs: 2_000 },
+        awaitAdjudication: false,
+        tasks: [
+          {
+            key: 'held',
+            onLeaseLost: 'adjudicate',
+            executor: { kind: 'shell', command: `sleep 600 & echo $! > ${dir}/child.pid; (setsid sleep 600 & echo $! > ${dir}/daemon.pid); wait` },
+          },
+        ],
+      },
+      taskQueue,
+    );
+    onTestFinished(async () => {
+      if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test finished');
+    });
+    const pids = await pidsIn(dir, ['child.pid', 'daemon.pid']);
+    worker.child.kill('SIGSTOP');
+    // The frozen worker is the only one, so the history (not a query) says when the server timed the attempt out.
+    await waitFor('the lease to expire', async () => (await historyAttempts(handle)).some((a) => a.outcome === 'timed-out'), 30_000, 200);
+    expect(pids.every(alive)).toBe(true);
+    worker.child.kill('SIGCONT');
+    const resumed = Date.now();
+    await waitFor('the resumed worker to end what its lost attempt started', () => gone(pids), 30_000, 50);
+    console.info(`lease lost: resumed worker ended the child and the setsid daemon ${Date.now() - resumed} ms after SIGCONT`);
+    await handle.result();
+    expect(await workflowTaskFailures(handle)).toBe(0);
+    expect(worker.child.exitCode).toBeNull();
+  });
+});
