@@ -140,21 +140,18 @@ function send(
       url,
       { method, headers: { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) }, signal, lookup: policy.lookupFor(port) },
       (res) => {
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBodyBytes) {
+        const tooLarge = (read: number) => {
+          // Rejected first: destroying the response reports an abort of its own, which must not win.
+          reject(new BodyTooLarge(read));
           res.destroy();
-          reject(new BodyTooLarge(0));
-          return;
-        }
+        };
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBodyBytes) return tooLarge(0);
         const chunks: Buffer[] = [];
         let read = 0;
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read > maxBodyBytes) {
-            res.destroy();
-            reject(new BodyTooLarge(read));
-            return;
-          }
+          if (read > maxBodyBytes) return tooLarge(read);
           chunks.push(chunk);
         });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
