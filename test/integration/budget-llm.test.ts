@@ -117,7 +117,7 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     expect(requestsFor('flaky-model').map((r) => r.status)).toEqual([429, 500, 200]);
     expect(result.tasks[0].usage).toMatchObject({ inputTokens: 10, outputTokens: 5 });
     expect(result.tasks[1].lastError).toContain('HTTP 400');
-    expect(result.tasks[2].lastError).toContain('invalid key: Bearer [redacted]');
+    expect(result.tasks[2].lastError).toContain(`invalid key: Bearer [redacted:${KEY_ENV}]`);
 
     expect(requestsFor('leaky-model')[0].authorization).toBe(`Bearer ${API_KEY}`);
     const history = await historyText(handle);
