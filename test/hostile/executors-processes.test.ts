@@ -1,6 +1,5 @@
-import { mkdirSync, rmdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { ContainmentError, containAttempt } from '../../src/activities/executors/process-tree';
 import * as msg from '../../src/workflows/messages';
 import { spawnWorkerProcess, startRun, testConfig, uniqueQueue, waitFor } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
@@ -8,22 +7,14 @@ import { alive } from '../helpers/processes';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { attemptReports, pidsIn, tempDir, workflowTaskFailures } from './executors-helpers';
 
-/** Whether this machine lets the worker create a cgroup v2 group (root, or a delegated subtree). */
+/** Whether this machine lets a worker create a cgroup v2 group (root, or a delegated subtree), asked the way the worker asks. */
 function cgroupsWork(): boolean {
   try {
-    const probe = path.join('/sys/fs/cgroup/unified', `teamrun-probe-${process.pid}`);
-    mkdirSync(probe);
-    rmdirSync(probe);
+    containAttempt('required', 'probe').dispose();
     return true;
-  } catch {
-    try {
-      const probe = path.join('/sys/fs/cgroup', `teamrun-probe-${process.pid}`);
-      mkdirSync(probe);
-      rmdirSync(probe);
-      return true;
-    } catch {
-      return false;
-    }
+  } catch (err) {
+    if (err instanceof ContainmentError) return false;
+    throw err;
   }
 }
 

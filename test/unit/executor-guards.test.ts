@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HostPolicy } from '../../src/activities/executors/http-guard';
-import { checkCommand, globMatcher } from '../../src/activities/executors/shell-env';
+import { checkCommand, globMatcher, shellEnvironment } from '../../src/activities/executors/shell-env';
+import type { ExecutorContext } from '../../src/activities/executors/types';
+import { ConfigSchema, type TeamrunConfig } from '../../src/config/config';
 
 describe('worker.http.allowHosts', () => {
   const strict = new HostPolicy({ allowHosts: [], allowPublic: true });
@@ -40,5 +42,38 @@ describe('worker.shell.passEnv globs and allowCommands patterns', () => {
     expect(() => checkCommand('make build; curl evil', ['/make( [a-z-]+)*/'])).toThrow(/matches none of worker\.shell\.allowCommands/);
     expect(() => checkCommand('anything', [])).toThrow(/empty: no command may run/);
     expect(() => checkCommand('anything', undefined)).not.toThrow();
+  });
+});
+
+describe('the environment of a shell task', () => {
+  const ctx = (shell: Partial<TeamrunConfig['worker']['shell']>, env: NodeJS.ProcessEnv) => {
+    const config = ConfigSchema.parse({ worker: { shell } });
+    return { workflowId: 'wf', taskKey: 'k', attempt: 1, fencingToken: 7, leaseId: 'wf/k/1', holder: 'teammate-1', config, env } as unknown as ExecutorContext;
+  };
+  const workerEnv = { PATH: '/bin', HOME: '/home/w', LC_ALL: 'C', AWS_REGION: 'eu', AWS_SECRET_ACCESS_KEY: 'aws-secret', GITHUB_TOKEN: 'ghp_x', OPENAI_API_KEY: 'sk-x' };
+
+  it('passes the base variables, passEnv globs, the plan values and secretEnv taken by name, and nothing else', () => {
+    const env = shellEnvironment({ REGION: 'plan', TOKEN: { fromWorkerEnv: 'GITHUB_TOKEN' } }, ctx({ passEnv: ['AWS_R*'], secretEnv: ['GITHUB_TOKEN'] }, workerEnv), {});
+    expect(env).toEqual({
+      PATH: '/bin',
+      HOME: '/home/w',
+      LC_ALL: 'C',
+      AWS_REGION: 'eu',
+      REGION: 'plan',
+      TOKEN: 'ghp_x',
+      TEAMRUN_WORKFLOW_ID: 'wf',
+      TEAMRUN_TASK_KEY: 'k',
+      TEAMRUN_ATTEMPT: '1',
+      TEAMRUN_FENCING_TOKEN: '7',
+      TEAMRUN_LEASE_ID: 'wf/k/1',
+      TEAMRUN_HOLDER: 'teammate-1',
+    });
+  });
+
+  it('refuses a worker variable the operator did not list in secretEnv, or one the worker does not have', () => {
+    expect(() => shellEnvironment({ K: { fromWorkerEnv: 'OPENAI_API_KEY' } }, ctx({ passEnv: ['OPENAI_API_KEY'] }, workerEnv), {})).toThrow(
+      'env.K: fromWorkerEnv "OPENAI_API_KEY" is not listed in worker.shell.secretEnv',
+    );
+    expect(() => shellEnvironment({ K: { fromWorkerEnv: 'NOPE' } }, ctx({ secretEnv: ['NOPE'] }, workerEnv), {})).toThrow('is not set in this worker');
   });
 });
