@@ -24,7 +24,7 @@ const gone = (pids: number[]) => pids.every((p) => !alive(p));
 describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cgroup: %s)', (cgroup) => {
   const config = () => testConfig({ shell: { ...testConfig().worker.shell, cgroup, killGraceMs: 500 } });
 
-  it('ends a background child when the attempt succeeds, at once, even with a timeout far away', async () => {
+  it('ends a background child and a setsid daemon when the attempt succeeds, at once, even with a timeout far away', async () => {
     const dir = tempDir();
     const worker = await workerForTest({ config: config() });
     const started = Date.now();
@@ -33,6 +33,8 @@ describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cg
         name: 'background-success',
         tasks: [
           { key: 'leaves-child', executor: { kind: 'shell', command: `sleep 600 & echo $! > ${dir}/child.pid; echo started` } },
+          // A double-forked daemon in a session of its own, its parent gone at once.
+          { key: 'leaves-daemon', executor: { kind: 'shell', command: `(setsid sleep 600 & echo $! > ${dir}/daemon.pid); echo started` } },
           // The issue's case: a 3 s timeout and `sleep 45 &` once "succeeded" after 45 s.
           { key: 'timeout-and-child', executor: { kind: 'shell', timeoutMs: 3_000, command: `sleep 45 & echo $! > ${dir}/sleep45.pid` } },
         ],
@@ -41,12 +43,12 @@ describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cg
     );
     const result = await handle.result();
     const settledMs = Date.now() - started;
-    const pids = await pidsIn(dir, ['child.pid', 'sleep45.pid']);
+    const pids = await pidsIn(dir, ['child.pid', 'daemon.pid', 'sleep45.pid']);
 
     expect(result.status).toBe('succeeded');
     expect(settledMs).toBeLessThan(40_000);
     expect(gone(pids)).toBe(true);
-    console.info(`[cgroup ${cgroup}] run with 'sleep 600 &' and 'sleep 45 &' (timeoutMs 3000) settled in ${settledMs} ms; both children gone`);
+    console.info(`[cgroup ${cgroup}] run with 'sleep 600 &' and 'sleep 45 &' (timeoutMs 3000) settled in ${settledMs} ms; children and daemon gone`);
   });
 
   it('ends the shell, a background child and a double-forked setsid daemon on timeout', async () => {
@@ -101,7 +103,10 @@ describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cg
     expect(verdict).toMatchObject({ ok: true });
     await waitFor('the shell, the child and the daemon to be gone', () => gone(pids), 15_000, 50);
     console.info(`[cgroup ${cgroup}] interrupt -> shell, child and setsid daemon gone in ${Date.now() - asked} ms`);
-    const [report] = await attemptReports(handle);
+    const [report] = await waitFor('the cancelled attempt in history', async () => {
+      const reports = await attemptReports(handle);
+      return reports.length ? reports : null;
+    });
     expect(report).toMatchObject({ activityId: 'long#1', outcome: 'cancelled' });
   });
 

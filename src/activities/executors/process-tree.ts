@@ -281,11 +281,13 @@ class TreeProcesses implements AttemptProcesses {
     for (const p of procs) if (this.known.get(p.pid) === p.start) signalPid(p.pid, signal);
   }
 
+  /** A fresh look: the group, every descendant seen so far or now, and anything carrying the marker. */
   alive(): boolean {
     if (this.root === undefined) return false;
-    if (groupExists(this.root)) return true;
-    for (const [pid, start] of this.known) if (readProc(pid)?.start === start) return true;
-    return false;
+    const procs = readProcs();
+    this.absorb(procs);
+    this.absorbMarked(procs);
+    return procs.some((p) => p.pgrp === this.root || this.known.get(p.pid) === p.start);
   }
 
   dispose(): void {
@@ -307,19 +309,6 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
     process.kill(-pgid, signal);
   } catch {
     // The group is empty.
-  }
-}
-
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    // Zombies keep a group "existing" until reaped; only live members count.
-    return readdirSync('/proc').some((name) => {
-      const info = /^\d+$/.test(name) ? readProc(Number(name)) : null;
-      return info !== null && info.pgrp === pgid;
-    });
-  } catch {
-    return false;
   }
 }
 
