@@ -61,6 +61,8 @@ describe('the environment of a shell task', () => {
       AWS_REGION: 'eu',
       REGION: 'plan',
       TOKEN: 'ghp_x',
+      TEMPORAL_ADDRESS: '127.0.0.1:7233',
+      TEMPORAL_NAMESPACE: 'default',
       TEAMRUN_WORKFLOW_ID: 'wf',
       TEAMRUN_TASK_KEY: 'k',
       TEAMRUN_ATTEMPT: '1',

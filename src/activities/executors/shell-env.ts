@@ -25,7 +25,8 @@ export function globMatcher(patterns: ReadonlyArray<string>): (name: string) => 
 /**
  * The environment of one shell attempt: an allowlist. The worker's PATH, HOME, LANG, LC_*,
  * TMPDIR and TZ, the names `worker.shell.passEnv` lists, the plan's literal values, the values
- * the plan takes from `worker.shell.secretEnv` by name, and the attempt's `TEAMRUN_*` variables.
+ * the plan takes from `worker.shell.secretEnv` by name, the worker's `TEMPORAL_ADDRESS` and
+ * `TEMPORAL_NAMESPACE`, and the attempt's `TEAMRUN_*` variables.
  */
 export function shellEnvironment(
   planEnv: Readonly<Record<string, PlanEnvValue>> | undefined,
@@ -61,7 +62,9 @@ export function shellEnvironment(
     }
     env[name] = resolved;
   }
-  return { ...env, ...attemptEnv(ctx), TEAMRUN_HOLDER: ctx.holder, ...extra };
+  // The worker's own cluster, so `teamrun` commands inside a task find the run (credentials only if passed on).
+  const cluster = { TEMPORAL_ADDRESS: ctx.config.connection.address, TEMPORAL_NAMESPACE: ctx.config.connection.namespace };
+  return { ...env, ...cluster, ...attemptEnv(ctx), TEAMRUN_HOLDER: ctx.holder, ...extra };
 }
 
 /** The variable a process of this attempt carries, by which the worker finds it if it detached. */
