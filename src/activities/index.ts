@@ -3,3 +3,4 @@ export { createLedgerActivities } from './ledger';
 export * from './ledger-interface';
 export * from './interface';
 export * from './executors';
+export { Redactor, type Secret } from './redact';
