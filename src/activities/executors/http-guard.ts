@@ -25,6 +25,15 @@ for (const [net, prefix, family] of [
   SPECIAL.addSubnet(net, prefix, family);
 }
 
+/** Whether `ip` is in a denied range; an address it cannot read (a zone id, say) counts as denied. */
+function special(ip: string, family: 'ipv4' | 'ipv6'): boolean {
+  try {
+    return SPECIAL.check(ip, family);
+  } catch {
+    return true;
+  }
+}
+
 /** An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is checked as the IPv4 address it is. */
 function normalise(ip: string): { ip: string; family: 'ipv4' | 'ipv6' } {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
@@ -63,10 +72,10 @@ export class HostPolicy {
       if (e.port !== undefined && e.port !== port) continue;
       if (e.host !== undefined && e.host === host) return null;
       if (e.suffix !== undefined && host.endsWith(e.suffix)) return null;
-      if (e.net?.check(ip, family)) return null;
+      if (e.net && netHas(e.net, ip, family)) return null;
     }
     const where = host === ip ? `${host}:${port}` : `${host}:${port} (${ip})`;
-    if (SPECIAL.check(ip, family)) {
+    if (special(ip, family)) {
       return `${where} is a loopback, private or link-local address, which tasks may not reach unless the worker allows it: add "${host}" (or "${host}:${port}", or a CIDR) to worker.http.allowHosts`;
     }
     if (!this.config.allowPublic) {
@@ -82,13 +91,22 @@ export class HostPolicy {
       const cb = (typeof options === 'function' ? options : callback) as (err: Error | null, address?: string | LookupAddress[], family?: number) => void;
       dnsLookup(hostname, { all: true, family: opts.family ?? 0 }, (err, addresses) => {
         if (err) return cb(err);
+        if (addresses.length === 0) return cb(new Error(`${hostname}: no address`));
         const allowed = addresses.filter((a) => this.refusal(hostname, port, a.address) === null);
-        if (allowed.length === 0) return cb(new HostRefused(this.refusal(hostname, port, addresses[0]?.address ?? '') ?? `${hostname}: no address`));
+        if (allowed.length === 0) return cb(new HostRefused(this.refusal(hostname, port, addresses[0].address) ?? `${hostname}: refused`));
         if (opts.all) cb(null, allowed);
         else cb(null, allowed[0].address, allowed[0].family);
       });
     };
     return lookup as unknown as typeof dnsLookup;
+  }
+}
+
+function netHas(net: BlockList, ip: string, family: 'ipv4' | 'ipv6'): boolean {
+  try {
+    return net.check(ip, family);
+  } catch {
+    return false;
   }
 }
 

@@ -95,7 +95,8 @@ export class StreamCapture {
       this.droppedDirectiveCount++;
       if (this.droppedDirectives.length < 8) {
         const head = Buffer.concat(this.line).subarray(0, 40).toString('utf8');
-        this.droppedDirectives.push(head.slice(0, head.indexOf('::', PREFIX.length) + 2 || 40));
+        const end = head.indexOf('::', PREFIX.length);
+        this.droppedDirectives.push(end === -1 ? head : head.slice(0, end + 2));
       }
       this.mode = 'overlong';
       this.line = [];

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -10,8 +11,10 @@ import path from 'node:path';
  *   or a delegated subtree).
  * - `process-tree`: the attempt's process group, plus every descendant a scan of /proc saw
  *   (by parent, process group or session, rescanned every `SCAN_EVERY_MS`), plus, when the
- *   attempt ends, any process still carrying the attempt's environment marker. A process that
- *   detaches between two scans and also clears its environment can escape.
+ *   attempt ends, any process started since the attempt that still carries its environment
+ *   marker. A process that detaches between two scans and also clears its environment can escape.
+ *
+ * Scans read /proc asynchronously: a worker's event loop (and so its heartbeats) never waits on them.
  */
 export interface AttemptProcesses {
   readonly mechanism: 'cgroup' | 'process-tree';
@@ -19,9 +22,9 @@ export interface AttemptProcesses {
   argv(command: string): string[];
   /** The shell's pid, once spawned. */
   started(pid: number): void;
-  signal(signal: 'SIGTERM' | 'SIGKILL'): void;
+  signal(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Whether any process the attempt started still runs. */
-  alive(): boolean;
+  alive(): Promise<boolean>;
   /** Stops tracking and removes the cgroup (call after everything is gone). */
   dispose(): void;
 }
@@ -30,13 +33,13 @@ export type CgroupMode = 'auto' | 'off' | 'required';
 
 export class ContainmentError extends Error {}
 
-const SCAN_EVERY_MS = 100;
+const SCAN_EVERY_MS = 200;
 
 /** The containment for one attempt: a cgroup when this worker may create one, else a process-tree watch. */
 export function containAttempt(mode: CgroupMode, environmentMarker: string): AttemptProcesses {
   if (mode !== 'off') {
     const cgroup = attemptCgroup();
-    if (cgroup) return new CgroupProcesses(cgroup, new TreeProcesses(environmentMarker));
+    if (cgroup) return new CgroupProcesses(cgroup);
     if (mode === 'required') {
       throw new ContainmentError(
         `worker.shell.cgroup is "required" but this worker cannot create a cgroup v2 group (${cgroupProblem ?? 'unknown reason'})`,
@@ -134,11 +137,8 @@ function cgroupPids(dir: string): number[] {
 
 class CgroupProcesses implements AttemptProcesses {
   readonly mechanism = 'cgroup' as const;
-  constructor(
-    private readonly dir: string,
-    // The group and tree are still signalled: a process that moved itself out of the cgroup (root can) is still reached.
-    private readonly tree: TreeProcesses,
-  ) {}
+  private root: number | undefined;
+  constructor(private readonly dir: string) {}
 
   argv(command: string): string[] {
     // The shell moves itself into the cgroup, then becomes the command: nothing runs outside it.
@@ -146,25 +146,24 @@ class CgroupProcesses implements AttemptProcesses {
   }
 
   started(pid: number): void {
-    this.tree.started(pid);
+    this.root = pid;
   }
 
-  signal(signal: 'SIGTERM' | 'SIGKILL'): void {
+  async signal(signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
     try {
       if (signal === 'SIGKILL') killCgroup(this.dir);
       else for (const pid of cgroupPids(this.dir)) signalPid(pid, signal);
     } catch {
       // The group is gone already.
     }
-    this.tree.signal(signal);
+    if (this.root !== undefined) signalGroup(this.root, signal);
   }
 
-  alive(): boolean {
-    return cgroupPids(this.dir).length > 0 || this.tree.alive();
+  async alive(): Promise<boolean> {
+    return cgroupPids(this.dir).length > 0;
   }
 
   dispose(): void {
-    this.tree.dispose();
     removeCgroupTree(this.dir);
   }
 }
@@ -176,39 +175,53 @@ interface ProcInfo {
   ppid: number;
   pgrp: number;
   session: number;
-  start: string;
+  /** Start time in clock ticks since boot: a pid plus its start time names one process. */
+  start: number;
+}
+
+function parseStat(pid: number, stat: string): ProcInfo | null {
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  if (f[0] === 'Z' || f[0] === 'X') return null;
+  return { pid, ppid: Number(f[1]), pgrp: Number(f[2]), session: Number(f[3]), start: Number(f[19]) };
 }
 
 function readProc(pid: number): ProcInfo | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (f[0] === 'Z' || f[0] === 'X') return null;
-    return { pid, ppid: Number(f[1]), pgrp: Number(f[2]), session: Number(f[3]), start: f[19] };
+    return parseStat(pid, readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
   }
 }
 
-function readProcs(): ProcInfo[] {
-  const procs: ProcInfo[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    const info = readProc(Number(name));
-    if (info) procs.push(info);
-  }
-  return procs;
+async function readProcs(): Promise<ProcInfo[]> {
+  const names = (await readdir('/proc')).filter((name) => name.charCodeAt(0) >= 48 && name.charCodeAt(0) <= 57);
+  const procs = await Promise.all(
+    names.map((name) =>
+      readFile(`/proc/${name}/stat`, 'utf8').then(
+        (stat) => parseStat(Number(name), stat),
+        () => null,
+      ),
+    ),
+  );
+  return procs.filter((p): p is ProcInfo => p !== null);
 }
 
-/** One scan of /proc every `SCAN_EVERY_MS` serves every attempt the worker runs. */
+/** One scan of /proc every `SCAN_EVERY_MS` serves every attempt the worker runs; a slow scan is never overlapped. */
 const watching = new Set<TreeProcesses>();
 let scanTimer: NodeJS.Timeout | undefined;
+let scanning = false;
 
 function watch(tree: TreeProcesses): void {
   watching.add(tree);
   scanTimer ??= setInterval(() => {
-    const procs = readProcs();
-    for (const t of watching) t.absorb(procs);
+    if (scanning) return;
+    scanning = true;
+    readProcs()
+      .then((procs) => {
+        for (const t of watching) t.absorb(procs);
+      })
+      .catch(() => undefined)
+      .finally(() => (scanning = false));
   }, SCAN_EVERY_MS).unref();
 }
 
@@ -223,8 +236,9 @@ function unwatch(tree: TreeProcesses): void {
 class TreeProcesses implements AttemptProcesses {
   readonly mechanism = 'process-tree' as const;
   private root: number | undefined;
+  private rootStart = 0;
   /** Every process seen to belong to the attempt, with its start time (pids get reused). */
-  private readonly known = new Map<number, string>();
+  private readonly known = new Map<number, number>();
 
   constructor(private readonly environmentMarker: string) {}
 
@@ -235,7 +249,8 @@ class TreeProcesses implements AttemptProcesses {
   started(pid: number): void {
     this.root = pid;
     const info = readProc(pid);
-    this.known.set(pid, info?.start ?? '');
+    this.rootStart = info?.start ?? 0;
+    this.known.set(pid, this.rootStart);
     watch(this);
   }
 
@@ -251,7 +266,7 @@ class TreeProcesses implements AttemptProcesses {
     for (let grew = true; grew; ) {
       grew = false;
       for (const p of procs) {
-        if (p.pid === process.pid || this.known.get(p.pid) === p.start) continue;
+        if (p.pid === process.pid || p.start < this.rootStart || this.known.get(p.pid) === p.start) continue;
         if (belongs(p)) {
           this.known.set(p.pid, p.start);
           grew = true;
@@ -260,34 +275,37 @@ class TreeProcesses implements AttemptProcesses {
     }
   }
 
-  /** Processes that carry the attempt's environment marker, found whatever they did to their parentage. */
-  private absorbMarked(procs: ReadonlyArray<ProcInfo>): void {
-    for (const p of procs) {
-      if (p.pid === process.pid || this.known.get(p.pid) === p.start) continue;
-      try {
-        if (readFileSync(`/proc/${p.pid}/environ`, 'latin1').includes(this.environmentMarker)) this.known.set(p.pid, p.start);
-      } catch {
-        // Not ours to read, or gone.
-      }
-    }
-  }
-
-  signal(signal: 'SIGTERM' | 'SIGKILL'): void {
-    if (this.root === undefined) return;
-    const procs = readProcs();
-    this.absorb(procs);
-    this.absorbMarked(procs);
-    signalGroup(this.root, signal);
-    for (const p of procs) if (this.known.get(p.pid) === p.start) signalPid(p.pid, signal);
+  /** Processes started since the attempt that carry its environment marker, whatever they did to their parentage. */
+  private async absorbMarked(procs: ReadonlyArray<ProcInfo>): Promise<void> {
+    const candidates = procs.filter((p) => p.pid !== process.pid && p.start >= this.rootStart && this.known.get(p.pid) !== p.start);
+    await Promise.all(
+      candidates.map(async (p) => {
+        try {
+          if ((await readFile(`/proc/${p.pid}/environ`, 'latin1')).includes(this.environmentMarker)) this.known.set(p.pid, p.start);
+        } catch {
+          // Not ours to read, or gone.
+        }
+      }),
+    );
   }
 
   /** A fresh look: the group, every descendant seen so far or now, and anything carrying the marker. */
-  alive(): boolean {
-    if (this.root === undefined) return false;
-    const procs = readProcs();
+  private async members(): Promise<ProcInfo[]> {
+    if (this.root === undefined) return [];
+    const procs = await readProcs();
     this.absorb(procs);
-    this.absorbMarked(procs);
-    return procs.some((p) => p.pgrp === this.root || this.known.get(p.pid) === p.start);
+    await this.absorbMarked(procs);
+    return procs.filter((p) => p.pgrp === this.root || this.known.get(p.pid) === p.start);
+  }
+
+  async signal(signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+    if (this.root === undefined) return;
+    signalGroup(this.root, signal);
+    for (const p of await this.members()) signalPid(p.pid, signal);
+  }
+
+  async alive(): Promise<boolean> {
+    return (await this.members()).length > 0;
   }
 
   dispose(): void {

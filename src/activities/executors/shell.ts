@@ -5,7 +5,7 @@ import { UsageRecords } from '../pricing';
 import { StreamCapture } from './output-stream';
 import { ContainmentError, containAttempt, type AttemptProcesses } from './process-tree';
 import { checkCommand, environmentMarker, resolveCwd, shellEnvironment, writeInputs, type PlanEnvValue } from './shell-env';
-import { ExecutorError, type Executor, type ExecutorResult } from './types';
+import { ExecutorError, type Executor, type ExecutorContext, type ExecutorResult } from './types';
 
 interface ShellSpec {
   kind: 'shell';
@@ -54,11 +54,12 @@ export const shellExecutor: Executor = async (raw, ctx) => {
 
 function runContained(
   spec: ShellSpec,
-  ctx: Parameters<Executor>[1],
+  ctx: ExecutorContext,
   how: { env: Record<string, string>; cwd: string | undefined; processes: AttemptProcesses },
 ): Promise<ExecutorResult> {
   const { killGraceMs, outputTailBytes, logTailBytes, maxLineBytes } = ctx.config.worker.shell;
-  const { processes, redactor } = { processes: how.processes, redactor: ctx.redactor };
+  const { processes } = how;
+  const { redactor } = ctx;
   const keepBytes = Math.max(outputTailBytes, logTailBytes) + redactor.margin;
   const usage = new UsageRecords();
   const links: AttemptLink[] = [];
@@ -97,6 +98,8 @@ function runContained(
     let killTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     let streamsOpen = 2;
+    // Set once the shell's exit was seen and what it left behind was looked for.
+    let exitChecked = false;
     let finished = false;
 
     // A stream stays open while anything holds its pipe; once all the attempt's processes are
@@ -111,9 +114,9 @@ function runContained(
     // TERM everything the attempt started, KILL after the grace period.
     const terminate = () => {
       if (killTimer) return;
-      processes.signal('SIGTERM');
+      void processes.signal('SIGTERM').catch(() => undefined);
       killTimer = setTimeout(() => {
-        processes.signal('SIGKILL');
+        void processes.signal('SIGKILL').catch(() => undefined);
         drainSoon(1_000);
       }, killGraceMs);
     };
@@ -138,29 +141,42 @@ function runContained(
     child.on('error', (err: NodeJS.ErrnoException) => {
       spawnError = err;
       exit ??= { code: null, signal: null };
+      exitChecked = true;
       drainSoon(0);
       finish();
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       // The shell is done: whatever it left behind (a background child, a daemon) ends with it.
-      if (processes.alive()) terminate();
-      else drainSoon(500);
-      finish();
+      processes
+        .alive()
+        .catch(() => true)
+        .then((left) => {
+          if (left) terminate();
+          else drainSoon(500);
+          exitChecked = true;
+          finish();
+        });
     });
 
     function finish() {
-      if (finished || !exit || streamsOpen > 0) return;
+      if (finished || !exitChecked || streamsOpen > 0) return;
       finished = true;
       clearTimeout(timeout);
       clearTimeout(killTimer);
       clearTimeout(drainTimer);
       ctx.signal.removeEventListener('abort', onAbort);
-      if (processes.alive()) processes.signal('SIGKILL');
-      processes.dispose();
-      stdout.end();
-      stderr.end();
-      settle();
+      // Whatever closed its output but still runs (or ignored SIGTERM) is killed now.
+      processes
+        .alive()
+        .then((left) => (left ? processes.signal('SIGKILL') : undefined))
+        .catch(() => undefined)
+        .finally(() => {
+          processes.dispose();
+          stdout.end();
+          stderr.end();
+          settle();
+        });
     }
 
     function settle() {
