@@ -1,6 +1,17 @@
+import { Runtime } from '@temporalio/worker';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { createWorker } from './create-worker';
 import { installTerminalLogger } from './log-format';
+
+/**
+ * `TEAMRUN_METRICS_ADDRESS=127.0.0.1:9464` serves the worker's Temporal SDK metrics for
+ * Prometheus at http://127.0.0.1:9464/metrics (docs/deploy.md lists the ones that show lease
+ * trouble). Installed before the worker's runtime starts; without it there is no endpoint.
+ */
+function installMetrics(env: NodeJS.ProcessEnv = process.env): void {
+  const bindAddress = env.TEAMRUN_METRICS_ADDRESS;
+  if (bindAddress) Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress } } } });
+}
 
 /**
  * Runs one worker until SIGINT/SIGTERM (Temporal's runtime handles both and shuts down
@@ -8,6 +19,7 @@ import { installTerminalLogger } from './log-format';
  */
 export async function runWorker(options: { taskQueue?: string; identity?: string; config?: TeamrunConfig } = {}): Promise<void> {
   const config = options.config ?? loadConfig();
+  installMetrics();
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
   if (bundle && config.codec) {
     process.stderr.write(
