@@ -16,7 +16,8 @@ import {
 } from '../../scripts/cluster/cluster';
 import { postgresRunning, startPostgres, stopPostgres } from '../../scripts/cluster/postgres';
 import { alive } from '../helpers/processes';
-import { temporalAddress, temporalBinary, waitFor } from '../helpers/env';
+import { onTestFinished } from 'vitest';
+import { spawnWorkerProcess, temporalAddress, temporalBinary, waitFor, type WorkerProcess } from '../helpers/env';
 
 /** Whether the cluster of this checkout runs: PostgreSQL and all four services. */
 export function clusterUp(): boolean {
@@ -40,13 +41,17 @@ export interface Outage {
   downMs: number;
 }
 
-/** kill -9 one service process, then start it again from the same config; resolves once it listens. */
-export async function crashAndRestart(service: Service): Promise<Outage> {
+/**
+ * kill -9 one service process, then start it again from the same config, at once or after
+ * `downForMs` (the length of the outage is the fault's parameter); resolves once it listens.
+ */
+export async function crashAndRestart(service: Service, downForMs = 0): Promise<Outage> {
   const { state, build } = current();
   const pid = state.pids[service]!;
   const began = Date.now();
   await stopService(state, service, 'SIGKILL');
   if (alive(pid)) throw new Error(`${service} (pid ${pid}) survived SIGKILL`);
+  if (downForMs > 0) await new Promise((r) => setTimeout(r, downForMs));
   await startService(build, state, service);
   return { downMs: Date.now() - began };
 }
@@ -93,3 +98,27 @@ export async function listed(query: string): Promise<string[]> {
   return rows.map((r) => r.execution.workflowId);
 }
 
+
+/** A worker process (on 127.0.0.1) that serves its SDK metrics at `metricsAddress`; killed when the test ends. */
+export async function spawnWorkerWithMetrics(taskQueue: string, identity: string, metricsAddress: string): Promise<WorkerProcess> {
+  const worker = await spawnWorkerProcess({ taskQueue, identity, config: workerConfig, env: { TEAMRUN_METRICS_ADDRESS: metricsAddress } });
+  onTestFinished(async () => {
+    if (worker.child.exitCode === null && worker.child.signalCode === null) {
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+    }
+  });
+  return worker;
+}
+
+/** The sum of a Prometheus metric's samples (every label set) at `url`, filtered by a label substring. */
+export async function metricSum(url: string, name: string, labelIncludes = ''): Promise<number> {
+  const text = await (await fetch(url)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? ([0-9.eE+-]+)$/.exec(line);
+    if (match && match[1] === name && (match[2] ?? '').includes(labelIncludes)) sum += Number(match[3]);
+  }
+  return sum;
+}

@@ -3,7 +3,8 @@ import * as msg from '../../src/workflows/messages';
 import { uniqueQueue, waitFor } from '../helpers/env';
 import type { HistoryAttempt } from '../helpers/history';
 import { attemptsByTask, completionsByTask, eventsOf, spawnWorkers, startLeaseRun } from '../integration/leases-helpers';
-import { crashAndRestart, figure, restartPostgres, workerConfig, type Outage } from './cluster-helpers';
+import { freePort } from '../../src/devserver/server';
+import { clusterState, crashAndRestart, figure, metricSum, restartPostgres, spawnWorkerWithMetrics, workerConfig, type Outage } from './cluster-helpers';
 
 const TASKS = 48;
 
@@ -11,9 +12,11 @@ const TASKS = 48;
  * Given a run of 48 one-second tasks on two worker processes, when `fault` hits the cluster
  * mid-run, then the run completes and the history holds exactly one completion per task.
  */
-async function survives(fault: string, inject: () => Promise<Outage>): Promise<void> {
+async function survives(fault: string, inject: () => Promise<Outage>, metrics?: string): Promise<{ expired: number }> {
   const queue = uniqueQueue(`cluster-${fault}`);
-  const workers = await spawnWorkers(queue, [`${fault}-a`, `${fault}-b`], undefined, workerConfig);
+  const workers = await spawnWorkers(queue, [`${fault}-a`], undefined, workerConfig);
+  // The second worker serves its SDK metrics when the test reads them.
+  workers.push(metrics ? await spawnWorkerWithMetrics(queue, `${fault}-b`, metrics) : (await spawnWorkers(queue, [`${fault}-b`], undefined, workerConfig))[0]);
   const keys = Array.from({ length: TASKS }, (_, i) => `t${String(i).padStart(2, '0')}`);
   const handle = await startLeaseRun(
     {
@@ -53,11 +56,28 @@ async function survives(fault: string, inject: () => Promise<Outage>): Promise<v
       `first task settled after it ${settledAfter[0] - faultAt} ms after; run done ${((finishedAt - faultAt) / 1000).toFixed(1)} s after the fault; ` +
       `${TASKS}/${TASKS} tasks completed exactly once in history, ${result.executions} attempts, ${expired} lease(s) expired`,
   );
+  return { expired };
 }
 
 describe('the cluster under fault: nothing lost, nothing settled twice', () => {
   it('kill -9 of the history service mid-run, started again: the run completes, every task settled once', async () => {
     await survives('history-kill', () => crashAndRestart('history'));
+  });
+
+  it('kill -9 of the history service, down 8 s (past the 5 s lease): leases expire and are re-leased, every task settled once; the metrics show it', async () => {
+    const metrics = `127.0.0.1:${await freePort()}`;
+    const historyMetrics = `http://127.0.0.1:${clusterState().ports.metrics.history}/metrics`;
+    const { expired } = await survives('history-down-8s', () => crashAndRestart('history', 8_000), metrics);
+    // The attempts in flight outlived their lease while no history service recorded their heartbeats.
+    expect(expired).toBeGreaterThan(0);
+    // What docs/deploy.md tells an operator to watch: the worker's failed calls, the server's heartbeat timeouts.
+    const workerFailures =
+      (await metricSum(`http://${metrics}/metrics`, 'temporal_request_failure')) + (await metricSum(`http://${metrics}/metrics`, 'temporal_long_request_failure'));
+    expect(workerFailures).toBeGreaterThan(0);
+    // The restarted history process counts from zero: every heartbeat timeout it has seen is this outage's.
+    const timeouts = await metricSum(historyMetrics, 'heartbeat_timeout');
+    expect(timeouts).toBe(expired);
+    figure(`history-down-8s metrics: worker temporal_request_failure + temporal_long_request_failure = ${workerFailures}; history heartbeat_timeout = ${timeouts}`);
   });
 
   it('kill -9 of the matching service mid-run, started again: the run completes, every task settled once', async () => {

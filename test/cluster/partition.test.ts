@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../src/devserver/server';
 import * as msg from '../../src/workflows/messages';
@@ -102,8 +103,15 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
     expect((await handle.query(msg.statusQuery)).state).toBe('succeeded');
     expect(workerA.child.exitCode).toBeNull();
     expect(workerB.child.exitCode).toBeNull();
+    // Where the time between the cut and the next attempt went, from the history.
+    const events = (await handle.fetchHistory()).events ?? [];
+    const at = (e: (typeof events)[number]) => tsToMs(e.eventTime) - cutAt;
+    const leaseExpiredMs = at(events.find((e) => e.activityTaskTimedOutEventAttributes)!);
+    const stuckWorkflowTasks = events.filter((e) => e.workflowTaskTimedOutEventAttributes).length;
     figure(
-      `network cut (host A link down mid-attempt, lease TTL ${TTL_MS} ms): attempt re-leased and started on host B ${releasedAt} ms after the cut ` +
+      `network cut (host A link down mid-attempt, lease TTL ${TTL_MS} ms): lease expired ${leaseExpiredMs} ms after the cut; ` +
+        `${stuckWorkflowTasks} workflow task(s) then went to host A's open polls and timed out (10 s each); ` +
+        `attempt re-leased and started on host B ${releasedAt} ms after the cut ` +
         `(publish#${winner}; ${attempts.length} attempts); link restored: the late write arrived ${lateWriteMs} ms later and was refused (409, highest token ${winner}); 1 completion in history`,
     );
   });
