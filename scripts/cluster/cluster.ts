@@ -165,16 +165,35 @@ export async function startService(build: ServerBuild, state: ClusterState, serv
 /** Ends one service: SIGKILL is the crash the tests inject; SIGTERM a clean stop (SIGKILL after 15 s). */
 export async function stopService(state: ClusterState, service: Service, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
   const pid = state.pids[service];
-  if (pid && alive(pid)) {
-    process.kill(pid, signal);
+  if (pid && serviceRunning(pid, service)) {
+    signalPid(pid, signal);
     const deadline = Date.now() + 15_000;
     while (alive(pid)) {
-      if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
+      if (Date.now() > deadline) signalPid(pid, 'SIGKILL');
       await sleep(50);
     }
   }
   delete state.pids[service];
   writeState(state);
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Gone already.
+  }
+}
+
+/** Whether `pid` is still this cluster's `service` process (a pid from an earlier boot may belong to anything now). */
+export function serviceRunning(pid: number, service: Service): boolean {
+  if (!alive(pid)) return false;
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return argv.some((a) => a.endsWith('temporal-server')) && argv.includes(service);
+  } catch {
+    return false;
+  }
 }
 
 export async function restartService(build: ServerBuild, state: ClusterState, service: Service, signal: 'SIGTERM' | 'SIGKILL'): Promise<number> {
@@ -292,7 +311,7 @@ export async function startCluster(options: StartOptions = {}): Promise<{ state:
   migrate(build, pg, log);
   for (const service of SERVICES) {
     const pid = state.pids[service];
-    if (pid && alive(pid)) continue;
+    if (pid && serviceRunning(pid, service)) continue;
     await refuseTaken(ports.grpc[service], `the ${service} service`);
     await startService(build, state, service);
     log(`${service} started (pid ${state.pids[service]}, log ${serviceLog(service)})`);

@@ -9,6 +9,7 @@ import {
   listening,
   postgresOf,
   readState,
+  serviceRunning,
   startService,
   stopService,
   type ClusterState,
@@ -22,7 +23,7 @@ import { spawnWorkerProcess, temporalAddress, temporalBinary, waitFor, type Work
 /** Whether the cluster of this checkout runs: PostgreSQL and all four services. */
 export function clusterUp(): boolean {
   const state = readState();
-  return !!state && postgresRunning(postgresOf(state.ports)) && SERVICES.every((s) => state.pids[s] !== undefined && alive(state.pids[s]!));
+  return !!state && postgresRunning(postgresOf(state.ports)) && SERVICES.every((s) => state.pids[s] !== undefined && serviceRunning(state.pids[s]!, s));
 }
 
 function current(): { state: ClusterState; build: ServerBuild } {
