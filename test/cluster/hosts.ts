@@ -142,7 +142,7 @@ export async function spawnWorkerIn(host: Host, options: { taskQueue: string; id
  * side of its veth pair. POST /write {resource, token, value, writer}: 200 when accepted, 409
  * with the highest token seen when the writer is stale.
  */
-export async function fencedService(dbFile: string, hosts: Host[], port: number): Promise<{ store: FencedStore; url: (host: Host) => string }> {
+export async function fencedService(dbFile: string, hosts: Host[], port: number): Promise<{ store: FencedStore }> {
   const store = new FencedStore(dbFile);
   const handler: http.RequestListener = (req, res) => {
     let body = '';
@@ -175,5 +175,22 @@ export async function fencedService(dbFile: string, hosts: Host[], port: number)
     await Promise.all(servers.map((s) => new Promise<void>((done) => s.close(() => done()))));
     store.close();
   });
-  return { store, url: (host) => `http://${host.hostIp}:${port}/write` };
+  return { store };
+}
+
+/** The host's outbox (test/cluster/outbox.mjs) in its namespace, delivering fenced writes queued in `spool`. */
+export async function startOutbox(host: Host, fencePort: number, spool: string): Promise<void> {
+  const child = spawn('ip', ['netns', 'exec', host.namespace, process.execPath, path.join(__dirname, 'outbox.mjs'), String(fencePort), spool], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  onTestFinished(() => {
+    child.kill('SIGKILL');
+  });
+  await waitFor(`the outbox of host ${host.name}`, () => {
+    if (child.exitCode !== null) throw new Error(`outbox exited: ${out}`);
+    return out.includes('outbox ready');
+  }, 30_000);
 }

@@ -7,7 +7,7 @@ import * as msg from '../../src/workflows/messages';
 import { uniqueQueue, waitFor } from '../helpers/env';
 import { attemptsByTask, completionsByTask, eventsOf, heartbeatReached, pidRunning, recordPids, startLeaseRun, taskOf, tempDir } from '../integration/leases-helpers';
 import { clusterState, figure, workerConfig } from './cluster-helpers';
-import { createHost, fencedService, spawnWorkerIn } from './hosts';
+import { createHost, fencedService, spawnWorkerIn, startOutbox } from './hosts';
 
 const TTL_MS = 3_000;
 const readText = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '');
@@ -17,25 +17,30 @@ describe('two worker hosts (network namespaces), one cut off from the network mi
     const dir = tempDir();
     const frontendPort = clusterState().ports.grpc.frontend;
     const [hostA, hostB] = [await createHost('a', frontendPort), await createHost('b', frontendPort)];
-    const fenced = await fencedService(path.join(dir, 'fence.db'), [hostA, hostB], await freePort());
+    const fencePort = await freePort();
+    const fenced = await fencedService(path.join(dir, 'fence.db'), [hostA, hostB], fencePort);
+    for (const host of [hostA, hostB]) await startOutbox(host, fencePort, path.join(dir, `spool-${host.nsIp}`));
+    const lateAnswer = path.join(dir, `spool-${hostA.nsIp}`, '1.out');
     const queue = uniqueQueue('cluster-partition');
     // Alone on the queue at first, so the first attempt is surely on host A.
     const workerA = await spawnWorkerIn(hostA, { taskQueue: queue, identity: 'host-a', config: workerConfig });
 
-    // Each attempt writes the report to the fenced resource over the network, with its own token,
-    // through its own host's link. Attempt 1 sends its write only once the test says "go" (after the
-    // cut), from a process of its own: a request on the wire, which the attempt's end does not recall.
-    const writer = path.join(__dirname, 'fenced-write.mjs');
-    const write = (wait: string) =>
-      `"${process.execPath}" "${writer}" "$FENCE_URL" "$TEAMRUN_WORKFLOW_ID/report" "$TEAMRUN_FENCING_TOKEN" "report by attempt $TEAMRUN_ATTEMPT" "$TEAMRUN_WORKER_IDENTITY" "${dir}/write-$TEAMRUN_ATTEMPT.out"${wait}`;
+    // Each attempt writes the report to the fenced resource through its host's outbox, over that
+    // host's link, with its own token. Attempt 1 queues its write once the test says "go" (after
+    // the cut) and holds on; the outbox delivers the write whenever the link lets it, whatever
+    // became of the attempt by then. Later attempts wait for their write's answer.
+    const spool = `${dir}/spool-$(ip -o -4 addr show | sed -n 's/.*inet \\(10\\.250\\.[0-9]*\\.2\\)\\/.*/\\1/p')`;
+    const queueWrite = `printf '{"resource":"%s","token":%s,"value":"report by attempt %s"}' "$TEAMRUN_WORKFLOW_ID/report" "$TEAMRUN_FENCING_TOKEN" "$TEAMRUN_ATTEMPT" > "$spool/$TEAMRUN_ATTEMPT.tmp" && mv "$spool/$TEAMRUN_ATTEMPT.tmp" "$spool/$TEAMRUN_ATTEMPT.json"`;
     const publish = `${recordPids(dir)}
-case "$TEAMRUN_WORKER_IDENTITY" in host-a) FENCE_URL="${fenced.url(hostA)}";; *) FENCE_URL="${fenced.url(hostB)}";; esac
+spool="${spool}"
 if [ "$TEAMRUN_ATTEMPT" = 1 ]; then
   while [ ! -f "${dir}/go" ]; do sleep 0.05; done
-  setsid ${write(' &')}
+  ${queueWrite}
   exec sleep 600
 fi
-${write('')} || exit 1
+${queueWrite}
+while [ ! -f "$spool/$TEAMRUN_ATTEMPT.out" ]; do sleep 0.05; done
+grep -q '^200 ' "$spool/$TEAMRUN_ATTEMPT.out" || exit 1
 echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
     const handle = await startLeaseRun(
       {
@@ -69,19 +74,19 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
     const winner = Number(winning.activityId.split('#')[1]);
     expect(winner).toBeGreaterThanOrEqual(2);
     const resource = `${handle.workflowId}/report`;
-    expect(fenced.store.read(resource)).toMatchObject({ token: winner, writer: 'host-b' });
+    expect(fenced.store.read(resource)).toMatchObject({ token: winner, writer: hostB.nsIp });
     // Host A is still cut off: its write has not arrived.
-    expect(readText(path.join(dir, 'write-1.out'))).toBe('');
+    expect(readText(lateAnswer)).toBe('');
     expect(workerA.child.exitCode).toBeNull();
     const before = { task: await waitFor('publish to succeed', async () => { const t = await taskOf(handle, 'publish'); return t.status === 'succeeded' ? t : null; }), completions: await completionsByTask(handle) };
     const releasedAt = winning.startedAt! - cutAt;
 
     const restoredAt = Date.now();
     hostA.restore();
-    const answer = await waitFor('the late write from host A to arrive', () => readText(path.join(dir, 'write-1.out')), 120_000);
+    const answer = await waitFor('the late write from host A to arrive', () => readText(lateAnswer), 120_000);
     expect(answer).toMatch(/^409 /);
     expect(JSON.parse(answer.slice(4))).toMatchObject({ code: 'FENCED_WRITE_REJECTED', highestSeen: winner });
-    expect(fenced.store.read(resource)).toMatchObject({ token: winner, value: `report by attempt ${before.task.attempts}`, writer: 'host-b' });
+    expect(fenced.store.read(resource)).toMatchObject({ token: winner, value: `report by attempt ${before.task.attempts}`, writer: hostB.nsIp });
     const lateWriteMs = Date.now() - restoredAt;
 
     // Back on the network, worker A learns its attempt is gone; nothing it reports settles anything.
