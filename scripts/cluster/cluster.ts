@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { findTemporalBinary, projectRoot } from '../../src/devserver/binary';
 import { SEARCH_ATTRIBUTE_TYPES, TeamName, TeamRunBudgetStopped, TeamRunPendingAdjudications, TeamRunStatus } from '../../src/workflows/search-attributes';
 import { alive } from '../../test/helpers/processes';
-import { ensureServerBuild, TEMPORAL_SERVER_VERSION, type ServerBuild } from './build';
+import { ensureServerBuild, type ServerBuild } from './build';
 import { initPostgres, postgresRunning, startPostgres, stopPostgres, type Postgres } from './postgres';
 
 /**
@@ -18,8 +18,8 @@ import { initPostgres, postgresRunning, startPostgres, stopPostgres, type Postgr
  */
 export const SERVICES = ['history', 'matching', 'frontend', 'worker'] as const;
 export type Service = (typeof SERVICES)[number];
-export const NAMESPACE = 'default';
-export const HISTORY_SHARDS = 4;
+const NAMESPACE = 'default';
+const HISTORY_SHARDS = 4;
 
 export interface ClusterPorts {
   postgres: number;
@@ -39,15 +39,15 @@ export interface ClusterState {
 export const clusterDir = () => path.join(projectRoot(), '.teamrun', 'cluster');
 const runDir = () => path.join(clusterDir(), 'run');
 const stateFile = () => path.join(runDir(), 'state.json');
-export const configFile = () => path.join(runDir(), 'temporal.yaml');
-export const serviceLog = (service: Service) => path.join(runDir(), `${service}.log`);
+const configFile = () => path.join(runDir(), 'temporal.yaml');
+const serviceLog = (service: Service) => path.join(runDir(), `${service}.log`);
 
 /**
  * Fixed ports from `TEAMRUN_CLUSTER_PORT` (the frontend, default 17233) upwards: below the
  * ephemeral range the dev servers of `npm test` draw from, and the same on every start, so an
  * address written down stays right.
  */
-export function clusterPorts(frontend = Number(process.env.TEAMRUN_CLUSTER_PORT ?? 17233)): ClusterPorts {
+function clusterPorts(frontend = Number(process.env.TEAMRUN_CLUSTER_PORT ?? 17233)): ClusterPorts {
   return {
     postgres: frontend - 1,
     grpc: { frontend, history: frontend + 3, matching: frontend + 5, worker: frontend + 7 },
@@ -70,7 +70,7 @@ function writeState(state: ClusterState): void {
   writeFileSync(stateFile(), `${JSON.stringify(state, null, 2)}\n`);
 }
 
-export const frontendAddress = (state: ClusterState) => `127.0.0.1:${state.ports.grpc.frontend}`;
+const frontendAddress = (state: ClusterState) => `127.0.0.1:${state.ports.grpc.frontend}`;
 
 /** The one config every service process reads; only the metrics port differs per process (templated). */
 function renderConfig(ports: ClusterPorts, pg: Postgres): string {
@@ -194,11 +194,6 @@ export function serviceRunning(pid: number, service: Service): boolean {
   } catch {
     return false;
   }
-}
-
-export async function restartService(build: ServerBuild, state: ClusterState, service: Service, signal: 'SIGTERM' | 'SIGKILL'): Promise<number> {
-  await stopService(state, service, signal);
-  return startService(build, state, service);
 }
 
 function sqlTool(build: ServerBuild, pg: Postgres, database: string, args: string[]): void {
@@ -384,5 +379,3 @@ async function waitUntil<T>(what: string, timeoutMs: number, check: () => Promis
     await sleep(everyMs);
   }
 }
-
-export { TEMPORAL_SERVER_VERSION };

@@ -83,8 +83,3 @@ export function postgresRunning(pg: Postgres): boolean {
   const [command, argv] = asRoot() ? ['runuser', ['-u', 'postgres', '--', binary, 'status', '-D', dataDir(pg)]] : [binary, ['status', '-D', dataDir(pg)]];
   return spawnSync(command, argv, { encoding: 'utf8' }).status === 0;
 }
-
-export function postgresPid(pg: Postgres): number | null {
-  const file = path.join(dataDir(pg), 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : null;
-}
