@@ -47,7 +47,13 @@ const serviceLog = (service: Service) => path.join(runDir(), `${service}.log`);
  * ephemeral range the dev servers of `npm test` draw from, and the same on every start, so an
  * address written down stays right.
  */
-function clusterPorts(frontend = Number(process.env.TEAMRUN_CLUSTER_PORT ?? 17233)): ClusterPorts {
+function clusterPorts(raw = process.env.TEAMRUN_CLUSTER_PORT ?? '17233'): ClusterPorts {
+  const frontend = Number(raw);
+  if (!Number.isInteger(frontend) || frontend < 1025 || frontend > 65_500) {
+    throw Object.assign(new Error(`TEAMRUN_CLUSTER_PORT=${raw}: must be a port from 1025 to 65500 (the cluster takes it and the 13 above it, and the one below)`), {
+      code: 'CLUSTER_PORT_INVALID',
+    });
+  }
   return {
     postgres: frontend - 1,
     grpc: { frontend, history: frontend + 3, matching: frontend + 5, worker: frontend + 7 },
