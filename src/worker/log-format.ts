@@ -1,4 +1,4 @@
-import type { LogEntry, LogLevel } from '@temporalio/worker';
+import type { LogEntry, LogLevel, RuntimeOptions } from '@temporalio/worker';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 
 /** The log attributes worth a terminal line; the rest (the task token above all) stays out. */
@@ -24,7 +24,7 @@ export function terminalLogger(level: LogLevel): DefaultLogger {
   return level === 'DEBUG' || level === 'TRACE' ? new DefaultLogger(level) : new DefaultLogger(level, oneLineLogFunction);
 }
 
-/** Installs the terminal logger as the Temporal runtime's, once per process. */
-export function installTerminalLogger(level: LogLevel = 'INFO', options: { shutdownSignals?: NodeJS.Signals[] } = {}): void {
+/** Installs the terminal logger as the Temporal runtime's, once per process (with the runtime's other options, e.g. metrics). */
+export function installTerminalLogger(level: LogLevel = 'INFO', options: Pick<RuntimeOptions, 'shutdownSignals' | 'telemetryOptions'> = {}): void {
   Runtime.install({ logger: terminalLogger(level), ...options });
 }

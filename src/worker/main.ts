@@ -1,4 +1,4 @@
-import { Runtime } from '@temporalio/worker';
+import type { RuntimeOptions } from '@temporalio/worker';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { createWorker } from './create-worker';
 import { installTerminalLogger } from './log-format';
@@ -6,11 +6,11 @@ import { installTerminalLogger } from './log-format';
 /**
  * `TEAMRUN_METRICS_ADDRESS=127.0.0.1:9464` serves the worker's Temporal SDK metrics for
  * Prometheus at http://127.0.0.1:9464/metrics (docs/deploy.md lists the ones that show lease
- * trouble). Installed before the worker's runtime starts; without it there is no endpoint.
+ * trouble); without it there is no endpoint.
  */
-function installMetrics(env: NodeJS.ProcessEnv = process.env): void {
+function metricsOptions(env: NodeJS.ProcessEnv = process.env): Pick<RuntimeOptions, 'telemetryOptions'> {
   const bindAddress = env.TEAMRUN_METRICS_ADDRESS;
-  if (bindAddress) Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress } } } });
+  return bindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress } } } } : {};
 }
 
 /**
@@ -19,7 +19,6 @@ function installMetrics(env: NodeJS.ProcessEnv = process.env): void {
  */
 export async function runWorker(options: { taskQueue?: string; identity?: string; config?: TeamrunConfig } = {}): Promise<void> {
   const config = options.config ?? loadConfig();
-  installMetrics();
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
   if (bundle && config.codec) {
     process.stderr.write(
@@ -27,7 +26,7 @@ export async function runWorker(options: { taskQueue?: string; identity?: string
         'unless the bundle was built with the failureConverterPath of dataConverterFor(config) (docs/security.md)\n',
     );
   }
-  installTerminalLogger();
+  installTerminalLogger('INFO', metricsOptions());
   const worker = await createWorker({
     config,
     taskQueue: options.taskQueue,
