@@ -1,7 +1,5 @@
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { connectClient } from '../client';
-import { CodecError } from '../codec';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 
 /** Options every command shares (declared on the root program). */
@@ -10,11 +8,14 @@ export interface GlobalOptions {
   address?: string;
   namespace?: string;
   taskQueue?: string;
+  profile?: string;
 }
 
 /** The config, with the command line's global options applied over file and environment. */
 export function configFrom(command: Command): TeamrunConfig {
   const options = command.optsWithGlobals<GlobalOptions>();
+  // Set for the whole process: the connection's credentials are read from the same profile later.
+  if (options.profile) process.env.TEMPORAL_PROFILE = options.profile;
   const config = loadConfig(options.config);
   if (options.address) config.connection.address = options.address;
   if (options.namespace) config.connection.namespace = options.namespace;
@@ -24,13 +25,16 @@ export function configFrom(command: Command): TeamrunConfig {
 
 export async function clientFrom(command: Command): Promise<{ client: Client; config: TeamrunConfig }> {
   const config = configFrom(command);
+  // The Temporal client loads only for the commands that talk to a server.
+  const { connectClient } = require('../client') as typeof import('../client');
   try {
     return { client: await connectClient(config), config };
   } catch (err) {
+    const { CodecError } = require('../codec') as typeof import('../codec');
     if (err instanceof CodecError) throw new CliError(err.message);
     throw new CliError(
       `cannot reach Temporal at ${config.connection.address} (namespace ${config.connection.namespace}): ${(err as Error).message}\n` +
-        'Start one with `teamrun dev`, or point TEMPORAL_ADDRESS / temporal.yaml at your cluster.',
+        'Start one with `teamrun dev`, or point TEMPORAL_ADDRESS, a Temporal profile (TEMPORAL_PROFILE) or teamrun.yaml at your cluster; `teamrun doctor` checks the setup.',
     );
   }
 }

@@ -77,7 +77,7 @@ export async function startEmbeddedServer(
 ): Promise<DevServer> {
   const moveHint =
     'Choose other ports, e.g. TEMPORAL_ADDRESS=127.0.0.1:17233 (the Web UI then takes 18233), ' +
-    'or connection.address and devServer.uiPort in temporal.yaml.';
+    'or connection.address and devServer.uiPort in teamrun.yaml.';
   if (await portTaken(target.ip, target.port)) {
     throw new CliError(
       `port ${target.port} on ${target.ip} is in use by a program that does not answer as a Temporal server (namespace ${config.connection.namespace}). ${moveHint}`,

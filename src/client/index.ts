@@ -1,41 +1,53 @@
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import type { TeamrunConfig } from '../config/config';
-import { connectionOptions } from '../config/connection';
+import { Client, Connection, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { loadConfig, type TeamrunConfig } from '../config/config';
+import { connectionOptions, CONNECT_TIMEOUT_MS } from '../config/connection';
 import { dataConverterFor } from '../codec';
 import type { TeamPlanInput } from '../plan/schema';
 import type { teamRun } from '../workflows/team-run';
 import { WORKFLOW_TYPE } from '../workflows/messages';
 import { TeamName } from '../workflows/search-attributes';
+import { withControls, type TeamRunControls } from './handle';
 
 export * as messages from '../workflows/messages';
+export * from './handle';
 
-export type TeamRunHandle = WorkflowHandle<typeof teamRun>;
+/** The default task queue of CONTRACT.md, used when neither the options nor a config name one. */
+export const DEFAULT_TASK_QUEUE = 'teamrun';
 
-/** A client for the config's cluster and namespace, with the config's payload codec. */
-export async function connectClient(config: TeamrunConfig): Promise<Client> {
+/**
+ * A client for the config's cluster and namespace (by default the config `loadConfig()` finds:
+ * teamrun.yaml, the temporal.toml profile, TEMPORAL_* variables). An unreachable server fails
+ * after the connect timeout (2 s), not after the SDK's retries. With `codec:` set in the config,
+ * the client encrypts and decrypts payloads with it.
+ */
+export async function connectClient(config: TeamrunConfig = loadConfig()): Promise<Client> {
   const dataConverter = dataConverterFor(config);
-  const connection = await Connection.connect(connectionOptions(config));
+  const connection = await Connection.connect({ connectTimeout: CONNECT_TIMEOUT_MS, ...connectionOptions(config) });
   return new Client({ connection, namespace: config.connection.namespace, dataConverter });
 }
 
-/** Starts a team run; the workflow id defaults to `<plan name>-<timestamp>`. */
+export interface StartTeamRunOptions {
+  /** Task queue the workers poll (default `teamrun`). */
+  taskQueue?: string;
+  /** Workflow id (default `<plan name>-<timestamp>`); one that is running already is refused. */
+  workflowId?: string;
+}
+
+/** Starts a team run and returns its handle: `result()`, `status()`, `interrupt()`, `abort()`, `adjudicate()`, ... */
 export async function startTeamRun(
   client: Client,
   plan: TeamPlanInput,
-  options: { taskQueue: string; workflowId?: string },
-): Promise<TeamRunHandle> {
+  options: StartTeamRunOptions = {},
+): Promise<WorkflowHandleWithFirstExecutionRunId<typeof teamRun> & TeamRunControls> {
   const workflowId = options.workflowId ?? `${plan.name}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  return client.workflow.start<typeof teamRun>(WORKFLOW_TYPE, {
-    taskQueue: options.taskQueue,
+  const handle = await client.workflow.start<typeof teamRun>(WORKFLOW_TYPE, {
+    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowId,
     args: [plan],
     typedSearchAttributes: [{ key: TeamName, value: plan.name }],
     staticSummary: `team run ${plan.name}: ${plan.tasks.length} tasks, ${plan.teammates ?? 2} teammates`,
   });
-}
-
-export function teamRunHandle(client: Client, workflowId: string): TeamRunHandle {
-  return client.workflow.getHandle<typeof teamRun>(workflowId);
+  return withControls(handle);
 }
 
 export { cancelledRunResult, teamRunResult } from './result';

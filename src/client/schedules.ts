@@ -29,7 +29,7 @@ export const OWNER_MEMO_KEY = 'teamrun';
 
 export interface ScheduleOwner {
   managedBy: 'teamrun';
-  /** `cli` (`teamrun schedule create`) or `sync` (declared in temporal.yaml; `sync --prune` may delete it). */
+  /** `cli` (`teamrun schedule create`) or `sync` (declared in teamrun.yaml; `sync --prune` may delete it). */
   source: 'cli' | 'sync';
   /** Task queue the schedule starts runs on; sync only prunes schedules of its own queue. */
   taskQueue: string;

@@ -4,6 +4,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CodecConfigSchema } from '../codec/config';
 import { formatPath } from '../plan/validate';
+import { temporalProfile } from './connection';
+import { ConfigError } from './errors';
 
 export const BUILTIN_EXECUTORS = ['shell', 'http', 'llm', 'sleep', 'noop'] as const;
 
@@ -124,17 +126,30 @@ export const ConfigSchema = z
 
 export type TeamrunConfig = z.infer<typeof ConfigSchema>;
 
-export class ConfigError extends Error {
-  readonly code = 'InvalidConfig';
+export { ConfigError } from './errors';
+
+/** teamrun's own config file; `temporal.yaml`, its first name, is still read when this one is absent. */
+export const CONFIG_FILE = 'teamrun.yaml';
+export const LEGACY_CONFIG_FILE = 'temporal.yaml';
+
+/** The config file a command reads: `file`, else `$TEAMRUN_CONFIG`, else ./teamrun.yaml, else ./temporal.yaml. */
+export function configFilePath(file?: string, env: NodeJS.ProcessEnv = process.env): { path: string; explicit: boolean } {
+  const explicit = file ?? env.TEAMRUN_CONFIG;
+  if (explicit) return { path: explicit, explicit: true };
+  const current = path.resolve(CONFIG_FILE);
+  const legacy = path.resolve(LEGACY_CONFIG_FILE);
+  return { path: !existsSync(current) && existsSync(legacy) ? legacy : current, explicit: false };
 }
 
 /**
- * Reads `temporal.yaml` (or `file`, or `$TEAMRUN_CONFIG`); a missing default file means defaults.
- * `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE` and `TEAMRUN_TASK_QUEUE` override the file.
+ * Reads teamrun's config file (see `configFilePath`); a missing default file means defaults.
+ * The connection's address and namespace come, first to last: `TEMPORAL_ADDRESS` /
+ * `TEMPORAL_NAMESPACE`; the Temporal profile `TEMPORAL_PROFILE` names; the config file's
+ * `connection`; the `default` profile of temporal.toml; 127.0.0.1:7233 and `default`.
+ * `TEAMRUN_TASK_QUEUE` overrides the file's task queue.
  */
 export function loadConfig(file?: string, env: NodeJS.ProcessEnv = process.env): TeamrunConfig & { file: string | null } {
-  const explicit = file ?? env.TEAMRUN_CONFIG;
-  const chosen = explicit ?? path.resolve('temporal.yaml');
+  const { path: chosen, explicit } = configFilePath(file, env);
   let raw: unknown = {};
   if (existsSync(chosen)) {
     try {
@@ -151,8 +166,13 @@ export function loadConfig(file?: string, env: NodeJS.ProcessEnv = process.env):
     throw new ConfigError(`${chosen}: invalid config:\n${problems}`);
   }
   const config = parsed.data;
-  if (env.TEMPORAL_ADDRESS) config.connection.address = env.TEMPORAL_ADDRESS;
-  if (env.TEMPORAL_NAMESPACE) config.connection.namespace = env.TEMPORAL_NAMESPACE;
+  const written = (raw as { connection?: { address?: unknown; namespace?: unknown } } | null)?.connection ?? {};
+  const profile = temporalProfile(env, { fileOnly: true });
+  const named = Boolean(env.TEMPORAL_PROFILE);
+  const pick = (fromEnv: string | undefined, fromProfile: string | undefined, inFile: boolean, fromFile: string) =>
+    fromEnv || (named && fromProfile) || (inFile ? fromFile : fromProfile || fromFile);
+  config.connection.address = pick(env.TEMPORAL_ADDRESS, profile.address, written.address !== undefined, config.connection.address);
+  config.connection.namespace = pick(env.TEMPORAL_NAMESPACE, profile.namespace, written.namespace !== undefined, config.connection.namespace);
   if (env.TEAMRUN_TASK_QUEUE) config.connection.taskQueue = env.TEAMRUN_TASK_QUEUE;
   return { ...config, file: existsSync(chosen) ? chosen : null };
 }

@@ -17,9 +17,22 @@ export interface CreateWorkerOptions {
   connection?: NativeConnection;
   taskQueue?: string;
   identity?: string;
-  /** A pre-built workflow bundle (see `bundleWorkflowCode`); otherwise the workflows are bundled at start. */
+  /**
+   * A pre-built workflow bundle (see `bundleWorkflowCode`); by default the one shipped in the
+   * package, or, running from source, the workflows are bundled at start.
+   */
   workflowBundle?: WorkerOptions['workflowBundle'];
   env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The workflow bundle the package build makes (`npm run build`: dist/workflow-bundle.js beside the
+ * compiled code), or null when running from source, where the workflows are bundled at start.
+ */
+export function prebuiltWorkflowBundle(): string | null {
+  if (!__filename.endsWith('.js')) return null;
+  const file = path.join(__dirname, '..', 'workflow-bundle.js');
+  return existsSync(file) ? file : null;
 }
 
 /** The workflows entry, as source (run with tsx) or compiled. */
@@ -46,7 +59,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     dataConverter,
     taskQueue: options.taskQueue ?? config.connection.taskQueue,
     identity,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
+    ...workflowCode(options.workflowBundle),
     activities: {
       ...createActivities({
         config,
@@ -69,4 +82,10 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     // add 10 s to every lease recovery after a crash; a busy live worker only pays a replay.
     stickyQueueScheduleToStartTimeout: '1s',
   });
+}
+
+function workflowCode(given: CreateWorkerOptions['workflowBundle']): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  if (given) return { workflowBundle: given };
+  const prebuilt = prebuiltWorkflowBundle();
+  return prebuilt ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: workflowsPath() };
 }

@@ -103,7 +103,7 @@ type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory'
 async function chainOf(handle: TeamRunHandle) {
   const client = await testClient();
   const runs: Array<{ runId: string; attempts: HistoryAttempt[]; events: HistoryEvent[] }> = [];
-  let runId: string | null | undefined = (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId;
+  let runId: string | null | undefined = (handle as WorkflowHandle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId;
   while (runId) {
     const runHandle: WorkflowHandle = client.workflow.getHandle(handle.workflowId, runId);
     const events: HistoryEvent[] = (await runHandle.fetchHistory()).events ?? [];

@@ -3,6 +3,7 @@ import { registerCodecServer } from './codec-server';
 import { registerControl } from './control';
 import { registerDemo } from './demo';
 import { registerDev } from './dev';
+import { registerDoctor } from './doctor';
 import { registerInspect } from './inspect';
 import { registerLedger } from './ledger';
 import { registerObserve } from './observe';
@@ -13,6 +14,7 @@ import { registerQueue } from './queue';
 import { registerReport } from './report';
 import { registerWatch } from './watch';
 import { registerSchedule } from './schedule';
+import { registerSchema } from './schema';
 import { registerTemporalPath } from './temporal-path';
 import { registerValidate } from './validate';
 
@@ -34,4 +36,6 @@ export function registerCommands(program: Command): void {
   registerWatch(program);
   registerLedger(program);
   registerCodecServer(program);
+  registerDoctor(program);
+  registerSchema(program);
 }

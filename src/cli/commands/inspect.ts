@@ -7,17 +7,27 @@ import { RunReader } from '../run-view';
 import { runUrl } from '../web-ui';
 
 interface TasksOptions {
-  status?: TaskStatus;
+  status?: TaskStatus[];
   offset: number;
   limit: number;
   json?: boolean;
 }
 
-function taskStatusOption(value: string): TaskStatus {
-  if (!TASK_STATUSES.includes(value as TaskStatus)) {
-    throw new InvalidArgumentError(`"${value}" is not a task status (${TASK_STATUSES.join(', ')}).`);
-  }
-  return value as TaskStatus;
+/** The words `status` and the progress line use for groups of task states. */
+export const STATUS_ALIASES: Readonly<Record<string, readonly TaskStatus[]>> = {
+  running: ['leased'],
+  pending: ['ready', 'blocked'],
+};
+
+/** A task state of the contract, or a summary word standing for some (`pending` = ready or blocked). */
+export function taskStatusOption(value: string): TaskStatus[] {
+  if (TASK_STATUSES.includes(value as TaskStatus)) return [value as TaskStatus];
+  if (Object.hasOwn(STATUS_ALIASES, value)) return [...STATUS_ALIASES[value]];
+  throw new InvalidArgumentError(
+    `"${value}" is not a task status (${TASK_STATUSES.join(', ')}; or ${Object.entries(STATUS_ALIASES)
+      .map(([word, states]) => `${word} = ${states.join(' or ')}`)
+      .join(', ')}).`,
+  );
 }
 
 /** `status` and `tasks`: read-only views of one run, open or closed. */
@@ -40,18 +50,28 @@ export function registerInspect(program: Command): void {
   program
     .command('tasks <workflowId>')
     .description('the tasks of a run: status, attempts, fencing token, holder, last error or output')
-    .option('--status <status>', `only tasks in this status (${TASK_STATUSES.join(', ')})`, taskStatusOption)
+    .option(
+      '--status <status>',
+      `only tasks in this status (${TASK_STATUSES.join(', ')}; running = leased, pending = ready or blocked)`,
+      taskStatusOption,
+    )
     .option('--offset <n>', 'skip this many (after the status filter)', intOption, 0)
     .option('--limit <n>', 'show at most this many', intOption, 100)
     .option('--json', 'print JSON')
     .action(async (workflowId: string, options: TasksOptions, command: Command) => {
       const { client } = await clientFrom(command);
       try {
-        const tasks = await new RunReader(client, workflowId).tasks({
-          status: options.status,
-          offset: options.offset,
-          limit: options.limit,
-        });
+        const reader = new RunReader(client, workflowId);
+        const statuses = options.status ?? [undefined];
+        let tasks;
+        if (statuses.length === 1) {
+          tasks = await reader.tasks({ status: statuses[0], offset: options.offset, limit: options.limit });
+        } else {
+          // An alias for several states: each state's first offset+limit tasks, in the alias's order.
+          const pages = [];
+          for (const status of statuses) pages.push(...(await reader.tasks({ status, offset: 0, limit: options.offset + options.limit })));
+          tasks = pages.slice(options.offset, options.offset + options.limit);
+        }
         if (options.json) printJson(tasks);
         else process.stdout.write(tasks.length ? `${tasksTable(tasks, 100)}\n` : 'no tasks match\n');
       } finally {

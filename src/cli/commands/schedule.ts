@@ -195,7 +195,7 @@ export function registerSchedule(program: Command): void {
 
   schedule
     .command('sync')
-    .description('apply `schedules:` from temporal.yaml: create missing, update changed, --prune delete undeclared ones sync created')
+    .description('apply `schedules:` from teamrun.yaml: create missing, update changed, --prune delete undeclared ones sync created')
     .option('--prune', 'delete schedules created by `schedule sync` for this task queue that are no longer declared', false)
     .option('--dry-run', 'print what would change, change nothing', false)
     .action(async (options: { prune: boolean; dryRun: boolean }, command: Command) => {

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm run build` (and `prepare`, so a clone's `npm install` builds too): the compiled code and
+// declarations in dist/, the workflow bundle workers load instead of bundling TypeScript at start
+// (dist/workflow-bundle.js), and the plan's JSON Schema (dist/plan.schema.json).
+const { execFileSync } = require('node:child_process');
+const { rmSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const dist = path.join(root, 'dist');
+
+async function main() {
+  const began = Date.now();
+  rmSync(dist, { recursive: true, force: true });
+  execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+  const { bundleWorkflowCode } = require('@temporalio/worker');
+  const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: path.join(dist, 'workflows', 'index.js'),
+    logger: quiet,
+    // No inline source map: it would quadruple the package for stack traces into compiled JS.
+    webpackConfigHook: (config) => ({ ...config, devtool: false }),
+  });
+  writeFileSync(path.join(dist, 'workflow-bundle.js'), code);
+
+  const { planJsonSchema } = require(path.join(dist, 'plan', 'json-schema.js'));
+  writeFileSync(path.join(dist, 'plan.schema.json'), `${JSON.stringify(planJsonSchema(), null, 2)}\n`);
+  process.stdout.write(`teamrun build: dist/ in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`teamrun build failed: ${err.stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { AbortRequest, AbortVerdict, AdjudicateRequest, InterruptRequest, InterruptVerdict } from '../team/control';
+import type { TasksQuery, TeamRun } from '../team/run';
+import type { TaskView } from '../team/views';
+import type { teamRun } from '../workflows/team-run';
+import {
+  abortRunUpdate,
+  activeClaimsQuery,
+  adjudicateUpdate,
+  adjudicationsQuery,
+  budgetQuery,
+  eventsQuery,
+  statusQuery,
+  tasksQuery,
+  interruptTaskUpdate,
+  type ActiveClaim,
+  type BudgetView,
+  type RunStatusView,
+} from '../workflows/messages';
+
+export type { AbortRequest, AbortVerdict, AdjudicateRequest, InterruptRequest, InterruptVerdict, TasksQuery, TaskView };
+export type AdjudicateVerdict = ReturnType<TeamRun['adjudicate']>;
+export type AdjudicationsView = ReturnType<TeamRun['adjudicationsView']>;
+export type EventsView = ReturnType<TeamRun['eventsView']>;
+
+/** The contract's updates and queries as methods, each typed by its message definition. */
+export interface TeamRunControls {
+  /** Human takeover of the attempt holding `fencingToken` (update `interruptTask`). */
+  interrupt(request: InterruptRequest): Promise<InterruptVerdict>;
+  /** Coordinator abort (update `abortRun`). */
+  abort(request?: AbortRequest): Promise<AbortVerdict>;
+  /** Decides a task in adjudication (update `adjudicate`); a refused decision rejects with the reason. */
+  adjudicate(request: AdjudicateRequest): Promise<AdjudicateVerdict>;
+  status(): Promise<RunStatusView>;
+  tasks(query?: TasksQuery): Promise<TaskView[]>;
+  activeClaims(): Promise<ActiveClaim[]>;
+  adjudications(): Promise<AdjudicationsView>;
+  budget(): Promise<BudgetView>;
+  events(query?: { after?: number; limit?: number }): Promise<EventsView>;
+}
+
+/** A handle on one team run: Temporal's workflow handle (`result()`, `describe()`, `cancel()`, ...) and the controls. */
+export type TeamRunHandle = WorkflowHandle<typeof teamRun> & TeamRunControls;
+
+/** Adds the controls to a workflow handle of a `teamRun` workflow. */
+export function withControls<H extends WorkflowHandle<typeof teamRun>>(handle: H): H & TeamRunControls {
+  const controls: TeamRunControls = {
+    interrupt: (request) => handle.executeUpdate(interruptTaskUpdate, { args: [request] }),
+    abort: (request = {}) => handle.executeUpdate(abortRunUpdate, { args: [request] }),
+    adjudicate: (request) => handle.executeUpdate(adjudicateUpdate, { args: [request] }),
+    status: () => handle.query(statusQuery),
+    tasks: (query) => handle.query(tasksQuery, query),
+    activeClaims: () => handle.query(activeClaimsQuery),
+    adjudications: () => handle.query(adjudicationsQuery),
+    budget: () => handle.query(budgetQuery),
+    events: (query) => handle.query(eventsQuery, query),
+  };
+  return Object.assign(handle, controls);
+}
+
+/** The handle of an existing run, by workflow id. */
+export function teamRunHandle(client: Client, workflowId: string): TeamRunHandle {
+  return withControls(client.workflow.getHandle<typeof teamRun>(workflowId));
+}

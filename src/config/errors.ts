@@ -1,0 +1,4 @@
+/** A config file, profile or connection setting that cannot be used; the message says which and where. */
+export class ConfigError extends Error {
+  readonly code = 'InvalidConfig';
+}

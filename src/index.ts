@@ -1,0 +1,28 @@
+/**
+ * teamrun as a library: plans (schema, types, validation) and starting and steering runs.
+ * Workers: `teamrun/worker`; the client alone: `teamrun/client`; fenced resources: `teamrun/fenced`.
+ */
+export {
+  TeamPlanSchema,
+  TaskSchema,
+  ExecutorSchema,
+  BudgetSchema,
+  UsageSchema,
+  BUILTIN_EXECUTOR_SCHEMAS,
+  PLAN_LIMITS,
+  type TeamPlan,
+  type TeamPlanInput,
+  type TaskSpec,
+  type ExecutorSpec,
+  type BudgetLimits,
+  type Usage,
+} from './plan/schema';
+export { validatePlan, formatProblems, type PlanProblem, type PlanValidation } from './plan/validate';
+export { loadPlanFile } from './plan/load';
+export { planJsonSchema } from './plan/json-schema';
+export * from './client';
+export { loadConfig, ConfigSchema, type TeamrunConfig } from './config/config';
+export { connectionOptions, type ConnectionOptions } from './config/connection';
+export { SEARCH_ATTRIBUTE_TYPES, TeamName, TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped } from './workflows/search-attributes';
+export { TASK_STATUSES, type TaskStatus, type RunStatus, type RunState, type BudgetReason, type AdjudicationCode } from './team/types';
+export type { RunResult, RunStatusView, BudgetView, ActiveClaim } from './workflows/messages';
