@@ -1,4 +1,4 @@
-import type { Connection } from '@temporalio/client';
+import type { ConnectionLike as Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
 
 type SearchAttributeType = (typeof SEARCH_ATTRIBUTE_TYPES)[keyof typeof SEARCH_ATTRIBUTE_TYPES];

@@ -5,6 +5,7 @@ import { startTeamRun } from '../../client';
 import { dataConverterFor } from '../../codec';
 import { projectRoot } from '../../devserver/binary';
 import { configFrom } from '../context';
+import { startFailure } from '../start-errors';
 import { duration } from '../format';
 import type { Stack } from '../local-stack';
 import { intOption } from '../options';
@@ -46,7 +47,9 @@ export function registerDemo(program: Command): void {
         dataConverter: dataConverterFor(config),
       });
       try {
-        const handle = await startTeamRun(client, input, { taskQueue: config.connection.taskQueue });
+        const handle = await startTeamRun(client, input, { taskQueue: config.connection.taskQueue }).catch(async (err: unknown) => {
+          throw await startFailure(err, client, input);
+        });
         const link = stack.webUi && workflowUrl(stack.webUi, config.connection.namespace, handle.workflowId);
         process.stdout.write(
           `\nstarted team run ${handle.workflowId}: ${plan.tasks.length} tasks, ${plan.teammates} teammates\n` +

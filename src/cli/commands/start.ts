@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { startTeamRun } from '../../client';
 import type { TeamrunConfig } from '../../config/config';
-import { CliError, clientFrom, printJson } from '../context';
+import { clientFrom, printJson } from '../context';
+import { startFailure } from '../start-errors';
 import { readPlan } from '../plan-file';
 import { renderResult } from '../render';
 import { waitForRun } from '../wait';
@@ -50,10 +50,7 @@ async function start(client: Client, config: TeamrunConfig, plan: Parameters<typ
   try {
     return await startTeamRun(client, plan, { taskQueue: config.connection.taskQueue, workflowId });
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) {
-      throw new CliError(`a run with id "${err.workflowId}" is already running in namespace ${config.connection.namespace}; choose another --id`);
-    }
-    throw err;
+    throw await startFailure(err, client, plan);
   }
 }
 
