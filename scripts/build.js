@@ -27,7 +27,7 @@ async function main() {
 
   const { planJsonSchema } = require(path.join(dist, 'plan', 'json-schema.js'));
   writeFileSync(path.join(dist, 'plan.schema.json'), `${JSON.stringify(planJsonSchema(), null, 2)}\n`);
-  process.stdout.write(`teamrun build: dist/ in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(`teamrun build: dist/ in ${((Date.now() - began) / 1000).toFixed(1)} s\n`);
 }
 
 main().catch((err) => {

@@ -13,6 +13,10 @@ export interface DevServerOptions {
   /** SQLite file; the run history survives a restart on the same file. */
   dbFile?: string;
   namespace?: string;
+  /** More namespaces to create at start (the first is `namespace`). */
+  extraNamespaces?: string[];
+  /** Register teamrun's search attributes (default true); false gives a plain `temporal server start-dev`. */
+  searchAttributes?: boolean;
   headless?: boolean;
   /**
    * Run the server in its own process group, so a Ctrl-C on the terminal reaches only the
@@ -71,11 +75,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     String(port),
     '--db-filename',
     dbFile,
-    '--namespace',
-    namespace,
+    ...[namespace, ...(options.extraNamespaces ?? [])].flatMap((ns) => ['--namespace', ns]),
     '--log-level',
     'warn',
-    ...Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...(options.searchAttributes === false
+      ? []
+      : Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`])),
     ...(options.headless ? ['--headless'] : ['--ui-port', String(uiPort), '--ui-ip', ip]),
     ...(options.uiCodecEndpoint && !options.headless ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
   ];
