@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -33,10 +33,14 @@ beforeAll(async () => {
   // `npm pack` runs `prepare`, the build: the tarball holds what the sources compile to now.
   const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, timeout: 300_000 });
   packed = JSON.parse(stdout)[0];
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }, null, 2));
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, packed.filename), 'zod@^4'], { timeout: 900_000 });
+  // Without install scripts: the one that matters, better-sqlite3's (used only by teamrun/fenced,
+  // not run here), compiles SQLite from source where no prebuilt binary can be downloaded, which
+  // is minutes of CPU on a CI machine. Everything tested here runs without it.
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', path.join(work, packed.filename), 'zod@^4'], {
+    timeout: 900_000,
+  });
 }, 1_200_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
