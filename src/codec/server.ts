@@ -211,7 +211,7 @@ export async function startConfiguredCodecServer(
 ): Promise<ConfiguredCodecServer> {
   const server = config.codec?.server;
   if (!config.codec || !server) {
-    throw new CodecError('codec-server-not-configured', 'the codec server needs `codec:` with `codec.server:` (tokenEnv or tokenFile, corsOrigins) in temporal.yaml; see docs/security.md');
+    throw new CodecError('codec-server-not-configured', 'the codec server needs `codec:` with `codec.server:` (tokenEnv or tokenFile, corsOrigins) in teamrun.yaml; see docs/security.md');
   }
   const base = config.file ? path.dirname(config.file) : process.cwd();
   const codec = codecFor(config, options.env)!;

@@ -10,7 +10,7 @@ export function registerCodecServer(program: Command): void {
   program
     .command('codec-server')
     .description(
-      'serve the payload codec (codec: in temporal.yaml) over HTTP for the Temporal Web UI and `temporal --codec-endpoint`, until Ctrl-C',
+      'serve the payload codec (codec: in teamrun.yaml) over HTTP for the Temporal Web UI and `temporal --codec-endpoint`, until Ctrl-C',
     )
     .option('--host <host>', 'interface to listen on (default: codec.server.host, 127.0.0.1)')
     .option('--port <port>', 'port (default: codec.server.port, 8089; 0 picks a free one)', intOption)
