@@ -16,14 +16,22 @@ async function main() {
 
   const { bundleWorkflowCode } = require('@temporalio/worker');
   const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: path.join(dist, 'workflows', 'index.js'),
-    logger: quiet,
-    // The worker reads the bundle's inline source map; one without the sources' text is a quarter
-    // of the size, and the sources (compiled JS) ship beside it anyway.
-    webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-source-map' }),
-  });
-  writeFileSync(path.join(dist, 'workflow-bundle.js'), code);
+  // Two bundles: the plain one, and one with the codec's failure converter (with `codec:` set,
+  // failures the workflow raises are encrypted too); createWorker picks by the config.
+  for (const [file, extra] of [
+    ['workflow-bundle.js', {}],
+    ['workflow-bundle-codec.js', { failureConverterPath: path.join(dist, 'codec', 'failure-converter.js') }],
+  ]) {
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: path.join(dist, 'workflows', 'index.js'),
+      logger: quiet,
+      ...extra,
+      // The worker reads the bundle's inline source map; one without the sources' text is a
+      // quarter of the size, and the sources (compiled JS) ship beside it anyway.
+      webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-source-map' }),
+    });
+    writeFileSync(path.join(dist, file), code);
+  }
 
   const { planJsonSchema } = require(path.join(dist, 'plan', 'json-schema.js'));
   writeFileSync(path.join(dist, 'plan.schema.json'), `${JSON.stringify(planJsonSchema(), null, 2)}\n`);

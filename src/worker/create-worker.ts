@@ -26,12 +26,14 @@ export interface CreateWorkerOptions {
 }
 
 /**
- * The workflow bundle the package build makes (`npm run build`: dist/workflow-bundle.js beside the
- * compiled code), or null when running from source, where the workflows are bundled at start.
+ * A workflow bundle the package build makes (`npm run build`, beside the compiled code):
+ * dist/workflow-bundle.js, or with `codec` dist/workflow-bundle-codec.js, which also holds the
+ * codec's failure converter (so failures the workflow raises are encrypted too). Null when running
+ * from source, where the workflows are bundled at start.
  */
-export function prebuiltWorkflowBundle(): string | null {
+export function prebuiltWorkflowBundle(options: { codec?: boolean } = {}): string | null {
   if (!__filename.endsWith('.js')) return null;
-  const file = path.join(__dirname, '..', 'workflow-bundle.js');
+  const file = path.join(__dirname, '..', options.codec ? 'workflow-bundle-codec.js' : 'workflow-bundle.js');
   return existsSync(file) ? file : null;
 }
 
@@ -59,7 +61,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     dataConverter,
     taskQueue: options.taskQueue ?? config.connection.taskQueue,
     identity,
-    ...workflowCode(options.workflowBundle),
+    ...workflowCode(options.workflowBundle, Boolean(config.codec)),
     activities: {
       ...createActivities({
         config,
@@ -84,8 +86,8 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   });
 }
 
-function workflowCode(given: CreateWorkerOptions['workflowBundle']): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+function workflowCode(given: CreateWorkerOptions['workflowBundle'], codec: boolean): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
   if (given) return { workflowBundle: given };
-  const prebuilt = prebuiltWorkflowBundle();
+  const prebuilt = prebuiltWorkflowBundle({ codec });
   return prebuilt ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: workflowsPath() };
 }
