@@ -8,6 +8,7 @@ import { taskStatusOption } from '../../src/cli/commands/inspect';
 import { ConfigError, loadConfig } from '../../src/config/config';
 import { connectionOptions } from '../../src/config/connection';
 import { planJsonSchema } from '../../src/plan/json-schema';
+import { BUILTIN_EXECUTOR_SCHEMAS } from '../../src/plan/schema';
 import { defineExecutor } from '../../src/worker/define-executor';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'teamrun-api-'));
@@ -99,8 +100,10 @@ describe('the plan JSON Schema', () => {
   it('offers each built-in kind with its own fields, and any other name as a custom kind', () => {
     const schema = planJsonSchema() as { properties: { tasks: { items: { properties: { executor: { oneOf: Array<Record<string, any>> } } } } } };
     const kinds = schema.properties.tasks.items.properties.executor.oneOf;
-    expect(kinds.map((k) => k.properties.kind.const ?? 'custom')).toEqual(['shell', 'http', 'llm', 'sleep', 'noop', 'custom']);
+    const builtins = Object.keys(BUILTIN_EXECUTOR_SCHEMAS);
+    expect(builtins).toEqual(expect.arrayContaining(['shell', 'http', 'llm', 'sleep', 'noop']));
+    expect(kinds.map((k) => k.properties.kind.const ?? 'custom')).toEqual([...builtins, 'custom']);
     expect(kinds[0].required).toEqual(['kind', 'command']);
-    expect(kinds.at(-1)!.properties.kind.not.enum).toEqual(['shell', 'http', 'llm', 'sleep', 'noop']);
+    expect(kinds.at(-1)!.properties.kind.not.enum).toEqual(builtins);
   });
 });
