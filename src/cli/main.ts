@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { CliError } from './context';
 
 /** The package's version (package.json is two levels up from src/cli and from dist/cli alike). */
 export function version(): string {
@@ -43,6 +42,7 @@ export async function main(argv = process.argv): Promise<void> {
   try {
     await buildProgram(argv[2]).parseAsync(argv);
   } catch (err) {
+    const { CliError } = require('./context') as typeof import('./context');
     if (err instanceof CliError) {
       process.stderr.write(`teamrun: ${err.message}\n`);
       process.exit(err.exitCode);
