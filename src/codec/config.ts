@@ -33,7 +33,7 @@ const CodecServerSchema = z
   });
 
 /**
- * `codec:` in temporal.yaml: payload encryption (AES-256-GCM). Payloads are encrypted with
+ * `codec:` in teamrun.yaml: payload encryption (AES-256-GCM). Payloads are encrypted with
  * `currentKeyId` and decrypted with whichever listed key their metadata names, so a key is
  * rotated by adding a new one, making it current, and keeping the old one while runs need it.
  */
