@@ -65,6 +65,8 @@ export const ConfigSchema = z
         executors: z
           .array(z.enum(BUILTIN_EXECUTORS, { error: `must be one of ${BUILTIN_EXECUTORS.join(', ')}` }))
           .default([...BUILTIN_EXECUTORS]),
+        // Custom kinds this project's workers register in code: `teamrun validate` knows them.
+        customKinds: z.array(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/)).default([]),
         shutdownGraceMs: z.number().int().nonnegative().default(2_000),
         shell: z
           .object({

@@ -45,31 +45,123 @@ export function formatCycle(cycle: ReadonlyArray<string>, maxKeys = 12): string 
   return [...head, `(${cycle.length - head.length - tail.length} more)`, ...tail].join(' -> ');
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+/**
+ * Levenshtein distance between `a` and `b` if it is at most `limit`, else `limit + 1`. Only the
+ * diagonal band of width `2 * limit + 1` is computed, and it stops as soon as the band is all
+ * past the limit, so a comparison costs at most `a.length * (2 * limit + 1)` cells.
+ */
+function boundedDistance(a: string, b: string, limit: number, work: { cells: number }): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const over = limit + 1;
+  let prev = new Array<number>(b.length + 1);
+  let row = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j <= limit ? j : over;
   for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
+    const from = Math.max(1, i - limit);
+    const to = Math.min(b.length, i + limit);
+    // Cells just outside the band read as "past the limit"; the rest of the row is never read.
+    row[0] = i <= limit ? i : over;
+    if (from > 1) row[from - 1] = over;
+    if (to < b.length) row[to + 1] = over;
+    let best = row[0];
+    for (let j = from; j <= to; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      row[j] = Math.min(over, prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (row[j] < best) best = row[j];
     }
+    work.cells += to - from + 1;
+    if (best > limit) return over;
+    [prev, row] = [row, prev];
   }
-  return row[b.length];
+  return prev[b.length];
 }
 
-/** The closest known key to a misspelt one, if it is close enough to be a likely typo. */
-export function nearest(word: string, candidates: ReadonlyArray<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    if (Math.abs(candidate.length - word.length) >= bestDistance) continue;
-    const d = editDistance(word, candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
+/**
+ * Work one plan's suggestions may take in all: distance-band cells, and entries read from the
+ * pair index. Past either, problems simply carry no suggestion.
+ */
+export const SUGGESTION_LIMITS = { cells: 4_000_000, postings: 5_000_000, postingsPerWord: 60_000, verifiedPerWord: 64 } as const;
+
+/**
+ * Known keys indexed for "did you mean": by lower case (a case typo is found at once), and by
+ * the pairs of adjacent characters each holds, so only keys that share most of a word's pairs
+ * are compared with it (a key a few edits away keeps most of them). The search is bounded per
+ * word and per plan, so a plan with thousands of misspelt keys still checks in milliseconds.
+ */
+export class KeyIndex {
+  private readonly keys: string[] = [];
+  private readonly byLower = new Map<string, string>();
+  private readonly byPair = new Map<string, number[]>();
+  private readonly work = { cells: 0, postings: 0 };
+  private shared: Int32Array | null = null;
+
+  constructor(keys: Iterable<string>) {
+    for (const key of keys) {
+      const id = this.keys.push(key) - 1;
+      if (!this.byLower.has(key.toLowerCase())) this.byLower.set(key.toLowerCase(), key);
+      for (const pair of pairs(key)) {
+        const ids = this.byPair.get(pair);
+        if (ids) ids.push(id);
+        else this.byPair.set(pair, [id]);
+      }
     }
   }
-  return best;
+
+  /** The closest known key to a misspelt one, if it is close enough to be a likely typo. */
+  nearest(word: string): string | undefined {
+    const exact = this.byLower.get(word.toLowerCase());
+    if (exact !== undefined && exact !== word) return exact;
+    // Two edits for short keys, a third of the length for longer ones (at most 8): a likely typo, not any key at all.
+    const limit = Math.min(8, Math.max(2, Math.floor(word.length / 3)));
+    let best: string | undefined;
+    let bestDistance = limit + 1;
+    for (const candidate of this.candidates(word, limit)) {
+      if (this.work.cells > SUGGESTION_LIMITS.cells) break;
+      const d = boundedDistance(word, candidate, bestDistance - 1, this.work);
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  /** Keys sharing the most character pairs with `word`, best first; every key for a word too short to have pairs. */
+  private candidates(word: string, limit: number): string[] {
+    const wanted = pairs(word);
+    if (wanted.size === 0) return this.keys.filter((key) => Math.abs(key.length - word.length) <= limit).slice(0, SUGGESTION_LIMITS.verifiedPerWord);
+    this.shared ??= new Int32Array(this.keys.length);
+    const shared = this.shared;
+    const touched: number[] = [];
+    // Rarest pairs first: they tell keys apart; the commonest ones are skipped past the word's share of the budget.
+    const lists = [...wanted].map((pair) => this.byPair.get(pair) ?? []).sort((a, b) => a.length - b.length);
+    let read = 0;
+    let used = 0;
+    for (const ids of lists) {
+      if (read + ids.length > SUGGESTION_LIMITS.postingsPerWord || this.work.postings + ids.length > SUGGESTION_LIMITS.postings) break;
+      read += ids.length;
+      this.work.postings += ids.length;
+      used += 1;
+      for (const id of ids) if (shared[id]++ === 0) touched.push(id);
+    }
+    // Each edit changes at most two pairs: a key sharing fewer of those read cannot be within the limit.
+    const floor = Math.max(1, used - 2 * limit);
+    const close = touched.filter((id) => shared[id] >= floor && Math.abs(this.keys[id].length - word.length) <= limit);
+    close.sort((a, b) => shared[b] - shared[a] || a - b);
+    const picked = close.slice(0, SUGGESTION_LIMITS.verifiedPerWord).map((id) => this.keys[id]);
+    for (const id of touched) shared[id] = 0;
+    return picked;
+  }
+}
+
+/** The distinct pairs of adjacent characters in a word. */
+function pairs(word: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < word.length; i++) out.add(word.slice(i, i + 2));
+  return out;
+}
+
+/** The closest of `candidates` to a misspelt word (a one-off search; a plan's checks share a `KeyIndex`). */
+export function nearest(word: string, candidates: ReadonlyArray<string>): string | undefined {
+  return new KeyIndex(candidates).nearest(word);
 }

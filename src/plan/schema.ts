@@ -13,10 +13,20 @@ export const PLAN_LIMITS = {
   maxActivityQueues: 64,
   /** Temporal's own limit on activity type and task queue names is far larger; these keep history small. */
   maxActivityName: 256,
+  /** A plan's JSON as submitted: Temporal's 2 MB payload limit less room for the rest of the start request. */
+  maxPlanBytes: 1536 * 1024,
+  /**
+   * The plan as a run carries it in the snapshot it hands to itself when it continues as new
+   * (packed: see team/snapshot.ts): well under the payload limit, leaving room for the state.
+   */
+  maxPackedPlanBytes: 768 * 1024,
 } as const;
 
 /** Temporal's timers and timeouts hold at most this many milliseconds (a signed 32-bit integer). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Temporal's default limit on one payload (a workflow's input, a continue-as-new snapshot, an update). */
+export const TEMPORAL_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
 /**
  * When a run hands over to a fresh workflow run (continue-as-new): at this many history events,
@@ -25,7 +35,11 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  */
 export const CONTINUE_AS_NEW_EVENTS = { min: 200, max: 10_000, default: 8_000 } as const;
 
-const durationMs = z.number().int().nonnegative();
+const durationMs = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(MAX_TIMEOUT_MS, `at most ${MAX_TIMEOUT_MS} ms (2^31-1, about 24.8 days): timers fire at once past it`);
 
 export const RetrySchema = z
   .object({
@@ -147,11 +161,33 @@ export const BUILTIN_EXECUTOR_SCHEMAS = {
   activity: ActivityExecutorSchema,
 } as const;
 
+export type BuiltinExecutorKind = keyof typeof BUILTIN_EXECUTOR_SCHEMAS;
+
+export function isBuiltinExecutorKind(kind: string): kind is BuiltinExecutorKind {
+  return Object.hasOwn(BUILTIN_EXECUTOR_SCHEMAS, kind);
+}
+
+function builtinExecutorSchema(kind: string) {
+  return isBuiltinExecutorKind(kind) ? BUILTIN_EXECUTOR_SCHEMAS[kind] : undefined;
+}
+
+/**
+ * Names every plain object already answers to (`constructor`, `toString`, `__proto__`, ...):
+ * refused as kinds, so no registry anywhere can mistake one for an entry it holds.
+ */
+export function isReservedName(name: string): boolean {
+  return name in Object.prototype;
+}
+
 export const ExecutorSchema = z
   .object({ kind: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'executor kind must be 1..64 chars of [A-Za-z0-9._-]') })
   .catchall(z.unknown())
   .superRefine((executor, ctx) => {
-    const schema = BUILTIN_EXECUTOR_SCHEMAS[executor.kind as keyof typeof BUILTIN_EXECUTOR_SCHEMAS];
+    if (isReservedName(executor.kind)) {
+      ctx.addIssue({ code: 'custom', message: `executor kind "${executor.kind}" is a reserved name`, path: ['kind'] });
+      return;
+    }
+    const schema = builtinExecutorSchema(executor.kind);
     if (!schema) return;
     const parsed = schema.safeParse(executor);
     if (parsed.success) return;

@@ -1,5 +1,7 @@
-import { PLAN_LIMITS, TeamPlanSchema, type TaskSpec, type TeamPlan } from './schema';
-import { findCycle, formatCycle, nearest } from './graph';
+import { BUILTIN_EXECUTOR_SCHEMAS, PLAN_LIMITS, TEMPORAL_PAYLOAD_LIMIT_BYTES, TeamPlanSchema, isBuiltinExecutorKind, type TaskSpec, type TeamPlan } from './schema';
+import { KeyIndex, findCycle, formatCycle, nearest } from './graph';
+import { normalizeScope } from './scope';
+import { packPlan } from '../team/snapshot';
 
 /** One thing wrong with a plan, with where it is (`tasks[3].dependsOn[0]`). */
 export interface PlanProblem {
@@ -23,22 +25,116 @@ export function formatProblems(problems: PlanProblem[]): string {
   return problems.map((p) => `${p.path}: ${p.message}`).join('\n');
 }
 
+export interface ValidateOptions {
+  /**
+   * Custom executor kinds the caller knows a worker runs. Given (as `teamrun validate` gives
+   * it), any other kind that is not built in is a problem with a did-you-mean; left out (as in
+   * the workflow, which cannot know its workers), any well-formed kind passes.
+   */
+  knownKinds?: Iterable<string>;
+}
+
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
-export function validatePlan(input: unknown): PlanValidation {
+export function validatePlan(input: unknown, options: ValidateOptions = {}): PlanValidation {
+  const problems = checkSize(input);
   const parsed = TeamPlanSchema.safeParse(input);
   if (parsed.success) {
-    const problems = [...checkGraph(parsed.data.tasks), ...checkActivityTasks(parsed.data, parsed.data.tasks)];
+    problems.push(...checkScopes(parsed.data), ...checkGraph(parsed.data.tasks), ...checkActivityTasks(parsed.data, parsed.data.tasks));
+    if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
+    if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
-  const problems: PlanProblem[] = parsed.error.issues.map((issue) => ({
-    path: formatPath(issue.path),
-    code: 'schema',
-    message: issue.message,
-  }));
+  for (const issue of parsed.error.issues) {
+    problems.push({ path: formatPath(issue.path), code: 'schema', message: issue.message });
+  }
   // A typo in one task's fields should not hide a typo in another's dependencies.
   const nodes = graphNodes(input);
   if (nodes) problems.push(...checkGraph(nodes));
   return { ok: false, problems };
+}
+
+/** UTF-8 length of a string, without Node's Buffer (the workflow runs this too). */
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The plan must fit Temporal's payload limit with room for the run's state beside it. */
+function checkSize(input: unknown): PlanProblem[] {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(input);
+  } catch (err) {
+    return [{ path: '(plan)', code: 'not_json', message: `the plan is not plain JSON data: ${(err as Error).message}` }];
+  }
+  const bytes = json === undefined ? 0 : utf8Bytes(json);
+  if (bytes <= PLAN_LIMITS.maxPlanBytes) return [];
+  return [
+    {
+      path: '(plan)',
+      code: 'plan_too_large',
+      message:
+        `the plan is ${bytes} bytes of JSON, over the ${PLAN_LIMITS.maxPlanBytes}-byte bound ` +
+        `(Temporal refuses payloads over ${TEMPORAL_PAYLOAD_LIMIT_BYTES} bytes, with room kept for the rest of the request); split it into several runs`,
+    },
+  ];
+}
+
+/** What the run carries of its plan when it continues as new must leave room for its state. */
+function checkPackedSize(plan: TeamPlan): PlanProblem[] {
+  const bytes = utf8Bytes(JSON.stringify(packPlan(plan)));
+  if (bytes <= PLAN_LIMITS.maxPackedPlanBytes) return [];
+  return [
+    {
+      path: '(plan)',
+      code: 'plan_too_large',
+      message:
+        `the plan packs to ${bytes} bytes, over the ${PLAN_LIMITS.maxPackedPlanBytes}-byte bound on what a run carries of it when it continues as new ` +
+        `(Temporal's payload limit is ${TEMPORAL_PAYLOAD_LIMIT_BYTES} bytes, and the run's state travels beside it); split it into several runs or share executors between tasks`,
+    },
+  ];
+}
+
+/** Normalises every scope in place (`./docs//` is `docs`); `..` and absolute paths outside the workspace are problems. */
+function checkScopes(plan: TeamPlan): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  plan.tasks.forEach((task, i) => {
+    task.scope.forEach((scope, j) => {
+      const check = normalizeScope(scope);
+      if (check.ok) task.scope[j] = check.scope;
+      else problems.push({ path: `tasks[${i}].scope[${j}]`, code: 'invalid_scope', message: check.message });
+    });
+  });
+  return problems;
+}
+
+function checkKinds(plan: TeamPlan, knownKinds: Iterable<string>): PlanProblem[] {
+  const custom = new Set(knownKinds);
+  const index = new KeyIndex([...Object.keys(BUILTIN_EXECUTOR_SCHEMAS), ...custom]);
+  const problems: PlanProblem[] = [];
+  plan.tasks.forEach((task, i) => {
+    const kind = task.executor.kind;
+    if (isBuiltinExecutorKind(kind) || custom.has(kind)) return;
+    const guess = index.nearest(kind);
+    problems.push({
+      path: `tasks[${i}].executor.kind`,
+      code: 'unknown_executor_kind',
+      message:
+        `unknown executor kind "${kind}"${guess ? ` (did you mean "${guess}"?)` : ''}: ` +
+        `built in are ${Object.keys(BUILTIN_EXECUTOR_SCHEMAS).join(', ')}` +
+        (custom.size ? `; custom: ${[...custom].join(', ')}` : '; declare a custom kind with --kind or worker.customKinds in the config'),
+    });
+  });
+  return problems;
 }
 
 /** A task as far as the graph checks need it; `key` is null when the task has no usable key. */
@@ -80,7 +176,7 @@ function checkGraph(tasks: ReadonlyArray<GraphNode>): PlanProblem[] {
       firstIndex.set(task.key, i);
     }
   });
-  const keys = [...firstIndex.keys()];
+  const known = new KeyIndex(firstIndex.keys());
   // The graph the cycle search walks: first definitions only, self-dependencies reported on their own.
   const edges = new Map<string, string[]>();
   tasks.forEach((task, i) => {
@@ -92,7 +188,7 @@ function checkGraph(tasks: ReadonlyArray<GraphNode>): PlanProblem[] {
       if (dep === task.key) {
         problems.push({ path, code: 'self_dependency', message: `task "${task.key}" depends on itself` });
       } else if (!firstIndex.has(dep)) {
-        const guess = nearest(dep, keys);
+        const guess = known.nearest(dep);
         problems.push({
           path,
           code: 'unknown_dependency',

@@ -1,16 +1,19 @@
 import type { TaskSpec } from '../plan/schema';
+import { normalizeScope, scopeOverlaps } from '../plan/scope';
 
 const PRIORITY_ORDER = { high: 0, normal: 1, low: 2 } as const;
 
-function normalizeScope(scope: string): string {
-  return scope.replace(/\/+$/, '');
-}
+/** A scope as validation normalised it; one from an older snapshot may not have been. */
+const normalized = (scope: string) => {
+  const check = normalizeScope(scope);
+  return check.ok ? check.scope : scope;
+};
 
-/** Two scopes overlap when they are the same resource or one contains the other (`docs/` and `docs/api`). */
+/** Two scope lists overlap when any of theirs is the same resource, contains the other (`docs/` and `docs/api`), or is the whole workspace. */
 export function scopesOverlap(a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean {
-  for (const x of a.map(normalizeScope)) {
-    for (const y of b.map(normalizeScope)) {
-      if (x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`) || x === '' || y === '') return true;
+  for (const x of a.map(normalized)) {
+    for (const y of b.map(normalized)) {
+      if (scopeOverlaps(x, y)) return true;
     }
   }
   return false;

@@ -58,6 +58,16 @@ const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JS
 export function packSnapshot(snapshot: TeamRunSnapshot): PackedSnapshot {
   const { plan, tasks, ...rest } = snapshot;
   const t0 = snapshot.startedAt;
+  return {
+    ...rest,
+    format: FORMAT,
+    plan: packPlan(plan),
+    tasks: tasks.map((task) => packTask(task, t0)),
+  };
+}
+
+/** A plan as a snapshot carries it: executors in a table, task specs as rows without their defaults. */
+export function packPlan(plan: TeamPlan): PackedSnapshot['plan'] {
   const index = new Map(plan.tasks.map((spec, i) => [spec.key, i]));
   const executors: ExecutorSpec[] = [];
   const executorIndex = new Map<string, number>();
@@ -71,19 +81,14 @@ export function packSnapshot(snapshot: TeamRunSnapshot): PackedSnapshot {
     const specRest: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(spec)) {
       if (SPEC_ROW_FIELDS.has(field) || value === undefined) continue;
-      if (field in TASK_DEFAULTS && sameJson(value, TASK_DEFAULTS[field])) continue;
+      if (Object.hasOwn(TASK_DEFAULTS, field) && sameJson(value, TASK_DEFAULTS[field])) continue;
       specRest[field] = value;
     }
     const deps = spec.dependsOn.map((dep) => index.get(dep)!);
     if (Object.keys(specRest).length > 0) return [spec.key, e, deps, specRest];
     return deps.length > 0 ? [spec.key, e, deps] : [spec.key, e];
   });
-  return {
-    ...rest,
-    format: FORMAT,
-    plan: { ...plan, executors, tasks: specs },
-    tasks: tasks.map((task) => packTask(task, t0)),
-  };
+  return { ...plan, executors, tasks: specs };
 }
 
 /** The snapshot a packed one was made from (a snapshot that was never packed passes through). */

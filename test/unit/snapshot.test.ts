@@ -116,7 +116,7 @@ describe('snapshot packing (what continue-as-new carries)', () => {
     const packed = packSnapshot(run.snapshot());
     const fetch = packed.plan.tasks[0];
     expect(fetch[0]).toBe('fetch');
-    expect(fetch[3]).toEqual({ title: 'Fetch sources', scope: ['src/'], estimate: { tokens: 100 } });
+    expect(fetch[3]).toEqual({ title: 'Fetch sources', scope: ['src'] /* normalised by validation */, estimate: { tokens: 100 } });
     expect(packed.plan.tasks[6]).toEqual(['waits', 0, [0, 5]]);
     expect(unpackSnapshot(packed).plan).toEqual(TeamPlanSchema.parse(unpackSnapshot(packed).plan));
   });

@@ -1,15 +1,30 @@
 import type { Command } from 'commander';
+import { configFrom } from '../context';
 import { readPlan } from '../plan-file';
 import { renderGraph } from './observe';
+
+interface ValidateCliOptions {
+  graph?: boolean;
+  dot?: boolean;
+  kind?: string[];
+}
 
 export function registerValidate(program: Command): void {
   program
     .command('validate <plan>')
-    .description('check a plan file (YAML or JSON): schema and graph; prints every problem with its path')
+    .description(
+      'check a plan file (YAML or JSON): schema, graph, size and executor kinds; prints every problem with its path',
+    )
     .option('--graph', 'also print the task graph (stages; with --dot as Graphviz DOT)')
     .option('--dot', 'with --graph: print the graph as DOT')
-    .action((file: string, options: { graph?: boolean; dot?: boolean }) => {
-      const { plan } = readPlan(file);
+    .option(
+      '--kind <kind...>',
+      'custom executor kinds your workers register (also worker.customKinds in the config); any other unknown kind is a problem',
+    )
+    .action((file: string, options: ValidateCliOptions, command: Command) => {
+      const config = configFrom(command);
+      const knownKinds = [...config.worker.customKinds, ...(options.kind ?? [])];
+      const { plan } = readPlan(file, { knownKinds });
       process.stdout.write(`${file}: ok (${plan.tasks.length} tasks, ${plan.teammates} teammates)\n`);
       if (options.graph) {
         const tasks = plan.tasks.map((t) => ({ key: t.key, title: t.title ?? t.key, status: null, dependsOn: t.dependsOn }));
