@@ -1,5 +1,5 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import type { AdjudicationCode } from '../team/types';
+import type { AdjudicationRecord } from '../team/types';
 import { adjudicationsQuery } from '../workflows/messages';
 import { TeamName, TeamRunPendingAdjudications } from '../workflows/search-attributes';
 import { teamRunHandle } from './index';
@@ -10,7 +10,7 @@ export const AWAITING_ADJUDICATION = 'TeamRunStatus="AwaitingAdjudication" AND E
 /** One task waiting for a decision. */
 export interface PendingTask {
   key: string;
-  code: AdjudicationCode;
+  code: AdjudicationRecord['code'];
   reason: string | null;
   actor: string | null;
   fencingToken: number;

@@ -1,5 +1,6 @@
 import { BUILTIN_EXECUTOR_SCHEMAS, PLAN_LIMITS, TEMPORAL_PAYLOAD_LIMIT_BYTES, TeamPlanSchema, isBuiltinExecutorKind, type TaskSpec, type TeamPlan } from './schema';
 import { KeyIndex, findCycle, formatCycle, nearest } from './graph';
+import { utf8Bytes } from './bytes';
 import { normalizeScope } from './scope';
 import { packPlan } from '../team/snapshot';
 
@@ -51,21 +52,6 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
   const nodes = graphNodes(input);
   if (nodes) problems.push(...checkGraph(nodes));
   return { ok: false, problems };
-}
-
-/** UTF-8 length of a string, without Node's Buffer (the workflow runs this too). */
-function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /** The plan must fit Temporal's payload limit with room for the run's state beside it. */

@@ -8,6 +8,8 @@ export interface BudgetSnapshot {
   inFlight: number;
   stopped: boolean;
   reason: BudgetReason | null;
+  /** An attempt's outcome, and with it its usage, was lost: `used` counts at least its reservation. Absent in older snapshots. */
+  usageUnknown?: boolean;
 }
 
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: BudgetReason };
@@ -105,6 +107,26 @@ export class Budget {
     return { ok: true, tokens, usd };
   }
 
+  /**
+   * Settles an attempt whose outcome was lost (its lease expired): what it used is unknown, so
+   * it is charged at least its reservation, and the budget says its usage is unknown.
+   */
+  settleUnknown(reservation: Reservation): { tokens: number; usd: number } {
+    const { used, reserved } = this.s;
+    reserved.tokens = Math.max(0, reserved.tokens - reservation.tokens);
+    reserved.usd = Math.max(0, sumUsd(reserved.usd, -reservation.usd));
+    this.s.inFlight = Math.max(0, this.s.inFlight - 1);
+    used.tokens += reservation.tokens;
+    used.usd = sumUsd(used.usd, reservation.usd);
+    this.s.usageUnknown = true;
+    return { tokens: reservation.tokens, usd: reservation.usd };
+  }
+
+  /** Whether a token or dollar limit is set: then usage that cannot be known stops the run. */
+  get limitsSpend(): boolean {
+    return this.s.limits.maxTokens !== undefined || this.s.limits.maxUsd !== undefined;
+  }
+
   /** Undoes the reservation of an attempt that never started: it is not counted as an execution. */
   cancel(reservation: Reservation): void {
     const { used, reserved } = this.s;
@@ -137,6 +159,7 @@ export class Budget {
       },
       stopped,
       reason,
+      usageUnknown: this.s.usageUnknown ?? false,
     };
   }
 

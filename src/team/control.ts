@@ -1,18 +1,41 @@
 import { z } from 'zod';
+export { jsonBytes } from '../plan/bytes';
 
 /** A control request that cannot apply; `code` is the stable reason a client sees. */
 export class TeamControlError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The field that was wrong (`reason`, `result`), when one was. */
+    readonly field: string | null = null,
   ) {
     super(message);
     this.name = 'TeamControlError';
   }
 }
 
-const text = z.string().max(4_000);
-const id = z.string().min(1).max(500);
+/**
+ * Bounds on every value a control message brings into the run's state. Past one, an update's
+ * validator refuses it (`value_too_large`, naming the field) and a signal is recorded as
+ * `control:rejected`: nothing oversized is ever held. docs/bounds.md lists them.
+ */
+export const MESSAGE_LIMITS = {
+  /** requestId, actor, decisionId. */
+  idChars: 200,
+  /** reason. */
+  reasonChars: 1_000,
+  evidenceDigestChars: 256,
+  /** An adjudication's `result`, as JSON: the same bound as a task's output. */
+  resultBytes: 64 * 1024,
+} as const;
+
+const text = z.string().max(MESSAGE_LIMITS.reasonChars);
+const id = z.string().min(1).max(MESSAGE_LIMITS.idChars);
+const digest = z.string().max(MESSAGE_LIMITS.evidenceDigestChars);
+
+/** Default code on the adjudications an abort creates; an `abortRun { code }` replaces it. */
+export const ABORT_CODE_DEFAULT = 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED';
+export const AbortCodeSchema = z.string().regex(/^[A-Z0-9_]{1,64}$/, 'code must be 1..64 chars of [A-Z0-9_]');
 
 export const InterruptRequestSchema = z.object({
   key: z.string().min(1).max(128),
@@ -20,11 +43,12 @@ export const InterruptRequestSchema = z.object({
   requestId: id.optional(),
   actor: id.optional(),
   reason: text.optional(),
-  evidenceDigest: z.string().max(500).optional(),
+  evidenceDigest: digest.optional(),
 });
 export type InterruptRequest = z.infer<typeof InterruptRequestSchema>;
 
 export const AbortRequestSchema = z.object({
+  code: AbortCodeSchema.optional(),
   reason: text.optional(),
   requestId: id.optional(),
   actor: id.optional(),
@@ -41,7 +65,7 @@ export const AdjudicateRequestSchema = z.object({
   decisionId: id,
   actor: id.optional(),
   reason: text.optional(),
-  evidenceDigest: z.string().max(500).optional(),
+  evidenceDigest: digest.optional(),
   result: z.unknown().optional(),
 });
 export type AdjudicateRequest = z.infer<typeof AdjudicateRequestSchema>;
@@ -52,7 +76,8 @@ export function parseControl<T>(schema: z.ZodType<T>, payload: unknown, message:
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue.path.length ? issue.path.join('.') : 'payload';
-  throw new TeamControlError(codeForMalformed(message, issue.path[0]), `${message}: ${where}: ${issue.message}`);
+  const code = issue.code === 'too_big' ? 'value_too_large' : codeForMalformed(message, issue.path[0]);
+  throw new TeamControlError(code, `${message}: ${where}: ${issue.message}`, issue.path.length ? issue.path.join('.') : null);
 }
 
 function codeForMalformed(message: string, field: PropertyKey | undefined): string {
@@ -63,8 +88,13 @@ function codeForMalformed(message: string, field: PropertyKey | undefined): stri
   return 'invalid_request';
 }
 
+
 export type InterruptVerdict =
   | { ok: true; idempotent?: true; interruption: Record<string, unknown> }
-  | { ok: false; reason: 'not_active' | 'stale_attempt' | 'already_interrupted' | 'forbidden' | 'invalid_request'; message?: string };
+  | {
+      ok: false;
+      reason: 'not_active' | 'stale_attempt' | 'already_interrupted' | 'forbidden' | 'invalid_request' | 'value_too_large';
+      message?: string;
+    };
 
 export type AbortVerdict = { ok: true; idempotent?: true; activeClaims: number } | { ok: false; reason: string; message?: string };

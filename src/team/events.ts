@@ -1,3 +1,4 @@
+import { RUN_LIMITS, clip } from './bounds';
 import type { RunEvent } from './types';
 
 export interface EventLogSnapshot {
@@ -20,6 +21,10 @@ export class EventLog {
 
   record(type: string, at: number, fields: Record<string, unknown> = {}): RunEvent {
     const event: RunEvent = { ...fields, seq: this.nextSeq++, type, at };
+    // Text that came from outside (reasons, errors) is held in full where it belongs, clipped here: the ring is in the snapshot.
+    for (const [field, value] of Object.entries(event)) {
+      if (typeof value === 'string' && value.length > RUN_LIMITS.eventTextChars) event[field] = clip(value, RUN_LIMITS.eventTextChars);
+    }
     this.events.push(event);
     if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
     return event;

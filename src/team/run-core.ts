@@ -1,5 +1,8 @@
 import { CONTINUE_AS_NEW_EVENTS, type TaskSpec, type TeamPlan } from '../plan/schema';
+import { jsonBytes } from '../plan/bytes';
+import { RUN_LIMITS, clip } from './bounds';
 import { Budget, type BudgetSnapshot } from './budget';
+import { ABORT_CODE_DEFAULT } from './control';
 import { EventLog, type EventLogSnapshot } from './events';
 import { boundTaskViews } from './result';
 import { ReadyQueue, scopesOverlap } from './scheduling';
@@ -29,7 +32,8 @@ export interface TeamRunSnapshot {
   budget: BudgetSnapshot;
   adjudications: AdjudicationRecord[];
   decisions: Record<string, { ok: true; task: TaskView }>;
-  abort: { reason: string | null; requestId: string | null; actor: string | null; at: number } | null;
+  /** `code` (absent in older snapshots) is what the abort's adjudications carry. */
+  abort: { reason: string | null; requestId: string | null; actor: string | null; at: number; code?: string } | null;
   /** Why the run closes with adjudications still pending, if it does. */
   closed: 'adjudication-timeout' | 'workflow-cancelled' | null;
   executions: number;
@@ -96,6 +100,8 @@ export abstract class TeamRunCore {
   protected cancelRequestedAt: number | null;
   protected executions: number;
   protected maxConcurrent: number;
+  /** Bytes of task outputs, accepted results and evidence the run holds (bounded by RUN_LIMITS.outputsHeldBytes). */
+  protected outputsHeld = 0;
   readonly workflowId: string;
   readonly startedAt: number;
 
@@ -130,7 +136,9 @@ export abstract class TeamRunCore {
         if (this.tasks[d].status !== 'succeeded') this.waitingOn[i] += 1;
       }
     });
+    for (const record of this.adjudications) this.outputsHeld += jsonBytes(record.result);
     this.tasks.forEach((task, i) => {
+      this.outputsHeld += jsonBytes(task.output);
       this.counts.set(task.status, (this.counts.get(task.status) ?? 0) + 1);
       if (task.status === 'ready') this.ready.add(i);
       if (task.current) {
@@ -248,8 +256,10 @@ export abstract class TeamRunCore {
       task.previousLease = null;
     }
     this.events.record('task:claimed', now, { key: task.key, attempt: attempt.attempt, ...identity, reservation });
-    const dependencyOutputs: Record<string, unknown> = {};
-    for (const dep of spec.dependsOn) dependencyOutputs[dep] = this.tasks[this.index.get(dep)!].output ?? null;
+    // Own properties even for a key such as "__proto__" (an assignment would set the prototype instead).
+    const dependencyOutputs: Record<string, unknown> = Object.fromEntries(
+      spec.dependsOn.map((dep) => [dep, this.tasks[this.index.get(dep)!].output ?? null]),
+    );
     return {
       key: task.key,
       title: spec.title ?? task.key,
@@ -304,8 +314,11 @@ export abstract class TeamRunCore {
     if (outcome.workerIdentity) attempt.workerIdentity = outcome.workerIdentity;
     const usage = 'usage' in outcome ? outcome.usage : undefined;
     addUsage(task, usage);
-    const charge = this.budget.settle(attempt.reservation, usage);
-    const unpriced = !charge.ok;
+    // A lost attempt's usage is unknown: it is charged its reservation, and a spend limit cannot be trusted to hold.
+    const usageUnknown = outcome.kind === 'lease-lost';
+    const unpriced = usageUnknown ? false : !this.budget.settle(attempt.reservation, usage).ok;
+    if (usageUnknown) this.budget.settleUnknown(attempt.reservation);
+    const stopUnknown = usageUnknown && this.budget.limitsSpend;
     task.settledAt = now;
     // Still running at the deadline: the wall clock stopped it, whatever it returned (even before the timer fired).
     if (this.pastWallDeadline(now)) {
@@ -313,7 +326,7 @@ export abstract class TeamRunCore {
       this.wallExpired(now);
     }
     const stop = attempt.stop;
-    const evidence = 'output' in outcome ? outcome.output : undefined;
+    const evidence = this.hold('output' in outcome ? outcome.output : undefined);
     const identity = { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken };
     // Recorded whatever the attempt was stopped for: the heartbeats stopped, and that is worth knowing.
     if (outcome.kind === 'lease-lost') this.events.record('lease:expired', now, { ...identity, workerIdentity: attempt.workerIdentity });
@@ -332,6 +345,10 @@ export abstract class TeamRunCore {
       });
     } else if (unpriced) {
       this.fail(i, `usage for model "${usage?.model ?? '(none)'}" has no price while budget.maxUsd is set`, now, attempt);
+    } else if (stopUnknown) {
+      this.toAdjudication(i, 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED', attempt, now, {
+        reason: 'lease lost: the attempt stopped heartbeating; its outcome and usage are unknown, and the budget sets a token or dollar limit (usage-unknown)',
+      });
     } else if (outcome.kind === 'lease-lost') {
       const why = this.cannotReLease(i, true);
       if (why) {
@@ -352,6 +369,8 @@ export abstract class TeamRunCore {
       } else {
         this.releaseLease(i, attempt, now);
       }
+    } else if (outcome.kind === 'completed' && !this.canHold(outcome.output)) {
+      this.fail(i, this.outputsFullMessage(jsonBytes(outcome.output)), now, attempt);
     } else if (outcome.kind === 'completed') {
       this.succeed(i, outcome.output, now);
       this.events.record('task:completed', now, { key, fencingToken, attempt: attempt.attempt });
@@ -361,13 +380,14 @@ export abstract class TeamRunCore {
       if (nonRetryable || this.attemptsSpent(i)) {
         this.fail(i, message, now, attempt);
       } else {
-        task.lastError = message;
+        task.lastError = clip(message, RUN_LIMITS.errorChars);
         task.readyAt = now + this.retryOf(i).backoffMs;
         this.setStatus(task, 'ready');
         this.ready.add(i);
-        this.events.record('task:failed', now, { key, fencingToken, error: message, willRetry: true });
+        this.events.record('task:failed', now, { key, fencingToken, error: task.lastError, willRetry: true });
       }
     }
+    if (stopUnknown) this.stopForBudget('usage-unknown', now);
     if (unpriced && this.budget.stop('unpriced-usage')) {
       this.events.record('run:budget-exhausted', now, { reason: 'unpriced-usage', model: usage?.model ?? null });
       this.skipNotStarted('budget_stopped: unpriced-usage', now);
@@ -440,8 +460,28 @@ export abstract class TeamRunCore {
     this.ready.add(i);
   }
 
+  /** Whether the run can hold one more output of this size (RUN_LIMITS.outputsHeldBytes). */
+  canHold(output: unknown): boolean {
+    return this.outputsHeld + jsonBytes(output) <= RUN_LIMITS.outputsHeldBytes;
+  }
+
+  protected outputsFullMessage(bytes: number): string {
+    return (
+      `output of ${bytes} bytes does not fit: the run holds ${this.outputsHeld} bytes of task outputs and results, ` +
+      `and at most ${RUN_LIMITS.outputsHeldBytes} (outputs travel in the run's state; store large results elsewhere and output a reference)`
+    );
+  }
+
+  /** Evidence an attempt left, held if it fits; else a note of what was left out. */
+  protected hold(evidence: unknown): unknown {
+    if (evidence === undefined) return undefined;
+    if (this.canHold(evidence)) return evidence;
+    return { omitted: `evidence of ${jsonBytes(evidence)} bytes: the run holds at most ${RUN_LIMITS.outputsHeldBytes} bytes of outputs` };
+  }
+
   protected succeed(i: number, output: unknown, now: number): void {
     const task = this.tasks[i];
+    this.outputsHeld += jsonBytes(output) - jsonBytes(task.output);
     task.output = output;
     task.lastError = null;
     task.settledAt = now;
@@ -458,8 +498,9 @@ export abstract class TeamRunCore {
     }
   }
 
-  protected fail(i: number, message: string, now: number, attempt?: Attempt): void {
+  protected fail(i: number, reported: string, now: number, attempt?: Attempt): void {
     const task = this.tasks[i];
+    const message = clip(reported, RUN_LIMITS.errorChars);
     task.lastError = message;
     task.settledAt = now;
     this.setStatus(task, 'failed');
@@ -508,7 +549,7 @@ export abstract class TeamRunCore {
     const task = this.tasks[i];
     const record: AdjudicationRecord = {
       key: task.key,
-      code,
+      code: code === 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED' ? this.abortInfo?.code ?? ABORT_CODE_DEFAULT : code,
       reason: details.reason ?? null,
       requestId: details.requestId ?? null,
       actor: details.actor ?? null,
@@ -522,9 +563,10 @@ export abstract class TeamRunCore {
       decision: null,
     };
     this.adjudications.push(record);
+    this.outputsHeld += jsonBytes(record.result);
     task.lastError = `${code}: ${record.reason ?? ''}`.trim();
     this.setStatus(task, 'adjudication');
-    this.events.record('task:adjudication-required', now, { key: task.key, code, fencingToken: attempt.fencingToken });
+    this.events.record('task:adjudication-required', now, { key: task.key, code: record.code, fencingToken: attempt.fencingToken });
   }
 
   protected stopForBudget(reason: NonNullable<Budget['reason']>, now: number): void {

@@ -1,10 +1,13 @@
 import type { TeamPlan } from '../plan/schema';
 import { Budget } from './budget';
 import {
+  ABORT_CODE_DEFAULT,
   AbortRequestSchema,
   AdjudicateRequestSchema,
   InterruptRequestSchema,
+  MESSAGE_LIMITS,
   TeamControlError,
+  jsonBytes,
   parseControl,
   type AbortRequest,
   type AbortVerdict,
@@ -182,6 +185,7 @@ export class TeamRun extends TeamRunCore {
       requestId: request.requestId ?? null,
       actor: request.actor ?? null,
       at: now,
+      code: request.code ?? ABORT_CODE_DEFAULT,
     };
     const activeClaims = this.active.size;
     this.events.record('run:abort-requested', now, { ...this.abortInfo, activeClaims });
@@ -194,8 +198,16 @@ export class TeamRun extends TeamRunCore {
   /** Every check of an `adjudicate` request, in the order the contract gives; throws `TeamControlError`. */
   validateAdjudicate(payload: unknown): AdjudicateRequest {
     const request = parseControl(AdjudicateRequestSchema, payload, 'adjudicate');
+    const resultBytes = jsonBytes(request.result);
+    if (resultBytes > MESSAGE_LIMITS.resultBytes) {
+      throw new TeamControlError(
+        'value_too_large',
+        `adjudicate: result: ${resultBytes} bytes of JSON, over the ${MESSAGE_LIMITS.resultBytes}-byte bound on a task's output (store large results elsewhere and pass a reference)`,
+        'result',
+      );
+    }
     this.checkActor(request.actor, 'adjudicate');
-    if (this.decisions[request.decisionId]) return request;
+    if (Object.hasOwn(this.decisions, request.decisionId)) return request;
     const i = this.index.get(request.key);
     if (i === undefined) throw new TeamControlError('not_found', `adjudicate: no task "${request.key}"`);
     const record = this.pendingAdjudication(request.key);
@@ -211,6 +223,13 @@ export class TeamRun extends TeamRunCore {
         `adjudicate: evidenceDigest "${request.evidenceDigest}" differs from the recorded "${record.evidenceDigest ?? ''}"`,
       );
     }
+    if (request.decision === 'accept' && !this.canHold(request.result ?? record.result ?? null)) {
+      throw new TeamControlError(
+        'value_too_large',
+        `adjudicate: result: ${this.outputsFullMessage(jsonBytes(request.result ?? record.result ?? null))}`,
+        'result',
+      );
+    }
     if (request.decision === 'retry' && !this.acceptingWork) {
       throw new TeamControlError(
         'run_not_accepting_work',
@@ -222,8 +241,7 @@ export class TeamRun extends TeamRunCore {
 
   adjudicate(payload: unknown, now: number): { ok: true; idempotent?: true; task: TaskView } {
     const request = this.validateAdjudicate(payload);
-    const earlier = this.decisions[request.decisionId];
-    if (earlier) return { ...earlier, idempotent: true };
+    if (Object.hasOwn(this.decisions, request.decisionId)) return this.earlierDecision(request.decisionId);
     const i = this.index.get(request.key)!;
     const task = this.tasks[i];
     const record = this.pendingAdjudication(request.key)!;
@@ -252,9 +270,19 @@ export class TeamRun extends TeamRunCore {
       this.fail(i, `rejected by adjudication${request.reason ? `: ${request.reason}` : ''}`, now);
     }
     const outcome = { ok: true as const, task: taskView(task, this.specs[i]) };
-    this.decisions[request.decisionId] = outcome;
+    // Kept without the output: the task holds it already, and a result must be held once.
+    const { output: _output, ...kept } = outcome.task;
+    this.decisions[request.decisionId] = { ok: true, task: kept };
     this.touch();
     return outcome;
+  }
+
+  /** The first answer to a decision, repeated: its task view, with the output the task still holds. */
+  private earlierDecision(decisionId: string): { ok: true; idempotent: true; task: TaskView } {
+    const { task: view } = this.decisions[decisionId];
+    const i = this.index.get(view.key);
+    const output = i === undefined ? undefined : this.tasks[i].output;
+    return { ok: true, idempotent: true, task: view.status === 'succeeded' && output !== undefined ? { ...view, output } : view };
   }
 
   private pendingAdjudication(key: string): AdjudicationRecord | undefined {
@@ -276,6 +304,7 @@ export class TeamRun extends TeamRunCore {
     this.events.record('control:rejected', now, {
       message,
       reason: err.code ?? 'invalid_request',
+      field: err.field ?? null,
       detail: err.message.slice(0, 500),
       actor: said(fields.actor),
       requestId: said(fields.requestId),

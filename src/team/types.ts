@@ -20,6 +20,8 @@ export type BudgetReason =
   | 'max-usd'
   | 'max-wall-ms'
   | 'unpriced-usage'
+  /** An attempt's outcome and usage were lost (its lease expired) while a token or dollar limit is set. */
+  | 'usage-unknown'
   /** The run's shared ledger (`budget.ledger`) refused an attempt for good. */
   | 'ledger-max-tokens'
   | 'ledger-max-usd';
@@ -145,7 +147,8 @@ export interface AdjudicationDecision {
 
 export interface AdjudicationRecord {
   key: string;
-  code: AdjudicationCode;
+  /** One of `AdjudicationCode`, or the operator's own from `abortRun { code }`. */
+  code: AdjudicationCode | (string & {});
   reason: string | null;
   requestId: string | null;
   actor: string | null;

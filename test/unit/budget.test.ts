@@ -302,6 +302,7 @@ describe('TeamRun budget rules (fake clock)', () => {
       remaining: { tasks: 8, tokens: 350, usd: 0.75, wallMs: 58_500 },
       stopped: false,
       reason: null,
+      usageUnknown: false,
     });
   });
 });

@@ -537,16 +537,19 @@ describe('bad control input never changes the run and never throws from a signal
     ['an oversized actor', { key: 'a', fencingToken: 1, actor: huge, requestId: huge }],
     ['an oversized key', { key: huge, fencingToken: 1 }],
   ];
-  it.each(interrupts)('interruptTask with %s is control:rejected (invalid_request)', (_, payload) => {
+  // Oversized values are refused as value_too_large (naming the field), anything else malformed as invalid_request.
+  const expectedCode = (scenario: string) => (scenario.includes('oversized') ? 'value_too_large' : 'invalid_request');
+  it.each(interrupts)('interruptTask with %s is control:rejected', (scenario, payload) => {
     const run = start([task('a')]);
     run.claim(now);
     const before = run.tasksView();
-    expect(run.interrupt(payload, tick())).toMatchObject({ ok: false, reason: 'invalid_request' });
-    expect(codeOf(() => run.validateInterrupt(payload))).toBe('invalid_request');
+    const code = expectedCode(scenario);
+    expect(run.interrupt(payload, tick())).toMatchObject({ ok: false, reason: code });
+    expect(codeOf(() => run.validateInterrupt(payload))).toBe(code);
     expect(run.drainCancellations()).toEqual([]);
     expect(run.tasksView()).toEqual(before);
     const [rejected] = eventsOf(run, 'control:rejected');
-    expect(rejected).toMatchObject({ message: 'interruptTask', reason: 'invalid_request' });
+    expect(rejected).toMatchObject({ message: 'interruptTask', reason: code });
     expect(JSON.stringify(rejected).length).toBeLessThan(2_000);
   });
 
@@ -556,11 +559,11 @@ describe('bad control input never changes the run and never throws from a signal
     ['requireAdjudication of the wrong type', { requireAdjudication: 'no' }],
     ['an oversized reason', { reason: huge }],
   ];
-  it.each(aborts)('abortRun with %s is control:rejected and the run goes on', (_, payload) => {
+  it.each(aborts)('abortRun with %s is control:rejected and the run goes on', (scenario, payload) => {
     const run = start([task('a'), task('b')]);
     run.claim(now);
-    expect(run.abort(payload, tick())).toMatchObject({ ok: false, reason: 'invalid_request' });
-    expect(codeOf(() => run.validateAbort(payload))).toBe('invalid_request');
+    expect(run.abort(payload, tick())).toMatchObject({ ok: false, reason: expectedCode(scenario) });
+    expect(codeOf(() => run.validateAbort(payload))).toBe(expectedCode(scenario));
     expect(run.drainCancellations()).toEqual([]);
     expect(run.status(now).state).toBe('running');
     expect(eventsOf(run, 'control:rejected')).toHaveLength(1);

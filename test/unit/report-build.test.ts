@@ -175,6 +175,7 @@ describe('the run report reads attempts the way the team rules settle them', () 
         remaining: { tasks: null, tokens: 100, usd: null, wallMs: null },
         stopped: false,
         reason: null,
+        usageUnknown: false,
       },
     };
     const report = buildReport(facts([]), execution(), final, T0 + 10);

@@ -49,7 +49,8 @@ function busyRun(): TeamRun {
       task('long', { executor: { kind: 'sleep', ms: 60_000 } }),
       task('waits', { dependsOn: ['fetch', 'long'] }),
     ],
-    { teammates: 4, retry: { maxAttempts: 3, backoffMs: 5_000 }, budget: { maxTokens: 1_000_000 } },
+    // A task limit, not a token one: under a token or dollar limit the lost lease below would stop the run (usage-unknown).
+    { teammates: 4, retry: { maxAttempts: 3, backoffMs: 5_000 }, budget: { maxTasks: 1_000 } },
   );
   const first = run.claim(T0);
   run.settle('fetch', byKey(first, 'fetch').fencingToken, ok({ files: 3 }, { inputTokens: 120 }), T0 + 10);

@@ -1,0 +1,20 @@
+/**
+ * Bounds on what a run holds in its state, beside the per-message ones (control.ts) and the
+ * plan's (plan/schema.ts): together they keep the snapshot a run hands to itself when it
+ * continues as new under Temporal's 2 MB payload limit. docs/bounds.md lists them all.
+ */
+export const RUN_LIMITS = {
+  /**
+   * Task outputs, accepted adjudication results and attempt evidence held by one run, as JSON.
+   * Every dependency output an attempt receives is among them, so its input stays bounded too.
+   */
+  outputsHeldBytes: 512 * 1024,
+  /** A task's `lastError`, and any text field of an event. */
+  errorChars: 1_000,
+  eventTextChars: 300,
+} as const;
+
+/** A string cut to `max` characters, saying how much was left out. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more chars)`;
+}
