@@ -91,12 +91,18 @@ export const SUGGESTION_LIMITS = { cells: 4_000_000, postings: 5_000_000, postin
 export class KeyIndex {
   private readonly keys: string[] = [];
   private readonly byLower = new Map<string, string>();
-  private readonly byPair = new Map<string, number[]>();
+  private readonly byPair = new Map<number, number[]>();
   private readonly work = { cells: 0, postings: 0 };
   private shared: Int32Array | null = null;
 
-  constructor(keys: Iterable<string>) {
-    for (const key of keys) {
+  private built = false;
+
+  /** Built on the first search: a plan without a misspelt key never pays for the index. */
+  constructor(private readonly source: Iterable<string>) {}
+
+  private build(): void {
+    this.built = true;
+    for (const key of this.source) {
       const id = this.keys.push(key) - 1;
       if (!this.byLower.has(key.toLowerCase())) this.byLower.set(key.toLowerCase(), key);
       for (const pair of pairs(key)) {
@@ -109,6 +115,7 @@ export class KeyIndex {
 
   /** The closest known key to a misspelt one, if it is close enough to be a likely typo. */
   nearest(word: string): string | undefined {
+    if (!this.built) this.build();
     const exact = this.byLower.get(word.toLowerCase());
     if (exact !== undefined && exact !== word) return exact;
     // Two edits for short keys, a third of the length for longer ones (at most 8): a likely typo, not any key at all.
@@ -154,10 +161,10 @@ export class KeyIndex {
   }
 }
 
-/** The distinct pairs of adjacent characters in a word. */
-function pairs(word: string): Set<string> {
-  const out = new Set<string>();
-  for (let i = 0; i + 1 < word.length; i++) out.add(word.slice(i, i + 2));
+/** The distinct pairs of adjacent characters in a word, each as one number. */
+function pairs(word: string): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i + 1 < word.length; i++) out.add(word.charCodeAt(i) * 65_536 + word.charCodeAt(i + 1));
   return out;
 }
 

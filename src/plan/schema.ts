@@ -19,7 +19,7 @@ export const PLAN_LIMITS = {
    * The plan as a run carries it in the snapshot it hands to itself when it continues as new
    * (packed: see team/snapshot.ts): well under the payload limit, leaving room for the state.
    */
-  maxPackedPlanBytes: 768 * 1024,
+  maxPackedPlanBytes: 640 * 1024,
 } as const;
 
 /** Temporal's timers and timeouts hold at most this many milliseconds (a signed 32-bit integer). */
@@ -34,6 +34,14 @@ export const TEMPORAL_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
  * the lower bound leaves every run room to make progress between handovers.
  */
 export const CONTINUE_AS_NEW_EVENTS = { min: 200, max: 10_000, default: 8_000 } as const;
+
+/**
+ * ... and at this many bytes of history, whatever the count: a few large signals (which
+ * Temporal records before the workflow can refuse them) fill history long before many events
+ * do. Temporal warns at 10 MB and terminates a run at 50 MB; the room above this one lets
+ * in-flight attempts settle before the handover.
+ */
+export const CONTINUE_AS_NEW_HISTORY_BYTES = 8 * 1024 * 1024;
 
 const durationMs = z
   .number()

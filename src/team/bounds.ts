@@ -8,7 +8,17 @@ export const RUN_LIMITS = {
    * Task outputs, accepted adjudication results and attempt evidence held by one run, as JSON.
    * Every dependency output an attempt receives is among them, so its input stays bounded too.
    */
-  outputsHeldBytes: 512 * 1024,
+  outputsHeldBytes: 384 * 1024,
+  /** Free text (reasons, evidence digests) of the adjudications still pending; past it a new one's reason is left out. */
+  pendingTextChars: 128 * 1024,
+  /** A decided record's reasons are clipped to this. */
+  decidedReasonChars: 200,
+  /** Decided adjudication records kept (newest); the events and Temporal's history keep the rest. */
+  decidedAdjudications: 100,
+  /** Decision ids remembered for idempotency (newest). */
+  decisionIds: 256,
+  /** The event ring, in bytes of JSON, beside its count bound. */
+  eventBytes: 128 * 1024,
   /** A task's `lastError`, and any text field of an event. */
   errorChars: 1_000,
   eventTextChars: 300,

@@ -1,3 +1,4 @@
+import { jsonBytes } from '../plan/bytes';
 import { RUN_LIMITS, clip } from './bounds';
 import type { RunEvent } from './types';
 
@@ -6,17 +7,23 @@ export interface EventLogSnapshot {
   events: RunEvent[];
 }
 
-/** The run's event log: every event gets the next sequence number; memory keeps the newest `capacity`. */
+/** The run's event log: every event gets the next sequence number; memory keeps the newest `capacity`, within `maxBytes`. */
 export class EventLog {
   private nextSeq: number;
   private readonly events: RunEvent[];
+  /** JSON size of each event, and their sum: the ring is bounded in bytes as well as in count. */
+  private readonly sizes: number[];
+  private bytes = 0;
 
   constructor(
     snapshot: EventLogSnapshot = { nextSeq: 1, events: [] },
     private readonly capacity = 2_000,
+    private readonly maxBytes: number = RUN_LIMITS.eventBytes,
   ) {
     this.nextSeq = snapshot.nextSeq;
     this.events = [...snapshot.events];
+    this.sizes = this.events.map((e) => jsonBytes(e));
+    for (const size of this.sizes) this.bytes += size;
   }
 
   record(type: string, at: number, fields: Record<string, unknown> = {}): RunEvent {
@@ -25,8 +32,19 @@ export class EventLog {
     for (const [field, value] of Object.entries(event)) {
       if (typeof value === 'string' && value.length > RUN_LIMITS.eventTextChars) event[field] = clip(value, RUN_LIMITS.eventTextChars);
     }
+    const size = jsonBytes(event);
     this.events.push(event);
-    if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
+    this.sizes.push(size);
+    this.bytes += size;
+    let drop = Math.max(0, this.events.length - this.capacity);
+    let dropped = 0;
+    for (let i = 0; i < drop; i++) dropped += this.sizes[i];
+    while (drop < this.events.length - 1 && this.bytes - dropped > this.maxBytes) dropped += this.sizes[drop++];
+    if (drop > 0) {
+      this.events.splice(0, drop);
+      this.sizes.splice(0, drop);
+      this.bytes -= dropped;
+    }
     return event;
   }
 

@@ -31,7 +31,8 @@ export interface TeamRunSnapshot {
   tasks: TaskState[];
   budget: BudgetSnapshot;
   adjudications: AdjudicationRecord[];
-  decisions: Record<string, { ok: true; task: TaskView }>;
+  /** Decision ids already applied (the newest RUN_LIMITS.decisionIds), with the task each decided; `seq` orders them. */
+  decisions: Record<string, { ok: true; task: Pick<TaskView, 'key'> & Partial<TaskView>; seq?: number }>;
   /** `code` (absent in older snapshots) is what the abort's adjudications carry. */
   abort: { reason: string | null; requestId: string | null; actor: string | null; at: number; code?: string } | null;
   /** Why the run closes with adjudications still pending, if it does. */
@@ -562,11 +563,39 @@ export abstract class TeamRunCore {
       result: details.result ?? null,
       decision: null,
     };
+    if (record.reason !== null && this.pendingText() + record.reason.length > RUN_LIMITS.pendingTextChars) {
+      record.reason = `(reason left out: pending adjudications hold ${RUN_LIMITS.pendingTextChars} chars of text already)`;
+    }
     this.adjudications.push(record);
     this.outputsHeld += jsonBytes(record.result);
     task.lastError = `${code}: ${record.reason ?? ''}`.trim();
     this.setStatus(task, 'adjudication');
     this.events.record('task:adjudication-required', now, { key: task.key, code: record.code, fencingToken: attempt.fencingToken });
+  }
+
+  /** Characters of free text the pending adjudications hold. */
+  protected pendingText(): number {
+    let chars = 0;
+    for (const r of this.adjudications) {
+      if (!r.decision) chars += (r.reason?.length ?? 0) + (r.evidenceDigest?.length ?? 0) + (r.requestId?.length ?? 0) + (r.actor?.length ?? 0);
+    }
+    return chars;
+  }
+
+  /** Keeps the newest decided records (RUN_LIMITS.decidedAdjudications) and every pending one. */
+  protected forgetOldDecided(): void {
+    let decided = 0;
+    for (const r of this.adjudications) if (r.decision) decided += 1;
+    for (let r = 0; r < this.adjudications.length && decided > RUN_LIMITS.decidedAdjudications; ) {
+      const record = this.adjudications[r];
+      if (!record.decision) {
+        r += 1;
+        continue;
+      }
+      this.outputsHeld -= jsonBytes(record.result);
+      this.adjudications.splice(r, 1);
+      decided -= 1;
+    }
   }
 
   protected stopForBudget(reason: NonNullable<Budget['reason']>, now: number): void {

@@ -14,6 +14,7 @@ import {
   type AdjudicateRequest,
   type InterruptVerdict,
 } from './control';
+import { RUN_LIMITS, clip } from './bounds';
 import { ledgerActor } from './ledger-requests';
 import { TeamRunCore } from './run-core';
 import type { AdjudicationRecord, Attempt, Interruption, TaskState } from './types';
@@ -249,7 +250,7 @@ export class TeamRun extends TeamRunCore {
       decisionId: request.decisionId,
       decision: request.decision,
       actor: request.actor ?? null,
-      reason: request.reason ?? null,
+      reason: request.reason === undefined ? null : clip(request.reason, RUN_LIMITS.decidedReasonChars),
       decidedAt: now,
     };
     this.events.record('task:adjudicated', now, {
@@ -269,20 +270,41 @@ export class TeamRun extends TeamRunCore {
     } else {
       this.fail(i, `rejected by adjudication${request.reason ? `: ${request.reason}` : ''}`, now);
     }
-    const outcome = { ok: true as const, task: taskView(task, this.specs[i]) };
-    // Kept without the output: the task holds it already, and a result must be held once.
-    const { output: _output, ...kept } = outcome.task;
-    this.decisions[request.decisionId] = { ok: true, task: kept };
+    this.settleRecord(record);
+    this.remember(request.decisionId, task.key);
+    this.forgetOldDecided();
     this.touch();
-    return outcome;
+    return { ok: true as const, task: taskView(task, this.specs[i]) };
   }
 
-  /** The first answer to a decision, repeated: its task view, with the output the task still holds. */
+  /**
+   * A decided record keeps who decided what, not the evidence: an accepted result is the task's
+   * output now (held once), and its reason is clipped to what a reader of old decisions needs.
+   */
+  private settleRecord(record: AdjudicationRecord): void {
+    this.outputsHeld -= jsonBytes(record.result);
+    record.result = null;
+    if (record.reason !== null) record.reason = clip(record.reason, RUN_LIMITS.decidedReasonChars);
+  }
+
+  /**
+   * Remembers a decision id with the key it decided, nothing more: the task holds its output,
+   * and a value must be held once. The newest RUN_LIMITS.decisionIds are kept.
+   */
+  private remember(decisionId: string, key: string): void {
+    const ids = Object.keys(this.decisions);
+    const seq = ids.reduce((max, id) => Math.max(max, this.decisions[id].seq ?? 0), 0) + 1;
+    this.decisions[decisionId] = { ok: true, task: { key }, seq };
+    if (ids.length + 1 <= RUN_LIMITS.decisionIds) return;
+    let oldest = decisionId;
+    for (const id of ids) if ((this.decisions[id].seq ?? 0) < (this.decisions[oldest].seq ?? Infinity)) oldest = id;
+    delete this.decisions[oldest];
+  }
+
+  /** A decision repeated: the same verdict, with the task as it is now (its decision is final, or moved it on). */
   private earlierDecision(decisionId: string): { ok: true; idempotent: true; task: TaskView } {
-    const { task: view } = this.decisions[decisionId];
-    const i = this.index.get(view.key);
-    const output = i === undefined ? undefined : this.tasks[i].output;
-    return { ok: true, idempotent: true, task: view.status === 'succeeded' && output !== undefined ? { ...view, output } : view };
+    const i = this.index.get(this.decisions[decisionId].task.key)!;
+    return { ok: true, idempotent: true, task: taskView(this.tasks[i], this.specs[i]) };
   }
 
   private pendingAdjudication(key: string): AdjudicationRecord | undefined {

@@ -117,7 +117,7 @@ export type AttemptOutcome =
   | { kind: 'released'; usage?: ReportedUsage; workerIdentity?: string }
   /**
    * The attempt never started: its shared ledger refused it for good (`reason`), or it was
-   * stopped while it waited for a ledger slot (`reason` null).
+   * stopped while it waited for a ledger slot or was cancelled before a worker started it (`reason` null).
    */
   | { kind: 'not-started'; reason: BudgetReason | null; message: string; workerIdentity?: string };
 

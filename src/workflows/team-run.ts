@@ -17,7 +17,7 @@ import {
 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import { FAILURE_TYPES, type AttemptEvidence, type HeartbeatDetails, type TeamActivities } from '../activities/interface';
-import type { TeamPlanInput } from '../plan/schema';
+import { CONTINUE_AS_NEW_HISTORY_BYTES, type TeamPlanInput } from '../plan/schema';
 import { formatProblems, validatePlan } from '../plan/validate';
 import { TeamControlError } from '../team/control';
 import { TeamRun, type TeamRunSnapshot } from '../team/run';
@@ -126,7 +126,8 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       else if (!handingOver && shouldContinueAsNew(run.continueAsNewAfterEvents)) {
         // From here nothing new starts: in-flight attempts settle in this run, then it hands over.
         handingOver = true;
-        run.record('run:continuing-as-new', now, { historyLength: workflowInfo().historyLength, active: run.activeCount });
+        const { historyLength, historySize } = workflowInfo();
+        run.record('run:continuing-as-new', now, { historyLength, historySize, active: run.activeCount });
       }
       if (!handingOver) run.claim(now).forEach(launch);
       // A claim past the wall deadline stops the run before the timer fires: cancel at once.
@@ -184,7 +185,7 @@ function begin(input: TeamRunInput): TeamRun {
 
 function shouldContinueAsNew(afterEvents: number): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= afterEvents;
+  return info.continueAsNewSuggested || info.historyLength >= afterEvents || info.historySize >= CONTINUE_AS_NEW_HISTORY_BYTES;
 }
 
 function attemptTimeoutMs(claim: Claim): number {
@@ -261,7 +262,11 @@ function outcomeOf(err: unknown): AttemptOutcome {
     return { kind: 'failed', message: `attempt timed out (${cause.timeoutType})`, nonRetryable: false };
   }
   if (cause instanceof CancelledFailure) {
-    return { kind: 'cancelled', ...(cause.details[0] as AttemptEvidence | undefined) };
+    const evidence = cause.details?.[0] as AttemptEvidence | undefined;
+    // Every attempt that ran reports evidence when cancelled (runTask's `stopped`); none means
+    // it was cancelled while still scheduled (or before): no worker ever started it.
+    if (!evidence) return { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' };
+    return { kind: 'cancelled', ...evidence };
   }
   if (cause instanceof ApplicationFailure) {
     const evidence = cause.details?.[0] as AttemptEvidence | undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONTINUE_AS_NEW_EVENTS, TeamPlanSchema, type TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
+import { RUN_LIMITS } from '../../src/team/bounds';
 import { RESULT_TASKS_MAX_BYTES, boundTaskViews } from '../../src/team/result';
 import { TeamRun } from '../../src/team/run';
 import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
@@ -142,9 +143,12 @@ describe('snapshot packing (what continue-as-new carries)', () => {
     expect(raw).toBeGreaterThan(2_000_000);
     expect(packed).toBeLessThan(1_000_000);
     expect(views(continued(run), now)).toEqual(views(run, now));
-    // The event log is a ring: the newest 2,000 events, numbered on from the first.
+    // The event log is a ring: the newest events (at most 2,000, within RUN_LIMITS.eventBytes), numbered on from the first.
     const { events, nextSeq } = run.eventsView({ limit: 100_000 });
-    expect(events).toHaveLength(2_000);
+    expect(events.length).toBeGreaterThan(500);
+    expect(events.length).toBeLessThanOrEqual(2_000);
+    expect(JSON.stringify(events).length).toBeLessThanOrEqual(RUN_LIMITS.eventBytes + 2_000);
+    expect(events[events.length - 1].seq).toBe(nextSeq);
     expect(nextSeq).toBeGreaterThan(10_000);
   });
 });
