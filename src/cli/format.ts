@@ -24,8 +24,26 @@ export function ofLimit(value: string, limit: string | null): string {
   return limit === null ? value : `${value} of ${limit}`;
 }
 
+/** Control characters a terminal would act on (C0, DEL, C1), line separators and bidi overrides. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from a run (titles, reasons, errors, actors) made safe to print on a terminal: every
+ * control character is shown as an escape (`\x1b`), so nobody's title can move the cursor,
+ * recolour the screen or hide the line after it.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\t') return '\\t';
+    if (c === '\r') return '\\r';
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = printable(text.replace(/[ \t\n\r\f\v]+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

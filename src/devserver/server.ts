@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
 import { findTemporalBinary } from './binary';
+import { ensurePrivateDir, ensurePrivateFile, restrictDatabase, withPrivateUmask } from './private';
 
 export interface DevServerOptions {
   ip?: string;
@@ -64,8 +65,11 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const uiPort = options.uiPort ?? 8233;
   const namespace = options.namespace ?? 'default';
   const dbFile = path.resolve(options.dbFile ?? '.teamrun/dev.db');
-  mkdirSync(path.dirname(dbFile), { recursive: true });
+  ensurePrivateDir(path.dirname(dbFile));
+  // A database created before this was 0644: tighten it (the server creates a missing one under umask 077).
+  restrictDatabase(dbFile);
   const logFile = options.logFile ?? `${dbFile}.log`;
+  ensurePrivateFile(logFile);
   const args = [
     'server',
     'start-dev',
@@ -85,7 +89,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.uiCodecEndpoint && !options.headless ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
   ];
   const log = openSync(logFile, 'a');
-  const child = spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false });
+  const child = withPrivateUmask(() => spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false }));
   let exited: string | null = null;
   child.on('exit', (code, signal) => {
     exited = `exit ${code ?? signal}`;

@@ -1,5 +1,5 @@
 import { usageTokens } from '../team/budget';
-import { count, duration, oneLine, usd } from '../cli/format';
+import { count, duration, oneLine, printable, usd } from '../cli/format';
 import type { AttemptRecord, RunReport } from './model';
 
 /** The report as readable text, for the terminal: the same story as the HTML, without the chart. */
@@ -63,7 +63,8 @@ export function renderReportText(report: RunReport): string {
       ` · ${of(usd(used.usd), limits.maxUsd === undefined ? null : usd(limits.maxUsd))}` +
       (report.budget.stopped ? ` · stopped: ${report.budget.reason}` : ''),
   );
-  return lines.join('\n');
+  // Every line holds text from the run (titles, reasons, actors): no control character reaches the terminal.
+  return lines.map(printable).join('\n');
 }
 
 function attemptLine(a: AttemptRecord, at: (t: number) => string): string {
