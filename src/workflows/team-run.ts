@@ -250,6 +250,10 @@ function registerHandlers(run: TeamRun): void {
   });
 }
 
+function isEvidence(value: unknown): value is AttemptEvidence {
+  return typeof value === 'object' && value !== null && typeof (value as AttemptEvidence).workerIdentity === 'string';
+}
+
 /** Turns what Temporal reports for an attempt into an outcome the team rules understand. */
 function outcomeOf(err: unknown): AttemptOutcome {
   if (err instanceof AttemptNotStarted) return { kind: 'not-started', reason: err.reason, message: err.message };
@@ -262,10 +266,11 @@ function outcomeOf(err: unknown): AttemptOutcome {
     return { kind: 'failed', message: `attempt timed out (${cause.timeoutType})`, nonRetryable: false };
   }
   if (cause instanceof CancelledFailure) {
-    const evidence = cause.details?.[0] as AttemptEvidence | undefined;
-    // Every attempt that ran reports evidence when cancelled (runTask's `stopped`); none means
-    // it was cancelled while still scheduled (or before): no worker ever started it.
-    if (!evidence) return { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' };
+    const evidence = cause.details?.[0];
+    // Every attempt that ran reports its evidence when cancelled (runTask's `stopped`). Without
+    // it, the attempt was cancelled while still scheduled (the server says "ACTIVITY_ID_NOT_STARTED")
+    // or before it was: no worker ever started it.
+    if (!isEvidence(evidence)) return { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' };
     return { kind: 'cancelled', ...evidence };
   }
   if (cause instanceof ApplicationFailure) {
