@@ -33,7 +33,8 @@ function scenarioPlan(name: string, dir: string, continueAsNewAfterEvents?: numb
     teammates: 3,
     lease: { ttlMs: 2_000 },
     retry: { maxAttempts: 3, backoffMs: 300 },
-    budget: { maxTokens: 1_000_000 },
+    // A task limit, not a token one: under a token or dollar limit the lost lease would stop the run (usage-unknown).
+    budget: { maxTasks: 1_000 },
     ...(continueAsNewAfterEvents === undefined ? {} : { continueAsNewAfterEvents }),
     tasks: [
       { key: 'hold', priority: 'high', executor: { kind: 'shell', command: 'exec sleep 60' } },
