@@ -16,7 +16,8 @@ export function eventfulPlan(name: string): TeamPlanInput {
     name,
     teammates: 2,
     lease: { ttlMs: 2_000 },
-    budget: { maxTokens: 20_000, maxUsd: 1 },
+    // An attempt limit, not a token or dollar one: under those, crawl's lost lease would stop the run (usage-unknown).
+    budget: { maxTasks: 10 },
     tasks: [
       { key: 'prepare', title: 'Prepare sources', executor: { kind: 'shell', command: usage(1_200, 300, 0.02) } },
       {

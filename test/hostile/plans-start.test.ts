@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WORKFLOW_TYPE } from '../../src/workflows/messages';
 import { testClient, uniqueQueue } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
+import { teamrun } from '../cli/teamrun-cli';
 import { expectLiveWorker, refusal, workflowTaskFailures } from './corpus';
 
 const noop = { kind: 'noop' };
@@ -115,6 +116,12 @@ describe('hostile plans through the public start path (client, as the temporal C
       const handle = await start(name, input);
       check(await handle.result());
       expect(await workflowTaskFailures(handle)).toEqual([]);
+      if (name.startsWith('a title full of terminal escapes')) {
+        // `teamrun report` shows the title with its control characters escaped, as `teamrun tasks` does.
+        const report = await teamrun(['report', handle.workflowId]);
+        expect(report.stdout).toContain('"\\x1b]0;pwned\\x07\\x1b[2J\\u202e"');
+        expect(report.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+      }
     }
     await expectLiveWorker(worker);
   });

@@ -40,7 +40,7 @@ describe('teamrun report', () => {
     // Budget over time, as an inline chart with its limit.
     expect(html).toContain('<svg class="chart"');
     expect(html).toContain('Tokens: 6,500');
-    expect(html).toContain('limit 20,000');
+    expect(html).toContain('limit 10');
     // One self-contained file: filters present, nothing fetched from anywhere.
     for (const filter of ['all', 'tasks', 'control', 'budget']) expect(html).toContain(`data-filter="${filter}"`);
     // (Links a reader may follow, to the Web UI, are not fetches: without them nothing names a URL.)
@@ -57,6 +57,6 @@ describe('teamrun report', () => {
     expect(text.stdout).toMatch(/crawl token 1 lease lost .*re-leased as token 2/);
     expect(text.stdout).toMatch(/update adjudicate by bob: accept review/);
     expect(text.stdout).toContain('review token 1: TEAM_TASK_HUMAN_INTERRUPTED');
-    expect(text.stdout).toContain('attempts 4 · tokens 6,500 of 20,000 · $0.11 of $1.00');
+    expect(text.stdout).toContain('attempts 4 of 10 · tokens 6,500 · $0.11');
   });
 });
