@@ -113,6 +113,7 @@ interface InterruptOptions {
 interface AbortOptions {
   reason: string;
   requestId?: string;
+  code?: string;
   actor?: string;
   adjudication: boolean;
   json?: boolean;
@@ -188,11 +189,13 @@ export function registerControl(program: Command): void {
     .description('stop the whole run: nothing new starts, running attempts are cancelled into adjudication, the rest skipped')
     .requiredOption('--reason <text>', 'why, for the record and every adjudication it causes')
     .option('--request-id <id>', 'id of this request (default: a fresh uuid)')
+    .option('--code <CODE>', 'code on the adjudications it causes, [A-Z0-9_]{1,64} (default TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED)')
     .addOption(actorOption())
     .option('--no-adjudication', 'fail the cancelled attempts instead of sending them to adjudication')
     .option('--json', 'print the verdict as JSON')
     .action(async (workflowId: string, options: AbortOptions, command: Command) => {
       const request: AbortRequest = {
+        ...(options.code ? { code: options.code } : {}),
         reason: options.reason,
         requestId: options.requestId ?? randomUUID(),
         actor: options.actor ?? defaultActor(),
