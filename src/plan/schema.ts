@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { jsonBytes } from './bytes';
+
+export { jsonBytes };
 
 /** Limits that keep one run's input and state well inside Temporal's payload and history limits. */
 export const PLAN_LIMITS = {
@@ -111,21 +114,6 @@ export const LlmExecutorSchema = z
     message: 'give exactly one of "prompt" or "messages"',
   });
 
-/** UTF-8 size of a value as JSON, without Node's Buffer: the plan is validated inside the workflow too. */
-export function jsonBytes(value: unknown): number {
-  const json = JSON.stringify(value) ?? '';
-  let bytes = 0;
-  for (let i = 0; i < json.length; i++) {
-    const code = json.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 /** A task queue an `activity` task may target, as `activityQueues` lists it. */
 export const ActivityQueueSchema = z.string().min(1).max(PLAN_LIMITS.maxActivityName);

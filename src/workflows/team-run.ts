@@ -250,6 +250,9 @@ function registerHandlers(run: TeamRun): void {
   });
 }
 
+/** What the server puts in the details of an activity it cancelled before any worker started it. */
+const ACTIVITY_NOT_STARTED = 'ACTIVITY_ID_NOT_STARTED';
+
 function isEvidence(value: unknown): value is AttemptEvidence {
   return typeof value === 'object' && value !== null && typeof (value as AttemptEvidence).workerIdentity === 'string';
 }
@@ -267,11 +270,13 @@ function outcomeOf(err: unknown): AttemptOutcome {
   }
   if (cause instanceof CancelledFailure) {
     const evidence = cause.details?.[0];
-    // Every attempt that ran reports its evidence when cancelled (runTask's `stopped`). Without
-    // it, the attempt was cancelled while still scheduled (the server says "ACTIVITY_ID_NOT_STARTED")
-    // or before it was: no worker ever started it.
-    if (!isEvidence(evidence)) return { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' };
-    return { kind: 'cancelled', ...evidence };
+    // Cancelled before its activity was scheduled (a bare CancelledFailure), or while it was still
+    // scheduled (the server's details say ACTIVITY_ID_NOT_STARTED): no worker ever started it.
+    // Anything else ran, whether or not it left evidence (a foreign activity may leave none).
+    if (!(err instanceof ActivityFailure) || evidence === ACTIVITY_NOT_STARTED) {
+      return { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' };
+    }
+    return { kind: 'cancelled', ...(isEvidence(evidence) ? evidence : {}) };
   }
   if (cause instanceof ApplicationFailure) {
     const evidence = cause.details?.[0] as AttemptEvidence | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DURATION_MS, PLAN_LIMITS } from '../../src/plan/schema';
+import { MAX_TIMEOUT_MS, PLAN_LIMITS } from '../../src/plan/schema';
 import { validatePlan, type PlanProblem } from '../../src/plan/validate';
 import { scopesOverlap } from '../../src/team/scheduling';
 
@@ -49,11 +49,11 @@ describe('durations are bounded to what timers honour (2^31-1 ms)', () => {
   it.each(cases)('%s is a problem naming the field and the maximum', (_, input, path) => {
     const [problem] = problemsOf(input);
     expect(problem.path).toBe(path);
-    expect(problem.message).toContain(String(MAX_DURATION_MS));
+    expect(problem.message).toContain(String(MAX_TIMEOUT_MS));
   });
 
   it('2^31-1 itself is fine', () => {
-    expect(validatePlan(plan([{ key: 'a', executor: { kind: 'sleep', ms: MAX_DURATION_MS } }])).ok).toBe(true);
+    expect(validatePlan(plan([{ key: 'a', executor: { kind: 'sleep', ms: MAX_TIMEOUT_MS } }])).ok).toBe(true);
   });
 });
 
