@@ -20,7 +20,7 @@ describe('hostile messages against a live run', () => {
         lease: { ttlMs: 2_000 },
         tasks: [
           { key: 'a', executor: { kind: 'sleep', ms: 600_000 } },
-          { key: 'b', dependsOn: ['a'], executor: { kind: 'shell', command: 'echo "::teamrun-output::$TEAMRUN_INPUTS"' } },
+          { key: 'b', dependsOn: ['a'], executor: { kind: 'shell', command: 'echo "::teamrun-output::$(cat "$TEAMRUN_INPUTS_FILE")"' } },
           { key: 'c', executor: { kind: 'sleep', ms: 600_000 } },
         ],
       },
