@@ -278,12 +278,10 @@ export class TeamRun extends TeamRunCore {
   }
 
   /**
-   * A decided record keeps who decided what, not the evidence: an accepted result is the task's
-   * output now (held once), and its reason is clipped to what a reader of old decisions needs.
+   * A decided record keeps who decided what and its evidence (counted in the run's bound on
+   * outputs); its reason is clipped to what a reader of old decisions needs.
    */
   private settleRecord(record: AdjudicationRecord): void {
-    this.outputsHeld -= jsonBytes(record.result);
-    record.result = null;
     if (record.reason !== null) record.reason = clip(record.reason, RUN_LIMITS.decidedReasonChars);
   }
 
