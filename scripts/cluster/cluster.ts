@@ -1,6 +1,8 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
@@ -64,7 +66,17 @@ function clusterPorts(raw = process.env.TEAMRUN_CLUSTER_PORT ?? '17233'): Cluste
 }
 
 export function postgresOf(ports: ClusterPorts): Postgres {
-  return { dir: path.join(clusterDir(), 'pg'), port: ports.postgres, user: 'temporal', password: 'temporal' };
+  return { dir: postgresDir(), port: ports.postgres, user: 'temporal', password: 'temporal' };
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which cannot enter `.teamrun/` (0700, owned by
+ * root): its data dir then lives in the system's temporary directory, one per checkout.
+ */
+function postgresDir(): string {
+  if (process.getuid?.() !== 0) return path.join(clusterDir(), 'pg');
+  const checkout = createHash('sha256').update(clusterDir()).digest('hex').slice(0, 12);
+  return path.join(os.tmpdir(), `teamrun-cluster-pg-${checkout}`);
 }
 
 export function readState(): ClusterState | null {

@@ -73,7 +73,8 @@ describe('the package installed from its tarball in a fresh project', () => {
       '  - { key: greet-fr, executor: { kind: greet, name: Alan, language: fr } }',
       '  - { key: done, dependsOn: [greet-ada, greet-fr], executor: { kind: noop } }',
     ].join('\n'));
-    expect((await npx(['validate', 'hello.team.yaml'])).stdout).toContain('hello.team.yaml: ok (3 tasks, 2 teammates)');
+    // `greet` is the project's own kind: validate knows it from --kind (or worker.customKinds).
+    expect((await npx(['validate', 'hello.team.yaml', '--kind', 'greet'])).stdout).toContain('hello.team.yaml: ok (3 tasks, 2 teammates)');
 
     const schema = JSON.parse((await npx(['schema'])).stdout);
     expect(schema).toEqual(JSON.parse(readFileSync(require.resolve('teamrun/plan.schema.json', { paths: [project] }), 'utf8')));
