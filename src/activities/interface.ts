@@ -1,4 +1,5 @@
 import type { ExecutorSpec, Usage } from '../plan/schema';
+import type { MailMessage } from '../team/mailbox';
 import type { LedgerLease } from './ledger-interface';
 
 /**
@@ -17,6 +18,8 @@ export interface RunTaskInput {
   dependencyOutputs: Record<string, unknown>;
   /** The shared-ledger slot this attempt holds, which it renews while it runs. */
   ledger?: LedgerLease;
+  /** Mailbox messages waiting for the task when the attempt started (absent when none). */
+  inbox?: MailMessage[];
 }
 
 /**
@@ -46,6 +49,8 @@ export interface RunTaskResult {
   workerIdentity: string;
   logs?: AttemptLogs;
   links?: AttemptLink[];
+  /** `::teamrun-message::` lines: mailbox messages the run sends when this attempt settles the task. */
+  messages?: unknown[];
 }
 
 /** Carried in a failure's details and a cancellation's details: what the attempt did before it stopped. */
@@ -55,6 +60,7 @@ export interface AttemptEvidence {
   workerIdentity: string;
   logs?: AttemptLogs;
   links?: AttemptLink[];
+  messages?: unknown[];
 }
 
 /** Carried in every heartbeat. */

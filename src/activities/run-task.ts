@@ -77,6 +77,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
             leaseId: input.leaseId,
             holder: input.holder,
             dependencyOutputs: input.dependencyOutputs,
+            inbox: input.inbox ?? [],
             progress: (details) => {
               progress = details;
             },
@@ -137,6 +138,7 @@ function reportable(
     ...(usage ? { usage } : {}),
     ...(reported.logs ? { logs: redactor.deep(reported.logs) } : {}),
     ...(reported.links?.length ? { links: redactor.deep(reported.links) } : {}),
+    ...(reported.messages?.length ? { messages: redactor.deep(reported.messages) } : {}),
   };
 }
 

@@ -144,6 +144,25 @@ export const ActivityExecutorSchema = z
   });
 export type ActivityExecutorSpec = z.infer<typeof ActivityExecutorSchema>;
 
+/**
+ * A human gate: no activity runs. When its dependencies succeed the task goes straight to
+ * adjudication (`TEAM_TASK_APPROVAL_REQUIRED`), holding no teammate and reserving no budget,
+ * until someone with the right decides (docs/messaging.md).
+ */
+export const ApprovalExecutorSchema = z
+  .object({
+    kind: z.literal('approval'),
+    /** Who may decide this task; narrows `governance.operators` (both must allow an actor when both are set). */
+    approvers: z.array(z.string().min(1).max(200)).min(1).max(64).optional(),
+    /** What the approver is asked, shown in the queue, the Web UI and the adjudication record. */
+    prompt: z.string().max(2_000).optional(),
+    /** Nobody decided within this time: the task is decided `onTimeout` (default reject). */
+    timeoutMs: durationMs.min(1).max(MAX_TIMEOUT_MS).optional(),
+    onTimeout: z.enum(['reject', 'accept']).optional(),
+  })
+  .strict();
+export type ApprovalExecutorSpec = z.infer<typeof ApprovalExecutorSchema>;
+
 export const SleepExecutorSchema = z.object({ kind: z.literal('sleep'), ms: durationMs }).strict();
 export const NoopExecutorSchema = z.object({ kind: z.literal('noop') }).strict();
 
@@ -155,6 +174,7 @@ export const BUILTIN_EXECUTOR_SCHEMAS = {
   sleep: SleepExecutorSchema,
   noop: NoopExecutorSchema,
   activity: ActivityExecutorSchema,
+  approval: ApprovalExecutorSchema,
 } as const;
 
 export type BuiltinExecutorKind = keyof typeof BUILTIN_EXECUTOR_SCHEMAS;
@@ -247,6 +267,21 @@ export const TeamPlanSchema = z
     adjudicationTimeoutMs: durationMs.min(1).default(7 * 24 * 3600_000),
     /** Task queues `activity` tasks may target; any other is refused at validation. */
     activityQueues: z.array(ActivityQueueSchema).max(PLAN_LIMITS.maxActivityQueues).optional(),
+    /** `teammateIdle`: an executor run as its own activity whenever a teammate slot goes idle; its failures never touch a task. */
+    hooks: z
+      .object({
+        teammateIdle: z
+          .object({
+            executor: ExecutorSchema.refine((e) => e.kind !== 'approval' && e.kind !== 'activity', {
+              message: 'a hook runs on the worker: any executor kind but "approval" and "activity"',
+              path: ['kind'],
+            }),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
     continueAsNewAfterEvents: z
       .number()
       .int()

@@ -3,8 +3,12 @@ import { jsonBytes } from '../plan/bytes';
 import { RUN_LIMITS, clip } from './bounds';
 import { Budget, type BudgetSnapshot } from './budget';
 import { ABORT_CODE_DEFAULT } from './control';
+import { APPROVAL_CODE, APPROVAL_HOLDER, approvalDeadline, approvalOf, approvalReason } from './approval';
 import { EventLog, type EventLogSnapshot } from './events';
+import { Mailbox, MAILBOX_LIMITS, emptyMailbox, type MailboxSnapshot } from './mailbox';
+import { Members, emptyMembers, type MembersSnapshot } from './members';
 import { boundTaskViews } from './result';
+import { TeamControlError } from './control';
 import { ReadyQueue, scopesOverlap } from './scheduling';
 import {
   TASK_STATUSES,
@@ -44,6 +48,9 @@ export interface TeamRunSnapshot {
   awaitingSince?: number | null;
   /** When Temporal's own cancellation was requested; the run then closes as Canceled. Absent in older snapshots. */
   cancelRequestedAt?: number | null;
+  /** The teammates' mailbox and the members' records (absent in older snapshots). */
+  mailbox?: MailboxSnapshot;
+  members?: MembersSnapshot;
 }
 
 /** What a cancelled run's result says about the cancellation (absent from a run that was not cancelled). */
@@ -95,6 +102,8 @@ export abstract class TeamRunCore {
   protected readonly adjudications: AdjudicationRecord[];
   protected readonly decisions: TeamRunSnapshot['decisions'];
   protected readonly pendingCancels: Array<{ key: string; fencingToken: number }> = [];
+  protected readonly mailbox: Mailbox;
+  protected readonly members: Members;
   protected abortInfo: TeamRunSnapshot['abort'];
   protected closed: TeamRunSnapshot['closed'];
   protected awaitingSince: number | null;
@@ -123,12 +132,23 @@ export abstract class TeamRunCore {
     this.cancelRequestedAt = snapshot.cancelRequestedAt ?? null;
     this.executions = snapshot.executions;
     this.maxConcurrent = snapshot.maxConcurrent;
+    this.members = new Members(snapshot.members ?? emptyMembers(this.plan.teammates, snapshot.startedAt), !!this.plan.hooks?.teammateIdle, (type, fields) =>
+      this.events.record(type, this.clock, fields),
+    );
     this.slots = new Array<boolean>(this.plan.teammates).fill(false);
     this.ready = new ReadyQueue(this.specs);
     this.dependents = this.specs.map(() => []);
     this.waitingOn = this.specs.map(() => 0);
     for (const status of TASK_STATUSES) this.counts.set(status, 0);
     this.specs.forEach((spec, i) => this.index.set(spec.key, i));
+    const keys = this.specs.map((spec) => spec.key);
+    this.mailbox = new Mailbox(snapshot.mailbox ?? emptyMailbox(), {
+      keys,
+      indexOf: (key) => this.index.get(key),
+      teammates: this.plan.teammates,
+      settled: (i) => ['succeeded', 'failed', 'skipped'].includes(this.tasks[i].status),
+      record: (type, fields) => this.events.record(type, this.clock, fields),
+    });
     this.specs.forEach((spec, i) => {
       for (const dep of spec.dependsOn) {
         const d = this.index.get(dep);
@@ -167,6 +187,8 @@ export abstract class TeamRunCore {
         executions: this.executions,
         maxConcurrent: this.maxConcurrent,
         events: this.events.snapshot(),
+        mailbox: this.mailbox.snapshot(),
+        members: this.members.snapshot(),
       }),
     ) as TeamRunSnapshot;
   }
@@ -185,6 +207,7 @@ export abstract class TeamRunCore {
       this.wallExpired(now);
       return [];
     }
+    this.requestApprovals(now);
     const claims: Claim[] = [];
     let refusal: ReturnType<Budget['reserve']> | null = null;
     for (const i of this.ready.inOrder()) {
@@ -257,6 +280,9 @@ export abstract class TeamRunCore {
       task.previousLease = null;
     }
     this.events.record('task:claimed', now, { key: task.key, attempt: attempt.attempt, ...identity, reservation });
+    this.clock = now;
+    this.members.started(attempt.holder, task.key, now);
+    const inbox = this.mailbox.deliver(task.key, attempt.holder, false);
     // Own properties even for a key such as "__proto__" (an assignment would set the prototype instead).
     const dependencyOutputs: Record<string, unknown> = Object.fromEntries(
       spec.dependsOn.map((dep) => [dep, this.tasks[this.index.get(dep)!].output ?? null]),
@@ -273,7 +299,40 @@ export abstract class TeamRunCore {
       executor: spec.executor,
       dependencyOutputs,
       estimate: { tokens: spec.estimate?.tokens ?? 0, usd: spec.estimate?.usd ?? 0 },
+      ...(inbox.length ? { inbox } : {}),
     };
+  }
+
+  /**
+   * Approval tasks that became ready go straight to adjudication: no activity, no teammate,
+   * no reservation. Each request has a fencing token of its own, so a `retry` asks again.
+   */
+  protected requestApprovals(now: number): void {
+    const ready = [...this.ready.inOrder()].filter((i) => approvalOf(this.specs[i]) !== null);
+    for (const i of ready) {
+      const task = this.tasks[i];
+      this.ready.remove(i);
+      task.fencingToken += 1;
+      task.startedAt ??= now;
+      const request = {
+        holder: APPROVAL_HOLDER,
+        leaseId: `${this.workflowId}/${task.key}/${task.fencingToken}`,
+        fencingToken: task.fencingToken,
+      } as Attempt;
+      this.toAdjudication(i, APPROVAL_CODE, request, now, { reason: approvalReason(this.specs[i]) });
+    }
+    if (ready.length) this.touch();
+  }
+
+  /** The earliest time a pending approval times out, if any does. */
+  approvalDeadline(): number | null {
+    let earliest: number | null = null;
+    for (const record of this.adjudications) {
+      const i = this.index.get(record.key);
+      const at = i === undefined ? null : approvalDeadline(this.specs[i], record);
+      if (at !== null && (earliest === null || at < earliest)) earliest = at;
+    }
+    return earliest;
   }
 
   /**
@@ -389,6 +448,9 @@ export abstract class TeamRunCore {
       }
     }
     if (stopUnknown) this.stopForBudget('usage-unknown', now);
+    this.clock = now;
+    if (this.tasks[i].status === 'succeeded' || this.tasks[i].status === 'failed') this.sendFromOutcome(key, outcome, now);
+    this.members.ended(attempt.holder, task.status === 'succeeded', task.status === 'succeeded' ? null : task.lastError ?? outcome.kind, now);
     if (unpriced && this.budget.stop('unpriced-usage')) {
       this.events.record('run:budget-exhausted', now, { reason: 'unpriced-usage', model: usage?.model ?? null });
       this.skipNotStarted('budget_stopped: unpriced-usage', now);
@@ -404,6 +466,8 @@ export abstract class TeamRunCore {
   protected notStarted(i: number, attempt: Attempt, reason: BudgetReason | null, message: string, now: number): void {
     const task = this.tasks[i];
     this.release(task, attempt);
+    this.clock = now;
+    this.members.unclaimed(attempt.holder, now);
     this.budget.cancel(attempt.reservation);
     task.attempts -= 1;
     this.executions -= 1;
@@ -717,6 +781,8 @@ export abstract class TeamRunCore {
     });
     const status = this.runStatus();
     const cancellation = this.cancellationView();
+    this.clock = now;
+    this.members.shutdown(now);
     this.events.record('run:end', now, { status, stats: this.stats(), ...(cancellation ? { cancelled: true } : {}) });
     this.touch();
     return {
@@ -835,11 +901,34 @@ export abstract class TeamRunCore {
     this.events.record(type, now, fields);
   }
 
+  /**
+   * The `::teamrun-message::` lines of the attempt that settled its task, sent as that task;
+   * one that cannot be sent is recorded as `control:rejected` with its code.
+   */
+  protected sendFromOutcome(key: string, outcome: AttemptOutcome, now: number): void {
+    const messages = 'messages' in outcome && Array.isArray(outcome.messages) ? outcome.messages : [];
+    for (const raw of messages.slice(0, MAILBOX_LIMITS.perAttempt)) {
+      const { to, subject, body } = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+      try {
+        if (typeof to !== 'string' || (subject !== undefined && typeof subject !== 'string')) {
+          throw new TeamControlError('TEAM_MAILBOX_MESSAGE_INVALID', 'sendMessage: a ::teamrun-message:: line needs "to" (a string), "body" and an optional string "subject"');
+        }
+        this.mailbox.send({ from: key, to, subject: subject?.slice(0, MAILBOX_LIMITS.subjectChars), body }, now);
+      } catch (err) {
+        if (!(err instanceof TeamControlError)) throw err;
+        this.events.record('control:rejected', now, { message: 'sendMessage', key, reason: err.code, detail: err.message.slice(0, 300) });
+      }
+    }
+  }
+
   protected setStatus(task: TaskState, status: TaskStatus): void {
     this.counts.set(task.status, (this.counts.get(task.status) ?? 0) - 1);
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
     task.status = status;
   }
+
+  /** The time of the change in progress, for the events the mailbox and members record. */
+  protected clock = 0;
 
   protected touch(): void {
     this.version += 1;

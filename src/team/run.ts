@@ -1,4 +1,16 @@
-import type { TeamPlan } from '../plan/schema';
+import type { ExecutorSpec, TeamPlan } from '../plan/schema';
+import { approvalDeadline, approvalOf, approverRefusal } from './approval';
+import {
+  BROADCAST,
+  COORDINATOR,
+  ReadInboxSchema,
+  SendMessageSchema,
+  type MailMessage,
+  type MessagesQuery,
+  type ReadInboxRequest,
+  type SendMessageRequest,
+} from './mailbox';
+import type { IdleHookRequest, MemberRecord } from './members';
 import { Budget } from './budget';
 import {
   ABORT_CODE_DEFAULT,
@@ -211,6 +223,8 @@ export class TeamRun extends TeamRunCore {
     if (Object.hasOwn(this.decisions, request.decisionId)) return request;
     const i = this.index.get(request.key);
     if (i === undefined) throw new TeamControlError('not_found', `adjudicate: no task "${request.key}"`);
+    const notApprover = approverRefusal(this.specs[i], request.actor);
+    if (notApprover) throw new TeamControlError('forbidden', `adjudicate: ${notApprover}`);
     const record = this.pendingAdjudication(request.key);
     if (this.tasks[i].status !== 'adjudication' || !record) {
       throw new TeamControlError(
@@ -243,6 +257,11 @@ export class TeamRun extends TeamRunCore {
   adjudicate(payload: unknown, now: number): { ok: true; idempotent?: true; task: TaskView } {
     const request = this.validateAdjudicate(payload);
     if (Object.hasOwn(this.decisions, request.decisionId)) return this.earlierDecision(request.decisionId);
+    return this.decide(request, now);
+  }
+
+  /** Applies a decision already checked (by `validateAdjudicate`, or an approval's timeout). */
+  private decide(request: AdjudicateRequest, now: number): { ok: true; task: TaskView } {
     const i = this.index.get(request.key)!;
     const task = this.tasks[i];
     const record = this.pendingAdjudication(request.key)!;
@@ -303,6 +322,103 @@ export class TeamRun extends TeamRunCore {
   private earlierDecision(decisionId: string): { ok: true; idempotent: true; task: TaskView } {
     const i = this.index.get(this.decisions[decisionId].task.key)!;
     return { ok: true, idempotent: true, task: taskView(this.tasks[i], this.specs[i]) };
+  }
+
+  /** Approvals nobody decided within their `timeoutMs`: decided by their `onTimeout` (reject unless the plan says accept). */
+  expireApprovals(now: number): void {
+    for (const record of [...this.adjudications]) {
+      const i = this.index.get(record.key);
+      const deadline = i === undefined ? null : approvalDeadline(this.specs[i], record);
+      if (i === undefined || deadline === null || deadline > now) continue;
+      const decision = approvalOf(this.specs[i])?.onTimeout ?? 'reject';
+      const decisionId = `approval-timeout:${record.key}:${record.fencingToken}`;
+      this.decide({ key: record.key, decision, decisionId, reason: `no decision within ${approvalOf(this.specs[i])?.timeoutMs} ms` }, now);
+    }
+  }
+
+  // ---- mailbox and members ----------------------------------------------------------------
+
+  /** Every check of a `sendMessage` request but capacity (which only sending knows); throws `TeamControlError`. */
+  validateSendMessage(payload: unknown): SendMessageRequest {
+    const request = parseControl(SendMessageSchema, payload, 'sendMessage');
+    const i = this.index.get(request.from);
+    if (request.fencingToken !== undefined || i !== undefined) {
+      // A task sends as itself, with its live attempt's token: a stale attempt's word is refused.
+      const attempt = this.active.get(request.from);
+      if (i === undefined || !attempt || attempt.fencingToken !== request.fencingToken) {
+        throw new TeamControlError(
+          'stale_attempt',
+          `sendMessage: "${request.from}" has no live attempt with fencing token ${request.fencingToken ?? '(none)'}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
+        );
+      }
+    } else {
+      if (/^teammate-\d+$/.test(request.from) || request.from === BROADCAST) {
+        throw new TeamControlError('TEAM_MAILBOX_MESSAGE_INVALID', `sendMessage: from "${request.from}" is not a sender (a task key with its fencing token, "${COORDINATOR}" or an operator)`);
+      }
+      this.checkActor(request.actor ?? (request.from === COORDINATOR ? undefined : request.from), 'sendMessage');
+    }
+    this.mailbox.check(request);
+    return request;
+  }
+
+  sendMessage(payload: unknown, now: number): { ok: true; id: number } {
+    const request = this.validateSendMessage(payload);
+    this.clock = now;
+    try {
+      const message = this.mailbox.send(request, now);
+      return { ok: true, id: message.id };
+    } finally {
+      this.touch();
+    }
+  }
+
+  /** `readInbox`: the live attempt of `key` reads what waits for it. */
+  validateReadInbox(payload: unknown): ReadInboxRequest {
+    const request = parseControl(ReadInboxSchema, payload, 'readInbox');
+    const attempt = this.active.get(request.key);
+    if (this.index.get(request.key) === undefined) throw new TeamControlError('not_found', `readInbox: no task "${request.key}"`);
+    if (!attempt || attempt.fencingToken !== request.fencingToken) {
+      throw new TeamControlError(
+        'stale_attempt',
+        `readInbox: "${request.key}" has no live attempt with fencing token ${request.fencingToken}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
+      );
+    }
+    return request;
+  }
+
+  readInbox(payload: unknown, now: number): { messages: MailMessage[] } {
+    const request = this.validateReadInbox(payload);
+    this.clock = now;
+    const attempt = this.active.get(request.key)!;
+    const messages = this.mailbox.deliver(request.key, attempt.holder, request.peek === true);
+    this.touch();
+    return { messages };
+  }
+
+  messagesView(query: MessagesQuery = {}) {
+    return this.mailbox.page(query);
+  }
+
+  membersView(): MemberRecord[] {
+    return this.members.view();
+  }
+
+  /** Idle hooks to start now (`hooks.teammateIdle`), with the executor to run. */
+  drainIdleHooks(): Array<IdleHookRequest & { executor: ExecutorSpec }> {
+    const executor = this.plan.hooks?.teammateIdle?.executor;
+    const hooks = this.members.drainHooks();
+    return executor ? hooks.map((hook) => ({ ...hook, executor })) : [];
+  }
+
+  /** A hook's end, on the record; it never touches a task. */
+  hookEnded(hook: IdleHookRequest, outcome: { ok: boolean; error?: string }, now: number): void {
+    this.events.record(outcome.ok ? 'hook:completed' : 'hook:failed', now, {
+      hook: 'teammateIdle',
+      holder: hook.member.holder,
+      seq: hook.seq,
+      ...(outcome.error ? { error: outcome.error.slice(0, 300) } : {}),
+    });
+    this.touch();
   }
 
   private pendingAdjudication(key: string): AdjudicationRecord | undefined {

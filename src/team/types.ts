@@ -1,4 +1,5 @@
 import type { ExecutorSpec, Usage } from '../plan/schema';
+import type { MailMessage } from './mailbox';
 
 export type TaskStatus = 'blocked' | 'ready' | 'leased' | 'succeeded' | 'failed' | 'adjudication' | 'skipped';
 export const TASK_STATUSES: readonly TaskStatus[] = [
@@ -30,7 +31,8 @@ export type AdjudicationCode =
   | 'TEAM_TASK_HUMAN_INTERRUPTED'
   | 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED'
   | 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED'
-  | 'TEAM_WALL_BUDGET_EXHAUSTED';
+  | 'TEAM_WALL_BUDGET_EXHAUSTED'
+  | 'TEAM_TASK_APPROVAL_REQUIRED';
 
 /** Usage as the worker reports it: `costUsd` is filled from the price table when the model is priced. */
 export type ReportedUsage = Usage;
@@ -99,7 +101,7 @@ export interface UsageTotals {
 
 /** What an attempt turned out to be, as the workflow saw it from Temporal. */
 export type AttemptOutcome =
-  | { kind: 'completed'; output?: unknown; usage?: ReportedUsage; workerIdentity?: string }
+  | { kind: 'completed'; output?: unknown; usage?: ReportedUsage; workerIdentity?: string; messages?: unknown[] }
   | {
       kind: 'failed';
       message: string;
@@ -108,6 +110,8 @@ export type AttemptOutcome =
       usage?: ReportedUsage;
       output?: unknown;
       workerIdentity?: string;
+      /** `::teamrun-message::` lines, sent when this attempt settles its task. */
+      messages?: unknown[];
     }
   /** Heartbeats stopped: the worker died, hung or was frozen. */
   | { kind: 'lease-lost'; workerIdentity?: string }
@@ -135,6 +139,8 @@ export interface Claim {
   dependencyOutputs: Record<string, unknown>;
   /** The task's estimate (0 where it gives none): what a shared ledger reserves for the attempt. */
   estimate: Reservation;
+  /** Mailbox messages waiting for the task when the attempt starts (absent when none). */
+  inbox?: MailMessage[];
 }
 
 export interface AdjudicationDecision {

@@ -1,5 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AbortRequest, AbortVerdict, AdjudicateRequest, InterruptRequest, InterruptVerdict } from '../team/control';
+import type { MailMessage, MessagesQuery, ReadInboxRequest, SendMessageRequest } from '../team/mailbox';
+import type { MemberRecord } from '../team/members';
 import type { TasksQuery, TeamRun } from '../team/run';
 import type { TaskView } from '../team/views';
 
@@ -13,6 +15,12 @@ export const activeClaimsQuery = defineQuery<ReturnType<TeamRun['activeClaims']>
 export const adjudicationsQuery = defineQuery<ReturnType<TeamRun['adjudicationsView']>>('adjudications');
 export const budgetQuery = defineQuery<ReturnType<TeamRun['budgetView']>>('budget');
 export const eventsQuery = defineQuery<ReturnType<TeamRun['eventsView']>, [{ after?: number; limit?: number }?]>('events');
+
+export const membersQuery = defineQuery<MemberRecord[]>('members');
+export const messagesQuery = defineQuery<{ messages: MailMessage[]; nextId: number }, [MessagesQuery?]>('messages');
+
+export const sendMessageUpdate = defineUpdate<{ ok: true; id: number }, [SendMessageRequest]>('sendMessage');
+export const readInboxUpdate = defineUpdate<{ messages: MailMessage[] }, [ReadInboxRequest]>('readInbox');
 
 export const interruptTaskSignal = defineSignal<[InterruptRequest]>('interruptTask');
 export const abortRunSignal = defineSignal<[AbortRequest?]>('abortRun');

@@ -17,7 +17,8 @@ import {
 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import { FAILURE_TYPES, type AttemptEvidence, type HeartbeatDetails, type TeamActivities } from '../activities/interface';
-import { CONTINUE_AS_NEW_HISTORY_BYTES, type TeamPlanInput } from '../plan/schema';
+import { CONTINUE_AS_NEW_HISTORY_BYTES, type ExecutorSpec, type TeamPlanInput } from '../plan/schema';
+import type { IdleHookRequest } from '../team/members';
 import { formatProblems, validatePlan } from '../plan/validate';
 import { TeamControlError } from '../team/control';
 import { TeamRun, type TeamRunSnapshot } from '../team/run';
@@ -88,6 +89,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       executor: claim.executor,
       dependencyOutputs: claim.dependencyOutputs,
       ...(ledger ? { ledger: ledger.lease(claim) } : {}),
+      ...(claim.inbox ? { inbox: claim.inbox } : {}),
     };
     // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it.
     const foreign = isForeignActivity(claim);
@@ -99,6 +101,19 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       (outcome) => settle(claim, outcome),
       (err: unknown) => settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err)),
     );
+  };
+
+  // Idle hooks run as activities of their own; the run waits for them before it closes or hands over.
+  const hooks = new Set<Promise<void>>();
+  const startHooks = () => {
+    for (const hook of run.drainIdleHooks()) {
+      const done = runIdleHook(run.workflowId, hook).then(
+        () => run.hookEnded(hook, { ok: true }, Date.now()),
+        (err: unknown) => run.hookEnded(hook, { ok: false, error: err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err) }, Date.now()),
+      );
+      hooks.add(done);
+      void done.finally(() => hooks.delete(done));
+    }
   };
 
   registerHandlers(run);
@@ -129,7 +144,9 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
         const { historyLength, historySize } = workflowInfo();
         run.record('run:continuing-as-new', now, { historyLength, historySize, active: run.activeCount });
       }
+      run.expireApprovals(now);
       if (!handingOver) run.claim(now).forEach(launch);
+      startHooks();
       // A claim past the wall deadline stops the run before the timer fires: cancel at once.
       cancelStopped();
       publish();
@@ -141,6 +158,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
         // continue-as-new (UnhandledCommand) and replay this task with it included. Updates it
         // has not delivered yet go to the next run.
         await ledger?.drain();
+        await Promise.all([...hooks]);
         await condition(allHandlersFinished);
         run.record('run:continued-as-new', Date.now(), { historyLength: workflowInfo().historyLength });
         return continueAsNew<typeof teamRun>({ continued: packSnapshot(run.snapshot()) });
@@ -148,12 +166,12 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       const seen = run.version;
       const adjudicationDeadline = run.adjudicationDeadline(now);
       if (adjudicationDeadline !== null) {
-        const timeout = adjudicationDeadline - now;
+        const timeout = Math.min(adjudicationDeadline, run.approvalDeadline() ?? Infinity) - now;
         const moved = timeout > 0 && (await condition(() => run.version !== seen, timeout));
-        if (!moved) run.closeUnresolved(Date.now());
+        if (!moved && adjudicationDeadline <= Date.now()) run.closeUnresolved(Date.now());
         continue;
       }
-      const wake = run.nextWakeAt(now);
+      const wake = earliest(run.nextWakeAt(now), run.approvalDeadline());
       if (wake !== null && wake > now && !handingOver) {
         await condition(() => run.version !== seen, wake - now);
       } else {
@@ -161,8 +179,10 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       }
     }
     await ledger?.unregister();
-    await condition(allHandlersFinished);
     const result = run.finish(Date.now());
+    startHooks();
+    await Promise.all([...hooks]);
+    await condition(allHandlersFinished);
     publish();
     if (run.cancelling) return closeAsCanceled(result);
     return result;
@@ -181,6 +201,31 @@ function begin(input: TeamRunInput): TeamRun {
     });
   }
   return TeamRun.start(validation.plan, workflowInfo().workflowId, Date.now());
+}
+
+function earliest(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}
+
+/** One `hooks.teammateIdle` run: the `runTask` activity with the member record as its input, bounded in time. */
+async function runIdleHook(workflowId: string, hook: IdleHookRequest & { executor: ExecutorSpec }): Promise<void> {
+  const { runTask } = proxyActivities<TeamActivities>({
+    activityId: `hook:teammateIdle:${hook.member.holder}#${hook.seq}`,
+    startToCloseTimeout: ((hook.executor as { timeoutMs?: number }).timeoutMs ?? 600_000) + 60_000,
+    retry: { maximumAttempts: 1 },
+    summary: `teammateIdle hook · ${hook.member.holder}`,
+  });
+  await runTask({
+    workflowId,
+    taskKey: `hook:teammateIdle:${hook.member.holder}`,
+    title: `teammateIdle hook for ${hook.member.holder}`,
+    attempt: hook.seq,
+    fencingToken: hook.seq,
+    leaseId: `${workflowId}/hook:teammateIdle/${hook.seq}`,
+    holder: hook.member.holder,
+    executor: hook.executor,
+    dependencyOutputs: { member: hook.member },
+  });
 }
 
 function shouldContinueAsNew(afterEvents: number): boolean {
@@ -219,6 +264,25 @@ function registerHandlers(run: TeamRun): void {
   setHandler(msg.budgetQuery, () => run.budgetView(now()), { description: 'Limits, used, reserved and remaining budget' });
   setHandler(msg.eventsQuery, (query) => iso(run.eventsView(query ?? {})), {
     description: 'Run events after a sequence number: { after?, limit? }',
+  });
+  setHandler(msg.membersQuery, () => run.membersView(), {
+    description: 'One row per teammate slot: { holder, state: idle|running|shutdown, currentTask, completed, failed, lastError, since }',
+  });
+  setHandler(msg.messagesQuery, (query) => run.messagesView(query ?? {}), {
+    description: 'Mailbox messages held: { to?, after?, limit? } (at most 100); nextId continues',
+  });
+  setHandler(msg.sendMessageUpdate, (request) => asFailure(() => run.sendMessage(request, now())), {
+    validator: (request) => {
+      asFailure(() => run.validateSendMessage(request));
+    },
+    description:
+      'Send a mailbox message: { from, to: task key | teammate-<n> | coordinator | "*", subject?, body, fencingToken? (a task sending), actor? }',
+  });
+  setHandler(msg.readInboxUpdate, (request) => asFailure(() => run.readInbox(request, now())), {
+    validator: (request) => {
+      asFailure(() => run.validateReadInbox(request));
+    },
+    description: "Read a running task's inbox: { key, fencingToken, peek? } (advances its cursor unless peek)",
   });
   setHandler(
     msg.interruptTaskSignal,

@@ -1,5 +1,6 @@
 import { Redactor } from '../redact';
-import { ExecutorError, type Executor } from './types';
+import { MAILBOX_LIMITS } from '../../team/mailbox';
+import { ExecutorError, type Executor, type ExecutorContext } from './types';
 
 interface LlmSpec {
   kind: 'llm';
@@ -63,6 +64,8 @@ export const llmExecutor: Executor = async (raw, ctx) => {
     ...m,
     content: renderPrompt(m.content, ctx.dependencyOutputs),
   }));
+  // What teammates sent before the attempt started joins the conversation, after the plan's messages.
+  if (ctx.inbox.length) messages.push({ role: 'user', content: inboxPrompt(ctx.inbox) });
   const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const signal = spec.timeoutMs ? AbortSignal.any([ctx.signal, AbortSignal.timeout(spec.timeoutMs)]) : ctx.signal;
   let response: Response;
@@ -119,7 +122,8 @@ export const llmExecutor: Executor = async (raw, ctx) => {
       usage,
     });
   }
-  return { output: { content: redact(content) }, usage };
+  const sent = messagesIn(content);
+  return { output: { content: redact(content) }, usage, ...(sent.length ? { messages: sent } : {}) };
 };
 
 class BodyTooLarge extends Error {}
@@ -138,4 +142,26 @@ async function readBounded(response: Response, max: number): Promise<string> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The inbox as one user message: who sent what, in order. */
+function inboxPrompt(inbox: ExecutorContext['inbox']): string {
+  const lines = inbox.map((m) => `- from ${m.from}${m.subject ? ` (${m.subject})` : ''}: ${typeof m.body === 'string' ? m.body : JSON.stringify(m.body)}`);
+  return `Messages from your team:\n${lines.join('\n')}`;
+}
+
+/** Lines of an answer that are `::teamrun-message::{json}`: the model sends mail the way a shell task does. */
+function messagesIn(content: string): unknown[] {
+  const out: unknown[] = [];
+  for (const line of content.split('\n')) {
+    const at = line.indexOf('::teamrun-message::');
+    if (at < 0 || out.length >= MAILBOX_LIMITS.perAttempt) continue;
+    try {
+      const value = JSON.parse(line.slice(at + '::teamrun-message::'.length)) as unknown;
+      if (typeof value === 'object' && value !== null && typeof (value as { to?: unknown }).to === 'string') out.push(value);
+    } catch {
+      // Not a message: the line stays part of the answer and nothing is sent.
+    }
+  }
+  return out;
 }

@@ -76,12 +76,19 @@ export function environmentMarker(ctx: ExecutorContext): string {
  * Dependency outputs, for the task: always as a file (`TEAMRUN_INPUTS_FILE`, removed when the
  * attempt ends), and inline (`TEAMRUN_INPUTS`) while small, since the environment has a size limit.
  */
-export function writeInputs(outputs: Record<string, unknown>, inlineMaxBytes: number): { env: Record<string, string>; remove(): void } {
+export function writeInputs(
+  outputs: Record<string, unknown>,
+  inlineMaxBytes: number,
+  inbox: unknown[] = [],
+): { env: Record<string, string>; remove(): void } {
   const json = JSON.stringify(outputs);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-inputs-'));
   const file = path.join(dir, 'inputs.json');
   writeFileSync(file, json, { mode: 0o600 });
-  const env: Record<string, string> = { TEAMRUN_INPUTS_FILE: file };
+  // The mailbox messages waiting when the attempt started; `teamrun inbox` reads newer ones.
+  const inboxFile = path.join(dir, 'inbox.json');
+  writeFileSync(inboxFile, JSON.stringify(inbox), { mode: 0o600 });
+  const env: Record<string, string> = { TEAMRUN_INPUTS_FILE: file, TEAMRUN_INBOX: inboxFile };
   if (Buffer.byteLength(json) <= inlineMaxBytes) env.TEAMRUN_INPUTS = json;
   return { env, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { UsageSchema } from '../../plan/schema';
+import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { MAX_ATTEMPT_LINKS, type AttemptLink, type AttemptLogs } from '../interface';
 import { UsageRecords } from '../pricing';
 import { StreamCapture } from './output-stream';
@@ -19,6 +20,7 @@ const USAGE_PREFIX = '::teamrun-usage::';
 const OUTPUT_PREFIX = '::teamrun-output::';
 const ERROR_PREFIX = '::teamrun-error::';
 const LINK_PREFIX = '::teamrun-link::';
+const MESSAGE_PREFIX = '::teamrun-message::';
 const MAX_LINK_URL = 2_048;
 const MAX_LINK_LABEL = 200;
 /** Worker notes (malformed or dropped lines) kept for the stderr log, at most. */
@@ -36,7 +38,7 @@ export const shellExecutor: Executor = async (raw, ctx) => {
   const shell = ctx.config.worker.shell;
   checkCommand(spec.command, shell.allowCommands);
   const cwd = resolveCwd(spec.cwd, shell);
-  const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes);
+  const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes, ctx.inbox);
   try {
     const env = shellEnvironment(spec.env, ctx, inputs.env);
     let processes: AttemptProcesses;
@@ -63,6 +65,7 @@ function runContained(
   const keepBytes = Math.max(outputTailBytes, logTailBytes) + redactor.margin;
   const usage = new UsageRecords();
   const links: AttemptLink[] = [];
+  const messages: unknown[] = [];
   const notes: string[] = [];
   let output: unknown;
   let reported: { message?: string; nonRetryable?: boolean } | undefined;
@@ -75,6 +78,7 @@ function runContained(
       else if (line.startsWith(OUTPUT_PREFIX)) output = JSON.parse(line.slice(OUTPUT_PREFIX.length));
       else if (line.startsWith(ERROR_PREFIX)) reported = JSON.parse(line.slice(ERROR_PREFIX.length));
       else if (line.startsWith(LINK_PREFIX)) addLink(links, JSON.parse(line.slice(LINK_PREFIX.length)));
+      else if (line.startsWith(MESSAGE_PREFIX)) addMessage(messages, JSON.parse(line.slice(MESSAGE_PREFIX.length)));
     } catch (err) {
       note(`ignored malformed line "${redactor.text(line).slice(0, 200)}": ${(err as Error).message.slice(0, 200)}`);
     }
@@ -194,6 +198,7 @@ function runContained(
         output: redactor.deep(output),
         logs,
         links: links.length ? redactor.deep(links) : undefined,
+        messages: messages.length ? redactor.deep(messages) : undefined,
       };
       if (spawnError) {
         reject(spawnFailure(spawnError, evidence));
@@ -235,6 +240,15 @@ function addLink(links: AttemptLink[], value: unknown): void {
   }
   if (label !== undefined && typeof label !== 'string') throw new Error('a link\'s "label" must be a string');
   links.push({ url, label: (label ?? url).slice(0, MAX_LINK_LABEL) });
+}
+
+/** A `::teamrun-message::{"to":...,"subject":...,"body":...}` line: checked by the run when the attempt settles its task. */
+function addMessage(messages: unknown[], value: unknown): void {
+  if (messages.length >= MAILBOX_LIMITS.perAttempt) throw new Error(`more than ${MAILBOX_LIMITS.perAttempt} messages; later ones are ignored`);
+  if (typeof value !== 'object' || value === null || typeof (value as { to?: unknown }).to !== 'string') {
+    throw new Error('a message needs "to" (a task key, teammate-<n>, coordinator or *) and "body"');
+  }
+  messages.push(value);
 }
 
 function withNotes(tail: string, notes: string[], limit: number): string {

@@ -1,5 +1,6 @@
 import type { Usage } from '../../plan/schema';
 import type { TeamrunConfig } from '../../config/config';
+import type { MailMessage } from '../../team/mailbox';
 import type { AttemptLink, AttemptLogs } from '../interface';
 import type { Redactor } from '../redact';
 
@@ -14,6 +15,8 @@ export interface ExecutorContext {
   leaseId: string;
   holder: string;
   dependencyOutputs: Record<string, unknown>;
+  /** Mailbox messages waiting for the task when the attempt started. */
+  inbox: MailMessage[];
   /** Progress shown in the attempt's heartbeat details; the heartbeat itself runs on its own timer. */
   progress(details: unknown): void;
   config: TeamrunConfig;
@@ -33,6 +36,8 @@ export interface ExecutorResult {
   usage?: ReportedUsage;
   logs?: AttemptLogs;
   links?: AttemptLink[];
+  /** Mailbox messages (`{ to, subject?, body }`) the run sends as this task if the attempt settles it. */
+  messages?: unknown[];
 }
 
 /** An executor kind: runs one attempt of a task whose `executor.kind` names it. */
@@ -46,6 +51,7 @@ export class ExecutorError extends Error {
   readonly output?: unknown;
   readonly logs?: AttemptLogs;
   readonly links?: AttemptLink[];
+  readonly messages?: unknown[];
 
   constructor(
     message: string,
@@ -59,6 +65,7 @@ export class ExecutorError extends Error {
     this.output = options.output;
     this.logs = options.logs;
     this.links = options.links;
+    this.messages = options.messages;
   }
 }
 

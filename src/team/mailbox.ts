@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { jsonBytes } from '../plan/schema';
+import { TeamControlError } from './control';
+
+/**
+ * Bounds of a run's mailbox. It lives in the run's state and travels in the continue-as-new
+ * snapshot, so its worst case is counted there: `totalBytes` of messages, plus one cursor per
+ * recipient that has read (tasks as plan indices grouped by cursor: a few bytes each, about
+ * 120 KB for 20,000 tasks). docs/messaging.md lists them.
+ */
+export const MAILBOX_LIMITS = {
+  /** A message's `body`, as JSON. */
+  bodyBytes: 8 * 1024,
+  subjectChars: 200,
+  /** `from` when it is not a task key (a person's name). */
+  fromChars: 200,
+  /** Messages held at once. */
+  messages: 100,
+  /** JSON bytes of all held messages. */
+  totalBytes: 64 * 1024,
+  /** Messages one read (or one attempt's start) hands over; the rest wait for the next read. */
+  readBatch: 50,
+  /** `::teamrun-message::` lines one attempt may leave; later ones are ignored. */
+  perAttempt: 10,
+  /** A `messages` query page. */
+  queryPage: 100,
+} as const;
+
+/** Pressure levels: high from 80 % of either bound, critical from 95 %, full when a send was refused. */
+export type PressureLevel = 'normal' | 'high' | 'critical' | 'full';
+
+export type MailboxCode = 'TEAM_MAILBOX_MESSAGE_INVALID' | 'TEAM_MAILBOX_MESSAGE_TOO_LARGE' | 'TEAM_MAILBOX_CAPACITY_EXCEEDED';
+
+export interface MailMessage {
+  id: number;
+  from: string;
+  to: string;
+  subject: string | null;
+  body: unknown;
+  at: number;
+}
+
+/** A recipient is a task key, `teammate-<n>`, `coordinator` (humans) or `*` (every task not settled, but the sender). */
+export const COORDINATOR = 'coordinator';
+export const BROADCAST = '*';
+
+export const SendMessageSchema = z.object({
+  from: z.string().min(1).max(MAILBOX_LIMITS.fromChars),
+  to: z.string().min(1).max(128),
+  subject: z.string().max(MAILBOX_LIMITS.subjectChars).optional(),
+  body: z.unknown(),
+  fencingToken: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
+  requestId: z.string().min(1).max(200).optional(),
+  actor: z.string().min(1).max(200).optional(),
+});
+export type SendMessageRequest = z.infer<typeof SendMessageSchema>;
+
+export const ReadInboxSchema = z.object({
+  key: z.string().min(1).max(128),
+  fencingToken: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]),
+  peek: z.boolean().optional(),
+});
+export type ReadInboxRequest = z.infer<typeof ReadInboxSchema>;
+
+export interface MessagesQuery {
+  to?: string;
+  after?: number;
+  limit?: number;
+}
+
+export interface MailboxSnapshot {
+  nextId: number;
+  messages: MailMessage[];
+  /** `[cursor, task plan indices, other recipients]`: everyone listed has had every message up to `cursor` for them. */
+  cursors: Array<[number, number[], string[]?]>;
+  level: PressureLevel;
+}
+
+export const emptyMailbox = (): MailboxSnapshot => ({ nextId: 1, messages: [], cursors: [], level: 'normal' });
+
+/** What the mailbox needs to know of the run: its tasks, its teammate slots, and which tasks may still read. */
+export interface MailboxRun {
+  keys: readonly string[];
+  indexOf(key: string): number | undefined;
+  teammates: number;
+  /** A task that will never read again (succeeded, failed, skipped): nothing waits on its delivery. */
+  settled(index: number): boolean;
+  record(type: string, fields: Record<string, unknown>): void;
+}
+
+const mailboxError = (code: MailboxCode, message: string) => new TeamControlError(code, `sendMessage: ${message}`);
+
+/**
+ * A run's mailbox: messages with monotonic ids, and one cursor per recipient (a task key or a
+ * teammate slot) up to which it has had its messages, so a broadcast reaches each recipient
+ * once. Bounded by count and bytes; when full, only messages nobody still waits for are
+ * compacted, and a send that still does not fit is refused with a code.
+ */
+export class Mailbox {
+  private nextId: number;
+  private readonly messages: MailMessage[];
+  private readonly sizes: number[];
+  private bytes = 0;
+  private readonly cursors = new Map<string, number>();
+  private level: PressureLevel;
+
+  constructor(
+    snapshot: MailboxSnapshot,
+    private readonly run: MailboxRun,
+  ) {
+    this.nextId = snapshot.nextId;
+    this.messages = [...snapshot.messages];
+    this.sizes = this.messages.map((m) => jsonBytes(m));
+    for (const size of this.sizes) this.bytes += size;
+    this.level = snapshot.level;
+    for (const [cursor, indices, others] of snapshot.cursors) {
+      for (const i of indices) this.cursors.set(run.keys[i], cursor);
+      for (const name of others ?? []) this.cursors.set(name, cursor);
+    }
+  }
+
+  snapshot(): MailboxSnapshot {
+    const byCursor = new Map<number, [number, number[], string[]?]>();
+    const floor = this.floor();
+    for (const [name, cursor] of this.cursors) {
+      // A cursor below every held message says nothing an absent one does not.
+      if (cursor <= floor) continue;
+      let group = byCursor.get(cursor);
+      if (!group) byCursor.set(cursor, (group = [cursor, []]));
+      const i = this.run.indexOf(name);
+      if (i !== undefined) group[1].push(i);
+      else (group[2] ??= []).push(name);
+    }
+    return { nextId: this.nextId, messages: [...this.messages], cursors: [...byCursor.values()], level: this.level };
+  }
+
+  /** Checks a message's recipient and size; throws the mailbox's codes. */
+  check(request: Pick<SendMessageRequest, 'from' | 'to' | 'subject' | 'body'>): number {
+    if (request.body === undefined) throw mailboxError('TEAM_MAILBOX_MESSAGE_INVALID', 'body is required (any JSON)');
+    if (!this.isRecipient(request.to)) {
+      throw mailboxError(
+        'TEAM_MAILBOX_MESSAGE_INVALID',
+        `to: "${request.to.slice(0, 128)}" is not a task key of this run, teammate-1..teammate-${this.run.teammates}, "${COORDINATOR}" or "${BROADCAST}"`,
+      );
+    }
+    if (request.to === request.from) throw mailboxError('TEAM_MAILBOX_MESSAGE_INVALID', `to: "${request.to}" is the sender`);
+    const bodyBytes = jsonBytes(request.body);
+    if (bodyBytes > MAILBOX_LIMITS.bodyBytes) {
+      throw mailboxError('TEAM_MAILBOX_MESSAGE_TOO_LARGE', `body is ${bodyBytes} bytes as JSON, over the ${MAILBOX_LIMITS.bodyBytes}-byte bound`);
+    }
+    const size = jsonBytes({ id: this.nextId, from: request.from, to: request.to, subject: request.subject ?? null, body: request.body, at: 0 });
+    if (size > MAILBOX_LIMITS.totalBytes) {
+      throw mailboxError('TEAM_MAILBOX_MESSAGE_TOO_LARGE', `the message is ${size} bytes, over the mailbox's ${MAILBOX_LIMITS.totalBytes} bytes`);
+    }
+    return size;
+  }
+
+  /** Adds a message, compacting delivered ones when full; refused with TEAM_MAILBOX_CAPACITY_EXCEEDED when it still does not fit. */
+  send(request: Pick<SendMessageRequest, 'from' | 'to' | 'subject' | 'body'>, now: number): MailMessage {
+    const size = this.check(request);
+    if (!this.fits(size)) this.compact();
+    if (!this.fits(size)) {
+      this.run.record('mailbox:backpressure', {
+        from: request.from,
+        to: request.to,
+        messages: this.messages.length,
+        bytes: this.bytes,
+        limits: { messages: MAILBOX_LIMITS.messages, bytes: MAILBOX_LIMITS.totalBytes },
+      });
+      this.setLevel('full');
+      throw mailboxError(
+        'TEAM_MAILBOX_CAPACITY_EXCEEDED',
+        `the mailbox holds ${this.messages.length} messages (${this.bytes} bytes) not yet read by their recipients; ` +
+          `at most ${MAILBOX_LIMITS.messages} messages and ${MAILBOX_LIMITS.totalBytes} bytes: try again once they have read`,
+      );
+    }
+    const message: MailMessage = { id: this.nextId++, from: request.from, to: request.to, subject: request.subject ?? null, body: request.body, at: now };
+    this.messages.push(message);
+    this.sizes.push(size);
+    this.bytes += size;
+    this.run.record('mailbox:sent', { id: message.id, from: message.from, to: message.to, subject: message.subject, bytes: size });
+    this.setLevel(this.pressure());
+    return message;
+  }
+
+  /**
+   * The messages waiting for task `key` whose attempt runs as `holder`: sent to it, to its
+   * teammate slot, or broadcast by another. Advances its cursors unless `peek`.
+   */
+  deliver(key: string, holder: string | null, peek: boolean): MailMessage[] {
+    const own = this.cursors.get(key) ?? 0;
+    const slot = holder === null ? Number.MAX_SAFE_INTEGER : this.cursors.get(holder) ?? 0;
+    const out: MailMessage[] = [];
+    for (const m of this.messages) {
+      if (out.length >= MAILBOX_LIMITS.readBatch) break;
+      const forTask = m.id > own && (m.to === key || (m.to === BROADCAST && m.from !== key));
+      const forSlot = m.id > slot && m.to === holder;
+      if (forTask || forSlot) out.push(m);
+    }
+    if (peek || out.length === 0) return out;
+    const last = out[out.length - 1].id;
+    // Up to the last handed over; messages past the batch stay for the next read.
+    this.cursors.set(key, Math.max(own, last));
+    if (holder !== null) this.cursors.set(holder, Math.max(slot, last));
+    this.run.record('mailbox:delivered', { to: key, holder, ids: out.map((m) => m.id) });
+    this.setLevel(this.pressure());
+    return out;
+  }
+
+  /** The `messages` query: held messages after `after`, optionally to one recipient. */
+  page(query: MessagesQuery = {}): { messages: MailMessage[]; nextId: number } {
+    const after = Math.max(0, query.after ?? 0);
+    const limit = Math.min(Math.max(0, query.limit ?? MAILBOX_LIMITS.queryPage), MAILBOX_LIMITS.queryPage);
+    const messages = this.messages.filter((m) => m.id > after && (query.to === undefined || m.to === query.to)).slice(0, limit);
+    return { messages, nextId: messages.length ? messages[messages.length - 1].id : Math.max(after, this.nextId - 1) };
+  }
+
+  get pressureLevel(): PressureLevel {
+    return this.level;
+  }
+
+  get held(): { messages: number; bytes: number } {
+    return { messages: this.messages.length, bytes: this.bytes };
+  }
+
+  private isRecipient(to: string): boolean {
+    if (to === COORDINATOR || to === BROADCAST) return true;
+    if (this.run.indexOf(to) !== undefined) return true;
+    const slot = /^teammate-([1-9]\d{0,2})$/.exec(to);
+    return slot !== null && Number(slot[1]) <= this.run.teammates;
+  }
+
+  private fits(size: number): boolean {
+    return this.messages.length + 1 <= MAILBOX_LIMITS.messages && this.bytes + size <= MAILBOX_LIMITS.totalBytes;
+  }
+
+  private floor(): number {
+    return this.messages.length ? this.messages[0].id - 1 : this.nextId - 1;
+  }
+
+  /** Whether nobody still waits for message `m`: every recipient it has has had it, or will never read. */
+  private delivered(m: MailMessage): boolean {
+    if (m.to === COORDINATOR) return true;
+    const had = (name: string) => (this.cursors.get(name) ?? 0) >= m.id;
+    if (m.to === BROADCAST) {
+      return this.run.keys.every((key, i) => key === m.from || this.run.settled(i) || had(key));
+    }
+    const i = this.run.indexOf(m.to);
+    if (i !== undefined) return this.run.settled(i) || had(m.to);
+    return had(m.to);
+  }
+
+  /** Drops messages nobody still waits for; keeps the rest in order. */
+  private compact(): void {
+    let dropped = 0;
+    for (let i = 0; i < this.messages.length; ) {
+      if (this.delivered(this.messages[i])) {
+        this.bytes -= this.sizes[i];
+        this.messages.splice(i, 1);
+        this.sizes.splice(i, 1);
+        dropped += 1;
+      } else i += 1;
+    }
+    if (dropped) this.run.record('mailbox:compacted', { dropped, held: this.messages.length, bytes: this.bytes });
+  }
+
+  private pressure(): PressureLevel {
+    const use = Math.max(this.messages.length / MAILBOX_LIMITS.messages, this.bytes / MAILBOX_LIMITS.totalBytes);
+    if (use >= 1) return 'full';
+    if (use >= 0.95) return 'critical';
+    if (use >= 0.8) return 'high';
+    return 'normal';
+  }
+
+  private setLevel(level: PressureLevel): void {
+    if (level === this.level) return;
+    const previous = this.level;
+    this.level = level;
+    this.run.record('mailbox:pressure', { level, previous, messages: this.messages.length, bytes: this.bytes });
+  }
+}
