@@ -4,8 +4,12 @@ import { adjudicationsQuery } from '../workflows/messages';
 import { TeamName, TeamRunPendingAdjudications } from '../workflows/search-attributes';
 import { teamRunHandle } from './index';
 
-/** Open runs that wait on a human: the run has nothing left to do but adjudications. */
-export const AWAITING_ADJUDICATION = 'TeamRunStatus="AwaitingAdjudication" AND ExecutionStatus="Running"';
+/**
+ * Open runs that wait on a human: the run has nothing left to do but adjudications, or some of
+ * its tasks wait for a decision (an approval step) while others still run.
+ */
+export const AWAITING_ADJUDICATION =
+  '(TeamRunStatus="AwaitingAdjudication" OR TeamRunPendingAdjudications > 0) AND ExecutionStatus="Running"';
 
 /** One task waiting for a decision. */
 export interface PendingTask {

@@ -62,6 +62,16 @@ export const ReadInboxSchema = z.object({
 });
 export type ReadInboxRequest = z.infer<typeof ReadInboxSchema>;
 
+/** Parses a mailbox request: a field too long is TEAM_MAILBOX_MESSAGE_TOO_LARGE, anything else wrong TEAM_MAILBOX_MESSAGE_INVALID. */
+export function parseMailbox<T>(schema: z.ZodType<T>, payload: unknown, message: string): T {
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue.path.length ? issue.path.join('.') : 'payload';
+  const code = issue.code === 'too_big' ? 'TEAM_MAILBOX_MESSAGE_TOO_LARGE' : 'TEAM_MAILBOX_MESSAGE_INVALID';
+  throw new TeamControlError(code, `${message}: ${where}: ${issue.message}`);
+}
+
 export interface MessagesQuery {
   to?: string;
   after?: number;

@@ -5,6 +5,7 @@ import {
   COORDINATOR,
   ReadInboxSchema,
   SendMessageSchema,
+  parseMailbox,
   type MailMessage,
   type MessagesQuery,
   type ReadInboxRequest,
@@ -340,7 +341,7 @@ export class TeamRun extends TeamRunCore {
 
   /** Every check of a `sendMessage` request but capacity (which only sending knows); throws `TeamControlError`. */
   validateSendMessage(payload: unknown): SendMessageRequest {
-    const request = parseControl(SendMessageSchema, payload, 'sendMessage');
+    const request = parseMailbox(SendMessageSchema, payload, 'sendMessage');
     const i = this.index.get(request.from);
     if (request.fencingToken !== undefined || i !== undefined) {
       // A task sends as itself, with its live attempt's token: a stale attempt's word is refused.

@@ -32,6 +32,15 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
   }
   if (pending.length > LISTED) lines.push(`- waiting: and ${pending.length - LISTED} more (query \`adjudications\`)`);
   if (pending.length) lines.push('- decide: send the `adjudicate` update { key, decision: retry|accept|reject, decisionId }');
+  const approvals = pending.filter((a) => a.code === 'TEAM_TASK_APPROVAL_REQUIRED');
+  if (approvals.length) {
+    const first = approvals[0].key;
+    lines.push(
+      `- approve: \`teamrun adjudicate ${run.workflowId} ${first} --accept\` (or \`--reject\`), or the \`adjudicate\` update { "key": "${first}", "decision": "accept", "decisionId": "<any new id>", "actor": "<an approver>" }`,
+    );
+  }
+  const mail = run.messagesView({ limit: 0 });
+  if (mail.nextId > 0) lines.push(`- mailbox: ${mail.nextId} message(s) sent (query \`messages\`; members: query \`members\`)`);
   const claims = run.activeClaims();
   if (claims.length) {
     const shown = claims.slice(0, LISTED).map((c) => `\`${c.activityId}\` (${c.holder}${c.interrupted ? ', interrupted' : ''})`);

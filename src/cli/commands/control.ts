@@ -12,15 +12,15 @@ import { oneLine, table } from '../format';
 import { intOption } from '../options';
 
 /** Who a control message says it comes from: `--actor`, else $TEAMRUN_ACTOR, else the login name. */
-function defaultActor(): string {
+export function defaultActor(): string {
   return process.env.TEAMRUN_ACTOR || os.userInfo().username;
 }
 
-const actorOption = () =>
+export const actorOption = () =>
   new Option('--actor <name>', 'who is asking, checked against governance.operators (default: $TEAMRUN_ACTOR, else your login name)');
 
 /** Runs `fn` with a client and a handle on the run, closing the connection after. */
-async function withRun<T>(command: Command, workflowId: string, fn: (handle: TeamRunHandle, client: Client) => Promise<T>): Promise<T> {
+export async function withRun<T>(command: Command, workflowId: string, fn: (handle: TeamRunHandle, client: Client) => Promise<T>): Promise<T> {
   const { client } = await clientFrom(command);
   try {
     return await fn(teamRunHandle(client, workflowId), client);
@@ -40,7 +40,7 @@ function rejectionOf(err: unknown): { code: string; message: string } | null {
   return null;
 }
 
-async function update<T>(what: string, send: () => Promise<T>): Promise<T> {
+export async function update<T>(what: string, send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (err) {

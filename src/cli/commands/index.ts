@@ -7,6 +7,7 @@ import { registerDoctor } from './doctor';
 import { registerInspect } from './inspect';
 import { registerLedger } from './ledger';
 import { registerObserve } from './observe';
+import { registerMailbox } from './mailbox';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
 import { registerFence } from './fence';
@@ -26,6 +27,7 @@ export function registerCommands(program: Command): void {
   registerStart(program);
   registerInspect(program);
   registerControl(program);
+  registerMailbox(program);
   registerValidate(program);
   registerTemporalPath(program);
   registerFence(program);
