@@ -51,7 +51,8 @@ export function registerMailbox(program: Command): void {
       const { messages } = await withRun(command, attempt.workflowId, (handle) =>
         update('readInbox', () => handle.executeUpdate(msg.readInboxUpdate, { args: [request] })),
       );
-      printJson(messages);
+      // One line, so a shell can use it as is (`::teamrun-output::{"got":$(teamrun inbox)}`).
+      process.stdout.write(`${JSON.stringify(messages)}\n`);
     });
 
   program
