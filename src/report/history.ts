@@ -303,9 +303,13 @@ function controlRecord(via: 'signal' | 'update', name: string, payload: unknown,
   if (name === 'interruptTask') summary = `interrupt ${key ?? '?'} (token ${fencingToken ?? '?'})`;
   else if (name === 'abortRun') summary = `abort the run${fields.requireAdjudication === false ? ' (no adjudication)' : ''}`;
   else if (name === 'adjudicate') summary = `${text(fields.decision) ?? '?'} ${key ?? '?'} (decision ${text(fields.decisionId) ?? '?'})`;
+  else if (name === 'sendMessage') summary = `message ${text(fields.from) ?? '?'} → ${text(fields.to) ?? '?'}${text(fields.subject) ? `: ${text(fields.subject)}` : ''}`;
+  else if (name === 'readInbox') summary = `${key ?? '?'} reads its inbox${fields.peek === true ? ' (peek)' : ''}`;
   else summary = name;
   if (reason) summary += `: ${reason}`;
-  return { at, via, name, actor: text(fields.actor), identity, key, fencingToken, summary, verdict: null };
+  // A message is drawn on its recipient's row (or its sender's, for a broadcast or the coordinator).
+  const row = name === 'sendMessage' ? [text(fields.to), text(fields.from)].find((k) => k && k !== '*' && k !== 'coordinator') ?? null : key;
+  return { at, via, name, actor: text(fields.actor), identity, key: row, fencingToken, summary, verdict: null };
 }
 
 function verdictOf(value: unknown): string {
