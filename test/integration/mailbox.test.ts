@@ -9,7 +9,8 @@ import type { TeamPlanInput } from '../../src/plan/schema';
 import { MAILBOX_LIMITS } from '../../src/team/mailbox';
 import * as msg from '../../src/workflows/messages';
 import { teamrun } from '../cli/teamrun-cli';
-import { spawnWorkerProcess, startRun, temporalAddress, temporalBinary, uniqueQueue, waitFor } from '../helpers/env';
+import { spawnWorkerProcess, startRun, temporalAddress, temporalBinary, testConfig, uniqueQueue, waitFor } from '../helpers/env';
+import { startOpenAiServer } from '../helpers/openai-server';
 import { runForTest, workerForTest } from '../helpers/scenario';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -212,5 +213,37 @@ describe('teammates that talk', () => {
     expect(hooked.length).toBeGreaterThanOrEqual(3);
     expect(hooked.every((h) => h.member.state === 'idle' && /^teammate-[12]$/.test(h.member.holder))).toBe(true);
     expect(result.stats).toEqual(expect.objectContaining({ total: 53, succeeded: 53 }));
+  });
+});
+
+describe('two llm agents talk through the mailbox', () => {
+  it("the reviewer's answer sends a ::teamrun-message:: line; the writer's attempt gets it appended to its conversation", async () => {
+    const server = await startOpenAiServer();
+    onTestFinished(() => server.close());
+    server.model('reviewer-model', {
+      content: 'The draft is fine but the intro is long.\n::teamrun-message::{"to":"writer","subject":"review","body":"shorten the intro to one sentence"}',
+      usage: { promptTokens: 20, completionTokens: 10 },
+    });
+    server.model('writer-model', { content: 'Teamrun runs teams.', usage: { promptTokens: 30, completionTokens: 5 } });
+    const worker = await workerForTest({ config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: 'TEAMRUN_TEST_NO_KEY' } }) });
+    const handle = await runForTest(
+      {
+        name: 'llm-pair',
+        tasks: [
+          { key: 'reviewer', executor: { kind: 'llm', model: 'reviewer-model', prompt: 'Review the draft. To ask the writer for a change, end with a ::teamrun-message:: line.' } },
+          { key: 'writer', dependsOn: ['reviewer'], executor: { kind: 'llm', model: 'writer-model', messages: [{ role: 'system', content: 'You write the intro.' }, { role: 'user', content: 'Write it.' }] } },
+        ],
+      },
+      worker,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    const writerCall = server.requests.find((r) => r.model === 'writer-model')!;
+    expect(writerCall.messages).toEqual([
+      { role: 'system', content: 'You write the intro.' },
+      { role: 'user', content: 'Write it.' },
+      { role: 'user', content: 'Messages from your team:\n- from reviewer (review): shorten the intro to one sentence' },
+    ]);
+    expect((await teamrun(['messages', handle.workflowId, '--json'])).stdout).toContain('shorten the intro');
   });
 });
