@@ -5,8 +5,9 @@ import { TeamControlError } from './control';
 /**
  * Bounds of a run's mailbox. It lives in the run's state and travels in the continue-as-new
  * snapshot, so its worst case is counted there: `totalBytes` of messages, plus one cursor per
- * recipient that has read (tasks as plan indices grouped by cursor: a few bytes each, about
- * 120 KB for 20,000 tasks). docs/messaging.md lists them.
+ * recipient that has read (tasks as delta-coded plan indices grouped by cursor: about two
+ * bytes each). With the members, under 192 KiB at every bound (test/unit/mailbox.test.ts).
+ * docs/messaging.md lists them.
  */
 export const MAILBOX_LIMITS = {
   /** A message's `body`, as JSON. */
@@ -81,7 +82,11 @@ export interface MessagesQuery {
 export interface MailboxSnapshot {
   nextId: number;
   messages: MailMessage[];
-  /** `[cursor, task plan indices, other recipients]`: everyone listed has had every message up to `cursor` for them. */
+  /**
+   * `[cursor, task plan indices, other recipients]`: everyone listed has had every message up to
+   * `cursor` for them. The indices are ascending and delta-coded (each the gap from the one
+   * before), so a cursor per task costs about two bytes.
+   */
   cursors: Array<[number, number[], string[]?]>;
   level: PressureLevel;
 }
@@ -123,8 +128,9 @@ export class Mailbox {
     this.sizes = this.messages.map((m) => jsonBytes(m));
     for (const size of this.sizes) this.bytes += size;
     this.level = snapshot.level;
-    for (const [cursor, indices, others] of snapshot.cursors) {
-      for (const i of indices) this.cursors.set(run.keys[i], cursor);
+    for (const [cursor, gaps, others] of snapshot.cursors) {
+      let i = 0;
+      for (const gap of gaps) this.cursors.set(run.keys[(i += gap)], cursor);
       for (const name of others ?? []) this.cursors.set(name, cursor);
     }
   }
@@ -141,7 +147,12 @@ export class Mailbox {
       if (i !== undefined) group[1].push(i);
       else (group[2] ??= []).push(name);
     }
-    return { nextId: this.nextId, messages: [...this.messages], cursors: [...byCursor.values()], level: this.level };
+    const cursors = [...byCursor.values()].map(([cursor, indices, others]): [number, number[], string[]?] => {
+      indices.sort((a, b) => a - b);
+      const gaps = indices.map((i, n) => (n === 0 ? i : i - indices[n - 1]));
+      return others ? [cursor, gaps, others] : [cursor, gaps];
+    });
+    return { nextId: this.nextId, messages: [...this.messages], cursors, level: this.level };
   }
 
   /** Checks a message's recipient and size; throws the mailbox's codes. */

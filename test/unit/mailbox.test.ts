@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
-import { MAILBOX_LIMITS } from '../../src/team/mailbox';
+import { jsonBytes } from '../../src/plan/schema';
+import { MAILBOX_LIMITS, Mailbox, emptyMailbox } from '../../src/team/mailbox';
+import { Members, emptyMembers } from '../../src/team/members';
 import { TeamRun } from '../../src/team/run';
 import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { AttemptOutcome, Claim } from '../../src/team/types';
@@ -266,5 +268,32 @@ describe('approval tasks', () => {
       expect(run.adjudicationsView()[0].decision).toEqual(expect.objectContaining({ decisionId: 'approval-timeout:approve:1', actor: null }));
       expect(run.approvalDeadline()).toBeNull();
     }
+  });
+});
+
+describe('mailbox and members in the snapshot, at their bounds', () => {
+  it('20,000 tasks that all read (each at its own cursor), a full mailbox and 256 members with long errors, all running long-keyed tasks, take under 192 KB', () => {
+    const keys = Array.from({ length: 20_000 }, (_, i) => `task-with-a-long-key-${'k'.repeat(90)}-${i}`);
+    const index = new Map(keys.map((k, i) => [k, i]));
+    const mailbox = new Mailbox(emptyMailbox(), { keys, indexOf: (k) => index.get(k), teammates: 256, settled: () => false, record: () => {} });
+    const body = 'b'.repeat(Math.floor(MAILBOX_LIMITS.totalBytes / MAILBOX_LIMITS.messages) - 200);
+    for (let n = 0; n < MAILBOX_LIMITS.messages; n++) mailbox.send({ from: 'coordinator', to: '*', body }, n);
+    expect(mailbox.held.messages).toBe(MAILBOX_LIMITS.messages);
+    // Each task reads a different number of messages, so cursors spread over every position.
+    for (let i = 0; i < keys.length; i++) {
+      for (let reads = i % 3; reads >= 0; reads--) mailbox.deliver(keys[i], `teammate-${(i % 256) + 1}`, false);
+    }
+    const members = new Members(emptyMembers(256, 0), true, () => {});
+    for (let s = 1; s <= 256; s++) {
+      members.started(`teammate-${s}`, keys[s], 1);
+      members.ended(`teammate-${s}`, false, 'e'.repeat(5_000), 2);
+      // Running again, on a task with a long key, with the last error kept.
+      members.started(`teammate-${s}`, keys[keys.length - s], 3);
+    }
+    const bytes = jsonBytes({ mailbox: mailbox.snapshot(), members: members.snapshot() });
+    expect(bytes).toBeLessThan(192 * 1024);
+    // And it comes back the same.
+    const again = new Mailbox(JSON.parse(JSON.stringify(mailbox.snapshot())), { keys, indexOf: (k) => index.get(k), teammates: 256, settled: () => false, record: () => {} });
+    expect(again.snapshot()).toEqual(mailbox.snapshot());
   });
 });
