@@ -61,8 +61,20 @@ describe('approval tasks gate a deploy', () => {
     expect(existsSync(`${dir}/deployed`)).toBe(false);
 
     // The Web UI's current details say what waits and how to decide it.
-    const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+    type Definition = { name: string; description?: string };
+    const metadata = (await handle.query('__temporal_workflow_metadata')) as {
+      currentDetails?: string;
+      definition?: { queryDefinitions?: Definition[]; updateDefinitions?: Definition[] };
+    };
     expect(metadata.currentDetails).toContain(`teamrun adjudicate ${handle.workflowId} approve --accept`);
+    // The Queries tab lists members and messages, each with what it answers, and the mailbox updates.
+    const described = (defs: Definition[] = []) => Object.fromEntries(defs.map((d) => [d.name, d.description ?? '']));
+    expect(described(metadata.definition?.queryDefinitions)).toEqual(
+      expect.objectContaining({ members: expect.stringContaining('teammate slot'), messages: expect.stringContaining('{ to?, after?, limit? }') }),
+    );
+    expect(described(metadata.definition?.updateDefinitions)).toEqual(
+      expect.objectContaining({ sendMessage: expect.stringContaining('coordinator'), readInbox: expect.stringContaining('fencingToken') }),
+    );
 
     // The cross-run queue lists it.
     const queue = await waitFor('the run in teamrun queue', async () => {
