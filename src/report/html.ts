@@ -156,6 +156,10 @@ function ganttRow(task: TaskReport, report: RunReport, end: number): string {
     ...report.control
       .filter((c) => c.name === 'interruptTask' && c.key === task.key)
       .map((c) => `<span class="mark" style="left:${pct(c.at)}%" title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">◆</span>`),
+    // The conversation: each message sent with the sendMessage update, on its recipient's row.
+    ...report.control
+      .filter((c) => c.name === 'sendMessage' && c.key === task.key)
+      .map((c) => `<span class="mark message" style="left:${pct(c.at)}%" title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">✉</span>`),
     ...(report.adjudications ?? [])
       .filter((a) => a.key === task.key && a.decision)
       .map((a) => `<span class="mark decision" style="left:${pct(a.decision!.decidedAt)}%" title="${esc(`${a.decision!.decision} by ${a.decision!.actor ?? '?'}`)}">✔</span>`),

@@ -61,6 +61,14 @@ describe('teammates that talk', () => {
     });
     // Both ran at the same time: the reviewer's message reached a writer still running.
     expect(result.maxConcurrent).toBe(2);
+
+    // The report draws the conversation: the message on the writer's row, and in the control table.
+    const file = path.join(tmpDir(), 'report.html');
+    const report = await teamrun(['report', handle.workflowId, '--html', file]);
+    expect(report.code, report.stderr).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toMatch(/<div class="row" id="task-writer"[^\n]*class="mark message"[^>]*title="message reviewer → writer: review -&gt; ok"/);
+    expect(html).toMatch(/<tr class="control" data-name="sendMessage">.*?message reviewer → writer: review/);
   });
 
   it('a broadcast reaches each running task once, never the sender; humans send with teamrun send RUN and read with teamrun messages', async () => {
