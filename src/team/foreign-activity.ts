@@ -19,6 +19,8 @@ export interface ForeignActivityInput {
   /** The executor's `input`, or null when the plan gives none. */
   input: unknown;
   dependencyOutputs: Record<string, unknown>;
+  /** Mailbox messages waiting for the task when the attempt started (absent when none). */
+  inbox?: Claim['inbox'];
 }
 
 export interface ForeignActivityOptions {
@@ -57,6 +59,7 @@ export function foreignActivityInput(workflowId: string, claim: Claim): ForeignA
     holder: claim.holder,
     input: specOf(claim).input ?? null,
     dependencyOutputs: claim.dependencyOutputs,
+    ...(claim.inbox ? { inbox: claim.inbox } : {}),
   };
 }
 
