@@ -40,7 +40,7 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
   const problems = checkSize(input);
   const parsed = TeamPlanSchema.safeParse(input);
   if (parsed.success) {
-    problems.push(...checkScopes(parsed.data), ...checkGraph(parsed.data.tasks), ...checkActivityTasks(parsed.data, parsed.data.tasks));
+    problems.push(...checkScopes(parsed.data), ...checkGraph(parsed.data.tasks), ...checkActivityTasks(parsed.data, parsed.data.tasks), ...checkApprovers(parsed.data));
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
@@ -233,6 +233,29 @@ export function checkActivityTasks(
         message: `an activity task cannot run under a shared ledger ("${plan.budget.ledger}"): its worker cannot renew the ledger slot`,
       });
     }
+  });
+  return problems;
+}
+
+/**
+ * An approval's `approvers` narrow `governance.operators`: an approver who is not an operator
+ * could never decide it, so the plan says so up front.
+ */
+export function checkApprovers(plan: Pick<TeamPlan, 'governance' | 'tasks'>): PlanProblem[] {
+  const operators = plan.governance?.operators;
+  if (!operators) return [];
+  const problems: PlanProblem[] = [];
+  plan.tasks.forEach((task, i) => {
+    if (task.executor.kind !== 'approval') return;
+    const approvers = (task.executor.approvers ?? []) as string[];
+    approvers.forEach((name, a) => {
+      if (operators.includes(name)) return;
+      problems.push({
+        path: `tasks[${i}].executor.approvers[${a}]`,
+        code: 'approver_not_operator',
+        message: `approver "${name}" is not one of governance.operators (${operators.map((o) => `"${o}"`).join(', ')}): they could never decide this task`,
+      });
+    });
   });
   return problems;
 }

@@ -254,6 +254,18 @@ describe('approval tasks', () => {
     expect(run.adjudicate({ key: 'approve', decision: 'accept', decisionId: 'x', actor: 'rm' }, 3).task.status).toBe('succeeded');
   });
 
+  it('a plan whose approver is not an operator is refused with the path', () => {
+    const validation = validatePlan({
+      name: 'unit',
+      governance: { operators: ['rm'] },
+      tasks: [task('approve', { executor: { kind: 'approval', approvers: ['rm', 'intern'] } })],
+    });
+    expect(validation.ok).toBe(false);
+    expect(!validation.ok && validation.problems).toEqual([
+      expect.objectContaining({ path: 'tasks[0].executor.approvers[1]', code: 'approver_not_operator' }),
+    ]);
+  });
+
   it('timeoutMs decides by onTimeout (reject by default) at its deadline, not before', () => {
     for (const [onTimeout, status] of [[undefined, 'failed'], ['accept', 'succeeded']] as const) {
       const run = plan({ timeoutMs: 1_000, ...(onTimeout ? { onTimeout } : {}) });
