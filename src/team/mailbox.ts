@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonBytes } from '../plan/schema';
+import { jsonBytes } from '../plan/bytes';
 import { TeamControlError } from './control';
 
 /**

@@ -4,6 +4,7 @@ import { PLAN_LIMITS, TEMPORAL_PAYLOAD_LIMIT_BYTES, type TeamPlanInput } from '.
 import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { RUN_LIMITS } from '../../src/team/bounds';
 import { MESSAGE_LIMITS, TeamControlError } from '../../src/team/control';
+import { MAILBOX_LIMITS } from '../../src/team/mailbox';
 import { TeamRun } from '../../src/team/run';
 import { packPlan, packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { Claim } from '../../src/team/types';
@@ -147,6 +148,12 @@ describe('the worst case: a run at every bound at once still continues as new', 
         run.abort({ actor, requestId: id(round, 'a'), reason: long(10_000, 'q') }, now); // refused: reason too long, still an event
       }
     }
+    // The mailbox at its bound: messages nobody has read yet (compaction cannot free them), each body at its bound.
+    const mail = () => run.sendMessage({ from: 'coordinator', actor, to: '*', subject: long(MAILBOX_LIMITS.subjectChars, 's'), body: long(MAILBOX_LIMITS.bodyBytes - 2, 'm') }, (now += 1));
+    expect(() => {
+      for (;;) mail();
+    }).toThrow(TeamControlError);
+    expect(run.messagesView().messages.length).toBeGreaterThan(0);
     const snapshot = packSnapshot(run.snapshot());
     const packed = jsonBytes(snapshot);
     const parts = Object.entries(snapshot).map(([part, value]) => `${part} ${jsonBytes(value)}`).join(', ');

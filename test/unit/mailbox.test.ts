@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
-import { jsonBytes } from '../../src/plan/schema';
+import { jsonBytes } from '../../src/plan/bytes';
 import { MAILBOX_LIMITS, Mailbox, emptyMailbox } from '../../src/team/mailbox';
 import { Members, emptyMembers } from '../../src/team/members';
 import { TeamRun } from '../../src/team/run';
