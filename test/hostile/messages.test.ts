@@ -33,6 +33,8 @@ describe('hostile messages against a live run', () => {
     const interrupt = (request: unknown) => rejectionCode(handle.executeUpdate(msg.interruptTaskUpdate, { args: [request as InterruptRequest] }));
     const adjudicate = (request: unknown) => rejectionCode(handle.executeUpdate(msg.adjudicateUpdate, { args: [request as AdjudicateRequest] }));
     const abort = (request: unknown) => rejectionCode(handle.executeUpdate(msg.abortRunUpdate, { args: [request as never] }));
+    const send = (request: unknown) => rejectionCode(handle.executeUpdate(msg.sendMessageUpdate, { args: [request as never] }));
+    const read = (request: unknown) => rejectionCode(handle.executeUpdate(msg.readInboxUpdate, { args: [request as never] }));
 
     // Updates: refused by their validators, with a code, before anything reaches history.
     const updates: Array<[string, Promise<string>, string]> = [
@@ -54,6 +56,16 @@ describe('hostile messages against a live run', () => {
       ['adjudicate: decision "maybe"', adjudicate({ key: 'a', decision: 'maybe', decisionId: 'd2' }), 'invalid_decision'],
       ['adjudicate: no decision id', adjudicate({ key: 'a', decision: 'accept' }), 'decision_id_required'],
       ['adjudicate: a 1,000-char evidence digest', adjudicate({ key: 'a', decision: 'accept', decisionId: 'd3', evidenceDigest: big(1_000) }), 'value_too_large'],
+      ['sendMessage: to __proto__', send({ from: 'coordinator', to: '__proto__', body: 1 }), 'TEAM_MAILBOX_MESSAGE_INVALID'],
+      ['sendMessage: to teammate-999', send({ from: 'coordinator', to: 'teammate-999', body: 1 }), 'TEAM_MAILBOX_MESSAGE_INVALID'],
+      ['sendMessage: a 1.1 MB body', send({ from: 'coordinator', to: 'a', body: big(1_100_000) }), 'TEAM_MAILBOX_MESSAGE_TOO_LARGE'],
+      ['sendMessage: a 300-char subject', send({ from: 'coordinator', to: 'a', subject: big(300), body: 1 }), 'TEAM_MAILBOX_MESSAGE_TOO_LARGE'],
+      ['sendMessage: no payload', send(null), 'TEAM_MAILBOX_MESSAGE_INVALID'],
+      ['sendMessage: as task a with a stale token', send({ from: 'a', fencingToken: a.fencingToken + 1, to: 'c', body: 1 }), 'stale_attempt'],
+      ['sendMessage: as task a without a token', send({ from: 'a', to: 'c', body: 1 }), 'stale_attempt'],
+      ['readInbox: key __proto__', read({ key: '__proto__', fencingToken: 1 }), 'not_found'],
+      ['readInbox: a stale token', read({ key: 'a', fencingToken: a.fencingToken + 1 }), 'stale_attempt'],
+      ['readInbox: a task not running', read({ key: 'b', fencingToken: 1 }), 'stale_attempt'],
     ];
     const codes = await Promise.all(updates.map(async ([name, update, code]) => ({ name, code: await update, expected: code })));
     expect(codes.filter((c) => c.code !== c.expected)).toEqual([]);
