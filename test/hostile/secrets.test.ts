@@ -135,7 +135,7 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
     // Exactly the allowlist (less what the shell itself sets: PWD, SHLVL, _).
     const shellOwn = new Set(['PWD', 'OLDPWD', 'SHLVL', '_']);
     expect(String(tasks['not-given'].output).trim().split(' ').filter((name) => !shellOwn.has(name)).sort()).toEqual(
-      ['HOME', 'LANG', 'PATH', 'TEAMRUN_ATTEMPT', 'TEAMRUN_FENCING_TOKEN', 'TEAMRUN_HOLDER', 'TEAMRUN_INPUTS', 'TEAMRUN_INPUTS_FILE', 'TEAMRUN_LEASE_ID', 'TEAMRUN_TASK_KEY', 'TEAMRUN_WORKFLOW_ID', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']
+      ['HOME', 'LANG', 'PATH', 'TEAMRUN_ATTEMPT', 'TEAMRUN_FENCING_TOKEN', 'TEAMRUN_HOLDER', 'TEAMRUN_INBOX', 'TEAMRUN_INPUTS', 'TEAMRUN_INPUTS_FILE', 'TEAMRUN_LEASE_ID', 'TEAMRUN_TASK_KEY', 'TEAMRUN_WORKFLOW_ID', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']
         .filter((name) => name !== 'LANG' || process.env.LANG !== undefined)
         .sort(),
     );
