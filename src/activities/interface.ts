@@ -20,6 +20,8 @@ export interface RunTaskInput {
   ledger?: LedgerLease;
   /** Mailbox messages waiting for the task when the attempt started (absent when none). */
   inbox?: MailMessage[];
+  /** The task may add tasks (the plan's `allowSpawn`). */
+  allowSpawn?: boolean;
 }
 
 /**
@@ -51,7 +53,12 @@ export interface RunTaskResult {
   links?: AttemptLink[];
   /** `::teamrun-message::` lines: mailbox messages the run sends when this attempt settles the task. */
   messages?: unknown[];
+  /** Tasks to add (`::teamrun-tasks::` lines, an llm answer's `tasks`): the run adds them if this attempt settles the task. */
+  tasks?: unknown[];
 }
+
+/** Bound on the tasks one attempt asks to add, as JSON (and ADD_TASKS_LIMITS.maxTasks of them). */
+export const MAX_SPAWN_BYTES = 512 * 1024;
 
 /** Carried in a failure's details and a cancellation's details: what the attempt did before it stopped. */
 export interface AttemptEvidence {

@@ -1,10 +1,12 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
+import { ADD_TASKS_LIMITS } from '../plan/schema';
 import { ExecutorError, type Executor, type ExecutorResult } from './executors';
 import {
   FAILURE_TYPES,
   MAX_OUTPUT_BYTES,
+  MAX_SPAWN_BYTES,
   type AttemptEvidence,
   type HeartbeatDetails,
   type RunTaskInput,
@@ -78,6 +80,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
             holder: input.holder,
             dependencyOutputs: input.dependencyOutputs,
             inbox: input.inbox ?? [],
+            allowSpawn: input.allowSpawn === true,
             progress: (details) => {
               progress = details;
             },
@@ -100,6 +103,19 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
             nonRetryable: true,
             details: [evidence(result, false)],
           });
+        }
+        if (result.tasks?.length) {
+          const spawnSize = Buffer.byteLength(JSON.stringify(result.tasks));
+          if (spawnSize > MAX_SPAWN_BYTES || result.tasks.length > ADD_TASKS_LIMITS.maxTasks) {
+            throw ApplicationFailure.create({
+              type: FAILURE_TYPES.outputTooLarge,
+              message: `the attempt asked to add ${result.tasks.length} task(s) in ${spawnSize} bytes, over the bound (${ADD_TASKS_LIMITS.maxTasks} tasks, ${MAX_SPAWN_BYTES} bytes); add them in several requests with teamrun add-tasks`,
+              nonRetryable: true,
+              details: [evidence(result, false)],
+            });
+          }
+          // Redacted like everything else an attempt reports: a command it prints may hold a secret it read.
+          return { ...reported, tasks: redactor.deep(result.tasks) };
         }
         return reported;
       } catch (err) {

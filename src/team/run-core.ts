@@ -1,14 +1,16 @@
-import { CONTINUE_AS_NEW_EVENTS, type TaskSpec, type TeamPlan } from '../plan/schema';
+import { AddTasksRequestSchema, CONTINUE_AS_NEW_EVENTS, type AddTasksRequest, type TaskSpec, type TeamPlan } from '../plan/schema';
 import { jsonBytes } from '../plan/bytes';
+import { formatPath } from '../plan/validate';
+import { validateAddedTasks } from '../plan/validate-added';
 import { RUN_LIMITS, clip } from './bounds';
 import { Budget, type BudgetSnapshot } from './budget';
-import { ABORT_CODE_DEFAULT } from './control';
 import { APPROVAL_CODE, APPROVAL_HOLDER, approvalDeadline, approvalOf, approvalReason } from './approval';
+import { ABORT_CODE_DEFAULT, TeamControlError } from './control';
+import { ADDED_EVENT_KEYS, SPAWN_LIMIT_CODE, Spawns, type SpawnSnapshot } from './spawn';
 import { EventLog, type EventLogSnapshot } from './events';
 import { Mailbox, MAILBOX_LIMITS, emptyMailbox, type MailboxSnapshot } from './mailbox';
 import { Members, emptyMembers, type MembersSnapshot } from './members';
 import { boundTaskViews } from './result';
-import { TeamControlError } from './control';
 import { ReadyQueue, scopesOverlap } from './scheduling';
 import {
   TASK_STATUSES,
@@ -51,6 +53,8 @@ export interface TeamRunSnapshot {
   /** The teammates' mailbox and the members' records (absent in older snapshots). */
   mailbox?: MailboxSnapshot;
   members?: MembersSnapshot;
+  /** Tasks added while the run runs (`addTasks`); absent in older snapshots. */
+  spawns?: SpawnSnapshot;
 }
 
 /** What a cancelled run's result says about the cancellation (absent from a run that was not cancelled). */
@@ -104,6 +108,10 @@ export abstract class TeamRunCore {
   protected readonly pendingCancels: Array<{ key: string; fencingToken: number }> = [];
   protected readonly mailbox: Mailbox;
   protected readonly members: Members;
+  protected readonly spawns: Spawns;
+  /** Task keys in run order (the mailbox reads it). */
+  protected readonly taskKeys: string[];
+  private treeCache: { key: string; tree: Array<{ parent: string; children: string[]; total: number }> } | null = null;
   protected abortInfo: TeamRunSnapshot['abort'];
   protected closed: TeamRunSnapshot['closed'];
   protected awaitingSince: number | null;
@@ -135,15 +143,17 @@ export abstract class TeamRunCore {
     this.members = new Members(snapshot.members ?? emptyMembers(this.plan.teammates, snapshot.startedAt), !!this.plan.hooks?.teammateIdle, (type, fields) =>
       this.events.record(type, this.clock, fields),
     );
+    this.spawns = new Spawns(snapshot.spawns);
     this.slots = new Array<boolean>(this.plan.teammates).fill(false);
     this.ready = new ReadyQueue(this.specs);
     this.dependents = this.specs.map(() => []);
     this.waitingOn = this.specs.map(() => 0);
     for (const status of TASK_STATUSES) this.counts.set(status, 0);
     this.specs.forEach((spec, i) => this.index.set(spec.key, i));
-    const keys = this.specs.map((spec) => spec.key);
+    // Live: tasks added while the run runs (addTasks) join it, so the mailbox knows them too.
+    this.taskKeys = this.specs.map((spec) => spec.key);
     this.mailbox = new Mailbox(snapshot.mailbox ?? emptyMailbox(), {
-      keys,
+      keys: this.taskKeys,
       indexOf: (key) => this.index.get(key),
       teammates: this.plan.teammates,
       settled: (i) => ['succeeded', 'failed', 'skipped'].includes(this.tasks[i].status),
@@ -189,6 +199,7 @@ export abstract class TeamRunCore {
         events: this.events.snapshot(),
         mailbox: this.mailbox.snapshot(),
         members: this.members.snapshot(),
+        spawns: this.spawns.snapshot(),
       }),
     ) as TeamRunSnapshot;
   }
@@ -300,6 +311,7 @@ export abstract class TeamRunCore {
       dependencyOutputs,
       estimate: { tokens: spec.estimate?.tokens ?? 0, usd: spec.estimate?.usd ?? 0 },
       ...(inbox.length ? { inbox } : {}),
+      ...(spec.allowSpawn ? { allowSpawn: true as const } : {}),
     };
   }
 
@@ -388,6 +400,7 @@ export abstract class TeamRunCore {
     const stop = attempt.stop;
     const evidence = this.hold('output' in outcome ? outcome.output : undefined);
     const identity = { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken };
+    let spawn: ReturnType<TeamRunCore['spawnOnSettle']> = null;
     // Recorded whatever the attempt was stopped for: the heartbeats stopped, and that is worth knowing.
     if (outcome.kind === 'lease-lost') this.events.record('lease:expired', now, { ...identity, workerIdentity: attempt.workerIdentity });
 
@@ -431,12 +444,14 @@ export abstract class TeamRunCore {
       }
     } else if (outcome.kind === 'completed' && !this.canHold(outcome.output)) {
       this.fail(i, this.outputsFullMessage(jsonBytes(outcome.output)), now, attempt);
-    } else if (outcome.kind === 'completed') {
+    } else if (outcome.kind === 'completed' && (spawn = this.spawnOnSettle(i, attempt, outcome.tasks, now))?.kind === 'limit') {
+      this.toAdjudication(i, SPAWN_LIMIT_CODE, attempt, now, { reason: spawn!.message, usage: usage ?? null, result: evidence ?? null });
+    } else if (outcome.kind === 'completed' && !spawn) {
       this.succeed(i, outcome.output, now);
       this.events.record('task:completed', now, { key, fencingToken, attempt: attempt.attempt });
     } else {
-      const message = outcome.kind === 'failed' ? outcome.message : 'attempt cancelled unexpectedly';
-      const nonRetryable = outcome.kind === 'failed' && outcome.nonRetryable;
+      const message = spawn ? spawn.message : outcome.kind === 'failed' ? outcome.message : 'attempt cancelled unexpectedly';
+      const nonRetryable = (outcome.kind === 'failed' && outcome.nonRetryable) || spawn?.kind === 'forbidden';
       if (nonRetryable || this.attemptsSpent(i)) {
         this.fail(i, message, now, attempt);
       } else {
@@ -667,6 +682,162 @@ export abstract class TeamRunCore {
     this.events.record('run:budget-exhausted', now, { reason, budget: this.budget.view(now, this.startedAt).used });
     this.skipNotStarted(`budget_stopped: ${reason}`, now);
     this.touch();
+  }
+
+  // ---- added tasks (addTasks) ---------------------------------------------------------------
+
+  /**
+   * Every check of new tasks but who sends them: shape, the running graph (as a plan's graph is
+   * checked), whether the run still takes work, and the spawn limits. Throws `TeamControlError`
+   * with the problem's code and path; returns the parsed request, and the depth of its tasks.
+   */
+  protected checkAddition(payload: unknown): { request: AddTasksRequest; depth: number } {
+    const parsed = AddTasksRequestSchema.safeParse(payload);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more problem(s))` : '';
+      throw new TeamControlError('schema', `addTasks: ${formatPath(issue.path)}: ${issue.message}${more}`);
+    }
+    const request = parsed.data;
+    let depth = 0;
+    if (request.parent !== undefined) {
+      const p = this.index.get(request.parent);
+      if (p === undefined) throw new TeamControlError('unknown_parent', `addTasks: parent: no task "${request.parent}" in the run`);
+      depth = (this.tasks[p].depth ?? 0) + 1;
+    }
+    if (this.spawns.earlier(request.requestId)) return { request, depth };
+    if (!this.acceptingWork) {
+      const why = this.abortInfo ? 'was aborted' : this.budget.stopped ? `stopped on its budget (${this.budget.reason})` : 'is closing';
+      throw new TeamControlError('run_not_accepting_work', `addTasks: the run ${why}; it takes no new tasks`);
+    }
+    const graph = { has: (key: string) => this.index.has(key), size: this.tasks.length, keys: () => this.index.keys() };
+    const problems = validateAddedTasks(request.tasks, graph, this.plan);
+    if (problems.length) {
+      const [first] = problems;
+      const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
+      throw new TeamControlError(first.code, `addTasks: ${first.path}: ${first.message}${more}`);
+    }
+    const over = this.spawns.overLimit(this.plan.budget, request.tasks.length, depth);
+    if (over) throw new TeamControlError(over.limit, `addTasks: ${over.message}`);
+    return { request, depth };
+  }
+
+  /** Adds checked tasks at the end of the run, all at once; a repeated requestId adds nothing again. */
+  protected applyAddition(request: AddTasksRequest, depth: number, now: number): { ok: true; added: string[]; idempotent?: true } {
+    const earlier = this.spawns.earlier(request.requestId);
+    if (earlier) {
+      const added = this.specs.slice(earlier.from, earlier.from + earlier.count).map((spec) => spec.key);
+      return { ok: true, added, idempotent: true };
+    }
+    const from = this.tasks.length;
+    for (const spec of request.tasks) {
+      const i = this.plan.tasks.push(spec) - 1;
+      this.tasks.push({
+        key: spec.key,
+        status: 'blocked',
+        attempts: 0,
+        uncounted: 0,
+        fencingToken: 0,
+        current: null,
+        holder: null,
+        previousLease: null,
+        readyAt: now,
+        startedAt: null,
+        settledAt: null,
+        lastError: null,
+        skipReason: null,
+        usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 },
+        ...(request.parent !== undefined ? { parent: request.parent, depth } : {}),
+      });
+      this.counts.set('blocked', (this.counts.get('blocked') ?? 0) + 1);
+      this.index.set(spec.key, i);
+      this.taskKeys.push(spec.key);
+      this.dependents.push([]);
+      this.waitingOn.push(0);
+    }
+    for (let i = from; i < this.tasks.length; i++) {
+      for (const dep of this.specs[i].dependsOn) {
+        const d = this.index.get(dep)!;
+        this.dependents[d].push(i);
+        if (this.tasks[d].status !== 'succeeded') this.waitingOn[i] += 1;
+      }
+    }
+    this.spawns.record(request.requestId, from, request.tasks.length);
+    const added = request.tasks.map((spec) => spec.key);
+    this.events.record('task:added', now, {
+      count: added.length,
+      keys: added.slice(0, ADDED_EVENT_KEYS),
+      parent: request.parent ?? null,
+      depth,
+      actor: request.actor ?? null,
+      requestId: request.requestId,
+    });
+    // In run order, so a new task depending on an earlier new one that can never run is skipped too.
+    for (let i = from; i < this.tasks.length; i++) {
+      const failedDep = this.specs[i].dependsOn.find((dep) => ['failed', 'skipped'].includes(this.tasks[this.index.get(dep)!].status));
+      if (failedDep !== undefined) this.skipTask(i, `dependency "${failedDep}" ${this.tasks[this.index.get(failedDep)!].status}`, now);
+      else if (this.waitingOn[i] === 0) {
+        this.setStatus(this.tasks[i], 'ready');
+        this.ready.add(i);
+      }
+    }
+    this.touch();
+    return { ok: true, added };
+  }
+
+  /**
+   * What the attempt that settles task `i` successfully asked to add (`::teamrun-tasks::` lines,
+   * an llm answer's `tasks`): added now, under the task's name and fencing token. Over a spawn
+   * limit (or once the run takes no work) the task goes to adjudication and nothing is added;
+   * tasks that are not a valid addition fail the attempt. Null when there is nothing to add or it was added.
+   */
+  protected spawnOnSettle(
+    i: number,
+    attempt: Attempt,
+    tasks: unknown,
+    now: number,
+  ): { kind: 'limit' | 'invalid' | 'forbidden'; message: string } | null {
+    if (tasks === undefined) return null;
+    const key = this.tasks[i].key;
+    if (!this.specs[i].allowSpawn) {
+      return { kind: 'forbidden', message: `task "${key}" asked to add tasks but its plan entry has no "allowSpawn": true` };
+    }
+    const payload = { tasks, parent: key, fencingToken: attempt.fencingToken, requestId: `${key}#${attempt.fencingToken}` };
+    try {
+      const { request, depth } = this.checkAddition(payload);
+      this.applyAddition(request, depth, now);
+      return null;
+    } catch (err) {
+      if (!(err instanceof TeamControlError)) throw err;
+      const limit = err.code === 'max-spawned-tasks' || err.code === 'max-depth' || err.code === 'run_not_accepting_work';
+      return { kind: limit ? 'limit' : 'invalid', message: `${err.code}: ${err.message}` };
+    }
+  }
+
+  /** Tasks added during the run, in all. */
+  get addedTasks(): number {
+    return this.spawns.count;
+  }
+
+  /** Parent -> children of added tasks, parents in run order (at most `maxParents`, each with at most `maxChildren`). */
+  spawnTree(maxParents = 20, maxChildren = 20): Array<{ parent: string; children: string[]; total: number }> {
+    // The tree changes only when tasks are added: the Web UI's details ask on every step.
+    const cacheKey = `${this.tasks.length}/${maxParents}/${maxChildren}`;
+    if (this.treeCache?.key === cacheKey) return this.treeCache.tree;
+    const byParent = new Map<string, { parent: string; children: string[]; total: number }>();
+    for (const task of this.tasks) {
+      if (task.parent === undefined) continue;
+      let entry = byParent.get(task.parent);
+      if (!entry) {
+        if (byParent.size >= maxParents) continue;
+        entry = { parent: task.parent, children: [], total: 0 };
+        byParent.set(task.parent, entry);
+      }
+      entry.total += 1;
+      if (entry.children.length < maxChildren) entry.children.push(task.key);
+    }
+    this.treeCache = { key: cacheKey, tree: [...byParent.values()] };
+    return this.treeCache.tree;
   }
 
   // ---- wall clock -------------------------------------------------------------------------

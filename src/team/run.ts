@@ -1,4 +1,4 @@
-import type { ExecutorSpec, TeamPlan } from '../plan/schema';
+import type { AddTasksRequest, ExecutorSpec, TeamPlan } from '../plan/schema';
 import { approvalDeadline, approvalOf, approverRefusal } from './approval';
 import {
   BROADCAST,
@@ -157,6 +157,42 @@ export class TeamRun extends TeamRunCore {
     this.events.record('control:idempotent', now, { message, ...control });
     this.touch();
     return verdict;
+  }
+
+  /**
+   * Every check of an `addTasks` request, in order: its shape; a task adding work must name
+   * itself as `parent`, send its current fencing token (a stale attempt adds nothing) and have
+   * `allowSpawn`; anyone else is checked against governance; then the run must take work, the
+   * tasks pass the plan's checks against the running graph, and the spawn limits hold. A
+   * requestId already taken answers as it did. Throws `TeamControlError`.
+   */
+  validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {
+    const checked = this.checkAddition(payload);
+    const { request } = checked;
+    if (request.parent !== undefined && request.fencingToken !== undefined) {
+      const attempt = this.active.get(request.parent);
+      if (!attempt || attempt.fencingToken !== request.fencingToken) {
+        throw new TeamControlError(
+          'stale_attempt',
+          `addTasks: fencing token ${request.fencingToken} of "${request.parent}" is not its current attempt's (${attempt ? attempt.fencingToken : 'none running'})`,
+        );
+      }
+      if (!this.specs[this.index.get(request.parent)!].allowSpawn) {
+        throw new TeamControlError('forbidden', `addTasks: task "${request.parent}" has no "allowSpawn": true in the plan`);
+      }
+    } else {
+      this.checkActor(request.actor, 'addTasks');
+    }
+    // A run with nothing left to do is closing: tasks added now would never run.
+    if (this.phase() === 'done' && !this.spawns.earlier(request.requestId)) {
+      throw new TeamControlError('run_not_accepting_work', 'addTasks: the run has finished its work and is closing; it takes no new tasks');
+    }
+    return checked;
+  }
+
+  addTasks(payload: unknown, now: number): { ok: true; added: string[]; idempotent?: true } {
+    const { request, depth } = this.validateAddTasks(payload);
+    return this.applyAddition(request, depth, now);
   }
 
   validateAbort(payload: unknown): void {

@@ -32,7 +32,8 @@ export type AdjudicationCode =
   | 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED'
   | 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED'
   | 'TEAM_WALL_BUDGET_EXHAUSTED'
-  | 'TEAM_TASK_APPROVAL_REQUIRED';
+  | 'TEAM_TASK_APPROVAL_REQUIRED'
+  | 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED';
 
 /** Usage as the worker reports it: `costUsd` is filled from the price table when the model is priced. */
 export type ReportedUsage = Usage;
@@ -90,6 +91,10 @@ export interface TaskState {
   skipReason: string | null;
   usage: UsageTotals;
   output?: unknown;
+  /** The task that added this one (`addTasks`), absent for plan tasks and tasks a person added without one. */
+  parent?: string;
+  /** Length of the parent chain from a plan task; absent means 0. */
+  depth?: number;
 }
 
 export interface UsageTotals {
@@ -101,7 +106,8 @@ export interface UsageTotals {
 
 /** What an attempt turned out to be, as the workflow saw it from Temporal. */
 export type AttemptOutcome =
-  | { kind: 'completed'; output?: unknown; usage?: ReportedUsage; workerIdentity?: string; messages?: unknown[] }
+  /** `tasks`: what the attempt asked to add (`::teamrun-tasks::` lines, an llm answer), applied only if it settles the task. */
+  | { kind: 'completed'; output?: unknown; usage?: ReportedUsage; workerIdentity?: string; messages?: unknown[]; tasks?: unknown[] }
   | {
       kind: 'failed';
       message: string;
@@ -141,6 +147,8 @@ export interface Claim {
   estimate: Reservation;
   /** Mailbox messages waiting for the task when the attempt starts (absent when none). */
   inbox?: MailMessage[];
+  /** The task may add tasks (`allowSpawn`); absent when it may not. */
+  allowSpawn?: true;
 }
 
 export interface AdjudicationDecision {

@@ -15,6 +15,10 @@ export interface TaskView {
   skipReason: string | null;
   usage: UsageTotals;
   output?: unknown;
+  /** The task that added this one, or null. */
+  parent: string | null;
+  /** Parent chain length from a plan task (0 for plan tasks). */
+  depth: number;
 }
 
 export function taskView(task: TaskState, spec: TaskSpec): TaskView {
@@ -31,6 +35,8 @@ export function taskView(task: TaskState, spec: TaskSpec): TaskView {
     lastError: task.lastError,
     skipReason: task.skipReason,
     usage: task.usage,
+    parent: task.parent ?? null,
+    depth: task.depth ?? 0,
   };
   if (task.output !== undefined) view.output = task.output;
   return view;

@@ -49,6 +49,14 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
   for (const { key, links: printed } of links) {
     lines.push(`- links of \`${key}\`: ${printed.map((l) => `[${markdownText(l.label || l.url)}](${l.url})`).join(', ')}`);
   }
+  if (run.addedTasks > 0) {
+    lines.push(`- added while running: ${run.addedTasks} task(s)`);
+    const tree = run.spawnTree(LISTED, LISTED);
+    for (const { parent, children, total } of tree) {
+      const more = total > children.length ? ` and ${total - children.length} more` : '';
+      lines.push(`  - \`${parent}\` -> ${children.map((c) => `\`${c}\``).join(', ')}${more}`);
+    }
+  }
   lines.push(`- budget: ${budgetLine(budget)}`);
   return lines.join('\n');
 }

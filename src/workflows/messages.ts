@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AbortRequest, AbortVerdict, AdjudicateRequest, InterruptRequest, InterruptVerdict } from '../team/control';
 import type { MailMessage, MessagesQuery, ReadInboxRequest, SendMessageRequest } from '../team/mailbox';
 import type { MemberRecord } from '../team/members';
+import type { AddTasksRequestInput } from '../plan/schema';
 import type { TasksQuery, TeamRun } from '../team/run';
 import type { TaskView } from '../team/views';
 
@@ -30,6 +31,14 @@ export const interruptTaskUpdate = defineUpdate<InterruptVerdict, [InterruptRequ
 // payload-less request from the `temporal` CLI still reaches the handler, which takes none as `{}`.
 export const abortRunUpdate = defineUpdate<AbortVerdict, [AbortRequest]>('abortRun');
 export const adjudicateUpdate = defineUpdate<ReturnType<TeamRun['adjudicate']>, [AdjudicateRequest]>('adjudicate');
+/** Adds tasks to the running graph: `{ tasks, parent?, fencingToken?, requestId, actor? }` -> `{ ok, added, idempotent? }`. */
+export const addTasksUpdate = defineUpdate<AddTasksVerdict, [AddTasksRequestInput]>('addTasks');
+
+export interface AddTasksVerdict {
+  ok: true;
+  added: string[];
+  idempotent?: true;
+}
 
 export type RunResult = ReturnType<TeamRun['finish']>;
 export type RunStatusView = ReturnType<TeamRun['status']>;

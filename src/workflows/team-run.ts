@@ -88,6 +88,7 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       holder: claim.holder,
       executor: claim.executor,
       dependencyOutputs: claim.dependencyOutputs,
+      ...(claim.allowSpawn ? { allowSpawn: true } : {}),
       ...(ledger ? { ledger: ledger.lease(claim) } : {}),
       ...(claim.inbox ? { inbox: claim.inbox } : {}),
     };
@@ -311,6 +312,12 @@ function registerHandlers(run: TeamRun): void {
       asFailure(() => run.validateAdjudicate(request));
     },
     description: 'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
+  });
+  setHandler(msg.addTasksUpdate, (request) => asFailure(() => run.addTasks(request, now())), {
+    validator: (request) => {
+      asFailure(() => run.validateAddTasks(request));
+    },
+    description: 'Add tasks to the running graph: { tasks: [TaskSpec...], parent?, fencingToken?, requestId, actor? }',
   });
 }
 

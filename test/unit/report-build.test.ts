@@ -165,7 +165,7 @@ describe('the run report reads attempts the way the team rules settle them', () 
       state: 'succeeded',
       stats: { total: 2, succeeded: 2, failed: 0, skipped: 0, adjudication: 0 },
       tasks: [
-        { key: 'a', title: 'Task A', status: 'succeeded', attempts: 1, fencingToken: 1, dependsOn: [], holder: 'teammate-1', startedAt: T0, settledAt: T0 + 1, lastError: null, skipReason: null, usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 } },
+        { key: 'a', title: 'Task A', status: 'succeeded', attempts: 1, fencingToken: 1, dependsOn: [], holder: 'teammate-1', startedAt: T0, settledAt: T0 + 1, lastError: null, skipReason: null, parent: null, depth: 0, usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 } },
       ],
       adjudications: [],
       budget: {

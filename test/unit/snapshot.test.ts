@@ -161,6 +161,8 @@ describe('run result size', () => {
     attempts: 1,
     fencingToken: 1,
     dependsOn: [],
+    parent: null,
+    depth: 0,
     holder: 'teammate-1',
     startedAt: T0,
     settledAt: T0 + 1,

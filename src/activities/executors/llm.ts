@@ -77,7 +77,13 @@ export const llmExecutor: Executor = async (raw, ctx) => {
         'Idempotency-Key': `${ctx.workflowId}/${ctx.taskKey}/${ctx.fencingToken}`,
         ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
       },
-      body: JSON.stringify({ model: spec.model, messages, ...(spec.maxTokens ? { max_tokens: spec.maxTokens } : {}) }),
+      body: JSON.stringify({
+        model: spec.model,
+        messages,
+        ...(spec.maxTokens ? { max_tokens: spec.maxTokens } : {}),
+        // A task that may add tasks answers in JSON: its `tasks` field holds them.
+        ...(ctx.allowSpawn ? { response_format: { type: 'json_object' } } : {}),
+      }),
       signal,
     });
   } catch (err) {
@@ -123,7 +129,8 @@ export const llmExecutor: Executor = async (raw, ctx) => {
     });
   }
   const sent = messagesIn(content);
-  return { output: { content: redact(content) }, usage, ...(sent.length ? { messages: sent } : {}) };
+  const tasks = ctx.allowSpawn ? tasksIn(content) : undefined;
+  return { output: { content: redact(content) }, usage, ...(sent.length ? { messages: sent } : {}), ...(tasks ? { tasks } : {}) };
 };
 
 class BodyTooLarge extends Error {}
@@ -164,4 +171,19 @@ function messagesIn(content: string): unknown[] {
     }
   }
   return out;
+}
+
+/**
+ * The `tasks` field of an answer in JSON (`{"tasks":[{"key":...,"executor":{...}}]}`), taken when
+ * the plan allows the task to add tasks; the run checks them like any `addTasks` request. An
+ * answer that is not JSON, or has no `tasks` array, adds nothing.
+ */
+function tasksIn(content: string): unknown[] | undefined {
+  const json = content.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+  try {
+    const parsed = JSON.parse(json) as { tasks?: unknown };
+    return parsed && Array.isArray(parsed.tasks) ? parsed.tasks : undefined;
+  } catch {
+    return undefined;
+  }
 }

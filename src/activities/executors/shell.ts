@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { UsageSchema } from '../../plan/schema';
+import { ADD_TASKS_LIMITS, UsageSchema } from '../../plan/schema';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { MAX_ATTEMPT_LINKS, type AttemptLink, type AttemptLogs } from '../interface';
 import { UsageRecords } from '../pricing';
@@ -21,6 +21,7 @@ const OUTPUT_PREFIX = '::teamrun-output::';
 const ERROR_PREFIX = '::teamrun-error::';
 const LINK_PREFIX = '::teamrun-link::';
 const MESSAGE_PREFIX = '::teamrun-message::';
+const TASKS_PREFIX = '::teamrun-tasks::';
 const MAX_LINK_URL = 2_048;
 const MAX_LINK_LABEL = 200;
 /** Worker notes (malformed or dropped lines) kept for the stderr log, at most. */
@@ -66,6 +67,7 @@ function runContained(
   const usage = new UsageRecords();
   const links: AttemptLink[] = [];
   const messages: unknown[] = [];
+  const tasks: unknown[] = [];
   const notes: string[] = [];
   let output: unknown;
   let reported: { message?: string; nonRetryable?: boolean } | undefined;
@@ -79,6 +81,7 @@ function runContained(
       else if (line.startsWith(ERROR_PREFIX)) reported = JSON.parse(line.slice(ERROR_PREFIX.length));
       else if (line.startsWith(LINK_PREFIX)) addLink(links, JSON.parse(line.slice(LINK_PREFIX.length)));
       else if (line.startsWith(MESSAGE_PREFIX)) addMessage(messages, JSON.parse(line.slice(MESSAGE_PREFIX.length)));
+      else if (line.startsWith(TASKS_PREFIX)) addTasks(tasks, JSON.parse(line.slice(TASKS_PREFIX.length)));
     } catch (err) {
       note(`ignored malformed line "${redactor.text(line).slice(0, 200)}": ${(err as Error).message.slice(0, 200)}`);
     }
@@ -199,6 +202,7 @@ function runContained(
         logs,
         links: links.length ? redactor.deep(links) : undefined,
         messages: messages.length ? redactor.deep(messages) : undefined,
+        tasks: tasks.length ? tasks : undefined,
       };
       if (spawnError) {
         reject(spawnFailure(spawnError, evidence));
@@ -249,6 +253,18 @@ function addMessage(messages: unknown[], value: unknown): void {
     throw new Error('a message needs "to" (a task key, teammate-<n>, coordinator or *) and "body"');
   }
   messages.push(value);
+}
+
+/**
+ * A `::teamrun-tasks::{"tasks":[...]}` line: its tasks join the attempt's, which the run checks
+ * and adds when the attempt settles the task (each line is bounded by worker.shell.maxLineBytes,
+ * all of them by the attempt's spawn bound in run-task).
+ */
+function addTasks(tasks: unknown[], value: unknown): void {
+  const listed = (value ?? {}) as { tasks?: unknown };
+  if (!Array.isArray(listed.tasks)) throw new Error('a tasks line is {"tasks":[{"key":...,"executor":{...}}, ...]}');
+  // One past the bound is kept, so run-task refuses the attempt instead of silently adding part of it.
+  for (const task of listed.tasks as unknown[]) if (tasks.length <= ADD_TASKS_LIMITS.maxTasks) tasks.push(task);
 }
 
 function withNotes(tail: string, notes: string[], limit: number): string {

@@ -17,6 +17,8 @@ export interface ExecutorContext {
   dependencyOutputs: Record<string, unknown>;
   /** Mailbox messages waiting for the task when the attempt started. */
   inbox: MailMessage[];
+  /** The plan lets this task add tasks (`allowSpawn`): an llm answer's `tasks` field is then taken. */
+  allowSpawn?: boolean;
   /** Progress shown in the attempt's heartbeat details; the heartbeat itself runs on its own timer. */
   progress(details: unknown): void;
   config: TeamrunConfig;
@@ -38,6 +40,8 @@ export interface ExecutorResult {
   links?: AttemptLink[];
   /** Mailbox messages (`{ to, subject?, body }`) the run sends as this task if the attempt settles it. */
   messages?: unknown[];
+  /** Tasks to add (TaskSpec-shaped), applied by the run only when this attempt settles its task. */
+  tasks?: unknown[];
 }
 
 /** An executor kind: runs one attempt of a task whose `executor.kind` names it. */

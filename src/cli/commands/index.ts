@@ -8,6 +8,7 @@ import { registerInspect } from './inspect';
 import { registerLedger } from './ledger';
 import { registerObserve } from './observe';
 import { registerMailbox } from './mailbox';
+import { registerSpawn } from './spawn';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
 import { registerFence } from './fence';
@@ -28,6 +29,7 @@ export function registerCommands(program: Command): void {
   registerInspect(program);
   registerControl(program);
   registerMailbox(program);
+  registerSpawn(program);
   registerValidate(program);
   registerTemporalPath(program);
   registerFence(program);

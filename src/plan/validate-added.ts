@@ -1,0 +1,82 @@
+import { findCycle, formatCycle, nearest } from './graph';
+import { PLAN_LIMITS, type TaskSpec, type TeamPlan } from './schema';
+import { checkActivityTasks, type PlanProblem } from './validate';
+
+/** The running graph as the checks of added tasks need it. */
+export interface RunningGraph {
+  /** Is there a task with this key in the run (any status)? */
+  has(key: string): boolean;
+  /** Tasks in the run now. */
+  readonly size: number;
+  /** Every key in the run, for a did-you-mean (read only when a dependency is unknown). */
+  keys(): Iterable<string>;
+}
+
+/** Did-you-mean is looked up for this many unknown dependencies at most; the rest are reported without one. */
+const MAX_SUGGESTIONS = 20;
+
+/**
+ * Checks tasks to add to a running run exactly as a plan's tasks are checked, against the run's
+ * graph: keys unique across the run and the batch, every dependency in the run or the batch, no
+ * self or repeated dependency, no cycle, activity queues the plan allows, and the run's size
+ * within the plan bound. Paths are the request's (`tasks[2].dependsOn[0]`).
+ *
+ * A cycle can only lie inside the batch: tasks already in the run never depend on a new one (their
+ * dependencies are fixed and were all known), so a dependency on a settled task never closes one.
+ */
+export function validateAddedTasks(
+  tasks: ReadonlyArray<TaskSpec>,
+  graph: RunningGraph,
+  plan: Pick<TeamPlan, 'activityQueues' | 'budget'>,
+): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  if (graph.size + tasks.length > PLAN_LIMITS.maxTasks) {
+    problems.push({
+      path: 'tasks',
+      code: 'too_many_tasks',
+      message: `the run has ${graph.size} tasks; ${tasks.length} more would pass the bound of ${PLAN_LIMITS.maxTasks} tasks in one run`,
+    });
+  }
+  const batch = new Map<string, number>();
+  tasks.forEach((task, i) => {
+    const earlier = batch.get(task.key);
+    if (graph.has(task.key)) {
+      problems.push({ path: `tasks[${i}].key`, code: 'duplicate_key', message: `duplicate task key "${task.key}" (already in the run)` });
+    } else if (earlier !== undefined) {
+      problems.push({ path: `tasks[${i}].key`, code: 'duplicate_key', message: `duplicate task key "${task.key}" (first used at tasks[${earlier}])` });
+    } else {
+      batch.set(task.key, i);
+    }
+  });
+  let suggestions = 0;
+  const edges: Array<{ key: string; dependsOn: string[] }> = [];
+  tasks.forEach((task, i) => {
+    const seen = new Set<string>();
+    const inBatch: string[] = [];
+    task.dependsOn.forEach((dep, j) => {
+      const path = `tasks[${i}].dependsOn[${j}]`;
+      if (dep === task.key) {
+        problems.push({ path, code: 'self_dependency', message: `task "${task.key}" depends on itself` });
+      } else if (seen.has(dep)) {
+        problems.push({ path, code: 'duplicate_dependency', message: `"${dep}" is listed twice` });
+      } else if (batch.has(dep)) {
+        inBatch.push(dep);
+      } else if (!graph.has(dep)) {
+        const guess = suggestions++ < MAX_SUGGESTIONS ? nearest(dep, [...batch.keys(), ...graph.keys()]) : undefined;
+        problems.push({
+          path,
+          code: 'unknown_dependency',
+          message: `unknown task "${dep}": not in the run nor in this request${guess ? ` (did you mean "${guess}"?)` : ''}`,
+        });
+      }
+      seen.add(dep);
+    });
+    if (batch.get(task.key) === i) edges.push({ key: task.key, dependsOn: inBatch });
+  });
+  const cycle = findCycle(edges);
+  if (cycle) {
+    problems.push({ path: `tasks[${batch.get(cycle[0]) ?? 0}].dependsOn`, code: 'cycle', message: `dependency cycle: ${formatCycle(cycle)}` });
+  }
+  problems.push(...checkActivityTasks(plan, tasks));
+  return problems;
+}
