@@ -58,6 +58,7 @@ export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, fina
     generatedAt: now,
     stats: final?.stats ?? null,
     tasks,
+    spawned: spawnedOf(facts, tasks),
     leases: leaseRecords(attempts),
     control: facts.control,
     adjudications: final ? final.adjudications.map(adjudicationRow) : null,
@@ -135,8 +136,24 @@ function taskReports(facts: HistoryFacts, attempts: AttemptRecord[], final: Fina
       dependsOn: view?.dependsOn ?? spec?.dependsOn ?? [],
       attempts: attempts.filter((a) => a.key === key).sort((x, y) => x.fencingToken - y.fencingToken),
       lastError: view?.lastError ?? null,
+      parent: view?.parent ?? null,
     };
   });
+}
+
+function spawnedOf(facts: HistoryFacts, tasks: TaskReport[]): RunReport['spawned'] {
+  const planned = new Set((facts.plan?.tasks ?? []).map((t) => t.key));
+  const tree = new Map<string, string[]>();
+  for (const task of tasks) {
+    if (task.parent === null) continue;
+    const children = tree.get(task.parent);
+    if (children) children.push(task.key);
+    else tree.set(task.parent, [task.key]);
+  }
+  return {
+    added: facts.plan ? tasks.filter((t) => !planned.has(t.key)).length : 0,
+    tree: [...tree].map(([parent, children]) => ({ parent, children })),
+  };
 }
 
 function leaseRecords(attempts: AttemptRecord[]): LeaseRecord[] {

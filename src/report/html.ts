@@ -4,6 +4,18 @@ import { escapeXml as esc, stepChart } from './chart';
 import { GRAPH_MAX_TASKS, STATUS_COLOURS, graphSvg, layoutTaskGraph } from './graph';
 import type { AttemptRecord, ControlRecord, RunReport, TaskReport } from './model';
 
+/** Tasks added while the run ran: how many, and each parent with the tasks it added. */
+function spawnedSection(report: RunReport): string {
+  const { added, tree } = report.spawned;
+  if (added === 0) return '';
+  const rows = tree.map(({ parent, children }) => `<li><code>${esc(parent)}</code> → ${children.map((c) => `<code>${esc(c)}</code>`).join(', ')}</li>`);
+  return `<section id="spawned" data-kind="tasks">
+  <h2>Added while running</h2>
+  <p>${esc(plural(added, 'task'))} added to the plan while it ran${tree.length ? '; the tasks that added them:' : ' (by people, not by tasks).'}</p>
+  ${tree.length ? `<ul class="tree">${rows.join('\n')}</ul>` : ''}
+</section>`;
+}
+
 /** Web UI links of a run and of one attempt (its ActivityTaskScheduled event), when the report knows the UI. */
 export function webUiLinks(report: Pick<RunReport, 'webUi' | 'workflowId' | 'runIds'>) {
   const ui = report.webUi;
@@ -69,6 +81,7 @@ export function renderReportHtml(report: RunReport): string {
     ${axisRow(end - report.startedAt)}
   </div>
 </section>
+${spawnedSection(report)}
 <section id="attempts" data-kind="tasks">
   <h2>Attempts</h2>
   <table>

@@ -55,6 +55,15 @@ export interface TaskReport {
   dependsOn: string[];
   attempts: AttemptRecord[];
   lastError: string | null;
+  /** The task that added this one while the run ran (`addTasks`), or null. */
+  parent: string | null;
+}
+
+/** Tasks added while the run ran: how many, and the tree of the ones a task added (parent -> children, run order). */
+export interface SpawnedTasks {
+  /** Tasks in the run that its starting plan did not have. */
+  added: number;
+  tree: Array<{ parent: string; children: string[] }>;
 }
 
 /** An operator's (or Temporal's) message to the run: a signal, an update, a cancel or terminate request. */
@@ -117,6 +126,7 @@ export interface RunReport {
   generatedAt: number;
   stats: { total: number; succeeded: number; failed: number; skipped: number; adjudication: number } | null;
   tasks: TaskReport[];
+  spawned: SpawnedTasks;
   leases: LeaseRecord[];
   control: ControlRecord[];
   /** Null when neither the result nor a query could say (an open run with no worker). */

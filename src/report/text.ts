@@ -28,6 +28,11 @@ export function renderReportText(report: RunReport): string {
     if (task.lastError && task.status !== 'succeeded') lines.push(`    last error: ${oneLine(task.lastError, 100)}`);
   }
 
+  if (report.spawned.added > 0) {
+    lines.push('', `added while running: ${n(report.spawned.added, 'task')}`);
+    for (const { parent, children } of report.spawned.tree) lines.push(`  ${parent} -> ${children.join(', ')}`);
+  }
+
   lines.push('', 'leases');
   if (!report.leases.length) lines.push('  no lease expired');
   for (const l of report.leases) {

@@ -7,7 +7,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import * as msg from '../../src/workflows/messages';
 import { teamrun } from '../cli/teamrun-cli';
-import { temporalAddress, temporalBinary, testConfig, waitFor } from '../helpers/env';
+import { loadRunReport, renderReportHtml, renderReportText } from '../../src/report';
+import { temporalAddress, temporalBinary, testClient, testConfig, waitFor } from '../helpers/env';
 import { startOpenAiServer } from '../helpers/openai-server';
 import { runForTest, workerForTest } from '../helpers/scenario';
 
@@ -74,6 +75,18 @@ describe('dynamic teams: tasks that add tasks', () => {
     const { events } = await handle.query(msg.eventsQuery, { limit: 1_000 });
     const added = events.filter((e) => e.type === 'task:added');
     expect(added).toEqual([expect.objectContaining({ count: 6, parent: 'planner', depth: 1, requestId: 'planner#2' })]);
+
+    // The Web UI's current details and the report show the tree and how many tasks were added.
+    const { currentDetails } = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(currentDetails).toContain('- added while running: 6 task(s)');
+    expect(currentDetails).toContain('  - `planner` -> `part-1`, `part-2`, `part-3`, `part-4`, `part-5` and 1 more');
+    const report = await loadRunReport(await testClient(), handle.workflowId);
+    expect(report.spawned).toEqual({ added: 6, tree: [{ parent: 'planner', children: ['part-1', 'part-2', 'part-3', 'part-4', 'part-5', 'merge'] }] });
+    const text = renderReportText(report);
+    expect(text).toContain('added while running: 6 tasks\n  planner -> part-1, part-2, part-3, part-4, part-5, merge');
+    const html = renderReportHtml(report);
+    expect(html).toContain('<h2>Added while running</h2>');
+    expect(html).toContain('<li><code>planner</code> → <code>part-1</code>');
   });
 
   it('teamrun add-tasks inside a task adds at once, fenced; the retry with the same request id adds nothing twice; a stale attempt is refused', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TeamPlanInput } from '../../src/plan/schema';
+import { z } from 'zod';
+import { AddTasksRequestSchema, type TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { TeamControlError } from '../../src/team/control';
 import { TeamRun } from '../../src/team/run';
@@ -242,5 +243,18 @@ describe('added tasks across continue-as-new', () => {
     ]);
     expect(next.addedTasks).toBe(2);
     expect(next.addTasks({ requestId: 'r1', tasks: [task('s1')] }, 2)).toEqual({ ok: true, added: ['s1', 's2'], idempotent: true });
+  });
+});
+
+describe('the JSON Schema of addTasks', () => {
+  it('describes the request and its TaskSpec (the plan task entry, allowSpawn included)', () => {
+    const schema = z.toJSONSchema(AddTasksRequestSchema, { io: 'input', unrepresentable: 'any' }) as {
+      required: string[];
+      properties: { tasks: { maxItems: number; items: { properties: Record<string, unknown>; required: string[] } } };
+    };
+    expect(schema.required).toEqual(['tasks', 'requestId']);
+    expect(schema.properties.tasks.maxItems).toBe(1_000);
+    expect(schema.properties.tasks.items.required).toEqual(['key', 'executor']);
+    expect(Object.keys(schema.properties.tasks.items.properties)).toEqual(expect.arrayContaining(['key', 'dependsOn', 'allowSpawn', 'executor']));
   });
 });
