@@ -248,7 +248,7 @@ describe('added tasks across continue-as-new', () => {
 
 describe('the JSON Schema of addTasks', () => {
   it('describes the request and its TaskSpec (the plan task entry, allowSpawn included)', () => {
-    const schema = z.toJSONSchema(AddTasksRequestSchema, { io: 'input', unrepresentable: 'any' }) as {
+    const schema = z.toJSONSchema(AddTasksRequestSchema, { io: 'input', unrepresentable: 'any' }) as unknown as {
       required: string[];
       properties: { tasks: { maxItems: number; items: { properties: Record<string, unknown>; required: string[] } } };
     };
