@@ -184,6 +184,9 @@ describe('dynamic teams: tasks that add tasks', () => {
       JSON.stringify(request),
     ]);
     expect(stdout).toContain('after-gate');
+    // The same request through teamrun, from outside the run: idempotent by its request id.
+    const again = await teamrun(['add-tasks', handle.workflowId, '--request-id', 'human-1', '--actor', 'alice', '--tasks', JSON.stringify({ tasks: request.tasks })]);
+    expect(again.stdout).toBe('already added by this request: after-gate\n');
     const refused = await promisify(execFile)(temporalBinary(), [
       'workflow', 'update', 'execute', '--address', temporalAddress(), '--workflow-id', handle.workflowId, '--name', 'addTasks',
       '--input', JSON.stringify({ requestId: 'human-2', tasks: [{ key: 'typo', dependsOn: ['gtae'], executor: { kind: 'noop' } }] }),
