@@ -4,6 +4,7 @@ import { AddTasksRequestSchema, type TeamPlanInput } from '../../src/plan/schema
 import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { TeamControlError } from '../../src/team/control';
 import { TeamRun } from '../../src/team/run';
+import { SPAWN_REQUESTS_KEPT, Spawns } from '../../src/team/spawn';
 import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { AttemptOutcome } from '../../src/team/types';
 
@@ -256,5 +257,19 @@ describe('the JSON Schema of addTasks', () => {
     expect(schema.properties.tasks.maxItems).toBe(1_000);
     expect(schema.properties.tasks.items.required).toEqual(['key', 'executor']);
     expect(Object.keys(schema.properties.tasks.items.properties)).toEqual(expect.arrayContaining(['key', 'dependsOn', 'allowSpawn', 'executor']));
+  });
+});
+
+describe('the spawn record is bounded', () => {
+  it('remembers the newest 256 requests, so at its bound it weighs about 60 KB of the snapshot', () => {
+    const spawns = new Spawns();
+    for (let r = 0; r < 1_000; r++) spawns.record(`${String(r).padStart(6, '0')}${'x'.repeat(194)}`, r * 20, 20);
+    const snapshot = spawns.snapshot();
+    expect(snapshot.requests).toHaveLength(SPAWN_REQUESTS_KEPT);
+    expect(snapshot.added).toBe(20_000);
+    expect(JSON.stringify(snapshot).length).toBeLessThan(60_000);
+    // The oldest are forgotten (checked anew if sent again); the newest still answer as before.
+    expect(spawns.earlier(`${'0'.repeat(6)}${'x'.repeat(194)}`)).toBeNull();
+    expect(spawns.earlier(`000999${'x'.repeat(194)}`)).toEqual({ from: 19_980, count: 20 });
   });
 });
