@@ -189,13 +189,13 @@ describe('dynamic teams: tasks that add tasks', () => {
     expect(again.stdout).toBe('already added by this request: after-gate\n');
     const refused = await promisify(execFile)(temporalBinary(), [
       'workflow', 'update', 'execute', '--address', temporalAddress(), '--workflow-id', handle.workflowId, '--name', 'addTasks',
-      '--input', JSON.stringify({ requestId: 'human-2', tasks: [{ key: 'typo', dependsOn: ['gtae'], executor: { kind: 'noop' } }] }),
+      '--input', JSON.stringify({ requestId: 'human-2', tasks: [{ key: 'typo', dependsOn: ['gaet'], executor: { kind: 'noop' } }] }),
     ]).then(
       () => null,
       (err: { stderr?: string; stdout?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}`,
     );
     expect(refused).toContain('unknown_dependency');
-    expect(refused).toContain('tasks[0].dependsOn[0]: unknown task "gtae": not in the run nor in this request (did you mean "gate"?)');
+    expect(refused).toContain('tasks[0].dependsOn[0]: unknown task "gaet": not in the run nor in this request (did you mean "gate"?)');
     writeFileSync(path.join(dir, 'go'), '');
     const result = await handle.result();
     expect(result).toMatchObject({ status: 'succeeded', stats: { total: 2, succeeded: 2 } });
