@@ -1,5 +1,8 @@
-import { findCycle, formatCycle, nearest } from './graph';
+import { packPlan } from '../team/snapshot';
+import { utf8Bytes } from './bytes';
+import { KeyIndex, findCycle, formatCycle } from './graph';
 import { PLAN_LIMITS, type TaskSpec, type TeamPlan } from './schema';
+import { normalizeScope } from './scope';
 import { checkActivityTasks, type PlanProblem } from './validate';
 
 /** The running graph as the checks of added tasks need it. */
@@ -12,14 +15,13 @@ export interface RunningGraph {
   keys(): Iterable<string>;
 }
 
-/** Did-you-mean is looked up for this many unknown dependencies at most; the rest are reported without one. */
-const MAX_SUGGESTIONS = 20;
-
 /**
  * Checks tasks to add to a running run exactly as a plan's tasks are checked, against the run's
  * graph: keys unique across the run and the batch, every dependency in the run or the batch, no
- * self or repeated dependency, no cycle, activity queues the plan allows, and the run's size
- * within the plan bound. Paths are the request's (`tasks[2].dependsOn[0]`).
+ * self or repeated dependency, no cycle, scopes inside the workspace (normalised in place, as a
+ * plan's are), activity queues the plan allows, and the run's size within the plan's bounds (its
+ * task count, and what it packs to when it continues as new). Paths are the request's
+ * (`tasks[2].dependsOn[0]`).
  *
  * A cycle can only lie inside the batch: tasks already in the run never depend on a new one (their
  * dependencies are fixed and were all known), so a dependency on a settled task never closes one.
@@ -27,7 +29,7 @@ const MAX_SUGGESTIONS = 20;
 export function validateAddedTasks(
   tasks: ReadonlyArray<TaskSpec>,
   graph: RunningGraph,
-  plan: Pick<TeamPlan, 'activityQueues' | 'budget'>,
+  plan: TeamPlan,
 ): PlanProblem[] {
   const problems: PlanProblem[] = [];
   if (graph.size + tasks.length > PLAN_LIMITS.maxTasks) {
@@ -48,7 +50,11 @@ export function validateAddedTasks(
       batch.set(task.key, i);
     }
   });
-  let suggestions = 0;
+  // Did-you-mean over the run and the request, bounded as a plan's is (built only if a dependency is unknown).
+  const known = new KeyIndex((function* () {
+    yield* batch.keys();
+    yield* graph.keys();
+  })());
   const edges: Array<{ key: string; dependsOn: string[] }> = [];
   tasks.forEach((task, i) => {
     const seen = new Set<string>();
@@ -62,7 +68,7 @@ export function validateAddedTasks(
       } else if (batch.has(dep)) {
         inBatch.push(dep);
       } else if (!graph.has(dep)) {
-        const guess = suggestions++ < MAX_SUGGESTIONS ? nearest(dep, [...batch.keys(), ...graph.keys()]) : undefined;
+        const guess = known.nearest(dep);
         problems.push({
           path,
           code: 'unknown_dependency',
@@ -77,6 +83,27 @@ export function validateAddedTasks(
   if (cycle) {
     problems.push({ path: `tasks[${batch.get(cycle[0]) ?? 0}].dependsOn`, code: 'cycle', message: `dependency cycle: ${formatCycle(cycle)}` });
   }
+  tasks.forEach((task, i) => {
+    task.scope.forEach((scope, j) => {
+      const check = normalizeScope(scope);
+      if (check.ok) task.scope[j] = check.scope;
+      else problems.push({ path: `tasks[${i}].scope[${j}]`, code: 'invalid_scope', message: check.message });
+    });
+  });
   problems.push(...checkActivityTasks(plan, tasks));
+  if (problems.length === 0) problems.push(...checkPackedSize(plan, tasks));
   return problems;
+}
+
+/** The run's plan with the new tasks must still pack within the bound a plan is held to (PLAN_LIMITS.maxPackedPlanBytes). */
+function checkPackedSize(plan: TeamPlan, tasks: ReadonlyArray<TaskSpec>): PlanProblem[] {
+  const bytes = utf8Bytes(JSON.stringify(packPlan({ ...plan, tasks: [...plan.tasks, ...tasks] })));
+  if (bytes <= PLAN_LIMITS.maxPackedPlanBytes) return [];
+  return [
+    {
+      path: 'tasks',
+      code: 'plan_too_large',
+      message: `with these tasks the run's plan packs to ${bytes} bytes, over the ${PLAN_LIMITS.maxPackedPlanBytes}-byte bound on what a run carries when it continues as new; add smaller tasks (share executors) or start another run`,
+    },
+  ];
 }
