@@ -63,7 +63,7 @@ async function allTasks(handle: TeamRunHandle): Promise<TaskView[]> {
 async function chainLength(handle: TeamRunHandle): Promise<number> {
   const client = await testClient();
   let runs = 0;
-  let runId: string | null | undefined = (handle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId;
+  let runId: string | null | undefined = (handle as WorkflowHandle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId;
   while (runId) {
     runs += 1;
     const runHandle: WorkflowHandle = client.workflow.getHandle(handle.workflowId, runId);
