@@ -3,8 +3,10 @@ import type { AbortRequest, AbortVerdict, AdjudicateRequest, InterruptRequest, I
 import type { TasksQuery, TeamRun } from '../team/run';
 import type { TaskView } from '../team/views';
 import type { teamRun } from '../workflows/team-run';
+import type { AddTasksRequestInput } from '../plan/schema';
 import {
   abortRunUpdate,
+  addTasksUpdate,
   activeClaimsQuery,
   adjudicateUpdate,
   adjudicationsQuery,
@@ -14,11 +16,12 @@ import {
   tasksQuery,
   interruptTaskUpdate,
   type ActiveClaim,
+  type AddTasksVerdict,
   type BudgetView,
   type RunStatusView,
 } from '../workflows/messages';
 
-export type { AbortRequest, AbortVerdict, AdjudicateRequest, InterruptRequest, InterruptVerdict, TasksQuery, TaskView };
+export type { AbortRequest, AbortVerdict, AdjudicateRequest, AddTasksRequestInput, AddTasksVerdict, InterruptRequest, InterruptVerdict, TasksQuery, TaskView };
 export type AdjudicateVerdict = ReturnType<TeamRun['adjudicate']>;
 export type AdjudicationsView = ReturnType<TeamRun['adjudicationsView']>;
 export type EventsView = ReturnType<TeamRun['eventsView']>;
@@ -31,6 +34,8 @@ export interface TeamRunControls {
   abort(request?: AbortRequest): Promise<AbortVerdict>;
   /** Decides a task in adjudication (update `adjudicate`); a refused decision rejects with the reason. */
   adjudicate(request: AdjudicateRequest): Promise<AdjudicateVerdict>;
+  /** Adds tasks to the running graph (update `addTasks`); a refusal rejects with its code and path. */
+  addTasks(request: AddTasksRequestInput): Promise<AddTasksVerdict>;
   status(): Promise<RunStatusView>;
   tasks(query?: TasksQuery): Promise<TaskView[]>;
   activeClaims(): Promise<ActiveClaim[]>;
@@ -48,6 +53,7 @@ export function withControls<H extends WorkflowHandle<typeof teamRun>>(handle: H
     interrupt: (request) => handle.executeUpdate(interruptTaskUpdate, { args: [request] }),
     abort: (request = {}) => handle.executeUpdate(abortRunUpdate, { args: [request] }),
     adjudicate: (request) => handle.executeUpdate(adjudicateUpdate, { args: [request] }),
+    addTasks: (request) => handle.executeUpdate(addTasksUpdate, { args: [request] }),
     status: () => handle.query(statusQuery),
     tasks: (query) => handle.query(tasksQuery, query),
     activeClaims: () => handle.query(activeClaimsQuery),

@@ -84,7 +84,7 @@ describe('a run that grows to 5,000 tasks', () => {
     const given = await runForTest(plan('spawn-given', all), worker);
     await Promise.all([holdGate(grown), holdGate(given)]);
     for (let b = 0; b < BATCHES; b++) {
-      const answer = await grown.executeUpdate(msg.addTasksUpdate, { args: [{ requestId: `batch-${b}`, actor: 'test', tasks: batch(b) }] });
+      const answer = await grown.addTasks({ requestId: `batch-${b}`, actor: 'test', tasks: batch(b) });
       expect(answer.added).toHaveLength(BATCH);
     }
     // A batch sent again (a client retrying after a lost answer) adds nothing, in whatever run of the chain it lands.
