@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUILTIN_EXECUTOR_SCHEMAS, TeamPlanSchema } from './schema';
+import { AddTasksRequestSchema, BUILTIN_EXECUTOR_SCHEMAS, TeamPlanSchema } from './schema';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -7,7 +7,8 @@ type JsonSchema = Record<string, unknown>;
  * The plan's JSON Schema (draft 2020-12), as a user writes a plan (defaults optional), for editors:
  * `# yaml-language-server: $schema=<path>/plan.schema.json` at the top of a `*.team.yaml`.
  * An executor is one of the built-in kinds, each with its own fields, or a custom kind (any other
- * name, any fields), which the worker that enables it checks.
+ * name, any fields), which the worker that enables it checks. `$defs` holds one task entry
+ * (`TaskSpec`) and the `addTasks` update's payload (`AddTasksRequest`, docs/dynamic-tasks.md).
  */
 export function planJsonSchema(): JsonSchema {
   const toJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -30,10 +31,14 @@ export function planJsonSchema(): JsonSchema {
   };
   const task = (plan.properties as Record<string, JsonSchema>).tasks.items as JsonSchema;
   (task.properties as Record<string, JsonSchema>).executor = { oneOf: [...builtins, custom] };
+  const { $schema: _schema, ...addTasks } = toJson(AddTasksRequestSchema);
+  const addTasksItems = (addTasks.properties as Record<string, JsonSchema>).tasks;
+  addTasksItems.items = { $ref: '#/$defs/TaskSpec' };
   return {
     $schema: plan.$schema,
     $id: 'https://teamrun.dev/plan.schema.json',
     title: 'teamrun plan (TeamPlan)',
     ...plan,
+    $defs: { ...(plan.$defs as JsonSchema | undefined), TaskSpec: task, AddTasksRequest: addTasks },
   };
 }

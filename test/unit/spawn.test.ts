@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AddTasksRequestSchema, type TeamPlanInput } from '../../src/plan/schema';
+import { planJsonSchema } from '../../src/plan/json-schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { TeamControlError } from '../../src/team/control';
 import { TeamRun } from '../../src/team/run';
@@ -257,6 +258,16 @@ describe('the JSON Schema of addTasks', () => {
     expect(schema.properties.tasks.maxItems).toBe(1_000);
     expect(schema.properties.tasks.items.required).toEqual(['key', 'executor']);
     expect(Object.keys(schema.properties.tasks.items.properties)).toEqual(expect.arrayContaining(['key', 'dependsOn', 'allowSpawn', 'executor']));
+  });
+});
+
+describe('the plan JSON Schema (teamrun schema)', () => {
+  it('holds TaskSpec and the addTasks payload in $defs, the payload\'s tasks being TaskSpec entries', () => {
+    const schema = planJsonSchema() as { $defs: Record<string, { properties: Record<string, { items?: unknown; oneOf?: unknown[] }>; required: string[] }> };
+    expect(schema.$defs.TaskSpec.properties.allowSpawn).toEqual({ type: 'boolean' });
+    expect(schema.$defs.TaskSpec.properties.executor.oneOf!.length).toBeGreaterThan(5);
+    expect(schema.$defs.AddTasksRequest.required).toEqual(['tasks', 'requestId']);
+    expect(schema.$defs.AddTasksRequest.properties.tasks.items).toEqual({ $ref: '#/$defs/TaskSpec' });
   });
 });
 
