@@ -284,3 +284,17 @@ describe('the spawn record is bounded', () => {
     expect(spawns.earlier(`000999${'x'.repeat(194)}`)).toEqual({ from: 19_980, count: 20 });
   });
 });
+
+describe('added tasks and the mailbox', () => {
+  it('a planner messages a task it added, and the added task reads it when it starts, also after continue-as-new', () => {
+    const run = runOf([task('planner', { allowSpawn: true })]);
+    const [planner] = run.claim(0);
+    run.addTasks({ requestId: 'r1', parent: 'planner', fencingToken: planner.fencingToken, tasks: [task('worker', { dependsOn: ['planner'] })] }, 1);
+    run.sendMessage({ from: 'planner', fencingToken: planner.fencingToken, to: 'worker', body: 'take part 1' }, 2);
+    run.settle('planner', planner.fencingToken, ok(), 3);
+    const next = new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
+    const [worker] = next.claim(4);
+    expect(worker.key).toBe('worker');
+    expect(worker.inbox?.map((m) => m.body)).toEqual(['take part 1']);
+  });
+});
