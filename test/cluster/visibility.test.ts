@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readPlan } from '../../src/cli/plan-file';
 import * as msg from '../../src/workflows/messages';
 import { uniqueQueue, waitFor } from '../helpers/env';
-import { attemptsByTask, completionsByTask, eventsOf, root, spawnWorkers, startLeaseRun } from '../integration/leases-helpers';
+import { attemptsByTask, completionsByTask, root, spawnWorkers, startLeaseRun } from '../integration/leases-helpers';
 import { figure, listed, temporal, workerConfig } from './cluster-helpers';
 
 describe('teamrun on the cluster: PostgreSQL persistence and SQL visibility', () => {
@@ -52,7 +52,8 @@ describe('teamrun on the cluster: PostgreSQL persistence and SQL visibility', ()
     const completions = await completionsByTask(handle);
     expect(Object.keys(completions)).toHaveLength(500);
     expect(Object.values(completions).every((n) => n === 1)).toBe(true);
-    expect(await eventsOf(handle, 'task:completed')).toHaveLength(500);
+    // The run's own count agrees (its event log is a bounded ring now, so it no longer holds all 500 completions).
+    expect(result.executions).toBe(500);
     // Both worker processes took attempts (who started each one, as the history says).
     const startedBy = new Set([...(await attemptsByTask(handle)).values()].flat().map((a) => a.startedBy));
     expect(startedBy).toEqual(new Set(['wide-a', 'wide-b']));
