@@ -1,5 +1,6 @@
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { TeamActivities } from '../src/activities/interface';
+import type { BareActivities } from './bare-activity';
 
 export interface BaselineInput {
   /** One activity per key, run as that task (the keys of the plan the team run gets). */
@@ -18,12 +19,43 @@ export interface BaselineInput {
  * any, and nothing else (no state machine, no queries, no search attributes, no continue-as-new).
  */
 export async function baselineRun(input: BaselineInput): Promise<{ completed: number }> {
-  const { runTask } = proxyActivities<TeamActivities>({
+  const { runTask } = proxyActivities<TeamActivities>(sameOptions(input));
+  return fanOut(input, (key) =>
+    runTask({
+      workflowId: 'baseline',
+      taskKey: key,
+      title: key,
+      attempt: 1,
+      fencingToken: 1,
+      leaseId: `baseline/${key}/1`,
+      holder: 'baseline',
+      executor: { kind: 'noop' },
+      dependencyOutputs: {},
+    }),
+  );
+}
+
+/**
+ * The bare Temporal baseline: what a user would write instead of teamrun, a fan-out of a
+ * trivial activity (`bareNoop`, which returns at once and never heartbeats) with the options a
+ * teamrun attempt has (one attempt, heartbeat timeout, wait for cancellation), on the same
+ * worker (same throttle, same slots).
+ */
+export async function bareRun(input: BaselineInput): Promise<{ completed: number }> {
+  const { bareNoop } = proxyActivities<BareActivities>(sameOptions(input));
+  return fanOut(input, (key) => bareNoop(key));
+}
+
+function sameOptions(input: BaselineInput) {
+  return {
     heartbeatTimeout: input.ttlMs,
     startToCloseTimeout: '1h',
     retry: { maximumAttempts: 1 },
     cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  });
+  } as const;
+}
+
+async function fanOut(input: BaselineInput, run: (key: string) => Promise<unknown>): Promise<{ completed: number }> {
   let free = input.concurrency;
   const waiting: Array<() => void> = [];
   const slot = async () => {
@@ -46,17 +78,7 @@ export async function baselineRun(input: BaselineInput): Promise<{ completed: nu
         await Promise.all(deps);
         await slot();
         try {
-          await runTask({
-            workflowId: 'baseline',
-            taskKey: input.keys[i],
-            title: input.keys[i],
-            attempt: 1,
-            fencingToken: 1,
-            leaseId: `baseline/${input.keys[i]}/1`,
-            holder: 'baseline',
-            executor: { kind: 'noop' },
-            dependencyOutputs: {},
-          });
+          await run(input.keys[i]);
         } finally {
           release();
         }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -17,22 +17,38 @@ export interface BenchEnv {
   bundlePath: string;
   configPath: string;
   temporalVersion: string;
+  /** The dev server's Prometheus endpoint. */
+  metricsUrl: string;
+  /** Writes a worker config with `maxConcurrentAttempts` slots (and a sticky timeout, if given); returns its path. */
+  workerConfig(maxConcurrentAttempts: number, stickyScheduleToStartMs?: number): string;
   close(): Promise<void>;
 }
 
 export async function startBenchEnv(): Promise<BenchEnv> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-bench-'));
   const binary = findTemporalBinary();
-  const [port, bundle] = await Promise.all([
+  const [port, metricsPort, bundle] = await Promise.all([
+    freePort(),
     freePort(),
     bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'workflows.ts'), logger: quietLogger }),
   ]);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
-  const configPath = path.join(dir, 'bench-worker.yaml');
-  // The defaults, written out so the worker never picks up a temporal.yaml from the working directory.
-  writeFileSync(configPath, 'worker:\n  maxConcurrentAttempts: 64\n  shutdownGraceMs: 500\n');
-  const server = await startDevServer({ binary, port, dbFile: path.join(dir, 'bench.db'), headless: true });
+  const workerConfig = (slots: number, stickyMs?: number) => {
+    const file = path.join(dir, `bench-worker-${slots}-${stickyMs ?? 'default'}.yaml`);
+    // The defaults, written out so the worker never picks up a temporal.yaml from the working directory.
+    const sticky = stickyMs === undefined ? '' : `  stickyScheduleToStartMs: ${stickyMs}\n`;
+    writeFileSync(file, `worker:\n  maxConcurrentAttempts: ${slots}\n  shutdownGraceMs: 500\n${sticky}`);
+    return file;
+  };
+  const configPath = workerConfig(64);
+  const server = await startDevServer({
+    binary,
+    port,
+    dbFile: path.join(dir, 'bench.db'),
+    headless: true,
+    extraArgs: ['--metrics-port', String(metricsPort)],
+  });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });
   const version = await new Promise<string>((resolve) => {
@@ -48,6 +64,8 @@ export async function startBenchEnv(): Promise<BenchEnv> {
     bundlePath,
     configPath,
     temporalVersion: version,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    workerConfig,
     async close() {
       await connection.close();
       await server.stop();
@@ -66,8 +84,8 @@ export interface WorkerProcess {
 }
 
 /** A real worker process (`src/worker/main.ts`) on `taskQueue`, running the bench bundle. */
-export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/worker/main.ts')], {
+export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: string, configPath = env.configPath): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/worker.ts')], {
     cwd: root,
     env: {
       ...process.env,
@@ -75,13 +93,19 @@ export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: st
       TEAMRUN_TASK_QUEUE: taskQueue,
       TEAMRUN_WORKER_IDENTITY: identity,
       TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
-      TEAMRUN_CONFIG: env.configPath,
+      TEAMRUN_CONFIG: configPath,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-20_000)));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out = (out + d).slice(-20_000)));
+  // Everything the worker logs, kept in the bench's temp dir (or BENCH_WORKER_LOGS) for a look after a surprise.
+  const logFile = path.join(process.env.BENCH_WORKER_LOGS ?? env.dir, `worker-${identity}.log`);
+  const keep = (d: string) => {
+    out = (out + d).slice(-20_000);
+    appendFileSync(logFile, d);
+  };
+  child.stdout!.setEncoding('utf8').on('data', keep);
+  child.stderr!.setEncoding('utf8').on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 60_000;
   while (!out.includes('teamrun worker ready')) {

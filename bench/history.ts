@@ -48,8 +48,10 @@ function activitiesOf(events: HistoryEvent[]): ActivityRecord[] {
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled) {
       const payload = scheduled.input?.payloads?.[0]?.data;
-      const input = payload ? (JSON.parse(Buffer.from(payload).toString('utf8')) as { taskKey: string }) : { taskKey: '' };
-      byScheduledId.set(String(event.eventId), { taskKey: input.taskKey, scheduledAt: at, startedAt: null, completedAt: null, timedOutAt: null });
+      // runTask's input names its task; the bare baseline's trivial activity takes the key itself.
+      const input: unknown = payload ? JSON.parse(Buffer.from(payload).toString('utf8')) : '';
+      const taskKey = typeof input === 'string' ? input : ((input as { taskKey?: string }).taskKey ?? '');
+      byScheduledId.set(String(event.eventId), { taskKey, scheduledAt: at, startedAt: null, completedAt: null, timedOutAt: null });
     }
     const started = event.activityTaskStartedEventAttributes;
     if (started) byScheduledId.get(String(started.scheduledEventId))!.startedAt = at;

@@ -5,6 +5,7 @@ import type { BaselineInput } from './baseline-workflow';
 import { cpuMs, type BenchEnv, type WorkerProcess } from './env';
 import { flatTasks, layeredTasks } from './graphs';
 import { chainOf, dependencyLatencies } from './history';
+import { HEARTBEAT_RPC, serverRequests } from './metrics';
 import { median, summarize, type Summary } from './stats';
 
 export const TEAMMATES = 32;
@@ -14,7 +15,8 @@ type Tasks = TeamPlanInput['tasks'];
 
 /** One workflow that ran the graph: how long it took and what its history holds. */
 export interface Sample {
-  workflow: 'teamRun' | 'baseline';
+  /** teamRun; the same `runTask` in a bare fan-out (baseline); a trivial activity in a bare fan-out (bare). */
+  workflow: 'teamRun' | 'baseline' | 'bare';
   graph: string;
   n: number;
   wallMs: number;
@@ -26,6 +28,8 @@ export interface Sample {
   /** CPU the worker process and the dev server used per task during the run. */
   workerCpuMsPerTask: number;
   serverCpuMsPerTask: number;
+  /** Heartbeat RPCs the server served during the run. */
+  heartbeatRpcs: number;
   dependency: { toScheduled: number[]; toStarted: number[] };
 }
 
@@ -38,6 +42,10 @@ export interface ThroughputResult {
   ratio: number;
   roundRatios: number[];
   eventsPerTaskDelta: number;
+  /** Against the bare trivial activity (flat graph only): median of the rounds' ratios, and events per task. */
+  bare?: { tasksPerSecond: number; eventsPerTask: number; ratio: number; roundRatios: number[]; eventsPerTaskDelta: number; workerCpuMsPerTask: number; serverCpuMsPerTask: number };
+  /** Heartbeat RPCs per task, teamRun's attempts. */
+  heartbeatRpcsPerTask: number;
   /** Last dependency completed -> dependent attempt scheduled / started (layered graphs only). */
   dependencyLatency?: { teamRun: { toScheduled: Summary; toStarted: Summary }; baseline: { toScheduled: Summary; toStarted: Summary } };
   samples: Sample[];
@@ -62,13 +70,15 @@ export async function measureThroughput(env: BenchEnv, worker: WorkerProcess, n:
   for (const graph of throughputGraphs(n)) {
     const samples: Sample[] = [];
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? (['baseline', 'teamRun'] as const) : (['teamRun', 'baseline'] as const);
+      // Interleaved: every round runs each workflow once, in an order that rotates from round to round.
+      const all: Sample['workflow'][] = graph.name === 'flat' ? ['bare', 'baseline', 'teamRun'] : ['baseline', 'teamRun'];
+      const order = [...all.slice(round % all.length), ...all.slice(0, round % all.length)];
       for (const workflow of order) {
         const sample = await runOnce(env, worker, workflow, graph.name, graph.tasks, round);
         log(
           `  ${graph.name} ${workflow} round ${round + 1}: ${sample.tasksPerSecond.toFixed(1)} tasks/s, ` +
             `${sample.eventsPerTask.toFixed(2)} events/task, CPU/task ${sample.workerCpuMsPerTask.toFixed(2)} ms worker, ` +
-            `${sample.serverCpuMsPerTask.toFixed(2)} ms server, ${sample.runs} run(s)`,
+            `${sample.serverCpuMsPerTask.toFixed(2)} ms server, ${sample.runs} run(s), ${sample.heartbeatRpcs} heartbeat RPCs`,
         );
         samples.push(sample);
       }
@@ -83,6 +93,7 @@ async function runOnce(env: BenchEnv, worker: WorkerProcess, workflow: Sample['w
   const workflowId = `bench-${workflow}-${graph}-${round}-${Date.now().toString(36)}`;
   const serverPid = env.server.process.pid!;
   const cpuBefore = { worker: cpuMs(worker.pid), server: cpuMs(serverPid) };
+  const heartbeatsBefore = await serverRequests(env.metricsUrl, HEARTBEAT_RPC);
   const started = Date.now();
   let handle: WorkflowHandleWithFirstExecutionRunId;
   if (workflow === 'teamRun') {
@@ -96,11 +107,12 @@ async function runOnce(env: BenchEnv, worker: WorkerProcess, workflow: Sample['w
       ttlMs: TTL_MS,
       dependsOn: tasks.map((t) => (t.dependsOn ?? []).map((d) => index.get(d)!)),
     };
-    handle = await env.client.workflow.start('baselineRun', { taskQueue, workflowId, args: [input] });
+    handle = await env.client.workflow.start(workflow === 'bare' ? 'bareRun' : 'baselineRun', { taskQueue, workflowId, args: [input] });
   }
   await handle.result();
   const wallMs = Date.now() - started;
   const cpu = { worker: cpuMs(worker.pid) - cpuBefore.worker, server: cpuMs(serverPid) - cpuBefore.server };
+  const heartbeatRpcs = (await serverRequests(env.metricsUrl, HEARTBEAT_RPC)) - heartbeatsBefore;
   const runs = await chainOf(env.client, workflowId, handle.firstExecutionRunId);
   const events = runs.reduce((sum, run) => sum + run.events, 0);
   return {
@@ -115,6 +127,7 @@ async function runOnce(env: BenchEnv, worker: WorkerProcess, workflow: Sample['w
     maxRunEvents: Math.max(...runs.map((r) => r.events)),
     workerCpuMsPerTask: cpu.worker / tasks.length,
     serverCpuMsPerTask: cpu.server / tasks.length,
+    heartbeatRpcs,
     dependency: dependencyLatencies(runs, new Map(tasks.map((t) => [t.key, t.dependsOn ?? []]))),
   };
 }
@@ -123,6 +136,7 @@ function summarizeGraph(graph: string, n: number, samples: Sample[]): Throughput
   const of = (workflow: Sample['workflow']) => samples.filter((s) => s.workflow === workflow);
   const team = of('teamRun');
   const base = of('baseline');
+  const bare = of('bare');
   const tps = (list: Sample[]) => median(list.map((s) => s.tasksPerSecond));
   const ept = (list: Sample[]) => median(list.map((s) => s.eventsPerTask));
   const cpu = (list: Sample[]) => ({
@@ -135,6 +149,7 @@ function summarizeGraph(graph: string, n: number, samples: Sample[]): Throughput
   });
   const layered = team.some((s) => s.dependency.toScheduled.length > 0);
   const roundRatios = team.map((t, round) => t.tasksPerSecond / base[round].tasksPerSecond);
+  const bareRatios = bare.length ? team.map((t, round) => t.tasksPerSecond / bare[round].tasksPerSecond) : [];
   return {
     graph,
     n,
@@ -149,6 +164,19 @@ function summarizeGraph(graph: string, n: number, samples: Sample[]): Throughput
     ratio: median(roundRatios),
     roundRatios,
     eventsPerTaskDelta: ept(team) - ept(base),
+    ...(bare.length
+      ? {
+          bare: {
+            tasksPerSecond: tps(bare),
+            eventsPerTask: ept(bare),
+            ratio: median(bareRatios),
+            roundRatios: bareRatios,
+            eventsPerTaskDelta: ept(team) - ept(bare),
+            ...cpu(bare),
+          },
+        }
+      : {}),
+    heartbeatRpcsPerTask: median(team.map((s) => s.heartbeatRpcs / s.n)),
     ...(layered ? { dependencyLatency: { teamRun: deps(team), baseline: deps(base) } } : {}),
     samples: samples.map((s) => ({ ...s, dependency: { toScheduled: [], toStarted: [] } })),
   };

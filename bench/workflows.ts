@@ -1,3 +1,3 @@
 /** The benchmark worker's workflows: teamrun's own and the bare baseline, bundled together for one worker. */
 export * from '../src/workflows';
-export { baselineRun } from './baseline-workflow';
+export { bareRun, baselineRun } from './baseline-workflow';

@@ -22,6 +22,10 @@ export interface RunTaskInput {
   inbox?: MailMessage[];
   /** The task may add tasks (the plan's `allowSpawn`). */
   allowSpawn?: boolean;
+  /** Heartbeat pace (the lease's; none before the first). Absent: derived from the heartbeat timeout. */
+  heartbeatEveryMs?: number;
+  /** Past this long, the attempt tells its run which worker queue reaches it (`attemptRunning`). */
+  announceAfterMs?: number;
 }
 
 /**
@@ -93,4 +97,12 @@ export const MAX_OUTPUT_BYTES = 64 * 1024;
 
 export interface TeamActivities {
   runTask(input: RunTaskInput): Promise<RunTaskResult>;
+}
+
+/** The signal a long attempt sends its run: `{ key, fencingToken, queue }` (see src/team/stop-channel.ts). */
+export const ATTEMPT_RUNNING_SIGNAL = 'attemptRunning';
+
+/** Runs on one worker's own stop queue: stops the attempts it runs among `leaseIds` at once. */
+export interface StopActivities {
+  stopAttempts(input: { leaseIds: string[] }): Promise<{ stopped: number }>;
 }

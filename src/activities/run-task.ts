@@ -2,7 +2,9 @@ import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activ
 import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
 import { ADD_TASKS_LIMITS } from '../plan/schema';
+import type { AttemptStops } from './attempt-stops';
 import { ExecutorError, type Executor, type ExecutorResult } from './executors';
+import { defaultHeartbeatEveryMs, paceHeartbeats } from './heartbeat-pace';
 import {
   FAILURE_TYPES,
   MAX_OUTPUT_BYTES,
@@ -22,8 +24,8 @@ export interface ActivityDeps {
   config: TeamrunConfig;
   executors: Map<string, Executor>;
   workerIdentity: string;
-  /** Local heartbeat period; the worker's throttle decides how often one reaches the server. */
-  heartbeatEveryMs?: number;
+  /** This worker's stop queue and running attempts: a long attempt announces the queue to its run. */
+  stops?: AttemptStops;
   env?: NodeJS.ProcessEnv;
   /** Reaches a shared ledger, to renew the slot of an attempt whose plan names one. */
   client?: Client;
@@ -33,10 +35,11 @@ export interface ActivityDeps {
 
 /**
  * `runTask`: one attempt of one task. Its heartbeats are the lease: they run on their own
- * timer whatever the executor does, and the response to one is how cancellation arrives.
+ * timer whatever the executor does, at the lease's pace, and none before the first is due (a
+ * short attempt sends none). Cancellation arrives in the response to one, or, for an attempt
+ * past `announceAfterMs` that told its run where it runs, at once through the worker's stop queue.
  */
 export function createActivities(deps: ActivityDeps): TeamActivities {
-  const heartbeatEveryMs = deps.heartbeatEveryMs ?? 500;
   const env = deps.env ?? process.env;
   // Everything an attempt reports reaches history, read by all who can see the namespace: secrets never do.
   const redactor = deps.redactor ?? workerRedactor(deps.config, env);
@@ -52,8 +55,20 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
           elapsedMs: Date.now() - started,
           progress: redactor.deep(progress),
         } satisfies HeartbeatDetails);
-      beat();
-      const heartbeats = setInterval(beat, heartbeatEveryMs);
+      const heartbeats = paceHeartbeats(beat, input.heartbeatEveryMs ?? defaultHeartbeatEveryMs(ctx.info.heartbeatTimeoutMs ?? 30_000));
+      // What the executor obeys: the SDK's cancellation, or a stop delivered on this worker's stop queue.
+      const stop = new AbortController();
+      const cancelled = () => stop.abort(ctx.cancellationSignal.reason);
+      ctx.cancellationSignal.addEventListener('abort', cancelled, { once: true });
+      const channel = deps.stops && input.announceAfterMs !== undefined ? deps.stops : undefined;
+      const unregister = channel?.register(input.leaseId, () => {
+        stop.abort(new Error('stopped by its run'));
+        // The run cancelled the attempt in the same workflow task: the answer to this heartbeat says so.
+        heartbeats.now();
+      });
+      const announcing = channel
+        ? setTimeout(() => channel.announce(input.workflowId, input.taskKey, input.fencingToken), input.announceAfterMs)
+        : undefined;
       const stopRenewing = input.ledger && deps.client ? renewLedgerSlot(deps.client, input.ledger) : undefined;
       const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence => ({
         ...reportable(reported, redactor, deps.config.prices, withOutput),
@@ -71,7 +86,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         let result;
         try {
           result = await executor(input.executor, {
-            signal: ctx.cancellationSignal,
+            signal: stop.signal,
             workflowId: input.workflowId,
             taskKey: input.taskKey,
             attempt: input.attempt,
@@ -89,11 +104,11 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
             redactor,
           });
         } catch (err) {
-          if (ctx.cancellationSignal.aborted) throw stopped(ctx, evidence(err instanceof ExecutorError ? err : {}));
+          if (stop.signal.aborted) throw await stopped(ctx, evidence(err instanceof ExecutorError ? err : {}), heartbeats);
           throw err;
         }
         // A result that races a cancellation is evidence for a human, never a success.
-        if (ctx.cancellationSignal.aborted) throw stopped(ctx, evidence(result));
+        if (stop.signal.aborted) throw await stopped(ctx, evidence(result), heartbeats);
         const reported = evidence(result);
         const size = reported.output === undefined ? 0 : Buffer.byteLength(JSON.stringify(reported.output));
         if (size > MAX_OUTPUT_BYTES) {
@@ -134,7 +149,10 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
           details: [evidence()],
         });
       } finally {
-        clearInterval(heartbeats);
+        heartbeats.stop();
+        clearTimeout(announcing);
+        unregister?.();
+        ctx.cancellationSignal.removeEventListener('abort', cancelled);
         stopRenewing?.();
       }
     },
@@ -158,11 +176,26 @@ function reportable(
   };
 }
 
+/** How long a locally stopped attempt waits for the server to confirm its cancellation before it gives up waiting. */
+const CANCEL_CONFIRM_MS = 10_000;
+
 /**
  * The attempt was stopped from outside. A worker shutting down hands it back to be re-leased;
- * anything else (the workflow cancelled it, the server timed it out) is a cancellation.
+ * anything else (the workflow cancelled it, the server timed it out) is a cancellation. A stop
+ * that came on the stop queue has already killed the executor; the attempt then reports as
+ * cancelled once the heartbeat it sent brings the cancellation the run requested with the stop.
  */
-function stopped(ctx: Context, evidence: AttemptEvidence): Error {
+async function stopped(ctx: Context, evidence: AttemptEvidence, heartbeats: { now(): void }): Promise<Error> {
+  if (!ctx.cancellationSignal.aborted) {
+    const deadline = Date.now() + CANCEL_CONFIRM_MS;
+    while (!ctx.cancellationSignal.aborted && Date.now() < deadline) {
+      heartbeats.now();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 500);
+        ctx.cancellationSignal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
+  }
   const why = ctx.cancellationDetails;
   // Logged (with the activity id, `<key>#<token>`) because nobody else hears a lost attempt: the server refuses what it reports.
   ctx.log.warn(

@@ -30,6 +30,8 @@ export interface DevServerOptions {
   startTimeoutMs?: number;
   /** A codec server the Web UI decodes payloads through (`teamrun codec-server`); the browser calls it. */
   uiCodecEndpoint?: string;
+  /** More `temporal server start-dev` flags (e.g. `--metrics-port`, `--dynamic-config-value`). */
+  extraArgs?: string[];
 }
 
 export interface DevServer {
@@ -87,6 +89,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       : Object.entries(SEARCH_ATTRIBUTE_TYPES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`])),
     ...(options.headless ? ['--headless'] : ['--ui-port', String(uiPort), '--ui-ip', ip]),
     ...(options.uiCodecEndpoint && !options.headless ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
+    ...(options.extraArgs ?? []),
   ];
   const log = openSync(logFile, 'a');
   const child = withPrivateUmask(() => spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false }));

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { jsonBytes } from './bytes';
 
 export { jsonBytes };
+import { LEASE_PACE, maxHeartbeatEveryMs } from '../team/lease-pace';
 
 /** Limits that keep one run's input and state well inside Temporal's payload and history limits. */
 export const PLAN_LIMITS = {
   maxTasks: 20_000,
-  maxTeammates: 256,
+  /** Temporal allows 2,000 pending activities per workflow: half of them stay free for stops and foreign work. */
+  maxTeammates: 1_000,
   maxDependsOn: 1_000,
   maxScope: 64,
   maxTitle: 500,
@@ -51,6 +53,19 @@ const durationMs = z
   .int()
   .nonnegative()
   .max(MAX_TIMEOUT_MS, `at most ${MAX_TIMEOUT_MS} ms (2^31-1, about 24.8 days): timers fire at once past it`);
+
+/**
+ * A lease: its TTL (the heartbeat timeout of every attempt) and the pace an attempt heartbeats at
+ * (default: see `defaultHeartbeatEveryMs` in src/team/lease-pace.ts; at most 80% of the TTL).
+ */
+const leaseSchema = <T extends z.ZodType<number, number | undefined>>(ttlMs: T) =>
+  z
+    .object({ ttlMs, heartbeatEveryMs: durationMs.min(LEASE_PACE.minHeartbeatEveryMs).optional() })
+    .strict()
+    .refine((l: { ttlMs?: unknown; heartbeatEveryMs?: number }) => l.heartbeatEveryMs === undefined || l.heartbeatEveryMs <= maxHeartbeatEveryMs(l.ttlMs as number), {
+      message: `lease.heartbeatEveryMs must be at most ${LEASE_PACE.maxFractionOfTtl * 100}% of lease.ttlMs`,
+      path: ['heartbeatEveryMs'],
+    });
 
 export const RetrySchema = z
   .object({
@@ -225,7 +240,7 @@ export const TaskSchema = z
       .strict()
       .optional(),
     retry: RetrySchema.optional(),
-    lease: z.object({ ttlMs: durationMs.min(1000) }).strict().optional(),
+    lease: leaseSchema(durationMs.min(1000)).optional(),
     onLeaseLost: z.enum(['retry', 'adjudicate']).default('retry'),
     /** May this task add tasks to its run (`::teamrun-tasks::`, `teamrun add-tasks`, an llm answer's `tasks`)? */
     allowSpawn: z.boolean().optional(),
@@ -284,7 +299,7 @@ export const TeamPlanSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'name must be 1..100 chars of [A-Za-z0-9._-]'),
     teammates: z.number().int().min(1).max(PLAN_LIMITS.maxTeammates).default(2),
-    lease: z.object({ ttlMs: durationMs.min(1000).default(30_000) }).strict().default({ ttlMs: 30_000 }),
+    lease: leaseSchema(durationMs.min(1000).default(30_000)).default({ ttlMs: 30_000 }),
     retry: z
       .object({
         maxAttempts: z.number().int().min(1).max(1_000).default(3),

@@ -11,7 +11,9 @@ import { EventLog, type EventLogSnapshot } from './events';
 import { Mailbox, MAILBOX_LIMITS, emptyMailbox, type MailboxSnapshot } from './mailbox';
 import { Members, emptyMembers, type MembersSnapshot } from './members';
 import { boundTaskViews } from './result';
+import { heartbeatEveryMs } from './lease-pace';
 import { ReadyQueue, scopesOverlap } from './scheduling';
+import { parseAnnouncements, stopsByQueue, type StopRequest } from './stop-channel';
 import {
   TASK_STATUSES,
   type AdjudicationCode,
@@ -112,6 +114,8 @@ export abstract class TeamRunCore {
   /** Task keys in run order (the mailbox reads it). */
   protected readonly taskKeys: string[];
   private treeCache: { key: string; tree: Array<{ parent: string; children: string[]; total: number }> } | null = null;
+  /** Stopped attempts that announced a stop queue: each gets a stop there besides its cancellation. */
+  protected readonly pendingStops: Array<{ queue: string; leaseId: string }> = [];
   protected abortInfo: TeamRunSnapshot['abort'];
   protected closed: TeamRunSnapshot['closed'];
   protected awaitingSince: number | null;
@@ -307,6 +311,7 @@ export abstract class TeamRunCore {
       holder: attempt.holder,
       activityId: attempt.activityId,
       ttlMs: spec.lease?.ttlMs ?? this.plan.lease.ttlMs,
+      heartbeatEveryMs: heartbeatEveryMs(spec.lease ?? this.plan.lease),
       executor: spec.executor,
       dependencyOutputs,
       estimate: { tokens: spec.estimate?.tokens ?? 0, usd: spec.estimate?.usd ?? 0 },
@@ -878,7 +883,42 @@ export abstract class TeamRunCore {
 
   /** Attempts the workflow must cancel now (interrupted, aborted, out of wall clock). */
   drainCancellations(): Array<{ key: string; fencingToken: number }> {
-    return this.pendingCancels.splice(0);
+    const cancels = this.pendingCancels.splice(0);
+    for (const { key } of cancels) {
+      const attempt = this.active.get(key);
+      if (attempt?.stopQueue) this.pendingStops.push({ queue: attempt.stopQueue, leaseId: attempt.leaseId });
+    }
+    return cancels;
+  }
+
+  /**
+   * Stops the workflow must send now, one per worker stop queue (after `drainCancellations`):
+   * the direct path to stopped attempts that announced where they run. Their cancellation (the
+   * heartbeat-response path) is sent whatever happens to these.
+   */
+  drainStops(): StopRequest[] {
+    return stopsByQueue(this.pendingStops.splice(0));
+  }
+
+  /**
+   * Running attempts say which worker queue reaches them (`attemptRunning`, sent by the attempts
+   * themselves past `STOP_ANNOUNCE_AFTER_MS`). Anything but the live attempt of a task is ignored;
+   * an attempt already stopped gets its stop at once. Nothing is recorded: it is plumbing.
+   * Returns how many attempts it applied to.
+   */
+  attemptsRunning(payload: unknown): number {
+    let applied = 0;
+    for (const announcement of parseAnnouncements(payload)) {
+      const attempt = this.active.get(announcement.key);
+      if (!attempt || attempt.fencingToken !== announcement.fencingToken || attempt.stopQueue) continue;
+      attempt.stopQueue = announcement.queue;
+      applied += 1;
+      if (attempt.stop) {
+        this.pendingStops.push({ queue: attempt.stopQueue, leaseId: attempt.leaseId });
+        this.touch();
+      }
+    }
+    return applied;
   }
 
   // ---- lifecycle --------------------------------------------------------------------------

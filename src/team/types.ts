@@ -68,6 +68,8 @@ export interface Attempt {
   workerIdentity: string | null;
   reservation: Reservation;
   stop: AttemptStop | null;
+  /** Where a stop reaches the attempt at once (its worker's own task queue), once it announced it; see lease-pace.ts. */
+  stopQueue?: string;
 }
 
 export interface TaskState {
@@ -141,6 +143,8 @@ export interface Claim {
   holder: string;
   activityId: string;
   ttlMs: number;
+  /** How often the attempt heartbeats (the lease's pace; it sends none before the first of these). */
+  heartbeatEveryMs: number;
   executor: ExecutorSpec;
   dependencyOutputs: Record<string, unknown>;
   /** The task's estimate (0 where it gives none): what a shared ledger reserves for the attempt. */

@@ -9,6 +9,7 @@ import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
 import { dataConverterFor } from '../codec';
+import { createStopWorker, runAlongside } from './stop-channel';
 
 export interface CreateWorkerOptions {
   config?: TeamrunConfig;
@@ -23,6 +24,8 @@ export interface CreateWorkerOptions {
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
   env?: NodeJS.ProcessEnv;
+  /** More activities on the same worker (the benchmark's bare baseline registers its trivial one here). */
+  activities?: WorkerOptions['activities'];
 }
 
 /**
@@ -55,11 +58,14 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const dataConverter = dataConverterFor(config);
   // Activities reach shared ledgers (other workflows) over the worker's own connection.
   const client = new Client({ connection, namespace: config.connection.namespace, dataConverter });
-  return Worker.create({
+  const taskQueue = options.taskQueue ?? config.connection.taskQueue;
+  // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts).
+  const stop = await createStopWorker({ connection, namespace: config.connection.namespace, taskQueue, identity, client, dataConverter });
+  const worker = await Worker.create({
     connection,
     namespace: config.connection.namespace,
     dataConverter,
-    taskQueue: options.taskQueue ?? config.connection.taskQueue,
+    taskQueue,
     identity,
     ...workflowCode(options.workflowBundle, Boolean(config.codec)),
     activities: {
@@ -69,21 +75,26 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
         workerIdentity: identity,
         env: options.env,
         client,
+        stops: stop.stops,
       }),
       ...createLedgerActivities({ client }),
+      ...options.activities,
     },
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentAttempts,
-    // Cancellation reaches an attempt in the response to a heartbeat: sending one a second
-    // (one small RPC per running attempt per second) bounds interrupt latency near a second.
-    maxHeartbeatThrottleInterval: '1s',
-    defaultHeartbeatThrottleInterval: '1s',
+    // runTask paces its own heartbeats (the lease's `heartbeatEveryMs`, none before the first is
+    // due). The SDK would hold each back to 80% of the heartbeat timeout after the one before; a
+    // short throttle lets the lease's pace, and the one a stop sends at once, through unchanged.
+    maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
+    defaultHeartbeatThrottleInterval: HEARTBEAT_THROTTLE_MS,
     // On shutdown, attempts get this long to finish; then they are handed back to be re-leased.
     shutdownGraceTime: config.worker.shutdownGraceMs,
-    // A run cached on a worker that died gets its next workflow task (e.g. the lost lease) on
-    // that worker's sticky queue; after this long it goes to any worker. The default 10 s would
-    // add 10 s to every lease recovery after a crash; a busy live worker only pays a replay.
-    stickyQueueScheduleToStartTimeout: '1s',
+    // A run cached on this worker gets its next workflow task on this worker's sticky queue; if
+    // the worker does not pick it up in this long, any worker replays the run and takes it. Too
+    // short and a busy live worker keeps missing it (each miss a workflow-task timeout and a full
+    // replay elsewhere); too long and a crashed worker's runs wait. Figures: docs/leases.md.
+    stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
   });
+  return runAlongside(worker, stop.worker);
 }
 
 function workflowCode(given: CreateWorkerOptions['workflowBundle'], codec: boolean): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
@@ -91,3 +102,6 @@ function workflowCode(given: CreateWorkerOptions['workflowBundle'], codec: boole
   const prebuilt = prebuiltWorkflowBundle({ codec });
   return prebuilt ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: workflowsPath() };
 }
+
+/** Below the fastest pace a plan may ask for (`LEASE_PACE.minHeartbeatEveryMs`). */
+export const HEARTBEAT_THROTTLE_MS = 200;

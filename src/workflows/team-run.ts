@@ -32,6 +32,8 @@ import { withIsoTimes as iso } from './iso-times';
 import * as msg from './messages';
 import * as sa from './search-attributes';
 import { AttemptNotStarted, RunLedger } from './team-ledger';
+import { STOP_ANNOUNCE_AFTER_MS } from '../team/lease-pace';
+import { attemptRunningSignal, sendStops } from './stop-channel';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
 export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot };
@@ -91,6 +93,8 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
       ...(claim.allowSpawn ? { allowSpawn: true } : {}),
       ...(ledger ? { ledger: ledger.lease(claim) } : {}),
       ...(claim.inbox ? { inbox: claim.inbox } : {}),
+      heartbeatEveryMs: claim.heartbeatEveryMs,
+      announceAfterMs: STOP_ANNOUNCE_AFTER_MS,
     };
     // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it.
     const foreign = isForeignActivity(claim);
@@ -133,6 +137,8 @@ export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
         const attempt = attempts.get(key);
         if (attempt?.fencingToken === fencingToken) attempt.scope.cancel();
       }
+      // Attempts that announced their worker's stop queue also get a stop there, at once.
+      sendStops(run.drainStops());
     };
     for (;;) {
       const now = Date.now();
@@ -252,6 +258,9 @@ function registerHandlers(run: TeamRun): void {
       throw err;
     }
   };
+  setHandler(attemptRunningSignal, (announcement) => {
+    run.attemptsRunning(announcement);
+  });
   setHandler(msg.statusQuery, () => iso(run.status(now())), { description: 'Progress, budget and pending adjudications' });
   setHandler(msg.tasksQuery, (query) => iso(run.tasksPage(query ?? {})), {
     description: 'Tasks, paged: { status?, offset?, limit? } (default limit 1000, at most 2000)',

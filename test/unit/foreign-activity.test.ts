@@ -37,6 +37,7 @@ function claim(executor: Record<string, unknown>, extra: Partial<Claim> = {}): C
     holder: 'teammate-1',
     activityId: 'research#5',
     ttlMs: 3_000,
+    heartbeatEveryMs: 1_500,
     executor: executor as Claim['executor'],
     dependencyOutputs: { fetch: 'pages' },
     estimate: { tokens: 0, usd: 0 },

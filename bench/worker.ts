@@ -1,0 +1,25 @@
+import { loadConfig } from '../src/config/config';
+import { createWorker } from '../src/worker/create-worker';
+import { bareActivities } from './bare-activity';
+
+/**
+ * The benchmark's worker process: teamrun's own worker (src/worker/create-worker.ts, the same
+ * options) with the bare baseline's trivial activity registered too, so both run side by side.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
+  const worker = await createWorker({
+    config,
+    identity: process.env.TEAMRUN_WORKER_IDENTITY,
+    workflowBundle: bundle ? { codePath: bundle } : undefined,
+    activities: bareActivities,
+  });
+  process.stdout.write(`teamrun worker ready: ${worker.options.identity} queue ${worker.options.taskQueue}\n`);
+  await worker.run();
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench worker: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

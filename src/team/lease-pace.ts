@@ -1,0 +1,49 @@
+/**
+ * How often an attempt heartbeats, and when it becomes reachable for a stop of its own.
+ *
+ * Temporal counts an attempt's heartbeat timeout (the lease TTL) from its start until its first
+ * heartbeat, and from each heartbeat to the next. So an attempt shorter than its first
+ * heartbeat's deadline needs none (it costs what a bare activity costs), and a long one needs
+ * one per `heartbeatEveryMs`, not one a second: every heartbeat is a server RPC and, on Temporal
+ * Cloud, a billable action.
+ */
+export const LEASE_PACE = {
+  /** The fastest pace a plan may ask for. */
+  minHeartbeatEveryMs: 250,
+  /** The slowest, as a fraction of the TTL: the SDK's own default throttle (80% of the heartbeat timeout). */
+  maxFractionOfTtl: 0.8,
+  /** By default a heartbeat has at least this long (or half the TTL, whichever is longer) to reach the server. */
+  defaultMarginMs: 10_000,
+} as const;
+
+/**
+ * The default pace for a lease of `ttlMs`: half the TTL, or the TTL less 10 s when that is
+ * longer. 30 s TTL -> every 20 s (a 10-minute attempt sends 30 heartbeats); 3 s -> every 1.5 s;
+ * 2 min -> every 110 s. A heartbeat always has at least max(TTL / 2, 10 s) of slack before the
+ * server would declare the lease lost.
+ */
+export function defaultHeartbeatEveryMs(ttlMs: number): number {
+  return Math.max(Math.floor(ttlMs / 2), ttlMs - LEASE_PACE.defaultMarginMs);
+}
+
+/** The slowest pace a lease of `ttlMs` allows. */
+export function maxHeartbeatEveryMs(ttlMs: number): number {
+  return Math.floor(ttlMs * LEASE_PACE.maxFractionOfTtl);
+}
+
+/** The pace an attempt heartbeats at: the lease's own, or the default for its TTL. */
+export function heartbeatEveryMs(lease: { ttlMs: number; heartbeatEveryMs?: number }): number {
+  return lease.heartbeatEveryMs ?? defaultHeartbeatEveryMs(lease.ttlMs);
+}
+
+/**
+ * An attempt still running this long after it started tells its run where to send a stop (its
+ * worker's own task queue, see src/worker/stop-channel.ts): from then on an interrupt reaches it
+ * in one activity dispatch, whatever its heartbeat pace. Shorter attempts never announce (a
+ * `noop` costs no more than a bare activity); one interrupted before it announces is stopped as
+ * soon as it does, or by the response to its first heartbeat, whichever comes first.
+ */
+export const STOP_ANNOUNCE_AFTER_MS = 1_000;
+
+/** Bound on a worker's stop queue name, as an announcement carries it into the run's state. */
+export const MAX_STOP_QUEUE_CHARS = 300;

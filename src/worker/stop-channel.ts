@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
+import { AttemptStops, createStopActivities } from '../activities/attempt-stops';
+import { MAX_STOP_QUEUE_CHARS } from '../team/lease-pace';
+
+/**
+ * Temporal's worker-specific task queue pattern: every worker process also polls a task queue
+ * of its own, on which a run sends `stopAttempts` for the attempts this process runs. A stop
+ * then takes one activity dispatch, not a heartbeat period; the heartbeat response stays the
+ * fallback (a stop sent to a worker that died times out unanswered, and the lease TTL decides).
+ */
+export function stopQueueName(taskQueue: string, identity: string): string {
+  const name = `${taskQueue}/stop/${identity.slice(0, 100)}/${randomUUID()}`;
+  return name.slice(-MAX_STOP_QUEUE_CHARS);
+}
+
+export async function createStopWorker(options: {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  identity: string;
+  /** Sends the announcements to the runs. */
+  client: Client;
+  /** The main worker's (a codec encrypts the stops' payloads too). */
+  dataConverter?: WorkerOptions['dataConverter'];
+}): Promise<{ stops: AttemptStops; worker: Worker }> {
+  const stops = new AttemptStops(stopQueueName(options.taskQueue, options.identity), (workflowId, payload) =>
+    options.client.workflow.getHandle(workflowId).signal(ATTEMPT_RUNNING_SIGNAL, payload),
+  );
+  const worker = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: stops.queue,
+    identity: options.identity,
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    activities: createStopActivities(stops),
+    // A stop is a map lookup: a few at once is plenty, and they never wait for attempts' slots.
+    maxConcurrentActivityTaskExecutions: 8,
+    shutdownGraceTime: 1_000,
+  });
+  return { stops, worker };
+}
+
+/**
+ * Runs `stop` alongside `main`: `main.run()` also runs the stop worker, and shuts it down once
+ * the main worker has stopped (attempts finishing in the shutdown grace time may still be
+ * stopped meanwhile); `main.shutdown()` stops both.
+ */
+export function runAlongside(main: Worker, stop: Worker): Worker {
+  const run = main.run.bind(main);
+  const shutdown = main.shutdown.bind(main);
+  main.run = async () => {
+    const stopping = stop.run();
+    try {
+      return await run();
+    } finally {
+      if (stop.getState() === 'RUNNING') stop.shutdown();
+      await stopping.catch(() => undefined);
+    }
+  };
+  main.shutdown = () => {
+    shutdown();
+  };
+  return main;
+}
