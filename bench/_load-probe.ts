@@ -3,7 +3,7 @@ import { startBenchEnv } from './env';
 import { measureLoad } from './load';
 (async () => {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const env = await startBenchEnv();
+  const env = await startBenchEnv({ serverArgs: process.env.SERVER_ARGS ? process.env.SERVER_ARGS.split(' ') : [] });
   try {
     const r = await measureLoad(env, { runs: 20, tasksPerRun: 50, teammates: Number(process.env.TM ?? 4), taskMs: 300, passes: Number(process.env.PASSES ?? 2), stickyScheduleToStartMs: process.env.STICKY ? Number(process.env.STICKY) : undefined }, (l) => console.error(l));
     console.log(JSON.stringify(r.passes, null, 1));

@@ -24,7 +24,7 @@ export interface BenchEnv {
   close(): Promise<void>;
 }
 
-export async function startBenchEnv(): Promise<BenchEnv> {
+export async function startBenchEnv(options: { serverArgs?: string[] } = {}): Promise<BenchEnv> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-bench-'));
   const binary = findTemporalBinary();
   const [port, metricsPort, bundle] = await Promise.all([
@@ -47,7 +47,7 @@ export async function startBenchEnv(): Promise<BenchEnv> {
     port,
     dbFile: path.join(dir, 'bench.db'),
     headless: true,
-    extraArgs: ['--metrics-port', String(metricsPort)],
+    extraArgs: ['--metrics-port', String(metricsPort), ...(options.serverArgs ?? [])],
   });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });

@@ -1,6 +1,9 @@
 import { count, duration, table } from '../src/cli/format';
 import type { FailoverResult } from './failover';
 import type { InterruptResult } from './interrupt';
+import type { LoadResult } from './load';
+import type { PaceResult } from './pace';
+import type { WideResult } from './wide';
 import type { ScaleResult } from './scale';
 import type { Summary } from './stats';
 import type { ThroughputResult } from './throughput';
@@ -8,11 +11,23 @@ import type { ThroughputResult } from './throughput';
 export interface BenchReport {
   mode: 'full' | 'quick';
   startedAt: string;
-  machine: { cpus: number; cpuModel: string; memGiB: number; node: string; os: string; temporal: string };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memGiB: number;
+    node: string;
+    os: string;
+    temporal: string;
+    /** 1, 5 and 15-minute load averages when the benchmark started and ended. */
+    loadAverage: { atStart: number[]; atEnd: number[] };
+  };
   throughput: ThroughputResult[];
   interrupt: InterruptResult;
   failover: FailoverResult;
   scale: ScaleResult;
+  pace: PaceResult;
+  wide: WideResult;
+  load: LoadResult;
   targets: Target[];
 }
 
@@ -28,8 +43,61 @@ const p = (s: Summary) => `${ms(s.p50)} / ${ms(s.p95)}`;
 
 /** The issue's targets, checked against what was measured (never asserted anywhere else). */
 export function targetsOf(report: Omit<BenchReport, 'targets'>): Target[] {
-  const { throughput, interrupt, failover, scale } = report;
+  const { throughput, interrupt, failover, scale, pace, wide, load } = report;
+  const flat = throughput.find((t) => t.bare);
+  const lean: Target[] = [];
+  if (flat?.bare) {
+    lean.push(
+      { name: 'throughput ratio teamRun / bare trivial activity (flat)', goal: '>= 0.95', measured: flat.bare.ratio.toFixed(2), met: flat.bare.ratio >= 0.95 },
+      {
+        name: 'events per task vs bare (flat)',
+        goal: `<= bare + 0.1${flat.teamRun.runs > 1 ? ' (this run continued as new: not comparable)' : ''}`,
+        measured: `${flat.bare.eventsPerTaskDelta >= 0 ? '+' : ''}${flat.bare.eventsPerTaskDelta.toFixed(2)}`,
+        met: flat.bare.eventsPerTaskDelta <= 0.1,
+      },
+    );
+  }
+  lean.push(
+    ...throughput.map((t) => ({
+      name: `heartbeat RPCs per noop task (${t.graph})`,
+      goal: '0',
+      measured: t.heartbeatRpcsPerTask.toFixed(3),
+      met: t.heartbeatRpcsPerTask === 0,
+    })),
+    {
+      name: `heartbeat RPCs per attempt-minute (TTL ${ms(pace.ttlMs)}, every ${ms(pace.heartbeatEveryMs)})`,
+      goal: `<= ${(60_000 / pace.heartbeatEveryMs).toFixed(1)}`,
+      measured: pace.perAttemptMinute.toFixed(2),
+      met: pace.perAttemptMinute <= 60_000 / pace.heartbeatEveryMs + 1e-9,
+    },
+    { name: '10-minute attempt, 30 s TTL: heartbeats', goal: '<= 30', measured: String(pace.tenMinuteAttemptAt30sTtl), met: pace.tenMinuteAttemptAt30sTtl <= 30 },
+    {
+      name: 'interrupt -> process gone p95 (past the announcement)',
+      goal: '<= 300 ms',
+      measured: ms(interrupt.latency.p95),
+      met: interrupt.latency.p95 <= 300,
+    },
+    {
+      name: `${count(wide.teammates)} teammates: workflow task p95`,
+      goal: '< 200 ms',
+      measured: ms(wide.workflowTaskMs.p95),
+      met: wide.workflowTaskMs.p95 < 200,
+    },
+    {
+      name: `${count(wide.teammates)} teammates: end to end vs ideal ${ms(wide.idealMs)}`,
+      goal: '<= 1.2x',
+      measured: `${(wide.wallMs / wide.idealMs).toFixed(2)}x`,
+      met: wide.wallMs <= 1.2 * wide.idealMs,
+    },
+    {
+      name: 'load run: lost leases on a healthy worker',
+      goal: '0',
+      measured: load.passes.map((p) => p.lostLeases).join(', '),
+      met: load.passes.every((p) => p.lostLeases === 0),
+    },
+  );
   return [
+    ...lean,
     ...throughput.map((t) => ({
       name: `throughput ratio (${t.graph})`,
       goal: '>= 0.90',
@@ -62,12 +130,28 @@ export function targetsOf(report: Omit<BenchReport, 'targets'>): Target[] {
 
 /** The report as the tables `npm run bench` prints. */
 export function formatReport(report: BenchReport): string {
-  const { machine, throughput, interrupt, failover, scale } = report;
+  const { machine, throughput, interrupt, failover, scale, pace, wide, load } = report;
   const out: string[] = [];
+  const flat = throughput.find((t) => t.bare);
   out.push(
     `teamrun benchmarks (${report.mode}), ${report.startedAt}`,
     `${machine.cpus} x ${machine.cpuModel}, ${machine.memGiB.toFixed(1)} GiB, node ${machine.node}, ${machine.temporal}`,
+    `load average (1/5/15 min) at start ${machine.loadAverage.atStart.map((l) => l.toFixed(1)).join('/')}, at end ${machine.loadAverage.atEnd.map((l) => l.toFixed(1)).join('/')}`,
     '',
+    ...(flat?.bare
+      ? [
+          `(0) against bare Temporal: a trivial activity, same options, ${count(flat.n)} flat noop tasks, 32 at a time, interleaved rounds`,
+          table(
+            ['', 'tasks/s (median)', 'events/task', 'heartbeat RPCs/task', 'CPU ms/task worker', 'server'],
+            [
+              ['teamRun', flat.teamRun.tasksPerSecond.toFixed(1), flat.teamRun.eventsPerTask.toFixed(2), flat.heartbeatRpcsPerTask.toFixed(3), flat.teamRun.workerCpuMsPerTask.toFixed(2), flat.teamRun.serverCpuMsPerTask.toFixed(2)],
+              ['bare', flat.bare.tasksPerSecond.toFixed(1), flat.bare.eventsPerTask.toFixed(2), '0 (never heartbeats)', flat.bare.workerCpuMsPerTask.toFixed(2), flat.bare.serverCpuMsPerTask.toFixed(2)],
+            ],
+          ),
+          `ratio teamRun / bare: ${flat.bare.ratio.toFixed(2)} (rounds ${flat.bare.roundRatios.map((r) => r.toFixed(2)).join(', ')}); teamRun runs ${flat.teamRun.runs} (largest ${count(flat.teamRun.maxRunEvents)} events)`,
+          '',
+        ]
+      : []),
     `(1)+(2) throughput and history, ${count(throughput[0]?.n ?? 0)} noop tasks, 32 teammates, one worker`,
     table(
       ['graph', 'teamRun tasks/s', 'baseline tasks/s', 'ratio (per round)', 'events/task teamRun', 'baseline', 'runs (max events)', 'CPU ms/task worker teamRun', 'baseline', 'server teamRun', 'baseline'],
@@ -97,7 +181,7 @@ export function formatReport(report: BenchReport): string {
         ]),
     ),
     '',
-    `(4) interruptTask sent -> shell process gone, over ${interrupt.samples.length}: p50 ${ms(interrupt.latency.p50)}, p95 ${ms(interrupt.latency.p95)}, max ${ms(interrupt.latency.max)}`,
+    `(4) interruptTask sent -> shell process gone, over ${interrupt.samples.length} attempts past the announcement (TTL ${ms(interrupt.ttlMs)}, heartbeat every ${ms(interrupt.heartbeatEveryMs)}): p50 ${ms(interrupt.latency.p50)}, p95 ${ms(interrupt.latency.p95)}, max ${ms(interrupt.latency.max)}`,
     '',
     `(5) worker killed -> next attempt running, lease TTL ${ms(failover.ttlMs)}`,
     table(
@@ -129,6 +213,40 @@ export function formatReport(report: BenchReport): string {
         ['tasks (first 1000)', '-', p(scale.queries.atFullSize.tasks1000)],
         ['status on the closed run', '-', p(scale.queries.closedRun.status)],
       ],
+    ),
+    '',
+    `(7) heartbeats: ${pace.attempts} attempts of ${ms(pace.attemptMs)}, TTL ${ms(pace.ttlMs)} (every ${ms(pace.heartbeatEveryMs)}): ${pace.heartbeatRpcs} heartbeat RPCs, ${pace.perAttempt.toFixed(1)} per attempt, ${pace.perAttemptMinute.toFixed(2)} per attempt-minute (each one a billable action on Temporal Cloud); a 10-minute attempt at 30 s TTL: ${pace.tenMinuteAttemptAt30sTtl}`,
+    '',
+    `(8) ${count(wide.teammates)} teammates: ${count(wide.tasks)} x ${ms(wide.taskMs)} sleep tasks on ${wide.workers} worker processes`,
+    table(
+      ['end to end', 'ideal', 'ratio', 'runs', 'workflow task p50 / p95 / max', 'WFT timeouts', 'abort: settled in', 'abort WFT p95', 'stop activities'],
+      [
+        [
+          ms(wide.wallMs),
+          ms(wide.idealMs),
+          `${(wide.wallMs / wide.idealMs).toFixed(2)}x`,
+          String(wide.runs),
+          `${ms(wide.workflowTaskMs.p50)} / ${ms(wide.workflowTaskMs.p95)} / ${ms(wide.workflowTaskMs.max)}`,
+          String(wide.workflowTaskTimeouts),
+          ms(wide.abort.settleMs),
+          ms(wide.abort.workflowTaskMs.p95),
+          String(wide.abort.stopActivities),
+        ],
+      ],
+    ),
+    '',
+    `(9) load: ${load.runs} runs x ${load.tasksPerRun} sleep tasks of ${ms(load.taskMs)} at once, ${load.teammates} teammates each, one worker`,
+    table(
+      ['pass', 'wall', 'statuses', 'lost leases', 'WFT timeouts schedule-to-start / start-to-close', 'WFT failures', 'WFT p50 / p95'],
+      load.passes.map((pass, i) => [
+        String(i + 1),
+        ms(pass.wallMs),
+        JSON.stringify(pass.statuses),
+        String(pass.lostLeases),
+        `${pass.workflowTaskTimeouts.scheduleToStart} / ${pass.workflowTaskTimeouts.startToClose}`,
+        String(pass.workflowTaskFailures),
+        p(pass.workflowTaskMs),
+      ]),
     ),
     '',
     'targets',

@@ -5,6 +5,9 @@ import { Runtime, DefaultLogger } from '@temporalio/worker';
 import { startBenchEnv, spawnWorker } from './env';
 import { measureFailover } from './failover';
 import { measureInterrupts } from './interrupt';
+import { measureLoad } from './load';
+import { measurePace } from './pace';
+import { measureWide } from './wide';
 import { formatReport, targetsOf, type BenchReport } from './report';
 import { measureScale } from './scale';
 import { measureThroughput } from './throughput';
@@ -14,9 +17,31 @@ import { measureThroughput } from './throughput';
  * of its own. Prints the tables and writes the figures to .bench/ as JSON.
  */
 const SETTINGS = {
-  full: { n: 2_000, rounds: 3, interrupts: 20, failoverTrials: 3, ttlMs: 3_000, scaleTasks: 10_000, scaleEvery: undefined },
-  // A smoke run: small enough for a minute or two, with a low handover threshold so continue-as-new still happens.
-  quick: { n: 200, rounds: 1, interrupts: 5, failoverTrials: 1, ttlMs: 3_000, scaleTasks: 1_000, scaleEvery: 1_000 },
+  full: {
+    n: 2_000,
+    rounds: 3,
+    interrupts: 20,
+    failoverTrials: 3,
+    ttlMs: 3_000,
+    scaleTasks: 10_000,
+    scaleEvery: undefined,
+    pace: { attempts: 10, attemptMs: 90_000, ttlMs: 30_000 },
+    wide: { tasks: 5_000, teammates: 1_000, taskMs: 5_000, workers: 4 },
+    load: { runs: 20, tasksPerRun: 50, teammates: 4, taskMs: 300, passes: 2 },
+  },
+  // A smoke run: small enough for a few minutes, with a low handover threshold so continue-as-new still happens.
+  quick: {
+    n: 200,
+    rounds: 1,
+    interrupts: 5,
+    failoverTrials: 1,
+    ttlMs: 3_000,
+    scaleTasks: 1_000,
+    scaleEvery: 1_000,
+    pace: { attempts: 4, attemptMs: 12_000, ttlMs: 6_000 },
+    wide: { tasks: 400, teammates: 100, taskMs: 2_000, workers: 2 },
+    load: { runs: 5, tasksPerRun: 20, teammates: 4, taskMs: 300, passes: 1 },
+  },
 } as const;
 
 async function main(): Promise<void> {
@@ -25,6 +50,7 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const startedAt = new Date().toISOString();
+  const loadAtStart = os.loadavg();
   log(`starting a dev server for the ${mode} benchmark...`);
   const env = await startBenchEnv();
   try {
@@ -34,7 +60,13 @@ async function main(): Promise<void> {
     const throughput = await measureThroughput(env, worker, settings.n, settings.rounds, log);
     log(`(4) interrupt latency over ${settings.interrupts}`);
     const interrupt = await measureInterrupts(env, taskQueue, settings.interrupts);
+    log(`(7) heartbeats of ${settings.pace.attempts} attempts of ${settings.pace.attemptMs} ms, TTL ${settings.pace.ttlMs} ms`);
+    const pace = await measurePace(env, taskQueue, settings.pace);
     await worker.stop();
+    log(`(8) ${settings.wide.teammates} teammates: ${settings.wide.tasks} x ${settings.wide.taskMs} ms sleep tasks on ${settings.wide.workers} workers`);
+    const wide = await measureWide(env, settings.wide, log);
+    log(`(9) load: ${settings.load.runs} runs x ${settings.load.tasksPerRun} tasks at once on one worker, ${settings.load.passes} pass(es)`);
+    const load = await measureLoad(env, settings.load, log);
     log(`(5) failover, ${settings.failoverTrials} trial(s)`);
     const failover = await measureFailover(env, settings.failoverTrials, settings.ttlMs);
     log(`(6) scale: ${settings.scaleTasks} tasks`);
@@ -50,11 +82,15 @@ async function main(): Promise<void> {
         node: process.version,
         os: `${os.type()} ${os.release()}`,
         temporal: env.temporalVersion,
+        loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() },
       },
       throughput,
       interrupt,
       failover,
       scale,
+      pace,
+      wide,
+      load,
     } satisfies Omit<BenchReport, 'targets'>;
     const report: BenchReport = { ...partial, targets: targetsOf(partial) };
     const dir = path.resolve(__dirname, '..', '.bench');

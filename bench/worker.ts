@@ -1,3 +1,4 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config/config';
 import { createWorker } from '../src/worker/create-worker';
 import { bareActivities } from './bare-activity';
@@ -7,6 +8,18 @@ import { bareActivities } from './bare-activity';
  * options) with the bare baseline's trivial activity registered too, so both run side by side.
  */
 async function main(): Promise<void> {
+  if (process.env.BENCH_TRACE_ACTIVITIES) {
+    // Every attempt's start and end in the worker's log: which attempts this worker ever received.
+    Runtime.install({
+      logger: new DefaultLogger('DEBUG', (entry) => {
+        const meta = (entry.meta ?? {}) as Record<string, unknown>;
+        const traced = /^Activity (started|completed|failed)/.test(entry.message);
+        if (traced || entry.level === 'WARN' || entry.level === 'ERROR') {
+          process.stderr.write(`${new Date().toISOString()} ${entry.level} ${entry.message} ${meta.workflowId ?? ''} ${meta.activityId ?? ''}\n`);
+        }
+      }),
+    });
+  }
   const config = loadConfig();
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
   const worker = await createWorker({

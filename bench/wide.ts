@@ -1,0 +1,142 @@
+import type { TeamPlanInput } from '../src/plan/schema';
+import { WORKFLOW_TYPE, abortRunUpdate, statusQuery } from '../src/workflows/messages';
+import { sleep, spawnWorker, until, type BenchEnv, type WorkerProcess } from './env';
+import { runsOf } from './load';
+import { tsToMs } from '@temporalio/common/lib/time';
+import { summarize, type Summary } from './stats';
+
+export interface WideResult {
+  tasks: number;
+  teammates: number;
+  taskMs: number;
+  workers: number;
+  /** tasks x duration / teammates. */
+  idealMs: number;
+  /** First attempt scheduled -> last attempt completed. */
+  wallMs: number;
+  status: string;
+  runs: number;
+  /** WorkflowTaskStarted -> WorkflowTaskCompleted over every workflow task of every run. */
+  workflowTaskMs: Summary;
+  workflowTaskTimeouts: number;
+  /** The abort of `teammates` running attempts: abortRun sent -> the run closed (every attempt settled). */
+  abort: { attempts: number; settleMs: number; workflowTaskMs: Summary; stopActivities: number };
+}
+
+/**
+ * The 1,000-teammate run: `tasks` `sleep` tasks of `taskMs` each, `teammates` at once, over
+ * `workers` worker processes. Then a second run holds `teammates` long attempts, waits until all
+ * have announced their stop queue, and is aborted: timed until it closes.
+ */
+export async function measureWide(
+  env: BenchEnv,
+  options: { tasks: number; teammates: number; taskMs: number; workers: number },
+  log: (line: string) => void,
+): Promise<WideResult> {
+  const taskQueue = `bench-wide-${Date.now().toString(36)}`;
+  const slots = Math.ceil(options.teammates / options.workers) + 16;
+  const workers: WorkerProcess[] = [];
+  try {
+    for (let w = 0; w < options.workers; w++) workers.push(await spawnWorker(env, taskQueue, `wide-worker-${w}`, env.workerConfig(slots)));
+    const plan: TeamPlanInput = {
+      name: 'bench-wide',
+      teammates: options.teammates,
+      tasks: Array.from({ length: options.tasks }, (_, i) => ({ key: `s${i}`, executor: { kind: 'sleep', ms: options.taskMs } })),
+    };
+    const workflowId = `${taskQueue}-run`;
+    const handle = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId, args: [plan] });
+    let lastLog = Date.now();
+    const result = await Promise.race([
+      handle.result(),
+      (async () => {
+        for (;;) {
+          await sleep(5_000);
+          if (Date.now() - lastLog >= 10_000) {
+            lastLog = Date.now();
+            const s = await handle.query(statusQuery).catch(() => null);
+            if (s) log(`  wide: ${s.stats.succeeded}/${s.stats.total} succeeded, ${s.stats.running} running`);
+          }
+        }
+      })() as Promise<never>,
+    ]);
+    let first = Infinity;
+    let last = 0;
+    let runs = 0;
+    let timeouts = 0;
+    const wft: number[] = [];
+    for await (const events of runsOf(env.client, workflowId, handle.firstExecutionRunId)) {
+      runs += 1;
+      const counted = workflowTasks(events);
+      wft.push(...counted.durations);
+      timeouts += counted.timeouts;
+      for (const e of events) {
+        if (e.activityTaskScheduledEventAttributes) first = Math.min(first, tsToMs(e.eventTime));
+        if (e.activityTaskCompletedEventAttributes) last = Math.max(last, tsToMs(e.eventTime));
+      }
+    }
+    const wallMs = last - first;
+    log(`  wide: ${result.status} in ${wallMs} ms over ${runs} run(s), workflow task p95 ${summarize(wft).p95} ms`);
+
+    // The abort at full width.
+    const holdPlan: TeamPlanInput = {
+      name: 'bench-wide-abort',
+      teammates: options.teammates,
+      awaitAdjudication: false,
+      tasks: Array.from({ length: options.teammates }, (_, i) => ({ key: `h${i}`, executor: { kind: 'sleep', ms: 3_600_000 } })),
+    };
+    const holdId = `${taskQueue}-abort`;
+    const hold = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: holdId, args: [holdPlan] });
+    await until('every hold attempt to run', async () => (await hold.query(statusQuery)).stats.running === options.teammates, 300_000, 250);
+    // Attempts announce their stop queue 1 s after they start: give the last of them time to.
+    await sleep(3_000);
+    const sent = Date.now();
+    await hold.executeUpdate(abortRunUpdate, { args: [{ actor: 'bench', reason: 'bench abort', requireAdjudication: false }] });
+    await hold.result();
+    const settleMs = Date.now() - sent;
+    let stopActivities = 0;
+    const abortWft: number[] = [];
+    for await (const events of runsOf(env.client, holdId, hold.firstExecutionRunId)) {
+      abortWft.push(...workflowTasks(events).durations);
+      stopActivities += events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'stopAttempts').length;
+    }
+    log(`  wide abort: ${options.teammates} attempts settled in ${settleMs} ms, ${stopActivities} stop activities`);
+    return {
+      ...options,
+      idealMs: (options.tasks * options.taskMs) / options.teammates,
+      wallMs,
+      status: result.status,
+      runs,
+      workflowTaskMs: summarize(wft),
+      workflowTaskTimeouts: timeouts,
+      abort: { attempts: options.teammates, settleMs, workflowTaskMs: summarize(abortWft), stopActivities },
+    };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+  }
+}
+
+/** Every workflow task's Started -> Completed, and how many timed out. */
+export function workflowTasks(events: ReadonlyArray<object>): { durations: number[]; timeouts: number } {
+  const started = new Map<string, number>();
+  const durations: number[] = [];
+  let timeouts = 0;
+  for (const e of events as ReadonlyArray<HistoryEventLike>) {
+    const at = tsToMs(e.eventTime as Parameters<typeof tsToMs>[0]);
+    if (e.workflowTaskStartedEventAttributes) started.set(String(e.eventId), at);
+    const completed = e.workflowTaskCompletedEventAttributes;
+    if (completed) {
+      const s = started.get(String(completed.startedEventId));
+      if (s !== undefined) durations.push(at - s);
+    }
+    if (e.workflowTaskTimedOutEventAttributes) timeouts += 1;
+  }
+  return { durations, timeouts };
+}
+
+interface HistoryEventLike {
+  eventId?: unknown;
+  eventTime?: unknown;
+  workflowTaskStartedEventAttributes?: unknown;
+  workflowTaskCompletedEventAttributes?: { startedEventId?: unknown } | null;
+  workflowTaskTimedOutEventAttributes?: unknown;
+}
