@@ -78,13 +78,21 @@ export interface WorkerProcess {
   child: ChildProcess;
   pid: number;
   taskQueue: string;
+  /** Everything the worker printed. */
+  logFile: string;
   /** Peak resident memory so far (VmHWM), in MiB. */
   peakRssMiB(): number;
   stop(): Promise<void>;
 }
 
-/** A real worker process (`src/worker/main.ts`) on `taskQueue`, running the bench bundle. */
-export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: string, configPath = env.configPath): Promise<WorkerProcess> {
+/** A real worker process (bench/worker.ts: teamrun's worker plus the bare activity) on `taskQueue`, running the bench bundle. */
+export async function spawnWorker(
+  env: BenchEnv,
+  taskQueue: string,
+  identity: string,
+  configPath = env.configPath,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/worker.ts')], {
     cwd: root,
     env: {
@@ -94,6 +102,7 @@ export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: st
       TEAMRUN_WORKER_IDENTITY: identity,
       TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
       TEAMRUN_CONFIG: configPath,
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -116,6 +125,7 @@ export async function spawnWorker(env: BenchEnv, taskQueue: string, identity: st
     child,
     pid: child.pid!,
     taskQueue,
+    logFile,
     peakRssMiB() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;

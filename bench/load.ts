@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import type { TeamPlanInput } from '../src/plan/schema';
@@ -12,8 +13,10 @@ export interface LoadPass {
   statuses: Record<string, number>;
   /** Attempts the server timed out on their heartbeat (lost leases) on a worker that never died. */
   lostLeases: number;
-  /** The lost ones: which task, how long after it started the server gave up. */
-  lostDetail: Array<{ workflowId: string; activityId: string; startedToTimeoutMs: number }>;
+  /** Of those, the ones the worker never received (the server recorded them started; the worker's trace has no start). */
+  neverReceived: number;
+  /** The lost ones: which task, how long after it started the server gave up, whether the worker ever ran it. */
+  lostDetail: Array<{ workflowId: string; activityId: string; startedToTimeoutMs: number; ranOnWorker: boolean }>;
   workflowTaskTimeouts: { scheduleToStart: number; startToClose: number };
   workflowTaskFailures: number;
   /** WorkflowTaskStarted -> WorkflowTaskCompleted, every workflow task of every run. */
@@ -44,7 +47,8 @@ export async function measureLoad(
   const passes: LoadPass[] = [];
   for (let pass = 0; pass < options.passes; pass++) {
     const taskQueue = `bench-load-${pass}-${Date.now().toString(36)}`;
-    const worker = await spawnWorker(env, taskQueue, `load-worker-${pass}`, env.workerConfig(64, options.stickyScheduleToStartMs));
+    // The worker traces every attempt it starts, to tell a lease lost by a running attempt from a task it never received.
+    const worker = await spawnWorker(env, taskQueue, `load-worker-${pass}`, env.workerConfig(64, options.stickyScheduleToStartMs), { BENCH_TRACE_ACTIVITIES: '1' });
     try {
       const plan: TeamPlanInput = {
         name: 'bench-load',
@@ -62,7 +66,10 @@ export async function measureLoad(
       const statuses: Record<string, number> = {};
       for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       const counted = await countHistories(env.client, handles);
-      passes.push({ wallMs, statuses, ...counted });
+      const trace = readFileSync(worker.logFile, 'utf8');
+      for (const lost of counted.lostDetail) lost.ranOnWorker = trace.includes(`Activity started ${lost.workflowId} ${lost.activityId}\n`);
+      const neverReceived = counted.lostDetail.filter((l) => !l.ranOnWorker).length;
+      passes.push({ wallMs, statuses, ...counted, neverReceived });
       const last = passes.at(-1)!;
       log(
         `  load pass ${pass + 1}: ${JSON.stringify(statuses)} in ${wallMs} ms, lost leases ${last.lostLeases}, ` +
@@ -100,7 +107,7 @@ async function countHistories(client: Client, handles: ReadonlyArray<{ workflowI
         if (timedOut && (timeoutType === '4' || timeoutType.includes('HEARTBEAT'))) {
           lostLeases += 1;
           const sid = String(timedOut.scheduledEventId);
-          lostDetail.push({ workflowId: h.workflowId, activityId: scheduled.get(sid)?.id ?? '?', startedToTimeoutMs: at - (startedAt.get(sid) ?? at) });
+          lostDetail.push({ workflowId: h.workflowId, activityId: scheduled.get(sid)?.id ?? '?', startedToTimeoutMs: at - (startedAt.get(sid) ?? at), ranOnWorker: true });
         }
         if (e.workflowTaskScheduledEventAttributes) wftScheduled.set(id, at);
         if (e.workflowTaskStartedEventAttributes) {

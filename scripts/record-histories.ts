@@ -18,7 +18,7 @@ import { ConfigSchema } from '../src/config/config';
 import { findTemporalBinary, freePort, startDevServer } from '../src/devserver';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { createWorker, workflowsPath } from '../src/worker/create-worker';
-import { adjudicateUpdate, statusQuery } from '../src/workflows/messages';
+import { activeClaimsQuery, adjudicateUpdate, interruptTaskUpdate, statusQuery } from '../src/workflows/messages';
 
 const root = path.resolve(__dirname, '..');
 const fixtures = path.join(root, 'test/fixtures/histories');
@@ -116,6 +116,29 @@ const scenarios: Scenario[] = [
       await handle.executeUpdate(adjudicateUpdate, {
         args: [{ key: 'migrate', decision: 'accept', decisionId: 'fixture-accept', actor: 'ops', result: 'checked by hand' }],
       });
+    },
+  },
+  {
+    // A long attempt announces its worker's stop queue (the attemptRunning signal); the interrupt
+    // then schedules stopAttempts on that queue besides cancelling the attempt.
+    name: 'interrupt-stop',
+    plan: () => ({
+      name: 'fixture-interrupt-stop',
+      awaitAdjudication: false,
+      lease: { ttlMs: 60_000 },
+      tasks: [
+        { key: 'hold', executor: { kind: 'shell', command: 'exec sleep 600' } },
+        { key: 'after', dependsOn: ['hold'], executor: { kind: 'noop' } },
+      ],
+    }),
+    drive: async (ctx) => {
+      await ctx.startWorker();
+      const handle = ctx.client.workflow.getHandle(ctx.workflowId);
+      await wait('the attempt to announce its stop queue', async () =>
+        ((await handle.fetchHistory()).events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'attemptRunning'),
+      );
+      const [claim] = await handle.query(activeClaimsQuery);
+      await handle.executeUpdate(interruptTaskUpdate, { args: [{ key: 'hold', fencingToken: claim.fencingToken, actor: 'ops' }] });
     },
   },
 ];

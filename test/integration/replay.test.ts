@@ -52,8 +52,9 @@ async function replay(histories: Array<{ workflowId: string; history: unknown }>
 }
 
 describe('replaying recorded team runs with the current workflow code', () => {
-  it('has a recorded success, retry, lease expiry and adjudicated lease loss', () => {
+  it('has a recorded success, retry, lease expiry, adjudicated lease loss and a stop through the worker\'s stop queue', () => {
     expect(fixtures.map((f) => [f.name, f.status])).toEqual([
+      ['interrupt-stop', 'unresolved'],
       ['lease-adjudicated', 'succeeded'],
       ['lease-expiry', 'succeeded'],
       ['retry', 'succeeded'],
@@ -63,6 +64,7 @@ describe('replaying recorded team runs with the current workflow code', () => {
     expect(types('retry')).toContain('EVENT_TYPE_TIMER_FIRED');
     expect(types('lease-expiry')).toContain('EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT');
     expect(types('lease-adjudicated')).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+    expect(types('interrupt-stop')).toEqual(expect.arrayContaining(['EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', 'EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED']));
   });
 
   it('replays every recorded history without a nondeterminism error', async () => {
