@@ -22,7 +22,7 @@ export class AttemptStops {
   constructor(
     readonly queue: string,
     private readonly signal?: (workflowId: string, payload: AttemptsRunning) => Promise<unknown>,
-    private readonly batchMs = 50,
+    private readonly batchMs = 200,
   ) {}
 
   /** Tells run `workflowId` that its attempt `key`/`fencingToken` is reachable on this worker's stop queue. */
