@@ -8,6 +8,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -33,6 +34,7 @@ import * as msg from './messages';
 import * as sa from './search-attributes';
 import { AttemptNotStarted, RunLedger } from './team-ledger';
 import { STOP_ANNOUNCE_AFTER_MS } from '../team/lease-pace';
+import { handOverDue, handOverDueBefore17 } from '../team/handover';
 import { attemptRunningSignal, sendStops } from './stop-channel';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
@@ -237,8 +239,12 @@ async function runIdleHook(workflowId: string, hook: IdleHookRequest & { executo
 
 function shouldContinueAsNew(afterEvents: number): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= afterEvents || info.historySize >= CONTINUE_AS_NEW_HISTORY_BYTES;
+  // Runs whose history began before issue 17 keep following every suggestion (replay stays deterministic).
+  const due = info.continueAsNewSuggested && !patched(HANDOVER_ON_SIZE_ONLY) ? handOverDueBefore17 : handOverDue;
+  return due(info, afterEvents, CONTINUE_AS_NEW_HISTORY_BYTES);
 }
+
+const HANDOVER_ON_SIZE_ONLY = 'teamrun-handover-on-size-only';
 
 function attemptTimeoutMs(claim: Claim): number {
   const timeoutMs = (claim.executor as { timeoutMs?: unknown }).timeoutMs;

@@ -15,8 +15,16 @@ export interface HistoryAttempt {
   failure: { message: string; type: string | null; nonRetryable: boolean } | null;
 }
 
-/** Every activity of a workflow's history, in the order they were scheduled. */
+/**
+ * Every attempt of a workflow's history (each activity but teamrun's own `stopAttempts`, the stop
+ * sent to a worker's stop queue), in the order they were scheduled.
+ */
 export async function historyAttempts(handle: WorkflowHandle): Promise<HistoryAttempt[]> {
+  return (await historyActivities(handle)).filter((a) => a.activityType !== 'stopAttempts');
+}
+
+/** Every activity of a workflow's history, in the order they were scheduled. */
+export async function historyActivities(handle: WorkflowHandle): Promise<HistoryAttempt[]> {
   const history = await handle.fetchHistory();
   const byScheduledId = new Map<string, HistoryAttempt>();
   for (const event of history.events ?? []) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { defaultHeartbeatEveryMs, heartbeatEveryMs } from '../../src/team/lease-pace';
+import { SUGGESTED_SIZE_BYTES, handOverDue, handOverDueBefore17 } from '../../src/team/handover';
 import { TeamRun } from '../../src/team/run';
 import { MAX_ANNOUNCED_PER_SIGNAL, MAX_STOPS_PER_REQUEST, parseAnnouncements, stopsByQueue } from '../../src/team/stop-channel';
 
@@ -128,5 +129,18 @@ describe('the direct stop path', () => {
       ['q0', 4],
       ['q1', 4],
     ]);
+  });
+});
+
+describe('handing over (continue-as-new)', () => {
+  const info = (historyLength: number, historySize: number, continueAsNewSuggested: boolean) => ({ historyLength, historySize, continueAsNewSuggested });
+  it('follows its own event bound, and Temporal\'s suggestion only for history size', () => {
+    const maxBytes = 8 * 1024 * 1024;
+    expect(handOverDue(info(8_000, 1_000, false), 8_000, maxBytes)).toBe(true);
+    expect(handOverDue(info(100, maxBytes, false), 8_000, maxBytes)).toBe(true);
+    expect(handOverDue(info(4_100, 2_000_000, true), 8_000, maxBytes)).toBe(false);
+    expect(handOverDue(info(4_100, SUGGESTED_SIZE_BYTES, true), 8_000, maxBytes)).toBe(true);
+    expect(handOverDue(info(4_100, SUGGESTED_SIZE_BYTES, false), 8_000, maxBytes)).toBe(false);
+    expect(handOverDueBefore17(info(4_100, 2_000_000, true), 8_000, maxBytes)).toBe(true);
   });
 });
