@@ -72,7 +72,7 @@ export async function measureLoad(
       passes.push({ wallMs, statuses, ...counted, neverReceived });
       const last = passes.at(-1)!;
       log(
-        `  load pass ${pass + 1}: ${JSON.stringify(statuses)} in ${wallMs} ms, lost leases ${last.lostLeases}, ` +
+        `  load pass ${pass + 1}: ${JSON.stringify(statuses)} in ${wallMs} ms, lost leases ${last.lostLeases} (${last.neverReceived} never received by the worker), ` +
           `workflow-task timeouts ${last.workflowTaskTimeouts.scheduleToStart} schedule-to-start / ${last.workflowTaskTimeouts.startToClose} start-to-close, ` +
           `failures ${last.workflowTaskFailures}, workflow task p50/p95 ${last.workflowTaskMs.p50}/${last.workflowTaskMs.p95} ms`,
       );
