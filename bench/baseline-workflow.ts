@@ -11,6 +11,8 @@ export interface BaselineInput {
   ttlMs: number;
   /** `dependsOn[i]` holds the indices activity `i` waits for; absent = all independent. */
   dependsOn?: number[][];
+  /** bareRun only: each activity sleeps this long (`bareSleep`) instead of returning at once. */
+  sleepMs?: number;
 }
 
 /**
@@ -42,8 +44,8 @@ export async function baselineRun(input: BaselineInput): Promise<{ completed: nu
  * worker (same throttle, same slots).
  */
 export async function bareRun(input: BaselineInput): Promise<{ completed: number }> {
-  const { bareNoop } = proxyActivities<BareActivities>(sameOptions(input));
-  return fanOut(input, (key) => bareNoop(key));
+  const { bareNoop, bareSleep } = proxyActivities<BareActivities>(sameOptions(input));
+  return fanOut(input, (key) => (input.sleepMs === undefined ? bareNoop(key) : bareSleep(key, input.sleepMs)));
 }
 
 function sameOptions(input: BaselineInput) {

@@ -19,6 +19,8 @@ export interface WideResult {
   /** WorkflowTaskStarted -> WorkflowTaskCompleted over every workflow task of every run. */
   workflowTaskMs: Summary;
   workflowTaskTimeouts: number;
+  /** The same fan-out as a bare workflow (bareRun, a trivial sleeping activity, same options and workers): what bounds the width. */
+  bare: { wallMs: number; workflowTaskMs: Summary };
   /** The abort of `teammates` running attempts: abortRun sent -> the run closed (every attempt settled). */
   abort: { attempts: number; settleMs: number; workflowTaskMs: Summary; stopActivities: number };
 }
@@ -77,6 +79,24 @@ export async function measureWide(
     const wallMs = last - first;
     log(`  wide: ${result.status} in ${wallMs} ms over ${runs} run(s), workflow task p95 ${summarize(wft).p95} ms`);
 
+    // The bare fan-out at the same width, on the same workers.
+    const bareId = `${taskQueue}-bare`;
+    const bareInput = { keys: plan.tasks.map((t) => t.key), concurrency: options.teammates, ttlMs: 30_000, sleepMs: options.taskMs };
+    const bareHandle = await env.client.workflow.start('bareRun', { taskQueue, workflowId: bareId, args: [bareInput] });
+    await bareHandle.result();
+    let bareFirst = Infinity;
+    let bareLast = 0;
+    const bareWft: number[] = [];
+    for await (const events of runsOf(env.client, bareId, bareHandle.firstExecutionRunId)) {
+      bareWft.push(...workflowTasks(events).durations);
+      for (const e of events) {
+        if (e.activityTaskScheduledEventAttributes) bareFirst = Math.min(bareFirst, tsToMs(e.eventTime));
+        if (e.activityTaskCompletedEventAttributes) bareLast = Math.max(bareLast, tsToMs(e.eventTime));
+      }
+    }
+    const bare = { wallMs: bareLast - bareFirst, workflowTaskMs: summarize(bareWft) };
+    log(`  wide bare: ${bare.wallMs} ms, workflow task p95 ${bare.workflowTaskMs.p95} ms`);
+
     // The abort at full width.
     const holdPlan: TeamPlanInput = {
       name: 'bench-wide-abort',
@@ -108,6 +128,7 @@ export async function measureWide(
       runs,
       workflowTaskMs: summarize(wft),
       workflowTaskTimeouts: timeouts,
+      bare,
       abort: { attempts: options.teammates, settleMs, workflowTaskMs: summarize(abortWft), stopActivities },
     };
   } finally {
