@@ -20,7 +20,7 @@ export interface BaselineInput {
  * with the same options, once per key, `concurrency` at once, after its dependencies if it has
  * any, and nothing else (no state machine, no queries, no search attributes, no continue-as-new).
  */
-export async function baselineRun(input: BaselineInput): Promise<{ completed: number }> {
+export async function baselineRun(input: BaselineInput): Promise<{ completed: number; failed: number }> {
   const { runTask } = proxyActivities<TeamActivities>(sameOptions(input));
   return fanOut(input, (key) =>
     runTask({
@@ -43,7 +43,7 @@ export async function baselineRun(input: BaselineInput): Promise<{ completed: nu
  * teamrun attempt has (one attempt, heartbeat timeout, wait for cancellation), on the same
  * worker (same throttle, same slots).
  */
-export async function bareRun(input: BaselineInput): Promise<{ completed: number }> {
+export async function bareRun(input: BaselineInput): Promise<{ completed: number; failed: number }> {
   const { bareNoop, bareSleep } = proxyActivities<BareActivities>(sameOptions(input));
   return fanOut(input, (key) => (input.sleepMs === undefined ? bareNoop(key) : bareSleep(key, input.sleepMs)));
 }
@@ -57,7 +57,9 @@ function sameOptions(input: BaselineInput) {
   } as const;
 }
 
-async function fanOut(input: BaselineInput, run: (key: string) => Promise<unknown>): Promise<{ completed: number }> {
+async function fanOut(input: BaselineInput, run: (key: string) => Promise<unknown>): Promise<{ completed: number; failed: number }> {
+  // A failed activity (e.g. timed out) is counted, not fatal: the fan-out still finishes, for its timing.
+  let failed = 0;
   let free = input.concurrency;
   const waiting: Array<() => void> = [];
   const slot = async () => {
@@ -81,6 +83,8 @@ async function fanOut(input: BaselineInput, run: (key: string) => Promise<unknow
         await slot();
         try {
           await run(input.keys[i]);
+        } catch {
+          failed += 1;
         } finally {
           release();
         }
@@ -88,5 +92,5 @@ async function fanOut(input: BaselineInput, run: (key: string) => Promise<unknow
     );
   }
   await Promise.all(done);
-  return { completed: input.keys.length };
+  return { completed: input.keys.length - failed, failed };
 }

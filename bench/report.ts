@@ -225,7 +225,7 @@ export function formatReport(report: BenchReport): string {
     '',
     `(8) ${count(wide.teammates)} teammates: ${count(wide.tasks)} x ${ms(wide.taskMs)} sleep tasks on ${wide.workers} worker processes`,
     table(
-      ['workflow', 'end to end', 'vs ideal', 'runs', 'workflow task p50 / p95 / max', 'WFT timeouts', 'abort: settled in', 'abort WFT p95', 'stop activities'],
+      ['workflow', 'end to end', 'vs ideal', 'runs', 'workflow task p50 / p95 / max', 'WFT timeouts', 're-leased after TTL (never received)', 'abort: settled in', 'abort WFT p95', 'stop activities'],
       [
         [
           'teamRun',
@@ -234,6 +234,7 @@ export function formatReport(report: BenchReport): string {
           String(wide.runs),
           `${ms(wide.workflowTaskMs.p50)} / ${ms(wide.workflowTaskMs.p95)} / ${ms(wide.workflowTaskMs.max)}`,
           String(wide.workflowTaskTimeouts),
+          `${wide.lostLeases} (${wide.neverReceived})`,
           ms(wide.abort.settleMs),
           ms(wide.abort.workflowTaskMs.p95),
           String(wide.abort.stopActivities),
@@ -244,6 +245,7 @@ export function formatReport(report: BenchReport): string {
           `${(wide.bare.wallMs / wide.idealMs).toFixed(2)}x`,
           '1',
           `${ms(wide.bare.workflowTaskMs.p50)} / ${ms(wide.bare.workflowTaskMs.p95)} / ${ms(wide.bare.workflowTaskMs.max)}`,
+          '-',
           '-',
           '-',
           '-',

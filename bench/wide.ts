@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE, abortRunUpdate, statusQuery } from '../src/workflows/messages';
 import { sleep, spawnWorker, until, type BenchEnv, type WorkerProcess } from './env';
@@ -19,8 +20,11 @@ export interface WideResult {
   /** WorkflowTaskStarted -> WorkflowTaskCompleted over every workflow task of every run. */
   workflowTaskMs: Summary;
   workflowTaskTimeouts: number;
+  /** Attempts re-leased after their TTL, and how many of those the workers never received (see docs/leases.md). */
+  lostLeases: number;
+  neverReceived: number;
   /** The same fan-out as a bare workflow (bareRun, a trivial sleeping activity, same options and workers): what bounds the width. */
-  bare: { wallMs: number; workflowTaskMs: Summary };
+  bare: { wallMs: number; workflowTaskMs: Summary; failed: number };
   /** The abort of `teammates` running attempts: abortRun sent -> the run closed (every attempt settled). */
   abort: { attempts: number; settleMs: number; workflowTaskMs: Summary; stopActivities: number };
 }
@@ -39,7 +43,10 @@ export async function measureWide(
   const slots = Math.ceil(options.teammates / options.workers) + 16;
   const workers: WorkerProcess[] = [];
   try {
-    for (let w = 0; w < options.workers; w++) workers.push(await spawnWorker(env, taskQueue, `wide-worker-${w}`, env.workerConfig(slots)));
+    for (let w = 0; w < options.workers; w++) {
+      // Traced, to tell an attempt that lost its lease from one its worker never received.
+      workers.push(await spawnWorker(env, taskQueue, `wide-worker-${w}`, env.workerConfig(slots), { BENCH_TRACE_ACTIVITIES: '1' }));
+    }
     const plan: TeamPlanInput = {
       name: 'bench-wide',
       teammates: options.teammates,
@@ -48,42 +55,54 @@ export async function measureWide(
     const workflowId = `${taskQueue}-run`;
     const handle = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId, args: [plan] });
     let lastLog = Date.now();
-    const result = await Promise.race([
-      handle.result(),
-      (async () => {
-        for (;;) {
-          await sleep(5_000);
-          if (Date.now() - lastLog >= 10_000) {
-            lastLog = Date.now();
-            const s = await handle.query(statusQuery).catch(() => null);
-            if (s) log(`  wide: ${s.stats.succeeded}/${s.stats.total} succeeded, ${s.stats.running} running`);
-          }
+    let done = false;
+    const progress = (async () => {
+      while (!done) {
+        await sleep(1_000);
+        if (!done && Date.now() - lastLog >= 10_000) {
+          lastLog = Date.now();
+          const s = await handle.query(statusQuery).catch(() => null);
+          if (s && !done) log(`  wide: ${s.stats.succeeded}/${s.stats.total} succeeded, ${s.stats.running} running`);
         }
-      })() as Promise<never>,
-    ]);
+      }
+    })();
+    const result = await handle.result().finally(() => (done = true));
+    await progress;
     let first = Infinity;
     let last = 0;
     let runs = 0;
     let timeouts = 0;
     const wft: number[] = [];
+    const lost: string[] = [];
     for await (const events of runsOf(env.client, workflowId, handle.firstExecutionRunId)) {
       runs += 1;
       const counted = workflowTasks(events);
       wft.push(...counted.durations);
       timeouts += counted.timeouts;
+      const ids = new Map<string, string>();
       for (const e of events) {
-        if (e.activityTaskScheduledEventAttributes) first = Math.min(first, tsToMs(e.eventTime));
+        if (e.activityTaskScheduledEventAttributes) {
+          first = Math.min(first, tsToMs(e.eventTime));
+          ids.set(String(e.eventId), e.activityTaskScheduledEventAttributes.activityId ?? '');
+        }
         if (e.activityTaskCompletedEventAttributes) last = Math.max(last, tsToMs(e.eventTime));
+        const timedOut = e.activityTaskTimedOutEventAttributes;
+        if (timedOut) lost.push(ids.get(String(timedOut.scheduledEventId)) ?? '?');
       }
     }
+    const traces = workers.map((w) => readFileSync(w.logFile, 'utf8')).join('');
+    const neverReceived = lost.filter((id) => !traces.includes(`Activity started ${workflowId} ${id}\n`)).length;
     const wallMs = last - first;
-    log(`  wide: ${result.status} in ${wallMs} ms over ${runs} run(s), workflow task p95 ${summarize(wft).p95} ms`);
+    log(
+      `  wide: ${result.status} in ${wallMs} ms over ${runs} run(s), workflow task p95 ${summarize(wft).p95} ms, ` +
+        `${lost.length} attempts re-leased after their TTL (${neverReceived} never received by a worker)`,
+    );
 
     // The bare fan-out at the same width, on the same workers.
     const bareId = `${taskQueue}-bare`;
     const bareInput = { keys: plan.tasks.map((t) => t.key), concurrency: options.teammates, ttlMs: 30_000, sleepMs: options.taskMs };
     const bareHandle = await env.client.workflow.start('bareRun', { taskQueue, workflowId: bareId, args: [bareInput] });
-    await bareHandle.result();
+    const bareResult = await bareHandle.result();
     let bareFirst = Infinity;
     let bareLast = 0;
     const bareWft: number[] = [];
@@ -94,8 +113,8 @@ export async function measureWide(
         if (e.activityTaskCompletedEventAttributes) bareLast = Math.max(bareLast, tsToMs(e.eventTime));
       }
     }
-    const bare = { wallMs: bareLast - bareFirst, workflowTaskMs: summarize(bareWft) };
-    log(`  wide bare: ${bare.wallMs} ms, workflow task p95 ${bare.workflowTaskMs.p95} ms`);
+    const bare = { wallMs: bareLast - bareFirst, workflowTaskMs: summarize(bareWft), failed: bareResult.failed };
+    log(`  wide bare: ${bare.wallMs} ms, workflow task p95 ${bare.workflowTaskMs.p95} ms, ${bare.failed} activities failed`);
 
     // The abort at full width.
     const holdPlan: TeamPlanInput = {
@@ -128,6 +147,8 @@ export async function measureWide(
       runs,
       workflowTaskMs: summarize(wft),
       workflowTaskTimeouts: timeouts,
+      lostLeases: lost.length,
+      neverReceived,
       bare,
       abort: { attempts: options.teammates, settleMs, workflowTaskMs: summarize(abortWft), stopActivities },
     };
