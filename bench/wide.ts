@@ -20,7 +20,7 @@ export interface WideResult {
   /** WorkflowTaskStarted -> WorkflowTaskCompleted over every workflow task of every run. */
   workflowTaskMs: Summary;
   workflowTaskTimeouts: number;
-  /** Attempts re-leased after their TTL, and how many of those the workers never received (see docs/leases.md). */
+  /** Attempts re-leased after their TTL, and how many of those the workers never received (see docs/lease-pace.md). */
   lostLeases: number;
   neverReceived: number;
   /** The same fan-out as a bare workflow (bareRun, a trivial sleeping activity, same options and workers): what bounds the width. */

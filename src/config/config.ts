@@ -68,7 +68,7 @@ export const ConfigSchema = z
         // Custom kinds this project's workers register in code: `teamrun validate` knows them.
         customKinds: z.array(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/)).default([]),
         shutdownGraceMs: z.number().int().nonnegative().default(2_000),
-        // How long a run's next workflow task waits for this worker (which has the run cached) before any worker may take it: docs/leases.md.
+        // How long a run's next workflow task waits for this worker (which has the run cached) before any worker may take it: docs/lease-pace.md.
         stickyScheduleToStartMs: z.number().int().min(100).max(60_000).default(2_500),
         shell: z
           .object({

@@ -91,7 +91,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     // A run cached on this worker gets its next workflow task on this worker's sticky queue; if
     // the worker does not pick it up in this long, any worker replays the run and takes it. Too
     // short and a busy live worker keeps missing it (each miss a workflow-task timeout and a full
-    // replay elsewhere); too long and a crashed worker's runs wait. Figures: docs/leases.md.
+    // replay elsewhere); too long and a crashed worker's runs wait. Figures: docs/lease-pace.md.
     stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
   });
   return runAlongside(worker, stop.worker);

@@ -151,6 +151,24 @@ describe('snapshot packing (what continue-as-new carries)', () => {
     expect(events[events.length - 1].seq).toBe(nextSeq);
     expect(nextSeq).toBeGreaterThan(10_000);
   });
+
+  it('keeps a 10,000-task run with 1,000 attempts in flight (the teammate bound) under the 2 MB payload limit', () => {
+    const tasks: TaskInput[] = [];
+    for (let i = 0; i < 10_000; i++) tasks.push(task(`t${String(i).padStart(5, '0')}`));
+    const run = runOf(tasks, { teammates: 1_000 });
+    let now = T0;
+    while (run.stats().succeeded < 5_000) {
+      for (const claim of run.claim(now).slice(0, 500)) run.settle(claim.key, claim.fencingToken, ok(), (now += 7));
+    }
+    const claims = run.claim(now);
+    // Every in-flight attempt announced its worker's stop queue (the longest name allowed).
+    run.attemptsRunning({ queue: 'q'.repeat(300), attempts: run.activeClaims().slice(0, 1_000).map((c) => ({ key: c.key, fencingToken: c.fencingToken })) });
+    expect(run.activeClaims().length).toBe(1_000);
+    expect(claims.length).toBeGreaterThan(0);
+    const packed = JSON.stringify(packSnapshot(run.snapshot())).length;
+    expect(packed).toBeLessThan(1_500_000);
+    expect(views(continued(run), now)).toEqual(views(run, now));
+  });
 });
 
 describe('run result size', () => {
