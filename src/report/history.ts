@@ -7,7 +7,7 @@ import {
 } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { tsToMs } from '@temporalio/common/lib/time';
-import type { AttemptEvidence, AttemptLogs, HeartbeatDetails, RunTaskInput, RunTaskResult } from '../activities/interface';
+import { ATTEMPT_RUNNING_SIGNAL, type AttemptEvidence, type AttemptLogs, type HeartbeatDetails, type RunTaskInput, type RunTaskResult } from '../activities/interface';
 import { foreignResultOutcome, type ForeignActivityInput } from '../team/foreign-activity';
 import type { TeamPlanInput, Usage } from '../plan/schema';
 import type { RunResult } from '../workflows/messages';
@@ -198,6 +198,8 @@ function readEvent(
     return;
   }
   const signaled = event.workflowExecutionSignaledEventAttributes;
+  // A worker telling the run where its long attempts run (`attemptRunning`) is plumbing, not a control message.
+  if (signaled?.signalName === ATTEMPT_RUNNING_SIGNAL) return;
   if (signaled) {
     facts.control.push(controlRecord('signal', signaled.signalName ?? '?', first(signaled.input), at, signaled.identity ?? null));
     return;

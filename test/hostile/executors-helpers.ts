@@ -29,7 +29,15 @@ export async function attemptReports(handle: WorkflowHandle): Promise<AttemptRep
   const reports: AttemptReport[] = [];
   for (const event of history.events ?? []) {
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled) ids.set(String(event.eventId), scheduled.activityId ?? '');
+    // Attempts only: `stopAttempts` (the stop sent to a worker's own queue) is plumbing.
+    if (scheduled && scheduled.activityType?.name !== 'stopAttempts') ids.set(String(event.eventId), scheduled.activityId ?? '');
+    const closed = [
+      event.activityTaskCompletedEventAttributes,
+      event.activityTaskFailedEventAttributes,
+      event.activityTaskCanceledEventAttributes,
+      event.activityTaskTimedOutEventAttributes,
+    ].find(Boolean);
+    if (closed && !ids.has(String(closed.scheduledEventId))) continue;
     const completed = event.activityTaskCompletedEventAttributes;
     if (completed) {
       reports.push({ activityId: ids.get(String(completed.scheduledEventId))!, outcome: 'completed', report: decode(completed.result), failure: null });

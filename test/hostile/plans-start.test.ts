@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PLAN_LIMITS } from '../../src/plan/schema';
 import { WORKFLOW_TYPE } from '../../src/workflows/messages';
 import { testClient, uniqueQueue } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
@@ -44,7 +45,7 @@ const refused: Array<[string, unknown, RegExp]> = [
   ['a cycle', plan([task('a', { dependsOn: ['b'] }), task('b', { dependsOn: ['a'] })]), /dependency cycle: a -> b -> a/],
   ['a task depending on itself', plan([task('a', { dependsOn: ['a'] })]), /depends on itself/],
   ['zero teammates', plan([task('a')], { teammates: 0 }), /teammates/],
-  ['257 teammates', plan([task('a')], { teammates: 257 }), /teammates/],
+  ['1,001 teammates', plan([task('a')], { teammates: PLAN_LIMITS.maxTeammates + 1 }), /teammates/],
   ['a million attempts', plan([task('a', { retry: { maxAttempts: 1e6 } })]), /tasks\[0\]\.retry\.maxAttempts/],
   ['a negative estimate', plan([task('a', { estimate: { tokens: -5 } })]), /tasks\[0\]\.estimate\.tokens/],
   ['a 10 ms lease', plan([task('a')], { lease: { ttlMs: 10 } }), /lease\.ttlMs/],
