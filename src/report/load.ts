@@ -29,15 +29,7 @@ export async function loadRunReport(
   now = Date.now(),
   options: { webUi?: string | null } = {},
 ): Promise<RunReport> {
-  const handle = client.workflow.getHandle(workflowId);
-  let description;
-  try {
-    description = await handle.describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new ReportError('not_found', `no run with id "${workflowId}" in namespace ${client.options.namespace}`);
-    throw err;
-  }
-  const { histories, runIds } = await chain(client, workflowId, description.runId, await handle.fetchHistory());
+  const { description, histories, runIds } = await readRun(client, workflowId);
   const facts = readHistories(histories);
   const execution: ExecutionFacts = {
     workflowId,
@@ -68,15 +60,7 @@ export async function loadRunReport(
  * reads. The report's rules classify each attempt; task states are left out.
  */
 export async function loadRunAttempts(client: Client, workflowId: string): Promise<RunReport> {
-  const handle = client.workflow.getHandle(workflowId);
-  let description;
-  try {
-    description = await handle.describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new ReportError('not_found', `no run with id "${workflowId}" in namespace ${client.options.namespace}`);
-    throw err;
-  }
-  const { histories, runIds } = await chain(client, workflowId, description.runId, await handle.fetchHistory());
+  const { description, histories, runIds } = await readRun(client, workflowId);
   const facts = readHistories(histories);
   const pending = (description.raw.pendingActivities ?? []).map((p) => ({
     activityId: p.activityId ?? '',
@@ -88,6 +72,20 @@ export async function loadRunAttempts(client: Client, workflowId: string): Promi
 }
 
 /** The histories of the chain that ends in `runId`, oldest first, following `continuedExecutionRunId` back. */
+/** The run's description and the histories of its whole continue-as-new chain; `not_found` when there is no such run. */
+async function readRun(client: Client, workflowId: string) {
+  const handle = client.workflow.getHandle(workflowId);
+  let description;
+  try {
+    description = await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new ReportError('not_found', `no run with id "${workflowId}" in namespace ${client.options.namespace}`);
+    throw err;
+  }
+  const { histories, runIds } = await chain(client, workflowId, description.runId, await handle.fetchHistory());
+  return { description, histories, runIds };
+}
+
 async function chain(client: Client, workflowId: string, runId: string, latest: History): Promise<{ histories: History[]; runIds: string[] }> {
   // Histories come as stored: with a payload codec, encrypted until the client's codecs decode them.
   const codecs = client.options.loadedDataConverter.payloadCodecs;

@@ -738,20 +738,7 @@ export abstract class TeamRunCore {
     for (const spec of request.tasks) {
       const i = this.plan.tasks.push(spec) - 1;
       this.tasks.push({
-        key: spec.key,
-        status: 'blocked',
-        attempts: 0,
-        uncounted: 0,
-        fencingToken: 0,
-        current: null,
-        holder: null,
-        previousLease: null,
-        readyAt: now,
-        startedAt: null,
-        settledAt: null,
-        lastError: null,
-        skipReason: null,
-        usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 },
+        ...newTaskState(spec.key, 'blocked', now),
         ...(request.parent !== undefined ? { parent: request.parent, depth } : {}),
       });
       this.counts.set('blocked', (this.counts.get('blocked') ?? 0) + 1);
@@ -1144,6 +1131,26 @@ export abstract class TeamRunCore {
   protected touch(): void {
     this.version += 1;
   }
+}
+
+/** A task as it enters the run (from the plan or added while it runs): never attempted. */
+export function newTaskState(key: string, status: 'ready' | 'blocked', now: number): TaskState {
+  return {
+    key,
+    status,
+    attempts: 0,
+    uncounted: 0,
+    fencingToken: 0,
+    current: null,
+    holder: null,
+    previousLease: null,
+    readyAt: now,
+    startedAt: null,
+    settledAt: null,
+    lastError: null,
+    skipReason: null,
+    usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 },
+  };
 }
 
 function addUsage(task: TaskState, usage: ReportedUsage | undefined): void {

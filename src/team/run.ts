@@ -29,7 +29,7 @@ import {
 } from './control';
 import { RUN_LIMITS, clip } from './bounds';
 import { ledgerActor } from './ledger-requests';
-import { TeamRunCore } from './run-core';
+import { TeamRunCore, newTaskState } from './run-core';
 import type { AdjudicationRecord, Attempt, Interruption, TaskState } from './types';
 import { taskView, type TaskView } from './views';
 
@@ -41,22 +41,7 @@ export { MAX_TASKS_PAGE, type TasksQuery, type TeamRunSnapshot } from './run-cor
  */
 export class TeamRun extends TeamRunCore {
   static start(plan: TeamPlan, workflowId: string, now: number): TeamRun {
-    const tasks: TaskState[] = plan.tasks.map((spec) => ({
-      key: spec.key,
-      status: spec.dependsOn.length ? 'blocked' : 'ready',
-      attempts: 0,
-      uncounted: 0,
-      fencingToken: 0,
-      current: null,
-      holder: null,
-      previousLease: null,
-      readyAt: now,
-      startedAt: null,
-      settledAt: null,
-      lastError: null,
-      skipReason: null,
-      usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 },
-    }));
+    const tasks: TaskState[] = plan.tasks.map((spec) => newTaskState(spec.key, spec.dependsOn.length ? 'blocked' : 'ready', now));
     const run = new TeamRun({
       plan,
       workflowId,
