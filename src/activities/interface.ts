@@ -6,14 +6,18 @@ import type { LedgerLease } from './ledger-interface';
  * What the workflow hands one attempt, and what the attempt hands back. This file has no
  * Node imports: the workflow uses it too.
  */
-export interface RunTaskInput {
+/** Which attempt of which task this is: what every attempt hands on, whatever runs it. */
+export interface AttemptIdentity {
   workflowId: string;
   taskKey: string;
-  title: string;
   attempt: number;
   fencingToken: number;
   leaseId: string;
   holder: string;
+}
+
+export interface RunTaskInput extends AttemptIdentity {
+  title: string;
   executor: ExecutorSpec;
   dependencyOutputs: Record<string, unknown>;
   /** The shared-ledger slot this attempt holds, which it renews while it runs. */

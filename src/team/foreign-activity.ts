@@ -1,4 +1,4 @@
-import { FAILURE_TYPES, MAX_OUTPUT_BYTES } from '../activities/interface';
+import { FAILURE_TYPES, MAX_OUTPUT_BYTES, type AttemptIdentity } from '../activities/interface';
 import { jsonBytes, UsageSchema, type ActivityExecutorSpec, type Usage } from '../plan/schema';
 import type { AttemptOutcome, Claim } from './types';
 
@@ -9,13 +9,7 @@ import type { AttemptOutcome, Claim } from './types';
  */
 
 /** The one argument a foreign activity receives: language-neutral JSON. */
-export interface ForeignActivityInput {
-  workflowId: string;
-  taskKey: string;
-  attempt: number;
-  fencingToken: number;
-  leaseId: string;
-  holder: string;
+export interface ForeignActivityInput extends AttemptIdentity {
   /** The executor's `input`, or null when the plan gives none. */
   input: unknown;
   dependencyOutputs: Record<string, unknown>;

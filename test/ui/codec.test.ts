@@ -13,6 +13,7 @@ import { freePort, startDevServer, type DevServer } from '../../src/devserver/se
 import { createWorker } from '../../src/worker/create-worker';
 import { uniqueQueue } from '../helpers/env';
 import { launchBrowser, see, type Browser } from './browser';
+import { waitForUi } from './global-setup';
 
 const INPUT_LITERAL = 'SEEN-DECODED-IN-THE-UI-4b7d';
 const OUTPUT_LITERAL = 'OUTPUT-DECODED-IN-THE-UI';
@@ -115,17 +116,3 @@ describe('the Web UI, pointed at `teamrun codec-server`, shows an encrypted run 
     await browser.screenshot('ui-codec-without-server');
   });
 });
-
-/** The UI server starts a moment after the frontend answers. */
-async function waitForUi(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the Web UI at ${url} did not answer in time`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}

@@ -41,7 +41,7 @@ export async function teardown(): Promise<void> {
 }
 
 /** The UI server starts a moment after the frontend answers. */
-async function waitForUi(url: string): Promise<void> {
+export async function waitForUi(url: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {

@@ -1,19 +1,13 @@
 import type { Usage } from '../../plan/schema';
 import type { TeamrunConfig } from '../../config/config';
 import type { MailMessage } from '../../team/mailbox';
-import type { AttemptLink, AttemptLogs } from '../interface';
+import type { AttemptIdentity, AttemptLink, AttemptLogs } from '../interface';
 import type { Redactor } from '../redact';
 
 /** What an executor gets for one attempt. */
-export interface ExecutorContext {
+export interface ExecutorContext extends AttemptIdentity {
   /** Aborted when the attempt is cancelled (interrupt, abort, lease gone, worker shutting down). */
   signal: AbortSignal;
-  workflowId: string;
-  taskKey: string;
-  attempt: number;
-  fencingToken: number;
-  leaseId: string;
-  holder: string;
   dependencyOutputs: Record<string, unknown>;
   /** Mailbox messages waiting for the task when the attempt started. */
   inbox: MailMessage[];

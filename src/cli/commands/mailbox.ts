@@ -1,18 +1,11 @@
 import { Option, type Command } from 'commander';
 import type { MailMessage } from '../../team/mailbox';
 import * as msg from '../../workflows/messages';
+import { attemptFromEnv } from '../attempt-env';
 import { CliError, printJson } from '../context';
 import { oneLine, table } from '../format';
 import { intOption } from '../options';
 import { actorOption, defaultActor, update, withRun } from './control';
-
-/** The attempt a command runs inside of: the variables a shell task's attempt has. */
-function attemptFromEnv(): { workflowId: string; key: string; fencingToken: number } | null {
-  const { TEAMRUN_WORKFLOW_ID: workflowId, TEAMRUN_TASK_KEY: key, TEAMRUN_FENCING_TOKEN: token } = process.env;
-  if (!workflowId || !key || !token) return null;
-  if (!/^\d+$/.test(token)) throw new CliError(`TEAMRUN_FENCING_TOKEN is "${token}", not a number`);
-  return { workflowId, key, fencingToken: Number(token) };
-}
 
 /** A body given on the command line: JSON when it parses, else the text itself. */
 function bodyOf(text: string): unknown {

@@ -3,16 +3,9 @@ import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { AddTasksRequestInput } from '../../plan/schema';
 import * as msg from '../../workflows/messages';
+import { attemptFromEnv } from '../attempt-env';
 import { CliError, printJson } from '../context';
 import { actorOption, defaultActor, update, withRun } from './control';
-
-/** The attempt a command runs inside of: the variables a shell task's attempt has. */
-function attemptFromEnv(): { workflowId: string; key: string; fencingToken: number } | null {
-  const { TEAMRUN_WORKFLOW_ID: workflowId, TEAMRUN_TASK_KEY: key, TEAMRUN_FENCING_TOKEN: token } = process.env;
-  if (!workflowId || !key || !token) return null;
-  if (!/^\d+$/.test(token)) throw new CliError(`TEAMRUN_FENCING_TOKEN is "${token}", not a number`);
-  return { workflowId, key, fencingToken: Number(token) };
-}
 
 /** `{"tasks":[...]}` or a bare array, from a file, `-` (stdin) or `--tasks` inline. */
 function readTasks(file: string | undefined, inline: string | undefined): AddTasksRequestInput['tasks'] {
