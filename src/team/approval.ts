@@ -1,3 +1,8 @@
+/**
+ * The `approval` executor kind's rules: a ready approval task becomes an adjudication held by
+ * `coordinator`, who may decide it, and when it times out. Pure functions of the spec and the
+ * record; the run applies them, and no attempt or teammate is ever involved.
+ */
 import type { ApprovalExecutorSpec, TaskSpec } from '../plan/schema';
 import type { AdjudicationRecord } from './types';
 

@@ -1,5 +1,13 @@
+/**
+ * The run's budget: reservations before a claim, charges when an attempt settles, the stop
+ * reason, and the `budget` view (shape declared in src/contract). Owns its snapshot slice; knows
+ * nothing of tasks, leases or the clock beyond the times it is given.
+ */
+import type { BudgetView } from '../contract';
 import type { BudgetLimits } from '../plan/schema';
 import type { BudgetReason, ReportedUsage, Reservation } from './types';
+
+export type { BudgetView };
 
 export interface BudgetSnapshot {
   limits: BudgetLimits;
@@ -143,7 +151,7 @@ export class Budget {
     return true;
   }
 
-  view(now: number, startedAt: number) {
+  view(now: number, startedAt: number): BudgetView {
     const { limits, used, reserved, stopped, reason } = this.s;
     const wallMs = Math.max(0, now - startedAt);
     const left = (max: number | undefined, spent: number) => (max === undefined ? null : Math.max(0, max - spent));
@@ -167,8 +175,6 @@ export class Budget {
     return structuredCloneish(this.s);
   }
 }
-
-export type BudgetView = ReturnType<Budget['view']>;
 
 const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
 

@@ -1,5 +1,11 @@
+/**
+ * Control messages' payloads (interrupt, abort, adjudicate): their zod schemas and bounds, and
+ * the error a refused one raises. Parsing only: whether a request applies is the run's rule
+ * (src/team/run.ts); the verdicts are declared in src/contract.
+ */
 import { z } from 'zod';
 export { jsonBytes } from '../plan/bytes';
+export type { AbortVerdict, InterruptVerdict } from '../contract';
 
 /** A control request that cannot apply; `code` is the stable reason a client sees. */
 export class TeamControlError extends Error {
@@ -88,13 +94,3 @@ function codeForMalformed(message: string, field: PropertyKey | undefined): stri
   return 'invalid_request';
 }
 
-
-export type InterruptVerdict =
-  | { ok: true; idempotent?: true; interruption: Record<string, unknown> }
-  | {
-      ok: false;
-      reason: 'not_active' | 'stale_attempt' | 'already_interrupted' | 'forbidden' | 'invalid_request' | 'value_too_large';
-      message?: string;
-    };
-
-export type AbortVerdict = { ok: true; idempotent?: true; activeClaims: number } | { ok: false; reason: string; message?: string };

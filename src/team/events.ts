@@ -1,6 +1,10 @@
+/**
+ * The run's event log: sequence numbers, the bounded ring kept in the snapshot, and the `events`
+ * page (shape declared in src/contract). Records what it is told; deciding what happened is not its job.
+ */
+import type { EventsPage, RunEvent } from '../contract';
 import { jsonBytes } from '../plan/bytes';
 import { RUN_LIMITS, clip } from './bounds';
-import type { RunEvent } from './types';
 
 export interface EventLogSnapshot {
   nextSeq: number;
@@ -49,7 +53,7 @@ export class EventLog {
   }
 
   /** Events with `seq > after`, oldest first; `nextSeq` is where to continue. */
-  page(after = 0, limit = 200): { events: RunEvent[]; nextSeq: number } {
+  page(after = 0, limit = 200): EventsPage {
     const start = this.events.findIndex((e) => e.seq > after);
     const events = start < 0 ? [] : this.events.slice(start, start + Math.max(0, limit));
     const nextSeq = events.length ? events[events.length - 1].seq : Math.max(after, this.nextSeq - 1);

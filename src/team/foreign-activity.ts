@@ -1,3 +1,8 @@
+/**
+ * Owns the `activity` executor kind: the input a foreign activity gets, its options, and how its
+ * result or failure becomes an attempt outcome. Pure; the workflow schedules what it says and the
+ * run settles the outcome like any other.
+ */
 import { FAILURE_TYPES, MAX_OUTPUT_BYTES, type AttemptIdentity } from '../activities/interface';
 import { jsonBytes, UsageSchema, type ActivityExecutorSpec, type Usage } from '../plan/schema';
 import type { AttemptOutcome, Claim } from './types';

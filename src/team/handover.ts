@@ -1,4 +1,8 @@
 /**
+ * Owns the continue-as-new decision from history size and event count. Pure: it reads the history
+ * figures it is given and never the run's state; the workflow does the handing over.
+ */
+/**
  * When a run hands over to a fresh workflow run (continue-as-new).
  *
  * The event count is teamrun's own bound: the plan's `continueAsNewAfterEvents` (default 8,000,

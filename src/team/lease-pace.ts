@@ -1,4 +1,8 @@
 /**
+ * Owns the heartbeat pace of an attempt's lease and when an attempt announces its stop queue.
+ * Constants and pure functions shared by the run, the workflow and the worker; no state.
+ */
+/**
  * How often an attempt heartbeats, and when it becomes reachable for a stop of its own.
  *
  * Temporal counts an attempt's heartbeat timeout (the lease TTL) from its start until its first

@@ -1,3 +1,8 @@
+/**
+ * The shared ledger's message payloads: zod schemas, the ledger's workflow id, and the error a
+ * refused request raises. Parsing only; the rules are in ledger.ts, the Temporal side in
+ * src/workflows/budget-ledger.ts.
+ */
 import { z } from 'zod';
 import { UsageSchema } from '../plan/schema';
 

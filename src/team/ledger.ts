@@ -1,3 +1,8 @@
+/**
+ * Owns a budget shared by many runs (the `budgetLedger` workflow's state): slots, spend, windows
+ * and its own event log. Pure and clock-injected; it knows runs only by workflow id and never
+ * reaches into a run's state.
+ */
 import { usageTokens } from './budget';
 import { EventLog, type EventLogSnapshot } from './events';
 import type {

@@ -1,6 +1,14 @@
+/**
+ * The run's mailbox: messages held in the run's state with their bounds, per-recipient cursors
+ * and compaction, and the zod schemas of `sendMessage` / `readInbox`. Knows the run only through
+ * `MailboxRun`; who may send or read is the run's rule (src/team/run.ts).
+ */
 import { z } from 'zod';
+import type { MailboxCode, MailMessage, MessagesPage, MessagesQuery, PressureLevel } from '../contract';
 import { jsonBytes } from '../plan/bytes';
 import { TeamControlError } from './control';
+
+export type { MailboxCode, MailMessage, MessagesQuery, PressureLevel };
 
 /**
  * Bounds of a run's mailbox. It lives in the run's state and travels in the continue-as-new
@@ -26,20 +34,6 @@ export const MAILBOX_LIMITS = {
   /** A `messages` query page. */
   queryPage: 100,
 } as const;
-
-/** Pressure levels: high from 80 % of either bound, critical from 95 %, full when a send was refused. */
-export type PressureLevel = 'normal' | 'high' | 'critical' | 'full';
-
-export type MailboxCode = 'TEAM_MAILBOX_MESSAGE_INVALID' | 'TEAM_MAILBOX_MESSAGE_TOO_LARGE' | 'TEAM_MAILBOX_CAPACITY_EXCEEDED';
-
-export interface MailMessage {
-  id: number;
-  from: string;
-  to: string;
-  subject: string | null;
-  body: unknown;
-  at: number;
-}
 
 /** A recipient is a task key, `teammate-<n>`, `coordinator` (humans) or `*` (every task not settled, but the sender). */
 export const COORDINATOR = 'coordinator';
@@ -71,12 +65,6 @@ export function parseMailbox<T>(schema: z.ZodType<T>, payload: unknown, message:
   const where = issue.path.length ? issue.path.join('.') : 'payload';
   const code = issue.code === 'too_big' ? 'TEAM_MAILBOX_MESSAGE_TOO_LARGE' : 'TEAM_MAILBOX_MESSAGE_INVALID';
   throw new TeamControlError(code, `${message}: ${where}: ${issue.message}`);
-}
-
-export interface MessagesQuery {
-  to?: string;
-  after?: number;
-  limit?: number;
 }
 
 export interface MailboxSnapshot {
@@ -229,7 +217,7 @@ export class Mailbox {
   }
 
   /** The `messages` query: held messages after `after`, optionally to one recipient. */
-  page(query: MessagesQuery = {}): { messages: MailMessage[]; nextId: number } {
+  page(query: MessagesQuery = {}): MessagesPage {
     const after = Math.max(0, query.after ?? 0);
     const limit = Math.min(Math.max(0, query.limit ?? MAILBOX_LIMITS.queryPage), MAILBOX_LIMITS.queryPage);
     const messages = this.messages.filter((m) => m.id > after && (query.to === undefined || m.to === query.to)).slice(0, limit);

@@ -1,20 +1,13 @@
+/**
+ * The team's members: one record per teammate slot, moved as attempts start and end, and the
+ * idle hooks that follow. Knows nothing of tasks or leases beyond what the run tells it.
+ */
+import type { MemberRecord, MemberState } from '../contract';
+
+export type { MemberRecord, MemberState };
+
 /** A member's `lastError` is clipped to this: the records travel in the snapshot, one per slot (up to 256). */
 export const MEMBER_ERROR_CHARS = 120;
-
-export type MemberState = 'idle' | 'running' | 'shutdown';
-
-/** One teammate slot, as the `members` query shows it. */
-export interface MemberRecord {
-  holder: string;
-  state: MemberState;
-  currentTask: string | null;
-  /** Attempts this slot ran that succeeded, and that ended any other way. */
-  completed: number;
-  failed: number;
-  lastError: string | null;
-  /** When the slot entered its state. */
-  since: number;
-}
 
 /** What the workflow runs when a slot goes idle (`hooks.teammateIdle`): the member record is its input. */
 export interface IdleHookRequest {

@@ -1,4 +1,8 @@
-import type { TaskView } from './views';
+/**
+ * The run result's one rule of its own: which task views fit in it. The result's shape is
+ * declared in src/contract (`RunResult`); the run (run-core.ts) assembles it.
+ */
+import type { TaskView } from '../contract';
 
 /**
  * Bound on the task views in a run's result. Temporal caps a workflow result at 2 MB, and a

@@ -1,3 +1,7 @@
+/**
+ * Owns the order in which ready tasks are claimed (priority, then plan order) and when two scopes
+ * overlap. Pure; it never claims or leases anything itself.
+ */
 import type { TaskSpec } from '../plan/schema';
 import { normalizeScope, scopeOverlaps } from '../plan/scope';
 

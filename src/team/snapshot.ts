@@ -1,3 +1,7 @@
+/**
+ * Owns the packed form of a run's snapshot for continue-as-new, and packing it back. Pure and
+ * lossless; what the snapshot holds is each part's business, not this file's.
+ */
 import { TaskSchema, type ExecutorSpec, type TaskSpec, type TeamPlan } from '../plan/schema';
 import type { TeamRunSnapshot } from './run';
 import { TASK_STATUSES, type TaskState } from './types';

@@ -1,7 +1,11 @@
+/**
+ * Owns the record of tasks added while a run runs (`addTasks`): counts, request ids remembered
+ * for idempotency, and the spawn limits. Pure; the run validates and appends the tasks.
+ */
+import type { SpawnLimit } from '../contract';
 import { ADD_TASKS_LIMITS, type BudgetLimits } from '../plan/schema';
 
-/** Why a spawn is refused by the limits a human set in the plan's budget. */
-export type SpawnLimit = 'max-spawned-tasks' | 'max-depth';
+export type { SpawnLimit };
 
 /** Code of the adjudication a task goes to when what it adds on settling is over a limit. */
 export const SPAWN_LIMIT_CODE = 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED';

@@ -1,4 +1,11 @@
+/**
+ * Owns the direct stop path's data: parsing `attemptRunning` announcements and grouping stops by
+ * worker queue. Pure; the workflow sends the stops, and cancellation stays the fallback.
+ */
+import type { AttemptsRunning } from '../contract';
 import { MAX_STOP_QUEUE_CHARS } from './lease-pace';
+
+export type { AttemptsRunning };
 
 /**
  * The direct stop path's rules. A long attempt announces the task queue its worker polls for
@@ -12,12 +19,6 @@ export interface Announcement {
   key: string;
   fencingToken: number;
   queue: string;
-}
-
-/** The `attemptRunning` signal: the attempts of one run that one worker's stop queue reaches. */
-export interface AttemptsRunning {
-  queue: string;
-  attempts: Array<{ key: string; fencingToken: number }>;
 }
 
 /** At most this many attempts in one announcement (a signal's payload stays under ~100 KB). */

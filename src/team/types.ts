@@ -1,7 +1,36 @@
+/**
+ * The run's internal state: tasks, the attempt holding each lease, what an attempt turned out to
+ * be, and the claims handed to the workflow. Pure data; the rules that move it are elsewhere in
+ * src/team. Public shapes are declared in src/contract and re-exported here for src/team's use.
+ */
 import type { ExecutorSpec, Usage } from '../plan/schema';
-import type { MailMessage } from './mailbox';
+import type {
+  AdjudicationCode,
+  AdjudicationDecision,
+  AdjudicationRecord,
+  BudgetReason,
+  Interruption,
+  MailMessage,
+  RunEvent,
+  RunState,
+  RunStatus,
+  TaskStatus,
+  UsageTotals,
+} from '../contract';
 
-export type TaskStatus = 'blocked' | 'ready' | 'leased' | 'succeeded' | 'failed' | 'adjudication' | 'skipped';
+export type {
+  AdjudicationCode,
+  AdjudicationDecision,
+  AdjudicationRecord,
+  BudgetReason,
+  Interruption,
+  RunEvent,
+  RunState,
+  RunStatus,
+  TaskStatus,
+  UsageTotals,
+};
+
 export const TASK_STATUSES: readonly TaskStatus[] = [
   'blocked',
   'ready',
@@ -12,39 +41,8 @@ export const TASK_STATUSES: readonly TaskStatus[] = [
   'skipped',
 ];
 
-export type RunStatus = 'succeeded' | 'failed' | 'aborted' | 'budget_stopped' | 'unresolved';
-export type RunState = 'running' | 'awaiting_adjudication' | RunStatus;
-
-export type BudgetReason =
-  | 'max-tasks'
-  | 'max-tokens'
-  | 'max-usd'
-  | 'max-wall-ms'
-  | 'unpriced-usage'
-  /** An attempt's outcome and usage were lost (its lease expired) while a token or dollar limit is set. */
-  | 'usage-unknown'
-  /** The run's shared ledger (`budget.ledger`) refused an attempt for good. */
-  | 'ledger-max-tokens'
-  | 'ledger-max-usd';
-
-export type AdjudicationCode =
-  | 'TEAM_TASK_HUMAN_INTERRUPTED'
-  | 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED'
-  | 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED'
-  | 'TEAM_WALL_BUDGET_EXHAUSTED'
-  | 'TEAM_TASK_APPROVAL_REQUIRED'
-  | 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED';
-
 /** Usage as the worker reports it: `costUsd` is filled from the price table when the model is priced. */
 export type ReportedUsage = Usage;
-
-export interface Interruption {
-  requestId: string | null;
-  actor: string | null;
-  reason: string | null;
-  evidenceDigest: string | null;
-  requestedAt: number;
-}
 
 /** Why the workflow cancelled an attempt; decides where its outcome goes. */
 export type AttemptStop =
@@ -99,13 +97,6 @@ export interface TaskState {
   depth?: number;
 }
 
-export interface UsageTotals {
-  inputTokens: number;
-  outputTokens: number;
-  cacheTokens: number;
-  costUsd: number;
-}
-
 /** What an attempt turned out to be, as the workflow saw it from Temporal. */
 export type AttemptOutcome =
   /** `tasks`: what the attempt asked to add (`::teamrun-tasks::` lines, an llm answer), applied only if it settles the task. */
@@ -153,36 +144,4 @@ export interface Claim {
   inbox?: MailMessage[];
   /** The task may add tasks (`allowSpawn`); absent when it may not. */
   allowSpawn?: true;
-}
-
-export interface AdjudicationDecision {
-  decisionId: string;
-  decision: 'retry' | 'accept' | 'reject';
-  actor: string | null;
-  reason: string | null;
-  decidedAt: number;
-}
-
-export interface AdjudicationRecord {
-  key: string;
-  /** One of `AdjudicationCode`, or the operator's own from `abortRun { code }`. */
-  code: AdjudicationCode | (string & {});
-  reason: string | null;
-  requestId: string | null;
-  actor: string | null;
-  evidenceDigest: string | null;
-  holder: string;
-  leaseId: string;
-  fencingToken: number;
-  requestedAt: number;
-  usage: ReportedUsage | null;
-  result: unknown;
-  decision: AdjudicationDecision | null;
-}
-
-export interface RunEvent {
-  seq: number;
-  type: string;
-  at: number;
-  [field: string]: unknown;
 }

@@ -1,25 +1,12 @@
+/**
+ * Turns a task's internal state into its public view (`TaskView`, declared in src/contract).
+ * Reads state, never changes it; what a view shows is the contract's call, not this file's.
+ */
+import type { TaskView } from '../contract';
 import type { TaskSpec } from '../plan/schema';
-import type { TaskState, TaskStatus, UsageTotals } from './types';
+import type { TaskState } from './types';
 
-export interface TaskView {
-  key: string;
-  title: string;
-  status: TaskStatus;
-  attempts: number;
-  fencingToken: number;
-  dependsOn: string[];
-  holder: string | null;
-  startedAt: number | null;
-  settledAt: number | null;
-  lastError: string | null;
-  skipReason: string | null;
-  usage: UsageTotals;
-  output?: unknown;
-  /** The task that added this one, or null. */
-  parent: string | null;
-  /** Parent chain length from a plan task (0 for plan tasks). */
-  depth: number;
-}
+export type { TaskView };
 
 export function taskView(task: TaskState, spec: TaskSpec): TaskView {
   const view: TaskView = {
