@@ -67,8 +67,10 @@ type IsoTwin<K> = K extends 'at' | `${string}At` ? `${K}Iso` : never;
  * A query answer as it arrives: beside each epoch-ms timestamp (`at`, `...At`) an ISO 8601 twin
  * (`atIso`, `startedAtIso`), present when the timestamp is set.
  */
-export type WithIsoTimes<T> = T extends ReadonlyArray<infer U>
-  ? WithIsoTimes<U>[]
-  : T extends object
-    ? { [K in keyof T]: K extends OpaqueField ? T[K] : WithIsoTimes<T[K]> } & { [K in keyof T as IsoTwin<K>]?: string }
-    : T;
+export type WithIsoTimes<T> = T extends string | number | boolean | bigint | symbol | null | undefined
+  ? T
+  : T extends ReadonlyArray<infer U>
+    ? WithIsoTimes<U>[]
+    : T extends object
+      ? { [K in keyof T]: K extends OpaqueField ? T[K] : WithIsoTimes<T[K]> } & { [K in keyof T as IsoTwin<K>]?: string }
+      : T;

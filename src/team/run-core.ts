@@ -1,3 +1,4 @@
+import type { ActiveClaim, BudgetView, EventsPage, RunResult, RunStats, StatusView } from '../contract';
 import { AddTasksRequestSchema, CONTINUE_AS_NEW_EVENTS, type AddTasksRequest, type TaskSpec, type TeamPlan } from '../plan/schema';
 import { jsonBytes } from '../plan/bytes';
 import { formatPath } from '../plan/validate';
@@ -973,7 +974,7 @@ export abstract class TeamRunCore {
   }
 
   /** Closes the run: tasks that can no longer start are skipped, `run:end` recorded. */
-  finish(now: number) {
+  finish(now: number): RunResult {
     this.tasks.forEach((task, i) => {
       if (task.status === 'blocked' || task.status === 'ready') this.skipTask(i, 'run closed before its dependencies settled', now);
     });
@@ -1015,7 +1016,7 @@ export abstract class TeamRunCore {
 
   // ---- views (queries) --------------------------------------------------------------------
 
-  stats() {
+  stats(): RunStats {
     const n = (s: TaskStatus) => this.counts.get(s) ?? 0;
     return {
       total: this.tasks.length,
@@ -1028,7 +1029,7 @@ export abstract class TeamRunCore {
     };
   }
 
-  status(now: number) {
+  status(now: number): StatusView {
     return {
       name: this.plan.name,
       state: this.state(),
@@ -1043,7 +1044,7 @@ export abstract class TeamRunCore {
     };
   }
 
-  budgetView(now: number) {
+  budgetView(now: number): BudgetView {
     return this.budget.view(now, this.startedAt);
   }
 
@@ -1072,7 +1073,7 @@ export abstract class TeamRunCore {
    * Attempts holding a lease now. Which worker runs one is not known here until it ends (it
    * travels in heartbeats and results); `temporal workflow describe` shows it meanwhile.
    */
-  activeClaims() {
+  activeClaims(): ActiveClaim[] {
     return [...this.active.entries()].map(([key, a]) => ({
       key,
       holder: a.holder,
@@ -1090,7 +1091,7 @@ export abstract class TeamRunCore {
     return this.adjudications;
   }
 
-  eventsView(query: { after?: number; limit?: number } = {}) {
+  eventsView(query: { after?: number; limit?: number } = {}): EventsPage {
     return this.events.page(query.after, query.limit);
   }
 

@@ -1,3 +1,11 @@
+import type {
+  AddTasksVerdict,
+  AdjudicateVerdict,
+  InterruptionView,
+  MessagesPage,
+  ReadInboxAnswer,
+  SendMessageVerdict,
+} from '../contract';
 import type { AddTasksRequest, ExecutorSpec, TeamPlan } from '../plan/schema';
 import { approvalDeadline, approvalOf, approverRefusal } from './approval';
 import {
@@ -6,7 +14,6 @@ import {
   ReadInboxSchema,
   SendMessageSchema,
   parseMailbox,
-  type MailMessage,
   type MessagesQuery,
   type ReadInboxRequest,
   type SendMessageRequest,
@@ -123,7 +130,7 @@ export class TeamRun extends TeamRunCore {
     return { ok: true, interruption: this.interruptionView(request.key, attempt) };
   }
 
-  private interruptionView(key: string, attempt: Attempt) {
+  private interruptionView(key: string, attempt: Attempt): InterruptionView {
     const interruption = attempt.stop?.kind === 'interrupt' ? attempt.stop.interruption : null;
     return { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken: attempt.fencingToken, ...interruption };
   }
@@ -175,7 +182,7 @@ export class TeamRun extends TeamRunCore {
     return checked;
   }
 
-  addTasks(payload: unknown, now: number): { ok: true; added: string[]; idempotent?: true } {
+  addTasks(payload: unknown, now: number): AddTasksVerdict {
     const { request, depth } = this.validateAddTasks(payload);
     return this.applyAddition(request, depth, now);
   }
@@ -276,7 +283,7 @@ export class TeamRun extends TeamRunCore {
     return request;
   }
 
-  adjudicate(payload: unknown, now: number): { ok: true; idempotent?: true; task: TaskView } {
+  adjudicate(payload: unknown, now: number): AdjudicateVerdict {
     const request = this.validateAdjudicate(payload);
     if (Object.hasOwn(this.decisions, request.decisionId)) return this.earlierDecision(request.decisionId);
     return this.decide(request, now);
@@ -383,7 +390,7 @@ export class TeamRun extends TeamRunCore {
     return request;
   }
 
-  sendMessage(payload: unknown, now: number): { ok: true; id: number } {
+  sendMessage(payload: unknown, now: number): SendMessageVerdict {
     const request = this.validateSendMessage(payload);
     this.clock = now;
     try {
@@ -408,7 +415,7 @@ export class TeamRun extends TeamRunCore {
     return request;
   }
 
-  readInbox(payload: unknown, now: number): { messages: MailMessage[] } {
+  readInbox(payload: unknown, now: number): ReadInboxAnswer {
     const request = this.validateReadInbox(payload);
     this.clock = now;
     const attempt = this.active.get(request.key)!;
@@ -417,7 +424,7 @@ export class TeamRun extends TeamRunCore {
     return { messages };
   }
 
-  messagesView(query: MessagesQuery = {}) {
+  messagesView(query: MessagesQuery = {}): MessagesPage {
     return this.mailbox.page(query);
   }
 

@@ -1,27 +1,53 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AbortRequest, AbortVerdict, AdjudicateRequest, InterruptRequest, InterruptVerdict } from '../team/control';
-import type { MailMessage, MessagesQuery, ReadInboxRequest, SendMessageRequest } from '../team/mailbox';
-import type { MemberRecord } from '../team/members';
-import type { AddTasksRequestInput } from '../plan/schema';
-import type { TasksQuery, TeamRun } from '../team/run';
-import type { TaskView } from '../team/views';
+import type {
+  AbortRequest,
+  AbortVerdict,
+  ActiveClaim,
+  AddTasksRequestInput,
+  AddTasksVerdict,
+  AdjudicateRequest,
+  AdjudicateVerdict,
+  AdjudicationRecord,
+  BudgetView,
+  EventsPage,
+  EventsQuery,
+  InterruptRequest,
+  InterruptVerdict,
+  MemberRecord,
+  MessagesPage,
+  MessagesQuery,
+  ReadInboxAnswer,
+  ReadInboxRequest,
+  RunResult,
+  SendMessageRequest,
+  SendMessageVerdict,
+  StatusView,
+  TaskActivityType,
+  TasksQuery,
+  TaskView,
+  WithIsoTimes,
+  WorkflowType,
+} from '../contract';
 
-/** The public names of CONTRACT.md, defined once for the workflow and every client. */
-export const WORKFLOW_TYPE = 'teamRun';
-export const ACTIVITY_TYPE = 'runTask';
+/**
+ * The public names of CONTRACT.md, defined once for the workflow and every client, each typed by
+ * the contract's named shapes (src/contract): the workflow's handlers must return them.
+ */
+export const WORKFLOW_TYPE: WorkflowType = 'teamRun';
+export const ACTIVITY_TYPE: TaskActivityType = 'runTask';
 
-export const statusQuery = defineQuery<ReturnType<TeamRun['status']>>('status');
-export const tasksQuery = defineQuery<TaskView[], [TasksQuery?]>('tasks');
-export const activeClaimsQuery = defineQuery<ReturnType<TeamRun['activeClaims']>>('activeClaims');
-export const adjudicationsQuery = defineQuery<ReturnType<TeamRun['adjudicationsView']>>('adjudications');
-export const budgetQuery = defineQuery<ReturnType<TeamRun['budgetView']>>('budget');
-export const eventsQuery = defineQuery<ReturnType<TeamRun['eventsView']>, [{ after?: number; limit?: number }?]>('events');
+export const statusQuery = defineQuery<WithIsoTimes<StatusView>>('status');
+export const tasksQuery = defineQuery<WithIsoTimes<TaskView>[], [TasksQuery?]>('tasks');
+export const activeClaimsQuery = defineQuery<WithIsoTimes<ActiveClaim>[]>('activeClaims');
+export const adjudicationsQuery = defineQuery<WithIsoTimes<AdjudicationRecord>[]>('adjudications');
+export const budgetQuery = defineQuery<BudgetView>('budget');
+export const eventsQuery = defineQuery<WithIsoTimes<EventsPage>, [EventsQuery?]>('events');
 
 export const membersQuery = defineQuery<MemberRecord[]>('members');
-export const messagesQuery = defineQuery<{ messages: MailMessage[]; nextId: number }, [MessagesQuery?]>('messages');
+export const messagesQuery = defineQuery<MessagesPage, [MessagesQuery?]>('messages');
 
-export const sendMessageUpdate = defineUpdate<{ ok: true; id: number }, [SendMessageRequest]>('sendMessage');
-export const readInboxUpdate = defineUpdate<{ messages: MailMessage[] }, [ReadInboxRequest]>('readInbox');
+export const sendMessageUpdate = defineUpdate<SendMessageVerdict, [SendMessageRequest]>('sendMessage');
+export const readInboxUpdate = defineUpdate<ReadInboxAnswer, [ReadInboxRequest]>('readInbox');
 
 export const interruptTaskSignal = defineSignal<[InterruptRequest]>('interruptTask');
 export const abortRunSignal = defineSignal<[AbortRequest?]>('abortRun');
@@ -30,17 +56,9 @@ export const interruptTaskUpdate = defineUpdate<InterruptVerdict, [InterruptRequ
 // The argument is required in the type (the client's typed overloads refuse an optional one); a
 // payload-less request from the `temporal` CLI still reaches the handler, which takes none as `{}`.
 export const abortRunUpdate = defineUpdate<AbortVerdict, [AbortRequest]>('abortRun');
-export const adjudicateUpdate = defineUpdate<ReturnType<TeamRun['adjudicate']>, [AdjudicateRequest]>('adjudicate');
+export const adjudicateUpdate = defineUpdate<AdjudicateVerdict, [AdjudicateRequest]>('adjudicate');
 /** Adds tasks to the running graph: `{ tasks, parent?, fencingToken?, requestId, actor? }` -> `{ ok, added, idempotent? }`. */
 export const addTasksUpdate = defineUpdate<AddTasksVerdict, [AddTasksRequestInput]>('addTasks');
 
-export interface AddTasksVerdict {
-  ok: true;
-  added: string[];
-  idempotent?: true;
-}
-
-export type RunResult = ReturnType<TeamRun['finish']>;
-export type RunStatusView = ReturnType<TeamRun['status']>;
-export type BudgetView = ReturnType<TeamRun['budgetView']>;
-export type ActiveClaim = ReturnType<TeamRun['activeClaims']>[number];
+/** Older names of contract types, kept for code that imports them from here (`messages.RunResult`). */
+export type { ActiveClaim, AddTasksVerdict, BudgetView, RunResult, StatusView as RunStatusView };

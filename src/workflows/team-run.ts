@@ -17,6 +17,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
+import type { RunResult } from '../contract';
 import { FAILURE_TYPES, type AttemptEvidence, type HeartbeatDetails, type TeamActivities } from '../activities/interface';
 import { CONTINUE_AS_NEW_HISTORY_BYTES, type ExecutorSpec, type TeamPlanInput } from '../plan/schema';
 import type { IdleHookRequest } from '../team/members';
@@ -40,7 +41,7 @@ import { attemptRunningSignal, sendStops } from './stop-channel';
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
 export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot };
 
-export async function teamRun(input: TeamRunInput): Promise<msg.RunResult> {
+export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const run = begin(input);
   const ledger = run.ledgerId === null ? null : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name);
   const attempts = new Map<string, { fencingToken: number; scope: CancellationScope }>();
