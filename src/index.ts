@@ -24,5 +24,7 @@ export * from './client';
 export { loadConfig, ConfigSchema, type TeamrunConfig } from './config/config';
 export { connectionOptions, type ConnectionOptions } from './config/connection';
 export { SEARCH_ATTRIBUTE_TYPES, TeamName, TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped } from './workflows/search-attributes';
-export { TASK_STATUSES, type TaskStatus, type RunStatus, type RunState, type BudgetReason, type AdjudicationCode } from './team/types';
-export type { RunResult, RunStatusView, BudgetView, ActiveClaim } from './workflows/messages';
+export { TASK_STATUSES } from './team/types';
+/** The public contract's types (src/contract): views, answers, refusal codes, names. */
+export type * from './contract';
+export type { RunStatusView } from './workflows/messages';

@@ -1,3 +1,4 @@
+import type { FailureType } from '../contract';
 import type { ExecutorSpec, Usage } from '../plan/schema';
 import type { MailMessage } from '../team/mailbox';
 import type { LedgerLease } from './ledger-interface';
@@ -94,7 +95,7 @@ export const FAILURE_TYPES = {
   invalidExecutor: 'TeamInvalidExecutor',
   outputTooLarge: 'TeamOutputTooLarge',
   invalidPlan: 'InvalidTeamPlan',
-} as const;
+} as const satisfies Record<string, FailureType>;
 
 /** Bound on one task's output, which travels through history to its dependents. */
 export const MAX_OUTPUT_BYTES = 64 * 1024;

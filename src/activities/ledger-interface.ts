@@ -1,3 +1,4 @@
+import type { FailureType } from '../contract';
 import type { Usage } from '../plan/schema';
 import type { AcquireRequest } from '../team/ledger-requests';
 
@@ -29,7 +30,7 @@ export interface LedgerLease {
 export const LEDGER_FAILURE_TYPES = {
   busy: 'TeamLedgerBusy',
   refused: 'TeamLedgerRefused',
-} as const;
+} as const satisfies Record<string, FailureType>;
 
 /** Details of a `TeamLedgerRefused` failure. */
 export interface LedgerRefusalDetails {

@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import type { RunStatusView } from '../workflows/messages';
+import type { StatusView as RunStatusView } from '../contract';
 import { count, ofLimit, usd } from './format';
 
 /** The part of the `status` query a progress display reads (a run result can supply it too). */

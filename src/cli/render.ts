@@ -1,6 +1,4 @@
-import type { AdjudicationRecord } from '../team/types';
-import type { TaskView } from '../team/views';
-import type { BudgetView, RunResult } from '../workflows/messages';
+import type { AdjudicationRecord, BudgetView, RunResult, TaskView } from '../contract';
 import { count, duration, oneLine, printable, table, usd } from './format';
 import type { RunOverview } from './run-view';
 

@@ -1,9 +1,7 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../client';
-import type { TasksQuery } from '../team/run';
-import type { AdjudicationRecord } from '../team/types';
-import type { TaskView } from '../team/views';
-import { adjudicationsQuery, statusQuery, tasksQuery, type RunResult, type RunStatusView } from '../workflows/messages';
+import type { AdjudicationRecord, RunResult, StatusView as RunStatusView, TasksQuery, TaskView } from '../contract';
+import { adjudicationsQuery, statusQuery, tasksQuery } from '../workflows/messages';
 import { TeamName } from '../workflows/search-attributes';
 import { CliError } from './context';
 

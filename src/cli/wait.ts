@@ -1,7 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { WorkflowFailedError } from '@temporalio/client';
 import { teamRunResult, type TeamRunHandle } from '../client';
-import { statusQuery, type RunResult } from '../workflows/messages';
+import type { RunResult } from '../contract';
+import { statusQuery } from '../workflows/messages';
 import { CliError } from './context';
 import { createProgress, type ProgressOptions } from './progress';
 

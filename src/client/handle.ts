@@ -1,9 +1,24 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import type { AbortRequest, AbortVerdict, AdjudicateRequest, InterruptRequest, InterruptVerdict } from '../team/control';
-import type { TasksQuery, TeamRun } from '../team/run';
-import type { TaskView } from '../team/views';
+import type {
+  AbortRequest,
+  AbortVerdict,
+  ActiveClaim,
+  AddTasksRequestInput,
+  AddTasksVerdict,
+  AdjudicateRequest,
+  AdjudicateVerdict,
+  AdjudicationRecord,
+  BudgetView,
+  EventsPage,
+  EventsQuery,
+  InterruptRequest,
+  InterruptVerdict,
+  StatusView,
+  TasksQuery,
+  TaskView,
+  WithIsoTimes,
+} from '../contract';
 import type { teamRun } from '../workflows/team-run';
-import type { AddTasksRequestInput } from '../plan/schema';
 import {
   abortRunUpdate,
   addTasksUpdate,
@@ -15,16 +30,24 @@ import {
   statusQuery,
   tasksQuery,
   interruptTaskUpdate,
-  type ActiveClaim,
-  type AddTasksVerdict,
-  type BudgetView,
-  type RunStatusView,
 } from '../workflows/messages';
 
-export type { AbortRequest, AbortVerdict, AdjudicateRequest, AddTasksRequestInput, AddTasksVerdict, InterruptRequest, InterruptVerdict, TasksQuery, TaskView };
-export type AdjudicateVerdict = ReturnType<TeamRun['adjudicate']>;
-export type AdjudicationsView = ReturnType<TeamRun['adjudicationsView']>;
-export type EventsView = ReturnType<TeamRun['eventsView']>;
+export type {
+  AbortRequest,
+  AbortVerdict,
+  AdjudicateRequest,
+  AdjudicateVerdict,
+  AddTasksRequestInput,
+  AddTasksVerdict,
+  InterruptRequest,
+  InterruptVerdict,
+  TasksQuery,
+  TaskView,
+};
+/** The `adjudications` query's answer (older name). */
+export type AdjudicationsView = AdjudicationRecord[];
+/** The `events` query's answer (older name). */
+export type EventsView = EventsPage;
 
 /** The contract's updates and queries as methods, each typed by its message definition. */
 export interface TeamRunControls {
@@ -36,12 +59,13 @@ export interface TeamRunControls {
   adjudicate(request: AdjudicateRequest): Promise<AdjudicateVerdict>;
   /** Adds tasks to the running graph (update `addTasks`); a refusal rejects with its code and path. */
   addTasks(request: AddTasksRequestInput): Promise<AddTasksVerdict>;
-  status(): Promise<RunStatusView>;
-  tasks(query?: TasksQuery): Promise<TaskView[]>;
-  activeClaims(): Promise<ActiveClaim[]>;
-  adjudications(): Promise<AdjudicationsView>;
+  /** Queries: answers carry an ISO twin beside each timestamp (`startedAtIso`), except `budget`. */
+  status(): Promise<WithIsoTimes<StatusView>>;
+  tasks(query?: TasksQuery): Promise<WithIsoTimes<TaskView>[]>;
+  activeClaims(): Promise<WithIsoTimes<ActiveClaim>[]>;
+  adjudications(): Promise<WithIsoTimes<AdjudicationRecord>[]>;
   budget(): Promise<BudgetView>;
-  events(query?: { after?: number; limit?: number }): Promise<EventsView>;
+  events(query?: EventsQuery): Promise<WithIsoTimes<EventsPage>>;
 }
 
 /** A handle on one team run: Temporal's workflow handle (`result()`, `describe()`, `cancel()`, ...) and the controls. */

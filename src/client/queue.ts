@@ -1,5 +1,5 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import type { AdjudicationRecord } from '../team/types';
+import type { AdjudicationRecord } from '../contract';
 import { adjudicationsQuery } from '../workflows/messages';
 import { TeamName, TeamRunPendingAdjudications } from '../workflows/search-attributes';
 import { teamRunHandle } from './index';

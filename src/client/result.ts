@@ -1,6 +1,6 @@
 import { CancelledFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { RunResult } from '../workflows/messages';
+import type { RunResult } from '../contract';
 
 /**
  * The result of a run that closed as Canceled (`temporal workflow cancel`): the workflow attaches

@@ -1,5 +1,5 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import type { RunState } from '../team/types';
+import type { RunState } from '../contract';
 import { WORKFLOW_TYPE, statusQuery } from '../workflows/messages';
 import { TeamName, TeamRunBudgetStopped, TeamRunPendingAdjudications, TeamRunStatus, statusKeyword } from '../workflows/search-attributes';
 import { teamRunHandle } from './index';

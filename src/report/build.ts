@@ -1,7 +1,5 @@
 import { usageTokens } from '../team/budget';
-import type { AdjudicationRecord } from '../team/types';
-import type { TaskView } from '../team/views';
-import type { BudgetView } from '../workflows/messages';
+import type { AdjudicationRecord, BudgetView, TaskView } from '../contract';
 import type { HistoryAttempt, HistoryFacts } from './history';
 import type { AdjudicationRow, AttemptOutcome, AttemptRecord, BudgetPoint, ControlRecord, LeaseRecord, RunReport, TaskReport } from './model';
 

@@ -10,7 +10,7 @@ import { tsToMs } from '@temporalio/common/lib/time';
 import { ATTEMPT_RUNNING_SIGNAL, type AttemptEvidence, type AttemptLogs, type HeartbeatDetails, type RunTaskInput, type RunTaskResult } from '../activities/interface';
 import { foreignResultOutcome, type ForeignActivityInput } from '../team/foreign-activity';
 import type { TeamPlanInput, Usage } from '../plan/schema';
-import type { RunResult } from '../workflows/messages';
+import type { RunResult } from '../contract';
 import type { ControlRecord } from './model';
 
 type HistoryEvent = NonNullable<History['events']>[number];

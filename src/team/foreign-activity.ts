@@ -3,6 +3,7 @@
  * result or failure becomes an attempt outcome. Pure; the workflow schedules what it says and the
  * run settles the outcome like any other.
  */
+import type { FailureType } from '../contract';
 import { FAILURE_TYPES, MAX_OUTPUT_BYTES, type AttemptIdentity } from '../activities/interface';
 import { jsonBytes, UsageSchema, type ActivityExecutorSpec, type Usage } from '../plan/schema';
 import type { AttemptOutcome, Claim } from './types';
@@ -33,7 +34,7 @@ export interface ForeignActivityOptions {
 /** Error types of foreign attempts the run refuses. */
 export const FOREIGN_FAILURE_TYPES = {
   invalidUsage: 'TeamInvalidUsage',
-} as const;
+} as const satisfies Record<string, FailureType>;
 
 /** Bound on an attempt that heartbeats and gives no `startToCloseMs`: the lease is what notices a dead worker. */
 const UNBOUNDED_ATTEMPT_MS = 30 * 24 * 3600_000;

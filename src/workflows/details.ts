@@ -1,4 +1,5 @@
 import type { AttemptLink } from '../activities/interface';
+import type { BudgetView } from '../contract';
 import type { TeamRun } from '../team/run';
 
 /** How many pending adjudications and running attempts the details list by name. */
@@ -97,7 +98,7 @@ function bar(done: number, total: number): string {
   return `${'▰'.repeat(filled)}${'▱'.repeat(width - filled)} ${total === 0 ? 100 : Math.floor((done / total) * 100)}%`;
 }
 
-function budgetLine(budget: ReturnType<TeamRun['budgetView']>): string {
+function budgetLine(budget: BudgetView): string {
   const of = (used: number, max: number | undefined, unit = '') => (max === undefined ? `${used}${unit}` : `${used} of ${max}${unit}`);
   const parts = [
     `${of(budget.used.tasks, budget.limits.maxTasks)} attempts`,

@@ -1,5 +1,5 @@
 import { defineSearchAttributeKey } from '@temporalio/common';
-import type { RunState } from '../team/types';
+import type { RunState, SearchAttributeName, StatusKeyword } from '../contract';
 
 /** The search attributes of CONTRACT.md; the dev server registers them, a cluster needs them registered once. */
 export const TeamRunStatus = defineSearchAttributeKey('TeamRunStatus', 'KEYWORD');
@@ -12,9 +12,9 @@ export const SEARCH_ATTRIBUTE_TYPES = {
   TeamRunPendingAdjudications: 'Int',
   TeamRunBudgetStopped: 'Bool',
   TeamName: 'Keyword',
-} as const;
+} as const satisfies Record<SearchAttributeName, string>;
 
-const STATUS_VALUES: Record<RunState, string> = {
+const STATUS_VALUES: Record<RunState, StatusKeyword> = {
   running: 'Running',
   awaiting_adjudication: 'AwaitingAdjudication',
   succeeded: 'Succeeded',
@@ -25,6 +25,6 @@ const STATUS_VALUES: Record<RunState, string> = {
 };
 
 /** The `TeamRunStatus` keyword for a run state (`awaiting_adjudication` -> `AwaitingAdjudication`). */
-export function statusKeyword(state: RunState): string {
+export function statusKeyword(state: RunState): StatusKeyword {
   return STATUS_VALUES[state];
 }

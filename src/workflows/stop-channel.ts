@@ -1,9 +1,10 @@
 import { defineSignal, proxyActivities } from '@temporalio/workflow';
 import { ATTEMPT_RUNNING_SIGNAL, type StopActivities } from '../activities/interface';
+import type { AttemptsRunning } from '../contract';
 import type { StopRequest } from '../team/stop-channel';
 
 /** Sent for long attempts (runTask, past STOP_ANNOUNCE_AFTER_MS) by their worker: `{ queue, attempts: [{ key, fencingToken }] }`. */
-export const attemptRunningSignal = defineSignal<[unknown]>(ATTEMPT_RUNNING_SIGNAL);
+export const attemptRunningSignal = defineSignal<[AttemptsRunning]>(ATTEMPT_RUNNING_SIGNAL);
 
 /**
  * Sends each stop to the worker queue it names, fire and forget: the attempt's cancellation went

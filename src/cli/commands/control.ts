@@ -4,8 +4,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@
 import { ApplicationFailure } from '@temporalio/common';
 import { Option, type Command } from 'commander';
 import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../../client';
-import type { AbortRequest, AdjudicateRequest, Decision, InterruptVerdict } from '../../team/control';
-import type { AdjudicationRecord } from '../../team/types';
+import type { AbortRequest, AdjudicateRequest, AdjudicationRecord, Decision, InterruptVerdict } from '../../contract';
 import * as msg from '../../workflows/messages';
 import { CliError, clientFrom, printJson } from '../context';
 import { oneLine, table } from '../format';

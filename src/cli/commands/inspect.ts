@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { TASK_STATUSES, type TaskStatus } from '../../team/types';
+import type { TaskStatus } from '../../contract';
+import { TASK_STATUSES } from '../../team/types';
 import { clientFrom, printJson } from '../context';
 import { intOption } from '../options';
 import { renderOverview, tasksTable } from '../render';

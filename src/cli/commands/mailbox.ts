@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { MailMessage } from '../../team/mailbox';
+import type { MailMessage } from '../../contract';
 import * as msg from '../../workflows/messages';
 import { attemptFromEnv } from '../attempt-env';
 import { CliError, printJson } from '../context';
