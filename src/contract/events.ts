@@ -72,5 +72,7 @@ export type WithIsoTimes<T> = T extends string | number | boolean | bigint | sym
   : T extends ReadonlyArray<infer U>
     ? WithIsoTimes<U>[]
     : T extends object
-      ? { [K in keyof T]: K extends OpaqueField ? T[K] : WithIsoTimes<T[K]> } & { [K in keyof T as IsoTwin<K>]?: string }
+      ? { [K in keyof T]: K extends OpaqueField ? T[K] : WithIsoTimes<T[K]> } & {
+          [K in keyof T as IsoTwin<K>]?: string;
+        }
       : T;

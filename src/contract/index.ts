@@ -11,3 +11,4 @@ export type * from './control';
 export type * from './mailbox';
 export type * from './events';
 export type * from './names';
+export type * from './ledger';

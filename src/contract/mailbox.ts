@@ -17,7 +17,10 @@ export interface MailMessage {
 /** Mailbox pressure: high from 80 % of either bound, critical from 95 %, full when a send was refused. */
 export type PressureLevel = 'normal' | 'high' | 'critical' | 'full';
 
-export type MailboxCode = 'TEAM_MAILBOX_MESSAGE_INVALID' | 'TEAM_MAILBOX_MESSAGE_TOO_LARGE' | 'TEAM_MAILBOX_CAPACITY_EXCEEDED';
+export type MailboxCode =
+  | 'TEAM_MAILBOX_MESSAGE_INVALID'
+  | 'TEAM_MAILBOX_MESSAGE_TOO_LARGE'
+  | 'TEAM_MAILBOX_CAPACITY_EXCEEDED';
 
 /** The `sendMessage` update's answer: the message's id. */
 export interface SendMessageVerdict {

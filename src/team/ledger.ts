@@ -3,6 +3,15 @@
  * and its own event log. Pure and clock-injected; it knows runs only by workflow id and never
  * reaches into a run's state.
  */
+import type {
+  AcquireVerdict,
+  LedgerAbortAllVerdict,
+  LedgerLimitReason,
+  LedgerRegisterVerdict,
+  LedgerStatus,
+  LedgerUnregisterVerdict,
+  SettleVerdict,
+} from '../contract';
 import { usageTokens } from './budget';
 import { EventLog, type EventLogSnapshot } from './events';
 import type {
@@ -15,8 +24,7 @@ import type {
 } from './ledger-requests';
 import type { BudgetReason, Reservation } from './types';
 
-/** A limit a ledger refuses on. `max-concurrent` always passes; the others are final once spent. */
-export type LedgerLimitReason = 'max-concurrent' | 'max-tokens' | 'max-usd';
+export type { AcquireVerdict, LedgerLimitReason, LedgerStatus, SettleVerdict };
 
 /** One attempt holding a slot; it lives while renewed, so a dead run cannot hold it for ever. */
 export interface LedgerSlot {
@@ -49,27 +57,6 @@ export interface LedgerSnapshot {
   };
   lastAbort: { reason: string; actor: string; at: number; runs: string[] } | null;
   events: EventLogSnapshot;
-}
-
-export type AcquireVerdict =
-  | { ok: true; idempotent?: true; expiresAt: number }
-  | {
-      ok: false;
-      /** `settled`: the attempt was already settled (given up) and may not take a slot any more. */
-      reason: LedgerLimitReason | 'settled';
-      /** True when waiting can help (slots or reservations will be released); false when spent. */
-      retryable: boolean;
-      message: string;
-    };
-
-export interface SettleVerdict {
-  ok: true;
-  duplicate: boolean;
-  charged: { tokens: number; usd: number };
-  /** The hard limit this charge crossed, if it did. */
-  crossed: 'max-tokens' | 'max-usd' | null;
-  /** Workflow ids of the runs to abort because of that crossing. */
-  abort: string[];
 }
 
 /** Why a cascade abort happened: the payload of the `abortRun` the ledger sends. */
@@ -141,7 +128,7 @@ export class Ledger {
 
   // ---- runs -------------------------------------------------------------------------------
 
-  register(request: RegisterRequest, now: number): { ok: true; idempotent?: true; exhausted: string | null } {
+  register(request: RegisterRequest, now: number): LedgerRegisterVerdict {
     this.expire(now);
     const exhausted = this.s.exhausted?.reason ?? null;
     if (this.runs.has(request.workflowId)) return { ok: true, idempotent: true, exhausted };
@@ -151,7 +138,7 @@ export class Ledger {
     return { ok: true, exhausted };
   }
 
-  unregister(request: UnregisterRequest, now: number, why = 'run:unregistered'): { ok: true; idempotent?: true } {
+  unregister(request: UnregisterRequest, now: number, why = 'run:unregistered'): LedgerUnregisterVerdict {
     if (!this.runs.delete(request.workflowId)) return { ok: true, idempotent: true };
     this.events.record(why, now, { workflowId: request.workflowId });
     this.touch();
@@ -344,7 +331,7 @@ export class Ledger {
   // ---- cascade abort ----------------------------------------------------------------------
 
   /** An operator stops every registered run now; the ledger stays open for new ones. */
-  abortAll(request: AbortAllRequest, now: number): { ok: true; runs: string[] } {
+  abortAll(request: AbortAllRequest, now: number): LedgerAbortAllVerdict {
     this.expire(now);
     const runs = this.abortTargets(request.reason ?? SESSION_BUDGET_EXHAUSTED, request.actor ?? `ledger:${this.id}`, now);
     this.touch();
@@ -365,7 +352,7 @@ export class Ledger {
 
   // ---- views ------------------------------------------------------------------------------
 
-  status(now: number) {
+  status(now: number): LedgerStatus {
     const { limits, used, reserved } = this.s;
     const left = (max: number | undefined, spent: number) => (max === undefined ? null : Math.max(0, max - spent));
     return {
@@ -408,8 +395,6 @@ export class Ledger {
     this.version += 1;
   }
 }
-
-export type LedgerStatus = ReturnType<Ledger['status']>;
 
 /** The budget reason a run stops with when its ledger refuses an attempt for good (null: not a limit). */
 export function ledgerBudgetReason(reason: string): BudgetReason | null {

@@ -1,15 +1,21 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AcquireVerdict, Ledger, LedgerSnapshot, LedgerStatus, SettleVerdict } from '../team/ledger';
 import type {
   AbortAllRequest,
   AcquireRequest,
+  AcquireVerdict,
   ConfigureRequest,
+  LedgerAbortAllVerdict,
   LedgerLimits,
+  LedgerRegisterVerdict,
+  LedgerStatus,
+  LedgerUnregisterVerdict,
   RegisterRequest,
   RenewRequest,
   SettleRequest,
+  SettleVerdict,
   UnregisterRequest,
-} from '../team/ledger-requests';
+} from '../contract';
+import type { LedgerSnapshot } from '../team/ledger';
 
 /** The shared budget's messages, defined once for the `budgetLedger` workflow and its callers. */
 export const LEDGER_WORKFLOW_TYPE = 'budgetLedger';
@@ -27,11 +33,11 @@ export type BudgetLedgerInput = ({ id: string; limits: LedgerLimits } | { contin
 
 export const ledgerStatusQuery = defineQuery<LedgerStatus>('status');
 
-export const ledgerConfigureUpdate = defineUpdate<ReturnType<Ledger['status']>, [ConfigureRequest]>('configure');
-export const ledgerRegisterUpdate = defineUpdate<ReturnType<Ledger['register']>, [RegisterRequest]>('register');
-export const ledgerUnregisterUpdate = defineUpdate<ReturnType<Ledger['unregister']>, [UnregisterRequest]>('unregister');
+export const ledgerConfigureUpdate = defineUpdate<LedgerStatus, [ConfigureRequest]>('configure');
+export const ledgerRegisterUpdate = defineUpdate<LedgerRegisterVerdict, [RegisterRequest]>('register');
+export const ledgerUnregisterUpdate = defineUpdate<LedgerUnregisterVerdict, [UnregisterRequest]>('unregister');
 export const ledgerAcquireUpdate = defineUpdate<AcquireVerdict, [AcquireRequest]>('acquire');
 export const ledgerSettleUpdate = defineUpdate<Omit<SettleVerdict, 'abort'>, [SettleRequest]>('settle');
-export const ledgerAbortAllUpdate = defineUpdate<ReturnType<Ledger['abortAll']>, [AbortAllRequest]>('abortAll');
+export const ledgerAbortAllUpdate = defineUpdate<LedgerAbortAllVerdict, [AbortAllRequest]>('abortAll');
 
 export const ledgerRenewSignal = defineSignal<[RenewRequest]>('renew');

@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { InvalidArgumentError, type Command } from 'commander';
 import { abortAllLedger, createLedger, ledgerStatus } from '../../client/ledger';
-import type { LedgerStatus } from '../../team/ledger';
-import { LedgerIdSchema, ledgerWorkflowId, type LedgerLimits } from '../../team/ledger-requests';
+import type { LedgerLimits, LedgerStatus } from '../../contract';
+import { LedgerIdSchema, ledgerWorkflowId } from '../../team/ledger-requests';
 import { CliError, clientFrom, printJson } from '../context';
 
 interface CreateOptions {
