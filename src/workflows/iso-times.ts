@@ -1,3 +1,5 @@
+import type { WithIsoTimes } from '../contract';
+
 /** Keys whose values are the user's own data: never walked, never given extra fields. */
 const OPAQUE = new Set(['output', 'result', 'usage', 'limits', 'plan', 'executor']);
 const MAX_DEPTH = 4;
@@ -7,9 +9,9 @@ const MAX_DEPTH = 4;
  * `at` -> `atIso`), for people reading answers in the Web UI's Queries tab. The epoch-ms fields
  * stay as they are: the CLI, scripts and tests read those. Deterministic (no clock read).
  */
-export function withIsoTimes<T>(value: T, depth = 0): T {
-  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item) => withIsoTimes(item, depth + 1)) as T;
+export function withIsoTimes<T>(value: T, depth = 0): WithIsoTimes<T> {
+  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value as WithIsoTimes<T>;
+  if (Array.isArray(value)) return value.map((item: unknown) => withIsoTimes(item, depth + 1)) as WithIsoTimes<T>;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
     if (OPAQUE.has(key)) {
@@ -21,5 +23,5 @@ export function withIsoTimes<T>(value: T, depth = 0): T {
       out[`${key}Iso`] = new Date(field).toISOString();
     }
   }
-  return out as T;
+  return out as WithIsoTimes<T>;
 }
