@@ -10,6 +10,8 @@ import { withControls, type TeamRunControls } from './handle';
 
 export * as messages from '../workflows/messages';
 export * from './handle';
+/** The contract's types (src/contract): what every query, update and the run answer. */
+export type * from '../contract';
 
 /** The default task queue of CONTRACT.md, used when neither the options nor a config name one. */
 export const DEFAULT_TASK_QUEUE = 'teamrun';
