@@ -1,4 +1,12 @@
-import { BUILTIN_EXECUTOR_KINDS, PLAN_LIMITS, TEMPORAL_PAYLOAD_LIMIT_BYTES, TeamPlanSchema, isBuiltinExecutorKind, type TaskSpec, type TeamPlan } from './schema';
+import {
+  BUILTIN_EXECUTOR_KINDS,
+  PLAN_LIMITS,
+  TEMPORAL_PAYLOAD_LIMIT_BYTES,
+  TeamPlanSchema,
+  isBuiltinExecutorKind,
+  type TaskSpec,
+  type TeamPlan,
+} from './schema';
 import { KeyIndex, findCycle, formatCycle, nearest } from './graph';
 import { utf8Bytes } from './bytes';
 import { normalizeScope } from './scope';

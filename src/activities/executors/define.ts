@@ -36,7 +36,9 @@ export function defineExecutor<Spec>(
   const executor: Executor = async ({ kind, ...fields }, ctx) => {
     const parsed = specSchema.safeParse(fields);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${formatPath(['executor', ...issue.path])}: ${issue.message}`);
+      const problems = parsed.error.issues.map(
+        (issue) => `${formatPath(['executor', ...issue.path])}: ${issue.message}`,
+      );
       throw new ExecutorError(`task "${ctx.taskKey}": invalid "${kind}" executor spec: ${problems.join('; ')}`, {
         nonRetryable: true,
         type: 'TeamExecutorSpecInvalid',

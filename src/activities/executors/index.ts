@@ -7,7 +7,10 @@ import type { Executor } from './types';
 
 export * from './types';
 
-/** The kinds teamrun ships to run on a worker. A worker enables the ones its config lists, plus any it is given in code. */
+/**
+ * The kinds teamrun ships to run on a worker. A worker enables the ones its config lists, plus any
+ * it is given in code.
+ */
 export const builtinExecutors: Readonly<Record<WorkerExecutorKind, Executor>> = {
   shell: shellExecutor,
   http: httpExecutor,
@@ -16,7 +19,10 @@ export const builtinExecutors: Readonly<Record<WorkerExecutorKind, Executor>> = 
   noop: noopExecutor,
 };
 
-export function executorRegistry(enabled: ReadonlyArray<WorkerExecutorKind>, custom: Record<string, Executor> = {}): Map<string, Executor> {
+export function executorRegistry(
+  enabled: ReadonlyArray<WorkerExecutorKind>,
+  custom: Record<string, Executor> = {},
+): Map<string, Executor> {
   const registry = new Map<string, Executor>();
   for (const kind of enabled) registry.set(kind, builtinExecutors[kind]);
   for (const [kind, executor] of Object.entries(custom)) registry.set(kind, executor);
