@@ -3,11 +3,13 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CodecConfigSchema } from '../codec/config';
+import { WORKER_EXECUTOR_KINDS } from '../plan/schema';
 import { formatPath } from '../plan/validate';
 import { temporalProfile } from './connection';
 import { ConfigError } from './errors';
 
-export const BUILTIN_EXECUTORS = ['shell', 'http', 'llm', 'sleep', 'noop'] as const;
+/** The kinds `worker.executors` may enable (the built-in kinds a worker runs). */
+export const BUILTIN_EXECUTORS = WORKER_EXECUTOR_KINDS;
 
 const PriceSchema = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddTasksRequestSchema, BUILTIN_EXECUTOR_SCHEMAS, TeamPlanSchema } from './schema';
+import { AddTasksRequestSchema, BUILTIN_EXECUTOR_KINDS, BUILTIN_EXECUTOR_SCHEMAS, TeamPlanSchema } from './schema';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -24,7 +24,7 @@ export function planJsonSchema(): JsonSchema {
       kind: {
         type: 'string',
         pattern: '^[A-Za-z0-9._-]{1,64}$',
-        not: { enum: Object.keys(BUILTIN_EXECUTOR_SCHEMAS) },
+        not: { enum: [...BUILTIN_EXECUTOR_KINDS] },
       },
     },
     required: ['kind'],

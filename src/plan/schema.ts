@@ -89,9 +89,17 @@ export type Usage = z.infer<typeof UsageSchema>;
 
 const stringMap = z.record(z.string(), z.string());
 
-export const ShellExecutorSchema = z
+/**
+ * A kind a worker runs, as a plan writes it: `kind` first, then the fields of the schema its
+ * executor parses the spec with (the one `defineExecutor` is given). Refinements of the whole
+ * spec do not come across: the caller adds them again.
+ */
+function planKind<Kind extends string, Shape extends z.ZodRawShape>(kind: Kind, spec: z.ZodObject<Shape>) {
+  return z.object({ kind: z.literal(kind), ...spec.shape }).strict();
+}
+
+export const ShellSpecSchema = z
   .object({
-    kind: z.literal('shell'),
     command: z.string().min(1).max(PLAN_LIMITS.maxCommand),
     cwd: z.string().optional(),
     // A literal, or a variable the worker's operator lists in worker.shell.secretEnv (resolved and redacted on the worker).
@@ -99,10 +107,11 @@ export const ShellExecutorSchema = z
     timeoutMs: durationMs.min(1).optional(),
   })
   .strict();
+export type ShellSpec = z.infer<typeof ShellSpecSchema>;
+export const ShellExecutorSchema = planKind('shell', ShellSpecSchema);
 
-export const HttpExecutorSchema = z
+export const HttpSpecSchema = z
   .object({
-    kind: z.literal('http'),
     url: z.string().regex(/^https?:\/\/\S+$/, 'url must be an http(s) URL'),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
     headers: stringMap.optional(),
@@ -110,14 +119,20 @@ export const HttpExecutorSchema = z
     timeoutMs: durationMs.min(1).optional(),
   })
   .strict();
+export type HttpSpec = z.infer<typeof HttpSpecSchema>;
+export const HttpExecutorSchema = planKind('http', HttpSpecSchema);
 
 const ChatMessageSchema = z
   .object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })
   .strict();
 
-export const LlmExecutorSchema = z
+const onePromptOrMessages = [
+  (e: { prompt?: string; messages?: unknown[] }) => (e.prompt === undefined) !== (e.messages === undefined),
+  { message: 'give exactly one of "prompt" or "messages"' },
+] as const;
+
+export const LlmSpecSchema = z
   .object({
-    kind: z.literal('llm'),
     model: z.string().min(1),
     prompt: z.string().optional(),
     messages: z.array(ChatMessageSchema).min(1).optional(),
@@ -125,10 +140,15 @@ export const LlmExecutorSchema = z
     timeoutMs: durationMs.min(1).optional(),
   })
   .strict()
-  .refine((e) => (e.prompt === undefined) !== (e.messages === undefined), {
-    message: 'give exactly one of "prompt" or "messages"',
-  });
+  .refine(...onePromptOrMessages);
+export type LlmSpec = z.infer<typeof LlmSpecSchema>;
+export const LlmExecutorSchema = planKind('llm', LlmSpecSchema).refine(...onePromptOrMessages);
 
+export const SleepSpecSchema = z.object({ ms: durationMs }).strict();
+export const SleepExecutorSchema = planKind('sleep', SleepSpecSchema);
+
+export const NoopSpecSchema = z.object({}).strict();
+export const NoopExecutorSchema = planKind('noop', NoopSpecSchema);
 
 /** A task queue an `activity` task may target, as `activityQueues` lists it. */
 export const ActivityQueueSchema = z.string().min(1).max(PLAN_LIMITS.maxActivityName);
@@ -178,21 +198,37 @@ export const ApprovalExecutorSchema = z
   .strict();
 export type ApprovalExecutorSpec = z.infer<typeof ApprovalExecutorSchema>;
 
-export const SleepExecutorSchema = z.object({ kind: z.literal('sleep'), ms: durationMs }).strict();
-export const NoopExecutorSchema = z.object({ kind: z.literal('noop') }).strict();
+/** Schemas by kind: the compiler holds each schema's `kind` to the name it is listed under. */
+const byKind = <Schemas extends { [Kind in keyof Schemas]: z.ZodType<{ kind: Kind }> }>(schemas: Schemas) => schemas;
 
-/** Schemas of the kinds teamrun ships; any other kind is a custom one, checked by the worker that runs it. */
-export const BUILTIN_EXECUTOR_SCHEMAS = {
+/** The kinds a worker runs (`worker.executors` enables them), each by its schema in a plan. */
+const WORKER_EXECUTOR_SCHEMAS = byKind({
   shell: ShellExecutorSchema,
   http: HttpExecutorSchema,
   llm: LlmExecutorSchema,
   sleep: SleepExecutorSchema,
   noop: NoopExecutorSchema,
+});
+
+/** The kinds the workflow handles itself, with no executor on a worker. */
+const WORKFLOW_EXECUTOR_SCHEMAS = byKind({
   activity: ActivityExecutorSchema,
   approval: ApprovalExecutorSchema,
-} as const;
+});
+
+/**
+ * Schemas of the kinds teamrun ships, the one list of them every other derives from; any other
+ * kind is a custom one, checked by the worker that runs it. In this order everywhere they are
+ * listed (the JSON Schema, `teamrun validate`): the worker's kinds, then the workflow's.
+ */
+export const BUILTIN_EXECUTOR_SCHEMAS = { ...WORKER_EXECUTOR_SCHEMAS, ...WORKFLOW_EXECUTOR_SCHEMAS } as const;
 
 export type BuiltinExecutorKind = keyof typeof BUILTIN_EXECUTOR_SCHEMAS;
+export type WorkerExecutorKind = keyof typeof WORKER_EXECUTOR_SCHEMAS;
+
+// Object.keys types its answer string[]; these objects hold only the keys their types name.
+export const BUILTIN_EXECUTOR_KINDS = Object.keys(BUILTIN_EXECUTOR_SCHEMAS) as ReadonlyArray<BuiltinExecutorKind>;
+export const WORKER_EXECUTOR_KINDS = Object.keys(WORKER_EXECUTOR_SCHEMAS) as ReadonlyArray<WorkerExecutorKind>;
 
 export function isBuiltinExecutorKind(kind: string): kind is BuiltinExecutorKind {
   return Object.hasOwn(BUILTIN_EXECUTOR_SCHEMAS, kind);
@@ -318,7 +354,7 @@ export const TeamPlanSchema = z
       .object({
         teammateIdle: z
           .object({
-            executor: ExecutorSchema.refine((e) => e.kind !== 'approval' && e.kind !== 'activity', {
+            executor: ExecutorSchema.refine((e) => !Object.hasOwn(WORKFLOW_EXECUTOR_SCHEMAS, e.kind), {
               message: 'a hook runs on the worker: any executor kind but "approval" and "activity"',
               path: ['kind'],
             }),

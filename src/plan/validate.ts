@@ -1,4 +1,12 @@
-import { BUILTIN_EXECUTOR_SCHEMAS, PLAN_LIMITS, TEMPORAL_PAYLOAD_LIMIT_BYTES, TeamPlanSchema, isBuiltinExecutorKind, type TaskSpec, type TeamPlan } from './schema';
+import {
+  BUILTIN_EXECUTOR_KINDS,
+  PLAN_LIMITS,
+  TEMPORAL_PAYLOAD_LIMIT_BYTES,
+  TeamPlanSchema,
+  isBuiltinExecutorKind,
+  type TaskSpec,
+  type TeamPlan,
+} from './schema';
 import { KeyIndex, findCycle, formatCycle, nearest } from './graph';
 import { utf8Bytes } from './bytes';
 import { normalizeScope } from './scope';
@@ -105,7 +113,7 @@ function checkScopes(plan: TeamPlan): PlanProblem[] {
 
 function checkKinds(plan: TeamPlan, knownKinds: Iterable<string>): PlanProblem[] {
   const custom = new Set(knownKinds);
-  const index = new KeyIndex([...Object.keys(BUILTIN_EXECUTOR_SCHEMAS), ...custom]);
+  const index = new KeyIndex([...BUILTIN_EXECUTOR_KINDS, ...custom]);
   const problems: PlanProblem[] = [];
   plan.tasks.forEach((task, i) => {
     const kind = task.executor.kind;
@@ -116,7 +124,7 @@ function checkKinds(plan: TeamPlan, knownKinds: Iterable<string>): PlanProblem[]
       code: 'unknown_executor_kind',
       message:
         `unknown executor kind "${kind}"${guess ? ` (did you mean "${guess}"?)` : ''}: ` +
-        `built in are ${Object.keys(BUILTIN_EXECUTOR_SCHEMAS).join(', ')}` +
+        `built in are ${BUILTIN_EXECUTOR_KINDS.join(', ')}` +
         (custom.size ? `; custom: ${[...custom].join(', ')}` : '; declare a custom kind with --kind or worker.customKinds in the config'),
     });
   });

@@ -1,11 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Executor } from './types';
+import { NoopSpecSchema, SleepSpecSchema } from '../../plan/schema';
+import { defineExecutor } from './define';
 
 /** Sleeps `ms` (the heartbeat keeps the lease meanwhile); for demos and benchmarks. */
-export const sleepExecutor: Executor = async (spec, ctx) => {
-  await delay(Number(spec.ms), undefined, { signal: ctx.signal });
+export const sleepExecutor = defineExecutor(SleepSpecSchema, async (spec, ctx) => {
+  await delay(spec.ms, undefined, { signal: ctx.signal });
   return {};
-};
+});
 
 /** Returns at once. */
-export const noopExecutor: Executor = async () => ({});
+export const noopExecutor = defineExecutor(NoopSpecSchema, async () => ({}));

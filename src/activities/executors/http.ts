@@ -1,18 +1,10 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { UsageSchema } from '../../plan/schema';
+import { HttpSpecSchema, UsageSchema } from '../../plan/schema';
+import { defineExecutor } from './define';
 import { HostPolicy, HostRefused } from './http-guard';
-import { ExecutorError, type Executor } from './types';
-
-interface HttpSpec {
-  kind: 'http';
-  url: string;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: unknown;
-  timeoutMs?: number;
-}
+import { ExecutorError } from './types';
 
 /** 4xx answers mean the request itself is wrong, except these, which may pass on another try. */
 const RETRYABLE_4XX = new Set([408, 429]);
@@ -32,8 +24,7 @@ interface Answer {
  * request may go (`worker.http.allowHosts`, checked on the address connected to, redirects
  * included) and how much of an answer it reads (`worker.http.maxBodyBytes`).
  */
-export const httpExecutor: Executor = async (raw, ctx) => {
-  const spec = raw as unknown as HttpSpec;
+export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => {
   const { maxBodyBytes, maxRedirects } = ctx.config.worker.http;
   const policy = new HostPolicy(ctx.config.worker.http);
   const redact = (text: string) => ctx.redactor.text(text);
@@ -83,7 +74,7 @@ export const httpExecutor: Executor = async (raw, ctx) => {
         type: 'TeamHttpHostRefused',
       });
     }
-    if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method !== 'GET' && method !== 'HEAD')) {
+    if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method !== 'GET')) {
       method = 'GET';
       body = undefined;
       headers = withoutHeaders(headers, ['content-type', 'content-length']);
@@ -109,7 +100,7 @@ export const httpExecutor: Executor = async (raw, ctx) => {
     });
   }
   return { output, usage: reportedUsage };
-};
+});
 
 class BodyTooLarge extends Error {
   constructor(readonly read: number) {

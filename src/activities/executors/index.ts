@@ -1,3 +1,4 @@
+import type { WorkerExecutorKind } from '../../plan/schema';
 import { sleepExecutor, noopExecutor } from './basic';
 import { httpExecutor } from './http';
 import { llmExecutor } from './llm';
@@ -6,8 +7,11 @@ import type { Executor } from './types';
 
 export * from './types';
 
-/** The kinds teamrun ships. A worker enables the ones its config lists, plus any it is given in code. */
-export const builtinExecutors: Record<string, Executor> = {
+/**
+ * The kinds teamrun ships to run on a worker. A worker enables the ones its config lists, plus any
+ * it is given in code.
+ */
+export const builtinExecutors: Readonly<Record<WorkerExecutorKind, Executor>> = {
   shell: shellExecutor,
   http: httpExecutor,
   llm: llmExecutor,
@@ -15,12 +19,12 @@ export const builtinExecutors: Record<string, Executor> = {
   noop: noopExecutor,
 };
 
-export function executorRegistry(enabled: ReadonlyArray<string>, custom: Record<string, Executor> = {}): Map<string, Executor> {
+export function executorRegistry(
+  enabled: ReadonlyArray<WorkerExecutorKind>,
+  custom: Record<string, Executor> = {},
+): Map<string, Executor> {
   const registry = new Map<string, Executor>();
-  for (const kind of enabled) {
-    const executor = builtinExecutors[kind];
-    if (executor) registry.set(kind, executor);
-  }
+  for (const kind of enabled) registry.set(kind, builtinExecutors[kind]);
   for (const [kind, executor] of Object.entries(custom)) registry.set(kind, executor);
   return registry;
 }

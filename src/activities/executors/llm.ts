@@ -1,15 +1,8 @@
-import { Redactor } from '../redact';
+import { LlmSpecSchema } from '../../plan/schema';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
-import { ExecutorError, type Executor, type ExecutorContext } from './types';
-
-interface LlmSpec {
-  kind: 'llm';
-  model: string;
-  prompt?: string;
-  messages?: Array<{ role: string; content: string }>;
-  maxTokens?: number;
-  timeoutMs?: number;
-}
+import { Redactor } from '../redact';
+import { defineExecutor } from './define';
+import { ExecutorError, type ExecutorContext } from './types';
 
 interface ChatCompletion {
   choices?: Array<{ message?: { content?: string } }>;
@@ -53,8 +46,7 @@ const retryableStatus = (status: number) => status === 429 || status === 408 || 
  * OpenAI-compatible chat completions. The base URL and the key come from the worker's config
  * and environment, never from the plan, so the key never reaches workflow history.
  */
-export const llmExecutor: Executor = async (raw, ctx) => {
-  const spec = raw as unknown as LlmSpec;
+export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
   const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
   const apiKey = ctx.env[apiKeyEnv];
   // Whatever this returns or throws is written to workflow history: the key must never be in it.
@@ -131,7 +123,7 @@ export const llmExecutor: Executor = async (raw, ctx) => {
   const sent = messagesIn(content);
   const tasks = ctx.allowSpawn ? tasksIn(content) : undefined;
   return { output: { content: redact(content) }, usage, ...(sent.length ? { messages: sent } : {}), ...(tasks ? { tasks } : {}) };
-};
+});
 
 class BodyTooLarge extends Error {}
 

@@ -2,12 +2,13 @@ import { mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import type { TeamrunConfig } from '../../config/config';
+import type { ShellSpec } from '../../plan/schema';
 import { ExecutorError, attemptEnv, type ExecutorContext } from './types';
 
 type ShellConfig = TeamrunConfig['worker']['shell'];
 
 /** What a plan may give as an environment value: a literal, or a worker variable named in `worker.shell.secretEnv`. */
-export type PlanEnvValue = string | { fromWorkerEnv: string };
+export type PlanEnvValue = NonNullable<ShellSpec['env']>[string];
 
 /** The worker's variables every task gets (when set), whatever the config says. */
 const BASE_ENV = ['PATH', 'HOME', 'LANG', 'LC_*', 'TMPDIR', 'TZ'];

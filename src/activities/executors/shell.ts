@@ -1,20 +1,13 @@
 import { spawn } from 'node:child_process';
-import { ADD_TASKS_LIMITS, UsageSchema } from '../../plan/schema';
+import { ADD_TASKS_LIMITS, ShellSpecSchema, UsageSchema, type ShellSpec } from '../../plan/schema';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { MAX_ATTEMPT_LINKS, type AttemptLink, type AttemptLogs } from '../interface';
 import { UsageRecords } from '../pricing';
+import { defineExecutor } from './define';
 import { StreamCapture } from './output-stream';
 import { ContainmentError, containAttempt, type AttemptProcesses } from './process-tree';
-import { checkCommand, environmentMarker, resolveCwd, shellEnvironment, writeInputs, type PlanEnvValue } from './shell-env';
-import { ExecutorError, type Executor, type ExecutorContext, type ExecutorResult } from './types';
-
-interface ShellSpec {
-  kind: 'shell';
-  command: string;
-  cwd?: string;
-  env?: Record<string, PlanEnvValue>;
-  timeoutMs?: number;
-}
+import { checkCommand, environmentMarker, resolveCwd, shellEnvironment, writeInputs } from './shell-env';
+import { ExecutorError, type ExecutorContext, type ExecutorResult } from './types';
 
 const USAGE_PREFIX = '::teamrun-usage::';
 const OUTPUT_PREFIX = '::teamrun-output::';
@@ -34,8 +27,7 @@ const MAX_NOTES = 10;
  * when the shell exits, when the attempt is cancelled or times out, everything it started is
  * ended (TERM, then KILL after `killGraceMs`).
  */
-export const shellExecutor: Executor = async (raw, ctx) => {
-  const spec = raw as unknown as ShellSpec;
+export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) => {
   const shell = ctx.config.worker.shell;
   checkCommand(spec.command, shell.allowCommands);
   const cwd = resolveCwd(spec.cwd, shell);
@@ -53,7 +45,7 @@ export const shellExecutor: Executor = async (raw, ctx) => {
   } finally {
     inputs.remove();
   }
-};
+});
 
 function runContained(
   spec: ShellSpec,
