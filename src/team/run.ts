@@ -1,59 +1,51 @@
-import type {
-  AddTasksVerdict,
-  AdjudicateVerdict,
-  InterruptionView,
-  MessagesPage,
-  ReadInboxAnswer,
-  SendMessageVerdict,
-} from '../contract';
-import type { AddTasksRequest, ExecutorSpec, TeamPlan } from '../plan/schema';
-import { approvalDeadline, approvalOf, approverRefusal } from './approval';
-import {
-  BROADCAST,
-  COORDINATOR,
-  ReadInboxSchema,
-  SendMessageSchema,
-  parseMailbox,
-  type MessagesQuery,
-  type ReadInboxRequest,
-  type SendMessageRequest,
-} from './mailbox';
-import type { IdleHookRequest, MemberRecord } from './members';
-import { Budget } from './budget';
-import {
-  ABORT_CODE_DEFAULT,
-  AbortRequestSchema,
-  AdjudicateRequestSchema,
-  InterruptRequestSchema,
-  MESSAGE_LIMITS,
-  TeamControlError,
-  jsonBytes,
-  parseControl,
-  type AbortRequest,
-  type AbortVerdict,
-  type AdjudicateRequest,
-  type InterruptVerdict,
-} from './control';
-import { RUN_LIMITS, clip } from './bounds';
-import { ledgerActor } from './ledger-requests';
-import { TeamRunCore, newTaskState } from './run-core';
-import type { AdjudicationRecord, Attempt, Interruption, TaskState } from './types';
-import { taskView, type TaskView } from './views';
-
-export { MAX_TASKS_PAGE, type TasksQuery, type TeamRunSnapshot } from './run-core';
-
 /**
- * One team run: its state and rules (`TeamRunCore`) and what people may send it — take over a
- * task, abort the run, decide an adjudication — each checked in the order CONTRACT.md gives.
+ * One team run, as the workflow and the tests talk to it: a facade over the run's parts
+ * (context.ts) and the rules that move them (claims, settlement, takeover, decisions, additions,
+ * messaging). It holds no rule of its own: each method says which module answers it. Pure and
+ * deterministic: the caller passes the time, and turns claims and cancellations into Temporal calls.
  */
-export class TeamRun extends TeamRunCore {
+import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../plan/schema';
+import * as additions from './additions';
+import { Budget } from './budget';
+import { claim } from './claims';
+import { RunContext, type TeamRunSnapshot } from './context';
+import type { AbortVerdict, InterruptVerdict } from './control';
+import * as decisions from './decisions';
+import { checkActor } from './governance';
+import type { Cancellation } from './leases';
+import type { MailMessage, MessagesQuery } from './mailbox';
+import type { IdleHookRequest, MemberRecord } from './members';
+import * as messaging from './messaging';
+import { settle } from './settlement';
+import type { StopRequest } from './stop-channel';
+import * as takeover from './takeover';
+import { newTaskState } from './task-state';
+import type { AdjudicationRecord, AttemptOutcome, Claim, RunState, RunStatus } from './types';
+import * as lifecycle from './lifecycle';
+import type { RunResult, RunStatusView, Wait } from './lifecycle';
+import type { RunStats, SpawnTreeEntry, TasksQuery } from './graph';
+import type { ActiveClaim } from './leases';
+import type { TaskView } from './views';
+
+export type { TeamRunSnapshot } from './context';
+export type { TasksQuery } from './graph';
+
+/** The most task views one `tasks` query returns. */
+export const MAX_TASKS_PAGE = 2_000;
+
+export class TeamRun {
+  private readonly run: RunContext;
+
+  constructor(snapshot: TeamRunSnapshot) {
+    this.run = new RunContext(snapshot);
+  }
+
   static start(plan: TeamPlan, workflowId: string, now: number): TeamRun {
-    const tasks: TaskState[] = plan.tasks.map((spec) => newTaskState(spec.key, spec.dependsOn.length ? 'blocked' : 'ready', now));
     const run = new TeamRun({
       plan,
       workflowId,
       startedAt: now,
-      tasks,
+      tasks: plan.tasks.map((spec) => newTaskState(spec.key, spec.dependsOn.length ? 'blocked' : 'ready', now)),
       budget: Budget.create(plan.budget).snapshot(),
       adjudications: [],
       decisions: {},
@@ -64,417 +56,265 @@ export class TeamRun extends TeamRunCore {
       maxConcurrent: 0,
       events: { nextSeq: 1, events: [] },
     });
-    run.events.record('run:start', now, { name: plan.name, tasks: plan.tasks.length, teammates: plan.teammates });
+    run.record('run:start', now, { name: plan.name, tasks: plan.tasks.length, teammates: plan.teammates });
     return run;
   }
 
-  /** Throws `forbidden` when governance names operators and `actor` is not one of them. */
-  checkActor(actor: string | undefined, message: string): void {
-    const operators = this.plan.governance?.operators;
-    // The run's shared ledger may abort it (a cascade abort), whoever governance names.
-    const ledger = this.plan.budget.ledger;
-    if (message === 'abortRun' && ledger !== undefined && actor === ledgerActor(ledger)) return;
-    if (operators && !(actor && operators.includes(actor))) {
-      throw new TeamControlError('forbidden', `${message}: actor "${actor ?? ''}" is not one of governance.operators`);
-    }
+  snapshot(): TeamRunSnapshot {
+    return this.run.snapshot();
   }
 
-  /** Validates an interruptTask payload for the update validator (shape and governance only). */
+  /** Bumped on every change, so the workflow can wait for "something happened". */
+  get version(): number {
+    return this.run.version;
+  }
+
+  get workflowId(): string {
+    return this.run.workflowId;
+  }
+
+  get startedAt(): number {
+    return this.run.startedAt;
+  }
+
+  // ---- the workflow's loop ----------------------------------------------------------------
+
+  claim(now: number): Claim[] {
+    return claim(this.run, now);
+  }
+
+  settle(key: string, fencingToken: number, outcome: AttemptOutcome, now: number): void {
+    settle(this.run, key, fencingToken, outcome, now);
+  }
+
+  /** Attempts the workflow must cancel now (interrupted, aborted, out of wall clock). */
+  drainCancellations(): Cancellation[] {
+    return this.run.leases.drainCancellations();
+  }
+
+  /** Stops the workflow must send now, one per worker stop queue (after `drainCancellations`). */
+  drainStops(): StopRequest[] {
+    return this.run.leases.drainStops();
+  }
+
+  /** Running attempts announce their worker's stop queue (`attemptRunning`); returns how many applied. */
+  attemptsRunning(payload: unknown): number {
+    const { applied, stopsQueued } = this.run.leases.announce(payload);
+    if (stopsQueued > 0) this.run.touch();
+    return applied;
+  }
+
+  expireApprovals(now: number): void {
+    decisions.expireApprovals(this.run, now);
+  }
+
+  drainIdleHooks(): Array<IdleHookRequest & { executor: ExecutorSpec }> {
+    return messaging.drainIdleHooks(this.run);
+  }
+
+  hookEnded(hook: IdleHookRequest, outcome: { ok: boolean; error?: string }, now: number): void {
+    messaging.hookEnded(this.run, hook, outcome, now);
+  }
+
+  /** Records an event from the workflow shell (e.g. a continue-as-new boundary). */
+  record(type: string, now: number, fields: Record<string, unknown> = {}): void {
+    this.run.events.record(type, now, fields);
+  }
+
+  wallDeadline(): number | null {
+    return this.run.wallDeadline();
+  }
+
+  wallExpired(now: number): void {
+    this.run.wallExpired(now);
+  }
+
+  phase(): 'working' | 'awaiting_adjudication' | 'done' {
+    return this.run.phase();
+  }
+
+  /**
+   * The run begins to wait: for what, and until when. Waiting on adjudication only starts that
+   * wait's clock (see `adjudicationDeadline`); a run handing over waits for its attempts only.
+   */
+  beginWait(now: number, handingOver: boolean): Wait {
+    return lifecycle.beginWait(this.run, now, handingOver);
+  }
+
+  /**
+   * Starts (or, while the run has work, resets) the clock of waiting on adjudication only, and
+   * answers when that wait gives up: `adjudicationTimeoutMs` after it began. Null while the
+   * run has work. The clock is in the snapshot, so continuing as new does not restart it.
+   */
+  adjudicationDeadline(now: number): number | null {
+    return lifecycle.adjudicationDeadline(this.run, now);
+  }
+
+  approvalDeadline(): number | null {
+    return decisions.nextApprovalDeadline(this.run);
+  }
+
+  /** The earliest time after `now` a task waiting out its retry backoff becomes claimable. */
+  nextWakeAt(now: number): number | null {
+    return this.run.acceptingWork ? this.run.graph.nextReadyAt(now) : null;
+  }
+
+  /** Nobody decided in time: the run closes `unresolved` with its adjudications still pending. */
+  closeUnresolved(now: number): void {
+    lifecycle.closeUnresolved(this.run, now);
+  }
+
+  finish(now: number): RunResult {
+    return lifecycle.finish(this.run, now);
+  }
+
+  /** True once Temporal's cancellation was requested: the run closes as Canceled, with its result as the details. */
+  get cancelling(): boolean {
+    return this.run.cancelRequestedAt !== null;
+  }
+
+  get activeCount(): number {
+    return this.run.leases.size;
+  }
+
+  get pendingAdjudications(): number {
+    return this.run.pendingAdjudications;
+  }
+
+  /** The shared ledger the plan names (`budget.ledger`), if any. */
+  get ledgerId(): string | null {
+    return this.run.plan.budget.ledger ?? null;
+  }
+
+  /** History length at which the workflow hands the run over to a fresh workflow run. */
+  get continueAsNewAfterEvents(): number {
+    return this.run.plan.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_EVENTS.default;
+  }
+
+  // ---- what people send -------------------------------------------------------------------
+
+  checkActor(actor: string | undefined, message: string): void {
+    checkActor(this.run.plan, actor, message);
+  }
+
   validateInterrupt(payload: unknown): void {
-    const request = parseControl(InterruptRequestSchema, payload, 'interruptTask');
-    this.checkActor(request.actor, 'interruptTask');
+    takeover.validateInterrupt(this.run, payload);
   }
 
   interrupt(payload: unknown, now: number): InterruptVerdict {
-    let request;
-    try {
-      request = parseControl(InterruptRequestSchema, payload, 'interruptTask');
-      this.checkActor(request.actor, 'interruptTask');
-    } catch (err) {
-      return this.rejected('interruptTask', payload, err as TeamControlError, now) as InterruptVerdict;
-    }
-    const control = { requestId: request.requestId ?? null, actor: request.actor ?? null };
-    const attempt = this.active.get(request.key);
-    const reject = (reason: 'not_active' | 'stale_attempt' | 'already_interrupted'): InterruptVerdict => {
-      this.events.record('control:rejected', now, { message: 'interruptTask', key: request.key, reason, ...control });
-      this.touch();
-      return { ok: false, reason };
-    };
-    if (!attempt || (attempt.stop && attempt.stop.kind !== 'interrupt')) {
-      // A client retrying a request that already landed (and whose attempt has since settled) gets the same answer.
-      const settled = this.settledInterruption(request.key, request.fencingToken, control.requestId);
-      if (settled) return this.duplicate('interruptTask', control, now, { ok: true, idempotent: true, interruption: settled });
-      return reject('not_active');
-    }
-    if (request.fencingToken !== attempt.fencingToken) return reject('stale_attempt');
-    if (attempt.stop?.kind === 'interrupt') {
-      if (attempt.stop.interruption.requestId !== control.requestId) return reject('already_interrupted');
-      const interruption = this.interruptionView(request.key, attempt);
-      return this.duplicate('interruptTask', control, now, { ok: true, idempotent: true, interruption });
-    }
-    const interruption: Interruption = {
-      ...control,
-      reason: request.reason ?? null,
-      evidenceDigest: request.evidenceDigest ?? null,
-      requestedAt: now,
-    };
-    attempt.stop = { kind: 'interrupt', interruption };
-    this.pendingCancels.push({ key: request.key, fencingToken: attempt.fencingToken });
-    this.events.record('task:interrupt-requested', now, {
-      key: request.key,
-      fencingToken: attempt.fencingToken,
-      ...control,
-      reason: interruption.reason,
-    });
-    this.touch();
-    return { ok: true, interruption: this.interruptionView(request.key, attempt) };
-  }
-
-  private interruptionView(key: string, attempt: Attempt): InterruptionView {
-    const interruption = attempt.stop?.kind === 'interrupt' ? attempt.stop.interruption : null;
-    return { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken: attempt.fencingToken, ...interruption };
-  }
-
-  /** The interruption of attempt `fencingToken` by `requestId`, once that attempt has settled into adjudication. */
-  private settledInterruption(key: string, fencingToken: number | undefined, requestId: string | null) {
-    const record = this.latestAdjudication(key);
-    if (!record || record.code !== 'TEAM_TASK_HUMAN_INTERRUPTED') return null;
-    if (record.fencingToken !== fencingToken || record.requestId !== requestId) return null;
-    const { holder, leaseId, actor, reason, evidenceDigest, requestedAt } = record;
-    return { key, holder, leaseId, fencingToken, requestId, actor, reason, evidenceDigest, requestedAt };
-  }
-
-  /** A control message repeated with the same id changes nothing but is still on the record. */
-  private duplicate<T>(message: string, control: { requestId: string | null; actor: string | null }, now: number, verdict: T): T {
-    this.events.record('control:idempotent', now, { message, ...control });
-    this.touch();
-    return verdict;
-  }
-
-  /**
-   * Every check of an `addTasks` request, in order: its shape; a task adding work must name
-   * itself as `parent`, send its current fencing token (a stale attempt adds nothing) and have
-   * `allowSpawn`; anyone else is checked against governance; then the run must take work, the
-   * tasks pass the plan's checks against the running graph, and the spawn limits hold. A
-   * requestId already taken answers as it did. Throws `TeamControlError`.
-   */
-  validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {
-    const checked = this.checkAddition(payload);
-    const { request } = checked;
-    if (request.parent !== undefined && request.fencingToken !== undefined) {
-      const attempt = this.active.get(request.parent);
-      if (!attempt || attempt.fencingToken !== request.fencingToken) {
-        throw new TeamControlError(
-          'stale_attempt',
-          `addTasks: fencing token ${request.fencingToken} of "${request.parent}" is not its current attempt's (${attempt ? attempt.fencingToken : 'none running'})`,
-        );
-      }
-      if (!this.specs[this.index.get(request.parent)!].allowSpawn) {
-        throw new TeamControlError('forbidden', `addTasks: task "${request.parent}" has no "allowSpawn": true in the plan`);
-      }
-    } else {
-      this.checkActor(request.actor, 'addTasks');
-    }
-    // A run with nothing left to do is closing: tasks added now would never run.
-    if (this.phase() === 'done' && !this.spawns.earlier(request.requestId)) {
-      throw new TeamControlError('run_not_accepting_work', 'addTasks: the run has finished its work and is closing; it takes no new tasks');
-    }
-    return checked;
-  }
-
-  addTasks(payload: unknown, now: number): AddTasksVerdict {
-    const { request, depth } = this.validateAddTasks(payload);
-    return this.applyAddition(request, depth, now);
+    return takeover.interrupt(this.run, payload, now);
   }
 
   validateAbort(payload: unknown): void {
-    const request = parseControl(AbortRequestSchema, payload ?? {}, 'abortRun');
-    this.checkActor(request.actor, 'abortRun');
+    takeover.validateAbort(this.run, payload);
   }
 
-  /** Coordinator abort: nothing new starts, active attempts are stopped, the rest skipped. */
   abort(payload: unknown, now: number): AbortVerdict {
-    let request;
-    try {
-      request = parseControl(AbortRequestSchema, payload ?? {}, 'abortRun');
-      this.checkActor(request.actor, 'abortRun');
-    } catch (err) {
-      return this.rejected('abortRun', payload, err as TeamControlError, now) as AbortVerdict;
-    }
-    if (this.abortInfo) {
-      const control = { requestId: request.requestId ?? null, actor: request.actor ?? null };
-      return this.duplicate('abortRun', control, now, { ok: true, idempotent: true, activeClaims: this.active.size });
-    }
-    return this.applyAbort(request, now);
+    return takeover.abort(this.run, payload, now);
   }
 
-  /**
-   * Temporal cancelled the workflow (`temporal workflow cancel`, the UI's button): an abort that
-   * Temporal's own authorization already allowed. With `awaitAdjudication` the run then waits for
-   * its adjudications like any aborted run; either way it closes as Canceled, not Completed.
-   */
   cancelRequested(now: number): void {
-    if (this.cancelRequestedAt !== null) return;
-    if (!this.abortInfo) this.applyAbort({ reason: 'workflow cancellation requested', actor: 'temporal' }, now);
-    this.cancelRequestedAt = now;
-    this.events.record('run:cancel-requested', now, { activeClaims: this.active.size, pending: this.pendingAdjudications });
-    this.touch();
+    takeover.cancelRequested(this.run, now);
   }
 
-  private applyAbort(request: AbortRequest, now: number): AbortVerdict {
-    this.abortInfo = {
-      reason: request.reason ?? null,
-      requestId: request.requestId ?? null,
-      actor: request.actor ?? null,
-      at: now,
-      code: request.code ?? ABORT_CODE_DEFAULT,
-    };
-    const activeClaims = this.active.size;
-    this.events.record('run:abort-requested', now, { ...this.abortInfo, activeClaims });
-    this.stopActive({ kind: 'abort', requireAdjudication: request.requireAdjudication ?? true });
-    this.skipNotStarted('run_aborted', now);
-    this.touch();
-    return { ok: true, activeClaims };
+  validateAdjudicate(payload: unknown): ReturnType<typeof decisions.validateAdjudicate> {
+    return decisions.validateAdjudicate(this.run, payload);
   }
 
-  /** Every check of an `adjudicate` request, in the order the contract gives; throws `TeamControlError`. */
-  validateAdjudicate(payload: unknown): AdjudicateRequest {
-    const request = parseControl(AdjudicateRequestSchema, payload, 'adjudicate');
-    const resultBytes = jsonBytes(request.result);
-    if (resultBytes > MESSAGE_LIMITS.resultBytes) {
-      throw new TeamControlError(
-        'value_too_large',
-        `adjudicate: result: ${resultBytes} bytes of JSON, over the ${MESSAGE_LIMITS.resultBytes}-byte bound on a task's output (store large results elsewhere and pass a reference)`,
-        'result',
-      );
-    }
-    this.checkActor(request.actor, 'adjudicate');
-    if (Object.hasOwn(this.decisions, request.decisionId)) return request;
-    const i = this.index.get(request.key);
-    if (i === undefined) throw new TeamControlError('not_found', `adjudicate: no task "${request.key}"`);
-    const notApprover = approverRefusal(this.specs[i], request.actor);
-    if (notApprover) throw new TeamControlError('forbidden', `adjudicate: ${notApprover}`);
-    const record = this.pendingAdjudication(request.key);
-    if (this.tasks[i].status !== 'adjudication' || !record) {
-      throw new TeamControlError(
-        'adjudication_not_required',
-        `adjudicate: task "${request.key}" is ${this.tasks[i].status}, not awaiting adjudication`,
-      );
-    }
-    if (request.evidenceDigest !== undefined && request.evidenceDigest !== record.evidenceDigest) {
-      throw new TeamControlError(
-        'evidence_mismatch',
-        `adjudicate: evidenceDigest "${request.evidenceDigest}" differs from the recorded "${record.evidenceDigest ?? ''}"`,
-      );
-    }
-    if (request.decision === 'accept' && !this.canHold(request.result ?? record.result ?? null)) {
-      throw new TeamControlError(
-        'value_too_large',
-        `adjudicate: result: ${this.outputsFullMessage(jsonBytes(request.result ?? record.result ?? null))}`,
-        'result',
-      );
-    }
-    if (request.decision === 'retry' && !this.acceptingWork) {
-      throw new TeamControlError(
-        'run_not_accepting_work',
-        `adjudicate: the run ${this.abortInfo ? 'was aborted' : this.closed ? 'is closing' : 'stopped on its budget'}; only accept or reject apply`,
-      );
-    }
-    return request;
+  adjudicate(payload: unknown, now: number): decisions.AdjudicateVerdict {
+    return decisions.adjudicate(this.run, payload, now);
   }
 
-  adjudicate(payload: unknown, now: number): AdjudicateVerdict {
-    const request = this.validateAdjudicate(payload);
-    if (Object.hasOwn(this.decisions, request.decisionId)) return this.earlierDecision(request.decisionId);
-    return this.decide(request, now);
+  validateAddTasks(payload: unknown): ReturnType<typeof additions.validateAddTasks> {
+    return additions.validateAddTasks(this.run, payload);
   }
 
-  /** Applies a decision already checked (by `validateAdjudicate`, or an approval's timeout). */
-  private decide(request: AdjudicateRequest, now: number): { ok: true; task: TaskView } {
-    const i = this.index.get(request.key)!;
-    const task = this.tasks[i];
-    const record = this.pendingAdjudication(request.key)!;
-    record.decision = {
-      decisionId: request.decisionId,
-      decision: request.decision,
-      actor: request.actor ?? null,
-      reason: request.reason === undefined ? null : clip(request.reason, RUN_LIMITS.decidedReasonChars),
-      decidedAt: now,
-    };
-    this.events.record('task:adjudicated', now, {
-      key: task.key,
-      decision: request.decision,
-      decisionId: request.decisionId,
-      actor: record.decision.actor,
-    });
-    if (request.decision === 'retry') {
-      task.uncounted = task.attempts;
-      task.readyAt = now;
-      task.lastError = null;
-      this.setStatus(task, 'ready');
-      this.ready.add(i);
-    } else if (request.decision === 'accept') {
-      this.succeed(i, request.result ?? record.result ?? null, now);
-    } else {
-      this.fail(i, `rejected by adjudication${request.reason ? `: ${request.reason}` : ''}`, now);
-    }
-    this.settleRecord(record);
-    this.remember(request.decisionId, task.key);
-    this.forgetOldDecided();
-    this.touch();
-    return { ok: true as const, task: taskView(task, this.specs[i]) };
+  addTasks(payload: unknown, now: number): additions.AddTasksVerdict {
+    return additions.addTasks(this.run, payload, now);
+  }
+
+  validateSendMessage(payload: unknown): ReturnType<typeof messaging.validateSendMessage> {
+    return messaging.validateSendMessage(this.run, payload);
+  }
+
+  sendMessage(payload: unknown, now: number): { ok: true; id: number } {
+    return messaging.sendMessage(this.run, payload, now);
+  }
+
+  validateReadInbox(payload: unknown): ReturnType<typeof messaging.validateReadInbox> {
+    return messaging.validateReadInbox(this.run, payload);
+  }
+
+  readInbox(payload: unknown, now: number): { messages: MailMessage[] } {
+    return messaging.readInbox(this.run, payload, now);
+  }
+
+  // ---- views (queries) --------------------------------------------------------------------
+
+  runStatus(): RunStatus {
+    return lifecycle.runStatus(this.run);
+  }
+
+  state(): RunState {
+    return lifecycle.state(this.run);
+  }
+
+  status(now: number): RunStatusView {
+    return lifecycle.status(this.run, now);
+  }
+
+  stats(): RunStats {
+    return this.run.graph.stats();
+  }
+
+  budgetView(now: number): ReturnType<Budget['view']> {
+    return this.run.budget.view(now, this.run.startedAt);
   }
 
   /**
-   * A decided record keeps who decided what and its evidence (counted in the run's bound on
-   * outputs); its reason is clipped to what a reader of old decisions needs.
+   * The `tasks` query: one page, at most MAX_TASKS_PAGE views, so an answer stays far below
+   * Temporal's payload limit on any run; page on with `offset`.
    */
-  private settleRecord(record: AdjudicationRecord): void {
-    if (record.reason !== null) record.reason = clip(record.reason, RUN_LIMITS.decidedReasonChars);
+  tasksPage(query: TasksQuery = {}): TaskView[] {
+    return this.run.graph.tasksView({ ...query, limit: Math.min(query.limit ?? 1_000, MAX_TASKS_PAGE) });
   }
 
-  /**
-   * Remembers a decision id with the key it decided, nothing more: the task holds its output,
-   * and a value must be held once. The newest RUN_LIMITS.decisionIds are kept.
-   */
-  private remember(decisionId: string, key: string): void {
-    const ids = Object.keys(this.decisions);
-    const seq = ids.reduce((max, id) => Math.max(max, this.decisions[id].seq ?? 0), 0) + 1;
-    this.decisions[decisionId] = { ok: true, task: { key }, seq };
-    if (ids.length + 1 <= RUN_LIMITS.decisionIds) return;
-    let oldest = decisionId;
-    for (const id of ids) if ((this.decisions[id].seq ?? 0) < (this.decisions[oldest].seq ?? Infinity)) oldest = id;
-    delete this.decisions[oldest];
+  tasksView(query: TasksQuery = {}): TaskView[] {
+    return this.run.graph.tasksView(query);
   }
 
-  /** A decision repeated: the same verdict, with the task as it is now (its decision is final, or moved it on). */
-  private earlierDecision(decisionId: string): { ok: true; idempotent: true; task: TaskView } {
-    const i = this.index.get(this.decisions[decisionId].task.key)!;
-    return { ok: true, idempotent: true, task: taskView(this.tasks[i], this.specs[i]) };
+  activeClaims(): ActiveClaim[] {
+    return this.run.leases.claimsView();
   }
 
-  /** Approvals nobody decided within their `timeoutMs`: decided by their `onTimeout` (reject unless the plan says accept). */
-  expireApprovals(now: number): void {
-    for (const record of [...this.adjudications]) {
-      const i = this.index.get(record.key);
-      const deadline = i === undefined ? null : approvalDeadline(this.specs[i], record);
-      if (i === undefined || deadline === null || deadline > now) continue;
-      const decision = approvalOf(this.specs[i])?.onTimeout ?? 'reject';
-      const decisionId = `approval-timeout:${record.key}:${record.fencingToken}`;
-      this.decide({ key: record.key, decision, decisionId, reason: `no decision within ${approvalOf(this.specs[i])?.timeoutMs} ms` }, now);
-    }
+  adjudicationsView(): AdjudicationRecord[] {
+    return this.run.adjudications.records;
   }
 
-  // ---- mailbox and members ----------------------------------------------------------------
-
-  /** Every check of a `sendMessage` request but capacity (which only sending knows); throws `TeamControlError`. */
-  validateSendMessage(payload: unknown): SendMessageRequest {
-    const request = parseMailbox(SendMessageSchema, payload, 'sendMessage');
-    const i = this.index.get(request.from);
-    if (request.fencingToken !== undefined || i !== undefined) {
-      // A task sends as itself, with its live attempt's token: a stale attempt's word is refused.
-      const attempt = this.active.get(request.from);
-      if (i === undefined || !attempt || attempt.fencingToken !== request.fencingToken) {
-        throw new TeamControlError(
-          'stale_attempt',
-          `sendMessage: "${request.from}" has no live attempt with fencing token ${request.fencingToken ?? '(none)'}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
-        );
-      }
-    } else {
-      if (/^teammate-\d+$/.test(request.from) || request.from === BROADCAST) {
-        throw new TeamControlError('TEAM_MAILBOX_MESSAGE_INVALID', `sendMessage: from "${request.from}" is not a sender (a task key with its fencing token, "${COORDINATOR}" or an operator)`);
-      }
-      this.checkActor(request.actor ?? (request.from === COORDINATOR ? undefined : request.from), 'sendMessage');
-    }
-    this.mailbox.check(request);
-    return request;
+  eventsView(query: { after?: number; limit?: number } = {}): ReturnType<RunContext['events']['page']> {
+    return this.run.events.page(query.after, query.limit);
   }
 
-  sendMessage(payload: unknown, now: number): SendMessageVerdict {
-    const request = this.validateSendMessage(payload);
-    this.clock = now;
-    try {
-      const message = this.mailbox.send(request, now);
-      return { ok: true, id: message.id };
-    } finally {
-      this.touch();
-    }
-  }
-
-  /** `readInbox`: the live attempt of `key` reads what waits for it. */
-  validateReadInbox(payload: unknown): ReadInboxRequest {
-    const request = parseControl(ReadInboxSchema, payload, 'readInbox');
-    const attempt = this.active.get(request.key);
-    if (this.index.get(request.key) === undefined) throw new TeamControlError('not_found', `readInbox: no task "${request.key}"`);
-    if (!attempt || attempt.fencingToken !== request.fencingToken) {
-      throw new TeamControlError(
-        'stale_attempt',
-        `readInbox: "${request.key}" has no live attempt with fencing token ${request.fencingToken}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
-      );
-    }
-    return request;
-  }
-
-  readInbox(payload: unknown, now: number): ReadInboxAnswer {
-    const request = this.validateReadInbox(payload);
-    this.clock = now;
-    const attempt = this.active.get(request.key)!;
-    const messages = this.mailbox.deliver(request.key, attempt.holder, request.peek === true);
-    this.touch();
-    return { messages };
-  }
-
-  messagesView(query: MessagesQuery = {}): MessagesPage {
-    return this.mailbox.page(query);
+  messagesView(query: MessagesQuery = {}): ReturnType<RunContext['mailbox']['page']> {
+    return this.run.mailbox.page(query);
   }
 
   membersView(): MemberRecord[] {
-    return this.members.view();
+    return this.run.members.view();
   }
 
-  /** Idle hooks to start now (`hooks.teammateIdle`), with the executor to run. */
-  drainIdleHooks(): Array<IdleHookRequest & { executor: ExecutorSpec }> {
-    const executor = this.plan.hooks?.teammateIdle?.executor;
-    const hooks = this.members.drainHooks();
-    return executor ? hooks.map((hook) => ({ ...hook, executor })) : [];
+  /** Tasks added during the run, in all. */
+  get addedTasks(): number {
+    return this.run.spawns.count;
   }
 
-  /** A hook's end, on the record; it never touches a task. */
-  hookEnded(hook: IdleHookRequest, outcome: { ok: boolean; error?: string }, now: number): void {
-    this.events.record(outcome.ok ? 'hook:completed' : 'hook:failed', now, {
-      hook: 'teammateIdle',
-      holder: hook.member.holder,
-      seq: hook.seq,
-      ...(outcome.error ? { error: outcome.error.slice(0, 300) } : {}),
-    });
-    this.touch();
+  spawnTree(maxParents = 20, maxChildren = 20): SpawnTreeEntry[] {
+    return this.run.graph.spawnTree(maxParents, maxChildren);
   }
 
-  private pendingAdjudication(key: string): AdjudicationRecord | undefined {
-    const record = this.latestAdjudication(key);
-    return record?.decision ? undefined : record;
-  }
-
-  private latestAdjudication(key: string): AdjudicationRecord | undefined {
-    for (let r = this.adjudications.length - 1; r >= 0; r--) {
-      if (this.adjudications[r].key === key) return this.adjudications[r];
-    }
-    return undefined;
-  }
-
-  private rejected(message: string, payload: unknown, err: TeamControlError, now: number) {
-    const fields = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
-    // Bounded: a rejected payload may be oversized, and the event log lives in workflow memory.
-    const said = (value: unknown) => (typeof value === 'string' ? value.slice(0, 200) : null);
-    this.events.record('control:rejected', now, {
-      message,
-      reason: err.code ?? 'invalid_request',
-      field: err.field ?? null,
-      detail: err.message.slice(0, 500),
-      actor: said(fields.actor),
-      requestId: said(fields.requestId),
-    });
-    this.touch();
-    return { ok: false, reason: err.code ?? 'invalid_request', message: err.message };
+  /** Whether the run can hold one more output of this size (RUN_LIMITS.outputsHeldBytes). */
+  canHold(output: unknown): boolean {
+    return this.run.canHold(output);
   }
 }
+

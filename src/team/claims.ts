@@ -1,0 +1,90 @@
+/**
+ * Claiming: which ready tasks start now (a free teammate, dependencies met, scope free, budget
+ * reserved), each leased with a new fencing token, and the claim the workflow turns into an
+ * activity. Stops the run when nothing fits and nothing in flight can free a reservation.
+ */
+import type { ReserveResult } from './budget';
+import type { RunContext } from './context';
+import { requestApprovals } from './decisions';
+import { heartbeatEveryMs } from './lease-pace';
+import { scopesOverlap } from './scheduling';
+import type { Claim, Reservation } from './types';
+
+/** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
+export function claim(run: RunContext, now: number): Claim[] {
+  if (!run.acceptingWork) return [];
+  // The workflow's timer may fire a little after the deadline; nothing new starts meanwhile.
+  if (run.pastWallDeadline(now)) {
+    run.wallExpired(now);
+    return [];
+  }
+  requestApprovals(run, now);
+  const claims: Claim[] = [];
+  let refusal: ReserveResult | null = null;
+  for (const i of run.graph.ready.inOrder()) {
+    // `lease` adds each claim to the leases at once, so their size already counts this call's claims.
+    const free = run.plan.teammates - run.leases.size;
+    if (free <= 0) break;
+    if (run.graph.tasks[i].readyAt > now || scopeBusy(run, i)) continue;
+    const reserved = run.budget.reserve(run.spec(i).estimate, free);
+    if (!reserved.ok) {
+      refusal = reserved;
+      if (reserved.reason === 'max-tasks') break;
+      continue;
+    }
+    claims.push(lease(run, i, reserved.reservation, now));
+  }
+  for (const c of claims) run.graph.ready.remove(run.graph.indexOf(c.key)!);
+  if (claims.length) run.touch();
+  // Nothing fits and nothing in flight will free a reservation: stop, unless a task waiting out
+  // its retry backoff may still fit (it is tried when its backoff is over).
+  if (refusal && !refusal.ok && run.leases.size === 0 && (refusal.reason === 'max-tasks' || !run.graph.backingOff(now))) {
+    run.stopForBudget(refusal.reason, now);
+  }
+  return claims;
+}
+
+function scopeBusy(run: RunContext, i: number): boolean {
+  const scope = run.spec(i).scope;
+  if (scope.length === 0) return false;
+  for (const key of run.leases.keys()) {
+    if (scopesOverlap(scope, run.spec(run.graph.indexOf(key)!).scope)) return true;
+  }
+  return false;
+}
+
+function lease(run: RunContext, i: number, reservation: Reservation, now: number): Claim {
+  const task = run.graph.tasks[i];
+  const spec = run.spec(i);
+  const attempt = run.leases.open(task, run.workflowId, reservation, now);
+  const { fencingToken } = attempt;
+  task.startedAt ??= now;
+  run.graph.setStatus(task, 'leased');
+  run.executions += 1;
+  run.maxConcurrent = Math.max(run.maxConcurrent, run.leases.size);
+  const identity = { holder: attempt.holder, leaseId: attempt.leaseId, fencingToken };
+  if (task.previousLease) {
+    run.events.record('lease:changed', now, { key: task.key, previous: task.previousLease, next: identity });
+    task.previousLease = null;
+  }
+  run.events.record('task:claimed', now, { key: task.key, attempt: attempt.attempt, ...identity, reservation });
+  run.clock = now;
+  run.members.started(attempt.holder, task.key, now);
+  const inbox = run.mailbox.deliver(task.key, attempt.holder, false);
+  return {
+    key: task.key,
+    title: spec.title ?? task.key,
+    attempt: attempt.attempt,
+    fencingToken,
+    leaseId: attempt.leaseId,
+    holder: attempt.holder,
+    activityId: attempt.activityId,
+    ttlMs: spec.lease?.ttlMs ?? run.plan.lease.ttlMs,
+    heartbeatEveryMs: heartbeatEveryMs(spec.lease ?? run.plan.lease),
+    executor: spec.executor,
+    dependencyOutputs: run.graph.dependencyOutputs(i),
+    estimate: { tokens: spec.estimate?.tokens ?? 0, usd: spec.estimate?.usd ?? 0 },
+    ...(inbox.length ? { inbox } : {}),
+    ...(spec.allowSpawn ? { allowSpawn: true as const } : {}),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Messages between the run's members: who may send as whom (a task with its live fencing token,
+ * the coordinator, an operator), reading a running task's inbox, the `::teamrun-message::` lines
+ * of a settling attempt, and the teammateIdle hooks. The mailbox itself (capacity, cursors) is
+ * mailbox.ts's, the member records members.ts's.
+ */
+import type { ExecutorSpec } from '../plan/schema';
+import type { RunContext } from './context';
+import { TeamControlError, parseControl } from './control';
+import { checkActor } from './governance';
+import {
+  BROADCAST,
+  COORDINATOR,
+  MAILBOX_LIMITS,
+  ReadInboxSchema,
+  SendMessageSchema,
+  parseMailbox,
+  type MailMessage,
+  type ReadInboxRequest,
+  type SendMessageRequest,
+} from './mailbox';
+import type { IdleHookRequest } from './members';
+import type { AttemptOutcome } from './types';
+
+/** Every check of a `sendMessage` request but capacity (which only sending knows); throws `TeamControlError`. */
+export function validateSendMessage(run: RunContext, payload: unknown): SendMessageRequest {
+  const request = parseMailbox(SendMessageSchema, payload, 'sendMessage');
+  const i = run.graph.indexOf(request.from);
+  if (request.fencingToken !== undefined || i !== undefined) {
+    // A task sends as itself, with its live attempt's token: a stale attempt's word is refused.
+    const attempt = run.leases.get(request.from);
+    if (i === undefined || !attempt || attempt.fencingToken !== request.fencingToken) {
+      throw new TeamControlError(
+        'stale_attempt',
+        `sendMessage: "${request.from}" has no live attempt with fencing token ${request.fencingToken ?? '(none)'}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
+      );
+    }
+  } else {
+    if (/^teammate-\d+$/.test(request.from) || request.from === BROADCAST) {
+      throw new TeamControlError(
+        'TEAM_MAILBOX_MESSAGE_INVALID',
+        `sendMessage: from "${request.from}" is not a sender (a task key with its fencing token, "${COORDINATOR}" or an operator)`,
+      );
+    }
+    checkActor(run.plan, request.actor ?? (request.from === COORDINATOR ? undefined : request.from), 'sendMessage');
+  }
+  run.mailbox.check(request);
+  return request;
+}
+
+export function sendMessage(run: RunContext, payload: unknown, now: number): { ok: true; id: number } {
+  const request = validateSendMessage(run, payload);
+  run.clock = now;
+  try {
+    const message = run.mailbox.send(request, now);
+    return { ok: true, id: message.id };
+  } finally {
+    run.touch();
+  }
+}
+
+/** `readInbox`: the live attempt of `key` reads what waits for it. */
+export function validateReadInbox(run: RunContext, payload: unknown): ReadInboxRequest {
+  const request = parseControl(ReadInboxSchema, payload, 'readInbox');
+  const attempt = run.leases.get(request.key);
+  if (run.graph.indexOf(request.key) === undefined) throw new TeamControlError('not_found', `readInbox: no task "${request.key}"`);
+  if (!attempt || attempt.fencingToken !== request.fencingToken) {
+    throw new TeamControlError(
+      'stale_attempt',
+      `readInbox: "${request.key}" has no live attempt with fencing token ${request.fencingToken}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
+    );
+  }
+  return request;
+}
+
+export function readInbox(run: RunContext, payload: unknown, now: number): { messages: MailMessage[] } {
+  const request = validateReadInbox(run, payload);
+  run.clock = now;
+  const attempt = run.leases.get(request.key)!;
+  const messages = run.mailbox.deliver(request.key, attempt.holder, request.peek === true);
+  run.touch();
+  return { messages };
+}
+
+/**
+ * The `::teamrun-message::` lines of the attempt that settled its task, sent as that task;
+ * one that cannot be sent is recorded as `control:rejected` with its code.
+ */
+export function sendFromOutcome(run: RunContext, key: string, outcome: AttemptOutcome, now: number): void {
+  const messages = 'messages' in outcome && Array.isArray(outcome.messages) ? outcome.messages : [];
+  for (const raw of messages.slice(0, MAILBOX_LIMITS.perAttempt)) {
+    const { to, subject, body } = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    try {
+      if (typeof to !== 'string' || (subject !== undefined && typeof subject !== 'string')) {
+        throw new TeamControlError(
+          'TEAM_MAILBOX_MESSAGE_INVALID',
+          'sendMessage: a ::teamrun-message:: line needs "to" (a string), "body" and an optional string "subject"',
+        );
+      }
+      run.mailbox.send({ from: key, to, subject: subject?.slice(0, MAILBOX_LIMITS.subjectChars), body }, now);
+    } catch (err) {
+      if (!(err instanceof TeamControlError)) throw err;
+      run.events.record('control:rejected', now, { message: 'sendMessage', key, reason: err.code, detail: err.message.slice(0, 300) });
+    }
+  }
+}
+
+/** Idle hooks to start now (`hooks.teammateIdle`), with the executor to run. */
+export function drainIdleHooks(run: RunContext): Array<IdleHookRequest & { executor: ExecutorSpec }> {
+  const executor = run.plan.hooks?.teammateIdle?.executor;
+  const hooks = run.members.drainHooks();
+  return executor ? hooks.map((hook) => ({ ...hook, executor })) : [];
+}
+
+/** A hook's end, on the record; it never touches a task. */
+export function hookEnded(run: RunContext, hook: IdleHookRequest, outcome: { ok: boolean; error?: string }, now: number): void {
+  run.events.record(outcome.ok ? 'hook:completed' : 'hook:failed', now, {
+    hook: 'teammateIdle',
+    holder: hook.member.holder,
+    seq: hook.seq,
+    ...(outcome.error ? { error: outcome.error.slice(0, 300) } : {}),
+  });
+  run.touch();
+}

@@ -1,0 +1,104 @@
+/**
+ * The rulebook of settlement: where an attempt's outcome sends its task, given how the run
+ * stopped the attempt (if it did) and the task's policy. Pure and total: no state, no time, no
+ * messages; test/unit/routing.test.ts is its table. settlement.ts applies what it answers.
+ */
+import type { AdjudicationCode, AttemptOutcome, AttemptStop } from './types';
+
+/** What stopped the attempt, as routing needs it. */
+export type StopKind = 'interrupt' | 'abort' | 'abort-no-adjudication' | 'wall';
+
+/** What a task's settlement added (`::teamrun-tasks::`, an llm answer's `tasks`) came to, if it was tried. */
+export type SpawnResult = 'added' | 'limit' | 'invalid' | 'forbidden';
+
+export interface RouteInput {
+  outcome: AttemptOutcome['kind'];
+  stop: StopKind | null;
+  /** The usage has no price while budget.maxUsd is set. */
+  unpriced: boolean;
+  /** A lost attempt's usage is unknown and the budget limits tokens or dollars. */
+  usageUnknown: boolean;
+  /** A completed attempt's output fits in the run's bound on outputs held. */
+  outputFits: boolean;
+  /** The attempt asked to add tasks. */
+  asksToSpawn: boolean;
+  /** What adding them came to, once tried. */
+  spawn?: SpawnResult;
+  /** The executor said the failure is for good. */
+  nonRetryable: boolean;
+  attemptsSpent: boolean;
+  onLeaseLost: 'retry' | 'adjudicate';
+  acceptingWork: boolean;
+}
+
+/** Why a task whose attempt ended without an outcome cannot simply be leased again. */
+export type NoReLease = 'on-lease-lost-adjudicate' | 'attempts-spent' | 'not-accepting-work';
+
+export type Disposition =
+  /** Not decided yet: add the tasks the attempt asked for, then route again with `spawn` set. */
+  | { to: 'add-tasks' }
+  | { to: 'succeeded' }
+  | { to: 'failed'; why: 'aborted' | 'unpriced' | 'output-too-large' | 'attempt-failed' }
+  | { to: 'retry' }
+  /** Leased again with a new fencing token; `released` when a shutting-down worker handed it back. */
+  | { to: 're-lease'; released: boolean }
+  | {
+      to: 'adjudication';
+      code: AdjudicationCode;
+      why: 'stopped' | 'usage-unknown' | 'lease-lost' | 'released' | 'spawn-limit';
+      because?: NoReLease;
+    };
+
+const STOP_CODE: Record<StopKind, AdjudicationCode> = {
+  interrupt: 'TEAM_TASK_HUMAN_INTERRUPTED',
+  abort: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
+  'abort-no-adjudication': 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
+  wall: 'TEAM_WALL_BUDGET_EXHAUSTED',
+};
+
+const ABANDONED: AdjudicationCode = 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED';
+
+export function stopKind(stop: AttemptStop | null): StopKind | null {
+  if (!stop) return null;
+  if (stop.kind === 'abort') return stop.requireAdjudication ? 'abort' : 'abort-no-adjudication';
+  return stop.kind;
+}
+
+/**
+ * An attempt that never started (its ledger refused it, or it was cancelled before a worker
+ * took it) is handed back as if never claimed; one a human took over is decided like any other.
+ */
+export function neverStarted(outcome: AttemptOutcome['kind'], stop: AttemptStop | null): boolean {
+  return outcome === 'not-started' && stop?.kind !== 'interrupt';
+}
+
+/** Where the outcome sends the task; the first rule that applies wins. */
+export function route(input: RouteInput): Disposition {
+  const { outcome, stop } = input;
+  if (stop === 'abort-no-adjudication') return { to: 'failed', why: 'aborted' };
+  // A success that races a stop is evidence, never a success.
+  if (stop) return { to: 'adjudication', code: STOP_CODE[stop], why: 'stopped' };
+  if (input.unpriced) return { to: 'failed', why: 'unpriced' };
+  if (input.usageUnknown) return { to: 'adjudication', code: ABANDONED, why: 'usage-unknown' };
+  if (outcome === 'lease-lost' || outcome === 'released') {
+    const lost = outcome === 'lease-lost';
+    const because = noReLease(input, lost);
+    if (because) return { to: 'adjudication', code: ABANDONED, why: lost ? 'lease-lost' : 'released', because };
+    return { to: 're-lease', released: !lost };
+  }
+  if (outcome === 'completed') {
+    if (!input.outputFits) return { to: 'failed', why: 'output-too-large' };
+    if (input.asksToSpawn && input.spawn === undefined) return { to: 'add-tasks' };
+    if (input.spawn === 'limit') return { to: 'adjudication', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', why: 'spawn-limit' };
+    if (input.spawn === undefined || input.spawn === 'added') return { to: 'succeeded' };
+  }
+  const forGood = (outcome === 'failed' && input.nonRetryable) || input.spawn === 'forbidden';
+  return forGood || input.attemptsSpent ? { to: 'failed', why: 'attempt-failed' } : { to: 'retry' };
+}
+
+function noReLease(input: RouteInput, lost: boolean): NoReLease | null {
+  if (lost && input.onLeaseLost === 'adjudicate') return 'on-lease-lost-adjudicate';
+  if (lost && input.attemptsSpent) return 'attempts-spent';
+  if (!input.acceptingWork) return 'not-accepting-work';
+  return null;
+}

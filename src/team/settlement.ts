@@ -1,0 +1,237 @@
+/**
+ * Settlement: one attempt's outcome applied to its task. Checks that the outcome is the awaited
+ * attempt's (a late result is recorded and changes nothing), charges its usage, asks routing.ts
+ * where the task goes and moves it there. Owns no state of its own; the parts are in context.ts.
+ */
+import { jsonBytes } from '../plan/bytes';
+import { RUN_LIMITS, clip } from './bounds';
+import type { RunContext } from './context';
+import { sendFromOutcome } from './messaging';
+import { neverStarted, route, stopKind, type Disposition, type NoReLease, type RouteInput } from './routing';
+import { spawnOnSettle } from './additions';
+import type { Attempt, AttemptOutcome, BudgetReason, Interruption, ReportedUsage, TaskState } from './types';
+
+/**
+ * Settles a task from the outcome of one attempt. Anything but the attempt the run is
+ * waiting on is recorded and changes nothing: a late result can never become a success.
+ */
+export function settle(run: RunContext, key: string, fencingToken: number, outcome: AttemptOutcome, now: number): void {
+  const i = run.graph.indexOf(key);
+  const task = i === undefined ? undefined : run.graph.tasks[i];
+  const attempt = task?.current;
+  if (i === undefined || !task || !attempt || attempt.fencingToken !== fencingToken) {
+    run.events.record('attempt:stale-result', now, { key, fencingToken, outcome: outcome.kind });
+    run.touch();
+    return;
+  }
+  if (outcome.kind === 'not-started' && neverStarted(outcome.kind, attempt.stop)) {
+    notStarted(run, i, attempt, outcome.reason, outcome.message, now);
+    return;
+  }
+  run.leases.close(task, attempt);
+  if (outcome.workerIdentity) attempt.workerIdentity = outcome.workerIdentity;
+  const usage = 'usage' in outcome ? outcome.usage : undefined;
+  addUsage(task, usage);
+  // A lost attempt's usage is unknown: it is charged its reservation, and a spend limit cannot be trusted to hold.
+  const usageUnknown = outcome.kind === 'lease-lost';
+  const unpriced = usageUnknown ? false : !run.budget.settle(attempt.reservation, usage).ok;
+  if (usageUnknown) run.budget.settleUnknown(attempt.reservation);
+  const stopUnknown = usageUnknown && run.budget.limitsSpend;
+  task.settledAt = now;
+  // Still running at the deadline: the wall clock stopped it, whatever it returned (even before the timer fired).
+  if (run.pastWallDeadline(now)) {
+    attempt.stop ??= { kind: 'wall' };
+    run.wallExpired(now);
+  }
+  // Recorded whatever the attempt was stopped for: the heartbeats stopped, and that is worth knowing.
+  if (outcome.kind === 'lease-lost') {
+    const identity = { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken };
+    run.events.record('lease:expired', now, { ...identity, workerIdentity: attempt.workerIdentity });
+  }
+  const input: RouteInput = {
+    outcome: outcome.kind,
+    stop: stopKind(attempt.stop),
+    unpriced,
+    usageUnknown: stopUnknown,
+    outputFits: outcome.kind === 'completed' && run.canHold(outcome.output),
+    asksToSpawn: outcome.kind === 'completed' && outcome.tasks !== undefined,
+    nonRetryable: outcome.kind === 'failed' && outcome.nonRetryable,
+    attemptsSpent: run.attemptsSpent(i),
+    onLeaseLost: run.spec(i).onLeaseLost,
+    acceptingWork: run.acceptingWork,
+  };
+  const applied = new Settling(run, i, attempt, outcome, usage, now);
+  let disposition = route(input);
+  if (disposition.to === 'add-tasks') {
+    const spawn = spawnOnSettle(run, i, attempt, outcome.kind === 'completed' ? outcome.tasks : undefined, now);
+    applied.spawnMessage = spawn?.message ?? null;
+    disposition = route({ ...input, spawn: spawn?.kind ?? 'added' });
+  }
+  applied.apply(disposition);
+  if (stopUnknown) run.stopForBudget('usage-unknown', now);
+  run.clock = now;
+  if (task.status === 'succeeded' || task.status === 'failed') sendFromOutcome(run, key, outcome, now);
+  const succeeded = task.status === 'succeeded';
+  run.members.ended(attempt.holder, succeeded, succeeded ? null : task.lastError ?? outcome.kind, now);
+  if (unpriced && run.budget.stop('unpriced-usage')) {
+    run.events.record('run:budget-exhausted', now, { reason: 'unpriced-usage', model: usage?.model ?? null });
+    run.graph.skipNotStarted('budget_stopped: unpriced-usage', now);
+  }
+  run.touch();
+}
+
+/** One settlement's disposition, applied to its task. */
+class Settling {
+  spawnMessage: string | null = null;
+  private readonly task: TaskState;
+  /** Evidence the attempt left, as the run holds it (taken before the task moves). */
+  private readonly evidence: unknown;
+
+  constructor(
+    private readonly run: RunContext,
+    private readonly i: number,
+    private readonly attempt: Attempt,
+    private readonly outcome: AttemptOutcome,
+    private readonly usage: ReportedUsage | undefined,
+    private readonly now: number,
+  ) {
+    this.task = run.graph.tasks[i];
+    this.evidence = run.hold('output' in outcome ? outcome.output : undefined);
+  }
+
+  apply(d: Disposition): void {
+    const { run, i, attempt, outcome, now } = this;
+    // Handed back by a worker shutting down: on the record, and not counted against the attempts.
+    if ((d.to === 're-lease' && d.released) || (d.to === 'adjudication' && d.why === 'released')) {
+      this.task.uncounted += 1;
+      const identity = { key: this.task.key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken: attempt.fencingToken };
+      run.events.record('lease:released', now, { ...identity, workerIdentity: attempt.workerIdentity });
+    }
+    switch (d.to) {
+      case 'succeeded':
+        run.succeed(i, outcome.kind === 'completed' ? outcome.output : undefined, now);
+        run.events.record('task:completed', now, { key: this.task.key, fencingToken: attempt.fencingToken, attempt: attempt.attempt });
+        return;
+      case 'failed':
+        run.fail(i, this.failure(d.why), now, attempt);
+        return;
+      case 'retry':
+        this.retry();
+        return;
+      case 're-lease':
+        this.reLease();
+        return;
+      case 'adjudication':
+        run.toAdjudication(i, d.code, attempt, now, this.adjudication(d));
+        return;
+      case 'add-tasks':
+        throw new Error('settle: routing asked to add tasks twice');
+    }
+  }
+
+  private failure(why: Extract<Disposition, { to: 'failed' }>['why']): string {
+    const { outcome, usage } = this;
+    switch (why) {
+      case 'aborted':
+        return 'run aborted while the attempt was running';
+      case 'unpriced':
+        return `usage for model "${usage?.model ?? '(none)'}" has no price while budget.maxUsd is set`;
+      case 'output-too-large':
+        return this.run.outputsFullMessage(jsonBytes(outcome.kind === 'completed' ? outcome.output : undefined));
+      case 'attempt-failed':
+        return this.attemptError();
+    }
+  }
+
+  private attemptError(): string {
+    if (this.spawnMessage !== null) return this.spawnMessage;
+    return this.outcome.kind === 'failed' ? this.outcome.message : 'attempt cancelled unexpectedly';
+  }
+
+  private retry(): void {
+    const { run, task, i, now } = this;
+    task.lastError = clip(this.attemptError(), RUN_LIMITS.errorChars);
+    run.graph.makeReady(i, now + run.retryOf(i).backoffMs);
+    run.events.record('task:failed', now, { key: task.key, fencingToken: this.attempt.fencingToken, error: task.lastError, willRetry: true });
+  }
+
+  /** Leased again from now; the next attempt's `lease:changed` names this one. */
+  private reLease(): void {
+    const { attempt } = this;
+    this.task.previousLease = {
+      holder: attempt.holder,
+      leaseId: attempt.leaseId,
+      fencingToken: attempt.fencingToken,
+      workerIdentity: attempt.workerIdentity,
+    };
+    this.run.graph.makeReady(this.i, this.now);
+  }
+
+  private adjudication(d: Extract<Disposition, { to: 'adjudication' }>): Partial<Interruption> & Record<string, unknown> {
+    const { run, usage, evidence } = this;
+    const stop = this.attempt.stop;
+    switch (d.why) {
+      case 'stopped': {
+        const interruption: Partial<Interruption> = stop?.kind === 'interrupt' ? stop.interruption : {};
+        const aborted = stop?.kind === 'abort';
+        return {
+          ...interruption,
+          reason: interruption.reason ?? (aborted ? run.abort?.reason ?? null : 'wall-clock budget exhausted'),
+          requestId: interruption.requestId ?? (aborted ? run.abort?.requestId ?? null : null),
+          actor: interruption.actor ?? (aborted ? run.abort?.actor ?? null : null),
+          usage: usage ?? null,
+          result: evidence ?? null,
+        };
+      }
+      case 'spawn-limit':
+        return { reason: this.spawnMessage, usage: usage ?? null, result: evidence ?? null };
+      case 'usage-unknown':
+        return {
+          reason:
+            'lease lost: the attempt stopped heartbeating; its outcome and usage are unknown, and the budget sets a token or dollar limit (usage-unknown)',
+        };
+      case 'lease-lost':
+        return { reason: `lease lost: the attempt stopped heartbeating and its outcome is unknown (${this.noReLease(d.because)})` };
+      case 'released':
+        return { reason: `released by a worker shutting down, and its outcome is unknown (${this.noReLease(d.because)})` };
+    }
+  }
+
+  private noReLease(because: NoReLease | undefined): string {
+    if (because === 'on-lease-lost-adjudicate') return 'onLeaseLost is "adjudicate"';
+    if (because === 'attempts-spent') return `all ${this.run.retryOf(this.i).maxAttempts} attempts spent`;
+    return this.run.notTakingWorkReason();
+  }
+}
+
+/**
+ * The attempt never started (its shared ledger refused it, or it was stopped while waiting
+ * for a slot): it does not count as an execution or an attempt, and the task is ready again,
+ * unless the run stops taking work. A refusal for good stops the run with its reason.
+ */
+function notStarted(run: RunContext, i: number, attempt: Attempt, reason: BudgetReason | null, message: string, now: number): void {
+  const task = run.graph.tasks[i];
+  run.leases.close(task, attempt);
+  run.clock = now;
+  run.members.unclaimed(attempt.holder, now);
+  run.budget.cancel(attempt.reservation);
+  task.attempts -= 1;
+  run.executions -= 1;
+  if (task.attempts === 0) {
+    task.startedAt = null;
+    task.holder = null;
+  }
+  run.graph.makeReady(i, now);
+  run.events.record('task:not-started', now, { key: task.key, fencingToken: attempt.fencingToken, reason, message });
+  if (reason) run.stopForBudget(reason, now);
+  else if (!run.acceptingWork) run.graph.skip(i, run.notTakingWorkSkip(), now);
+  run.touch();
+}
+
+function addUsage(task: TaskState, usage: ReportedUsage | undefined): void {
+  if (!usage) return;
+  task.usage.inputTokens += usage.inputTokens ?? 0;
+  task.usage.outputTokens += usage.outputTokens ?? 0;
+  task.usage.cacheTokens += usage.cacheTokens ?? 0;
+  task.usage.costUsd += usage.costUsd ?? 0;
+}
