@@ -1,0 +1,140 @@
+/**
+ * The workflow side of an attempt: launch its activity (runTask on teamrun's queue, or a foreign
+ * activity on its own) in a cancellation scope of its own, settle the run from what Temporal
+ * reports, and cancel attempts the run stopped. What an outcome does to its task is team/'s.
+ */
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  TimeoutFailure,
+  proxyActivities,
+} from '@temporalio/workflow';
+import { TimeoutType } from '@temporalio/common';
+import { FAILURE_TYPES, type AttemptEvidence, type HeartbeatDetails, type TeamActivities } from '../activities/interface';
+import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
+import { STOP_ANNOUNCE_AFTER_MS } from '../team/lease-pace';
+import type { TeamRun } from '../team/run';
+import type { AttemptOutcome, Claim } from '../team/types';
+import type { RecentLinks } from './details';
+import { runForeignActivity } from './foreign-activity';
+import { sendStops } from './stop-channel';
+import { AttemptNotStarted, type RunLedger } from './team-ledger';
+
+export class Attempts {
+  /** The scope of each task's live attempt, by task key. */
+  private readonly scopes = new Map<string, { fencingToken: number; scope: CancellationScope }>();
+
+  constructor(
+    private readonly run: TeamRun,
+    private readonly ledger: RunLedger | null,
+    private readonly links: RecentLinks,
+  ) {}
+
+  launch(claim: Claim): void {
+    const { run, ledger } = this;
+    const summary = `${claim.title} · attempt ${claim.attempt} · token ${claim.fencingToken} · ${claim.executor.kind} · ${claim.holder}`;
+    const { runTask } = proxyActivities<TeamActivities>({
+      activityId: claim.activityId,
+      heartbeatTimeout: claim.ttlMs,
+      startToCloseTimeout: attemptTimeoutMs(claim),
+      retry: { maximumAttempts: 1 },
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      summary,
+    });
+    const scope = new CancellationScope();
+    this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
+    const input = {
+      workflowId: run.workflowId,
+      taskKey: claim.key,
+      title: claim.title,
+      attempt: claim.attempt,
+      fencingToken: claim.fencingToken,
+      leaseId: claim.leaseId,
+      holder: claim.holder,
+      executor: claim.executor,
+      dependencyOutputs: claim.dependencyOutputs,
+      ...(claim.allowSpawn ? { allowSpawn: true } : {}),
+      ...(ledger ? { ledger: ledger.lease(claim) } : {}),
+      ...(claim.inbox ? { inbox: claim.inbox } : {}),
+      heartbeatEveryMs: claim.heartbeatEveryMs,
+      announceAfterMs: STOP_ANNOUNCE_AFTER_MS,
+    };
+    // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it.
+    const foreign = isForeignActivity(claim);
+    const attempt = (): Promise<AttemptOutcome> =>
+      foreign
+        ? runForeignActivity(claim, run.workflowId, summary)
+        : runTask(input).then((result): AttemptOutcome => ({ kind: 'completed', ...result }));
+    void scope.run(() => (ledger ? ledger.admit(claim, attempt) : attempt())).then(
+      (outcome) => this.settle(claim, outcome),
+      (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err)),
+    );
+  }
+
+  /** Cancels the attempts the run stopped; those that announced their worker's stop queue also get a stop there, at once. */
+  cancelStopped(): void {
+    for (const { key, fencingToken } of this.run.drainCancellations()) {
+      const attempt = this.scopes.get(key);
+      if (attempt?.fencingToken === fencingToken) attempt.scope.cancel();
+    }
+    sendStops(this.run.drainStops());
+  }
+
+  private settle(claim: Claim, outcome: AttemptOutcome): void {
+    this.links.remember(claim.key, outcome);
+    if (this.scopes.get(claim.key)?.fencingToken === claim.fencingToken) this.scopes.delete(claim.key);
+    this.run.settle(claim.key, claim.fencingToken, outcome, Date.now());
+    this.ledger?.settle(claim, outcome);
+  }
+}
+
+function attemptTimeoutMs(claim: Claim): number {
+  const timeoutMs = (claim.executor as { timeoutMs?: unknown }).timeoutMs;
+  // The executor enforces its own timeout; this one only bounds an attempt that ignores it.
+  return typeof timeoutMs === 'number' ? timeoutMs + claim.ttlMs + 60_000 : 30 * 24 * 3600_000;
+}
+
+/** What the server puts in the details of an activity it cancelled before any worker started it. */
+const ACTIVITY_NOT_STARTED = 'ACTIVITY_ID_NOT_STARTED';
+
+function isEvidence(value: unknown): value is AttemptEvidence {
+  return typeof value === 'object' && value !== null && typeof (value as AttemptEvidence).workerIdentity === 'string';
+}
+
+/** Turns what Temporal reports for an attempt into an outcome the team rules understand. */
+export function outcomeOf(err: unknown): AttemptOutcome {
+  if (err instanceof AttemptNotStarted) return { kind: 'not-started', reason: err.reason, message: err.message };
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof TimeoutFailure) {
+    if (cause.timeoutType === TimeoutType.HEARTBEAT) {
+      const details = cause.lastHeartbeatDetails as HeartbeatDetails | undefined;
+      return { kind: 'lease-lost', workerIdentity: details?.workerIdentity };
+    }
+    return { kind: 'failed', message: `attempt timed out (${cause.timeoutType})`, nonRetryable: false };
+  }
+  if (cause instanceof CancelledFailure) {
+    const evidence = cause.details?.[0];
+    // Cancelled before its activity was scheduled (a bare CancelledFailure), or while it was still
+    // scheduled (the server's details say ACTIVITY_ID_NOT_STARTED): no worker ever started it.
+    // Anything else ran, whether or not it left evidence (a foreign activity may leave none).
+    if (!(err instanceof ActivityFailure) || evidence === ACTIVITY_NOT_STARTED) {
+      return { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' };
+    }
+    return { kind: 'cancelled', ...(isEvidence(evidence) ? evidence : {}) };
+  }
+  if (cause instanceof ApplicationFailure) {
+    const evidence = cause.details?.[0] as AttemptEvidence | undefined;
+    if (cause.type === FAILURE_TYPES.workerShutdown) return { kind: 'released', ...evidence };
+    return {
+      kind: 'failed',
+      message: cause.message,
+      errorType: cause.type ?? undefined,
+      nonRetryable: cause.nonRetryable === true,
+      ...evidence,
+    };
+  }
+  return { kind: 'failed', message: err instanceof Error ? err.message : String(err), nonRetryable: false };
+}

@@ -1,0 +1,34 @@
+/**
+ * What the run shows outside: the current details the Web UI renders (every step) and the
+ * search attributes operators filter on (only when one of them changed: each upsert is a
+ * command in history).
+ */
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import type { TeamRun } from '../team/run';
+import { currentDetails, type RecentLinks } from './details';
+import * as sa from './search-attributes';
+
+export class Publisher {
+  private published = '';
+
+  constructor(
+    private readonly run: TeamRun,
+    private readonly links: RecentLinks,
+  ) {}
+
+  publish(): void {
+    const { run } = this;
+    const state = run.state();
+    const budget = run.budgetView(Date.now());
+    const key = `${state}|${run.pendingAdjudications}|${budget.stopped}`;
+    setCurrentDetails(currentDetails(run, Date.now(), this.links.recent));
+    if (key === this.published) return;
+    this.published = key;
+    upsertSearchAttributes([
+      { key: sa.TeamName, value: run.status(Date.now()).name },
+      { key: sa.TeamRunStatus, value: sa.statusKeyword(state) },
+      { key: sa.TeamRunPendingAdjudications, value: run.pendingAdjudications },
+      { key: sa.TeamRunBudgetStopped, value: budget.stopped },
+    ]);
+  }
+}
