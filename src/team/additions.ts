@@ -4,6 +4,7 @@
  * `tasks`). Checks them as a plan's graph is checked, applies the spawn limits and appends them
  * to the graph; the record of requests (idempotency) is spawn.ts's.
  */
+import type { AddTasksVerdict } from '../contract';
 import { AddTasksRequestSchema, type AddTasksRequest } from '../plan/schema';
 import { formatPath } from '../plan/validate';
 import { validateAddedTasks } from '../plan/validate-added';
@@ -13,12 +14,6 @@ import { checkActor } from './governance';
 import { newTaskState } from './task-state';
 import { ADDED_EVENT_KEYS } from './spawn';
 import type { Attempt } from './types';
-
-export interface AddTasksVerdict {
-  ok: true;
-  added: string[];
-  idempotent?: true;
-}
 
 /**
  * Every check of an `addTasks` request, in order: its shape; a task adding work must name

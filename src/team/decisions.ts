@@ -4,19 +4,13 @@
  * when they become ready, decided by a person or by their `onTimeout`. The records and the
  * decision log are adjudications.ts's; this moves the tasks.
  */
+import type { AdjudicateVerdict } from '../contract';
 import { jsonBytes } from '../plan/bytes';
 import { APPROVAL_CODE, APPROVAL_HOLDER, approvalDeadline, approvalOf, approvalReason, approverRefusal } from './approval';
 import { RUN_LIMITS, clip } from './bounds';
 import type { RunContext } from './context';
 import { AdjudicateRequestSchema, MESSAGE_LIMITS, TeamControlError, parseControl, type AdjudicateRequest } from './control';
 import { checkActor } from './governance';
-import type { TaskView } from './views';
-
-export interface AdjudicateVerdict {
-  ok: true;
-  idempotent?: true;
-  task: TaskView;
-}
 
 /** Every check of an `adjudicate` request, in the order the contract gives; throws `TeamControlError`. */
 export function validateAdjudicate(run: RunContext, payload: unknown): AdjudicateRequest {

@@ -4,6 +4,7 @@
  * graph (a success unblocks dependents, a failure skips them). It does not lease, charge or
  * adjudicate: the run decides those and calls in here to move a task.
  */
+import type { RunStats, TasksQuery } from '../contract';
 import type { TaskSpec } from '../plan/schema';
 import { RUN_LIMITS, clip } from './bounds';
 import type { EventLog } from './events';
@@ -11,21 +12,7 @@ import { ReadyQueue } from './scheduling';
 import { TASK_STATUSES, type TaskState, type TaskStatus } from './types';
 import { taskView, type TaskView } from './views';
 
-export interface TasksQuery {
-  status?: TaskStatus;
-  offset?: number;
-  limit?: number;
-}
-
-export interface RunStats {
-  total: number;
-  succeeded: number;
-  failed: number;
-  skipped: number;
-  adjudication: number;
-  running: number;
-  pending: number;
-}
+export type { RunStats, TasksQuery };
 
 export interface SpawnTreeEntry {
   parent: string;

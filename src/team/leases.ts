@@ -4,21 +4,9 @@
  * lives in `tasks[i].current` in the snapshot; this keeps the live index by task key and by
  * holder. It does not decide what an attempt's outcome does to its task.
  */
+import type { ActiveClaim } from '../contract';
 import { parseAnnouncements, stopsByQueue, type StopRequest } from './stop-channel';
-import type { Attempt, AttemptStop, Interruption, Reservation, TaskState } from './types';
-
-/** An attempt holding a lease now, as the `activeClaims` query shows it. */
-export interface ActiveClaim {
-  key: string;
-  holder: string;
-  leaseId: string;
-  fencingToken: number;
-  attempt: number;
-  activityId: string;
-  startedAt: number;
-  interrupted: boolean;
-  interruption: Interruption | null;
-}
+import type { Attempt, AttemptStop, Reservation, TaskState } from './types';
 
 export interface Cancellation {
   key: string;

@@ -3,12 +3,10 @@
  * status, and closing it with its result. Reads every part; changes only the run's own
  * lifecycle fields (awaitingSince, closed) and, on finish, skips what can no longer start.
  */
+import type { CancellationView, RunResult, RunState, RunStatus, StatusView } from '../contract';
 import type { RunContext } from './context';
 import { nextApprovalDeadline } from './decisions';
-import type { RunStats } from './graph';
 import { boundTaskViews } from './result';
-import type { AdjudicationRecord, RunState, RunStatus } from './types';
-import type { TaskView } from './views';
 
 /** What the workflow waits for after a step: any change, or also a time. */
 export interface Wait {
@@ -16,40 +14,6 @@ export interface Wait {
   timeoutMs: number | null;
   /** Waiting on adjudication only: if nothing moved by this time, the run closes unresolved. */
   closesAt: number | null;
-}
-
-/** What a cancelled run's result says about the cancellation (absent from a run that was not cancelled). */
-export interface CancellationView {
-  requestedAt: number;
-  /** Adjudications still pending when the run closed: nobody can decide them any more. */
-  abandonedAdjudications: number;
-  message: string;
-}
-
-export interface RunStatusView {
-  name: string;
-  state: RunState;
-  stats: RunStats;
-  budget: ReturnType<RunContext['budget']['view']>;
-  teammates: { requested: number; active: number };
-  startedAt: number;
-  pendingAdjudications: number;
-  cancelRequestedAt?: number;
-  executions: number;
-  maxConcurrent: number;
-}
-
-export interface RunResult {
-  status: RunStatus;
-  stats: RunStats;
-  executions: number;
-  maxConcurrent: number;
-  budget: ReturnType<RunContext['budget']['view']>;
-  budgetReason: RunContext['budget']['reason'];
-  tasks: TaskView[];
-  omittedTasks: number;
-  adjudications: AdjudicationRecord[];
-  cancellation?: CancellationView;
 }
 
 export function beginWait(run: RunContext, now: number, handingOver: boolean): Wait {
@@ -96,7 +60,7 @@ export function state(run: RunContext): RunState {
   return runStatus(run);
 }
 
-export function status(run: RunContext, now: number): RunStatusView {
+export function status(run: RunContext, now: number): StatusView {
   return {
     name: run.plan.name,
     state: state(run),

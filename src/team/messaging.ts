@@ -4,6 +4,7 @@
  * of a settling attempt, and the teammateIdle hooks. The mailbox itself (capacity, cursors) is
  * mailbox.ts's, the member records members.ts's.
  */
+import type { ReadInboxAnswer, SendMessageVerdict } from '../contract';
 import type { ExecutorSpec } from '../plan/schema';
 import type { RunContext } from './context';
 import { TeamControlError, parseControl } from './control';
@@ -15,7 +16,6 @@ import {
   ReadInboxSchema,
   SendMessageSchema,
   parseMailbox,
-  type MailMessage,
   type ReadInboxRequest,
   type SendMessageRequest,
 } from './mailbox';
@@ -48,7 +48,7 @@ export function validateSendMessage(run: RunContext, payload: unknown): SendMess
   return request;
 }
 
-export function sendMessage(run: RunContext, payload: unknown, now: number): { ok: true; id: number } {
+export function sendMessage(run: RunContext, payload: unknown, now: number): SendMessageVerdict {
   const request = validateSendMessage(run, payload);
   run.clock = now;
   try {
@@ -73,7 +73,7 @@ export function validateReadInbox(run: RunContext, payload: unknown): ReadInboxR
   return request;
 }
 
-export function readInbox(run: RunContext, payload: unknown, now: number): { messages: MailMessage[] } {
+export function readInbox(run: RunContext, payload: unknown, now: number): ReadInboxAnswer {
   const request = validateReadInbox(run, payload);
   run.clock = now;
   const attempt = run.leases.get(request.key)!;

@@ -4,31 +4,54 @@
  * messaging). It holds no rule of its own: each method says which module answers it. Pure and
  * deterministic: the caller passes the time, and turns claims and cancellations into Temporal calls.
  */
+import type {
+  AbortVerdict,
+  ActiveClaim,
+  AddTasksRequest,
+  AddTasksVerdict,
+  AdjudicateRequest,
+  AdjudicateVerdict,
+  AdjudicationRecord,
+  BudgetView,
+  EventsPage,
+  EventsQuery,
+  InterruptVerdict,
+  MemberRecord,
+  MessagesPage,
+  MessagesQuery,
+  ReadInboxAnswer,
+  ReadInboxRequest,
+  RunResult,
+  RunState,
+  RunStats,
+  RunStatus,
+  SendMessageRequest,
+  SendMessageVerdict,
+  StatusView,
+  TaskView,
+  TasksQuery,
+} from '../contract';
 import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../plan/schema';
 import * as additions from './additions';
 import { Budget } from './budget';
 import { claim } from './claims';
 import { RunContext, type TeamRunSnapshot } from './context';
-import type { AbortVerdict, InterruptVerdict } from './control';
 import * as decisions from './decisions';
 import { checkActor } from './governance';
 import type { Cancellation } from './leases';
-import type { MailMessage, MessagesQuery } from './mailbox';
-import type { IdleHookRequest, MemberRecord } from './members';
+import type { IdleHookRequest } from './members';
 import * as messaging from './messaging';
 import { settle } from './settlement';
 import type { StopRequest } from './stop-channel';
 import * as takeover from './takeover';
 import { newTaskState } from './task-state';
-import type { AdjudicationRecord, AttemptOutcome, Claim, RunState, RunStatus } from './types';
+import type { AttemptOutcome, Claim } from './types';
 import * as lifecycle from './lifecycle';
-import type { RunResult, RunStatusView, Wait } from './lifecycle';
-import type { RunStats, SpawnTreeEntry, TasksQuery } from './graph';
-import type { ActiveClaim } from './leases';
-import type { TaskView } from './views';
+import type { Wait } from './lifecycle';
+import type { SpawnTreeEntry } from './graph';
 
 export type { TeamRunSnapshot } from './context';
-export type { TasksQuery } from './graph';
+export type { TasksQuery } from '../contract';
 
 /** The most task views one `tasks` query returns. */
 export const MAX_TASKS_PAGE = 2_000;
@@ -217,35 +240,35 @@ export class TeamRun {
     takeover.cancelRequested(this.run, now);
   }
 
-  validateAdjudicate(payload: unknown): ReturnType<typeof decisions.validateAdjudicate> {
+  validateAdjudicate(payload: unknown): AdjudicateRequest {
     return decisions.validateAdjudicate(this.run, payload);
   }
 
-  adjudicate(payload: unknown, now: number): decisions.AdjudicateVerdict {
+  adjudicate(payload: unknown, now: number): AdjudicateVerdict {
     return decisions.adjudicate(this.run, payload, now);
   }
 
-  validateAddTasks(payload: unknown): ReturnType<typeof additions.validateAddTasks> {
+  validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {
     return additions.validateAddTasks(this.run, payload);
   }
 
-  addTasks(payload: unknown, now: number): additions.AddTasksVerdict {
+  addTasks(payload: unknown, now: number): AddTasksVerdict {
     return additions.addTasks(this.run, payload, now);
   }
 
-  validateSendMessage(payload: unknown): ReturnType<typeof messaging.validateSendMessage> {
+  validateSendMessage(payload: unknown): SendMessageRequest {
     return messaging.validateSendMessage(this.run, payload);
   }
 
-  sendMessage(payload: unknown, now: number): { ok: true; id: number } {
+  sendMessage(payload: unknown, now: number): SendMessageVerdict {
     return messaging.sendMessage(this.run, payload, now);
   }
 
-  validateReadInbox(payload: unknown): ReturnType<typeof messaging.validateReadInbox> {
+  validateReadInbox(payload: unknown): ReadInboxRequest {
     return messaging.validateReadInbox(this.run, payload);
   }
 
-  readInbox(payload: unknown, now: number): { messages: MailMessage[] } {
+  readInbox(payload: unknown, now: number): ReadInboxAnswer {
     return messaging.readInbox(this.run, payload, now);
   }
 
@@ -259,7 +282,7 @@ export class TeamRun {
     return lifecycle.state(this.run);
   }
 
-  status(now: number): RunStatusView {
+  status(now: number): StatusView {
     return lifecycle.status(this.run, now);
   }
 
@@ -267,7 +290,7 @@ export class TeamRun {
     return this.run.graph.stats();
   }
 
-  budgetView(now: number): ReturnType<Budget['view']> {
+  budgetView(now: number): BudgetView {
     return this.run.budget.view(now, this.run.startedAt);
   }
 
@@ -291,11 +314,11 @@ export class TeamRun {
     return this.run.adjudications.records;
   }
 
-  eventsView(query: { after?: number; limit?: number } = {}): ReturnType<RunContext['events']['page']> {
+  eventsView(query: EventsQuery = {}): EventsPage {
     return this.run.events.page(query.after, query.limit);
   }
 
-  messagesView(query: MessagesQuery = {}): ReturnType<RunContext['mailbox']['page']> {
+  messagesView(query: MessagesQuery = {}): MessagesPage {
     return this.run.mailbox.page(query);
   }
 

@@ -4,6 +4,7 @@
  * and answered with a verdict. Stops attempts through the leases; what a stopped attempt's
  * outcome then does to its task is settlement's.
  */
+import type { InterruptionView } from '../contract';
 import type { RunContext } from './context';
 import {
   ABORT_CODE_DEFAULT,
@@ -120,7 +121,7 @@ function applyAbort(run: RunContext, request: AbortRequest, now: number): AbortV
   return { ok: true, activeClaims };
 }
 
-function interruptionView(key: string, attempt: Attempt) {
+function interruptionView(key: string, attempt: Attempt): InterruptionView {
   const interruption = attempt.stop?.kind === 'interrupt' ? attempt.stop.interruption : null;
   return { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken: attempt.fencingToken, ...interruption };
 }
