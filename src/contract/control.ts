@@ -11,7 +11,7 @@ export type { AbortRequest, InterruptRequest } from '../team/control';
 /**
  * The interruption an `interruptTask` update answers with: which attempt, and who asked. The
  * request's fields are always there on the wire; they are optional in the type only because the
- * run builds the view by spreading an interruption its type allows to be null (src/team/run.ts).
+ * run builds the view by spreading an interruption its type allows to be null (src/team/takeover.ts).
  */
 export interface InterruptionView extends Partial<Interruption> {
   key: string;

@@ -1,7 +1,7 @@
 /**
  * Control messages' payloads (interrupt, abort, adjudicate): their zod schemas and bounds, and
  * the error a refused one raises. Parsing only: whether a request applies is the run's rule
- * (src/team/run.ts); the verdicts are declared in src/contract.
+ * (src/team/takeover.ts, decisions.ts); the verdicts are declared in src/contract.
  */
 import { z } from 'zod';
 export { jsonBytes } from '../plan/bytes';

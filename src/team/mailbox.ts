@@ -1,7 +1,7 @@
 /**
  * The run's mailbox: messages held in the run's state with their bounds, per-recipient cursors
  * and compaction, and the zod schemas of `sendMessage` / `readInbox`. Knows the run only through
- * `MailboxRun`; who may send or read is the run's rule (src/team/run.ts).
+ * `MailboxRun`; who may send or read is the run's rule (src/team/messaging.ts).
  */
 import { z } from 'zod';
 import type { MailboxCode, MailMessage, MessagesPage, MessagesQuery, PressureLevel } from '../contract';

@@ -1,6 +1,6 @@
 /**
  * The run result's one rule of its own: which task views fit in it. The result's shape is
- * declared in src/contract (`RunResult`); the run (run-core.ts) assembles it.
+ * declared in src/contract (`RunResult`); the run's lifecycle (lifecycle.ts) assembles it.
  */
 import type { TaskView } from '../contract';
 
