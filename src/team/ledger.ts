@@ -13,7 +13,7 @@ import type {
   SettleVerdict,
 } from '../contract';
 import { usageTokens } from './budget';
-import { EventLog, type EventLogSnapshot } from './events';
+import { EventLog } from './events';
 import type {
   AbortAllRequest,
   AcquireRequest,
@@ -22,42 +22,11 @@ import type {
   SettleRequest,
   UnregisterRequest,
 } from './ledger-requests';
-import type { BudgetReason, Reservation } from './types';
+import type { BudgetReason } from './types';
+import { ledgerStatus, round, type LedgerSlot, type LedgerSnapshot } from './ledger-state';
 
 export type { AcquireVerdict, LedgerLimitReason, LedgerStatus, SettleVerdict };
-
-/** One attempt holding a slot; it lives while renewed, so a dead run cannot hold it for ever. */
-export interface LedgerSlot {
-  attemptId: string;
-  workflowId: string;
-  reservation: Reservation;
-  leaseMs: number;
-  acquiredAt: number;
-  expiresAt: number;
-}
-
-export interface LedgerSnapshot {
-  id: string;
-  limits: LedgerLimits;
-  createdAt: number;
-  windowStartedAt: number;
-  used: { tokens: number; usd: number; attempts: number };
-  reserved: Reservation;
-  slots: LedgerSlot[];
-  runs: Array<{ workflowId: string; name: string | null; registeredAt: number }>;
-  /** Attempts already settled, oldest first (bounded): a second settle of one charges nothing. */
-  settled: string[];
-  /** Set when a charge crossed a hard limit; cleared when the window resets. */
-  exhausted: { reason: 'max-tokens' | 'max-usd'; at: number } | null;
-  counters: {
-    acquired: number;
-    settled: number;
-    duplicateSettles: number;
-    expired: number;
-  };
-  lastAbort: { reason: string; actor: string; at: number; runs: string[] } | null;
-  events: EventLogSnapshot;
-}
+export type { LedgerSlot, LedgerSnapshot } from './ledger-state';
 
 /** Why a cascade abort happened: the payload of the `abortRun` the ledger sends. */
 export const SESSION_BUDGET_EXHAUSTED = 'session-budget-exhausted';
@@ -353,31 +322,7 @@ export class Ledger {
   // ---- views ------------------------------------------------------------------------------
 
   status(now: number): LedgerStatus {
-    const { limits, used, reserved } = this.s;
-    const left = (max: number | undefined, spent: number) => (max === undefined ? null : Math.max(0, max - spent));
-    return {
-      id: this.s.id,
-      limits,
-      createdAt: this.s.createdAt,
-      window:
-        limits.windowMs === undefined
-          ? null
-          : { ms: limits.windowMs, startedAt: this.s.windowStartedAt, resetsAt: this.s.windowStartedAt + limits.windowMs },
-      inFlight: this.slots.size,
-      used: { tokens: used.tokens, usd: round(used.usd), attempts: used.attempts },
-      reserved: { tokens: reserved.tokens, usd: round(reserved.usd) },
-      remaining: {
-        concurrent: left(limits.maxConcurrent, this.slots.size),
-        tokens: left(limits.maxTokens, used.tokens + reserved.tokens),
-        usd: limits.maxUsd === undefined ? null : round(Math.max(0, limits.maxUsd - used.usd - reserved.usd)),
-      },
-      exhausted: this.s.exhausted,
-      slots: [...this.slots.values()].map((slot) => ({ ...slot, expiresInMs: Math.max(0, slot.expiresAt - now) })),
-      runs: [...this.runs.values()],
-      counters: { ...this.s.counters },
-      lastAbort: this.s.lastAbort,
-      recentEvents: this.events.snapshot().events.slice(-50),
-    };
+    return ledgerStatus(this.s, [...this.slots.values()], [...this.runs.values()], this.events.snapshot().events, now);
   }
 
   snapshot(): LedgerSnapshot {
@@ -403,4 +348,3 @@ export function ledgerBudgetReason(reason: string): BudgetReason | null {
   return null;
 }
 
-const round = (usd: number) => Math.round(usd * 1e6) / 1e6;

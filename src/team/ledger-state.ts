@@ -1,0 +1,78 @@
+/**
+ * The shared ledger's state as continue-as-new carries it (its snapshot and slots), and the
+ * `status` view built from it. Shapes and one pure view; the rules are ledger.ts's.
+ */
+import type { LedgerStatus } from '../contract';
+import type { EventLogSnapshot } from './events';
+import type { LedgerLimits } from './ledger-requests';
+import type { Reservation, RunEvent } from './types';
+
+/** One attempt holding a slot; it lives while renewed, so a dead run cannot hold it for ever. */
+export interface LedgerSlot {
+  attemptId: string;
+  workflowId: string;
+  reservation: Reservation;
+  leaseMs: number;
+  acquiredAt: number;
+  expiresAt: number;
+}
+
+export interface LedgerSnapshot {
+  id: string;
+  limits: LedgerLimits;
+  createdAt: number;
+  windowStartedAt: number;
+  used: { tokens: number; usd: number; attempts: number };
+  reserved: Reservation;
+  slots: LedgerSlot[];
+  runs: Array<{ workflowId: string; name: string | null; registeredAt: number }>;
+  /** Attempts already settled, oldest first (bounded): a second settle of one charges nothing. */
+  settled: string[];
+  /** Set when a charge crossed a hard limit; cleared when the window resets. */
+  exhausted: { reason: 'max-tokens' | 'max-usd'; at: number } | null;
+  counters: {
+    acquired: number;
+    settled: number;
+    duplicateSettles: number;
+    expired: number;
+  };
+  lastAbort: { reason: string; actor: string; at: number; runs: string[] } | null;
+  events: EventLogSnapshot;
+}
+
+/** The `status` query: limits, what is used, reserved and left, the slots and runs, the newest events. */
+export function ledgerStatus(
+  s: LedgerSnapshot,
+  slots: LedgerSlot[],
+  runs: LedgerSnapshot['runs'],
+  events: RunEvent[],
+  now: number,
+): LedgerStatus {
+  const { limits, used, reserved } = s;
+  const left = (max: number | undefined, spent: number) => (max === undefined ? null : Math.max(0, max - spent));
+  return {
+    id: s.id,
+    limits,
+    createdAt: s.createdAt,
+    window:
+      limits.windowMs === undefined
+        ? null
+        : { ms: limits.windowMs, startedAt: s.windowStartedAt, resetsAt: s.windowStartedAt + limits.windowMs },
+    inFlight: slots.length,
+    used: { tokens: used.tokens, usd: round(used.usd), attempts: used.attempts },
+    reserved: { tokens: reserved.tokens, usd: round(reserved.usd) },
+    remaining: {
+      concurrent: left(limits.maxConcurrent, slots.length),
+      tokens: left(limits.maxTokens, used.tokens + reserved.tokens),
+      usd: limits.maxUsd === undefined ? null : round(Math.max(0, limits.maxUsd - used.usd - reserved.usd)),
+    },
+    exhausted: s.exhausted,
+    slots: slots.map((slot) => ({ ...slot, expiresInMs: Math.max(0, slot.expiresAt - now) })),
+    runs,
+    counters: { ...s.counters },
+    lastAbort: s.lastAbort,
+    recentEvents: events.slice(-50),
+  };
+}
+
+export const round = (usd: number): number => Math.round(usd * 1e6) / 1e6;
