@@ -147,7 +147,8 @@ function runContained(
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       // The shell is done: whatever it left behind (a background child, a daemon) ends with it.
-      processes
+      // void: an event listener cannot await, and alive()'s failure is caught as "something is left".
+      void processes
         .alive()
         .catch(() => true)
         .then((left) => {
