@@ -197,7 +197,8 @@ async function stopped(ctx: Context, evidence: AttemptEvidence, heartbeats: { no
     }
   }
   const why = ctx.cancellationDetails;
-  // Logged (with the activity id, `<key>#<token>`) because nobody else hears a lost attempt: the server refuses what it reports.
+  // Logged (with the activity id, `<key>#<token>`) because nobody
+  // else hears a lost attempt: the server refuses what it reports.
   ctx.log.warn(
     why?.workerShutdown
       ? 'attempt released: the worker is shutting down, the task will be leased again'

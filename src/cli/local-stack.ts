@@ -113,7 +113,9 @@ export interface LocalWorker {
   stop(): Promise<void>;
 }
 
-/** A worker in this process on the config's queue. `TEAMRUN_WORKFLOW_BUNDLE` skips bundling, as for `teamrun worker`. */
+/**
+ * A worker in this process on the config's queue. `TEAMRUN_WORKFLOW_BUNDLE` skips bundling, as for `teamrun worker`.
+ */
 export async function startLocalWorker(config: TeamrunConfig, connect: ConnectionOptions): Promise<LocalWorker> {
   const connection = await NativeConnection.connect(connect);
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;

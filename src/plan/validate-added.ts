@@ -95,7 +95,10 @@ export function validateAddedTasks(
   return problems;
 }
 
-/** The run's plan with the new tasks must still pack within the bound a plan is held to (PLAN_LIMITS.maxPackedPlanBytes). */
+/**
+ * The run's plan with the new tasks must still pack within the
+ * bound a plan is held to (PLAN_LIMITS.maxPackedPlanBytes).
+ */
 function checkPackedSize(plan: TeamPlan, tasks: ReadonlyArray<TaskSpec>): PlanProblem[] {
   const bytes = utf8Bytes(JSON.stringify(packPlan({ ...plan, tasks: [...plan.tasks, ...tasks] })));
   if (bytes <= PLAN_LIMITS.maxPackedPlanBytes) return [];

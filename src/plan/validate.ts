@@ -98,7 +98,9 @@ function checkPackedSize(plan: TeamPlan): PlanProblem[] {
   ];
 }
 
-/** Normalises every scope in place (`./docs//` is `docs`); `..` and absolute paths outside the workspace are problems. */
+/**
+ * Normalises every scope in place (`./docs//` is `docs`); `..` and absolute paths outside the workspace are problems.
+ */
 function checkScopes(plan: TeamPlan): PlanProblem[] {
   const problems: PlanProblem[] = [];
   plan.tasks.forEach((task, i) => {

@@ -239,7 +239,10 @@ function addLink(links: AttemptLink[], value: unknown): void {
   links.push({ url, label: (label ?? url).slice(0, MAX_LINK_LABEL) });
 }
 
-/** A `::teamrun-message::{"to":...,"subject":...,"body":...}` line: checked by the run when the attempt settles its task. */
+/**
+ * A `::teamrun-message::{"to":...,"subject":...,"body":...}`
+ * line: checked by the run when the attempt settles its task.
+ */
 function addMessage(messages: unknown[], value: unknown): void {
   if (messages.length >= MAILBOX_LIMITS.perAttempt) throw new Error(`more than ${MAILBOX_LIMITS.perAttempt} messages; later ones are ignored`);
   if (typeof value !== 'object' || value === null || typeof (value as { to?: unknown }).to !== 'string') {
