@@ -80,7 +80,8 @@ export async function startEmbeddedServer(
     'or connection.address and devServer.uiPort in teamrun.yaml.';
   if (await portTaken(target.ip, target.port)) {
     throw new CliError(
-      `port ${target.port} on ${target.ip} is in use by a program that does not answer as a Temporal server (namespace ${config.connection.namespace}). ${moveHint}`,
+      `port ${target.port} on ${target.ip} is in use by a program that does not answer ` +
+      `as a Temporal server (namespace ${config.connection.namespace}). ${moveHint}`,
     );
   }
   if (!options.headless && (await portTaken(target.ip, target.uiPort))) {

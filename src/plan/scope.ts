@@ -13,7 +13,8 @@ export function normalizeScope(raw: string): ScopeCheck {
   if (raw.startsWith('/')) {
     return {
       ok: false,
-      message: `scope "${raw}" is an absolute path outside the workspace: scopes are relative to it ("/" or "*" is all of it)`,
+      message: `scope "${raw}" is an absolute path outside the workspace: ` +
+        `scopes are relative to it ("/" or "*" is all of it)`,
     };
   }
   const segments: string[] = [];

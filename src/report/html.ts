@@ -20,7 +20,8 @@ function spawnedSection(report: RunReport): string {
 export function webUiLinks(report: Pick<RunReport, 'webUi' | 'workflowId' | 'runIds'>) {
   const ui = report.webUi;
   const run = (runId?: string | null) =>
-    ui && `${ui.base}/namespaces/${encodeURIComponent(ui.namespace)}/workflows/${encodeURIComponent(report.workflowId)}${runId ? `/${encodeURIComponent(runId)}/history` : ''}`;
+    ui && `${ui.base}/namespaces/${encodeURIComponent(ui.namespace)}/workflows/` +
+      `${encodeURIComponent(report.workflowId)}${runId ? `/${encodeURIComponent(runId)}/history` : ''}`;
   return {
     run: run(report.runIds[report.runIds.length - 1]),
     attempt: (a: AttemptRecord) => (ui && a.runId && a.scheduledEventId ? `${run(a.runId)}/events/${a.scheduledEventId}` : null),
@@ -99,8 +100,10 @@ ${spawnedSection(report)}
     ${report.leases
       .map(
         (l) =>
-          `<tr class="lease"><td>${at(l.at)}</td><td>${esc(l.key)}</td><td>token ${l.fencingToken} <small>${esc(l.leaseId)}</small></td>` +
-          `<td>${esc(l.worker ?? '?')}</td><td>${l.next ? `token ${l.next.fencingToken} at ${at(l.next.at)}` : 'not re-leased'}</td></tr>`,
+          `<tr class="lease"><td>${at(l.at)}</td><td>${esc(l.key)}</td><td>token ${l.fencingToken} ` +
+          `<small>${esc(l.leaseId)}</small></td>` +
+          `<td>${esc(l.worker ?? '?')}</td><td>` +
+          `${l.next ? `token ${l.next.fencingToken} at ${at(l.next.at)}` : 'not re-leased'}</td></tr>`,
       )
       .join('\n')}</tbody></table>`
       : '<p class="empty">No lease expired.</p>'
@@ -139,7 +142,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const OUTCOMES = ['succeeded', 'failed', 'lease-expired', 'interrupted', 'cancelled', 'released', 'timed-out', 'running', 'scheduled'] as const;
 
 function statsLine(s: NonNullable<RunReport['stats']>): string {
-  return `tasks: <b>${s.succeeded + s.failed + s.skipped}/${s.total}</b> done · ${s.succeeded} succeeded · ${s.failed} failed · ${s.skipped} skipped · ${s.adjudication} in adjudication`;
+  return `tasks: <b>${s.succeeded + s.failed + s.skipped}/${s.total}</b> done · ${s.succeeded} ` +
+    `succeeded · ${s.failed} failed · ${s.skipped} skipped · ${s.adjudication} in adjudication`;
 }
 
 function ganttRow(task: TaskReport, report: RunReport, end: number): string {
@@ -150,8 +154,10 @@ function ganttRow(task: TaskReport, report: RunReport, end: number): string {
       const from = a.startedAt ?? a.scheduledAt;
       const to = a.endedAt ?? end;
       const width = Math.max(0.6, Number(pct(to)) - Number(pct(from)));
-      const tip = `${a.activityId} · ${a.holder}${a.worker ? ` @${a.worker}` : ''} · ${a.outcome}${a.detail ? `: ${a.detail}` : ''}`;
-      return `<span class="bar o-${a.outcome}" style="left:${pct(from)}%;width:${width.toFixed(2)}%" title="${esc(tip)}">${esc(`#${a.fencingToken}`)}</span>`;
+      const tip = `${a.activityId} · ${a.holder}${a.worker ? ` @${a.worker}` : ''} ` +
+        `· ${a.outcome}${a.detail ? `: ${a.detail}` : ''}`;
+      return `<span class="bar o-${a.outcome}" style="left:${pct(from)}%;width:${width.toFixed(2)}%" ` +
+        `title="${esc(tip)}">${esc(`#${a.fencingToken}`)}</span>`;
     })
     .join('');
   const waits = (report.adjudications ?? [])
@@ -160,26 +166,35 @@ function ganttRow(task: TaskReport, report: RunReport, end: number): string {
       const to = a.decision?.decidedAt ?? end;
       const width = Math.max(0.6, Number(pct(to)) - Number(pct(a.requestedAt)));
       const tip = a.decision
-        ? `waited for a human ${duration(to - a.requestedAt)}: ${a.code} -> ${a.decision.decision} by ${a.decision.actor ?? '?'}`
+        ? `waited for a human ${duration(to - a.requestedAt)}: ${a.code} ` +
+          `-> ${a.decision.decision} by ${a.decision.actor ?? '?'}`
         : `waiting for a human since +${duration(a.requestedAt - report.startedAt)}: ${a.code}`;
-      return `<span class="wait${a.decision ? '' : ' open'}" style="left:${pct(a.requestedAt)}%;width:${width.toFixed(2)}%" title="${esc(tip)}">${a.decision ? '' : 'waiting'}</span>`;
+      return `<span class="wait${a.decision ? '' : ' open'}" ` +
+        `style="left:${pct(a.requestedAt)}%;width:${width.toFixed(2)}%" ` +
+        `title="${esc(tip)}">${a.decision ? '' : 'waiting'}</span>`;
     })
     .join('');
   const marks = [
     ...report.control
       .filter((c) => c.name === 'interruptTask' && c.key === task.key)
-      .map((c) => `<span class="mark" style="left:${pct(c.at)}%" title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">◆</span>`),
+      .map((c) => `<span class="mark" style="left:${pct(c.at)}%" ` +
+        `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">◆</span>`),
     // The conversation: each message sent with the sendMessage update, on its recipient's row.
     ...report.control
       .filter((c) => c.name === 'sendMessage' && c.key === task.key)
-      .map((c) => `<span class="mark message" style="left:${pct(c.at)}%" title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">✉</span>`),
+      .map((c) => `<span class="mark message" style="left:${pct(c.at)}%" ` +
+        `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">✉</span>`),
     ...(report.adjudications ?? [])
       .filter((a) => a.key === task.key && a.decision)
-      .map((a) => `<span class="mark decision" style="left:${pct(a.decision!.decidedAt)}%" title="${esc(`${a.decision!.decision} by ${a.decision!.actor ?? '?'}`)}">✔</span>`),
+      .map((a) => `<span class="mark decision" style="left:${pct(a.decision!.decidedAt)}%" ` +
+        `title="${esc(`${a.decision!.decision} by ${a.decision!.actor ?? '?'}`)}">✔</span>`),
   ].join('');
   return (
-    `<div class="row" id="task-${esc(task.key)}" data-task="${esc(task.key)}"><div class="label" title="${esc(`${task.title} (${task.key})`)}">` +
-    `<span class="title">${esc(task.title)}</span><small class="key">${task.title === task.key ? '' : `${esc(task.key)} · `}<span class="status s-${esc(task.status ?? 'unknown')}">${esc(task.status ?? '?')}</span></small></div>` +
+    `<div class="row" id="task-${esc(task.key)}" data-task="${esc(task.key)}"><div ` +
+    `class="label" title="${esc(`${task.title} (${task.key})`)}">` +
+    `<span class="title">${esc(task.title)}</span><small ` +
+    `class="key">${task.title === task.key ? '' : `${esc(task.key)} · `}<span class="status ` +
+    `s-${esc(task.status ?? 'unknown')}">${esc(task.status ?? '?')}</span></small></div>` +
     `<div class="track">${waits}${bars}${marks}</div></div>`
   );
 }
@@ -195,14 +210,17 @@ function axisRow(span: number): string {
 function attemptRow(task: TaskReport, a: AttemptRecord, firstOfTask: boolean, at: (t: number) => string, uiUrl: string | null): string {
   const took = a.startedAt !== null && a.endedAt !== null ? duration(a.endedAt - a.startedAt) : '';
   const usage = a.usage ? `${count(usageTokens(a.usage))} tok${a.usage.costUsd !== undefined ? ` · ${usd(a.usage.costUsd)}` : ''}` : '';
-  const activity = uiUrl ? `<a class="web-ui" href="${esc(uiUrl)}" title="this attempt in the Temporal Web UI"><code>${esc(a.activityId)}</code></a>` : `<code>${esc(a.activityId)}</code>`;
+  const activity = uiUrl ? `<a class="web-ui" href="${esc(uiUrl)}" title="this attempt ` +
+    `in the Temporal Web UI"><code>${esc(a.activityId)}</code></a>` : `<code>${esc(a.activityId)}</code>`;
   const links = a.links.map((l) => `<br><a class="task-link" href="${esc(l.url)}">${esc(l.label ?? l.url)}</a>`).join('');
   const row =
     `<tr class="attempt${firstOfTask ? ' first' : ''}" data-activity-id="${esc(a.activityId)}">` +
     `<td>${firstOfTask ? `<b>${esc(task.key)}</b>` : ''}</td><td>#${a.attempt}</td><td>${activity}</td>` +
     `<td class="nowrap">token&nbsp;${a.fencingToken}</td><td>${esc(a.holder)}</td><td>${esc(a.worker ?? '')}</td>` +
-    `<td class="nowrap">${a.startedAt === null ? `<i>sched. ${at(a.scheduledAt)}</i>` : at(a.startedAt)}</td><td class="nowrap">${a.endedAt === null ? '' : at(a.endedAt)}</td>` +
-    `<td class="nowrap">${took}</td><td><span class="outcome o-${a.outcome}">${a.outcome}</span>${a.detail ? `<br><small>${esc(a.detail)}</small>` : ''}${links}</td>` +
+    `<td class="nowrap">${a.startedAt === null ? `<i>sched. ${at(a.scheduledAt)}</i>` : at(a.startedAt)}` +
+    `</td><td class="nowrap">${a.endedAt === null ? '' : at(a.endedAt)}</td>` +
+    `<td class="nowrap">${took}</td><td><span class="outcome ` +
+    `o-${a.outcome}">${a.outcome}</span>${a.detail ? `<br><small>${esc(a.detail)}</small>` : ''}${links}</td>` +
     `<td class="nowrap">${usage}</td></tr>`;
   return row + logsRow(a);
 }
@@ -231,7 +249,8 @@ function bytes(n: number): string {
 function graphSection(report: RunReport): string {
   if (!report.tasks.length) return '<p class="empty">No tasks.</p>';
   if (report.tasks.length > GRAPH_MAX_TASKS) {
-    return `<p class="empty">${report.tasks.length} tasks: too many to draw here (at most ${GRAPH_MAX_TASKS}); <code>teamrun graph ${esc(report.workflowId)} --dot</code> prints it for Graphviz.</p>`;
+    return `<p class="empty">${report.tasks.length} tasks: too many to draw here (at most ${GRAPH_MAX_TASKS}); ` +
+      `<code>teamrun graph ${esc(report.workflowId)} --dot</code> prints it for Graphviz.</p>`;
   }
   const graph = layoutTaskGraph(report.tasks);
   const used = [...new Set(report.tasks.map((t) => t.status ?? 'unknown'))];
@@ -241,13 +260,17 @@ function graphSection(report: RunReport): string {
       return `<span class="node-sample" style="background:${c.fill};border-color:${c.stroke}"></span>${esc(status)}`;
     })
     .join(' ');
-  return `<div class="legend">${legend} <span class="hint">· arrows point from a dependency to what waits on it; click a task for its timeline row</span></div><div class="graph-box">${graphSvg(graph, (key) => `#task-${key}`)}</div>`;
+  return `<div class="legend">${legend} <span class="hint">· arrows point from a ` +
+    `dependency to what waits on it; click a task for its timeline row</span></div><div ` +
+    `class="graph-box">${graphSvg(graph, (key) => `#task-${key}`)}</div>`;
 }
 
 function controlRow(c: ControlRecord, at: (t: number) => string): string {
   return (
-    `<tr class="control" data-name="${esc(c.name)}"><td>${at(c.at)}</td><td>${c.via}</td><td><code>${esc(c.name)}</code></td>` +
-    `<td>${esc(c.actor ?? '')}${c.identity ? ` <small>${esc(c.identity)}</small>` : ''}</td><td>${esc(c.summary)}</td><td>${esc(c.verdict ?? '')}</td></tr>`
+    `<tr class="control" ` +
+    `data-name="${esc(c.name)}"><td>${at(c.at)}</td><td>${c.via}</td><td><code>${esc(c.name)}</code></td>` +
+    `<td>${esc(c.actor ?? '')}${c.identity ? ` <small>${esc(c.identity)}</small>` : ''}` +
+    `</td><td>${esc(c.summary)}</td><td>${esc(c.verdict ?? '')}</td></tr>`
   );
 }
 
@@ -256,11 +279,15 @@ function adjudicationTable(report: RunReport, at: (t: number) => string): string
   if (!report.adjudications.length) return '<p class="empty">No task needed adjudication.</p>';
   const rows = report.adjudications.map((a) => {
     const decision = a.decision
-      ? `<b>${esc(a.decision.decision)}</b> by ${esc(a.decision.actor ?? '?')} at ${at(a.decision.decidedAt)}${a.decision.reason ? `: ${esc(a.decision.reason)}` : ''} <small>${esc(a.decision.decisionId)}</small>`
+      ? `<b>${esc(a.decision.decision)}</b> by ${esc(a.decision.actor ?? '?')} ` +
+        `at ${at(a.decision.decidedAt)}${a.decision.reason ? `: ${esc(a.decision.reason)}` : ''} ` +
+        `<small>${esc(a.decision.decisionId)}</small>`
       : '<span class="pending">pending</span>';
     return (
-      `<tr class="adjudication"><td>${esc(a.key)}</td><td>token ${a.fencingToken}</td><td><code>${esc(a.code)}</code></td>` +
-      `<td>${at(a.requestedAt)}</td><td>${esc(a.actor ?? '')}</td><td>${esc(a.reason ?? '')}</td><td>${decision}</td></tr>`
+      `<tr class="adjudication"><td>${esc(a.key)}</td><td>token ` +
+      `${a.fencingToken}</td><td><code>${esc(a.code)}</code></td>` +
+      `<td>${at(a.requestedAt)}</td><td>${esc(a.actor ?? '')}` +
+      `</td><td>${esc(a.reason ?? '')}</td><td>${decision}</td></tr>`
     );
   });
   return `<table><thead><tr><th>task</th><th>attempt</th><th>code</th><th>requested</th><th>by</th><th>reason</th><th>decision</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
@@ -281,7 +308,8 @@ function budgetSection(report: RunReport, end: number): string {
     `<tr><td>attempts</td><td>${count(used.attempts)}</td><td>${limit(limits.maxTasks, count)}</td></tr>` +
     `<tr><td>tokens</td><td>${count(used.tokens)}</td><td>${limit(limits.maxTokens, count)}</td></tr>` +
     `<tr><td>dollars</td><td>${usd(used.usd)}</td><td>${limit(limits.maxUsd, usd)}</td></tr>` +
-    `<tr><td>wall clock</td><td>${duration(end - report.startedAt)}</td><td>${limit(limits.maxWallMs, duration)}</td></tr>` +
+    `<tr><td>wall clock</td><td>${duration(end - report.startedAt)}` +
+    `</td><td>${limit(limits.maxWallMs, duration)}</td></tr>` +
     `</tbody></table>` +
     (report.budget.stopped ? `<p class="note">Budget stopped the run: ${esc(report.budget.reason ?? '')}</p>` : '') +
     `<div class="charts">${charts.join('')}</div>` +

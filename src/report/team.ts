@@ -40,7 +40,8 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
           const tip = `${task.title} (${task.key}): ${status}, ${task.attempts.length} attempt(s)`;
           const box = `<span class="box" style="background:${colour.fill};border-color:${colour.stroke}"></span>`;
           const inner = row.href ? `<a href="${esc(`${row.href}#task-${task.key}`)}">${box}</a>` : box;
-          return `<td class="cell" data-task="${esc(task.key)}" data-status="${esc(status)}" title="${esc(tip)}">${inner}</td>`;
+          return `<td class="cell" data-task="${esc(task.key)}" ` +
+            `data-status="${esc(status)}" title="${esc(tip)}">${inner}</td>`;
         })
         .join('');
       const name = row.href ? `<a href="${esc(row.href)}">${esc(s.workflowId)}</a>` : esc(s.workflowId);
@@ -48,11 +49,17 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
       const took = (s.closedAt ?? options.generatedAt) - s.startedAt;
       const budget = s.budgetUsed ? `${count(s.budgetUsed.attempts)} att · ${count(s.budgetUsed.tokens)} tok · ${usd(s.budgetUsed.usd)}` : '?';
       return (
-        `<tr class="run" data-workflow-id="${esc(s.workflowId)}"><td class="run-name">${name}${web ? ` <a class="web-ui" href="${esc(web)}" title="in the Temporal Web UI">UI</a>` : ''}` +
+        `<tr class="run" data-workflow-id="${esc(s.workflowId)}"><td ` +
+        `class="run-name">` +
+        `${name}${web ? ` <a class="web-ui" href="${esc(web)}" title="in the Temporal Web UI">UI</a>` : ''}` +
         `${row.error ? `<br><small class="error">${esc(row.error)}</small>` : ''}</td>` +
-        `<td><span class="state">${esc(s.state)}</span>${s.pendingAdjudications ? ` <small>${s.pendingAdjudications} pending</small>` : ''}</td>` +
-        `<td class="nowrap">${s.progress ? `${s.progress.done}/${s.progress.total}` : '?'}</td><td class="nowrap">${budget}</td>` +
-        `<td class="nowrap">${esc(new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19))}</td><td class="nowrap">${esc(duration(took))}${s.closedAt ? '' : ' (open)'}</td>` +
+        `<td><span ` +
+        `class="state">${esc(s.state)}</span>` +
+        `${s.pendingAdjudications ? ` <small>${s.pendingAdjudications} pending</small>` : ''}</td>` +
+        `<td class="nowrap">${s.progress ? `${s.progress.done}/${s.progress.total}` : '?'}</td><td ` +
+        `class="nowrap">${budget}</td>` +
+        `<td class="nowrap">${esc(new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19))}` +
+        `</td><td class="nowrap">${esc(duration(took))}${s.closedAt ? '' : ' (open)'}</td>` +
         `${cells}</tr>`
       );
     })

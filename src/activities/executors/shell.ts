@@ -181,7 +181,8 @@ function runContained(
 
     function settle() {
       for (const [name, capture] of [['stdout', stdout], ['stderr', stderr]] as const) {
-        if (capture.longLines) note(`${name}: ${capture.longLines} line(s) over ${maxLineBytes} bytes (worker.shell.maxLineBytes); ${capture.total} bytes in all, the last ${logTailBytes} kept`);
+        if (capture.longLines) note(`${name}: ${capture.longLines} line(s) over ${maxLineBytes} bytes ` +
+          `(worker.shell.maxLineBytes); ${capture.total} bytes in all, the last ${logTailBytes} kept`);
       }
       const logs: AttemptLogs = {
         stdout: stdout.tail(logTailBytes, redactor),
@@ -211,7 +212,9 @@ function runContained(
       let detail: string;
       let nonRetryable = reported?.nonRetryable === true;
       if (dropped > 0 && !stoppedBy) {
-        detail = `${dropped} directive line(s) (${stdout.droppedDirectives.join(', ')}) over ${maxLineBytes} bytes were dropped, not parsed (worker.shell.maxLineBytes); print less on one line, or store the data elsewhere and print a reference`;
+        detail = `${dropped} directive line(s) (${stdout.droppedDirectives.join(', ')}) ` +
+          `over ${maxLineBytes} bytes were dropped, not parsed (worker.shell.maxLineBytes); ` +
+          `print less on one line, or store the data elsewhere and print a reference`;
         nonRetryable = true;
       } else {
         const message = reported?.message === undefined ? undefined : redactor.text(String(reported.message));
@@ -274,7 +277,8 @@ function withNotes(tail: string, notes: string[], limit: number): string {
 function spawnFailure(err: NodeJS.ErrnoException, evidence: ExecutorResult = {}): ExecutorError {
   if (err.code === 'E2BIG') {
     return new ExecutorError(
-      'could not start /bin/sh: the environment and arguments are over the system limit (E2BIG); pass large values through files (dependency outputs are always in $TEAMRUN_INPUTS_FILE)',
+      'could not start /bin/sh: the environment and arguments are over the system limit (E2BIG); ' +
+      'pass large values through files (dependency outputs are always in $TEAMRUN_INPUTS_FILE)',
       { nonRetryable: true, type: 'TeamShellTooBig', ...evidence },
     );
   }
