@@ -152,7 +152,9 @@ export function graphText(tasks: ReadonlyArray<GraphTask>): string {
       const symbol = t.status ? `${SYMBOLS[t.status] ?? '·'} ` : '';
       const waits = t.dependsOn.length ? `  ← ${t.dependsOn.join(', ')}` : '';
       const status = t.status ? `  ${`[${t.status}]`.padEnd(14)}` : '';
-      lines.push(`  ${branch} ${symbol}${clip(t.key, 32).padEnd(keyWidth)}  ${clip(t.title, 40).padEnd(titleWidth)}${status}${waits}`.trimEnd());
+      const key = clip(t.key, 32).padEnd(keyWidth);
+      const title = clip(t.title, 40).padEnd(titleWidth);
+      lines.push(`  ${branch} ${symbol}${key}  ${title}${status}${waits}`.trimEnd());
     });
   }
   return lines.join('\n');

@@ -68,6 +68,8 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
     .filter(([status]) => status !== 'unknown')
     .map(([status, c]) => `<span class="box" style="background:${c.fill};border-color:${c.stroke}"></span>${esc(status)}`)
     .join(' ');
+  const counts = `${rows.length} run(s), newest first · ${columns.length} task(s)`;
+  const when = esc(new Date(options.generatedAt).toISOString());
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -78,9 +80,13 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
 </head>
 <body>
 <h1>${esc(options.title)}</h1>
-<p class="meta">${rows.length} run(s), newest first · ${columns.length} task(s) · generated ${esc(new Date(options.generatedAt).toISOString())} by <code>teamrun report --team</code></p>
+<p class="meta">${counts} · generated ${when} by <code>teamrun report --team</code></p>
 <p class="legend">${legend}</p>
-${rows.length ? `<div class="grid-box"><table class="grid"><thead>${header}</thead><tbody>${body}</tbody></table></div>` : '<p class="empty">No runs match.</p>'}
+${
+  rows.length
+    ? `<div class="grid-box"><table class="grid"><thead>${header}</thead><tbody>${body}</tbody></table></div>`
+    : '<p class="empty">No runs match.</p>'
+}
 </body>
 </html>
 `;
@@ -98,14 +104,16 @@ body { margin: 20px 24px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", 
 h1 { font-size: 20px; margin: 0 0 4px; }
 .meta, small { color: #5d6776; }
 .legend { color: #5d6776; font-size: 12px; }
-.box { display: inline-block; width: 18px; height: 18px; border: 2px solid; border-radius: 4px; vertical-align: middle; margin: 0 3px; }
+.box { display: inline-block; width: 18px; height: 18px; border: 2px solid; border-radius: 4px;
+  vertical-align: middle; margin: 0 3px; }
 .legend .box { width: 12px; height: 12px; margin-left: 10px; }
 .grid-box { overflow-x: auto; }
 table.grid { border-collapse: collapse; }
 .grid th, .grid td { padding: 4px 8px; border-bottom: 1px solid #dde2ea; text-align: left; vertical-align: middle; }
 .grid th { font-size: 12px; color: #5d6776; font-weight: 600; vertical-align: bottom; }
 .grid th.task-col { height: 130px; width: 30px; padding: 0 2px; white-space: nowrap; }
-.grid th.task-col span { display: inline-block; transform: rotate(-55deg); transform-origin: left bottom; width: 26px; position: relative; left: 14px; bottom: 4px; }
+.grid th.task-col span { display: inline-block; transform: rotate(-55deg); transform-origin: left bottom;
+  width: 26px; position: relative; left: 14px; bottom: 4px; }
 .grid td.cell { text-align: center; padding: 3px 2px; }
 .grid td.cell a:hover .box { outline: 2px solid #2b7bd6; }
 .grid tr.run:hover { background: #f5f7fa; }

@@ -109,7 +109,9 @@ export function resolveCwd(cwd: string | undefined, shell: ShellConfig): string 
     if (!statSync(real).isDirectory()) throw new Error('not a directory');
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new ExecutorError(`cwd "${cwd ?? wanted}" ${missing ? 'does not exist' : `is not a usable directory (${(err as Error).message})`}${wanted !== cwd ? ` (resolved to ${wanted})` : ''}`, {
+    throw new ExecutorError(`cwd "${cwd ?? wanted}" ` +
+      `${missing ? 'does not exist' : `is not a usable directory (${(err as Error).message})`}` +
+      `${wanted !== cwd ? ` (resolved to ${wanted})` : ''}`, {
       nonRetryable: true,
       type: 'TeamShellBadCwd',
     });

@@ -63,7 +63,8 @@ function claimsTable(claims: msg.ActiveClaim[]): string {
       String(c.attempt),
       c.holder,
       time(c.startedAt),
-      c.interrupted ? `yes (${c.interruption?.actor ?? 'unknown'}${c.interruption?.requestId ? `, ${c.interruption.requestId}` : ''})` : 'no',
+      c.interrupted ? `yes (${c.interruption?.actor ?? 'unknown'}` +
+        `${c.interruption?.requestId ? `, ${c.interruption.requestId}` : ''})` : 'no',
     ]),
   );
 }

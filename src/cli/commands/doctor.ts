@@ -57,7 +57,8 @@ async function runChecks(command: Command, fix: boolean): Promise<Check[]> {
   let connection: Connection | undefined;
   try {
     const options = connectionOptions(config);
-    const tls = options.tls ? `TLS on${options.apiKey ? ', API key' : ''}${typeof options.tls === 'object' && options.tls.clientCertPair ? ', client certificate' : ''}` : 'TLS off';
+    const tls = options.tls ? `TLS on${options.apiKey ? ', API key' : ''}` +
+      `${typeof options.tls === 'object' && options.tls.clientCertPair ? ', client certificate' : ''}` : 'TLS off';
     const profile = process.env.TEMPORAL_PROFILE ? `, profile ${process.env.TEMPORAL_PROFILE}` : '';
     const where = `${address}, namespace ${namespace} (${tls}${profile})`;
     const { Connection } = require('@temporalio/client') as typeof import('@temporalio/client');

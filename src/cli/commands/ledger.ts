@@ -124,6 +124,7 @@ export function renderLedger(status: LedgerStatus): string {
   const of = (value: string, max: number | undefined, unit = (n: number) => n.toLocaleString('en-US')) =>
     max === undefined ? value : `${value} of ${unit(max)}`;
   const dollars = (n: number) => `$${n.toFixed(n !== 0 && n < 0.01 ? 6 : 2)}`;
+  const resets = window ? `${window.ms} ms, resets ${new Date(window.resetsAt).toISOString()}` : 'none (usage never resets)';
   const lines = [
     `ledger ${status.id} ` +
     `(workflow ${ledgerWorkflowId(status.id)})${exhausted ? `: EXHAUSTED (${exhausted.reason})` : ''}`,
@@ -131,7 +132,7 @@ export function renderLedger(status: LedgerStatus): string {
     `  tokens     ${of(used.tokens.toLocaleString('en-US'), limits.maxTokens)} ` +
     `used, ${reserved.tokens.toLocaleString('en-US')} reserved`,
     `  usd        ${of(dollars(used.usd), limits.maxUsd, dollars)} used, ${dollars(reserved.usd)} reserved`,
-    `  window     ${window ? `${window.ms} ms, resets ${new Date(window.resetsAt).toISOString()}` : 'none (usage never resets)'}`,
+    `  window     ${resets}`,
     `  runs       ${status.runs.length} ` +
     `registered${status.runs.length ? `: ${status.runs.map((r) => r.workflowId).join(', ')}` : ''}`,
     `  attempts   ${counters.acquired} acquired, ${counters.settled} settled ` +
