@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     // Every attempt's start and end in the worker's log: which attempts this worker ever received.
     Runtime.install({
       logger: new DefaultLogger('DEBUG', (entry) => {
-        const meta = (entry.meta ?? {}) as Record<string, unknown>;
+        const meta = (entry.meta ?? {}) as { workflowId?: string; activityId?: string };
         const traced = /^Activity (started|completed|failed)/.test(entry.message);
         if (traced || entry.level === 'WARN' || entry.level === 'ERROR') {
           process.stderr.write(`${new Date().toISOString()} ${entry.level} ${entry.message} ${meta.workflowId ?? ''} ${meta.activityId ?? ''}\n`);

@@ -62,7 +62,10 @@ export interface RunTaskResult {
   links?: AttemptLink[];
   /** `::teamrun-message::` lines: mailbox messages the run sends when this attempt settles the task. */
   messages?: unknown[];
-  /** Tasks to add (`::teamrun-tasks::` lines, an llm answer's `tasks`): the run adds them if this attempt settles the task. */
+  /**
+   * Tasks to add (`::teamrun-tasks::` lines, an llm answer's
+   * `tasks`): the run adds them if this attempt settles the task.
+   */
   tasks?: unknown[];
 }
 

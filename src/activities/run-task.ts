@@ -79,7 +79,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         if (!executor) {
           throw ApplicationFailure.create({
             type: FAILURE_TYPES.executorNotEnabled,
-            message: `executor kind "${input.executor.kind}" is not enabled on worker ${deps.workerIdentity} (enabled: ${[...deps.executors.keys()].join(', ')})`,
+            message: `executor kind "${input.executor.kind}" is not enabled on ` +
+              `worker ${deps.workerIdentity} (enabled: ${[...deps.executors.keys()].join(', ')})`,
             nonRetryable: true,
           });
         }
@@ -114,7 +115,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         if (size > MAX_OUTPUT_BYTES) {
           throw ApplicationFailure.create({
             type: FAILURE_TYPES.outputTooLarge,
-            message: `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel through history to dependents; store large results elsewhere and output a reference)`,
+            message: `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel ` +
+              `through history to dependents; store large results elsewhere and output a reference)`,
             nonRetryable: true,
             details: [evidence(result, false)],
           });
@@ -124,7 +126,9 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
           if (spawnSize > MAX_SPAWN_BYTES || result.tasks.length > ADD_TASKS_LIMITS.maxTasks) {
             throw ApplicationFailure.create({
               type: FAILURE_TYPES.outputTooLarge,
-              message: `the attempt asked to add ${result.tasks.length} task(s) in ${spawnSize} bytes, over the bound (${ADD_TASKS_LIMITS.maxTasks} tasks, ${MAX_SPAWN_BYTES} bytes); add them in several requests with teamrun add-tasks`,
+              message: `the attempt asked to add ${result.tasks.length} task(s) in ${spawnSize} ` +
+                `bytes, over the bound (${ADD_TASKS_LIMITS.maxTasks} tasks, ${MAX_SPAWN_BYTES} ` +
+                `bytes); add them in several requests with teamrun add-tasks`,
               nonRetryable: true,
               details: [evidence(result, false)],
             });
@@ -197,12 +201,14 @@ async function stopped(ctx: Context, evidence: AttemptEvidence, heartbeats: { no
     }
   }
   const why = ctx.cancellationDetails;
-  // Logged (with the activity id, `<key>#<token>`) because nobody else hears a lost attempt: the server refuses what it reports.
+  // Logged (with the activity id, `<key>#<token>`) because nobody
+  // else hears a lost attempt: the server refuses what it reports.
   ctx.log.warn(
     why?.workerShutdown
       ? 'attempt released: the worker is shutting down, the task will be leased again'
       : why?.notFound || why?.timedOut
-        ? 'attempt lost its lease: the server no longer has it (heartbeats stopped past the TTL); its result is discarded'
+        ? 'attempt lost its lease: the server no longer has it ' +
+          '(heartbeats stopped past the TTL); its result is discarded'
         : 'attempt cancelled by its run',
   );
   if (why?.workerShutdown) {

@@ -25,6 +25,7 @@ export function ofLimit(value: string, limit: string | null): string {
 }
 
 /** Control characters a terminal would act on (C0, DEL, C1), line separators and bidi overrides. */
+// oxlint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**

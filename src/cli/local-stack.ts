@@ -80,7 +80,8 @@ export async function startEmbeddedServer(
     'or connection.address and devServer.uiPort in teamrun.yaml.';
   if (await portTaken(target.ip, target.port)) {
     throw new CliError(
-      `port ${target.port} on ${target.ip} is in use by a program that does not answer as a Temporal server (namespace ${config.connection.namespace}). ${moveHint}`,
+      `port ${target.port} on ${target.ip} is in use by a program that does not answer ` +
+      `as a Temporal server (namespace ${config.connection.namespace}). ${moveHint}`,
     );
   }
   if (!options.headless && (await portTaken(target.ip, target.uiPort))) {
@@ -113,7 +114,9 @@ export interface LocalWorker {
   stop(): Promise<void>;
 }
 
-/** A worker in this process on the config's queue. `TEAMRUN_WORKFLOW_BUNDLE` skips bundling, as for `teamrun worker`. */
+/**
+ * A worker in this process on the config's queue. `TEAMRUN_WORKFLOW_BUNDLE` skips bundling, as for `teamrun worker`.
+ */
 export async function startLocalWorker(config: TeamrunConfig, connect: ConnectionOptions): Promise<LocalWorker> {
   const connection = await NativeConnection.connect(connect);
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;

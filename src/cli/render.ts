@@ -63,7 +63,8 @@ export function renderResult(workflowId: string, result: RunResult): string {
   const lines = [
     `run ${workflowId}: ${result.status}${result.budgetReason ? ` (budget: ${result.budgetReason})` : ''}`,
     `  tasks   ${statsLine(result.stats)}`,
-    `  work    ${result.executions} attempts, at most ${result.maxConcurrent} at once, ${duration(result.budget.used.wallMs)}`,
+    `  work    ${result.executions} attempts, at most ${result.maxConcurrent} ` +
+    `at once, ${duration(result.budget.used.wallMs)}`,
     `  usage   ${count(result.budget.used.tokens)} tokens, ${usd(result.budget.used.usd)}`,
     '',
   ];

@@ -17,6 +17,7 @@ export interface RunOverview {
   state: string;
   /** Why the workflow itself failed (an invalid plan, a termination), null otherwise. */
   failure: string | null;
+  // oxlint-disable-next-line no-duplicate-type-constituents -- one type today; both named so either may change
   stats: RunStatusView['stats'] | RunResult['stats'] | null;
   budget: RunStatusView['budget'] | null;
   executions: number | null;

@@ -23,16 +23,19 @@ export async function startFailure(err: unknown, client: Client, plan: unknown):
     const missing = state?.missing.length ? state.missing : null;
     if (missing) {
       return new CliError(
-        `namespace ${namespace} lacks teamrun's search attributes ${missing.join(', ')}: \`teamrun doctor --fix\` registers them, or:\n` +
+        `namespace ${namespace} lacks teamrun's search ` +
+        `attributes ${missing.join(', ')}: \`teamrun doctor --fix\` registers them, or:\n` +
           searchAttributeCommands(namespace, missing).map((line) => `  ${line}`).join('\n'),
       );
     }
-    return new CliError(`the server refused the run's search attributes in namespace ${namespace}: ${detail} (\`teamrun doctor\` checks them)`);
+    return new CliError(`the server refused the run's search attributes in ` +
+      `namespace ${namespace}: ${detail} (\`teamrun doctor\` checks them)`);
   }
   if (code === GRPC.RESOURCE_EXHAUSTED || /size (exceeds|limit)|exceeds.*limit|too large/i.test(detail)) {
     const bytes = Buffer.byteLength(JSON.stringify(plan));
     return new CliError(
-      `the plan is too large for the server (${bytes} bytes as JSON; Temporal refuses payloads over its blob limit, 2 MB by default): ${detail}`,
+      `the plan is too large for the server (${bytes} bytes as JSON; Temporal ` +
+      `refuses payloads over its blob limit, 2 MB by default): ${detail}`,
     );
   }
   if (code === GRPC.UNAVAILABLE) return new CliError(`the server stopped answering while starting the run: ${detail}`);

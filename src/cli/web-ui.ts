@@ -13,7 +13,7 @@ export function parseAddress(address: string): HostPort {
 }
 
 export function isLocalHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '0.0.0.0' || /^127\./.test(host);
+  return host === 'localhost' || host === '::1' || host === '0.0.0.0' || host.startsWith('127.');
 }
 
 /**

@@ -68,7 +68,9 @@ export interface TeamRunControls {
   events(query?: EventsQuery): Promise<WithIsoTimes<EventsPage>>;
 }
 
-/** A handle on one team run: Temporal's workflow handle (`result()`, `describe()`, `cancel()`, ...) and the controls. */
+/**
+ * A handle on one team run: Temporal's workflow handle (`result()`, `describe()`, `cancel()`, ...) and the controls.
+ */
 export type TeamRunHandle = WorkflowHandle<typeof teamRun> & TeamRunControls;
 
 /** Adds the controls to a workflow handle of a `teamRun` workflow. */

@@ -10,7 +10,10 @@ export interface RunSummary {
   workflowId: string;
   runId: string;
   team: string | null;
-  /** The team run's state (`TeamRunStatus`, e.g. `awaiting_adjudication`); `canceled` etc. when the workflow itself says more. */
+  /**
+   * The team run's state (`TeamRunStatus`, e.g. `awaiting_adjudication`);
+   * `canceled` etc. when the workflow itself says more.
+   */
   state: string;
   /** Temporal's execution status: `RUNNING`, `COMPLETED`, `CANCELLED`, `TERMINATED`, ... */
   workflowStatus: string;
@@ -25,7 +28,10 @@ export interface RunSummary {
 
 export interface RunsFilter {
   team?: string;
-  /** Run states (`running`, `awaiting_adjudication`, `succeeded`, ...) or workflow statuses (`canceled`, `terminated`, `timed_out`, `open`, `closed`). */
+  /**
+   * Run states (`running`, `awaiting_adjudication`, `succeeded`, ...) or
+   * workflow statuses (`canceled`, `terminated`, `timed_out`, `open`, `closed`).
+   */
   statuses?: string[];
   /** Only runs started after this time (ms since epoch). */
   since?: number;

@@ -281,7 +281,7 @@ const FULL_RANGES: Record<string, string> = {
 
 /** `hour=3 minute=0 second=0` -> `at 03:00:00`; otherwise the fields that narrow the times. */
 function compactCalendar(calendar: object): string {
-  const values = calendar as Record<string, Array<{ start: unknown; end: unknown; step?: number }> | undefined>;
+  const values = calendar as Record<string, Array<{ start: number | string; end: number | string; step?: number }> | undefined>;
   const field = (name: string) => {
     const text = (values[name] ?? [])
       .map((r) => (r.start === r.end ? String(r.start) : `${r.start}-${r.end}`) + ((r.step ?? 1) > 1 ? `/${r.step}` : ''))

@@ -55,7 +55,8 @@ export class AesGcmCodec implements PayloadCodec {
     if (!key) {
       throw new CodecError(
         'codec-unknown-key',
-        `a payload is encrypted with key id "${keyId}", which this process does not have (it knows ${[...this.keys.keys()].join(', ')}); add that key to codec.keys`,
+        `a payload is encrypted with key id "${keyId}", which this process does not ` +
+        `have (it knows ${[...this.keys.keys()].join(', ')}); add that key to codec.keys`,
       );
     }
     const data = Buffer.from(payload.data ?? new Uint8Array());
@@ -68,7 +69,8 @@ export class AesGcmCodec implements PayloadCodec {
       const decoded = temporal.api.common.v1.Payload.decode(plain);
       return { metadata: decoded.metadata, data: decoded.data };
     } catch {
-      throw new CodecError('codec-decrypt-failed', `a payload under key "${keyId}" does not decrypt: the key "${keyId}" is not the one it was encrypted with, or the payload was altered`);
+      throw new CodecError('codec-decrypt-failed', `a payload under key "${keyId}" does not decrypt: the key "${keyId}" ` +
+        `is not the one it was encrypted with, or the payload was altered`);
     }
   }
 }

@@ -20,7 +20,8 @@ export function parseKey(material: Buffer, where: string): Buffer {
   if (bytes.length !== KEY_BYTES) {
     throw new CodecError(
       'codec-key-invalid',
-      `${where}: not a ${KEY_BYTES}-byte key (give 64 hex characters, base64 of ${KEY_BYTES} bytes as \`openssl rand -base64 32\` prints, or ${KEY_BYTES} raw bytes in a file)`,
+      `${where}: not a ${KEY_BYTES}-byte key (give 64 hex characters, base64 of ${KEY_BYTES} ` +
+      `bytes as \`openssl rand -base64 32\` prints, or ${KEY_BYTES} raw bytes in a file)`,
     );
   }
   return bytes;

@@ -58,7 +58,8 @@ export function readToken(server: CodecServerConfig, baseDir: string, env: NodeJ
   }
   if (!token) throw new CodecError('codec-token-unreadable', `${where}: no token there`);
   if (token.length < MIN_TOKEN_LENGTH || /\s|\//.test(token)) {
-    throw new CodecError('codec-token-unreadable', `${where}: a token is at least ${MIN_TOKEN_LENGTH} characters, without spaces or "/" (e.g. \`openssl rand -hex 24\`)`);
+    throw new CodecError('codec-token-unreadable', `${where}: a token is at least ${MIN_TOKEN_LENGTH} characters, ` +
+      `without spaces or "/" (e.g. \`openssl rand -hex 24\`)`);
   }
   return token;
 }
@@ -211,7 +212,8 @@ export async function startConfiguredCodecServer(
 ): Promise<ConfiguredCodecServer> {
   const server = config.codec?.server;
   if (!config.codec || !server) {
-    throw new CodecError('codec-server-not-configured', 'the codec server needs `codec:` with `codec.server:` (tokenEnv or tokenFile, corsOrigins) in teamrun.yaml; see docs/security.md');
+    throw new CodecError('codec-server-not-configured', 'the codec server needs `codec:` with `codec.server:` (tokenEnv ' +
+      'or tokenFile, corsOrigins) in teamrun.yaml; see docs/security.md');
   }
   const base = config.file ? path.dirname(config.file) : process.cwd();
   const codec = codecFor(config, options.env)!;

@@ -70,7 +70,8 @@ export const ConfigSchema = z
         // Custom kinds this project's workers register in code: `teamrun validate` knows them.
         customKinds: z.array(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/)).default([]),
         shutdownGraceMs: z.number().int().nonnegative().default(2_000),
-        // How long a run's next workflow task waits for this worker (which has the run cached) before any worker may take it: docs/lease-pace.md.
+        // How long a run's next workflow task waits for this worker (which has
+        // the run cached) before any worker may take it: docs/lease-pace.md.
         stickyScheduleToStartMs: z.number().int().min(100).max(60_000).default(2_500),
         shell: z
           .object({
@@ -91,7 +92,8 @@ export const ConfigSchema = z
             allowCommands: z.array(z.string().min(1)).optional(),
             // When set, a task's cwd must resolve inside this directory (relative cwds start here).
             cwdRoot: z.string().min(1).optional(),
-            // A cgroup (v2) per attempt when the worker may create one (auto), never (off), or fail the attempt without one (required).
+            // A cgroup (v2) per attempt when the worker may create one (auto),
+            // never (off), or fail the attempt without one (required).
             cgroup: z.enum(['auto', 'off', 'required']).default('auto'),
           })
           .strict()

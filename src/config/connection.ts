@@ -47,7 +47,8 @@ export function connectionOptions(config: TeamrunConfig & { file?: string | null
   const certPath = env.TEMPORAL_TLS_CLIENT_CERT_PATH || config.connection.clientCertPath;
   const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH || config.connection.clientKeyPath;
   if (Boolean(certPath) !== Boolean(keyPath)) {
-    throw new ConfigError('connection: a TLS client certificate needs both its cert and its key (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH)');
+    throw new ConfigError('connection: a TLS client certificate needs both its cert and its ' +
+      'key (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH)');
   }
   const read = (file: string, what: string) => {
     try {

@@ -82,7 +82,9 @@ export function findTemporalBinary(options: { install?: boolean; log?: (line: st
       env: { ...process.env, GOBIN: gobin },
     });
     if (go.status === 0 && existsSync(installed)) return installed;
-    tried.push(`go install github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}: ${lastLine(go.stderr) || `exit ${go.status}`}`);
+    tried.push(`go install ` +
+      `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}` +
+      `: ${lastLine(go.stderr) || `exit ${go.status}`}`);
   } else {
     tried.push('go install: no go on PATH');
   }

@@ -93,7 +93,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   ];
   const log = openSync(logFile, 'a');
   const child = withPrivateUmask(() => spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false }));
-  let exited: string | null = null;
+  // Set by the 'exit' listener; the cast keeps TypeScript from narrowing it to null for good below.
+  let exited = null as string | null;
   child.on('exit', (code, signal) => {
     exited = `exit ${code ?? signal}`;
   });

@@ -102,7 +102,8 @@ export const ShellSpecSchema = z
   .object({
     command: z.string().min(1).max(PLAN_LIMITS.maxCommand),
     cwd: z.string().optional(),
-    // A literal, or a variable the worker's operator lists in worker.shell.secretEnv (resolved and redacted on the worker).
+    // A literal, or a variable the worker's operator lists in
+    // worker.shell.secretEnv (resolved and redacted on the worker).
     env: z.record(z.string(), z.union([z.string(), z.object({ fromWorkerEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name') }).strict()])).optional(),
     timeoutMs: durationMs.min(1).optional(),
   })
@@ -349,7 +350,10 @@ export const TeamPlanSchema = z
     adjudicationTimeoutMs: durationMs.min(1).default(7 * 24 * 3600_000),
     /** Task queues `activity` tasks may target; any other is refused at validation. */
     activityQueues: z.array(ActivityQueueSchema).max(PLAN_LIMITS.maxActivityQueues).optional(),
-    /** `teammateIdle`: an executor run as its own activity whenever a teammate slot goes idle; its failures never touch a task. */
+    /**
+     * `teammateIdle`: an executor run as its own activity whenever
+     * a teammate slot goes idle; its failures never touch a task.
+     */
     hooks: z
       .object({
         teammateIdle: z

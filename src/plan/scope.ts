@@ -13,7 +13,8 @@ export function normalizeScope(raw: string): ScopeCheck {
   if (raw.startsWith('/')) {
     return {
       ok: false,
-      message: `scope "${raw}" is an absolute path outside the workspace: scopes are relative to it ("/" or "*" is all of it)`,
+      message: `scope "${raw}" is an absolute path outside the workspace: ` +
+        `scopes are relative to it ("/" or "*" is all of it)`,
     };
   }
   const segments: string[] = [];
@@ -25,7 +26,9 @@ export function normalizeScope(raw: string): ScopeCheck {
   return { ok: true, scope: segments.length ? segments.join('/') : WHOLE_WORKSPACE };
 }
 
-/** Two normalised scopes overlap when one is the whole workspace, or they are the same path or one contains the other. */
+/**
+ * Two normalised scopes overlap when one is the whole workspace, or they are the same path or one contains the other.
+ */
 export function scopeOverlaps(x: string, y: string): boolean {
   return x === WHOLE_WORKSPACE || y === WHOLE_WORKSPACE || x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`);
 }

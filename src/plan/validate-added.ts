@@ -36,7 +36,8 @@ export function validateAddedTasks(
     problems.push({
       path: 'tasks',
       code: 'too_many_tasks',
-      message: `the run has ${graph.size} tasks; ${tasks.length} more would pass the bound of ${PLAN_LIMITS.maxTasks} tasks in one run`,
+      message: `the run has ${graph.size} tasks; ${tasks.length} more would ` +
+        `pass the bound of ${PLAN_LIMITS.maxTasks} tasks in one run`,
     });
   }
   const batch = new Map<string, number>();
@@ -72,7 +73,8 @@ export function validateAddedTasks(
         problems.push({
           path,
           code: 'unknown_dependency',
-          message: `unknown task "${dep}": not in the run nor in this request${guess ? ` (did you mean "${guess}"?)` : ''}`,
+          message: `unknown task "${dep}": not in the run nor in this ` +
+            `request${guess ? ` (did you mean "${guess}"?)` : ''}`,
         });
       }
       seen.add(dep);
@@ -95,7 +97,10 @@ export function validateAddedTasks(
   return problems;
 }
 
-/** The run's plan with the new tasks must still pack within the bound a plan is held to (PLAN_LIMITS.maxPackedPlanBytes). */
+/**
+ * The run's plan with the new tasks must still pack within the
+ * bound a plan is held to (PLAN_LIMITS.maxPackedPlanBytes).
+ */
 function checkPackedSize(plan: TeamPlan, tasks: ReadonlyArray<TaskSpec>): PlanProblem[] {
   const bytes = utf8Bytes(JSON.stringify(packPlan({ ...plan, tasks: [...plan.tasks, ...tasks] })));
   if (bytes <= PLAN_LIMITS.maxPackedPlanBytes) return [];
@@ -103,7 +108,9 @@ function checkPackedSize(plan: TeamPlan, tasks: ReadonlyArray<TaskSpec>): PlanPr
     {
       path: 'tasks',
       code: 'plan_too_large',
-      message: `with these tasks the run's plan packs to ${bytes} bytes, over the ${PLAN_LIMITS.maxPackedPlanBytes}-byte bound on what a run carries when it continues as new; add smaller tasks (share executors) or start another run`,
+      message: `with these tasks the run's plan packs to ${bytes} bytes, over ` +
+        `the ${PLAN_LIMITS.maxPackedPlanBytes}-byte bound on what a run carries when ` +
+        `it continues as new; add smaller tasks (share executors) or start another run`,
     },
   ];
 }

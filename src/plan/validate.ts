@@ -78,7 +78,8 @@ function checkSize(input: unknown): PlanProblem[] {
       code: 'plan_too_large',
       message:
         `the plan is ${bytes} bytes of JSON, over the ${PLAN_LIMITS.maxPlanBytes}-byte bound ` +
-        `(Temporal refuses payloads over ${TEMPORAL_PAYLOAD_LIMIT_BYTES} bytes, with room kept for the rest of the request); split it into several runs`,
+        `(Temporal refuses payloads over ${TEMPORAL_PAYLOAD_LIMIT_BYTES} bytes, ` +
+        `with room kept for the rest of the request); split it into several runs`,
     },
   ];
 }
@@ -92,13 +93,17 @@ function checkPackedSize(plan: TeamPlan): PlanProblem[] {
       path: '(plan)',
       code: 'plan_too_large',
       message:
-        `the plan packs to ${bytes} bytes, over the ${PLAN_LIMITS.maxPackedPlanBytes}-byte bound on what a run carries of it when it continues as new ` +
-        `(Temporal's payload limit is ${TEMPORAL_PAYLOAD_LIMIT_BYTES} bytes, and the run's state travels beside it); split it into several runs or share executors between tasks`,
+        `the plan packs to ${bytes} bytes, over the ${PLAN_LIMITS.maxPackedPlanBytes}-byte ` +
+        `bound on what a run carries of it when it continues as new ` +
+        `(Temporal's payload limit is ${TEMPORAL_PAYLOAD_LIMIT_BYTES} bytes, and the run's ` +
+        `state travels beside it); split it into several runs or share executors between tasks`,
     },
   ];
 }
 
-/** Normalises every scope in place (`./docs//` is `docs`); `..` and absolute paths outside the workspace are problems. */
+/**
+ * Normalises every scope in place (`./docs//` is `docs`); `..` and absolute paths outside the workspace are problems.
+ */
 function checkScopes(plan: TeamPlan): PlanProblem[] {
   const problems: PlanProblem[] = [];
   plan.tasks.forEach((task, i) => {
@@ -238,7 +243,8 @@ export function checkActivityTasks(
       problems.push({
         path: `${pathOf(i)}.executor`,
         code: 'activity_with_ledger',
-        message: `an activity task cannot run under a shared ledger ("${plan.budget.ledger}"): its worker cannot renew the ledger slot`,
+        message: `an activity task cannot run under a shared ledger ` +
+          `("${plan.budget.ledger}"): its worker cannot renew the ledger slot`,
       });
     }
   });
@@ -261,7 +267,8 @@ export function checkApprovers(plan: Pick<TeamPlan, 'governance' | 'tasks'>): Pl
       problems.push({
         path: `tasks[${i}].executor.approvers[${a}]`,
         code: 'approver_not_operator',
-        message: `approver "${name}" is not one of governance.operators (${operators.map((o) => `"${o}"`).join(', ')}): they could never decide this task`,
+        message: `approver "${name}" is not one of governance.operators ` +
+          `(${operators.map((o) => `"${o}"`).join(', ')}): they could never decide this task`,
       });
     });
   });

@@ -32,7 +32,8 @@ export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, fina
   const attempts = facts.attempts.map((a) => attemptRecord(a, facts.control, execution.pending, execution.runIds));
   const tasks = taskReports(facts, attempts, final);
   if (!final && execution.workflowStatus === 'RUNNING') {
-    notes.push('The run is open and did not answer queries (no worker on its task queue?): task states and adjudications are missing.');
+    notes.push('The run is open and did not answer queries (no worker on ' +
+      'its task queue?): task states and adjudications are missing.');
   } else if (!final) {
     notes.push('The workflow closed without a run result: task states and adjudications are missing.');
   }
@@ -41,7 +42,8 @@ export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, fina
   }
   const close = facts.close;
   if (close?.kind === 'cancelled' && close.result?.cancellation) {
-    notes.push(`The workflow closed Canceled (a Temporal cancel request, handled as abortRun): ${close.result.cancellation.message}.`);
+    notes.push(`The workflow closed Canceled (a Temporal cancel request, ` +
+      `handled as abortRun): ${close.result.cancellation.message}.`);
   }
   return {
     workflowId: execution.workflowId,

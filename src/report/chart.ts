@@ -35,10 +35,13 @@ export function stepChart(o: ChartOptions): string {
   const limit =
     o.limit === undefined
       ? ''
-      : `<line class="limit" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(o.limit).toFixed(1)}" y2="${y(o.limit).toFixed(1)}"/>` +
-        `<text class="limit-label" x="${W - PAD.right}" y="${(y(o.limit) - 3).toFixed(1)}" text-anchor="end">limit ${escapeXml(o.format(o.limit))}</text>`;
+      : `<line class="limit" x1="${PAD.left}" x2="${W - PAD.right}" ` +
+        `y1="${y(o.limit).toFixed(1)}" y2="${y(o.limit).toFixed(1)}"/>` +
+        `<text class="limit-label" x="${W - PAD.right}" y="${(y(o.limit) - 3).toFixed(1)}" ` +
+        `text-anchor="end">limit ${escapeXml(o.format(o.limit))}</text>`;
   return (
-    `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeXml(o.title)}">` +
+    `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" ` +
+    `height="${H}" role="img" aria-label="${escapeXml(o.title)}">` +
     `<text class="chart-title" x="${PAD.left}" y="14">${escapeXml(o.title)}: ${escapeXml(o.format(last))}</text>` +
     `<line class="axis" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(0)}" y2="${y(0)}"/>` +
     limit +

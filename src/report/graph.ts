@@ -95,16 +95,21 @@ export function graphSvg(graph: GraphLayout, href?: (key: string) => string): st
       const box =
         `<g class="node" data-task="${esc(t.key)}" data-status="${esc(t.status ?? 'unknown')}">` +
         `<title>${esc(`${t.title} (${t.key}): ${t.status ?? 'not run'}`)}</title>` +
-        `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${NODE.width}" height="${NODE.height}" rx="7" fill="${fill}" stroke="${stroke}" stroke-width="2"/>` +
-        `<text class="node-title" x="${(x + 10).toFixed(1)}" y="${(y + 19).toFixed(1)}">${esc(clip(t.title, TITLE_CHARS))}</text>` +
-        `<text class="node-key" x="${(x + 10).toFixed(1)}" y="${(y + 36).toFixed(1)}">${esc(clip(t.key, 22))}${t.status ? ` · ${esc(t.status)}` : ''}</text>` +
+        `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${NODE.width}" ` +
+        `height="${NODE.height}" rx="7" fill="${fill}" stroke="${stroke}" stroke-width="2"/>` +
+        `<text class="node-title" x="${(x + 10).toFixed(1)}" ` +
+        `y="${(y + 19).toFixed(1)}">${esc(clip(t.title, TITLE_CHARS))}</text>` +
+        `<text class="node-key" x="${(x + 10).toFixed(1)}" ` +
+        `y="${(y + 36).toFixed(1)}">${esc(clip(t.key, 22))}${t.status ? ` · ${esc(t.status)}` : ''}</text>` +
         `</g>`;
       return href ? `<a href="${esc(href(t.key))}">${box}</a>` : box;
     })
     .join('');
   return (
-    `<svg class="graph" viewBox="0 0 ${Math.ceil(graph.width)} ${Math.ceil(graph.height)}" width="${Math.ceil(graph.width)}" height="${Math.ceil(graph.height)}" role="img" aria-label="task graph">` +
-    `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">` +
+    `<svg class="graph" viewBox="0 0 ${Math.ceil(graph.width)} ${Math.ceil(graph.height)}" ` +
+    `width="${Math.ceil(graph.width)}" height="${Math.ceil(graph.height)}" role="img" aria-label="task graph">` +
+    `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" ` +
+    `markerWidth="7" markerHeight="7" orient="auto-start-reverse">` +
     `<path d="M0,0 L10,5 L0,10 z" fill="#8a94a6"/></marker></defs>` +
     edges +
     nodes +
@@ -147,7 +152,9 @@ export function graphText(tasks: ReadonlyArray<GraphTask>): string {
       const symbol = t.status ? `${SYMBOLS[t.status] ?? '·'} ` : '';
       const waits = t.dependsOn.length ? `  ← ${t.dependsOn.join(', ')}` : '';
       const status = t.status ? `  ${`[${t.status}]`.padEnd(14)}` : '';
-      lines.push(`  ${branch} ${symbol}${clip(t.key, 32).padEnd(keyWidth)}  ${clip(t.title, 40).padEnd(titleWidth)}${status}${waits}`.trimEnd());
+      const key = clip(t.key, 32).padEnd(keyWidth);
+      const title = clip(t.title, 40).padEnd(titleWidth);
+      lines.push(`  ${branch} ${symbol}${key}  ${title}${status}${waits}`.trimEnd());
     });
   }
   return lines.join('\n');

@@ -231,7 +231,8 @@ function readEvent(
       identity: cancelRequested.identity ?? null,
       key: null,
       fencingToken: null,
-      summary: `workflow cancellation requested (= abortRun)${cancelRequested.cause ? `: ${cancelRequested.cause}` : ''}`,
+      summary: `workflow cancellation requested (= ` +
+        `abortRun)${cancelRequested.cause ? `: ${cancelRequested.cause}` : ''}`,
       verdict: null,
     });
     return;
@@ -305,7 +306,8 @@ function controlRecord(via: 'signal' | 'update', name: string, payload: unknown,
   if (name === 'interruptTask') summary = `interrupt ${key ?? '?'} (token ${fencingToken ?? '?'})`;
   else if (name === 'abortRun') summary = `abort the run${fields.requireAdjudication === false ? ' (no adjudication)' : ''}`;
   else if (name === 'adjudicate') summary = `${text(fields.decision) ?? '?'} ${key ?? '?'} (decision ${text(fields.decisionId) ?? '?'})`;
-  else if (name === 'sendMessage') summary = `message ${text(fields.from) ?? '?'} → ${text(fields.to) ?? '?'}${text(fields.subject) ? `: ${text(fields.subject)}` : ''}`;
+  else if (name === 'sendMessage') summary = `message ${text(fields.from) ?? '?'} ` +
+    `→ ${text(fields.to) ?? '?'}${text(fields.subject) ? `: ${text(fields.subject)}` : ''}`;
   else if (name === 'readInbox') summary = `${key ?? '?'} reads its inbox${fields.peek === true ? ' (peek)' : ''}`;
   else summary = name;
   if (reason) summary += `: ${reason}`;

@@ -72,7 +72,9 @@ export async function loadRunAttempts(client: Client, workflowId: string): Promi
 }
 
 /** The histories of the chain that ends in `runId`, oldest first, following `continuedExecutionRunId` back. */
-/** The run's description and the histories of its whole continue-as-new chain; `not_found` when there is no such run. */
+/**
+ * The run's description and the histories of its whole continue-as-new chain; `not_found` when there is no such run.
+ */
 async function readRun(client: Client, workflowId: string) {
   const handle = client.workflow.getHandle(workflowId);
   let description;

@@ -40,7 +40,8 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
           const tip = `${task.title} (${task.key}): ${status}, ${task.attempts.length} attempt(s)`;
           const box = `<span class="box" style="background:${colour.fill};border-color:${colour.stroke}"></span>`;
           const inner = row.href ? `<a href="${esc(`${row.href}#task-${task.key}`)}">${box}</a>` : box;
-          return `<td class="cell" data-task="${esc(task.key)}" data-status="${esc(status)}" title="${esc(tip)}">${inner}</td>`;
+          return `<td class="cell" data-task="${esc(task.key)}" ` +
+            `data-status="${esc(status)}" title="${esc(tip)}">${inner}</td>`;
         })
         .join('');
       const name = row.href ? `<a href="${esc(row.href)}">${esc(s.workflowId)}</a>` : esc(s.workflowId);
@@ -48,11 +49,17 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
       const took = (s.closedAt ?? options.generatedAt) - s.startedAt;
       const budget = s.budgetUsed ? `${count(s.budgetUsed.attempts)} att · ${count(s.budgetUsed.tokens)} tok · ${usd(s.budgetUsed.usd)}` : '?';
       return (
-        `<tr class="run" data-workflow-id="${esc(s.workflowId)}"><td class="run-name">${name}${web ? ` <a class="web-ui" href="${esc(web)}" title="in the Temporal Web UI">UI</a>` : ''}` +
+        `<tr class="run" data-workflow-id="${esc(s.workflowId)}"><td ` +
+        `class="run-name">` +
+        `${name}${web ? ` <a class="web-ui" href="${esc(web)}" title="in the Temporal Web UI">UI</a>` : ''}` +
         `${row.error ? `<br><small class="error">${esc(row.error)}</small>` : ''}</td>` +
-        `<td><span class="state">${esc(s.state)}</span>${s.pendingAdjudications ? ` <small>${s.pendingAdjudications} pending</small>` : ''}</td>` +
-        `<td class="nowrap">${s.progress ? `${s.progress.done}/${s.progress.total}` : '?'}</td><td class="nowrap">${budget}</td>` +
-        `<td class="nowrap">${esc(new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19))}</td><td class="nowrap">${esc(duration(took))}${s.closedAt ? '' : ' (open)'}</td>` +
+        `<td><span ` +
+        `class="state">${esc(s.state)}</span>` +
+        `${s.pendingAdjudications ? ` <small>${s.pendingAdjudications} pending</small>` : ''}</td>` +
+        `<td class="nowrap">${s.progress ? `${s.progress.done}/${s.progress.total}` : '?'}</td><td ` +
+        `class="nowrap">${budget}</td>` +
+        `<td class="nowrap">${esc(new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19))}` +
+        `</td><td class="nowrap">${esc(duration(took))}${s.closedAt ? '' : ' (open)'}</td>` +
         `${cells}</tr>`
       );
     })
@@ -61,6 +68,8 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
     .filter(([status]) => status !== 'unknown')
     .map(([status, c]) => `<span class="box" style="background:${c.fill};border-color:${c.stroke}"></span>${esc(status)}`)
     .join(' ');
+  const counts = `${rows.length} run(s), newest first · ${columns.length} task(s)`;
+  const when = esc(new Date(options.generatedAt).toISOString());
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -71,9 +80,13 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
 </head>
 <body>
 <h1>${esc(options.title)}</h1>
-<p class="meta">${rows.length} run(s), newest first · ${columns.length} task(s) · generated ${esc(new Date(options.generatedAt).toISOString())} by <code>teamrun report --team</code></p>
+<p class="meta">${counts} · generated ${when} by <code>teamrun report --team</code></p>
 <p class="legend">${legend}</p>
-${rows.length ? `<div class="grid-box"><table class="grid"><thead>${header}</thead><tbody>${body}</tbody></table></div>` : '<p class="empty">No runs match.</p>'}
+${
+  rows.length
+    ? `<div class="grid-box"><table class="grid"><thead>${header}</thead><tbody>${body}</tbody></table></div>`
+    : '<p class="empty">No runs match.</p>'
+}
 </body>
 </html>
 `;
@@ -91,14 +104,16 @@ body { margin: 20px 24px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", 
 h1 { font-size: 20px; margin: 0 0 4px; }
 .meta, small { color: #5d6776; }
 .legend { color: #5d6776; font-size: 12px; }
-.box { display: inline-block; width: 18px; height: 18px; border: 2px solid; border-radius: 4px; vertical-align: middle; margin: 0 3px; }
+.box { display: inline-block; width: 18px; height: 18px; border: 2px solid; border-radius: 4px;
+  vertical-align: middle; margin: 0 3px; }
 .legend .box { width: 12px; height: 12px; margin-left: 10px; }
 .grid-box { overflow-x: auto; }
 table.grid { border-collapse: collapse; }
 .grid th, .grid td { padding: 4px 8px; border-bottom: 1px solid #dde2ea; text-align: left; vertical-align: middle; }
 .grid th { font-size: 12px; color: #5d6776; font-weight: 600; vertical-align: bottom; }
 .grid th.task-col { height: 130px; width: 30px; padding: 0 2px; white-space: nowrap; }
-.grid th.task-col span { display: inline-block; transform: rotate(-55deg); transform-origin: left bottom; width: 26px; position: relative; left: 14px; bottom: 4px; }
+.grid th.task-col span { display: inline-block; transform: rotate(-55deg); transform-origin: left bottom;
+  width: 26px; position: relative; left: 14px; bottom: 4px; }
 .grid td.cell { text-align: center; padding: 3px 2px; }
 .grid td.cell a:hover .box { outline: 2px solid #2b7bd6; }
 .grid tr.run:hover { background: #f5f7fa; }

@@ -10,20 +10,24 @@ export function renderReportText(report: RunReport): string {
   const elapsed = (report.closedAt ?? report.generatedAt) - report.startedAt;
   lines.push(
     `run ${report.workflowId}${report.team ? ` (team ${report.team})` : ''}: ${report.state}`,
-    `  started ${new Date(report.startedAt).toISOString()}, ${report.closedAt ? `closed after ${duration(elapsed)}` : `open for ${duration(elapsed)}`}` +
+    `  started ${new Date(report.startedAt).toISOString()}, ` +
+    `${report.closedAt ? `closed after ${duration(elapsed)}` : `open for ${duration(elapsed)}`}` +
       `${report.runIds.length > 1 ? `, ${report.runIds.length} runs (continue-as-new)` : ''}`,
   );
   if (report.stats) {
     const s = report.stats;
-    lines.push(`  tasks   ${s.succeeded + s.failed + s.skipped}/${s.total} done: ${s.succeeded} succeeded, ${s.failed} failed, ${s.skipped} skipped, ${s.adjudication} in adjudication`);
+    lines.push(`  tasks   ${s.succeeded + s.failed + s.skipped}/${s.total} done: ${s.succeeded} ` +
+      `succeeded, ${s.failed} failed, ${s.skipped} skipped, ${s.adjudication} in adjudication`);
   }
   const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-  lines.push(`  work    ${n(attempts, 'attempt')}, ${n(report.leases.length, 'lease lost', 'leases lost')}, ${n(report.control.length, 'control message')}`);
+  lines.push(`  work    ${n(attempts, 'attempt')}, ${n(report.leases.length, 'lease lost', 'leases lost')}` +
+    `, ${n(report.control.length, 'control message')}`);
   for (const note of report.notes) lines.push(`  note    ${note}`);
 
   lines.push('', 'tasks');
   for (const task of report.tasks) {
-    lines.push(`  ${task.key}${task.title !== task.key ? ` "${task.title}"` : ''}: ${task.status ?? '?'}, ${task.attempts.length} attempt(s)`);
+    lines.push(`  ${task.key}${task.title !== task.key ? ` "${task.title}"` : ''}` +
+      `: ${task.status ?? '?'}, ${task.attempts.length} attempt(s)`);
     for (const a of task.attempts) lines.push(`    ${attemptLine(a, at)}`);
     if (task.lastError && task.status !== 'succeeded') lines.push(`    last error: ${oneLine(task.lastError, 100)}`);
   }
@@ -45,7 +49,8 @@ export function renderReportText(report: RunReport): string {
   lines.push('', 'control');
   if (!report.control.length) lines.push('  no signals or updates');
   for (const c of report.control) {
-    lines.push(`  ${at(c.at)} ${c.via} ${c.name}${c.actor ? ` by ${c.actor}` : ''}: ${oneLine(c.summary, 90)}${c.verdict ? ` -> ${c.verdict}` : ''}`);
+    lines.push(`  ${at(c.at)} ${c.via} ${c.name}${c.actor ? ` by ${c.actor}` : ''}` +
+      `: ${oneLine(c.summary, 90)}${c.verdict ? ` -> ${c.verdict}` : ''}`);
   }
 
   lines.push('', 'adjudications');
@@ -53,9 +58,12 @@ export function renderReportText(report: RunReport): string {
   else if (!report.adjudications.length) lines.push('  none');
   for (const a of report.adjudications ?? []) {
     const decided = a.decision
-      ? `${a.decision.decision} by ${a.decision.actor ?? '?'} at ${at(a.decision.decidedAt)}${a.decision.reason ? ` (${a.decision.reason})` : ''}`
+      ? `${a.decision.decision} by ${a.decision.actor ?? '?'} ` +
+        `at ${at(a.decision.decidedAt)}${a.decision.reason ? ` (${a.decision.reason})` : ''}`
       : 'PENDING';
-    lines.push(`  ${a.key} token ${a.fencingToken}: ${a.code} at ${at(a.requestedAt)}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? `: ${oneLine(a.reason, 60)}` : ''} -> ${decided}`);
+    lines.push(`  ${a.key} token ${a.fencingToken}: ${a.code} ` +
+      `at ${at(a.requestedAt)}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? `: ${oneLine(a.reason, 60)}` : ''}` +
+      ` -> ${decided}`);
   }
 
   const { limits, used } = report.budget;

@@ -24,7 +24,10 @@ export function terminalLogger(level: LogLevel): DefaultLogger {
   return level === 'DEBUG' || level === 'TRACE' ? new DefaultLogger(level) : new DefaultLogger(level, oneLineLogFunction);
 }
 
-/** Installs the terminal logger as the Temporal runtime's, once per process (with the runtime's other options, e.g. metrics). */
+/**
+ * Installs the terminal logger as the Temporal runtime's, once
+ * per process (with the runtime's other options, e.g. metrics).
+ */
 export function installTerminalLogger(level: LogLevel = 'INFO', options: Pick<RuntimeOptions, 'shutdownSignals' | 'telemetryOptions'> = {}): void {
   Runtime.install({ logger: terminalLogger(level), ...options });
 }

@@ -22,7 +22,8 @@ export async function runWorker(options: { taskQueue?: string; identity?: string
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
   if (bundle && config.codec) {
     process.stderr.write(
-      'teamrun worker: codec on with a pre-built workflow bundle: failures the workflow itself raises stay plaintext in history ' +
+      'teamrun worker: codec on with a pre-built workflow bundle: ' +
+      'failures the workflow itself raises stay plaintext in history ' +
         'unless the bundle was built with the failureConverterPath of dataConverterFor(config) (docs/security.md)\n',
     );
   }
@@ -34,7 +35,8 @@ export async function runWorker(options: { taskQueue?: string; identity?: string
     workflowBundle: bundle ? { codePath: bundle } : undefined,
   });
   process.stdout.write(
-    `teamrun worker ready: ${worker.options.identity} on ${config.connection.address} queue ${worker.options.taskQueue}\n`,
+    `teamrun worker ready: ${worker.options.identity} ` +
+    `on ${config.connection.address} queue ${worker.options.taskQueue}\n`,
   );
   await worker.run();
 }

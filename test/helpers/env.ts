@@ -98,6 +98,7 @@ export async function waitFor<T>(what: string, check: () => Promise<T> | T, time
     } catch (err) {
       last = err;
     }
+    // oxlint-disable-next-line no-base-to-string -- last is whatever check() threw, usually an Error
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }

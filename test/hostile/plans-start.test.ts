@@ -121,6 +121,7 @@ describe('hostile plans through the public start path (client, as the temporal C
         // `teamrun report` shows the title with its control characters escaped, as `teamrun tasks` does.
         const report = await teamrun(['report', handle.workflowId]);
         expect(report.stdout).toContain('"\\x1b]0;pwned\\x07\\x1b[2J\\u202e"');
+        // oxlint-disable-next-line no-control-regex -- asserts that no control character is left
         expect(report.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
       }
     }

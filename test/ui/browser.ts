@@ -56,7 +56,7 @@ export async function see(locator: Locator, timeoutMs = 30_000): Promise<void> {
   } catch {
     const shot = path.join(SCREENSHOTS, `failed-${Date.now()}.png`);
     await locator.page().screenshot({ path: shot, fullPage: true }).catch(() => undefined);
-    throw new Error(`expected to see ${locator} within ${timeoutMs / 1000} s (page as it was: ${shot})`);
+    throw new Error(`expected to see ${String(locator)} within ${timeoutMs / 1000} s (page as it was: ${shot})`);
   }
 }
 
@@ -69,5 +69,5 @@ export async function countIs(locator: Locator, count: number, timeoutMs = 30_00
     if (seen === count) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`expected ${locator} to match ${count} elements, saw ${seen}`);
+  throw new Error(`expected ${String(locator)} to match ${count} elements, saw ${seen}`);
 }

@@ -76,10 +76,12 @@ export class HostPolicy {
     }
     const where = host === ip ? `${host}:${port}` : `${host}:${port} (${ip})`;
     if (special(ip, family)) {
-      return `${where} is a loopback, private or link-local address, which tasks may not reach unless the worker allows it: add "${host}" (or "${host}:${port}", or a CIDR) to worker.http.allowHosts`;
+      return `${where} is a loopback, private or link-local address, which tasks may not reach unless the ` +
+        `worker allows it: add "${host}" (or "${host}:${port}", or a CIDR) to worker.http.allowHosts`;
     }
     if (!this.config.allowPublic) {
-      return `${where} is not in worker.http.allowHosts, and worker.http.allowPublic is false: add "${host}" to worker.http.allowHosts`;
+      return `${where} is not in worker.http.allowHosts, and worker.http.allowPublic ` +
+        `is false: add "${host}" to worker.http.allowHosts`;
     }
     return null;
   }

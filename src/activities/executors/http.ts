@@ -50,7 +50,8 @@ export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => 
       }
       if (err instanceof BodyTooLarge) {
         throw new ExecutorError(
-          redact(`${method} ${url.href}: the response body is over ${maxBodyBytes} bytes (worker.http.maxBodyBytes); the worker stopped reading at ${err.read} bytes`),
+          redact(`${method} ${url.href}: the response body is over ${maxBodyBytes} bytes ` +
+            `(worker.http.maxBodyBytes); the worker stopped reading at ${err.read} bytes`),
           { nonRetryable: true, type: 'TeamHttpBodyTooLarge' },
         );
       }

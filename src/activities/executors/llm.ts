@@ -145,7 +145,8 @@ async function readBounded(response: Response, max: number): Promise<string> {
 
 /** The inbox as one user message: who sent what, in order. */
 function inboxPrompt(inbox: ExecutorContext['inbox']): string {
-  const lines = inbox.map((m) => `- from ${m.from}${m.subject ? ` (${m.subject})` : ''}: ${typeof m.body === 'string' ? m.body : JSON.stringify(m.body)}`);
+  const lines = inbox.map((m) => `- from ${m.from}${m.subject ? ` (${m.subject})` : ''}: ` +
+    `${typeof m.body === 'string' ? m.body : JSON.stringify(m.body)}`);
   return `Messages from your team:\n${lines.join('\n')}`;
 }
 

@@ -42,7 +42,8 @@ export function containAttempt(mode: CgroupMode, environmentMarker: string): Att
     if (cgroup) return new CgroupProcesses(cgroup);
     if (mode === 'required') {
       throw new ContainmentError(
-        `worker.shell.cgroup is "required" but this worker cannot create a cgroup v2 group (${cgroupProblem ?? 'unknown reason'})`,
+        `worker.shell.cgroup is "required" but this worker cannot ` +
+        `create a cgroup v2 group (${cgroupProblem ?? 'unknown reason'})`,
       );
     }
   }

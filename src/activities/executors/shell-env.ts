@@ -50,7 +50,8 @@ export function shellEnvironment(
     const source = value?.fromWorkerEnv;
     if (typeof source !== 'string' || !secretNames.has(source)) {
       throw new ExecutorError(
-        `env.${name}: fromWorkerEnv "${String(source)}" is not listed in worker.shell.secretEnv of this worker; a task may only take the worker variables its operator lists there`,
+        `env.${name}: fromWorkerEnv "${String(source)}" is not listed in worker.shell.secretEnv ` +
+        `of this worker; a task may only take the worker variables its operator lists there`,
         { nonRetryable: true, type: 'TeamShellEnvRefused' },
       );
     }
@@ -108,7 +109,9 @@ export function resolveCwd(cwd: string | undefined, shell: ShellConfig): string 
     if (!statSync(real).isDirectory()) throw new Error('not a directory');
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new ExecutorError(`cwd "${cwd ?? wanted}" ${missing ? 'does not exist' : `is not a usable directory (${(err as Error).message})`}${wanted !== cwd ? ` (resolved to ${wanted})` : ''}`, {
+    throw new ExecutorError(`cwd "${cwd ?? wanted}" ` +
+      `${missing ? 'does not exist' : `is not a usable directory (${(err as Error).message})`}` +
+      `${wanted !== cwd ? ` (resolved to ${wanted})` : ''}`, {
       nonRetryable: true,
       type: 'TeamShellBadCwd',
     });
@@ -117,7 +120,8 @@ export function resolveCwd(cwd: string | undefined, shell: ShellConfig): string 
     const realRoot = realpathSync(root);
     const inside = path.relative(realRoot, real);
     if (inside.startsWith('..') || path.isAbsolute(inside)) {
-      throw new ExecutorError(`cwd "${cwd}" resolves to ${real}, outside worker.shell.cwdRoot (${realRoot}); tasks on this worker may only run inside it`, {
+      throw new ExecutorError(`cwd "${cwd}" resolves to ${real}, outside worker.shell.cwdRoot ` +
+        `(${realRoot}); tasks on this worker may only run inside it`, {
         nonRetryable: true,
         type: 'TeamShellCwdRefused',
       });
@@ -140,7 +144,8 @@ export function checkCommand(command: string, patterns: ReadonlyArray<string> | 
   if (!matches) {
     const shown = command.length > 200 ? `${command.slice(0, 200)}...` : command;
     throw new ExecutorError(
-      `command refused: "${shown}" matches none of worker.shell.allowCommands (${patterns.map((p) => JSON.stringify(p)).join(', ') || 'empty: no command may run'})`,
+      `command refused: "${shown}" matches none of worker.shell.allowCommands ` +
+      `(${patterns.map((p) => JSON.stringify(p)).join(', ') || 'empty: no command may run'})`,
       { nonRetryable: true, type: 'TeamShellCommandRefused' },
     );
   }

@@ -147,7 +147,8 @@ function runContained(
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       // The shell is done: whatever it left behind (a background child, a daemon) ends with it.
-      processes
+      // void: an event listener cannot await, and alive()'s failure is caught as "something is left".
+      void processes
         .alive()
         .catch(() => true)
         .then((left) => {
@@ -180,7 +181,8 @@ function runContained(
 
     function settle() {
       for (const [name, capture] of [['stdout', stdout], ['stderr', stderr]] as const) {
-        if (capture.longLines) note(`${name}: ${capture.longLines} line(s) over ${maxLineBytes} bytes (worker.shell.maxLineBytes); ${capture.total} bytes in all, the last ${logTailBytes} kept`);
+        if (capture.longLines) note(`${name}: ${capture.longLines} line(s) over ${maxLineBytes} bytes ` +
+          `(worker.shell.maxLineBytes); ${capture.total} bytes in all, the last ${logTailBytes} kept`);
       }
       const logs: AttemptLogs = {
         stdout: stdout.tail(logTailBytes, redactor),
@@ -210,7 +212,9 @@ function runContained(
       let detail: string;
       let nonRetryable = reported?.nonRetryable === true;
       if (dropped > 0 && !stoppedBy) {
-        detail = `${dropped} directive line(s) (${stdout.droppedDirectives.join(', ')}) over ${maxLineBytes} bytes were dropped, not parsed (worker.shell.maxLineBytes); print less on one line, or store the data elsewhere and print a reference`;
+        detail = `${dropped} directive line(s) (${stdout.droppedDirectives.join(', ')}) ` +
+          `over ${maxLineBytes} bytes were dropped, not parsed (worker.shell.maxLineBytes); ` +
+          `print less on one line, or store the data elsewhere and print a reference`;
         nonRetryable = true;
       } else {
         const message = reported?.message === undefined ? undefined : redactor.text(String(reported.message));
@@ -238,7 +242,10 @@ function addLink(links: AttemptLink[], value: unknown): void {
   links.push({ url, label: (label ?? url).slice(0, MAX_LINK_LABEL) });
 }
 
-/** A `::teamrun-message::{"to":...,"subject":...,"body":...}` line: checked by the run when the attempt settles its task. */
+/**
+ * A `::teamrun-message::{"to":...,"subject":...,"body":...}`
+ * line: checked by the run when the attempt settles its task.
+ */
 function addMessage(messages: unknown[], value: unknown): void {
   if (messages.length >= MAILBOX_LIMITS.perAttempt) throw new Error(`more than ${MAILBOX_LIMITS.perAttempt} messages; later ones are ignored`);
   if (typeof value !== 'object' || value === null || typeof (value as { to?: unknown }).to !== 'string') {
@@ -270,7 +277,8 @@ function withNotes(tail: string, notes: string[], limit: number): string {
 function spawnFailure(err: NodeJS.ErrnoException, evidence: ExecutorResult = {}): ExecutorError {
   if (err.code === 'E2BIG') {
     return new ExecutorError(
-      'could not start /bin/sh: the environment and arguments are over the system limit (E2BIG); pass large values through files (dependency outputs are always in $TEAMRUN_INPUTS_FILE)',
+      'could not start /bin/sh: the environment and arguments are over the system limit (E2BIG); ' +
+      'pass large values through files (dependency outputs are always in $TEAMRUN_INPUTS_FILE)',
       { nonRetryable: true, type: 'TeamShellTooBig', ...evidence },
     );
   }

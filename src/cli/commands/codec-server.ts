@@ -10,7 +10,8 @@ export function registerCodecServer(program: Command): void {
   program
     .command('codec-server')
     .description(
-      'serve the payload codec (codec: in teamrun.yaml) over HTTP for the Temporal Web UI and `temporal --codec-endpoint`, until Ctrl-C',
+      'serve the payload codec (codec: in teamrun.yaml) over HTTP for ' +
+      'the Temporal Web UI and `temporal --codec-endpoint`, until Ctrl-C',
     )
     .option('--host <host>', 'interface to listen on (default: codec.server.host, 127.0.0.1)')
     .option('--port <port>', 'port (default: codec.server.port, 8089; 0 picks a free one)', intOption)
@@ -24,10 +25,13 @@ export function registerCodecServer(program: Command): void {
       process.stdout.write(
         [
           `teamrun codec server listening on ${running.url}`,
-          `  namespaces: ${running.namespaces.join(', ')}; current key: ${config.codec!.currentKeyId} (${config.codec!.keys.length} known)`,
+          `  namespaces: ${running.namespaces.join(', ')}; current ` +
+          `key: ${config.codec!.currentKeyId} (${config.codec!.keys.length} known)`,
           `  CORS origins: ${running.corsOrigins.join(', ') || '(none: no browser may call it)'}`,
-          `  temporal CLI: temporal workflow show -w <id> --codec-endpoint ${running.url} --codec-auth "Bearer <token>"`,
-          `  Web UI:       --ui-codec-endpoint ${running.url}/t/<token>   (the UI sends no header without OIDC; see docs/security.md)`,
+          `  temporal CLI: temporal workflow show -w <id> ` +
+          `--codec-endpoint ${running.url} --codec-auth "Bearer <token>"`,
+          `  Web UI:       --ui-codec-endpoint ${running.url}/t/<token>   ` +
+          `(the UI sends no header without OIDC; see docs/security.md)`,
           '',
         ].join('\n'),
       );

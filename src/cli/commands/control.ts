@@ -63,7 +63,8 @@ function claimsTable(claims: msg.ActiveClaim[]): string {
       String(c.attempt),
       c.holder,
       time(c.startedAt),
-      c.interrupted ? `yes (${c.interruption?.actor ?? 'unknown'}${c.interruption?.requestId ? `, ${c.interruption.requestId}` : ''})` : 'no',
+      c.interrupted ? `yes (${c.interruption?.actor ?? 'unknown'}` +
+        `${c.interruption?.requestId ? `, ${c.interruption.requestId}` : ''})` : 'no',
     ]),
   );
 }
@@ -208,7 +209,8 @@ export function registerControl(program: Command): void {
       else {
         const settle = options.adjudication ? 'settle in adjudication' : 'fail';
         const how = verdict.idempotent ? 'already aborted' : 'aborted';
-        process.stdout.write(`${how}: ${verdict.activeClaims} running attempt(s) cancelled; they ${settle}, and tasks not started are skipped\n`);
+        process.stdout.write(`${how}: ${verdict.activeClaims} running attempt(s) cancelled; ` +
+          `they ${settle}, and tasks not started are skipped\n`);
       }
       if (!verdict.ok) process.exitCode = 1;
     });
@@ -232,7 +234,8 @@ export function registerControl(program: Command): void {
 
   program
     .command('adjudicate <workflowId> <key>')
-    .description('decide a task in adjudication: --retry (run it again), --accept (mark it succeeded) or --reject (mark it failed)')
+    .description('decide a task in adjudication: --retry (run it again), ' +
+      '--accept (mark it succeeded) or --reject (mark it failed)')
     .option('--retry', 'run the task again, with a new fencing token')
     .option('--accept', 'mark it succeeded (with --result as its output, else what the attempt reported)')
     .option('--reject', 'mark it failed; its dependents are skipped')
@@ -258,7 +261,8 @@ export function registerControl(program: Command): void {
       if (options.json) printJson(outcome);
       else {
         const again = outcome.idempotent ? ' (decided earlier with this decision id)' : '';
-        process.stdout.write(`${key}: ${request.decision} -> ${outcome.task.status}${again}\n  decision ${request.decisionId} by ${request.actor}\n`);
+        process.stdout.write(`${key}: ${request.decision} -> ${outcome.task.status}${again}\n  ` +
+          `decision ${request.decisionId} by ${request.actor}\n`);
       }
     });
 }

@@ -26,7 +26,8 @@ export function registerDemo(program: Command): void {
   program
     .command('demo')
     .description(
-      'the quick start: start a local Temporal (unless one answers) and a worker, run examples/demo.yaml, print the summary, stop',
+      'the quick start: start a local Temporal (unless one answers) ' +
+      'and a worker, run examples/demo.yaml, print the summary, stop',
     )
     .option('--keep', 'keep the server and the worker running afterwards, to browse the Web UI (Ctrl-C stops them)')
     .option('--plan <file>', 'the plan to run (default: examples/demo.yaml)')
@@ -61,7 +62,8 @@ export function registerDemo(program: Command): void {
         process.stdout.write(`demo finished in ${duration(Date.now() - began)}: ${result.status}\n`);
         if (result.status !== 'succeeded') process.exitCode = 1;
         if (options.keep) {
-          process.stdout.write(`\nthe server and the worker keep running${stack.webUi ? ` (${stack.webUi})` : ''}; press Ctrl-C to stop them\n`);
+          process.stdout.write(`\nthe server and the worker keep ` +
+            `running${stack.webUi ? ` (${stack.webUi})` : ''}; press Ctrl-C to stop them\n`);
           await interrupt.untilCtrlC();
         }
       } finally {
@@ -96,7 +98,8 @@ function interruptible(
 }
 
 function uiGuide(webUi: string, namespace: string, teamName: string, link: string): string {
-  const list = `${webUi}/namespaces/${encodeURIComponent(namespace)}/workflows?query=${encodeURIComponent(`TeamName="${teamName}"`)}`;
+  const list = `${webUi}/namespaces/${encodeURIComponent(namespace)}` +
+    `/workflows?query=${encodeURIComponent(`TeamName="${teamName}"`)}`;
   return [
     'In the Temporal Web UI:',
     `  this run:          ${link}`,

@@ -16,7 +16,8 @@ export function registerDev(program: Command): void {
   program
     .command('dev')
     .description(
-      'run a local Temporal dev server (SQLite, search attributes registered, Web UI) and a worker in this process, until Ctrl-C',
+      'run a local Temporal dev server (SQLite, search attributes ' +
+      'registered, Web UI) and a worker in this process, until Ctrl-C',
     )
     .option('--port <port>', 'frontend port (default: the port of a local connection.address, else devServer.port)', intOption)
     .option('--ui-port <port>', 'Web UI port (default: devServer.uiPort, or the frontend port + 1000)', intOption)

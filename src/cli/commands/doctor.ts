@@ -24,7 +24,8 @@ interface Check {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('check the setup: config file, connection, search attributes, workers on the task queue, the temporal CLI; exit 0 when all pass')
+    .description('check the setup: config file, connection, search attributes, ' +
+      'workers on the task queue, the temporal CLI; exit 0 when all pass')
     .option('--fix', 'register missing search attributes (needs the operator API) and install the temporal CLI when missing')
     .action(async (options: { fix?: boolean }, command: Command) => {
       const checks = await runChecks(command, Boolean(options.fix));
@@ -56,7 +57,8 @@ async function runChecks(command: Command, fix: boolean): Promise<Check[]> {
   let connection: Connection | undefined;
   try {
     const options = connectionOptions(config);
-    const tls = options.tls ? `TLS on${options.apiKey ? ', API key' : ''}${typeof options.tls === 'object' && options.tls.clientCertPair ? ', client certificate' : ''}` : 'TLS off';
+    const tls = options.tls ? `TLS on${options.apiKey ? ', API key' : ''}` +
+      `${typeof options.tls === 'object' && options.tls.clientCertPair ? ', client certificate' : ''}` : 'TLS off';
     const profile = process.env.TEMPORAL_PROFILE ? `, profile ${process.env.TEMPORAL_PROFILE}` : '';
     const where = `${address}, namespace ${namespace} (${tls}${profile})`;
     const { Connection } = require('@temporalio/client') as typeof import('@temporalio/client');
@@ -69,7 +71,8 @@ async function runChecks(command: Command, fix: boolean): Promise<Check[]> {
         verdict: 'FAIL',
         name: 'connection',
         detail: `${where}: ${firstLine(err)}`,
-        fix: ['start a local server with `teamrun dev`, or set TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE, a profile (TEMPORAL_PROFILE), or connection in teamrun.yaml'],
+        fix: ['start a local server with `teamrun dev`, or set TEMPORAL_ADDRESS / ' +
+          'TEMPORAL_NAMESPACE, a profile (TEMPORAL_PROFILE), or connection in teamrun.yaml'],
       });
       checks.push({ verdict: 'skip', name: 'search attributes', detail: 'needs a connection' });
       checks.push({ verdict: 'skip', name: 'worker', detail: 'needs a connection' });
@@ -92,7 +95,8 @@ function configCheck(file: string | null): Check {
     return {
       verdict: 'ok',
       name: 'config',
-      detail: `${file} (its old name: rename it to teamrun.yaml; temporal.yaml is still read when teamrun.yaml is absent)`,
+      detail: `${file} (its old name: rename it to teamrun.yaml; ` +
+        `temporal.yaml is still read when teamrun.yaml is absent)`,
     };
   }
   return { verdict: 'ok', name: 'config', detail: file };
@@ -148,7 +152,8 @@ async function searchAttributeCheck(connection: Connection, namespace: string, a
   return {
     verdict: 'FAIL',
     name,
-    detail: `missing ${state.missing.join(', ')} in ${namespace}: every run fails to start. \`teamrun doctor --fix\` registers them, or:`,
+    detail: `missing ${state.missing.join(', ')} in ${namespace}: every run ` +
+      `fails to start. \`teamrun doctor --fix\` registers them, or:`,
     fix: searchAttributeCommands(namespace, state.missing, address),
   };
 }

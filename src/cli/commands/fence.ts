@@ -21,7 +21,8 @@ export function registerFence(program: Command): void {
   fence
     .command('write')
     .description(
-      `write a value if --token is at least the highest token the resource has seen; a stale token exits ${FENCE_REJECTED_EXIT}`,
+      `write a value if --token is at least the highest token the ` +
+      `resource has seen; a stale token exits ${FENCE_REJECTED_EXIT}`,
     )
     .requiredOption('--db <file>', 'SQLite file holding the resources (created if missing)')
     .requiredOption('--resource <name>', 'resource name')

@@ -17,7 +17,8 @@ interface CreateOptions {
 export function registerLedger(program: Command): void {
   const ledger = program
     .command('ledger')
-    .description('shared budgets: one ledger caps attempts in flight, tokens and dollars across every run that names it (budget.ledger)');
+    .description('shared budgets: one ledger caps attempts in flight, tokens ' +
+      'and dollars across every run that names it (budget.ledger)');
 
   ledger
     .command('create <id>')
@@ -123,18 +124,24 @@ export function renderLedger(status: LedgerStatus): string {
   const of = (value: string, max: number | undefined, unit = (n: number) => n.toLocaleString('en-US')) =>
     max === undefined ? value : `${value} of ${unit(max)}`;
   const dollars = (n: number) => `$${n.toFixed(n !== 0 && n < 0.01 ? 6 : 2)}`;
+  const resets = window ? `${window.ms} ms, resets ${new Date(window.resetsAt).toISOString()}` : 'none (usage never resets)';
   const lines = [
-    `ledger ${status.id} (workflow ${ledgerWorkflowId(status.id)})${exhausted ? `: EXHAUSTED (${exhausted.reason})` : ''}`,
+    `ledger ${status.id} ` +
+    `(workflow ${ledgerWorkflowId(status.id)})${exhausted ? `: EXHAUSTED (${exhausted.reason})` : ''}`,
     `  in flight  ${of(String(status.inFlight), limits.maxConcurrent)}`,
-    `  tokens     ${of(used.tokens.toLocaleString('en-US'), limits.maxTokens)} used, ${reserved.tokens.toLocaleString('en-US')} reserved`,
+    `  tokens     ${of(used.tokens.toLocaleString('en-US'), limits.maxTokens)} ` +
+    `used, ${reserved.tokens.toLocaleString('en-US')} reserved`,
     `  usd        ${of(dollars(used.usd), limits.maxUsd, dollars)} used, ${dollars(reserved.usd)} reserved`,
-    `  window     ${window ? `${window.ms} ms, resets ${new Date(window.resetsAt).toISOString()}` : 'none (usage never resets)'}`,
-    `  runs       ${status.runs.length} registered${status.runs.length ? `: ${status.runs.map((r) => r.workflowId).join(', ')}` : ''}`,
-    `  attempts   ${counters.acquired} acquired, ${counters.settled} settled (${counters.duplicateSettles} duplicate settles charged nothing), ${counters.expired} slots expired`,
+    `  window     ${resets}`,
+    `  runs       ${status.runs.length} ` +
+    `registered${status.runs.length ? `: ${status.runs.map((r) => r.workflowId).join(', ')}` : ''}`,
+    `  attempts   ${counters.acquired} acquired, ${counters.settled} settled ` +
+    `(${counters.duplicateSettles} duplicate settles charged nothing), ${counters.expired} slots expired`,
   ];
   if (lastAbort) {
     lines.push(
-      `  last abort ${new Date(lastAbort.at).toISOString()} ${lastAbort.reason} by ${lastAbort.actor}: ${lastAbort.runs.length} run(s)`,
+      `  last abort ${new Date(lastAbort.at).toISOString()} ${lastAbort.reason} ` +
+      `by ${lastAbort.actor}: ${lastAbort.runs.length} run(s)`,
     );
   }
   return lines.join('\n');

@@ -35,11 +35,13 @@ interface SendOptions {
 export function registerMailbox(program: Command): void {
   program
     .command('inbox')
-    .description("inside a shell task: read the messages waiting for it (its run, key and fencing token come from $TEAMRUN_*); prints them as JSON")
+    .description("inside a shell task: read the messages waiting for it (its run, " +
+      "key and fencing token come from $TEAMRUN_*); prints them as JSON")
     .option('--peek', 'show them without marking them read')
     .action(async (options: { peek?: boolean }, command: Command) => {
       const attempt = attemptFromEnv();
-      if (!attempt) throw new CliError('teamrun inbox runs inside a task: TEAMRUN_WORKFLOW_ID, TEAMRUN_TASK_KEY and TEAMRUN_FENCING_TOKEN must be set');
+      if (!attempt) throw new CliError('teamrun inbox runs inside a task: TEAMRUN_WORKFLOW_ID, ' +
+        'TEAMRUN_TASK_KEY and TEAMRUN_FENCING_TOKEN must be set');
       const request = { key: attempt.key, fencingToken: attempt.fencingToken, peek: options.peek === true };
       const { messages } = await withRun(command, attempt.workflowId, (handle) =>
         update('readInbox', () => handle.executeUpdate(msg.readInboxUpdate, { args: [request] })),
@@ -51,8 +53,10 @@ export function registerMailbox(program: Command): void {
   program
     .command('send [workflowId] [body]')
     .description(
-      'send a mailbox message. Inside a shell task: `teamrun send --to reviewer \'{"fix":"..."}\'` sends as the task. ' +
-        'From outside: `teamrun send RUN --to KEY BODY` sends as coordinator (or --from), checked against governance.operators',
+      'send a mailbox message. Inside a shell task: `teamrun ' +
+      'send --to reviewer \'{"fix":"..."}\'` sends as the task. ' +
+        'From outside: `teamrun send RUN --to KEY BODY` sends as ' +
+        'coordinator (or --from), checked against governance.operators',
     )
     .requiredOption('--to <recipient>', 'a task key, teammate-<n>, coordinator, or * (every task not yet settled)')
     .option('--subject <text>', 'a subject line')

@@ -24,7 +24,8 @@ export function registerObserve(program: Command): void {
 
   program
     .command('logs <workflowId> <key>')
-    .description("the tail of what a task's attempt printed (stdout, stderr) and the links it printed; the latest attempt unless --attempt")
+    .description("the tail of what a task's attempt printed (stdout, stderr) " +
+      "and the links it printed; the latest attempt unless --attempt")
     .option('--attempt <n>', 'this attempt number of the task', intOption)
     .option('--all', 'every attempt of the task')
     .option('--json', 'print the attempts with their logs as JSON')
@@ -37,13 +38,15 @@ export function registerObserve(program: Command): void {
         const task = report.tasks.find((t) => t.key === key);
         if (!task || !task.attempts.length) {
           const keys = report.tasks.filter((t) => t.attempts.length).map((t) => t.key);
-          throw new CliError(`run ${workflowId} has no attempt of task "${key}"${keys.length ? ` (tasks with attempts: ${keys.slice(0, 20).join(', ')})` : ''}`);
+          throw new CliError(`run ${workflowId} has no attempt of task ` +
+            `"${key}"${keys.length ? ` (tasks with attempts: ${keys.slice(0, 20).join(', ')})` : ''}`);
         }
         let attempts = task.attempts;
         if (options.attempt !== undefined) {
           attempts = attempts.filter((a) => a.attempt === options.attempt);
           if (!attempts.length) {
-            throw new CliError(`task "${key}" of run ${workflowId} has no attempt ${options.attempt} (attempts: ${task.attempts.map((a) => a.attempt).join(', ')})`);
+            throw new CliError(`task "${key}" of run ${workflowId} has no attempt ${options.attempt} ` +
+              `(attempts: ${task.attempts.map((a) => a.attempt).join(', ')})`);
           }
         } else if (!options.all) {
           attempts = attempts.slice(-1);
@@ -122,7 +125,8 @@ export function renderGraph(name: string, tasks: GraphTask[], options: { dot?: b
 }
 
 function renderAttemptLogs(a: AttemptRecord): string {
-  const head = `${a.activityId} · attempt ${a.attempt} · ${a.outcome}${a.detail ? ` (${a.detail})` : ''}${a.worker ? ` · ${a.worker}` : ''}`;
+  const head = `${a.activityId} · attempt ${a.attempt} ` +
+    `· ${a.outcome}${a.detail ? ` (${a.detail})` : ''}${a.worker ? ` · ${a.worker}` : ''}`;
   const lines = [head];
   for (const link of a.links) lines.push(`link: ${link.label ? `${link.label} ` : ''}${link.url}`);
   if (!a.logs) {
@@ -154,7 +158,8 @@ function runsTable(runs: RunSummary[]): string {
       r.state,
       r.progress ? `${r.progress.done}/${r.progress.total}` : '?',
       r.pendingAdjudications === null ? '-' : String(r.pendingAdjudications),
-      r.budgetUsed ? `${count(r.budgetUsed.attempts)} att, ${count(r.budgetUsed.tokens)} tok, ${usd(r.budgetUsed.usd)}${r.budgetStopped ? ' (stopped)' : ''}` : '?',
+      r.budgetUsed ? `${count(r.budgetUsed.attempts)} att, ${count(r.budgetUsed.tokens)} ` +
+        `tok, ${usd(r.budgetUsed.usd)}${r.budgetStopped ? ' (stopped)' : ''}` : '?',
       new Date(r.startedAt).toISOString().replace('T', ' ').slice(0, 19),
       `${duration((r.closedAt ?? now) - r.startedAt)}${r.closedAt ? '' : ' (open)'}`,
     ]),

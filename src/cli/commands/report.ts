@@ -23,7 +23,8 @@ export function registerReport(program: Command): void {
   program
     .command('report [workflowId]')
     .description(
-      "a run's story from its history: the task graph, every attempt per task with its logs, lease expiries, interruptions, adjudications, budget over time; " +
+      "a run's story from its history: the task graph, every attempt per task with " +
+      "its logs, lease expiries, interruptions, adjudications, budget over time; " +
         'with --team, one page with a runs x tasks grid linking to each run\'s report',
     )
     .option('--html <file>', 'write one self-contained HTML page (graph, timeline, filters, budget chart; opens offline)')
@@ -49,7 +50,8 @@ export function registerReport(program: Command): void {
         if (options.html) {
           writeFileSync(options.html, renderReportHtml(report));
           const attempts = report.tasks.reduce((n, t) => n + t.attempts.length, 0);
-          process.stdout.write(`wrote ${path.resolve(options.html)}: ${report.tasks.length} tasks, ${attempts} attempts, ${report.control.length} control messages\n`);
+          process.stdout.write(`wrote ${path.resolve(options.html)}: ${report.tasks.length} ` +
+            `tasks, ${attempts} attempts, ${report.control.length} control messages\n`);
         } else if (options.json) {
           printJson(report);
         } else {

@@ -44,7 +44,8 @@ function withClient(command: Command, body: (client: Client) => Promise<void>): 
 export function registerSchedule(program: Command): void {
   const schedule = program
     .command('schedule')
-    .description('run a team plan on a schedule (Temporal Schedules): create, list, describe, trigger, pause, unpause, delete, sync');
+    .description('run a team plan on a schedule (Temporal Schedules): create, ' +
+      'list, describe, trigger, pause, unpause, delete, sync');
 
   schedule
     .command('create <id>')
@@ -59,7 +60,8 @@ export function registerSchedule(program: Command): void {
       if ((options.cron === undefined) === (options.every === undefined)) throw new CliError('give exactly one of --cron or --every');
       const loaded = loadPlanFile(options.plan);
       if (!loaded.ok) {
-        throw new CliError(`${options.plan}: ${loaded.problems.length} problem(s)\n${loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`);
+        throw new CliError(`${options.plan}: ${loaded.problems.length} ` +
+          `problem(s)\n${loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`);
       }
       const everyMs = options.every === undefined ? undefined : toCli(() => parseEvery(options.every!));
       const config = configFrom(command);
@@ -76,7 +78,8 @@ export function registerSchedule(program: Command): void {
         const description = await describeTeamSchedule(client, id);
         const next = description.info.nextActionTimes[0];
         process.stdout.write(
-          `created schedule ${id}: team ${loaded.plan.name}, ${recordedAction(description).when}, overlap ${options.overlap}` +
+          `created schedule ${id}: team ${loaded.plan.name}, ${recordedAction(description).when}, ` +
+          `overlap ${options.overlap}` +
             `${options.paused ? ', paused' : ''}, task queue ${config.connection.taskQueue}\n` +
             (next && !options.paused ? `next run: ${next.toISOString()}\n` : ''),
         );
@@ -135,7 +138,8 @@ export function registerSchedule(program: Command): void {
         if (options.json) return printJson(summary);
         const lines = [
           `schedule ${id}`,
-          `  team:            ${summary.team ?? '-'} (${summary.tasks ?? '?'} tasks) on task queue ${summary.taskQueue ?? '-'}`,
+          `  team:            ${summary.team ?? '-'} (${summary.tasks ?? '?'} ` +
+          `tasks) on task queue ${summary.taskQueue ?? '-'}`,
           `  when:            ${summary.when}`,
           `  overlap:         ${summary.overlap}`,
           `  state:           ${summary.paused ? 'paused' : 'active'}${summary.note ? ` (${summary.note})` : ''}`,
@@ -195,7 +199,8 @@ export function registerSchedule(program: Command): void {
 
   schedule
     .command('sync')
-    .description('apply `schedules:` from teamrun.yaml: create missing, update changed, --prune delete undeclared ones sync created')
+    .description('apply `schedules:` from teamrun.yaml: create missing, ' +
+      'update changed, --prune delete undeclared ones sync created')
     .option('--prune', 'delete schedules created by `schedule sync` for this task queue that are no longer declared', false)
     .option('--dry-run', 'print what would change, change nothing', false)
     .action(async (options: { prune: boolean; dryRun: boolean }, command: Command) => {
@@ -208,7 +213,8 @@ export function registerSchedule(program: Command): void {
         for (const step of steps) process.stdout.write(`${verb(step.op).padEnd(12)} ${step.id}: ${step.detail}\n`);
         const count = (op: string) => steps.filter((s) => s.op === op).length;
         process.stdout.write(
-          `${options.dryRun ? 'dry run: ' : ''}${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ` +
+          `${options.dryRun ? 'dry run: ' : ''}${count('create')} ` +
+          `created, ${count('update')} updated, ${count('delete')} deleted, ` +
             `${count('unchanged')} unchanged${count('conflict') ? `, ${count('conflict')} conflict(s)` : ''}\n`,
         );
         if (count('conflict')) throw new CliError('some declared schedules exist but were not created by teamrun (see above)');

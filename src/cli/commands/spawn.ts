@@ -36,8 +36,10 @@ export function registerSpawn(program: Command): void {
   program
     .command('add-tasks [workflowId] [file]')
     .description(
-      'add tasks to a running run (the addTasks update). Inside a shell task: `teamrun add-tasks tasks.json` adds them as ' +
-        'children of the task, fenced by its token (the task needs "allowSpawn": true). From outside: `teamrun add-tasks RUN tasks.json`, ' +
+      'add tasks to a running run (the addTasks update). Inside ' +
+      'a shell task: `teamrun add-tasks tasks.json` adds them as ' +
+        'children of the task, fenced by its token (the task needs ' +
+        '"allowSpawn": true). From outside: `teamrun add-tasks RUN tasks.json`, ' +
         'checked against governance.operators. A request id makes it idempotent: the same id again adds nothing',
     )
     .option('--tasks <json>', 'the tasks inline instead of a file: {"tasks":[...]} or [...]')

@@ -63,7 +63,8 @@ async function warnWithoutWorker(client: Client, config: TeamrunConfig): Promise
     .catch(() => null);
   if (described && (described.pollers ?? []).length === 0) {
     process.stderr.write(
-      `note: no worker polls task queue "${taskQueue}" yet; the run starts when one does (\`teamrun worker\` or \`teamrun dev\`)\n`,
+      `note: no worker polls task queue "${taskQueue}" yet; the run ` +
+      `starts when one does (\`teamrun worker\` or \`teamrun dev\`)\n`,
     );
   }
 }

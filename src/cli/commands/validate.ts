@@ -19,7 +19,8 @@ export function registerValidate(program: Command): void {
     .option('--dot', 'with --graph: print the graph as DOT')
     .option(
       '--kind <kind...>',
-      'custom executor kinds your workers register (also worker.customKinds in the config); any other unknown kind is a problem',
+      'custom executor kinds your workers register (also worker.customKinds ' +
+      'in the config); any other unknown kind is a problem',
     )
     .action((file: string, options: ValidateCliOptions, command: Command) => {
       const config = configFrom(command);

@@ -8,7 +8,8 @@ import { waitForRun } from '../wait';
 export function registerWatch(program: Command): void {
   program
     .command('watch <workflowId>')
-    .description('live progress of a run until it ends (a bar on a terminal, plain lines otherwise), then its summary; exit 0 only if it succeeded')
+    .description('live progress of a run until it ends (a bar on a terminal, plain ' +
+      'lines otherwise), then its summary; exit 0 only if it succeeded')
     .option('--json', 'print the run result as JSON at the end')
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
       const { client } = await clientFrom(command);
