@@ -122,7 +122,8 @@ export function requestApprovals(run: RunContext, now: number): void {
 
 /** Approvals nobody decided within their `timeoutMs`: decided by their `onTimeout` (reject unless the plan says accept). */
 export function expireApprovals(run: RunContext, now: number): void {
-  for (const record of [...run.adjudications.records]) {
+  // A copy: deciding may forget old decided records, which splices the list.
+  for (const record of run.adjudications.records.slice()) {
     const i = run.graph.indexOf(record.key);
     const deadline = i === undefined ? null : approvalDeadline(run.spec(i), record);
     if (i === undefined || deadline === null || deadline > now) continue;

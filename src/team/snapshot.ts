@@ -98,7 +98,7 @@ export function packPlan(plan: TeamPlan): PackedSnapshot['plan'] {
 /** The snapshot a packed one was made from (a snapshot that was never packed passes through). */
 export function unpackSnapshot(packed: PackedSnapshot | TeamRunSnapshot): TeamRunSnapshot {
   if (!('format' in packed)) return packed;
-  if (packed.format !== FORMAT) throw new Error(`snapshot format ${String(packed.format)} is not one this worker reads (${FORMAT})`);
+  if (packed.format !== FORMAT) throw new Error(`snapshot format ${String(packed.format)} is not one this worker reads (${String(FORMAT)})`);
   const { format: _format, plan, tasks, ...rest } = packed;
   const { executors, tasks: rows, ...planRest } = plan;
   if (tasks.length !== rows.length) {

@@ -65,7 +65,7 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
     setCurrentDetails(details(ledger.status(Date.now())));
     if (handingOver()) {
       await condition(allHandlersFinished);
-      await Promise.all([...signalling]);
+      await Promise.all(signalling);
       return continueAsNew<typeof budgetLedger>({
         continued: ledger.snapshot(),
         continueAsNewAfterEvents: input.continueAsNewAfterEvents,

@@ -29,7 +29,7 @@ export class IdleHooks {
 
   /** Resolves when every hook started so far has ended. */
   drained(): Promise<void[]> {
-    return Promise.all([...this.running]);
+    return Promise.all(this.running);
   }
 }
 

@@ -125,7 +125,7 @@ export class RunLedger {
 
   /** Waits for every settlement in flight (before the run closes or continues as new). */
   async drain(): Promise<void> {
-    while (this.settling.size) await Promise.all([...this.settling]);
+    while (this.settling.size) await Promise.all(this.settling);
   }
 
   async unregister(): Promise<void> {
