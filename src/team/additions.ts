@@ -30,18 +30,25 @@ export function validateAddTasks(run: RunContext, payload: unknown): { request: 
     if (!attempt || attempt.fencingToken !== request.fencingToken) {
       throw new TeamControlError(
         'stale_attempt',
-        `addTasks: fencing token ${request.fencingToken} of "${request.parent}" is not its current attempt's (${attempt ? attempt.fencingToken : 'none running'})`,
+        `addTasks: fencing token ${request.fencingToken} of "${request.parent}" is not its current attempt's ` +
+          `(${attempt ? attempt.fencingToken : 'none running'})`,
       );
     }
     if (!run.spec(run.graph.indexOf(request.parent)!).allowSpawn) {
-      throw new TeamControlError('forbidden', `addTasks: task "${request.parent}" has no "allowSpawn": true in the plan`);
+      throw new TeamControlError(
+        'forbidden',
+        `addTasks: task "${request.parent}" has no "allowSpawn": true in the plan`,
+      );
     }
   } else {
     checkActor(run.plan, request.actor, 'addTasks');
   }
   // A run with nothing left to do is closing: tasks added now would never run.
   if (run.phase() === 'done' && !run.spawns.earlier(request.requestId)) {
-    throw new TeamControlError('run_not_accepting_work', 'addTasks: the run has finished its work and is closing; it takes no new tasks');
+    throw new TeamControlError(
+      'run_not_accepting_work',
+      'addTasks: the run has finished its work and is closing; it takes no new tasks',
+    );
   }
   return checked;
 }
@@ -67,9 +74,17 @@ export function spawnOnSettle(
   if (tasks === undefined) return null;
   const key = run.graph.tasks[i].key;
   if (!run.spec(i).allowSpawn) {
-    return { kind: 'forbidden', message: `task "${key}" asked to add tasks but its plan entry has no "allowSpawn": true` };
+    return {
+      kind: 'forbidden',
+      message: `task "${key}" asked to add tasks but its plan entry has no "allowSpawn": true`,
+    };
   }
-  const payload = { tasks, parent: key, fencingToken: attempt.fencingToken, requestId: `${key}#${attempt.fencingToken}` };
+  const payload = {
+    tasks,
+    parent: key,
+    fencingToken: attempt.fencingToken,
+    requestId: `${key}#${attempt.fencingToken}`,
+  };
   try {
     const { request, depth } = checkAddition(run, payload);
     applyAddition(run, request, depth, now);
@@ -97,16 +112,25 @@ function checkAddition(run: RunContext, payload: unknown): { request: AddTasksRe
   let depth = 0;
   if (request.parent !== undefined) {
     const p = run.graph.indexOf(request.parent);
-    if (p === undefined) throw new TeamControlError('unknown_parent', `addTasks: parent: no task "${request.parent}" in the run`);
+    if (p === undefined)
+      throw new TeamControlError('unknown_parent', `addTasks: parent: no task "${request.parent}" in the run`);
     depth = (run.graph.tasks[p].depth ?? 0) + 1;
   }
   if (run.spawns.earlier(request.requestId)) return { request, depth };
   if (!run.acceptingWork) {
-    const why = run.abort ? 'was aborted' : run.budget.stopped ? `stopped on its budget (${run.budget.reason})` : 'is closing';
+    const why = run.abort
+      ? 'was aborted'
+      : run.budget.stopped
+        ? `stopped on its budget (${run.budget.reason})`
+        : 'is closing';
     throw new TeamControlError('run_not_accepting_work', `addTasks: the run ${why}; it takes no new tasks`);
   }
   const { graph } = run;
-  const problems = validateAddedTasks(request.tasks, { has: (key) => graph.has(key), size: graph.size, keys: () => graph.keys.values() }, run.plan);
+  const problems = validateAddedTasks(
+    request.tasks,
+    { has: (key) => graph.has(key), size: graph.size, keys: () => graph.keys.values() },
+    run.plan,
+  );
   if (problems.length) {
     const [first] = problems;
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';

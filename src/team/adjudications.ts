@@ -31,7 +31,8 @@ export class Adjudications {
   /** Queues a record; its reason is left out when pending records already hold their bound of text. */
   add(record: AdjudicationRecord): void {
     if (record.reason !== null && this.pendingText() + record.reason.length > RUN_LIMITS.pendingTextChars) {
-      record.reason = `(reason left out: pending adjudications hold ${RUN_LIMITS.pendingTextChars} chars of text already)`;
+      const bound = RUN_LIMITS.pendingTextChars;
+      record.reason = `(reason left out: pending adjudications hold ${bound} chars of text already)`;
     }
     this.records.push(record);
   }
@@ -80,12 +81,15 @@ export class Adjudications {
     if (record.reason !== null) record.reason = clip(record.reason, RUN_LIMITS.decidedReasonChars);
   }
 
-  /** Keeps the newest decided records (RUN_LIMITS.decidedAdjudications) and every pending one; returns the result bytes let go. */
+  /**
+   * Keeps the newest decided records (RUN_LIMITS.decidedAdjudications) and every pending one; returns the result bytes
+   * let go.
+   */
   forgetOldDecided(): number {
     let decided = 0;
     let freed = 0;
     for (const r of this.records) if (r.decision) decided += 1;
-    for (let r = 0; r < this.records.length && decided > RUN_LIMITS.decidedAdjudications; ) {
+    for (let r = 0; r < this.records.length && decided > RUN_LIMITS.decidedAdjudications;) {
       const record = this.records[r];
       if (!record.decision) {
         r += 1;
@@ -113,7 +117,12 @@ export class Adjudications {
   private pendingText(): number {
     let chars = 0;
     for (const r of this.records) {
-      if (!r.decision) chars += (r.reason?.length ?? 0) + (r.evidenceDigest?.length ?? 0) + (r.requestId?.length ?? 0) + (r.actor?.length ?? 0);
+      if (!r.decision)
+        chars +=
+          (r.reason?.length ?? 0) +
+          (r.evidenceDigest?.length ?? 0) +
+          (r.requestId?.length ?? 0) +
+          (r.actor?.length ?? 0);
     }
     return chars;
   }

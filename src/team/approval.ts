@@ -35,6 +35,9 @@ export function approvalDeadline(spec: TaskSpec, record: AdjudicationRecord): nu
 export function approvalReason(spec: TaskSpec): string {
   const approval = approvalOf(spec)!;
   const who = approval.approvers ? ` by ${approval.approvers.join(' or ')}` : '';
-  const timeout = approval.timeoutMs === undefined ? '' : `; ${approval.onTimeout ?? 'reject'} after ${approval.timeoutMs} ms without a decision`;
+  const timeout =
+    approval.timeoutMs === undefined
+      ? ''
+      : `; ${approval.onTimeout ?? 'reject'} after ${approval.timeoutMs} ms without a decision`;
   return `${approval.prompt ?? `approve "${spec.title ?? spec.key}"`} (accept or reject${who}${timeout})`;
 }

@@ -13,7 +13,9 @@ export const RUN_LIMITS = {
    * Every dependency output an attempt receives is among them, so its input stays bounded too.
    */
   outputsHeldBytes: 384 * 1024,
-  /** Free text (reasons, evidence digests) of the adjudications still pending; past it a new one's reason is left out. */
+  /**
+   * Free text (reasons, evidence digests) of the adjudications still pending; past it a new one's reason is left out.
+   */
   pendingTextChars: 128 * 1024,
   /** A decided record's reasons are clipped to this. */
   decidedReasonChars: 200,

@@ -16,7 +16,10 @@ export interface BudgetSnapshot {
   inFlight: number;
   stopped: boolean;
   reason: BudgetReason | null;
-  /** An attempt's outcome, and with it its usage, was lost: `used` counts at least its reservation. Absent in older snapshots. */
+  /**
+   * An attempt's outcome, and with it its usage, was lost: `used` counts at least its reservation. Absent in older
+   * snapshots.
+   */
   usageUnknown?: boolean;
 }
 
@@ -110,7 +113,8 @@ export class Budget {
     const usd = usage?.costUsd ?? 0;
     used.tokens += tokens;
     used.usd = sumUsd(used.usd, usd);
-    const unpriced = (usage?.unpricedTokens ?? 0) > 0 || (usage?.costUsd === undefined && (tokens > 0 || usage?.model !== undefined));
+    const unpriced =
+      (usage?.unpricedTokens ?? 0) > 0 || (usage?.costUsd === undefined && (tokens > 0 || usage?.model !== undefined));
     if (limits.maxUsd !== undefined && unpriced) return { ok: false, reason: 'unpriced-usage' };
     return { ok: true, tokens, usd };
   }

@@ -38,7 +38,12 @@ export function claim(run: RunContext, now: number): Claim[] {
   if (claims.length) run.touch();
   // Nothing fits and nothing in flight will free a reservation: stop, unless a task waiting out
   // its retry backoff may still fit (it is tried when its backoff is over).
-  if (refusal && !refusal.ok && run.leases.size === 0 && (refusal.reason === 'max-tasks' || !run.graph.backingOff(now))) {
+  if (
+    refusal &&
+    !refusal.ok &&
+    run.leases.size === 0 &&
+    (refusal.reason === 'max-tasks' || !run.graph.backingOff(now))
+  ) {
     run.stopForBudget(refusal.reason, now);
   }
   return claims;

@@ -26,7 +26,9 @@ export interface TeamRunSnapshot {
   tasks: TaskState[];
   budget: BudgetSnapshot;
   adjudications: AdjudicationRecord[];
-  /** Decision ids already applied (the newest RUN_LIMITS.decisionIds), with the task each decided; `seq` orders them. */
+  /**
+   * Decision ids already applied (the newest RUN_LIMITS.decisionIds), with the task each decided; `seq` orders them.
+   */
   decisions: DecisionLog;
   /** `code` (absent in older snapshots) is what the abort's adjudications carry. */
   abort: { reason: string | null; requestId: string | null; actor: string | null; at: number; code?: string } | null;
@@ -185,7 +187,8 @@ export class RunContext {
   outputsFullMessage(bytes: number): string {
     return (
       `output of ${bytes} bytes does not fit: the run holds ${this.outputsHeld} bytes of task outputs and results, ` +
-      `and at most ${RUN_LIMITS.outputsHeldBytes} (outputs travel in the run's state; store large results elsewhere and output a reference)`
+      `and at most ${RUN_LIMITS.outputsHeldBytes} (outputs travel in the run's state; store large results elsewhere ` +
+      `and output a reference)`
     );
   }
 
@@ -193,7 +196,11 @@ export class RunContext {
   hold(evidence: unknown): unknown {
     if (evidence === undefined) return undefined;
     if (this.canHold(evidence)) return evidence;
-    return { omitted: `evidence of ${jsonBytes(evidence)} bytes: the run holds at most ${RUN_LIMITS.outputsHeldBytes} bytes of outputs` };
+    return {
+      omitted:
+        `evidence of ${jsonBytes(evidence)} bytes: the run holds at most ${RUN_LIMITS.outputsHeldBytes} bytes ` +
+        `of outputs`,
+    };
   }
 
   // ---- moves across parts -----------------------------------------------------------------
@@ -207,11 +214,17 @@ export class RunContext {
     this.graph.fail(i, reported, now, attempt?.fencingToken ?? this.graph.tasks[i].fencingToken);
   }
 
-  toAdjudication(i: number, code: AdjudicationCode, holder: LeaseIdentity, now: number, details: Partial<AdjudicationRecord>): void {
+  toAdjudication(
+    i: number,
+    code: AdjudicationCode,
+    holder: LeaseIdentity,
+    now: number,
+    details: Partial<AdjudicationRecord>,
+  ): void {
     const task = this.graph.tasks[i];
     const record: AdjudicationRecord = {
       key: task.key,
-      code: code === 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED' ? this.abort?.code ?? ABORT_CODE_DEFAULT : code,
+      code: code === 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED' ? (this.abort?.code ?? ABORT_CODE_DEFAULT) : code,
       reason: details.reason ?? null,
       requestId: details.requestId ?? null,
       actor: details.actor ?? null,
@@ -228,7 +241,11 @@ export class RunContext {
     this.outputsHeld += jsonBytes(record.result);
     task.lastError = `${code}: ${record.reason ?? ''}`.trim();
     this.graph.setStatus(task, 'adjudication');
-    this.events.record('task:adjudication-required', now, { key: task.key, code: record.code, fencingToken: holder.fencingToken });
+    this.events.record('task:adjudication-required', now, {
+      key: task.key,
+      code: record.code,
+      fencingToken: holder.fencingToken,
+    });
   }
 
   /** Keeps the newest decided adjudication records; their results stop counting as held. */

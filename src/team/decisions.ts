@@ -6,10 +6,23 @@
  */
 import type { AdjudicateVerdict } from '../contract';
 import { jsonBytes } from '../plan/bytes';
-import { APPROVAL_CODE, APPROVAL_HOLDER, approvalDeadline, approvalOf, approvalReason, approverRefusal } from './approval';
+import {
+  APPROVAL_CODE,
+  APPROVAL_HOLDER,
+  approvalDeadline,
+  approvalOf,
+  approvalReason,
+  approverRefusal,
+} from './approval';
 import { RUN_LIMITS, clip } from './bounds';
 import type { RunContext } from './context';
-import { AdjudicateRequestSchema, MESSAGE_LIMITS, TeamControlError, parseControl, type AdjudicateRequest } from './control';
+import {
+  AdjudicateRequestSchema,
+  MESSAGE_LIMITS,
+  TeamControlError,
+  parseControl,
+  type AdjudicateRequest,
+} from './control';
 import { checkActor } from './governance';
 
 /** Every check of an `adjudicate` request, in the order the contract gives; throws `TeamControlError`. */
@@ -19,7 +32,8 @@ export function validateAdjudicate(run: RunContext, payload: unknown): Adjudicat
   if (resultBytes > MESSAGE_LIMITS.resultBytes) {
     throw new TeamControlError(
       'value_too_large',
-      `adjudicate: result: ${resultBytes} bytes of JSON, over the ${MESSAGE_LIMITS.resultBytes}-byte bound on a task's output (store large results elsewhere and pass a reference)`,
+      `adjudicate: result: ${resultBytes} bytes of JSON, over the ${MESSAGE_LIMITS.resultBytes}-byte bound on a ` +
+        `task's output (store large results elsewhere and pass a reference)`,
       'result',
     );
   }
@@ -32,12 +46,16 @@ export function validateAdjudicate(run: RunContext, payload: unknown): Adjudicat
   const record = run.adjudications.pending(request.key);
   const task = run.graph.tasks[i];
   if (task.status !== 'adjudication' || !record) {
-    throw new TeamControlError('adjudication_not_required', `adjudicate: task "${request.key}" is ${task.status}, not awaiting adjudication`);
+    throw new TeamControlError(
+      'adjudication_not_required',
+      `adjudicate: task "${request.key}" is ${task.status}, not awaiting adjudication`,
+    );
   }
   if (request.evidenceDigest !== undefined && request.evidenceDigest !== record.evidenceDigest) {
     throw new TeamControlError(
       'evidence_mismatch',
-      `adjudicate: evidenceDigest "${request.evidenceDigest}" differs from the recorded "${record.evidenceDigest ?? ''}"`,
+      `adjudicate: evidenceDigest "${request.evidenceDigest}" differs from the recorded ` +
+        `"${record.evidenceDigest ?? ''}"`,
     );
   }
   if (request.decision === 'accept' && !run.canHold(request.result ?? record.result ?? null)) {
@@ -47,7 +65,8 @@ export function validateAdjudicate(run: RunContext, payload: unknown): Adjudicat
   if (request.decision === 'retry' && !run.acceptingWork) {
     throw new TeamControlError(
       'run_not_accepting_work',
-      `adjudicate: the run ${run.abort ? 'was aborted' : run.closed ? 'is closing' : 'stopped on its budget'}; only accept or reject apply`,
+      `adjudicate: the run ${run.abort ? 'was aborted' : run.closed ? 'is closing' : 'stopped on its budget'}; only ` +
+        `accept or reject apply`,
     );
   }
   return request;
@@ -120,7 +139,9 @@ export function requestApprovals(run: RunContext, now: number): void {
   if (ready.length) run.touch();
 }
 
-/** Approvals nobody decided within their `timeoutMs`: decided by their `onTimeout` (reject unless the plan says accept). */
+/**
+ * Approvals nobody decided within their `timeoutMs`: decided by their `onTimeout` (reject unless the plan says accept).
+ */
 export function expireApprovals(run: RunContext, now: number): void {
   // A copy: deciding may forget old decided records, which splices the list.
   for (const record of run.adjudications.records.slice()) {

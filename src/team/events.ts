@@ -11,7 +11,10 @@ export interface EventLogSnapshot {
   events: RunEvent[];
 }
 
-/** The run's event log: every event gets the next sequence number; memory keeps the newest `capacity`, within `maxBytes`. */
+/**
+ * The run's event log: every event gets the next sequence number; memory keeps the newest `capacity`, within
+ * `maxBytes`.
+ */
 export class EventLog {
   private nextSeq: number;
   private readonly events: RunEvent[];
@@ -32,9 +35,11 @@ export class EventLog {
 
   record(type: string, at: number, fields: Record<string, unknown> = {}): RunEvent {
     const event: RunEvent = { ...fields, seq: this.nextSeq++, type, at };
-    // Text that came from outside (reasons, errors) is held in full where it belongs, clipped here: the ring is in the snapshot.
+    // Text that came from outside (reasons, errors) is held in full where it belongs, clipped here: the ring is in the
+    // snapshot.
     for (const [field, value] of Object.entries(event)) {
-      if (typeof value === 'string' && value.length > RUN_LIMITS.eventTextChars) event[field] = clip(value, RUN_LIMITS.eventTextChars);
+      if (typeof value === 'string' && value.length > RUN_LIMITS.eventTextChars)
+        event[field] = clip(value, RUN_LIMITS.eventTextChars);
     }
     const size = jsonBytes(event);
     this.events.push(event);

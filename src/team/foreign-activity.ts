@@ -70,8 +70,13 @@ export function foreignActivityInput(workflowId: string, claim: Claim): ForeignA
 export function foreignActivityOptions(claim: Claim): ForeignActivityOptions {
   const spec = specOf(claim);
   const base = { activityType: spec.activityType, taskQueue: spec.taskQueue };
-  if (spec.heartbeat === 'optional') return { ...base, startToCloseTimeoutMs: spec.startToCloseMs ?? UNBOUNDED_ATTEMPT_MS };
-  return { ...base, heartbeatTimeoutMs: claim.ttlMs, startToCloseTimeoutMs: spec.startToCloseMs ?? UNBOUNDED_ATTEMPT_MS };
+  if (spec.heartbeat === 'optional')
+    return { ...base, startToCloseTimeoutMs: spec.startToCloseMs ?? UNBOUNDED_ATTEMPT_MS };
+  return {
+    ...base,
+    heartbeatTimeoutMs: claim.ttlMs,
+    startToCloseTimeoutMs: spec.startToCloseMs ?? UNBOUNDED_ATTEMPT_MS,
+  };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -84,7 +89,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * itself. To output such an object as it is, wrap it: `{ output: <it>, usage: {} }`.
  */
 export function isResultEnvelope(result: unknown): result is { output?: unknown; usage: unknown } {
-  return isPlainObject(result) && Object.hasOwn(result, 'usage') && Object.keys(result).every((k) => k === 'output' || k === 'usage');
+  return (
+    isPlainObject(result) &&
+    Object.hasOwn(result, 'usage') &&
+    Object.keys(result).every((k) => k === 'output' || k === 'usage')
+  );
 }
 
 /**
@@ -102,7 +111,9 @@ export function foreignResultOutcome(result: unknown): AttemptOutcome {
       return {
         kind: 'failed',
         errorType: FOREIGN_FAILURE_TYPES.invalidUsage,
-        message: `the activity's usage is invalid at usage${problem.path.map((p) => `.${String(p)}`).join('')}: ${problem.message} (fields: inputTokens, outputTokens, cacheTokens, model, costUsd)`,
+        message:
+          `the activity's usage is invalid at usage${problem.path.map((p) => `.${String(p)}`).join('')}: ` +
+          `${problem.message} (fields: inputTokens, outputTokens, cacheTokens, model, costUsd)`,
         nonRetryable: true,
       };
     }
@@ -114,7 +125,9 @@ export function foreignResultOutcome(result: unknown): AttemptOutcome {
     return {
       kind: 'failed',
       errorType: FAILURE_TYPES.outputTooLarge,
-      message: `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel through history to dependents; store large results elsewhere and output a reference)`,
+      message:
+        `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel through ` +
+        `history to dependents; store large results elsewhere and output a reference)`,
       nonRetryable: true,
       usage,
     };
@@ -123,7 +136,16 @@ export function foreignResultOutcome(result: unknown): AttemptOutcome {
 }
 
 /** The fields of an `AttemptOutcome`; anything else a foreign failure's details spread in is dropped. */
-const OUTCOME_FIELDS = ['kind', 'message', 'errorType', 'nonRetryable', 'usage', 'output', 'workerIdentity', 'reason'] as const;
+const OUTCOME_FIELDS = [
+  'kind',
+  'message',
+  'errorType',
+  'nonRetryable',
+  'usage',
+  'output',
+  'workerIdentity',
+  'reason',
+] as const;
 
 function boundedString(value: unknown, max: number): string | undefined {
   return typeof value === 'string' ? value.slice(0, max) : undefined;
@@ -135,12 +157,14 @@ function boundedString(value: unknown, max: number): string | undefined {
  */
 export function boundForeignOutcome(outcome: AttemptOutcome): AttemptOutcome {
   const out: Record<string, unknown> = {};
-  for (const key of OUTCOME_FIELDS) if (Object.hasOwn(outcome, key)) out[key] = (outcome as Record<string, unknown>)[key];
+  for (const key of OUTCOME_FIELDS)
+    if (Object.hasOwn(outcome, key)) out[key] = (outcome as Record<string, unknown>)[key];
   if ('usage' in outcome) {
     const parsed = UsageSchema.safeParse(outcome.usage);
     out.usage = parsed.success ? parsed.data : undefined;
   }
-  if ('output' in outcome && outcome.output !== undefined && jsonBytes(outcome.output) > MAX_OUTPUT_BYTES) out.output = undefined;
+  if ('output' in outcome && outcome.output !== undefined && jsonBytes(outcome.output) > MAX_OUTPUT_BYTES)
+    out.output = undefined;
   if ('workerIdentity' in outcome) out.workerIdentity = boundedString(outcome.workerIdentity, MAX_NAME_CHARS);
   if (outcome.kind === 'failed') {
     out.message = boundedString(outcome.message, MAX_MESSAGE_CHARS) ?? 'the activity failed';

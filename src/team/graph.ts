@@ -107,7 +107,9 @@ export class TaskGraph {
 
   /** What task `i` receives from its dependencies; own properties even for a key such as "__proto__". */
   dependencyOutputs(i: number): Record<string, unknown> {
-    return Object.fromEntries(this.specs[i].dependsOn.map((dep) => [dep, this.tasks[this.index.get(dep)!].output ?? null]));
+    return Object.fromEntries(
+      this.specs[i].dependsOn.map((dep) => [dep, this.tasks[this.index.get(dep)!].output ?? null]),
+    );
   }
 
   /**
@@ -243,7 +245,9 @@ export class TaskGraph {
     return out;
   }
 
-  /** Parent -> children of added tasks, parents in run order (at most `maxParents`, each with at most `maxChildren`). */
+  /**
+   * Parent -> children of added tasks, parents in run order (at most `maxParents`, each with at most `maxChildren`).
+   */
   spawnTree(maxParents = 20, maxChildren = 20): SpawnTreeEntry[] {
     // The tree changes only when tasks are added: the Web UI's details ask on every step.
     const cacheKey = `${this.tasks.length}/${maxParents}/${maxChildren}`;

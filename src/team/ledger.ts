@@ -101,7 +101,11 @@ export class Ledger {
     this.expire(now);
     const exhausted = this.s.exhausted?.reason ?? null;
     if (this.runs.has(request.workflowId)) return { ok: true, idempotent: true, exhausted };
-    this.runs.set(request.workflowId, { workflowId: request.workflowId, name: request.name ?? null, registeredAt: now });
+    this.runs.set(request.workflowId, {
+      workflowId: request.workflowId,
+      name: request.name ?? null,
+      registeredAt: now,
+    });
     this.events.record('run:registered', now, { workflowId: request.workflowId });
     this.touch();
     return { ok: true, exhausted };
@@ -163,12 +167,20 @@ export class Ledger {
     const newWindow = limits.windowMs !== undefined && now >= this.s.windowStartedAt + limits.windowMs;
     const exhausted = newWindow ? null : this.s.exhausted;
     const used = newWindow ? { tokens: 0, usd: 0 } : this.s.used;
-    const held = live.reduce((sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }), {
-      tokens: 0,
-      usd: 0,
-    });
+    const held = live.reduce(
+      (sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }),
+      {
+        tokens: 0,
+        usd: 0,
+      },
+    );
     if (exhausted) {
-      return { ok: false, reason: exhausted.reason, retryable: false, message: `ledger ${this.id}: ${exhausted.reason} was crossed` };
+      return {
+        ok: false,
+        reason: exhausted.reason,
+        retryable: false,
+        message: `ledger ${this.id}: ${exhausted.reason} was crossed`,
+      };
     }
     if (limits.maxConcurrent !== undefined && live.length >= limits.maxConcurrent) {
       return {
@@ -178,7 +190,14 @@ export class Ledger {
         message: `ledger ${this.id}: ${live.length} of ${limits.maxConcurrent} slots in use`,
       };
     }
-    const fits = (reason: 'max-tokens' | 'max-usd', max: number | undefined, spent: number, reserved: number, asked: number, eps: number) => {
+    const fits = (
+      reason: 'max-tokens' | 'max-usd',
+      max: number | undefined,
+      spent: number,
+      reserved: number,
+      asked: number,
+      eps: number,
+    ) => {
       if (max === undefined) return null;
       // Spent, or more than could ever fit: waiting cannot help.
       if (spent >= max - eps || spent + asked > max + eps) {
@@ -268,7 +287,10 @@ export class Ledger {
     const windowMs = this.s.limits.windowMs;
     if (windowMs !== undefined && now >= this.s.windowStartedAt + windowMs) {
       this.s.windowStartedAt += Math.floor((now - this.s.windowStartedAt) / windowMs) * windowMs;
-      this.events.record('ledger:window-reset', now, { previous: { ...this.s.used }, windowStartedAt: this.s.windowStartedAt });
+      this.events.record('ledger:window-reset', now, {
+        previous: { ...this.s.used },
+        windowStartedAt: this.s.windowStartedAt,
+      });
       this.s.used = { tokens: 0, usd: 0, attempts: 0 };
       this.s.exhausted = null;
       windowReset = true;
@@ -279,7 +301,11 @@ export class Ledger {
       expired.push(slot);
       this.release(slot);
       this.s.counters.expired += 1;
-      this.events.record('slot:expired', now, { attemptId: slot.attemptId, workflowId: slot.workflowId, expiresAt: slot.expiresAt });
+      this.events.record('slot:expired', now, {
+        attemptId: slot.attemptId,
+        workflowId: slot.workflowId,
+        expiresAt: slot.expiresAt,
+      });
     }
     if (windowReset || expired.length) this.touch();
     return { expired, windowReset };
@@ -302,7 +328,11 @@ export class Ledger {
   /** An operator stops every registered run now; the ledger stays open for new ones. */
   abortAll(request: AbortAllRequest, now: number): LedgerAbortAllVerdict {
     this.expire(now);
-    const runs = this.abortTargets(request.reason ?? SESSION_BUDGET_EXHAUSTED, request.actor ?? `ledger:${this.id}`, now);
+    const runs = this.abortTargets(
+      request.reason ?? SESSION_BUDGET_EXHAUSTED,
+      request.actor ?? `ledger:${this.id}`,
+      now,
+    );
     this.touch();
     return { ok: true, runs };
   }
@@ -347,4 +377,3 @@ export function ledgerBudgetReason(reason: string): BudgetReason | null {
   if (reason === 'max-usd') return 'ledger-max-usd';
   return null;
 }
-

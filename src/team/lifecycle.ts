@@ -82,7 +82,11 @@ export function finish(run: RunContext, now: number): RunResult {
   const cancellation = cancellationView(run);
   run.clock = now;
   run.members.shutdown(now);
-  run.events.record('run:end', now, { status: result, stats: run.graph.stats(), ...(cancellation ? { cancelled: true } : {}) });
+  run.events.record('run:end', now, {
+    status: result,
+    stats: run.graph.stats(),
+    ...(cancellation ? { cancelled: true } : {}),
+  });
   run.touch();
   return {
     status: result,
@@ -103,7 +107,10 @@ function cancellationView(run: RunContext): CancellationView | undefined {
   const abandoned = run.pendingAdjudications;
   let message = 'cancelled: every adjudication was decided before the run closed';
   if (abandoned > 0) {
-    const why = run.closed === 'adjudication-timeout' ? 'nobody decided within adjudicationTimeoutMs' : 'awaitAdjudication is false';
+    const why =
+      run.closed === 'adjudication-timeout'
+        ? 'nobody decided within adjudicationTimeoutMs'
+        : 'awaitAdjudication is false';
     message = `cancelled: ${abandoned} adjudication(s) abandoned (${why}); they can no longer be decided`;
   }
   return { requestedAt: run.cancelRequestedAt, abandonedAdjudications: abandoned, message };

@@ -35,7 +35,9 @@ export const MAILBOX_LIMITS = {
   queryPage: 100,
 } as const;
 
-/** A recipient is a task key, `teammate-<n>`, `coordinator` (humans) or `*` (every task not settled, but the sender). */
+/**
+ * A recipient is a task key, `teammate-<n>`, `coordinator` (humans) or `*` (every task not settled, but the sender).
+ */
 export const COORDINATOR = 'coordinator';
 export const BROADCAST = '*';
 
@@ -57,7 +59,10 @@ export const ReadInboxSchema = z.object({
 });
 export type ReadInboxRequest = z.infer<typeof ReadInboxSchema>;
 
-/** Parses a mailbox request: a field too long is TEAM_MAILBOX_MESSAGE_TOO_LARGE, anything else wrong TEAM_MAILBOX_MESSAGE_INVALID. */
+/**
+ * Parses a mailbox request: a field too long is TEAM_MAILBOX_MESSAGE_TOO_LARGE, anything else wrong
+ * TEAM_MAILBOX_MESSAGE_INVALID.
+ */
 export function parseMailbox<T>(schema: z.ZodType<T>, payload: unknown, message: string): T {
   const parsed = schema.safeParse(payload);
   if (parsed.success) return parsed.data;
@@ -149,22 +154,40 @@ export class Mailbox {
     if (!this.isRecipient(request.to)) {
       throw mailboxError(
         'TEAM_MAILBOX_MESSAGE_INVALID',
-        `to: "${request.to.slice(0, 128)}" is not a task key of this run, teammate-1..teammate-${this.run.teammates}, "${COORDINATOR}" or "${BROADCAST}"`,
+        `to: "${request.to.slice(0, 128)}" is not a task key of this run, ` +
+          `teammate-1..teammate-${this.run.teammates}, "${COORDINATOR}" or "${BROADCAST}"`,
       );
     }
-    if (request.to === request.from) throw mailboxError('TEAM_MAILBOX_MESSAGE_INVALID', `to: "${request.to}" is the sender`);
+    if (request.to === request.from)
+      throw mailboxError('TEAM_MAILBOX_MESSAGE_INVALID', `to: "${request.to}" is the sender`);
     const bodyBytes = jsonBytes(request.body);
     if (bodyBytes > MAILBOX_LIMITS.bodyBytes) {
-      throw mailboxError('TEAM_MAILBOX_MESSAGE_TOO_LARGE', `body is ${bodyBytes} bytes as JSON, over the ${MAILBOX_LIMITS.bodyBytes}-byte bound`);
+      throw mailboxError(
+        'TEAM_MAILBOX_MESSAGE_TOO_LARGE',
+        `body is ${bodyBytes} bytes as JSON, over the ${MAILBOX_LIMITS.bodyBytes}-byte bound`,
+      );
     }
-    const size = jsonBytes({ id: this.nextId, from: request.from, to: request.to, subject: request.subject ?? null, body: request.body, at: 0 });
+    const size = jsonBytes({
+      id: this.nextId,
+      from: request.from,
+      to: request.to,
+      subject: request.subject ?? null,
+      body: request.body,
+      at: 0,
+    });
     if (size > MAILBOX_LIMITS.totalBytes) {
-      throw mailboxError('TEAM_MAILBOX_MESSAGE_TOO_LARGE', `the message is ${size} bytes, over the mailbox's ${MAILBOX_LIMITS.totalBytes} bytes`);
+      throw mailboxError(
+        'TEAM_MAILBOX_MESSAGE_TOO_LARGE',
+        `the message is ${size} bytes, over the mailbox's ${MAILBOX_LIMITS.totalBytes} bytes`,
+      );
     }
     return size;
   }
 
-  /** Adds a message, compacting delivered ones when full; refused with TEAM_MAILBOX_CAPACITY_EXCEEDED when it still does not fit. */
+  /**
+   * Adds a message, compacting delivered ones when full; refused with TEAM_MAILBOX_CAPACITY_EXCEEDED when it still does
+   * not fit.
+   */
   send(request: Pick<SendMessageRequest, 'from' | 'to' | 'subject' | 'body'>, now: number): MailMessage {
     const size = this.check(request);
     if (!this.fits(size)) this.compact();
@@ -180,14 +203,28 @@ export class Mailbox {
       throw mailboxError(
         'TEAM_MAILBOX_CAPACITY_EXCEEDED',
         `the mailbox holds ${this.messages.length} messages (${this.bytes} bytes) not yet read by their recipients; ` +
-          `at most ${MAILBOX_LIMITS.messages} messages and ${MAILBOX_LIMITS.totalBytes} bytes: try again once they have read`,
+          `at most ${MAILBOX_LIMITS.messages} messages and ${MAILBOX_LIMITS.totalBytes} bytes: try again once they ` +
+          `have read`,
       );
     }
-    const message: MailMessage = { id: this.nextId++, from: request.from, to: request.to, subject: request.subject ?? null, body: request.body, at: now };
+    const message: MailMessage = {
+      id: this.nextId++,
+      from: request.from,
+      to: request.to,
+      subject: request.subject ?? null,
+      body: request.body,
+      at: now,
+    };
     this.messages.push(message);
     this.sizes.push(size);
     this.bytes += size;
-    this.run.record('mailbox:sent', { id: message.id, from: message.from, to: message.to, subject: message.subject, bytes: size });
+    this.run.record('mailbox:sent', {
+      id: message.id,
+      from: message.from,
+      to: message.to,
+      subject: message.subject,
+      bytes: size,
+    });
     this.setLevel(this.pressure());
     return message;
   }
@@ -198,7 +235,7 @@ export class Mailbox {
    */
   deliver(key: string, holder: string | null, peek: boolean): MailMessage[] {
     const own = this.cursors.get(key) ?? 0;
-    const slot = holder === null ? Number.MAX_SAFE_INTEGER : this.cursors.get(holder) ?? 0;
+    const slot = holder === null ? Number.MAX_SAFE_INTEGER : (this.cursors.get(holder) ?? 0);
     const out: MailMessage[] = [];
     for (const m of this.messages) {
       if (out.length >= MAILBOX_LIMITS.readBatch) break;
@@ -220,7 +257,9 @@ export class Mailbox {
   page(query: MessagesQuery = {}): MessagesPage {
     const after = Math.max(0, query.after ?? 0);
     const limit = Math.min(Math.max(0, query.limit ?? MAILBOX_LIMITS.queryPage), MAILBOX_LIMITS.queryPage);
-    const messages = this.messages.filter((m) => m.id > after && (query.to === undefined || m.to === query.to)).slice(0, limit);
+    const messages = this.messages
+      .filter((m) => m.id > after && (query.to === undefined || m.to === query.to))
+      .slice(0, limit);
     return { messages, nextId: messages.length ? messages[messages.length - 1].id : Math.max(after, this.nextId - 1) };
   }
 
@@ -262,7 +301,7 @@ export class Mailbox {
   /** Drops messages nobody still waits for; keeps the rest in order. */
   private compact(): void {
     let dropped = 0;
-    for (let i = 0; i < this.messages.length; ) {
+    for (let i = 0; i < this.messages.length;) {
       if (this.delivered(this.messages[i])) {
         this.bytes -= this.sizes[i];
         this.messages.splice(i, 1);

@@ -82,7 +82,10 @@ export class Members {
     if (this.hasIdleHook) this.hooks.push({ member: { ...member }, seq: ++this.hookSeq });
   }
 
-  /** The attempt on `holder` never started (its ledger refused it, or it was stopped first): idle again, counting nothing. */
+  /**
+   * The attempt on `holder` never started (its ledger refused it, or it was stopped first): idle again, counting
+   * nothing.
+   */
   unclaimed(holder: string, now: number): void {
     const member = this.find(holder);
     if (member?.state === 'running') this.move(member, 'idle', null, now);

@@ -32,14 +32,16 @@ export function validateSendMessage(run: RunContext, payload: unknown): SendMess
     if (i === undefined || !attempt || attempt.fencingToken !== request.fencingToken) {
       throw new TeamControlError(
         'stale_attempt',
-        `sendMessage: "${request.from}" has no live attempt with fencing token ${request.fencingToken ?? '(none)'}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
+        `sendMessage: "${request.from}" has no live attempt with fencing token ` +
+          `${request.fencingToken ?? '(none)'}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
       );
     }
   } else {
     if (/^teammate-\d+$/.test(request.from) || request.from === BROADCAST) {
       throw new TeamControlError(
         'TEAM_MAILBOX_MESSAGE_INVALID',
-        `sendMessage: from "${request.from}" is not a sender (a task key with its fencing token, "${COORDINATOR}" or an operator)`,
+        `sendMessage: from "${request.from}" is not a sender (a task key with its fencing token, "${COORDINATOR}" or ` +
+          `an operator)`,
       );
     }
     checkActor(run.plan, request.actor ?? (request.from === COORDINATOR ? undefined : request.from), 'sendMessage');
@@ -63,11 +65,13 @@ export function sendMessage(run: RunContext, payload: unknown, now: number): Sen
 export function validateReadInbox(run: RunContext, payload: unknown): ReadInboxRequest {
   const request = parseControl(ReadInboxSchema, payload, 'readInbox');
   const attempt = run.leases.get(request.key);
-  if (run.graph.indexOf(request.key) === undefined) throw new TeamControlError('not_found', `readInbox: no task "${request.key}"`);
+  if (run.graph.indexOf(request.key) === undefined)
+    throw new TeamControlError('not_found', `readInbox: no task "${request.key}"`);
   if (!attempt || attempt.fencingToken !== request.fencingToken) {
     throw new TeamControlError(
       'stale_attempt',
-      `readInbox: "${request.key}" has no live attempt with fencing token ${request.fencingToken}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
+      `readInbox: "${request.key}" has no live attempt with fencing token ` +
+        `${request.fencingToken}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
     );
   }
   return request;
@@ -100,7 +104,12 @@ export function sendFromOutcome(run: RunContext, key: string, outcome: AttemptOu
       run.mailbox.send({ from: key, to, subject: subject?.slice(0, MAILBOX_LIMITS.subjectChars), body }, now);
     } catch (err) {
       if (!(err instanceof TeamControlError)) throw err;
-      run.events.record('control:rejected', now, { message: 'sendMessage', key, reason: err.code, detail: err.message.slice(0, 300) });
+      run.events.record('control:rejected', now, {
+        message: 'sendMessage',
+        key,
+        reason: err.code,
+        detail: err.message.slice(0, 300),
+      });
     }
   }
 }
@@ -113,7 +122,12 @@ export function drainIdleHooks(run: RunContext): Array<IdleHookRequest & { execu
 }
 
 /** A hook's end, on the record; it never touches a task. */
-export function hookEnded(run: RunContext, hook: IdleHookRequest, outcome: { ok: boolean; error?: string }, now: number): void {
+export function hookEnded(
+  run: RunContext,
+  hook: IdleHookRequest,
+  outcome: { ok: boolean; error?: string },
+  now: number,
+): void {
   run.events.record(outcome.ok ? 'hook:completed' : 'hook:failed', now, {
     hook: 'teammateIdle',
     holder: hook.member.holder,

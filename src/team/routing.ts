@@ -89,7 +89,8 @@ export function route(input: RouteInput): Disposition {
   if (outcome === 'completed') {
     if (!input.outputFits) return { to: 'failed', why: 'output-too-large' };
     if (input.asksToSpawn && input.spawn === undefined) return { to: 'add-tasks' };
-    if (input.spawn === 'limit') return { to: 'adjudication', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', why: 'spawn-limit' };
+    if (input.spawn === 'limit')
+      return { to: 'adjudication', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', why: 'spawn-limit' };
     if (input.spawn === undefined || input.spawn === 'added') return { to: 'succeeded' };
   }
   const forGood = (outcome === 'failed' && input.nonRetryable) || input.spawn === 'forbidden';

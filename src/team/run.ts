@@ -340,4 +340,3 @@ export class TeamRun {
     return this.run.canHold(output);
   }
 }
-

@@ -13,7 +13,10 @@ const normalized = (scope: string) => {
   return check.ok ? check.scope : scope;
 };
 
-/** Two scope lists overlap when any of theirs is the same resource, contains the other (`docs/` and `docs/api`), or is the whole workspace. */
+/**
+ * Two scope lists overlap when any of theirs is the same resource, contains the other (`docs/` and `docs/api`), or is
+ * the whole workspace.
+ */
 export function scopesOverlap(a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean {
   for (const x of a.map(normalized)) {
     for (const y of b.map(normalized)) {

@@ -72,7 +72,7 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
   run.clock = now;
   if (task.status === 'succeeded' || task.status === 'failed') sendFromOutcome(run, key, outcome, now);
   const succeeded = task.status === 'succeeded';
-  run.members.ended(attempt.holder, succeeded, succeeded ? null : task.lastError ?? outcome.kind, now);
+  run.members.ended(attempt.holder, succeeded, succeeded ? null : (task.lastError ?? outcome.kind), now);
   if (unpriced && run.budget.stop('unpriced-usage')) {
     run.events.record('run:budget-exhausted', now, { reason: 'unpriced-usage', model: usage?.model ?? null });
     run.graph.skipNotStarted('budget_stopped: unpriced-usage', now);
@@ -104,13 +104,22 @@ class Settling {
     // Handed back by a worker shutting down: on the record, and not counted against the attempts.
     if ((d.to === 're-lease' && d.released) || (d.to === 'adjudication' && d.why === 'released')) {
       this.task.uncounted += 1;
-      const identity = { key: this.task.key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken: attempt.fencingToken };
+      const identity = {
+        key: this.task.key,
+        holder: attempt.holder,
+        leaseId: attempt.leaseId,
+        fencingToken: attempt.fencingToken,
+      };
       run.events.record('lease:released', now, { ...identity, workerIdentity: attempt.workerIdentity });
     }
     switch (d.to) {
       case 'succeeded':
         run.succeed(i, outcome.kind === 'completed' ? outcome.output : undefined, now);
-        run.events.record('task:completed', now, { key: this.task.key, fencingToken: attempt.fencingToken, attempt: attempt.attempt });
+        run.events.record('task:completed', now, {
+          key: this.task.key,
+          fencingToken: attempt.fencingToken,
+          attempt: attempt.attempt,
+        });
         return;
       case 'failed':
         run.fail(i, this.failure(d.why), now, attempt);
@@ -152,7 +161,12 @@ class Settling {
     const { run, task, i, now } = this;
     task.lastError = clip(this.attemptError(), RUN_LIMITS.errorChars);
     run.graph.makeReady(i, now + run.retryOf(i).backoffMs);
-    run.events.record('task:failed', now, { key: task.key, fencingToken: this.attempt.fencingToken, error: task.lastError, willRetry: true });
+    run.events.record('task:failed', now, {
+      key: task.key,
+      fencingToken: this.attempt.fencingToken,
+      error: task.lastError,
+      willRetry: true,
+    });
   }
 
   /** Leased again from now; the next attempt's `lease:changed` names this one. */
@@ -167,7 +181,9 @@ class Settling {
     this.run.graph.makeReady(this.i, this.now);
   }
 
-  private adjudication(d: Extract<Disposition, { to: 'adjudication' }>): Partial<Interruption> & Record<string, unknown> {
+  private adjudication(
+    d: Extract<Disposition, { to: 'adjudication' }>,
+  ): Partial<Interruption> & Record<string, unknown> {
     const { run, usage, evidence } = this;
     const stop = this.attempt.stop;
     switch (d.why) {
@@ -176,9 +192,9 @@ class Settling {
         const aborted = stop?.kind === 'abort';
         return {
           ...interruption,
-          reason: interruption.reason ?? (aborted ? run.abort?.reason ?? null : 'wall-clock budget exhausted'),
-          requestId: interruption.requestId ?? (aborted ? run.abort?.requestId ?? null : null),
-          actor: interruption.actor ?? (aborted ? run.abort?.actor ?? null : null),
+          reason: interruption.reason ?? (aborted ? (run.abort?.reason ?? null) : 'wall-clock budget exhausted'),
+          requestId: interruption.requestId ?? (aborted ? (run.abort?.requestId ?? null) : null),
+          actor: interruption.actor ?? (aborted ? (run.abort?.actor ?? null) : null),
           usage: usage ?? null,
           result: evidence ?? null,
         };
@@ -188,12 +204,19 @@ class Settling {
       case 'usage-unknown':
         return {
           reason:
-            'lease lost: the attempt stopped heartbeating; its outcome and usage are unknown, and the budget sets a token or dollar limit (usage-unknown)',
+            'lease lost: the attempt stopped heartbeating; its outcome and usage are unknown, and the budget sets a ' +
+            'token or dollar limit (usage-unknown)',
         };
       case 'lease-lost':
-        return { reason: `lease lost: the attempt stopped heartbeating and its outcome is unknown (${this.noReLease(d.because)})` };
+        return {
+          reason:
+            `lease lost: the attempt stopped heartbeating and its outcome is unknown ` +
+            `(${this.noReLease(d.because)})`,
+        };
       case 'released':
-        return { reason: `released by a worker shutting down, and its outcome is unknown (${this.noReLease(d.because)})` };
+        return {
+          reason: `released by a worker shutting down, and its outcome is unknown (${this.noReLease(d.because)})`,
+        };
     }
   }
 
@@ -209,7 +232,14 @@ class Settling {
  * for a slot): it does not count as an execution or an attempt, and the task is ready again,
  * unless the run stops taking work. A refusal for good stops the run with its reason.
  */
-function notStarted(run: RunContext, i: number, attempt: Attempt, reason: BudgetReason | null, message: string, now: number): void {
+function notStarted(
+  run: RunContext,
+  i: number,
+  attempt: Attempt,
+  reason: BudgetReason | null,
+  message: string,
+  now: number,
+): void {
   const task = run.graph.tasks[i];
   run.leases.close(task, attempt);
   run.clock = now;

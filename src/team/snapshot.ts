@@ -36,7 +36,12 @@ const FORMAT = 1;
 
 /** The task fields the schema fills in when a plan leaves them out (`dependsOn: []`, `priority: 'normal'`, ...). */
 const TASK_DEFAULTS: Record<string, unknown> = (() => {
-  const { key: _key, executor: _executor, dependsOn: _dependsOn, ...defaults } = TaskSchema.parse({
+  const {
+    key: _key,
+    executor: _executor,
+    dependsOn: _dependsOn,
+    ...defaults
+  } = TaskSchema.parse({
     key: 'k',
     executor: { kind: 'noop' },
   });
@@ -54,7 +59,17 @@ const REST_DEFAULTS: Record<string, unknown> = {
   skipReason: null,
   usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 },
 };
-const ROW_FIELDS = new Set(['key', 'status', 'attempts', 'uncounted', 'fencingToken', 'holder', 'readyAt', 'startedAt', 'settledAt']);
+const ROW_FIELDS = new Set([
+  'key',
+  'status',
+  'attempts',
+  'uncounted',
+  'fencingToken',
+  'holder',
+  'readyAt',
+  'startedAt',
+  'settledAt',
+]);
 const SPEC_ROW_FIELDS = new Set(['key', 'executor', 'dependsOn']);
 
 const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
@@ -98,7 +113,8 @@ export function packPlan(plan: TeamPlan): PackedSnapshot['plan'] {
 /** The snapshot a packed one was made from (a snapshot that was never packed passes through). */
 export function unpackSnapshot(packed: PackedSnapshot | TeamRunSnapshot): TeamRunSnapshot {
   if (!('format' in packed)) return packed;
-  if (packed.format !== FORMAT) throw new Error(`snapshot format ${String(packed.format)} is not one this worker reads (${String(FORMAT)})`);
+  if (packed.format !== FORMAT)
+    throw new Error(`snapshot format ${String(packed.format)} is not one this worker reads (${String(FORMAT)})`);
   const { format: _format, plan, tasks, ...rest } = packed;
   const { executors, tasks: rows, ...planRest } = plan;
   if (tasks.length !== rows.length) {
@@ -121,7 +137,8 @@ export function unpackSnapshot(packed: PackedSnapshot | TeamRunSnapshot): TeamRu
 }
 
 function packTask(task: TaskState, t0: number): PackedTask {
-  const slot = task.holder === null ? 0 : /^teammate-[1-9]\d*$/.test(task.holder) ? Number(task.holder.slice(9)) : task.holder;
+  const slot =
+    task.holder === null ? 0 : /^teammate-[1-9]\d*$/.test(task.holder) ? Number(task.holder.slice(9)) : task.holder;
   const row: PackedTask = [
     TASK_STATUSES.indexOf(task.status),
     task.attempts,

@@ -57,17 +57,26 @@ export class Spawns {
    * The limit `count` new tasks at `depth` would pass, with the reason a person reads; null when
    * they fit. Depth is the parent chain's length from a plan task (plan tasks are depth 0).
    */
-  overLimit(budget: Pick<BudgetLimits, 'maxSpawnedTasks' | 'maxDepth'>, count: number, depth: number): { limit: SpawnLimit; message: string } | null {
+  overLimit(
+    budget: Pick<BudgetLimits, 'maxSpawnedTasks' | 'maxDepth'>,
+    count: number,
+    depth: number,
+  ): { limit: SpawnLimit; message: string } | null {
     const maxSpawned = budget.maxSpawnedTasks;
     if (maxSpawned !== undefined && this.added + count > maxSpawned) {
       return {
         limit: 'max-spawned-tasks',
-        message: `adding ${count} task(s) to the ${this.added} already added would pass budget.maxSpawnedTasks (${maxSpawned})`,
+        message:
+          `adding ${count} task(s) to the ${this.added} already added would pass budget.maxSpawnedTasks ` +
+          `(${maxSpawned})`,
       };
     }
     const maxDepth = Math.min(budget.maxDepth ?? ADD_TASKS_LIMITS.maxDepth, ADD_TASKS_LIMITS.maxDepth);
     if (depth > maxDepth) {
-      return { limit: 'max-depth', message: `the new tasks would be at depth ${depth}, past budget.maxDepth (${maxDepth})` };
+      return {
+        limit: 'max-depth',
+        message: `the new tasks would be at depth ${depth}, past budget.maxDepth (${maxDepth})`,
+      };
     }
     return null;
   }

@@ -65,7 +65,8 @@ export function stopsByQueue(stops: ReadonlyArray<{ queue: string; leaseId: stri
   const requests: StopRequest[] = [];
   for (const [queue, set] of byQueue) {
     const ids = [...set];
-    for (let i = 0; i < ids.length; i += MAX_STOPS_PER_REQUEST) requests.push({ queue, leaseIds: ids.slice(i, i + MAX_STOPS_PER_REQUEST) });
+    for (let i = 0; i < ids.length; i += MAX_STOPS_PER_REQUEST)
+      requests.push({ queue, leaseIds: ids.slice(i, i + MAX_STOPS_PER_REQUEST) });
   }
   return requests;
 }

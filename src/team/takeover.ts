@@ -45,7 +45,8 @@ export function interrupt(run: RunContext, payload: unknown, now: number): Inter
   if (!attempt || (attempt.stop && attempt.stop.kind !== 'interrupt')) {
     // A client retrying a request that already landed (and whose attempt has since settled) gets the same answer.
     const settled = settledInterruption(run, request.key, request.fencingToken, control.requestId);
-    if (settled) return duplicate(run, 'interruptTask', control, now, { ok: true, idempotent: true, interruption: settled });
+    if (settled)
+      return duplicate(run, 'interruptTask', control, now, { ok: true, idempotent: true, interruption: settled });
     return reject('not_active');
   }
   if (request.fencingToken !== attempt.fencingToken) return reject('stale_attempt');

@@ -66,7 +66,9 @@ export interface Attempt {
   workerIdentity: string | null;
   reservation: Reservation;
   stop: AttemptStop | null;
-  /** Where a stop reaches the attempt at once (its worker's own task queue), once it announced it; see lease-pace.ts. */
+  /**
+   * Where a stop reaches the attempt at once (its worker's own task queue), once it announced it; see lease-pace.ts.
+   */
   stopQueue?: string;
 }
 
@@ -99,8 +101,18 @@ export interface TaskState {
 
 /** What an attempt turned out to be, as the workflow saw it from Temporal. */
 export type AttemptOutcome =
-  /** `tasks`: what the attempt asked to add (`::teamrun-tasks::` lines, an llm answer), applied only if it settles the task. */
-  | { kind: 'completed'; output?: unknown; usage?: ReportedUsage; workerIdentity?: string; messages?: unknown[]; tasks?: unknown[] }
+  /**
+   * `tasks`: what the attempt asked to add (`::teamrun-tasks::` lines, an llm answer), applied only if it settles the
+   * task.
+   */
+  | {
+      kind: 'completed';
+      output?: unknown;
+      usage?: ReportedUsage;
+      workerIdentity?: string;
+      messages?: unknown[];
+      tasks?: unknown[];
+    }
   | {
       kind: 'failed';
       message: string;

@@ -13,7 +13,12 @@ import {
   proxyActivities,
 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
-import { FAILURE_TYPES, type AttemptEvidence, type HeartbeatDetails, type TeamActivities } from '../activities/interface';
+import {
+  FAILURE_TYPES,
+  type AttemptEvidence,
+  type HeartbeatDetails,
+  type TeamActivities,
+} from '../activities/interface';
 import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
 import { STOP_ANNOUNCE_AFTER_MS } from '../team/lease-pace';
 import type { TeamRun } from '../team/run';
@@ -35,7 +40,9 @@ export class Attempts {
 
   launch(claim: Claim): void {
     const { run, ledger } = this;
-    const summary = `${claim.title} · attempt ${claim.attempt} · token ${claim.fencingToken} · ${claim.executor.kind} · ${claim.holder}`;
+    const summary =
+      `${claim.title} · attempt ${claim.attempt} · token ${claim.fencingToken} · ` +
+      `${claim.executor.kind} · ${claim.holder}`;
     const { runTask } = proxyActivities<TeamActivities>({
       activityId: claim.activityId,
       heartbeatTimeout: claim.ttlMs,
@@ -68,13 +75,18 @@ export class Attempts {
       foreign
         ? runForeignActivity(claim, run.workflowId, summary)
         : runTask(input).then((result): AttemptOutcome => ({ kind: 'completed', ...result }));
-    void scope.run(() => (ledger ? ledger.admit(claim, attempt) : attempt())).then(
-      (outcome) => this.settle(claim, outcome),
-      (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err)),
-    );
+    void scope
+      .run(() => (ledger ? ledger.admit(claim, attempt) : attempt()))
+      .then(
+        (outcome) => this.settle(claim, outcome),
+        (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err)),
+      );
   }
 
-  /** Cancels the attempts the run stopped; those that announced their worker's stop queue also get a stop there, at once. */
+  /**
+   * Cancels the attempts the run stopped; those that announced their worker's stop queue also get a stop there, at
+   * once.
+   */
   cancelStopped(): void {
     for (const { key, fencingToken } of this.run.drainCancellations()) {
       const attempt = this.scopes.get(key);

@@ -42,7 +42,10 @@ const MIN_CONTINUE_AS_NEW_AT_EVENTS = 100;
  */
 export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
   const ledger = begin(input);
-  const handOverAt = Math.max(MIN_CONTINUE_AS_NEW_AT_EVENTS, input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AT_EVENTS);
+  const handOverAt = Math.max(
+    MIN_CONTINUE_AS_NEW_AT_EVENTS,
+    input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AT_EVENTS,
+  );
   const handingOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= handOverAt;
   const signalling = new Set<Promise<void>>();
 
@@ -117,10 +120,14 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
       description: 'Replace the limits: { limits: { maxConcurrent?, maxTokens?, maxUsd?, windowMs? } }',
     },
   );
-  setHandler(lm.ledgerRegisterUpdate, (request) => ledger.register(parse(RegisterRequestSchema, request, 'register'), now()), {
-    validator: (request) => void parse(RegisterRequestSchema, request, 'register'),
-    description: 'Register a team run, so a cascade abort reaches it: { workflowId, name? }',
-  });
+  setHandler(
+    lm.ledgerRegisterUpdate,
+    (request) => ledger.register(parse(RegisterRequestSchema, request, 'register'), now()),
+    {
+      validator: (request) => void parse(RegisterRequestSchema, request, 'register'),
+      description: 'Register a team run, so a cascade abort reaches it: { workflowId, name? }',
+    },
+  );
   setHandler(
     lm.ledgerUnregisterUpdate,
     (request) => ledger.unregister(parse(UnregisterRequestSchema, request, 'unregister'), now()),
@@ -129,21 +136,26 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
       description: 'Forget a team run that finished: { workflowId }',
     },
   );
-  setHandler(lm.ledgerAcquireUpdate, (request) => ledger.acquire(parse(AcquireRequestSchema, request, 'acquire'), now()), {
-    // A refusal is decided here, so the many retries of a waiting attempt never reach history.
-    validator: (request) => {
-      const refusal = ledger.check(parse(AcquireRequestSchema, request, 'acquire'), now());
-      if (refusal) {
-        throw ApplicationFailure.create({
-          type: lm.LEDGER_REFUSED,
-          message: refusal.message,
-          nonRetryable: true,
-          details: [{ reason: refusal.reason, retryable: refusal.retryable }],
-        });
-      }
+  setHandler(
+    lm.ledgerAcquireUpdate,
+    (request) => ledger.acquire(parse(AcquireRequestSchema, request, 'acquire'), now()),
+    {
+      // A refusal is decided here, so the many retries of a waiting attempt never reach history.
+      validator: (request) => {
+        const refusal = ledger.check(parse(AcquireRequestSchema, request, 'acquire'), now());
+        if (refusal) {
+          throw ApplicationFailure.create({
+            type: lm.LEDGER_REFUSED,
+            message: refusal.message,
+            nonRetryable: true,
+            details: [{ reason: refusal.reason, retryable: refusal.retryable }],
+          });
+        }
+      },
+      description:
+        'A slot and a reservation for one attempt: { attemptId, workflowId, reservation: { tokens, usd }, leaseMs }',
     },
-    description: 'A slot and a reservation for one attempt: { attemptId, workflowId, reservation: { tokens, usd }, leaseMs }',
-  });
+  );
   setHandler(
     lm.ledgerSettleUpdate,
     (request) => {
@@ -174,7 +186,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
       const parsed = RenewRequestSchema.safeParse(request);
       if (parsed.success) ledger.renew(parsed.data.attemptId, now());
     },
-    { description: 'Keep an attempt\'s slot: { attemptId }' },
+    { description: "Keep an attempt's slot: { attemptId }" },
   );
 }
 
@@ -183,7 +195,8 @@ function details(status: LedgerStatus): string {
   const of = (max: number | undefined) => (max === undefined ? '' : ` of ${max}`);
   return [
     `**ledger ${status.id}**${exhausted ? ` · exhausted (${exhausted.reason})` : ''}`,
-    `in flight: ${inFlight}${of(limits.maxConcurrent)} · tokens: ${used.tokens}${of(limits.maxTokens)} · usd: ${used.usd}${of(limits.maxUsd)}`,
+    `in flight: ${inFlight}${of(limits.maxConcurrent)} · tokens: ${used.tokens}${of(limits.maxTokens)} · usd: ` +
+      `${used.usd}${of(limits.maxUsd)}`,
     `runs registered: ${status.runs.length}`,
   ].join('\n\n');
 }

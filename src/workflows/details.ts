@@ -16,7 +16,8 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
   const lines = [
     `**${status.name}** · ${status.state}`,
     '',
-    `- tasks: ${done}/${stats.total} done (${stats.succeeded} succeeded, ${stats.failed} failed, ${stats.skipped} skipped), ${stats.running} running`,
+    `- tasks: ${done}/${stats.total} done (${stats.succeeded} succeeded, ${stats.failed} failed, ${stats.skipped} ` +
+      `skipped), ${stats.running} running`,
     `- progress: ${bar(done, stats.total)}`,
     `- adjudication: ${status.pendingAdjudications} pending`,
   ];
@@ -24,31 +25,43 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
   if (run.cancelling) {
     lines.push(
       pending.length && status.state === 'awaiting_adjudication'
-        ? `- cancel requested: nothing new starts; closes as Canceled once the ${pending.length} pending adjudication(s) below are decided`
+        ? `- cancel requested: nothing new starts; closes as Canceled once the ${pending.length} pending ` +
+            `adjudication(s) below are decided`
         : '- cancel requested: nothing new starts; closes as Canceled when the stopped attempts settle',
     );
   }
   for (const a of pending.slice(0, LISTED)) {
-    lines.push(`- waiting: \`${a.key}\` token ${a.fencingToken}: ${a.code}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? ` (${a.reason})` : ''}`);
+    lines.push(
+      `- waiting: \`${a.key}\` token ${a.fencingToken}: ` +
+        `${a.code}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? ` (${a.reason})` : ''}`,
+    );
   }
   if (pending.length > LISTED) lines.push(`- waiting: and ${pending.length - LISTED} more (query \`adjudications\`)`);
-  if (pending.length) lines.push('- decide: send the `adjudicate` update { key, decision: retry|accept|reject, decisionId }');
+  if (pending.length)
+    lines.push('- decide: send the `adjudicate` update { key, decision: retry|accept|reject, decisionId }');
   const approvals = pending.filter((a) => a.code === 'TEAM_TASK_APPROVAL_REQUIRED');
   if (approvals.length) {
     const first = approvals[0].key;
     lines.push(
-      `- approve: \`teamrun adjudicate ${run.workflowId} ${first} --accept\` (or \`--reject\`), or the \`adjudicate\` update { "key": "${first}", "decision": "accept", "decisionId": "<any new id>", "actor": "<an approver>" }`,
+      `- approve: \`teamrun adjudicate ${run.workflowId} ${first} --accept\` (or \`--reject\`), or the ` +
+        `\`adjudicate\` update { "key": "${first}", "decision": "accept", "decisionId": "<any new id>", ` +
+        `"actor": "<an approver>" }`,
     );
   }
   const mail = run.messagesView({ limit: 0 });
-  if (mail.nextId > 0) lines.push(`- mailbox: ${mail.nextId} message(s) sent (query \`messages\`; members: query \`members\`)`);
+  if (mail.nextId > 0)
+    lines.push(`- mailbox: ${mail.nextId} message(s) sent (query \`messages\`; members: query \`members\`)`);
   const claims = run.activeClaims();
   if (claims.length) {
-    const shown = claims.slice(0, LISTED).map((c) => `\`${c.activityId}\` (${c.holder}${c.interrupted ? ', interrupted' : ''})`);
+    const shown = claims
+      .slice(0, LISTED)
+      .map((c) => `\`${c.activityId}\` (${c.holder}${c.interrupted ? ', interrupted' : ''})`);
     lines.push(`- running: ${shown.join(', ')}${claims.length > LISTED ? ` and ${claims.length - LISTED} more` : ''}`);
   }
   for (const { key, links: printed } of links) {
-    lines.push(`- links of \`${key}\`: ${printed.map((l) => `[${markdownText(l.label || l.url)}](${l.url})`).join(', ')}`);
+    lines.push(
+      `- links of \`${key}\`: ${printed.map((l) => `[${markdownText(l.label || l.url)}](${l.url})`).join(', ')}`,
+    );
   }
   if (run.addedTasks > 0) {
     lines.push(`- added while running: ${run.addedTasks} task(s)`);
@@ -85,7 +98,13 @@ export class RecentLinks {
 /** Only plain http(s) URLs without spaces or parentheses reach the markdown the Web UI renders. */
 function isSafeLink(link: unknown): link is AttemptLink {
   const l = link as Partial<AttemptLink> | null;
-  return !!l && typeof l.url === 'string' && l.url.length <= 2_048 && /^https?:\/\/[^\s()<>]+$/i.test(l.url) && (l.label === undefined || typeof l.label === 'string');
+  return (
+    !!l &&
+    typeof l.url === 'string' &&
+    l.url.length <= 2_048 &&
+    /^https?:\/\/[^\s()<>]+$/i.test(l.url) &&
+    (l.label === undefined || typeof l.label === 'string')
+  );
 }
 
 function markdownText(text: string): string {
@@ -99,7 +118,8 @@ function bar(done: number, total: number): string {
 }
 
 function budgetLine(budget: BudgetView): string {
-  const of = (used: number, max: number | undefined, unit = '') => (max === undefined ? `${used}${unit}` : `${used} of ${max}${unit}`);
+  const of = (used: number, max: number | undefined, unit = '') =>
+    max === undefined ? `${used}${unit}` : `${used} of ${max}${unit}`;
   const parts = [
     `${of(budget.used.tasks, budget.limits.maxTasks)} attempts`,
     `${of(budget.used.tokens, budget.limits.maxTokens)} tokens`,

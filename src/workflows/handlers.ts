@@ -18,14 +18,17 @@ export function registerHandlers(run: TeamRun): void {
       return check();
     } catch (err) {
       // The code leads the message too: the Web UI shows an update's failure message, not its type.
-      if (err instanceof TeamControlError) throw ApplicationFailure.nonRetryable(`${err.code}: ${err.message}`, err.code);
+      if (err instanceof TeamControlError)
+        throw ApplicationFailure.nonRetryable(`${err.code}: ${err.message}`, err.code);
       throw err;
     }
   };
   setHandler(attemptRunningSignal, (announcement) => {
     run.attemptsRunning(announcement);
   });
-  setHandler(msg.statusQuery, () => iso(run.status(now())), { description: 'Progress, budget and pending adjudications' });
+  setHandler(msg.statusQuery, () => iso(run.status(now())), {
+    description: 'Progress, budget and pending adjudications',
+  });
   setHandler(msg.tasksQuery, (query) => iso(run.tasksPage(query ?? {})), {
     description: 'Tasks, paged: { status?, offset?, limit? } (default limit 1000, at most 2000)',
   });
@@ -35,12 +38,16 @@ export function registerHandlers(run: TeamRun): void {
   setHandler(msg.adjudicationsQuery, () => iso(run.adjudicationsView()), {
     description: 'Adjudication records, pending (decision null) and decided',
   });
-  setHandler(msg.budgetQuery, () => run.budgetView(now()), { description: 'Limits, used, reserved and remaining budget' });
+  setHandler(msg.budgetQuery, () => run.budgetView(now()), {
+    description: 'Limits, used, reserved and remaining budget',
+  });
   setHandler(msg.eventsQuery, (query) => iso(run.eventsView(query ?? {})), {
     description: 'Run events after a sequence number: { after?, limit? }',
   });
   setHandler(msg.membersQuery, () => run.membersView(), {
-    description: 'One row per teammate slot: { holder, state: idle|running|shutdown, currentTask, completed, failed, lastError, since }',
+    description:
+      'One row per teammate slot: { holder, state: idle|running|shutdown, currentTask, completed, failed, lastError, ' +
+      'since }',
   });
   setHandler(msg.messagesQuery, (query) => run.messagesView(query ?? {}), {
     description: 'Mailbox messages held: { to?, after?, limit? } (at most 100); nextId continues',
@@ -50,7 +57,8 @@ export function registerHandlers(run: TeamRun): void {
       asFailure(() => run.validateSendMessage(request));
     },
     description:
-      'Send a mailbox message: { from, to: task key | teammate-<n> | coordinator | "*", subject?, body, fencingToken? (a task sending), actor? }',
+      'Send a mailbox message: { from, to: task key | teammate-<n> | coordinator | "*", subject?, body, ' +
+      'fencingToken? (a task sending), actor? }',
   });
   setHandler(msg.readInboxUpdate, (request) => asFailure(() => run.readInbox(request, now())), {
     validator: (request) => {
@@ -84,7 +92,8 @@ export function registerHandlers(run: TeamRun): void {
     validator: (request) => {
       asFailure(() => run.validateAdjudicate(request));
     },
-    description: 'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
+    description:
+      'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
   });
   setHandler(msg.addTasksUpdate, (request) => asFailure(() => run.addTasks(request, now())), {
     validator: (request) => {

@@ -57,7 +57,10 @@ export const interruptTaskUpdate = defineUpdate<InterruptVerdict, [InterruptRequ
 // payload-less request from the `temporal` CLI still reaches the handler, which takes none as `{}`.
 export const abortRunUpdate = defineUpdate<AbortVerdict, [AbortRequest]>('abortRun');
 export const adjudicateUpdate = defineUpdate<AdjudicateVerdict, [AdjudicateRequest]>('adjudicate');
-/** Adds tasks to the running graph: `{ tasks, parent?, fencingToken?, requestId, actor? }` -> `{ ok, added, idempotent? }`. */
+/**
+ * Adds tasks to the running graph: `{ tasks, parent?, fencingToken?, requestId, actor? }` -> `{ ok, added, idempotent?
+ * }`.
+ */
 export const addTasksUpdate = defineUpdate<AddTasksVerdict, [AddTasksRequestInput]>('addTasks');
 
 /** Older names of contract types, kept for code that imports them from here (`messages.RunResult`). */

@@ -3,7 +3,10 @@ import { ATTEMPT_RUNNING_SIGNAL, type StopActivities } from '../activities/inter
 import type { AttemptsRunning } from '../contract';
 import type { StopRequest } from '../team/stop-channel';
 
-/** Sent for long attempts (runTask, past STOP_ANNOUNCE_AFTER_MS) by their worker: `{ queue, attempts: [{ key, fencingToken }] }`. */
+/**
+ * Sent for long attempts (runTask, past STOP_ANNOUNCE_AFTER_MS) by their worker: `{ queue, attempts: [{ key,
+ * fencingToken }] }`.
+ */
 export const attemptRunningSignal = defineSignal<[AttemptsRunning]>(ATTEMPT_RUNNING_SIGNAL);
 
 /**

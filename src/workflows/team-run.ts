@@ -34,7 +34,8 @@ export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRun
 
 export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const run = begin(input);
-  const ledger = run.ledgerId === null ? null : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name);
+  const ledger =
+    run.ledgerId === null ? null : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name);
   // Links the latest attempts printed, for the current details only: never in the run's state.
   const links = new RecentLinks();
   const attempts = new Attempts(run, ledger, links);
