@@ -21,6 +21,7 @@ export { validatePlan, formatProblems, type PlanProblem, type PlanValidation } f
 export { loadPlanFile } from './plan/load';
 export { planJsonSchema } from './plan/json-schema';
 export * from './client';
+export { TeamrunError } from './errors';
 export { loadConfig, ConfigSchema, type TeamrunConfig } from './config/config';
 export { connectionOptions, type ConnectionOptions } from './config/connection';
 export { SEARCH_ATTRIBUTE_TYPES, TeamName, TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped } from './workflows/search-attributes';

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { loadConfig, type TeamrunConfig } from '../config/config';
+import { TeamrunError } from '../errors';
 
 /** Options every command shares (declared on the root program). */
 export interface GlobalOptions {
@@ -23,7 +24,20 @@ export function configFrom(command: Command): TeamrunConfig {
   return config;
 }
 
-export async function clientFrom(command: Command): Promise<{ client: Client; config: TeamrunConfig }> {
+/** Runs `fn` with a client for the command's config, closing its connection after, whatever happened. */
+export async function withClient<T>(
+  command: Command,
+  fn: (client: Client, config: TeamrunConfig) => Promise<T>,
+): Promise<T> {
+  const { client, config } = await clientFrom(command);
+  try {
+    return await fn(client, config);
+  } finally {
+    await client.connection.close();
+  }
+}
+
+async function clientFrom(command: Command): Promise<{ client: Client; config: TeamrunConfig }> {
   const config = configFrom(command);
   // The Temporal client loads only for the commands that talk to a server.
   const { connectClient } = require('../client') as typeof import('../client');
@@ -42,12 +56,26 @@ export async function clientFrom(command: Command): Promise<{ client: Client; co
 }
 
 /** An error meant for the user: printed without a stack, exit code 1 unless given. */
-export class CliError extends Error {
+export class CliError extends TeamrunError {
+  readonly code = 'cli_error';
   constructor(
     message: string,
     readonly exitCode = 1,
   ) {
     super(message);
+  }
+}
+
+/**
+ * Reads or writes a file the user named: one that cannot be (ENOENT, EACCES, EISDIR, ...) is their
+ * error, worded as Node words it. Only Node's system errors are turned; anything else stays a bug.
+ */
+export function userFile<T>(use: () => T): T {
+  try {
+    return use();
+  } catch (err) {
+    const systemError = err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+    throw systemError ? new CliError(err.message) : err;
   }
 }
 

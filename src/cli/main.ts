@@ -42,19 +42,10 @@ export async function main(argv = process.argv): Promise<void> {
   try {
     await buildProgram(argv[2]).parseAsync(argv);
   } catch (err) {
-    const { CliError } = require('./context') as typeof import('./context');
-    if (err instanceof CliError) {
-      process.stderr.write(`teamrun: ${err.message}\n`);
-      process.exit(err.exitCode);
-    }
-    // teamrun's own errors (a bad config, no temporal binary, ...) carry a string code and a
-    // message written for the user: print that, not a stack.
-    if (err instanceof Error && typeof (err as { code?: unknown }).code === 'string') {
-      process.stderr.write(`teamrun: ${err.message}\n`);
-      process.exit(1);
-    }
-    process.stderr.write(`teamrun: ${(err as Error)?.stack ?? String(err)}\n`);
-    process.exit(1);
+    const { classifyFailure } = require('./failure') as typeof import('./failure');
+    const failure = classifyFailure(err);
+    process.stderr.write(failure.output);
+    process.exit(failure.exitCode);
   }
 }
 

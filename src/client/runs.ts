@@ -1,5 +1,6 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { RunState } from '../contract';
+import { TeamrunError } from '../errors';
 import { WORKFLOW_TYPE, statusQuery } from '../workflows/messages';
 import { TeamName, TeamRunBudgetStopped, TeamRunPendingAdjudications, TeamRunStatus, statusKeyword } from '../workflows/search-attributes';
 import { teamRunHandle } from './index';
@@ -39,7 +40,7 @@ export interface RunsFilter {
   limit?: number;
 }
 
-export class RunsFilterError extends Error {
+export class RunsFilterError extends TeamrunError {
   readonly code = 'invalid_filter';
 }
 

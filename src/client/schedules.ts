@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  ScheduleAlreadyRunning,
   ScheduleNotFoundError,
   ScheduleOverlapPolicy,
   type Client,
@@ -8,6 +9,7 @@ import {
   type ScheduleSpec,
   type ScheduleSummary,
 } from '@temporalio/client';
+import { TeamrunError } from '../errors';
 import type { TeamPlanInput } from '../plan/schema';
 import { validatePlan, formatProblems } from '../plan/validate';
 import type { teamRun } from '../workflows/team-run';
@@ -48,7 +50,7 @@ export interface TeamScheduleSpec {
   taskQueue: string;
 }
 
-export class ScheduleError extends Error {
+export class ScheduleError extends TeamrunError {
   constructor(
     readonly code: 'invalid_plan' | 'invalid_spec' | 'not_found' | 'already_exists' | 'not_owned',
     message: string,
@@ -171,12 +173,12 @@ export async function updateTeamSchedule(client: Client, spec: TeamScheduleSpec,
 
 function scheduleFailure(id: string, err: unknown): Error {
   if (err instanceof ScheduleNotFoundError) return new ScheduleError('not_found', `schedule "${id}" not found`);
-  const message = (err as Error)?.message ?? String(err);
-  if ((err as Error)?.name === 'ScheduleAlreadyRunning' || /already (exists|running|registered)/i.test(message)) {
+  if (err instanceof ScheduleAlreadyRunning) {
     return new ScheduleError('already_exists', `schedule "${id}" already exists`);
   }
-  if (err instanceof TypeError || /invalid|parse|unknown time ?zone/i.test(message)) return new ScheduleError('invalid_spec', `schedule "${id}": ${message}`);
-  return err instanceof Error ? err : new Error(message);
+  // The SDK's own signal for a spec the server refused ("Invalid schedule spec": a cron or time zone it cannot read).
+  if (err instanceof TypeError) return new ScheduleError('invalid_spec', `schedule "${id}": ${err.message}`);
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 /** The teamrun owner mark of a schedule, or null when teamrun did not create it. */

@@ -6,8 +6,10 @@ export type CodecErrorCode =
   | 'codec-token-unreadable'
   | 'codec-server-not-configured';
 
+import { TeamrunError } from '../errors';
+
 /** A codec problem: which key, which file or variable, and what to do about it. */
-export class CodecError extends Error {
+export class CodecError extends TeamrunError {
   constructor(
     readonly code: CodecErrorCode,
     message: string,

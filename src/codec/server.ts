@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { CodecConfig, CodecServerConfig } from './config';
+import { TeamrunError } from '../errors';
 import { CodecError } from './errors';
 import { codecFor } from './index';
 
@@ -84,7 +85,7 @@ function toJson(payload: Payload): JsonPayload {
   return { metadata, data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64') };
 }
 
-class BadRequest extends Error {}
+class BadRequest extends TeamrunError { readonly code = 'bad-request'; }
 
 /**
  * Temporal's codec server protocol (what the Web UI and `temporal --codec-endpoint` call):
@@ -149,7 +150,7 @@ export function startCodecServer(options: CodecServerOptions): Promise<CodecServ
       void respond(route[2] as 'encode' | 'decode', Buffer.concat(chunks)).then(
         (body) => send(200, body),
         (err: unknown) => {
-          if (err instanceof BadRequest) return refuse(400, 'bad-request', err.message);
+          if (err instanceof BadRequest) return refuse(400, err.code, err.message);
           if (err instanceof CodecError) return refuse(422, err.code, err.message);
           return refuse(500, 'internal', 'the codec failed');
         },

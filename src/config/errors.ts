@@ -1,4 +1,6 @@
+import { TeamrunError } from '../errors';
+
 /** A config file, profile or connection setting that cannot be used; the message says which and where. */
-export class ConfigError extends Error {
+export class ConfigError extends TeamrunError {
   readonly code = 'InvalidConfig';
 }

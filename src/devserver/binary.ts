@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
+import { TeamrunError } from '../errors';
 import { ensurePrivateDir } from './private';
 
 export const TEMPORAL_CLI_VERSION = '1.9.1';
@@ -31,7 +32,7 @@ function onPath(name: string): string | null {
   return null;
 }
 
-export class TemporalBinaryNotFound extends Error {
+export class TemporalBinaryNotFound extends TeamrunError {
   readonly code = 'TemporalBinaryNotFound';
 }
 

@@ -1,5 +1,7 @@
+import { TeamrunError } from '../errors';
+
 /** A write refused because a newer attempt has already written: the writer's lease is stale. */
-export class FencedWriteRejected extends Error {
+export class FencedWriteRejected extends TeamrunError {
   readonly code = 'FENCED_WRITE_REJECTED';
 
   constructor(
@@ -16,7 +18,7 @@ export class FencedWriteRejected extends Error {
 }
 
 /** A fencing token that is not a positive integer (teamrun's tokens start at 1). */
-export class InvalidFencingToken extends Error {
+export class InvalidFencingToken extends TeamrunError {
   readonly code = 'FENCED_INVALID_TOKEN';
 
   constructor(

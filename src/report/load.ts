@@ -2,13 +2,14 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { decodeHistory } from '../codec';
+import { TeamrunError } from '../errors';
 import { adjudicationsQuery, statusQuery, tasksQuery } from '../workflows/messages';
 import { TeamName } from '../workflows/search-attributes';
 import { buildReport, type ExecutionFacts, type FinalState } from './build';
 import { readHistories } from './history';
 import type { RunReport } from './model';
 
-export class ReportError extends Error {
+export class ReportError extends TeamrunError {
   constructor(
     readonly code: 'not_found',
     message: string,

@@ -4,11 +4,12 @@
  * (src/team/takeover.ts, decisions.ts); the verdicts are declared in src/contract.
  */
 import { z } from 'zod';
+import { TeamrunError } from '../errors';
 export { jsonBytes } from '../plan/bytes';
 export type { AbortVerdict, InterruptVerdict } from '../contract';
 
 /** A control request that cannot apply; `code` is the stable reason a client sees. */
-export class TeamControlError extends Error {
+export class TeamControlError extends TeamrunError {
   constructor(
     readonly code: string,
     message: string,

@@ -4,6 +4,7 @@
  * src/workflows/budget-ledger.ts.
  */
 import { z } from 'zod';
+import { TeamrunError } from '../errors';
 import { UsageSchema } from '../plan/schema';
 
 export { LedgerIdSchema } from '../plan/schema';
@@ -60,7 +61,7 @@ export const ConfigureRequestSchema = z.object({ limits: LedgerLimitsSchema }).s
 export type ConfigureRequest = z.infer<typeof ConfigureRequestSchema>;
 
 /** A malformed ledger request: `code` is stable, the message names the field. */
-export class LedgerRequestError extends Error {
+export class LedgerRequestError extends TeamrunError {
   readonly code = 'invalid_ledger_request';
   constructor(message: string) {
     super(message);

@@ -5,11 +5,13 @@ import {
   type LedgerLease,
   type LedgerRefusalDetails,
 } from '../activities/ledger-interface';
+import { TeamrunError } from '../errors';
 import { ledgerBudgetReason } from '../team/ledger';
 import type { AttemptOutcome, BudgetReason, Claim } from '../team/types';
 
 /** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
-export class AttemptNotStarted extends Error {
+export class AttemptNotStarted extends TeamrunError {
+  readonly code = 'attempt_not_started';
   constructor(
     readonly reason: BudgetReason | null,
     message: string,

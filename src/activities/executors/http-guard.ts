@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import type { TeamrunConfig } from '../../config/config';
+import { TeamrunError } from '../../errors';
 
 type HttpConfig = TeamrunConfig['worker']['http'];
 
@@ -41,7 +42,7 @@ function normalise(ip: string): { ip: string; family: 'ipv4' | 'ipv6' } {
   return { ip, family: isIP(ip) === 6 ? 'ipv6' : 'ipv4' };
 }
 
-export class HostRefused extends Error {
+export class HostRefused extends TeamrunError {
   readonly code = 'TEAMRUN_HOST_REFUSED';
 }
 

@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { TeamrunError } from '../../errors';
 import { HttpSpecSchema, UsageSchema } from '../../plan/schema';
 import { defineExecutor } from './define';
 import { HostPolicy, HostRefused } from './http-guard';
@@ -103,7 +104,8 @@ export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => 
   return { output, usage: reportedUsage };
 });
 
-class BodyTooLarge extends Error {
+class BodyTooLarge extends TeamrunError {
+  readonly code = 'TeamHttpBodyTooLarge';
   constructor(readonly read: number) {
     super(`body over the limit after ${read} bytes`);
   }

@@ -1,3 +1,4 @@
+import { TeamrunError } from '../../errors';
 import { LlmSpecSchema } from '../../plan/schema';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { Redactor } from '../redact';
@@ -125,7 +126,7 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
   return { output: { content: redact(content) }, usage, ...(sent.length ? { messages: sent } : {}), ...(tasks ? { tasks } : {}) };
 });
 
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends TeamrunError { readonly code = 'TeamLlmBodyTooLarge'; }
 
 /** The response body, read up to `max` bytes and no further. */
 async function readBounded(response: Response, max: number): Promise<string> {

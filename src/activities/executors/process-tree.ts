@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { TeamrunError } from '../../errors';
 
 /**
  * Everything one attempt starts, so that all of it can be stopped, whatever it did to detach.
@@ -31,7 +32,7 @@ export interface AttemptProcesses {
 
 export type CgroupMode = 'auto' | 'off' | 'required';
 
-export class ContainmentError extends Error {}
+export class ContainmentError extends TeamrunError { readonly code = 'TeamShellContainment'; }
 
 const SCAN_EVERY_MS = 200;
 

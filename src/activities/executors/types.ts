@@ -1,5 +1,6 @@
 import type { Usage } from '../../plan/schema';
 import type { TeamrunConfig } from '../../config/config';
+import { TeamrunError } from '../../errors';
 import type { MailMessage } from '../../team/mailbox';
 import type { AttemptIdentity, AttemptLink, AttemptLogs } from '../interface';
 import type { Redactor } from '../redact';
@@ -42,7 +43,8 @@ export interface ExecutorResult {
 export type Executor = (spec: Record<string, unknown> & { kind: string }, ctx: ExecutorContext) => Promise<ExecutorResult>;
 
 /** A failure an executor reports on purpose; usage and output travel with it to the budget and the record. */
-export class ExecutorError extends Error {
+export class ExecutorError extends TeamrunError {
+  get code(): string { return this.type; }
   readonly nonRetryable: boolean;
   readonly type: string;
   readonly usage?: ReportedUsage;

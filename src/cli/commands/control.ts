@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../../client';
 import type { AbortRequest, AdjudicateRequest, AdjudicationRecord, Decision, InterruptVerdict } from '../../contract';
 import * as msg from '../../workflows/messages';
-import { CliError, clientFrom, printJson } from '../context';
+import { CliError, printJson, withClient } from '../context';
 import { oneLine, table } from '../format';
 import { intOption } from '../options';
 
@@ -20,15 +20,16 @@ export const actorOption = () =>
 
 /** Runs `fn` with a client and a handle on the run, closing the connection after. */
 export async function withRun<T>(command: Command, workflowId: string, fn: (handle: TeamRunHandle, client: Client) => Promise<T>): Promise<T> {
-  const { client } = await clientFrom(command);
-  try {
-    return await fn(teamRunHandle(client, workflowId), client);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new CliError(`no open run with id "${workflowId}" in namespace ${client.options.namespace}`);
-    throw err;
-  } finally {
-    await client.connection.close();
-  }
+  return withClient(command, async (client) => {
+    try {
+      return await fn(teamRunHandle(client, workflowId), client);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) {
+        throw new CliError(`no open run with id "${workflowId}" in namespace ${client.options.namespace}`);
+      }
+      throw err;
+    }
+  });
 }
 
 /** An update its validator (or handler) refused: the stable code and what was wrong. */

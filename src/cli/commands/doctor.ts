@@ -4,7 +4,7 @@ import type { Connection } from '@temporalio/client';
 import { LEGACY_CONFIG_FILE, configFilePath, type TeamrunConfig } from '../../config/config';
 import { CONNECT_TIMEOUT_MS, connectionOptions } from '../../config/connection';
 import { findTemporalBinary, temporalVersion } from '../../devserver/binary';
-import { CliError, configFrom } from '../context';
+import { configFrom } from '../context';
 import { isLocalHost, parseAddress } from '../web-ui';
 
 type Verdict = 'ok' | 'FAIL' | 'skip';
@@ -48,7 +48,7 @@ async function runChecks(command: Command, fix: boolean): Promise<Check[]> {
     checks.push(configCheck(config.file ?? null));
   } catch (err) {
     const file = configFilePath(command.optsWithGlobals<{ config?: string }>().config).path;
-    checks.push({ verdict: 'FAIL', name: 'config', detail: err instanceof CliError || err instanceof Error ? err.message : String(err) });
+    checks.push({ verdict: 'FAIL', name: 'config', detail: err instanceof Error ? err.message : String(err) });
     checks.push({ verdict: 'skip', name: 'connection', detail: `needs a valid config (${file})` });
     return checks;
   }

@@ -1,5 +1,6 @@
+import Database from 'better-sqlite3';
 import type { Command } from 'commander';
-import { FencedWriteRejected, InvalidFencingToken, parseFencingToken, withFencedStore } from '../../fenced';
+import { FencedWriteRejected, InvalidFencingToken, parseFencingToken, withFencedStore, type FencedStore } from '../../fenced';
 import { CliError, printJson } from '../context';
 
 /** Exit code of a write refused for a stale token, so a shell step can tell it from other errors. */
@@ -34,7 +35,7 @@ export function registerFence(program: Command): void {
         const token = options.token
           ? parseFencingToken(options.token, '--token')
           : parseFencingToken(process.env.TEAMRUN_FENCING_TOKEN, 'no --token given, and $TEAMRUN_FENCING_TOKEN');
-        const result = withFencedStore(options.db, (store) =>
+        const result = withStore(options.db, (store) =>
           store.write({
             resource: options.resource,
             token,
@@ -56,6 +57,15 @@ export function registerFence(program: Command): void {
     .requiredOption('--db <file>', 'SQLite file holding the resources')
     .requiredOption('--resource <name>', 'resource name')
     .action((options: { db: string; resource: string }) => {
-      printJson(withFencedStore(options.db, (store) => store.read(options.resource)));
+      printJson(withStore(options.db, (store) => store.read(options.resource)));
     });
+}
+
+/** The store in the user's --db file: one SQLite cannot use (not a database, locked, read-only) is their error. */
+function withStore<T>(file: string, use: (store: FencedStore) => T): T {
+  try {
+    return withFencedStore(file, use);
+  } catch (err) {
+    throw err instanceof Database.SqliteError ? new CliError(err.message) : err;
+  }
 }

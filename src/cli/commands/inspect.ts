@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { TaskStatus } from '../../contract';
 import { TASK_STATUSES } from '../../team/types';
-import { clientFrom, printJson } from '../context';
+import { printJson, withClient } from '../context';
 import { intOption } from '../options';
 import { renderOverview, tasksTable } from '../render';
 import { RunReader } from '../run-view';
@@ -38,14 +38,11 @@ export function registerInspect(program: Command): void {
     .description('state, task counts, budget (used / reserved / limit) and pending adjudications of a run')
     .option('--json', 'print JSON')
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
-      const { client, config } = await clientFrom(command);
-      try {
+      await withClient(command, async (client, config) => {
         const overview = await new RunReader(client, workflowId).overview();
         if (options.json) printJson(overview);
         else process.stdout.write(`${renderOverview(overview, runUrl(config, workflowId))}\n`);
-      } finally {
-        await client.connection.close();
-      }
+      });
     });
 
   program
@@ -60,8 +57,7 @@ export function registerInspect(program: Command): void {
     .option('--limit <n>', 'show at most this many', intOption, 100)
     .option('--json', 'print JSON')
     .action(async (workflowId: string, options: TasksOptions, command: Command) => {
-      const { client } = await clientFrom(command);
-      try {
+      await withClient(command, async (client) => {
         const reader = new RunReader(client, workflowId);
         const statuses = options.status ?? [undefined];
         let tasks;
@@ -75,8 +71,6 @@ export function registerInspect(program: Command): void {
         }
         if (options.json) printJson(tasks);
         else process.stdout.write(tasks.length ? `${tasksTable(tasks, 100)}\n` : 'no tasks match\n');
-      } finally {
-        await client.connection.close();
-      }
+      });
     });
 }

@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { abortAllLedger, createLedger, ledgerStatus } from '../../client/ledger';
 import type { LedgerLimits, LedgerStatus } from '../../contract';
 import { LedgerIdSchema, ledgerWorkflowId } from '../../team/ledger-requests';
-import { CliError, clientFrom, printJson } from '../context';
+import { CliError, printJson, withClient } from '../context';
 
 interface CreateOptions {
   maxConcurrent?: number;
@@ -36,8 +36,8 @@ export function registerLedger(program: Command): void {
         ...(options.maxUsd !== undefined && { maxUsd: options.maxUsd }),
         ...(options.window !== undefined && { windowMs: options.window }),
       };
-      await withClient(command, async (client, taskQueue) => {
-        const status = await createLedger(client, id, limits, { taskQueue });
+      await withClient(command, async (client, config) => {
+        const status = await createLedger(client, id, limits, { taskQueue: config.connection.taskQueue });
         if (options.json) printJson(status);
         else process.stdout.write(`${renderLedger(status)}\n`);
       });
@@ -69,18 +69,6 @@ export function registerLedger(program: Command): void {
         process.stdout.write(`ledger ${id}: abortRun sent to ${verdict.runs.length} run(s)${runs}\n`);
       });
     });
-}
-
-async function withClient(
-  command: Command,
-  work: (client: Awaited<ReturnType<typeof clientFrom>>['client'], taskQueue: string) => Promise<void>,
-): Promise<void> {
-  const { client, config } = await clientFrom(command);
-  try {
-    await work(client, config.connection.taskQueue);
-  } finally {
-    await client.connection.close();
-  }
 }
 
 function ledgerId(id: string): void {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { RUN_STATUS_FILTERS, RunsFilterError, listTeamRuns, parseSince, type RunSummary } from '../../client/runs';
-import { ReportError, loadRunAttempts } from '../../report';
+import { RUN_STATUS_FILTERS, listTeamRuns, parseSince, type RunSummary } from '../../client/runs';
+import { loadRunAttempts } from '../../report';
 import { graphDot, graphSvg, graphText, layoutTaskGraph, type GraphTask } from '../../report/graph';
 import type { AttemptRecord } from '../../report/model';
-import { CliError, clientFrom, printJson } from '../context';
+import { CliError, printJson, withClient } from '../context';
 import { count, duration, table, usd } from '../format';
 import { intOption } from '../options';
 import { readPlan } from '../plan-file';
@@ -30,11 +30,8 @@ export function registerObserve(program: Command): void {
     .option('--all', 'every attempt of the task')
     .option('--json', 'print the attempts with their logs as JSON')
     .action(async (workflowId: string, key: string, options: { attempt?: number; all?: boolean; json?: boolean }, command: Command) => {
-      const { client } = await clientFrom(command);
-      try {
-        const report = await loadRunAttempts(client, workflowId).catch((err: unknown) => {
-          throw err instanceof ReportError ? new CliError(err.message) : err;
-        });
+      await withClient(command, async (client) => {
+        const report = await loadRunAttempts(client, workflowId);
         const task = report.tasks.find((t) => t.key === key);
         if (!task || !task.attempts.length) {
           const keys = report.tasks.filter((t) => t.attempts.length).map((t) => t.key);
@@ -53,9 +50,7 @@ export function registerObserve(program: Command): void {
         }
         if (options.json) printJson(attempts);
         else process.stdout.write(`${attempts.map(renderAttemptLogs).join('\n\n')}\n`);
-      } finally {
-        await client.connection.close();
-      }
+      });
     });
 
   program
@@ -67,31 +62,22 @@ export function registerObserve(program: Command): void {
     .option('--limit <n>', 'at most this many runs, newest first', intOption, 50)
     .option('--json', 'print JSON')
     .action(async (options: { team?: string; status?: string; since?: string; limit: number; json?: boolean }, command: Command) => {
-      const { client } = await clientFrom(command);
-      try {
-        const runs = await listTeamRuns(client, runsFilter(options)).catch((err: unknown) => {
-          throw err instanceof RunsFilterError ? new CliError(err.message) : err;
-        });
+      await withClient(command, async (client) => {
+        const runs = await listTeamRuns(client, runsFilter(options));
         if (options.json) printJson(runs);
         else process.stdout.write(runs.length ? `${runsTable(runs)}\n` : 'no runs match\n');
-      } finally {
-        await client.connection.close();
-      }
+      });
     });
 }
 
 /** The options `runs` and `report --team` share, as a filter. */
 export function runsFilter(options: { team?: string; status?: string; since?: string; limit?: number }) {
-  try {
-    return {
-      team: options.team,
-      statuses: options.status ? options.status.split(',').filter(Boolean) : undefined,
-      since: options.since ? parseSince(options.since) : undefined,
-      limit: options.limit,
-    };
-  } catch (err) {
-    throw err instanceof RunsFilterError ? new CliError(err.message) : err;
-  }
+  return {
+    team: options.team,
+    statuses: options.status ? options.status.split(',').filter(Boolean) : undefined,
+    since: options.since ? parseSince(options.since) : undefined,
+    limit: options.limit,
+  };
 }
 
 function planGraph(file: string): { name: string; tasks: GraphTask[] } {
@@ -100,8 +86,7 @@ function planGraph(file: string): { name: string; tasks: GraphTask[] } {
 }
 
 async function runGraph(command: Command, workflowId: string): Promise<{ name: string; tasks: GraphTask[] }> {
-  const { client } = await clientFrom(command);
-  try {
+  return withClient(command, async (client) => {
     const reader = new RunReader(client, workflowId);
     const overview = await reader.overview();
     const tasks: GraphTask[] = [];
@@ -112,9 +97,7 @@ async function runGraph(command: Command, workflowId: string): Promise<{ name: s
       if (views.length < page) break;
     }
     return { name: overview.name ?? workflowId, tasks };
-  } finally {
-    await client.connection.close();
-  }
+  });
 }
 
 /** The graph as the options ask: DOT, SVG, or stages for the terminal (the default). */

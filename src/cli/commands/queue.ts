@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { adjudicationQueue } from '../../client/queue';
-import { clientFrom, printJson } from '../context';
+import { printJson, withClient } from '../context';
 import { duration, oneLine, table } from '../format';
 
 export function registerQueue(program: Command): void {
@@ -10,8 +10,7 @@ export function registerQueue(program: Command): void {
     .option('--team <name>', 'only runs of this team (TeamName)')
     .option('--json', 'print JSON')
     .action(async (options: { team?: string; json?: boolean }, command: Command) => {
-      const { client } = await clientFrom(command);
-      try {
+      await withClient(command, async (client) => {
         const runs = await adjudicationQueue(client, { team: options.team });
         if (options.json) return printJson(runs);
         if (!runs.length) return void process.stdout.write('no runs awaiting adjudication\n');
@@ -32,8 +31,6 @@ export function registerQueue(program: Command): void {
         const tasks = runs.reduce((n, run) => n + run.pending.length, 0);
         process.stdout.write(`${table(['RUN', 'TEAM', 'TASK', 'CODE', 'TOKEN', 'AGE', 'ACTOR', 'REASON'], rows)}\n`);
         process.stdout.write(`${runs.length} run(s) awaiting adjudication, ${tasks} pending task(s)\n`);
-      } finally {
-        await client.connection.close();
-      }
+      });
     });
 }

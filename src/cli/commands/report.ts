@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { listTeamRuns, type RunSummary } from '../../client/runs';
-import { ReportError, loadRunReport, renderReportHtml, renderReportText } from '../../report';
+import { loadRunReport, renderReportHtml, renderReportText } from '../../report';
 import { renderTeamHtml, type TeamRunRow } from '../../report/team';
-import { CliError, clientFrom, printJson } from '../context';
+import { CliError, printJson, userFile, withClient } from '../context';
 import { intOption } from '../options';
 import { localWebUi } from '../web-ui';
 import { runsFilter } from './observe';
@@ -35,31 +35,28 @@ export function registerReport(program: Command): void {
     .option('--limit <n>', 'with --team: at most this many runs, newest first', intOption, 50)
     .option('--web-ui <url>', 'base URL of the Temporal Web UI for links (default: the local dev server\'s, when the address is local)')
     .action(async (workflowId: string | undefined, options: ReportOptions, command: Command) => {
-      const { client, config } = await clientFrom(command);
-      const webUi = options.webUi ?? localWebUi(config);
-      try {
+      await withClient(command, async (client, config) => {
+        const webUi = options.webUi ?? localWebUi(config);
         if (options.team !== undefined) {
           if (!options.html) throw new CliError('report --team writes HTML: give --html <file>');
           await teamReport(client, options, options.html, webUi);
           return;
         }
         if (!workflowId) throw new CliError('report: give a workflow id, or --team <name> for many runs');
-        const report = await loadRunReport(client, workflowId, Date.now(), { webUi }).catch((err: unknown) => {
-          throw err instanceof ReportError ? new CliError(err.message) : err;
-        });
+        const report = await loadRunReport(client, workflowId, Date.now(), { webUi });
         if (options.html) {
-          writeFileSync(options.html, renderReportHtml(report));
+          const file = options.html;
+          const page = renderReportHtml(report);
+          userFile(() => writeFileSync(file, page));
           const attempts = report.tasks.reduce((n, t) => n + t.attempts.length, 0);
-          process.stdout.write(`wrote ${path.resolve(options.html)}: ${report.tasks.length} ` +
-            `tasks, ${attempts} attempts, ${report.control.length} control messages\n`);
+          const counts = `${report.tasks.length} tasks, ${attempts} attempts, ${report.control.length} control messages`;
+          process.stdout.write(`wrote ${path.resolve(file)}: ${counts}\n`);
         } else if (options.json) {
           printJson(report);
         } else {
           process.stdout.write(`${renderReportText(report)}\n`);
         }
-      } finally {
-        await client.connection.close();
-      }
+      });
     });
 }
 
@@ -68,7 +65,7 @@ async function teamReport(client: Parameters<typeof loadRunReport>[0], options: 
   const runs: RunSummary[] = await listTeamRuns(client, runsFilter({ ...options, since: options.since ?? '7d' }));
   const dirName = `${path.basename(file, path.extname(file))}-runs`;
   const dir = path.join(path.dirname(file), dirName);
-  mkdirSync(dir, { recursive: true });
+  userFile(() => mkdirSync(dir, { recursive: true }));
   const rows: TeamRunRow[] = [];
   for (const summary of runs) {
     try {
@@ -82,6 +79,8 @@ async function teamReport(client: Parameters<typeof loadRunReport>[0], options: 
   }
   const namespace = client.options.namespace;
   const title = `teamrun: team ${options.team}${options.since ? ` since ${options.since}` : ' (last 7 days)'}`;
-  writeFileSync(file, renderTeamHtml({ title, rows, generatedAt: Date.now(), webUi: webUi ? { base: webUi.replace(/\/+$/, ''), namespace } : null }));
+  const links = webUi ? { base: webUi.replace(/\/+$/, ''), namespace } : null;
+  const page = renderTeamHtml({ title, rows, generatedAt: Date.now(), webUi: links });
+  userFile(() => writeFileSync(file, page));
   process.stdout.write(`wrote ${path.resolve(file)}: ${rows.length} run(s) of team ${options.team}, each report in ${path.resolve(dir)}\n`);
 }

@@ -1,9 +1,7 @@
 import { Option, type Command } from 'commander';
-import type { Client } from '@temporalio/client';
 import { applySync, declaredSchedules, planSync } from '../../client/schedule-sync';
 import {
   OVERLAP_POLICIES,
-  ScheduleError,
   createTeamSchedule,
   deleteTeamSchedule,
   describeSpec,
@@ -21,25 +19,11 @@ import {
 } from '../../client/schedules';
 import { loadPlanFile } from '../../plan/load';
 import type { TeamPlanInput } from '../../plan/schema';
-import { CliError, clientFrom, configFrom, printJson } from '../context';
+import { CliError, configFrom, printJson, withClient } from '../context';
 import { table } from '../format';
 
 const overlapOption = () =>
   new Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(Object.keys(OVERLAP_POLICIES));
-
-/** Runs a schedule command with one client, turning schedule errors into user-facing ones. */
-function withClient(command: Command, body: (client: Client) => Promise<void>): Promise<void> {
-  return clientFrom(command).then(async ({ client }) => {
-    try {
-      await body(client);
-    } catch (err) {
-      if (err instanceof ScheduleError) throw new CliError(err.message);
-      throw err;
-    } finally {
-      await client.connection.close();
-    }
-  });
-}
 
 export function registerSchedule(program: Command): void {
   const schedule = program
@@ -63,7 +47,7 @@ export function registerSchedule(program: Command): void {
         throw new CliError(`${options.plan}: ${loaded.problems.length} ` +
           `problem(s)\n${loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`);
       }
-      const everyMs = options.every === undefined ? undefined : toCli(() => parseEvery(options.every!));
+      const everyMs = options.every === undefined ? undefined : parseEvery(options.every);
       const config = configFrom(command);
       await withClient(command, async (client) => {
         await createTeamSchedule(client, {
@@ -205,7 +189,7 @@ export function registerSchedule(program: Command): void {
     .option('--dry-run', 'print what would change, change nothing', false)
     .action(async (options: { prune: boolean; dryRun: boolean }, command: Command) => {
       const config = configFrom(command);
-      const declared = toCli(() => declaredSchedules(config));
+      const declared = declaredSchedules(config);
       await withClient(command, async (client) => {
         const steps = await planSync(client, declared, { prune: options.prune, taskQueue: config.connection.taskQueue });
         if (!options.dryRun) await applySync(client, declared, steps);
@@ -220,13 +204,4 @@ export function registerSchedule(program: Command): void {
         if (count('conflict')) throw new CliError('some declared schedules exist but were not created by teamrun (see above)');
       });
     });
-}
-
-function toCli<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof ScheduleError) throw new CliError(err.message);
-    throw err;
-  }
 }

@@ -4,13 +4,13 @@ import { Option, type Command } from 'commander';
 import type { AddTasksRequestInput } from '../../plan/schema';
 import * as msg from '../../workflows/messages';
 import { attemptFromEnv } from '../attempt-env';
-import { CliError, printJson } from '../context';
+import { CliError, printJson, userFile } from '../context';
 import { actorOption, defaultActor, update, withRun } from './control';
 
 /** `{"tasks":[...]}` or a bare array, from a file, `-` (stdin) or `--tasks` inline. */
 function readTasks(file: string | undefined, inline: string | undefined): AddTasksRequestInput['tasks'] {
   if ((file === undefined) === (inline === undefined)) throw new CliError('give the tasks: a JSON file (or - for stdin), or --tasks JSON');
-  const text = inline ?? readFileSync(file === '-' ? 0 : file!, 'utf8');
+  const text = inline ?? userFile(() => readFileSync(file === '-' ? 0 : file!, 'utf8'));
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { startTeamRun } from '../../client';
 import type { TeamrunConfig } from '../../config/config';
-import { clientFrom, printJson } from '../context';
+import { printJson, withClient } from '../context';
 import { startFailure } from '../start-errors';
 import { readPlan } from '../plan-file';
 import { renderResult } from '../render';
@@ -24,8 +24,7 @@ export function registerStart(program: Command): void {
     .option('--json', 'print JSON: the workflow id, or with --wait the run result')
     .action(async (file: string, options: StartOptions, command: Command) => {
       const { input } = readPlan(file);
-      const { client, config } = await clientFrom(command);
-      try {
+      await withClient(command, async (client, config) => {
         const handle = await start(client, config, input, options.id);
         const link = runUrl(config, handle.workflowId);
         if (options.json && !options.wait) {
@@ -40,9 +39,7 @@ export function registerStart(program: Command): void {
         if (options.json) printJson({ workflowId: handle.workflowId, ...result });
         else process.stdout.write(`\n${renderResult(handle.workflowId, result)}\n`);
         if (result.status !== 'succeeded') process.exitCode = 1;
-      } finally {
-        await client.connection.close();
-      }
+      });
     });
 }
 

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { teamRunHandle } from '../../client';
-import { CliError, clientFrom, printJson } from '../context';
+import { CliError, printJson, withClient } from '../context';
 import { renderResult } from '../render';
 import { waitForRun } from '../wait';
 
@@ -12,8 +12,7 @@ export function registerWatch(program: Command): void {
       'lines otherwise), then its summary; exit 0 only if it succeeded')
     .option('--json', 'print the run result as JSON at the end')
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
-      const { client } = await clientFrom(command);
-      try {
+      await withClient(command, async (client) => {
         const handle = teamRunHandle(client, workflowId);
         await handle.describe().catch((err: unknown) => {
           throw err instanceof WorkflowNotFoundError ? new CliError(`no run with id "${workflowId}" in namespace ${client.options.namespace}`) : err;
@@ -22,8 +21,6 @@ export function registerWatch(program: Command): void {
         if (options.json) printJson({ workflowId, ...result });
         else process.stdout.write(`${renderResult(workflowId, result)}\n`);
         if (result.status !== 'succeeded') process.exitCode = 1;
-      } finally {
-        await client.connection.close();
-      }
+      });
     });
 }
