@@ -57,7 +57,10 @@ function sameOptions(input: BaselineInput) {
   } as const;
 }
 
-async function fanOut(input: BaselineInput, run: (key: string) => Promise<unknown>): Promise<{ completed: number; failed: number }> {
+async function fanOut(
+  input: BaselineInput,
+  run: (key: string) => Promise<unknown>,
+): Promise<{ completed: number; failed: number }> {
   // A failed activity (e.g. timed out) is counted, not fatal: the fan-out still finishes, for its timing.
   let failed = 0;
   let free = input.concurrency;

@@ -151,7 +151,12 @@ export function cpuMs(pid: number): number {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` every `everyMs` until it returns a truthy value. */
-export async function until<T>(what: string, check: () => Promise<T> | T, timeoutMs = 120_000, everyMs = 20): Promise<NonNullable<T>> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T> | T,
+  timeoutMs = 120_000,
+  everyMs = 20,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -51,7 +51,13 @@ function activitiesOf(events: HistoryEvent[]): ActivityRecord[] {
       // runTask's input names its task; the bare baseline's trivial activity takes the key itself.
       const input: unknown = payload ? JSON.parse(Buffer.from(payload).toString('utf8')) : '';
       const taskKey = typeof input === 'string' ? input : ((input as { taskKey?: string }).taskKey ?? '');
-      byScheduledId.set(String(event.eventId), { taskKey, scheduledAt: at, startedAt: null, completedAt: null, timedOutAt: null });
+      byScheduledId.set(String(event.eventId), {
+        taskKey,
+        scheduledAt: at,
+        startedAt: null,
+        completedAt: null,
+        timedOutAt: null,
+      });
     }
     const started = event.activityTaskStartedEventAttributes;
     if (started) byScheduledId.get(String(started.scheduledEventId))!.startedAt = at;
@@ -72,7 +78,8 @@ export function dependencyLatencies(
   dependsOn: ReadonlyMap<string, ReadonlyArray<string>>,
 ): { toScheduled: number[]; toStarted: number[] } {
   const byKey = new Map<string, ActivityRecord>();
-  for (const run of runs) for (const activity of run.activities) if (activity.completedAt !== null) byKey.set(activity.taskKey, activity);
+  for (const run of runs)
+    for (const activity of run.activities) if (activity.completedAt !== null) byKey.set(activity.taskKey, activity);
   const toScheduled: number[] = [];
   const toStarted: number[] = [];
   for (const [key, deps] of dependsOn) {
@@ -90,7 +97,9 @@ export function dependencyLatencies(
  * For each continue-as-new in a chain: from the last attempt the old run scheduled to the first
  * one the new run scheduled (no attempt starts in between), split at the old run's close.
  */
-export function handoverPauses(runs: ReadonlyArray<RunRecord>): Array<{ drainMs: number; restartMs: number; totalMs: number }> {
+export function handoverPauses(
+  runs: ReadonlyArray<RunRecord>,
+): Array<{ drainMs: number; restartMs: number; totalMs: number }> {
   const pauses = [];
   for (let k = 0; k + 1 < runs.length; k++) {
     const lastScheduled = Math.max(...runs[k].activities.map((a) => a.scheduledAt));

@@ -41,11 +41,15 @@ export async function measureInterrupts(env: BenchEnv, taskQueue: string, count:
     // Spread the sends, so they land at random points of whatever cycle there is.
     await sleep(300 + Math.random() * 700);
     const sent = performance.now();
-    await handle.signal(interruptTaskSignal, { key: claim.key, fencingToken: claim.fencingToken, requestId: `bench-${claim.key}`, actor: 'bench' });
+    await handle.signal(interruptTaskSignal, {
+      key: claim.key,
+      fencingToken: claim.fencingToken,
+      requestId: `bench-${claim.key}`,
+      actor: 'bench',
+    });
     await until(`process ${pid} of ${claim.key} to be gone`, () => !alive(pid), 30_000, 5);
     samples.push(performance.now() - sent);
   }
   await handle.result();
   return { samples, latency: summarize(samples), ttlMs: 30_000, heartbeatEveryMs: defaultHeartbeatEveryMs(30_000) };
 }
-

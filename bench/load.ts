@@ -41,19 +41,35 @@ export interface LoadResult {
  */
 export async function measureLoad(
   env: BenchEnv,
-  options: { runs: number; tasksPerRun: number; teammates: number; taskMs: number; passes: number; stickyScheduleToStartMs?: number },
+  options: {
+    runs: number;
+    tasksPerRun: number;
+    teammates: number;
+    taskMs: number;
+    passes: number;
+    stickyScheduleToStartMs?: number;
+  },
   log: (line: string) => void,
 ): Promise<LoadResult> {
   const passes: LoadPass[] = [];
   for (let pass = 0; pass < options.passes; pass++) {
     const taskQueue = `bench-load-${pass}-${Date.now().toString(36)}`;
     // The worker traces every attempt it starts, to tell a lease lost by a running attempt from a task it never received.
-    const worker = await spawnWorker(env, taskQueue, `load-worker-${pass}`, env.workerConfig(64, options.stickyScheduleToStartMs), { BENCH_TRACE_ACTIVITIES: '1' });
+    const worker = await spawnWorker(
+      env,
+      taskQueue,
+      `load-worker-${pass}`,
+      env.workerConfig(64, options.stickyScheduleToStartMs),
+      { BENCH_TRACE_ACTIVITIES: '1' },
+    );
     try {
       const plan: TeamPlanInput = {
         name: 'bench-load',
         teammates: options.teammates,
-        tasks: Array.from({ length: options.tasksPerRun }, (_, i) => ({ key: `t${i}`, executor: { kind: 'sleep', ms: options.taskMs } })),
+        tasks: Array.from({ length: options.tasksPerRun }, (_, i) => ({
+          key: `t${i}`,
+          executor: { kind: 'sleep', ms: options.taskMs },
+        })),
       };
       const started = Date.now();
       const handles = await Promise.all(
@@ -67,7 +83,8 @@ export async function measureLoad(
       for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       const counted = await countHistories(env.client, handles);
       const trace = readFileSync(worker.logFile, 'utf8');
-      for (const lost of counted.lostDetail) lost.ranOnWorker = trace.includes(`Activity started ${lost.workflowId} ${lost.activityId}\n`);
+      for (const lost of counted.lostDetail)
+        lost.ranOnWorker = trace.includes(`Activity started ${lost.workflowId} ${lost.activityId}\n`);
       const neverReceived = counted.lostDetail.filter((l) => !l.ranOnWorker).length;
       passes.push({ wallMs, statuses, ...counted, neverReceived });
       const last = passes.at(-1)!;
@@ -83,7 +100,10 @@ export async function measureLoad(
   return { ...options, passes };
 }
 
-async function countHistories(client: Client, handles: ReadonlyArray<{ workflowId: string; firstExecutionRunId: string }>) {
+async function countHistories(
+  client: Client,
+  handles: ReadonlyArray<{ workflowId: string; firstExecutionRunId: string }>,
+) {
   let lostLeases = 0;
   let failures = 0;
   const lostDetail: LoadPass['lostDetail'] = [];
@@ -99,15 +119,22 @@ async function countHistories(client: Client, handles: ReadonlyArray<{ workflowI
       for (const e of events) {
         const at = tsToMs(e.eventTime);
         const id = String(e.eventId);
-        if (e.activityTaskScheduledEventAttributes) scheduled.set(id, { id: e.activityTaskScheduledEventAttributes.activityId ?? '', at });
-        if (e.activityTaskStartedEventAttributes) startedAt.set(String(e.activityTaskStartedEventAttributes.scheduledEventId), at);
+        if (e.activityTaskScheduledEventAttributes)
+          scheduled.set(id, { id: e.activityTaskScheduledEventAttributes.activityId ?? '', at });
+        if (e.activityTaskStartedEventAttributes)
+          startedAt.set(String(e.activityTaskStartedEventAttributes.scheduledEventId), at);
         const timedOut = e.activityTaskTimedOutEventAttributes;
         const timeoutType = String(timedOut?.failure?.timeoutFailureInfo?.timeoutType ?? '');
         // TimeoutType 4 = HEARTBEAT: the server stopped hearing from the attempt.
         if (timedOut && (timeoutType === '4' || timeoutType.includes('HEARTBEAT'))) {
           lostLeases += 1;
           const sid = String(timedOut.scheduledEventId);
-          lostDetail.push({ workflowId: h.workflowId, activityId: scheduled.get(sid)?.id ?? '?', startedToTimeoutMs: at - (startedAt.get(sid) ?? at), ranOnWorker: true });
+          lostDetail.push({
+            workflowId: h.workflowId,
+            activityId: scheduled.get(sid)?.id ?? '?',
+            startedToTimeoutMs: at - (startedAt.get(sid) ?? at),
+            ranOnWorker: true,
+          });
         }
         if (e.workflowTaskScheduledEventAttributes) wftScheduled.set(id, at);
         if (e.workflowTaskStartedEventAttributes) {
@@ -144,7 +171,9 @@ async function countHistories(client: Client, handles: ReadonlyArray<{ workflowI
 export async function* runsOf(client: Client, workflowId: string, firstRunId: string): AsyncGenerator<HistoryEvent[]> {
   let runId: string | null | undefined = firstRunId;
   while (runId) {
-    const history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>> = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    const history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>> = await client.workflow
+      .getHandle(workflowId, runId)
+      .fetchHistory();
     const events: HistoryEvent[] = history.events ?? [];
     yield events;
     runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;

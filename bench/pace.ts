@@ -20,15 +20,26 @@ export interface PaceResult {
  * Heartbeats of long attempts: `attempts` `sleep` tasks of `attemptMs` each at once, with a
  * lease of `ttlMs`, counted at the server (its heartbeat RPCs while the run ran).
  */
-export async function measurePace(env: BenchEnv, taskQueue: string, options: { attempts: number; attemptMs: number; ttlMs: number }): Promise<PaceResult> {
+export async function measurePace(
+  env: BenchEnv,
+  taskQueue: string,
+  options: { attempts: number; attemptMs: number; ttlMs: number },
+): Promise<PaceResult> {
   const plan: TeamPlanInput = {
     name: 'bench-pace',
     teammates: options.attempts,
     lease: { ttlMs: options.ttlMs },
-    tasks: Array.from({ length: options.attempts }, (_, i) => ({ key: `long-${i}`, executor: { kind: 'sleep', ms: options.attemptMs } })),
+    tasks: Array.from({ length: options.attempts }, (_, i) => ({
+      key: `long-${i}`,
+      executor: { kind: 'sleep', ms: options.attemptMs },
+    })),
   };
   const before = await serverRequests(env.metricsUrl, HEARTBEAT_RPC);
-  const handle = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: `bench-pace-${Date.now().toString(36)}`, args: [plan] });
+  const handle = await env.client.workflow.start(WORKFLOW_TYPE, {
+    taskQueue,
+    workflowId: `bench-pace-${Date.now().toString(36)}`,
+    args: [plan],
+  });
   await handle.result();
   const heartbeatRpcs = (await serverRequests(env.metricsUrl, HEARTBEAT_RPC)) - before;
   const every = heartbeatEveryMs({ ttlMs: options.ttlMs });

@@ -48,7 +48,12 @@ export function targetsOf(report: Omit<BenchReport, 'targets'>): Target[] {
   const lean: Target[] = [];
   if (flat?.bare) {
     lean.push(
-      { name: 'throughput ratio teamRun / bare trivial activity (flat)', goal: '>= 0.95', measured: flat.bare.ratio.toFixed(2), met: flat.bare.ratio >= 0.95 },
+      {
+        name: 'throughput ratio teamRun / bare trivial activity (flat)',
+        goal: '>= 0.95',
+        measured: flat.bare.ratio.toFixed(2),
+        met: flat.bare.ratio >= 0.95,
+      },
       {
         name: 'events per task vs bare (flat)',
         goal: `<= bare + 0.1${flat.teamRun.runs > 1 ? ' (this run continued as new: not comparable)' : ''}`,
@@ -70,7 +75,12 @@ export function targetsOf(report: Omit<BenchReport, 'targets'>): Target[] {
       measured: pace.perAttemptMinute.toFixed(2),
       met: pace.perAttemptMinute <= 60_000 / pace.heartbeatEveryMs + 1e-9,
     },
-    { name: '10-minute attempt, 30 s TTL: heartbeats', goal: '<= 30', measured: String(pace.tenMinuteAttemptAt30sTtl), met: pace.tenMinuteAttemptAt30sTtl <= 30 },
+    {
+      name: '10-minute attempt, 30 s TTL: heartbeats',
+      goal: '<= 30',
+      measured: String(pace.tenMinuteAttemptAt30sTtl),
+      met: pace.tenMinuteAttemptAt30sTtl <= 30,
+    },
     {
       name: 'interrupt -> process gone p95 (past the announcement)',
       goal: '<= 300 ms',
@@ -116,15 +126,30 @@ export function targetsOf(report: Omit<BenchReport, 'targets'>): Target[] {
       measured: `${t.eventsPerTaskDelta >= 0 ? '+' : ''}${t.eventsPerTaskDelta.toFixed(2)}`,
       met: Math.abs(t.eventsPerTaskDelta) <= 1,
     })),
-    { name: 'interrupt latency p95', goal: '<= 1500 ms', measured: ms(interrupt.latency.p95), met: interrupt.latency.p95 <= 1500 },
+    {
+      name: 'interrupt latency p95',
+      goal: '<= 1500 ms',
+      measured: ms(interrupt.latency.p95),
+      met: interrupt.latency.p95 <= 1500,
+    },
     {
       name: 'failover (worst trial)',
       goal: `<= TTL + 2 s = ${ms(failover.ttlMs + 2000)}`,
       measured: ms(failover.total.max),
       met: failover.total.max <= failover.ttlMs + 2000,
     },
-    { name: `${count(scale.tasks)} tasks complete`, goal: 'succeeded', measured: scale.status, met: scale.status === 'succeeded' },
-    { name: 'largest run history', goal: '<= 10,240 events', measured: count(scale.maxRunEvents), met: scale.maxRunEvents <= 10_240 },
+    {
+      name: `${count(scale.tasks)} tasks complete`,
+      goal: 'succeeded',
+      measured: scale.status,
+      met: scale.status === 'succeeded',
+    },
+    {
+      name: 'largest run history',
+      goal: '<= 10,240 events',
+      measured: count(scale.maxRunEvents),
+      met: scale.maxRunEvents <= 10_240,
+    },
     {
       name: 'status query p95 at full size',
       goal: '<= 100 ms',
@@ -150,8 +175,22 @@ export function formatReport(report: BenchReport): string {
           table(
             ['', 'tasks/s (median)', 'events/task', 'heartbeat RPCs/task', 'CPU ms/task worker', 'server'],
             [
-              ['teamRun', flat.teamRun.tasksPerSecond.toFixed(1), flat.teamRun.eventsPerTask.toFixed(2), flat.heartbeatRpcsPerTask.toFixed(3), flat.teamRun.workerCpuMsPerTask.toFixed(2), flat.teamRun.serverCpuMsPerTask.toFixed(2)],
-              ['bare', flat.bare.tasksPerSecond.toFixed(1), flat.bare.eventsPerTask.toFixed(2), '0 (never heartbeats)', flat.bare.workerCpuMsPerTask.toFixed(2), flat.bare.serverCpuMsPerTask.toFixed(2)],
+              [
+                'teamRun',
+                flat.teamRun.tasksPerSecond.toFixed(1),
+                flat.teamRun.eventsPerTask.toFixed(2),
+                flat.heartbeatRpcsPerTask.toFixed(3),
+                flat.teamRun.workerCpuMsPerTask.toFixed(2),
+                flat.teamRun.serverCpuMsPerTask.toFixed(2),
+              ],
+              [
+                'bare',
+                flat.bare.tasksPerSecond.toFixed(1),
+                flat.bare.eventsPerTask.toFixed(2),
+                '0 (never heartbeats)',
+                flat.bare.workerCpuMsPerTask.toFixed(2),
+                flat.bare.serverCpuMsPerTask.toFixed(2),
+              ],
             ],
           ),
           `ratio teamRun / bare: ${flat.bare.ratio.toFixed(2)} (rounds ${flat.bare.roundRatios.map((r) => r.toFixed(2)).join(', ')}); teamRun runs ${flat.teamRun.runs} (largest ${count(flat.teamRun.maxRunEvents)} events)`,
@@ -160,7 +199,19 @@ export function formatReport(report: BenchReport): string {
       : []),
     `(1)+(2) throughput and history, ${count(throughput[0]?.n ?? 0)} noop tasks, 32 teammates, one worker`,
     table(
-      ['graph', 'teamRun tasks/s', 'baseline tasks/s', 'ratio (per round)', 'events/task teamRun', 'baseline', 'runs (max events)', 'CPU ms/task worker teamRun', 'baseline', 'server teamRun', 'baseline'],
+      [
+        'graph',
+        'teamRun tasks/s',
+        'baseline tasks/s',
+        'ratio (per round)',
+        'events/task teamRun',
+        'baseline',
+        'runs (max events)',
+        'CPU ms/task worker teamRun',
+        'baseline',
+        'server teamRun',
+        'baseline',
+      ],
       throughput.map((t) => [
         t.graph,
         t.teamRun.tasksPerSecond.toFixed(1),
@@ -225,7 +276,18 @@ export function formatReport(report: BenchReport): string {
     '',
     `(8) ${count(wide.teammates)} teammates: ${count(wide.tasks)} x ${ms(wide.taskMs)} sleep tasks on ${wide.workers} worker processes`,
     table(
-      ['workflow', 'end to end', 'vs ideal', 'runs', 'workflow task p50 / p95 / max', 'WFT timeouts', 're-leased after TTL (never received)', 'abort: settled in', 'abort WFT p95', 'stop activities'],
+      [
+        'workflow',
+        'end to end',
+        'vs ideal',
+        'runs',
+        'workflow task p50 / p95 / max',
+        'WFT timeouts',
+        're-leased after TTL (never received)',
+        'abort: settled in',
+        'abort WFT p95',
+        'stop activities',
+      ],
       [
         [
           'teamRun',
@@ -256,7 +318,15 @@ export function formatReport(report: BenchReport): string {
     '',
     `(9) load: ${load.runs} runs x ${load.tasksPerRun} sleep tasks of ${ms(load.taskMs)} at once, ${load.teammates} teammates each, one worker`,
     table(
-      ['pass', 'wall', 'statuses', 'lost leases (never received by the worker)', 'WFT timeouts schedule-to-start / start-to-close', 'WFT failures', 'WFT p50 / p95'],
+      [
+        'pass',
+        'wall',
+        'statuses',
+        'lost leases (never received by the worker)',
+        'WFT timeouts schedule-to-start / start-to-close',
+        'WFT failures',
+        'WFT p50 / p95',
+      ],
       load.passes.map((pass, i) => [
         String(i + 1),
         ms(pass.wallMs),

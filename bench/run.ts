@@ -60,12 +60,18 @@ async function main(): Promise<void> {
     const throughput = await measureThroughput(env, worker, settings.n, settings.rounds, log);
     log(`(4) interrupt latency over ${settings.interrupts}`);
     const interrupt = await measureInterrupts(env, taskQueue, settings.interrupts);
-    log(`(7) heartbeats of ${settings.pace.attempts} attempts of ${settings.pace.attemptMs} ms, TTL ${settings.pace.ttlMs} ms`);
+    log(
+      `(7) heartbeats of ${settings.pace.attempts} attempts of ${settings.pace.attemptMs} ms, TTL ${settings.pace.ttlMs} ms`,
+    );
     const pace = await measurePace(env, taskQueue, settings.pace);
     await worker.stop();
-    log(`(8) ${settings.wide.teammates} teammates: ${settings.wide.tasks} x ${settings.wide.taskMs} ms sleep tasks on ${settings.wide.workers} workers`);
+    log(
+      `(8) ${settings.wide.teammates} teammates: ${settings.wide.tasks} x ${settings.wide.taskMs} ms sleep tasks on ${settings.wide.workers} workers`,
+    );
     const wide = await measureWide(env, settings.wide, log);
-    log(`(9) load: ${settings.load.runs} runs x ${settings.load.tasksPerRun} tasks at once on one worker, ${settings.load.passes} pass(es)`);
+    log(
+      `(9) load: ${settings.load.runs} runs x ${settings.load.tasksPerRun} tasks at once on one worker, ${settings.load.passes} pass(es)`,
+    );
     const load = await measureLoad(env, settings.load, log);
     log(`(5) failover, ${settings.failoverTrials} trial(s)`);
     const failover = await measureFailover(env, settings.failoverTrials, settings.ttlMs);

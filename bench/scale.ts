@@ -68,7 +68,9 @@ export async function measureScale(
     const claim = (await handle.query(activeClaimsQuery)).find((c) => c.key === 'hold');
     return claim && existsSync(pidFile) ? claim : null;
   });
-  await handle.executeUpdate(interruptTaskUpdate, { args: [{ key: 'hold', fencingToken: hold.fencingToken, actor: 'bench' }] });
+  await handle.executeUpdate(interruptTaskUpdate, {
+    args: [{ key: 'hold', fencingToken: hold.fencingToken, actor: 'bench' }],
+  });
 
   const timed = async <T>(query: () => Promise<T>) => {
     const started = performance.now();
@@ -95,7 +97,9 @@ export async function measureScale(
     full.tasks100.push((await timed(() => handle.query(tasksQuery, { offset: n / 2, limit: 100 }))).ms);
     full.tasks1000.push((await timed(() => handle.query(tasksQuery, { limit: 1000 }))).ms);
   }
-  await handle.executeUpdate(adjudicateUpdate, { args: [{ key: 'hold', decision: 'accept', decisionId: 'bench-accept', actor: 'bench' }] });
+  await handle.executeUpdate(adjudicateUpdate, {
+    args: [{ key: 'hold', decision: 'accept', decisionId: 'bench-accept', actor: 'bench' }],
+  });
   const result = await handle.result();
   const closed: number[] = [];
   for (let i = 0; i < 3; i++) closed.push((await timed(() => handle.query(statusQuery))).ms);
@@ -126,7 +130,11 @@ export async function measureScale(
     status: result.status,
     queries: {
       whileRunning: { status: summarize(running.status), tasks100: summarize(running.tasks100) },
-      atFullSize: { status: summarize(full.status), tasks100: summarize(full.tasks100), tasks1000: summarize(full.tasks1000) },
+      atFullSize: {
+        status: summarize(full.status),
+        tasks100: summarize(full.tasks100),
+        tasks1000: summarize(full.tasks1000),
+      },
       closedRun: { status: summarize(closed) },
     },
   };

@@ -36,18 +36,36 @@ export interface Sample {
 export interface ThroughputResult {
   graph: string;
   n: number;
-  teamRun: { tasksPerSecond: number; eventsPerTask: number; runs: number; maxRunEvents: number; workerCpuMsPerTask: number; serverCpuMsPerTask: number };
+  teamRun: {
+    tasksPerSecond: number;
+    eventsPerTask: number;
+    runs: number;
+    maxRunEvents: number;
+    workerCpuMsPerTask: number;
+    serverCpuMsPerTask: number;
+  };
   baseline: { tasksPerSecond: number; eventsPerTask: number; workerCpuMsPerTask: number; serverCpuMsPerTask: number };
   /** Median over rounds of teamRun tasks/s / baseline tasks/s. */
   ratio: number;
   roundRatios: number[];
   eventsPerTaskDelta: number;
   /** Against the bare trivial activity (flat graph only): median of the rounds' ratios, and events per task. */
-  bare?: { tasksPerSecond: number; eventsPerTask: number; ratio: number; roundRatios: number[]; eventsPerTaskDelta: number; workerCpuMsPerTask: number; serverCpuMsPerTask: number };
+  bare?: {
+    tasksPerSecond: number;
+    eventsPerTask: number;
+    ratio: number;
+    roundRatios: number[];
+    eventsPerTaskDelta: number;
+    workerCpuMsPerTask: number;
+    serverCpuMsPerTask: number;
+  };
   /** Heartbeat RPCs per task, teamRun's attempts. */
   heartbeatRpcsPerTask: number;
   /** Last dependency completed -> dependent attempt scheduled / started (layered graphs only). */
-  dependencyLatency?: { teamRun: { toScheduled: Summary; toStarted: Summary }; baseline: { toScheduled: Summary; toStarted: Summary } };
+  dependencyLatency?: {
+    teamRun: { toScheduled: Summary; toStarted: Summary };
+    baseline: { toScheduled: Summary; toStarted: Summary };
+  };
   samples: Sample[];
 }
 
@@ -65,13 +83,20 @@ export function throughputGraphs(n: number): Array<{ name: string; tasks: Tasks 
  * a machine getting busier or quieter does not favour either). The ratio is the median of the
  * rounds' ratios: each compares two runs measured moments apart.
  */
-export async function measureThroughput(env: BenchEnv, worker: WorkerProcess, n: number, rounds: number, log: (line: string) => void) {
+export async function measureThroughput(
+  env: BenchEnv,
+  worker: WorkerProcess,
+  n: number,
+  rounds: number,
+  log: (line: string) => void,
+) {
   const results: ThroughputResult[] = [];
   for (const graph of throughputGraphs(n)) {
     const samples: Sample[] = [];
     for (let round = 0; round < rounds; round++) {
       // Interleaved: every round runs each workflow once, in an order that rotates from round to round.
-      const all: Sample['workflow'][] = graph.name === 'flat' ? ['bare', 'baseline', 'teamRun'] : ['baseline', 'teamRun'];
+      const all: Sample['workflow'][] =
+        graph.name === 'flat' ? ['bare', 'baseline', 'teamRun'] : ['baseline', 'teamRun'];
       const order = [...all.slice(round % all.length), ...all.slice(0, round % all.length)];
       for (const workflow of order) {
         const sample = await runOnce(env, worker, workflow, graph.name, graph.tasks, round);
@@ -88,7 +113,14 @@ export async function measureThroughput(env: BenchEnv, worker: WorkerProcess, n:
   return results;
 }
 
-async function runOnce(env: BenchEnv, worker: WorkerProcess, workflow: Sample['workflow'], graph: string, tasks: Tasks, round: number): Promise<Sample> {
+async function runOnce(
+  env: BenchEnv,
+  worker: WorkerProcess,
+  workflow: Sample['workflow'],
+  graph: string,
+  tasks: Tasks,
+  round: number,
+): Promise<Sample> {
   const { taskQueue } = worker;
   const workflowId = `bench-${workflow}-${graph}-${round}-${Date.now().toString(36)}`;
   const serverPid = env.server.process.pid!;
@@ -107,7 +139,11 @@ async function runOnce(env: BenchEnv, worker: WorkerProcess, workflow: Sample['w
       ttlMs: TTL_MS,
       dependsOn: tasks.map((t) => (t.dependsOn ?? []).map((d) => index.get(d)!)),
     };
-    handle = await env.client.workflow.start(workflow === 'bare' ? 'bareRun' : 'baselineRun', { taskQueue, workflowId, args: [input] });
+    handle = await env.client.workflow.start(workflow === 'bare' ? 'bareRun' : 'baselineRun', {
+      taskQueue,
+      workflowId,
+      args: [input],
+    });
   }
   await handle.result();
   const wallMs = Date.now() - started;
@@ -181,4 +217,3 @@ function summarizeGraph(graph: string, n: number, samples: Sample[]): Throughput
     samples: samples.map((s) => ({ ...s, dependency: { toScheduled: [], toStarted: [] } })),
   };
 }
-

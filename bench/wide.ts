@@ -45,12 +45,17 @@ export async function measureWide(
   try {
     for (let w = 0; w < options.workers; w++) {
       // Traced, to tell an attempt that lost its lease from one its worker never received.
-      workers.push(await spawnWorker(env, taskQueue, `wide-worker-${w}`, env.workerConfig(slots), { BENCH_TRACE_ACTIVITIES: '1' }));
+      workers.push(
+        await spawnWorker(env, taskQueue, `wide-worker-${w}`, env.workerConfig(slots), { BENCH_TRACE_ACTIVITIES: '1' }),
+      );
     }
     const plan: TeamPlanInput = {
       name: 'bench-wide',
       teammates: options.teammates,
-      tasks: Array.from({ length: options.tasks }, (_, i) => ({ key: `s${i}`, executor: { kind: 'sleep', ms: options.taskMs } })),
+      tasks: Array.from({ length: options.tasks }, (_, i) => ({
+        key: `s${i}`,
+        executor: { kind: 'sleep', ms: options.taskMs },
+      })),
     };
     const workflowId = `${taskQueue}-run`;
     const handle = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId, args: [plan] });
@@ -100,7 +105,12 @@ export async function measureWide(
 
     // The bare fan-out at the same width, on the same workers.
     const bareId = `${taskQueue}-bare`;
-    const bareInput = { keys: plan.tasks.map((t) => t.key), concurrency: options.teammates, ttlMs: 30_000, sleepMs: options.taskMs };
+    const bareInput = {
+      keys: plan.tasks.map((t) => t.key),
+      concurrency: options.teammates,
+      ttlMs: 30_000,
+      sleepMs: options.taskMs,
+    };
     const bareHandle = await env.client.workflow.start('bareRun', { taskQueue, workflowId: bareId, args: [bareInput] });
     const bareResult = await bareHandle.result();
     let bareFirst = Infinity;
@@ -114,29 +124,43 @@ export async function measureWide(
       }
     }
     const bare = { wallMs: bareLast - bareFirst, workflowTaskMs: summarize(bareWft), failed: bareResult.failed };
-    log(`  wide bare: ${bare.wallMs} ms, workflow task p95 ${bare.workflowTaskMs.p95} ms, ${bare.failed} activities failed`);
+    log(
+      `  wide bare: ${bare.wallMs} ms, workflow task p95 ${bare.workflowTaskMs.p95} ms, ${bare.failed} activities failed`,
+    );
 
     // The abort at full width.
     const holdPlan: TeamPlanInput = {
       name: 'bench-wide-abort',
       teammates: options.teammates,
       awaitAdjudication: false,
-      tasks: Array.from({ length: options.teammates }, (_, i) => ({ key: `h${i}`, executor: { kind: 'sleep', ms: 3_600_000 } })),
+      tasks: Array.from({ length: options.teammates }, (_, i) => ({
+        key: `h${i}`,
+        executor: { kind: 'sleep', ms: 3_600_000 },
+      })),
     };
     const holdId = `${taskQueue}-abort`;
     const hold = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: holdId, args: [holdPlan] });
-    await until('every hold attempt to run', async () => (await hold.query(statusQuery)).stats.running === options.teammates, 300_000, 250);
+    await until(
+      'every hold attempt to run',
+      async () => (await hold.query(statusQuery)).stats.running === options.teammates,
+      300_000,
+      250,
+    );
     // Attempts announce their stop queue 1 s after they start: give the last of them time to.
     await sleep(3_000);
     const sent = Date.now();
-    await hold.executeUpdate(abortRunUpdate, { args: [{ actor: 'bench', reason: 'bench abort', requireAdjudication: false }] });
+    await hold.executeUpdate(abortRunUpdate, {
+      args: [{ actor: 'bench', reason: 'bench abort', requireAdjudication: false }],
+    });
     await hold.result();
     const settleMs = Date.now() - sent;
     let stopActivities = 0;
     const abortWft: number[] = [];
     for await (const events of runsOf(env.client, holdId, hold.firstExecutionRunId)) {
       abortWft.push(...workflowTasks(events).durations);
-      stopActivities += events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'stopAttempts').length;
+      stopActivities += events.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'stopAttempts',
+      ).length;
     }
     log(`  wide abort: ${options.teammates} attempts settled in ${settleMs} ms, ${stopActivities} stop activities`);
     return {

@@ -15,7 +15,9 @@ async function main(): Promise<void> {
         const meta = (entry.meta ?? {}) as { workflowId?: string; activityId?: string };
         const traced = /^Activity (started|completed|failed)/.test(entry.message);
         if (traced || entry.level === 'WARN' || entry.level === 'ERROR') {
-          process.stderr.write(`${new Date().toISOString()} ${entry.level} ${entry.message} ${meta.workflowId ?? ''} ${meta.activityId ?? ''}\n`);
+          process.stderr.write(
+            `${new Date().toISOString()} ${entry.level} ${entry.message} ${meta.workflowId ?? ''} ${meta.activityId ?? ''}\n`,
+          );
         }
       }),
     });

@@ -12,7 +12,9 @@ const dist = path.join(root, 'dist');
 async function main() {
   const began = Date.now();
   rmSync(dist, { recursive: true, force: true });
-  execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', path.join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
 
   const { bundleWorkflowCode } = require('@temporalio/worker');
   const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };

@@ -11,7 +11,10 @@ async function main(): Promise<void> {
     await stopCluster();
     return;
   }
-  if (args.length > 0) throw Object.assign(new Error(`unknown argument(s) ${args.join(' ')}: use no argument to start, --stop to stop`), { code: 'USAGE' });
+  if (args.length > 0)
+    throw Object.assign(new Error(`unknown argument(s) ${args.join(' ')}: use no argument to start, --stop to stop`), {
+      code: 'USAGE',
+    });
   const began = Date.now();
   const { address, state } = await startCluster();
   process.stdout.write(

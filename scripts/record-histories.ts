@@ -27,13 +27,22 @@ interface Scenario {
   name: string;
   plan: (dir: string) => TeamPlanInput;
   /** Runs the scenario once the run is started; the in-process worker is started by `startWorker`. */
-  drive: (ctx: { dir: string; client: Client; workflowId: string; startWorker: () => Promise<void>; address: string; queue: string }) => Promise<void>;
+  drive: (ctx: {
+    dir: string;
+    client: Client;
+    workflowId: string;
+    startWorker: () => Promise<void>;
+    address: string;
+    queue: string;
+  }) => Promise<void>;
 }
 
 const wait = async <T>(what: string, check: () => Promise<T> | T, timeoutMs = 60_000): Promise<NonNullable<T>> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await Promise.resolve().then(check).catch(() => undefined);
+    const value = await Promise.resolve()
+      .then(check)
+      .catch(() => undefined);
     if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -58,7 +67,10 @@ async function killTheHolder(ctx: Parameters<Scenario['drive']>[0]): Promise<voi
     stdio: 'ignore',
   });
   const pidFile = path.join(ctx.dir, 'victim.pid');
-  await wait('the first attempt to start on the victim', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(victim.pid));
+  await wait(
+    'the first attempt to start on the victim',
+    () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() === String(victim.pid),
+  );
   await ctx.startWorker();
   victim.kill('SIGKILL');
 }
@@ -73,7 +85,11 @@ const scenarios: Scenario[] = [
         { key: 'fetch', executor: { kind: 'shell', command: `echo '::teamrun-output::{"pages":3}'` } },
         { key: 'render', dependsOn: ['fetch'], executor: { kind: 'sleep', ms: 200 } },
         { key: 'lint', dependsOn: ['fetch'], executor: { kind: 'noop' } },
-        { key: 'publish', dependsOn: ['render', 'lint'], executor: { kind: 'shell', command: 'echo "$TEAMRUN_INPUTS"' } },
+        {
+          key: 'publish',
+          dependsOn: ['render', 'lint'],
+          executor: { kind: 'shell', command: 'echo "$TEAMRUN_INPUTS"' },
+        },
       ],
     }),
     drive: (ctx) => ctx.startWorker(),
@@ -112,9 +128,14 @@ const scenarios: Scenario[] = [
     drive: async (ctx) => {
       await killTheHolder(ctx);
       const handle = ctx.client.workflow.getHandle(ctx.workflowId);
-      await wait('the lost lease to await adjudication', async () => (await handle.query(statusQuery)).state === 'awaiting_adjudication');
+      await wait(
+        'the lost lease to await adjudication',
+        async () => (await handle.query(statusQuery)).state === 'awaiting_adjudication',
+      );
       await handle.executeUpdate(adjudicateUpdate, {
-        args: [{ key: 'migrate', decision: 'accept', decisionId: 'fixture-accept', actor: 'ops', result: 'checked by hand' }],
+        args: [
+          { key: 'migrate', decision: 'accept', decisionId: 'fixture-accept', actor: 'ops', result: 'checked by hand' },
+        ],
       });
     },
   },
@@ -135,17 +156,26 @@ const scenarios: Scenario[] = [
       await ctx.startWorker();
       const handle = ctx.client.workflow.getHandle(ctx.workflowId);
       await wait('the attempt to announce its stop queue', async () =>
-        ((await handle.fetchHistory()).events ?? []).some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'attemptRunning'),
+        ((await handle.fetchHistory()).events ?? []).some(
+          (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'attemptRunning',
+        ),
       );
       const [claim] = await handle.query(activeClaimsQuery);
-      await handle.executeUpdate(interruptTaskUpdate, { args: [{ key: 'hold', fencingToken: claim.fencingToken, actor: 'ops' }] });
+      await handle.executeUpdate(interruptTaskUpdate, {
+        args: [{ key: 'hold', fencingToken: claim.fencingToken, actor: 'ops' }],
+      });
     },
   },
 ];
 
 async function record(scenario: Scenario, bundlePath: string): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `teamrun-fixture-${scenario.name}-`));
-  const server = await startDevServer({ binary: findTemporalBinary(), port: await freePort(), dbFile: path.join(dir, 'dev.db'), headless: true });
+  const server = await startDevServer({
+    binary: findTemporalBinary(),
+    port: await freePort(),
+    dbFile: path.join(dir, 'dev.db'),
+    headless: true,
+  });
   const connection = await Connection.connect({ address: server.address });
   const workerConnection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
@@ -157,7 +187,13 @@ async function record(scenario: Scenario, bundlePath: string): Promise<void> {
   let stop = () => {};
   try {
     const startWorker = async () => {
-      const worker = await createWorker({ config, connection: workerConnection, taskQueue: queue, identity: 'fixture-worker', workflowBundle: { codePath: bundlePath } });
+      const worker = await createWorker({
+        config,
+        connection: workerConnection,
+        taskQueue: queue,
+        identity: 'fixture-worker',
+        workflowBundle: { codePath: bundlePath },
+      });
       running = worker.run();
       stop = () => worker.shutdown();
     };
@@ -166,15 +202,21 @@ async function record(scenario: Scenario, bundlePath: string): Promise<void> {
     const result = await handle.result();
     // The temporal CLI's JSON is the format `historyFromJSON` reads (and what an operator would export).
     const history = JSON.parse(
-      execFileSync(findTemporalBinary(), ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', server.address], {
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      }),
+      execFileSync(
+        findTemporalBinary(),
+        ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', server.address],
+        {
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      ),
     ) as { events: unknown[] };
     mkdirSync(fixtures, { recursive: true });
     const file = path.join(fixtures, `${scenario.name}.json`);
     writeFileSync(file, `${JSON.stringify({ workflowId, status: result.status, history }, null, 1)}\n`);
-    console.log(`${path.relative(root, file)}: ${result.status}, ${history.events.length} events, ${result.executions} attempts`);
+    console.log(
+      `${path.relative(root, file)}: ${result.status}, ${history.events.length} events, ${result.executions} attempts`,
+    );
   } finally {
     stop();
     await running;
@@ -197,7 +239,8 @@ async function main(): Promise<void> {
   });
   writeFileSync(bundlePath, bundle.code);
   try {
-    for (const scenario of scenarios.filter((s) => only.length === 0 || only.includes(s.name))) await record(scenario, bundlePath);
+    for (const scenario of scenarios.filter((s) => only.length === 0 || only.includes(s.name)))
+      await record(scenario, bundlePath);
   } finally {
     rmSync(bundleDir, { recursive: true, force: true });
   }

@@ -24,7 +24,13 @@ export * from './client';
 export { TeamrunError } from './errors';
 export { loadConfig, ConfigSchema, type TeamrunConfig } from './config/config';
 export { connectionOptions, type ConnectionOptions } from './config/connection';
-export { SEARCH_ATTRIBUTE_TYPES, TeamName, TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped } from './workflows/search-attributes';
+export {
+  SEARCH_ATTRIBUTE_TYPES,
+  TeamName,
+  TeamRunStatus,
+  TeamRunPendingAdjudications,
+  TeamRunBudgetStopped,
+} from './workflows/search-attributes';
 export { TASK_STATUSES } from './team/types';
 /** The public contract's types (src/contract): views, answers, refusal codes, names. */
 export type * from './contract';

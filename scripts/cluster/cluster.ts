@@ -7,7 +7,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { findTemporalBinary, projectRoot } from '../../src/devserver/binary';
-import { SEARCH_ATTRIBUTE_TYPES, TeamName, TeamRunBudgetStopped, TeamRunPendingAdjudications, TeamRunStatus } from '../../src/workflows/search-attributes';
+import {
+  SEARCH_ATTRIBUTE_TYPES,
+  TeamName,
+  TeamRunBudgetStopped,
+  TeamRunPendingAdjudications,
+  TeamRunStatus,
+} from '../../src/workflows/search-attributes';
 import { alive } from '../../test/helpers/processes';
 import { ensureServerBuild, type ServerBuild } from './build';
 import { initPostgres, postgresRunning, startPostgres, stopPostgres, type Postgres } from './postgres';
@@ -52,9 +58,14 @@ const serviceLog = (service: Service) => path.join(runDir(), `${service}.log`);
 function clusterPorts(raw = process.env.TEAMRUN_CLUSTER_PORT ?? '17233'): ClusterPorts {
   const frontend = Number(raw);
   if (!Number.isInteger(frontend) || frontend < 1025 || frontend > 65_500) {
-    throw Object.assign(new Error(`TEAMRUN_CLUSTER_PORT=${raw}: must be a port from 1025 to 65500 (the cluster takes it and the 13 above it, and the one below)`), {
-      code: 'CLUSTER_PORT_INVALID',
-    });
+    throw Object.assign(
+      new Error(
+        `TEAMRUN_CLUSTER_PORT=${raw}: must be a port from 1025 to 65500 (the cluster takes it and the 13 above it, and the one below)`,
+      ),
+      {
+        code: 'CLUSTER_PORT_INVALID',
+      },
+    );
   }
   return {
     postgres: frontend - 1,
@@ -181,7 +192,11 @@ export async function startService(build: ServerBuild, state: ClusterState, serv
 }
 
 /** Ends one service: SIGKILL is the crash the tests inject; SIGTERM a clean stop (SIGKILL after 15 s). */
-export async function stopService(state: ClusterState, service: Service, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+export async function stopService(
+  state: ClusterState,
+  service: Service,
+  signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM',
+): Promise<void> {
   const pid = state.pids[service];
   if (pid && serviceRunning(pid, service)) {
     signalPid(pid, signal);
@@ -217,10 +232,27 @@ export function serviceRunning(pid: number, service: Service): boolean {
 function sqlTool(build: ServerBuild, pg: Postgres, database: string, args: string[]): void {
   const result = spawnSync(
     build.sqlTool,
-    ['--plugin', 'postgres12', '--endpoint', '127.0.0.1', '--port', String(pg.port), '--user', pg.user, '--password', pg.password, '--database', database, ...args],
+    [
+      '--plugin',
+      'postgres12',
+      '--endpoint',
+      '127.0.0.1',
+      '--port',
+      String(pg.port),
+      '--user',
+      pg.user,
+      '--password',
+      pg.password,
+      '--database',
+      database,
+      ...args,
+    ],
     { encoding: 'utf8' },
   );
-  if (result.status !== 0) throw Object.assign(new Error(`temporal-sql-tool ${args[0]} on ${database} failed: ${result.stderr}`), { code: 'SCHEMA_FAILED' });
+  if (result.status !== 0)
+    throw Object.assign(new Error(`temporal-sql-tool ${args[0]} on ${database} failed: ${result.stderr}`), {
+      code: 'SCHEMA_FAILED',
+    });
 }
 
 /** Creates both databases once, then migrates each to the version's newest schema (a no-op when current). */
@@ -249,7 +281,15 @@ async function temporalCli(address: string, args: string[]): Promise<string> {
 
 /** The namespace and teamrun's search attributes, with the `temporal` CLI as an operator would. */
 async function registerNamespace(address: string, log: (line: string) => void): Promise<void> {
-  const describe = await temporalCli(address, ['operator', 'namespace', 'describe', '--namespace', NAMESPACE, '--output', 'json']).catch(() => null);
+  const describe = await temporalCli(address, [
+    'operator',
+    'namespace',
+    'describe',
+    '--namespace',
+    NAMESPACE,
+    '--output',
+    'json',
+  ]).catch(() => null);
   if (!describe) {
     await temporalCli(address, ['operator', 'namespace', 'create', '--namespace', NAMESPACE, '--retention', '72h']);
     log(`registered namespace ${NAMESPACE}`);
@@ -279,20 +319,25 @@ async function probe(address: string): Promise<void> {
   const connection = await Connection.connect({ address });
   try {
     const client = new Client({ connection, namespace: NAMESPACE });
-    await waitUntil('the cluster to accept a workflow with teamrun\'s search attributes', 120_000, async () => {
-      const handle = await client.workflow.start('teamrunClusterProbe', {
-        taskQueue: 'teamrun-cluster-probe',
-        workflowId: `teamrun-cluster-probe-${Date.now()}`,
-        typedSearchAttributes: [
-          { key: TeamName, value: 'teamrun-cluster-probe' },
-          { key: TeamRunStatus, value: 'Running' },
-          { key: TeamRunPendingAdjudications, value: 0 },
-          { key: TeamRunBudgetStopped, value: false },
-        ],
-      });
-      await handle.terminate('probe');
-      return true;
-    }, 1_000);
+    await waitUntil(
+      "the cluster to accept a workflow with teamrun's search attributes",
+      120_000,
+      async () => {
+        const handle = await client.workflow.start('teamrunClusterProbe', {
+          taskQueue: 'teamrun-cluster-probe',
+          workflowId: `teamrun-cluster-probe-${Date.now()}`,
+          typedSearchAttributes: [
+            { key: TeamName, value: 'teamrun-cluster-probe' },
+            { key: TeamRunStatus, value: 'Running' },
+            { key: TeamRunPendingAdjudications, value: 0 },
+            { key: TeamRunBudgetStopped, value: false },
+          ],
+        });
+        await handle.terminate('probe');
+        return true;
+      },
+      1_000,
+    );
   } finally {
     await connection.close();
   }
@@ -303,7 +348,9 @@ export interface StartOptions {
 }
 
 /** `npm run cluster`: build once, PostgreSQL, schemas, the four services, namespace and search attributes. */
-export async function startCluster(options: StartOptions = {}): Promise<{ state: ClusterState; build: ServerBuild; address: string }> {
+export async function startCluster(
+  options: StartOptions = {},
+): Promise<{ state: ClusterState; build: ServerBuild; address: string }> {
   const log = options.log ?? ((line: string) => process.stderr.write(`cluster: ${line}\n`));
   const build = ensureServerBuild(log);
   const previous = readState();
@@ -336,7 +383,9 @@ export async function startCluster(options: StartOptions = {}): Promise<{ state:
 }
 
 /** `npm run cluster -- --stop`: the services (frontend first, so clients stop arriving), then PostgreSQL. */
-export async function stopCluster(log: (line: string) => void = (line) => process.stderr.write(`cluster: ${line}\n`)): Promise<void> {
+export async function stopCluster(
+  log: (line: string) => void = (line) => process.stderr.write(`cluster: ${line}\n`),
+): Promise<void> {
   const state = readState();
   if (!state) {
     log('no cluster state (nothing started from this checkout)');
@@ -374,15 +423,25 @@ export function listening(port: number, host = '127.0.0.1'): Promise<boolean> {
 
 async function refuseTaken(port: number, what: string): Promise<void> {
   if (await listening(port)) {
-    throw Object.assign(new Error(`port ${port} for ${what} is taken by another process: stop it, or choose other ports with TEAMRUN_CLUSTER_PORT`), {
-      code: 'CLUSTER_PORT_TAKEN',
-    });
+    throw Object.assign(
+      new Error(
+        `port ${port} for ${what} is taken by another process: stop it, or choose other ports with TEAMRUN_CLUSTER_PORT`,
+      ),
+      {
+        code: 'CLUSTER_PORT_TAKEN',
+      },
+    );
   }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitUntil<T>(what: string, timeoutMs: number, check: () => Promise<T> | T, everyMs = 250): Promise<NonNullable<T>> {
+async function waitUntil<T>(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<T> | T,
+  everyMs = 250,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -393,7 +452,10 @@ async function waitUntil<T>(what: string, timeoutMs: number, check: () => Promis
       last = err;
       if ((err as Error).message.includes('exited at start')) throw err;
     }
-    if (Date.now() > deadline) throw Object.assign(new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`), { code: 'CLUSTER_TIMEOUT' });
+    if (Date.now() > deadline)
+      throw Object.assign(new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`), {
+        code: 'CLUSTER_TIMEOUT',
+      });
     await sleep(everyMs);
   }
 }

@@ -17,11 +17,18 @@ export interface Postgres {
 function binDir(): string {
   if (process.env.TEAMRUN_PG_BIN) return process.env.TEAMRUN_PG_BIN;
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (versions.length === 0) {
-    throw Object.assign(new Error(`no PostgreSQL in ${root}: install Debian's "postgresql" package (or set TEAMRUN_PG_BIN)`), {
-      code: 'POSTGRES_NOT_FOUND',
-    });
+    throw Object.assign(
+      new Error(`no PostgreSQL in ${root}: install Debian's "postgresql" package (or set TEAMRUN_PG_BIN)`),
+      {
+        code: 'POSTGRES_NOT_FOUND',
+      },
+    );
   }
   return path.join(root, versions[0], 'bin');
 }
@@ -33,9 +40,14 @@ function run(pg: Postgres, tool: string, args: string[], what: string): string {
   const [command, argv] = asRoot() ? ['runuser', ['-u', 'postgres', '--', binary, ...args]] : [binary, args];
   const result = spawnSync(command, argv, { encoding: 'utf8', cwd: pg.dir });
   if (result.status !== 0) {
-    throw Object.assign(new Error(`${what} failed (${tool} exit ${result.status}): ${result.stderr || result.stdout}; log: ${logFile(pg)}`), {
-      code: 'POSTGRES_FAILED',
-    });
+    throw Object.assign(
+      new Error(
+        `${what} failed (${tool} exit ${result.status}): ${result.stderr || result.stdout}; log: ${logFile(pg)}`,
+      ),
+      {
+        code: 'POSTGRES_FAILED',
+      },
+    );
   }
   return result.stdout;
 }
@@ -50,8 +62,14 @@ export function initPostgres(pg: Postgres): void {
   const pwfile = path.join(pg.dir, 'pwfile');
   writeFileSync(pwfile, `${pg.password}\n`, { mode: 0o600 });
   if (asRoot()) {
-    const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
-    if (!passwd) throw Object.assign(new Error('running as root needs the "postgres" user (Debian\'s postgresql package creates it)'), { code: 'POSTGRES_NOT_FOUND' });
+    const passwd = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:'));
+    if (!passwd)
+      throw Object.assign(
+        new Error('running as root needs the "postgres" user (Debian\'s postgresql package creates it)'),
+        { code: 'POSTGRES_NOT_FOUND' },
+      );
     const [, , uid, gid] = passwd.split(':').map(Number);
     chownSync(pg.dir, uid, gid);
     chownSync(pwfile, uid, gid);
@@ -59,7 +77,18 @@ export function initPostgres(pg: Postgres): void {
   run(
     pg,
     'initdb',
-    ['-D', dataDir(pg), '-U', pg.user, `--pwfile=${pwfile}`, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--locale=C'],
+    [
+      '-D',
+      dataDir(pg),
+      '-U',
+      pg.user,
+      `--pwfile=${pwfile}`,
+      '--auth-host=scram-sha-256',
+      '--auth-local=trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ],
     'initdb',
   );
   rmSync(pwfile);
@@ -68,7 +97,12 @@ export function initPostgres(pg: Postgres): void {
 export function startPostgres(pg: Postgres): void {
   // Sockets in its own dir, not /var/run/postgresql; TCP on 127.0.0.1 only.
   const options = `-p ${pg.port} -k ${pg.dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on`;
-  run(pg, 'pg_ctl', ['start', '-w', '-t', '60', '-D', dataDir(pg), '-l', logFile(pg), '-o', options], 'starting PostgreSQL');
+  run(
+    pg,
+    'pg_ctl',
+    ['start', '-w', '-t', '60', '-D', dataDir(pg), '-l', logFile(pg), '-o', options],
+    'starting PostgreSQL',
+  );
 }
 
 /** `immediate` is a crash as far as the data goes (recovery replays the WAL at the next start); `fast` is a clean stop. */
@@ -80,6 +114,8 @@ export function stopPostgres(pg: Postgres, mode: 'fast' | 'immediate' = 'fast'):
 export function postgresRunning(pg: Postgres): boolean {
   if (!existsSync(path.join(dataDir(pg), 'postmaster.pid'))) return false;
   const binary = path.join(binDir(), 'pg_ctl');
-  const [command, argv] = asRoot() ? ['runuser', ['-u', 'postgres', '--', binary, 'status', '-D', dataDir(pg)]] : [binary, ['status', '-D', dataDir(pg)]];
+  const [command, argv] = asRoot()
+    ? ['runuser', ['-u', 'postgres', '--', binary, 'status', '-D', dataDir(pg)]]
+    : [binary, ['status', '-D', dataDir(pg)]];
   return spawnSync(command, argv, { encoding: 'utf8' }).status === 0;
 }

@@ -73,7 +73,9 @@ export class AttemptStops {
 export function createStopActivities(stops: AttemptStops): StopActivities {
   return {
     async stopAttempts(input) {
-      const leaseIds = Array.isArray(input?.leaseIds) ? input.leaseIds.filter((id): id is string => typeof id === 'string') : [];
+      const leaseIds = Array.isArray(input?.leaseIds)
+        ? input.leaseIds.filter((id): id is string => typeof id === 'string')
+        : [];
       return { stopped: stops.stop(leaseIds) };
     },
   };

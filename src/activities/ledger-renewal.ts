@@ -15,7 +15,11 @@ export function renewLedgerSlot(client: Client, lease: LedgerLease): () => void 
   const renew = () => {
     handle.signal(lm.ledgerRenewSignal, { attemptId: lease.attemptId }).catch((err: unknown) => {
       // A missed renewal is tolerated (the lease outlives two periods); the next one may land.
-      log.warn('ledger slot renewal failed', { ledgerId: lease.ledgerId, attemptId: lease.attemptId, error: String(err) });
+      log.warn('ledger slot renewal failed', {
+        ledgerId: lease.ledgerId,
+        attemptId: lease.attemptId,
+        error: String(err),
+      });
     });
   };
   renew();

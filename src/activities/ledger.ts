@@ -21,7 +21,9 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
     async ledgerAcquire({ ledgerId, ...request }) {
       let verdict;
       try {
-        verdict = await heartbeating(ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerAcquireUpdate, { args: [request] }));
+        verdict = await heartbeating(
+          ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerAcquireUpdate, { args: [request] }),
+        );
       } catch (err) {
         throw refusalOf(err) ?? err;
       }
@@ -37,7 +39,9 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
     },
 
     async ledgerUnregister({ ledgerId, workflowId }) {
-      await heartbeating(ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerUnregisterUpdate, { args: [{ workflowId }] }));
+      await heartbeating(
+        ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerUnregisterUpdate, { args: [{ workflowId }] }),
+      );
     },
   };
 }
@@ -57,7 +61,8 @@ function refusalOf(err: unknown): ApplicationFailure | null {
  */
 function refusal(reason: string, retryable: boolean, message: string): ApplicationFailure {
   const category = ApplicationFailureCategory.BENIGN;
-  if (retryable) return ApplicationFailure.create({ type: LEDGER_FAILURE_TYPES.busy, message, nonRetryable: false, category });
+  if (retryable)
+    return ApplicationFailure.create({ type: LEDGER_FAILURE_TYPES.busy, message, nonRetryable: false, category });
   return ApplicationFailure.create({
     type: LEDGER_FAILURE_TYPES.refused,
     message,

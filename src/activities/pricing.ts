@@ -55,7 +55,10 @@ export class UsageRecords {
  * else its model's price, per million tokens), summed. Tokens of a record with neither a cost
  * nor a priced model are counted in `unpricedTokens`: the run decides whether that is allowed.
  */
-export function priceUsage(usage: Usage | Usage[] | undefined, prices: ReadonlyMap<string, Price> | Record<string, Price>): Usage | undefined {
+export function priceUsage(
+  usage: Usage | Usage[] | undefined,
+  prices: ReadonlyMap<string, Price> | Record<string, Price>,
+): Usage | undefined {
   if (usage === undefined) return undefined;
   const records = Array.isArray(usage) ? usage : [usage];
   if (records.length === 0) return undefined;
@@ -89,7 +92,9 @@ function priceRecord(record: Usage, price: Price | undefined): Usage {
   if (record.costUsd !== undefined) return record;
   const tokens = tokensOf(record);
   if (!price) {
-    return tokens > 0 || record.unpricedTokens ? { ...record, unpricedTokens: tokens + (record.unpricedTokens ?? 0) } : record;
+    return tokens > 0 || record.unpricedTokens
+      ? { ...record, unpricedTokens: tokens + (record.unpricedTokens ?? 0) }
+      : record;
   }
   const costUsd =
     ((record.inputTokens ?? 0) * price.inputPerMTok +

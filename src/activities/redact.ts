@@ -86,7 +86,12 @@ export class Redactor {
     if (Array.isArray(value)) return value.map((v) => this.walk(v, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, this.text(k), { value: this.walk(v, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, this.text(k), {
+        value: this.walk(v, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

@@ -55,7 +55,10 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
           elapsedMs: Date.now() - started,
           progress: redactor.deep(progress),
         } satisfies HeartbeatDetails);
-      const heartbeats = paceHeartbeats(beat, input.heartbeatEveryMs ?? defaultHeartbeatEveryMs(ctx.info.heartbeatTimeoutMs ?? 30_000));
+      const heartbeats = paceHeartbeats(
+        beat,
+        input.heartbeatEveryMs ?? defaultHeartbeatEveryMs(ctx.info.heartbeatTimeoutMs ?? 30_000),
+      );
       // What the executor obeys: the SDK's cancellation, or a stop delivered on this worker's stop queue.
       const stop = new AbortController();
       const cancelled = () => stop.abort(ctx.cancellationSignal.reason);
@@ -79,7 +82,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         if (!executor) {
           throw ApplicationFailure.create({
             type: FAILURE_TYPES.executorNotEnabled,
-            message: `executor kind "${input.executor.kind}" is not enabled on ` +
+            message:
+              `executor kind "${input.executor.kind}" is not enabled on ` +
               `worker ${deps.workerIdentity} (enabled: ${[...deps.executors.keys()].join(', ')})`,
             nonRetryable: true,
           });
@@ -105,7 +109,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
             redactor,
           });
         } catch (err) {
-          if (stop.signal.aborted) throw await stopped(ctx, evidence(err instanceof ExecutorError ? err : {}), heartbeats);
+          if (stop.signal.aborted)
+            throw await stopped(ctx, evidence(err instanceof ExecutorError ? err : {}), heartbeats);
           throw err;
         }
         // A result that races a cancellation is evidence for a human, never a success.
@@ -115,7 +120,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         if (size > MAX_OUTPUT_BYTES) {
           throw ApplicationFailure.create({
             type: FAILURE_TYPES.outputTooLarge,
-            message: `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel ` +
+            message:
+              `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel ` +
               `through history to dependents; store large results elsewhere and output a reference)`,
             nonRetryable: true,
             details: [evidence(result, false)],
@@ -126,7 +132,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
           if (spawnSize > MAX_SPAWN_BYTES || result.tasks.length > ADD_TASKS_LIMITS.maxTasks) {
             throw ApplicationFailure.create({
               type: FAILURE_TYPES.outputTooLarge,
-              message: `the attempt asked to add ${result.tasks.length} task(s) in ${spawnSize} ` +
+              message:
+                `the attempt asked to add ${result.tasks.length} task(s) in ${spawnSize} ` +
                 `bytes, over the bound (${ADD_TASKS_LIMITS.maxTasks} tasks, ${MAX_SPAWN_BYTES} ` +
                 `bytes); add them in several requests with teamrun add-tasks`,
               nonRetryable: true,

@@ -28,7 +28,8 @@ export function workerSecrets(config: TeamrunConfig & { file?: string | null }, 
       const base = config.file ? path.dirname(config.file) : process.cwd();
       const pem = readFileSync(path.resolve(base, keyPath), 'utf8');
       secrets.push({ name: 'TLS_CLIENT_KEY', value: pem.trim() });
-      for (const line of pem.split(/\r?\n/)) if (line.length >= 16 && !line.startsWith('-----')) secrets.push({ name: 'TLS_CLIENT_KEY', value: line });
+      for (const line of pem.split(/\r?\n/))
+        if (line.length >= 16 && !line.startsWith('-----')) secrets.push({ name: 'TLS_CLIENT_KEY', value: line });
     } catch {
       // Unreadable here: the connection reports that itself.
     }

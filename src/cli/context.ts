@@ -48,7 +48,7 @@ async function clientFrom(command: Command): Promise<{ client: Client; config: T
     if (err instanceof CodecError) throw new CliError(err.message);
     throw new CliError(
       `cannot reach Temporal at ${config.connection.address} ` +
-      `(namespace ${config.connection.namespace}): ${(err as Error).message}\n` +
+        `(namespace ${config.connection.namespace}): ${(err as Error).message}\n` +
         'Start one with `teamrun dev`, or point TEMPORAL_ADDRESS, a Temporal profile ' +
         '(TEMPORAL_PROFILE) or teamrun.yaml at your cluster; `teamrun doctor` checks the setup.',
     );

@@ -23,11 +23,17 @@ export function installRuntime(level: LogLevel): void {
 }
 
 /** True when a Temporal frontend answers for `namespace` (at `target.address`, with its TLS and key). */
-export async function temporalAnswers(target: ConnectionOptions, namespace: string, timeoutMs = 1_500): Promise<boolean> {
+export async function temporalAnswers(
+  target: ConnectionOptions,
+  namespace: string,
+  timeoutMs = 1_500,
+): Promise<boolean> {
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ ...target, connectTimeout: timeoutMs });
-    await connection.withDeadline(Date.now() + timeoutMs, () => connection!.workflowService.describeNamespace({ namespace }));
+    await connection.withDeadline(Date.now() + timeoutMs, () =>
+      connection!.workflowService.describeNamespace({ namespace }),
+    );
     return true;
   } catch {
     return false;
@@ -56,7 +62,10 @@ export interface EmbeddedTarget {
  * local (so `TEMPORAL_ADDRESS=127.0.0.1:17233` moves it), else on `devServer.port`. The Web UI
  * takes `devServer.uiPort` beside the configured port, the dev server's own frontend+1000 otherwise.
  */
-export function embeddedTarget(config: TeamrunConfig, overrides: { port?: number; uiPort?: number } = {}): EmbeddedTarget {
+export function embeddedTarget(
+  config: TeamrunConfig,
+  overrides: { port?: number; uiPort?: number } = {},
+): EmbeddedTarget {
   const { host, port: addressPort } = parseAddress(config.connection.address);
   const ip = config.devServer.ip;
   const port = overrides.port ?? (isLocalHost(host) ? addressPort : config.devServer.port);
@@ -81,7 +90,7 @@ export async function startEmbeddedServer(
   if (await portTaken(target.ip, target.port)) {
     throw new CliError(
       `port ${target.port} on ${target.ip} is in use by a program that does not answer ` +
-      `as a Temporal server (namespace ${config.connection.namespace}). ${moveHint}`,
+        `as a Temporal server (namespace ${config.connection.namespace}). ${moveHint}`,
     );
   }
   if (!options.headless && (await portTaken(target.ip, target.uiPort))) {
@@ -89,7 +98,9 @@ export async function startEmbeddedServer(
   }
   const binary = findTemporalBinary();
   const dbFile = resolveDbFile(config);
-  options.log(`starting the Temporal dev server on ${target.address} (SQLite ${path.relative(process.cwd(), dbFile) || dbFile})`);
+  options.log(
+    `starting the Temporal dev server on ${target.address} (SQLite ${path.relative(process.cwd(), dbFile) || dbFile})`,
+  );
   try {
     return await startDevServer({
       binary,
@@ -175,7 +186,11 @@ async function startEmbeddedCodecServer(
   options: { headless?: boolean; log: (line: string) => void },
 ): Promise<ConfiguredCodecServer | null> {
   if (!config.codec?.server || options.headless) return null;
-  const origins = [`http://localhost:${target.uiPort}`, `http://127.0.0.1:${target.uiPort}`, `http://${target.ip}:${target.uiPort}`];
+  const origins = [
+    `http://localhost:${target.uiPort}`,
+    `http://127.0.0.1:${target.uiPort}`,
+    `http://${target.ip}:${target.uiPort}`,
+  ];
   try {
     return await startConfiguredCodecServer(config, { extraOrigins: origins });
   } catch (err) {
@@ -212,7 +227,10 @@ export interface StackOptions {
  * Starts the embedded server (unless `reuseRunning` finds one) and a worker. On return,
  * `config.connection.address` is the address both use.
  */
-export async function startStack(config: TeamrunConfig & { file?: string | null }, options: StackOptions): Promise<Stack> {
+export async function startStack(
+  config: TeamrunConfig & { file?: string | null },
+  options: StackOptions,
+): Promise<Stack> {
   const { host } = parseAddress(config.connection.address);
   const target = embeddedTarget(config, options);
   const existing = options.reuseRunning ? config.connection.address : target.address;
@@ -228,7 +246,9 @@ export async function startStack(config: TeamrunConfig & { file?: string | null 
     }
     options.log(`using the Temporal server that answers at ${existing}`);
   } else if (options.reuseRunning && !isLocalHost(host)) {
-    throw new CliError(`nothing answers as a Temporal server at ${config.connection.address} (namespace ${config.connection.namespace})`);
+    throw new CliError(
+      `nothing answers as a Temporal server at ${config.connection.address} (namespace ${config.connection.namespace})`,
+    );
   } else {
     codecServer = await startEmbeddedCodecServer(config, target, options);
     try {

@@ -5,7 +5,8 @@ import { Command } from 'commander';
 
 /** The package's version (package.json is two levels up from src/cli and from dist/cli alike). */
 export function version(): string {
-  return (JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 /**
@@ -22,9 +23,18 @@ export function buildProgram(only?: string): Command {
     .description('Run a team of workers through a graph of tasks, durably, on Temporal')
     .version(version(), '-V, --version', 'print the version of teamrun')
     .option('-c, --config <file>', 'config file (default: ./teamrun.yaml, else ./temporal.yaml; or $TEAMRUN_CONFIG)')
-    .option('--address <host:port>', 'Temporal frontend address (default: $TEMPORAL_ADDRESS, the Temporal profile, the config file)')
-    .option('--namespace <ns>', 'Temporal namespace (default: $TEMPORAL_NAMESPACE, the Temporal profile, the config file)')
-    .option('--profile <name>', 'Temporal connection profile of temporal.toml, as for the temporal CLI (default: $TEMPORAL_PROFILE)')
+    .option(
+      '--address <host:port>',
+      'Temporal frontend address (default: $TEMPORAL_ADDRESS, the Temporal profile, the config file)',
+    )
+    .option(
+      '--namespace <ns>',
+      'Temporal namespace (default: $TEMPORAL_NAMESPACE, the Temporal profile, the config file)',
+    )
+    .option(
+      '--profile <name>',
+      'Temporal connection profile of temporal.toml, as for the temporal CLI (default: $TEMPORAL_PROFILE)',
+    )
     .option('--task-queue <queue>', 'task queue (default: config, "teamrun")')
     .showHelpAfterError();
   // Loaded here, not at the top: `--version` answers without them.

@@ -4,7 +4,8 @@ import type { LogLevel } from '@temporalio/worker';
 /** Parses a non-negative integer option value, naming what was wrong. */
 export function intOption(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`"${value}" is not a non-negative integer.`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError(`"${value}" is not a non-negative integer.`);
   return n;
 }
 

@@ -45,14 +45,27 @@ function taskNote(task: TaskView): string {
 export function tasksTable(tasks: TaskView[], noteWidth = 70): string {
   return table(
     ['KEY', 'STATUS', 'ATTEMPTS', 'TOKEN', 'HOLDER', 'NOTE'],
-    tasks.map((t) => [t.key, t.status, String(t.attempts), String(t.fencingToken), t.holder ?? '-', oneLine(taskNote(t), noteWidth)]),
+    tasks.map((t) => [
+      t.key,
+      t.status,
+      String(t.attempts),
+      String(t.fencingToken),
+      t.holder ?? '-',
+      oneLine(taskNote(t), noteWidth),
+    ]),
   );
 }
 
 export function adjudicationsTable(pending: AdjudicationRecord[]): string {
   return table(
     ['KEY', 'CODE', 'TOKEN', 'REQUESTED', 'REASON'],
-    pending.map((a) => [a.key, a.code, String(a.fencingToken), new Date(a.requestedAt).toISOString(), oneLine(a.reason ?? '', 60)]),
+    pending.map((a) => [
+      a.key,
+      a.code,
+      String(a.fencingToken),
+      new Date(a.requestedAt).toISOString(),
+      oneLine(a.reason ?? '', 60),
+    ]),
   );
 }
 
@@ -64,11 +77,14 @@ export function renderResult(workflowId: string, result: RunResult): string {
     `run ${workflowId}: ${result.status}${result.budgetReason ? ` (budget: ${result.budgetReason})` : ''}`,
     `  tasks   ${statsLine(result.stats)}`,
     `  work    ${result.executions} attempts, at most ${result.maxConcurrent} ` +
-    `at once, ${duration(result.budget.used.wallMs)}`,
+      `at once, ${duration(result.budget.used.wallMs)}`,
     `  usage   ${count(result.budget.used.tokens)} tokens, ${usd(result.budget.used.usd)}`,
     '',
   ];
-  const shown = result.tasks.length <= FULL_TABLE_MAX ? result.tasks : result.tasks.filter((t) => t.status !== 'succeeded').slice(0, FULL_TABLE_MAX);
+  const shown =
+    result.tasks.length <= FULL_TABLE_MAX
+      ? result.tasks
+      : result.tasks.filter((t) => t.status !== 'succeeded').slice(0, FULL_TABLE_MAX);
   if (shown.length) lines.push(indent(tasksTable(shown)));
   if (shown.length < result.tasks.length) {
     lines.push(`  (${result.tasks.length - shown.length} more; see \`teamrun tasks ${workflowId}\`)`);
@@ -76,17 +92,24 @@ export function renderResult(workflowId: string, result: RunResult): string {
   const failing = result.tasks.filter((t) => t.status === 'failed' || t.status === 'adjudication');
   if (failing.length) {
     lines.push('', 'failing tasks:');
-    for (const t of failing) lines.push(`  ${t.key} (${t.status} after ${t.attempts} attempt(s)): ${printable(t.lastError ?? 'no error recorded')}`);
+    for (const t of failing)
+      lines.push(
+        `  ${t.key} (${t.status} after ${t.attempts} attempt(s)): ${printable(t.lastError ?? 'no error recorded')}`,
+      );
   }
   return lines.join('\n');
 }
 
 /** What `status` prints. */
 export function renderOverview(overview: RunOverview, webUi: string | null): string {
-  const lines = [`run      ${overview.workflowId}${overview.name ? ` (${overview.name})` : ''}`, `state    ${overview.state}${overview.open ? '' : ' (closed)'}`];
+  const lines = [
+    `run      ${overview.workflowId}${overview.name ? ` (${overview.name})` : ''}`,
+    `state    ${overview.state}${overview.open ? '' : ' (closed)'}`,
+  ];
   if (overview.failure) lines.push(`failure  ${overview.failure}`);
   if (overview.stats) lines.push(`tasks    ${statsLine(overview.stats)}`);
-  if (overview.executions !== null) lines.push(`attempts ${overview.executions}, at most ${overview.maxConcurrent} at once`);
+  if (overview.executions !== null)
+    lines.push(`attempts ${overview.executions}, at most ${overview.maxConcurrent} at once`);
   if (overview.budget) {
     const stopped = overview.budget.stopped ? ` (stopped: ${overview.budget.reason})` : '';
     lines.push(`budget${stopped}`, indent(budgetTable(overview.budget)));
@@ -94,7 +117,10 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
     if (ledger) lines.push(`ledger   ${ledger} (shared budget; see \`teamrun ledger status ${ledger}\`)`);
   }
   if (overview.pendingAdjudications.length) {
-    lines.push(`pending adjudications (${overview.pendingAdjudications.length})`, indent(adjudicationsTable(overview.pendingAdjudications)));
+    lines.push(
+      `pending adjudications (${overview.pendingAdjudications.length})`,
+      indent(adjudicationsTable(overview.pendingAdjudications)),
+    );
   } else if (!overview.failure) {
     lines.push('pending adjudications: none');
   }

@@ -113,9 +113,11 @@ export class RunReader {
       return this.query(description.taskQueue, () => this.handle.query(tasksQuery, query));
     }
     const closed = await this.closedOutcome();
-    if (!closed.ok) throw new CliError(`run ${this.workflowId} has no tasks to show: ${closed.state}: ${closed.failure}`);
+    if (!closed.ok)
+      throw new CliError(`run ${this.workflowId} has no tasks to show: ${closed.state}: ${closed.failure}`);
     // A big run's result leaves some task views out (`omittedTasks`); its `tasks` query still pages through them all.
-    if (closed.result.omittedTasks > 0) return this.query(description.taskQueue, () => this.handle.query(tasksQuery, query));
+    if (closed.result.omittedTasks > 0)
+      return this.query(description.taskQueue, () => this.handle.query(tasksQuery, query));
     const offset = Math.max(0, query.offset ?? 0);
     const limit = Math.max(0, query.limit ?? 1_000);
     return closed.result.tasks.filter((t) => !query.status || t.status === query.status).slice(offset, offset + limit);

@@ -13,7 +13,9 @@ const GRPC = { INVALID_ARGUMENT: 3, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14 } as 
 export async function startFailure(err: unknown, client: Client, plan: unknown): Promise<CliError> {
   const namespace = client.options.namespace;
   if (err instanceof WorkflowExecutionAlreadyStartedError) {
-    return new CliError(`a run with id "${err.workflowId}" is already running in namespace ${namespace}; choose another --id`);
+    return new CliError(
+      `a run with id "${err.workflowId}" is already running in namespace ${namespace}; choose another --id`,
+    );
   }
   const cause = (err as { cause?: { code?: number; details?: string; message?: string } })?.cause;
   const detail = cause?.details ?? cause?.message ?? (err as Error)?.message ?? String(err);
@@ -24,18 +26,22 @@ export async function startFailure(err: unknown, client: Client, plan: unknown):
     if (missing) {
       return new CliError(
         `namespace ${namespace} lacks teamrun's search ` +
-        `attributes ${missing.join(', ')}: \`teamrun doctor --fix\` registers them, or:\n` +
-          searchAttributeCommands(namespace, missing).map((line) => `  ${line}`).join('\n'),
+          `attributes ${missing.join(', ')}: \`teamrun doctor --fix\` registers them, or:\n` +
+          searchAttributeCommands(namespace, missing)
+            .map((line) => `  ${line}`)
+            .join('\n'),
       );
     }
-    return new CliError(`the server refused the run's search attributes in ` +
-      `namespace ${namespace}: ${detail} (\`teamrun doctor\` checks them)`);
+    return new CliError(
+      `the server refused the run's search attributes in ` +
+        `namespace ${namespace}: ${detail} (\`teamrun doctor\` checks them)`,
+    );
   }
   if (code === GRPC.RESOURCE_EXHAUSTED || /size (exceeds|limit)|exceeds.*limit|too large/i.test(detail)) {
     const bytes = Buffer.byteLength(JSON.stringify(plan));
     return new CliError(
       `the plan is too large for the server (${bytes} bytes as JSON; Temporal ` +
-      `refuses payloads over its blob limit, 2 MB by default): ${detail}`,
+        `refuses payloads over its blob limit, 2 MB by default): ${detail}`,
     );
   }
   if (code === GRPC.UNAVAILABLE) return new CliError(`the server stopped answering while starting the run: ${detail}`);

@@ -42,7 +42,12 @@ export async function createLedger(
 }
 
 /** Registers a run with a ledger, starting the ledger (with no limits) if it does not exist yet. */
-export async function registerWithLedger(client: Client, id: string, request: RegisterRequest, options: { taskQueue: string }) {
+export async function registerWithLedger(
+  client: Client,
+  id: string,
+  request: RegisterRequest,
+  options: { taskQueue: string },
+) {
   return client.workflow.executeUpdateWithStart(lm.ledgerRegisterUpdate, {
     args: [request],
     startWorkflowOperation: withLedger(id, {}, options),

@@ -43,14 +43,20 @@ const PARALLEL_QUERIES = 8;
  * Every open run awaiting adjudication (a visibility query on the search attributes), with each
  * pending task read from the run's `adjudications` query. Oldest request first.
  */
-export async function adjudicationQueue(client: Client, options: { team?: string; now?: number } = {}): Promise<QueuedRun[]> {
-  const query = options.team ? `${AWAITING_ADJUDICATION} AND TeamName=${JSON.stringify(options.team)}` : AWAITING_ADJUDICATION;
+export async function adjudicationQueue(
+  client: Client,
+  options: { team?: string; now?: number } = {},
+): Promise<QueuedRun[]> {
+  const query = options.team
+    ? `${AWAITING_ADJUDICATION} AND TeamName=${JSON.stringify(options.team)}`
+    : AWAITING_ADJUDICATION;
   const executions: WorkflowExecutionInfo[] = [];
   for await (const execution of client.workflow.list({ query })) executions.push(execution);
   const runs: QueuedRun[] = new Array(executions.length);
   let next = 0;
   const readNext = async (): Promise<void> => {
-    for (let i = next++; i < executions.length; i = next++) runs[i] = await queuedRun(client, executions[i], options.now);
+    for (let i = next++; i < executions.length; i = next++)
+      runs[i] = await queuedRun(client, executions[i], options.now);
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_QUERIES, executions.length) }, readNext));
   const oldest = (run: QueuedRun) => Math.min(...run.pending.map((p) => p.requestedAt), Number.MAX_SAFE_INTEGER);

@@ -2,7 +2,13 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { RunState } from '../contract';
 import { TeamrunError } from '../errors';
 import { WORKFLOW_TYPE, statusQuery } from '../workflows/messages';
-import { TeamName, TeamRunBudgetStopped, TeamRunPendingAdjudications, TeamRunStatus, statusKeyword } from '../workflows/search-attributes';
+import {
+  TeamName,
+  TeamRunBudgetStopped,
+  TeamRunPendingAdjudications,
+  TeamRunStatus,
+  statusKeyword,
+} from '../workflows/search-attributes';
 import { teamRunHandle } from './index';
 import { teamRunResult } from './result';
 
@@ -44,7 +50,15 @@ export class RunsFilterError extends TeamrunError {
   readonly code = 'invalid_filter';
 }
 
-const RUN_STATES: RunState[] = ['running', 'awaiting_adjudication', 'succeeded', 'failed', 'aborted', 'budget_stopped', 'unresolved'];
+const RUN_STATES: RunState[] = [
+  'running',
+  'awaiting_adjudication',
+  'succeeded',
+  'failed',
+  'aborted',
+  'budget_stopped',
+  'unresolved',
+];
 const WORKFLOW_STATUSES: Record<string, string> = {
   open: 'ExecutionStatus="Running"',
   closed: 'ExecutionStatus!="Running"',
@@ -63,14 +77,18 @@ export const RUN_STATUS_FILTERS = [...RUN_STATES, ...Object.keys(WORKFLOW_STATUS
 export function runsQuery(filter: RunsFilter): string {
   const parts = [`WorkflowType=${JSON.stringify(WORKFLOW_TYPE)}`];
   if (filter.team !== undefined) {
-    if (!/^[A-Za-z0-9._-]{1,100}$/.test(filter.team)) throw new RunsFilterError(`--team "${filter.team}": a team name is 1..100 of [A-Za-z0-9._-]`);
+    if (!/^[A-Za-z0-9._-]{1,100}$/.test(filter.team))
+      throw new RunsFilterError(`--team "${filter.team}": a team name is 1..100 of [A-Za-z0-9._-]`);
     parts.push(`TeamName=${JSON.stringify(filter.team)}`);
   }
   if (filter.statuses?.length) {
     const terms = filter.statuses.map((raw) => {
       const status = raw.trim().toLowerCase().replace(/-/g, '_');
-      if ((RUN_STATES as string[]).includes(status)) return `TeamRunStatus=${JSON.stringify(statusKeyword(status as RunState))}`;
-      const workflow = Object.prototype.hasOwnProperty.call(WORKFLOW_STATUSES, status) ? WORKFLOW_STATUSES[status] : undefined;
+      if ((RUN_STATES as string[]).includes(status))
+        return `TeamRunStatus=${JSON.stringify(statusKeyword(status as RunState))}`;
+      const workflow = Object.prototype.hasOwnProperty.call(WORKFLOW_STATUSES, status)
+        ? WORKFLOW_STATUSES[status]
+        : undefined;
       if (workflow) return workflow;
       throw new RunsFilterError(`--status "${raw}": not one of ${RUN_STATUS_FILTERS.join(', ')}`);
     });
@@ -84,11 +102,14 @@ export function runsQuery(filter: RunsFilter): string {
 export function parseSince(value: string, now = Date.now()): number {
   const relative = /^(\d+)\s*([smhdw])$/.exec(value.trim());
   if (relative) {
-    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[relative[2] as 's' | 'm' | 'h' | 'd' | 'w'];
+    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[
+      relative[2] as 's' | 'm' | 'h' | 'd' | 'w'
+    ];
     return now - Number(relative[1]) * unit;
   }
   const at = Date.parse(value);
-  if (Number.isNaN(at)) throw new RunsFilterError(`--since "${value}": give a duration (7d, 12h, 30m) or a date (2026-11-30T12:00:00Z)`);
+  if (Number.isNaN(at))
+    throw new RunsFilterError(`--since "${value}": give a duration (7d, 12h, 30m) or a date (2026-11-30T12:00:00Z)`);
   return at;
 }
 
@@ -125,7 +146,10 @@ async function summarize(client: Client, execution: WorkflowExecutionInfo): Prom
     workflowId: execution.workflowId,
     runId: execution.runId,
     team: attrs.get(TeamName) ?? null,
-    state: workflowStatus === 'RUNNING' || workflowStatus === 'COMPLETED' ? state : `${state} (${workflowStatus.toLowerCase()})`,
+    state:
+      workflowStatus === 'RUNNING' || workflowStatus === 'COMPLETED'
+        ? state
+        : `${state} (${workflowStatus.toLowerCase()})`,
     workflowStatus,
     pendingAdjudications: attrs.get(TeamRunPendingAdjudications) ?? null,
     budgetStopped: attrs.get(TeamRunBudgetStopped) ?? null,

@@ -62,7 +62,8 @@ export function declaredSchedules(config: TeamrunConfig & { file?: string | null
       problems.push(`${where}: ${(err as Error).message}`);
     }
   });
-  if (problems.length) throw new ScheduleError('invalid_spec', `schedules in ${config.file ?? 'config'}:\n${problems.join('\n')}`);
+  if (problems.length)
+    throw new ScheduleError('invalid_spec', `schedules in ${config.file ?? 'config'}:\n${problems.join('\n')}`);
   return specs;
 }
 
@@ -73,7 +74,11 @@ const indent = (text: string) => text.replace(/^/gm, '    ');
  * fingerprint changed, and (with `prune`) delete schedules `schedule sync` created for this task
  * queue that are no longer declared. Schedules teamrun did not create are never touched.
  */
-export async function planSync(client: Client, declared: TeamScheduleSpec[], options: { prune: boolean; taskQueue: string }): Promise<SyncStep[]> {
+export async function planSync(
+  client: Client,
+  declared: TeamScheduleSpec[],
+  options: { prune: boolean; taskQueue: string },
+): Promise<SyncStep[]> {
   const steps: SyncStep[] = [];
   for (const spec of declared) {
     let description;
@@ -87,7 +92,11 @@ export async function planSync(client: Client, declared: TeamScheduleSpec[], opt
       throw err;
     }
     if (!scheduleOwner(description.memo)) {
-      steps.push({ op: 'conflict', id: spec.id, detail: 'a schedule with this id exists and was not created by teamrun; left alone' });
+      steps.push({
+        op: 'conflict',
+        id: spec.id,
+        detail: 'a schedule with this id exists and was not created by teamrun; left alone',
+      });
     } else if (recordedAction(description).fingerprint === fingerprint(spec)) {
       steps.push({ op: 'unchanged', id: spec.id, detail: `team ${spec.plan.name}, ${timing(spec)}` });
     } else {

@@ -94,10 +94,16 @@ function sortKeys(value: unknown): unknown {
 function checkSpec(spec: TeamScheduleSpec): void {
   const validation = validatePlan(spec.plan);
   if (!validation.ok) {
-    throw new ScheduleError('invalid_plan', `schedule "${spec.id}": invalid team plan:\n${formatProblems(validation.problems)}`);
+    throw new ScheduleError(
+      'invalid_plan',
+      `schedule "${spec.id}": invalid team plan:\n${formatProblems(validation.problems)}`,
+    );
   }
   if ((spec.cron === undefined) === (spec.everyMs === undefined)) {
-    throw new ScheduleError('invalid_spec', `schedule "${spec.id}": give exactly one of a cron expression or an interval`);
+    throw new ScheduleError(
+      'invalid_spec',
+      `schedule "${spec.id}": give exactly one of a cron expression or an interval`,
+    );
   }
 }
 
@@ -137,7 +143,11 @@ function note(spec: TeamScheduleSpec, source: ScheduleOwner['source']): string {
 }
 
 /** Creates a schedule of team runs after checking the plan; default overlap is `skip`. */
-export async function createTeamSchedule(client: Client, spec: TeamScheduleSpec, source: ScheduleOwner['source'] = 'cli') {
+export async function createTeamSchedule(
+  client: Client,
+  spec: TeamScheduleSpec,
+  source: ScheduleOwner['source'] = 'cli',
+) {
   checkSpec(spec);
   const owner: ScheduleOwner = { managedBy: 'teamrun', source, taskQueue: spec.taskQueue };
   try {
@@ -156,7 +166,11 @@ export async function createTeamSchedule(client: Client, spec: TeamScheduleSpec,
 }
 
 /** Replaces a schedule's spec, action, policy and paused state with `spec`. */
-export async function updateTeamSchedule(client: Client, spec: TeamScheduleSpec, source: ScheduleOwner['source']): Promise<void> {
+export async function updateTeamSchedule(
+  client: Client,
+  spec: TeamScheduleSpec,
+  source: ScheduleOwner['source'],
+): Promise<void> {
   checkSpec(spec);
   try {
     await client.schedule.getHandle(spec.id).update((previous) => ({
@@ -184,7 +198,9 @@ function scheduleFailure(id: string, err: unknown): Error {
 /** The teamrun owner mark of a schedule, or null when teamrun did not create it. */
 export function scheduleOwner(memo: Record<string, unknown> | undefined): ScheduleOwner | null {
   const mark = memo?.[OWNER_MEMO_KEY] as Partial<ScheduleOwner> | undefined;
-  return mark?.managedBy === 'teamrun' && (mark.source === 'cli' || mark.source === 'sync') && typeof mark.taskQueue === 'string'
+  return mark?.managedBy === 'teamrun' &&
+    (mark.source === 'cli' || mark.source === 'sync') &&
+    typeof mark.taskQueue === 'string'
     ? (mark as ScheduleOwner)
     : null;
 }
@@ -231,7 +247,12 @@ export async function listTeamSchedules(client: Client): Promise<TeamScheduleRow
     rows
       .filter((row) => row.team === null)
       .map(async (row) => {
-        row.team = scheduledTeam(await client.schedule.getHandle(row.id).describe().catch(() => null));
+        row.team = scheduledTeam(
+          await client.schedule
+            .getHandle(row.id)
+            .describe()
+            .catch(() => null),
+        );
       }),
   );
   return rows.sort((a, b) => a.id.localeCompare(b.id));
@@ -242,7 +263,10 @@ export function scheduledTeam(description: ScheduleDescription | null): string |
   if (!description) return null;
   const own = description.typedSearchAttributes.get(TeamName);
   if (own) return own;
-  const action = description.action as { args?: unknown[]; typedSearchAttributes?: { get(key: typeof TeamName): string | undefined } };
+  const action = description.action as {
+    args?: unknown[];
+    typedSearchAttributes?: { get(key: typeof TeamName): string | undefined };
+  };
   const fromAction = action.typedSearchAttributes?.get(TeamName);
   if (fromAction) return fromAction;
   const plan = action.args?.[0] as { name?: unknown } | undefined;
@@ -283,10 +307,15 @@ const FULL_RANGES: Record<string, string> = {
 
 /** `hour=3 minute=0 second=0` -> `at 03:00:00`; otherwise the fields that narrow the times. */
 function compactCalendar(calendar: object): string {
-  const values = calendar as Record<string, Array<{ start: number | string; end: number | string; step?: number }> | undefined>;
+  const values = calendar as Record<
+    string,
+    Array<{ start: number | string; end: number | string; step?: number }> | undefined
+  >;
   const field = (name: string) => {
     const text = (values[name] ?? [])
-      .map((r) => (r.start === r.end ? String(r.start) : `${r.start}-${r.end}`) + ((r.step ?? 1) > 1 ? `/${r.step}` : ''))
+      .map(
+        (r) => (r.start === r.end ? String(r.start) : `${r.start}-${r.end}`) + ((r.step ?? 1) > 1 ? `/${r.step}` : ''),
+      )
       .join(',');
     if (!text || text === FULL_RANGES[name]) return '*';
     return text.startsWith(`${FULL_RANGES[name]}/`) ? `*${text.slice(FULL_RANGES[name].length)}` : text;
@@ -302,7 +331,12 @@ function compactCalendar(calendar: object): string {
 }
 
 export function formatMs(ms: number): string {
-  const units: Array<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1_000]];
+  const units: Array<[string, number]> = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+  ];
   let rest = ms;
   let out = '';
   for (const [unit, size] of units) {
@@ -315,7 +349,11 @@ export function formatMs(ms: number): string {
 }
 
 /** Starts one run now, under the schedule's own overlap policy unless `overlap` overrides it. */
-export async function triggerTeamSchedule(client: Client, id: string, overlap?: OverlapName): Promise<ScheduleOverlapPolicy> {
+export async function triggerTeamSchedule(
+  client: Client,
+  id: string,
+  overlap?: OverlapName,
+): Promise<ScheduleOverlapPolicy> {
   const description = await describeTeamSchedule(client, id);
   // The SDK's trigger defaults to ALLOW_ALL; a team schedule's own policy must hold (default skip).
   const policy = overlap ? OVERLAP_POLICIES[overlap] : description.policies.overlap;

@@ -5,7 +5,15 @@ type SearchAttributeType = (typeof SEARCH_ATTRIBUTE_TYPES)[keyof typeof SEARCH_A
 
 /** temporal.api.enums.v1.IndexedValueType, for the kinds teamrun's attributes use. */
 const INDEXED_VALUE_TYPE: Record<SearchAttributeType, number> = { Keyword: 2, Int: 3, Bool: 5 };
-const TYPE_NAMES: Record<number, string> = { 1: 'Text', 2: 'Keyword', 3: 'Int', 4: 'Double', 5: 'Bool', 6: 'Datetime', 7: 'KeywordList' };
+const TYPE_NAMES: Record<number, string> = {
+  1: 'Text',
+  2: 'Keyword',
+  3: 'Int',
+  4: 'Double',
+  5: 'Bool',
+  6: 'Datetime',
+  7: 'KeywordList',
+};
 
 export interface SearchAttributeState {
   /** Registered with the right type. */
@@ -31,7 +39,11 @@ export async function searchAttributeState(connection: Connection, namespace: st
 }
 
 /** Registers the named attributes (the caller needs the operator API's permission). */
-export async function registerSearchAttributes(connection: Connection, namespace: string, names: string[]): Promise<void> {
+export async function registerSearchAttributes(
+  connection: Connection,
+  namespace: string,
+  names: string[],
+): Promise<void> {
   const searchAttributes: Record<string, number> = {};
   for (const name of names) {
     const type = SEARCH_ATTRIBUTE_TYPES[name as keyof typeof SEARCH_ATTRIBUTE_TYPES];
@@ -55,9 +67,17 @@ export interface Poller {
 }
 
 /** The workers polling the task queue: workflow pollers and activity pollers, by identity. */
-export async function taskQueuePollers(connection: Connection, namespace: string, taskQueue: string): Promise<{ workflow: Poller[]; activity: Poller[] }> {
+export async function taskQueuePollers(
+  connection: Connection,
+  namespace: string,
+  taskQueue: string,
+): Promise<{ workflow: Poller[]; activity: Poller[] }> {
   const describe = async (taskQueueType: number) => {
-    const described = await connection.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue }, taskQueueType });
+    const described = await connection.workflowService.describeTaskQueue({
+      namespace,
+      taskQueue: { name: taskQueue },
+      taskQueueType,
+    });
     return (described.pollers ?? []).map((p) => ({
       identity: p.identity ?? '?',
       lastAccessTime: p.lastAccessTime?.seconds ? Number(p.lastAccessTime.seconds) * 1000 : null,

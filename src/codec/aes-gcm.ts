@@ -24,7 +24,8 @@ export class AesGcmCodec implements PayloadCodec {
     private readonly keys: ReadonlyMap<string, Buffer>,
     private readonly currentKeyId: string,
   ) {
-    if (!keys.has(currentKeyId)) throw new CodecError('codec-unknown-key', `the current key "${currentKeyId}" is not among the loaded keys`);
+    if (!keys.has(currentKeyId))
+      throw new CodecError('codec-unknown-key', `the current key "${currentKeyId}" is not among the loaded keys`);
   }
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
@@ -56,21 +57,31 @@ export class AesGcmCodec implements PayloadCodec {
       throw new CodecError(
         'codec-unknown-key',
         `a payload is encrypted with key id "${keyId}", which this process does not ` +
-        `have (it knows ${[...this.keys.keys()].join(', ')}); add that key to codec.keys`,
+          `have (it knows ${[...this.keys.keys()].join(', ')}); add that key to codec.keys`,
       );
     }
     const data = Buffer.from(payload.data ?? new Uint8Array());
-    if (data.length < NONCE_BYTES + TAG_BYTES) throw new CodecError('codec-decrypt-failed', `a payload under key "${keyId}" is too short to be AES-256-GCM ciphertext`);
+    if (data.length < NONCE_BYTES + TAG_BYTES)
+      throw new CodecError(
+        'codec-decrypt-failed',
+        `a payload under key "${keyId}" is too short to be AES-256-GCM ciphertext`,
+      );
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, NONCE_BYTES));
       decipher.setAAD(utf8(keyId));
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
-      const plain = Buffer.concat([decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+      const plain = Buffer.concat([
+        decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
       const decoded = temporal.api.common.v1.Payload.decode(plain);
       return { metadata: decoded.metadata, data: decoded.data };
     } catch {
-      throw new CodecError('codec-decrypt-failed', `a payload under key "${keyId}" does not decrypt: the key "${keyId}" ` +
-        `is not the one it was encrypted with, or the payload was altered`);
+      throw new CodecError(
+        'codec-decrypt-failed',
+        `a payload under key "${keyId}" does not decrypt: the key "${keyId}" ` +
+          `is not the one it was encrypted with, or the payload was altered`,
+      );
     }
   }
 }

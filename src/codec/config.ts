@@ -10,7 +10,10 @@ const KeySourceSchema = z
     /** A file holding the 32-byte key: raw, base64 or hex text; relative to the config file. */
     file: z.string().min(1).optional(),
     /** An environment variable holding the key as base64 or hex text. */
-    env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name').optional(),
+    env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name')
+      .optional(),
   })
   .strict()
   .refine((k) => (k.file === undefined) !== (k.env === undefined), { message: 'give exactly one of "file" or "env"' });
@@ -20,9 +23,14 @@ const CodecServerSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(8089),
     /** Origins (scheme://host:port) of the Web UIs allowed to call it from a browser. */
-    corsOrigins: z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin is scheme://host[:port], no path')).default([]),
+    corsOrigins: z
+      .array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin is scheme://host[:port], no path'))
+      .default([]),
     /** Where the token callers must present is read from (exactly one). */
-    tokenEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name').optional(),
+    tokenEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name')
+      .optional(),
     tokenFile: z.string().min(1).optional(),
     /** Namespaces it decodes for (the X-Namespace header); default: connection.namespace. */
     namespaces: z.array(z.string().min(1)).optional(),
@@ -47,11 +55,16 @@ export const CodecConfigSchema = z
   .superRefine((codec, ctx) => {
     const seen = new Set<string>();
     codec.keys.forEach((key, i) => {
-      if (seen.has(key.id)) ctx.addIssue({ code: 'custom', path: ['keys', i, 'id'], message: `duplicate key id "${key.id}"` });
+      if (seen.has(key.id))
+        ctx.addIssue({ code: 'custom', path: ['keys', i, 'id'], message: `duplicate key id "${key.id}"` });
       seen.add(key.id);
     });
     if (!seen.has(codec.currentKeyId)) {
-      ctx.addIssue({ code: 'custom', path: ['currentKeyId'], message: `"${codec.currentKeyId}" is not one of the key ids (${[...seen].join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['currentKeyId'],
+        message: `"${codec.currentKeyId}" is not one of the key ids (${[...seen].join(', ')})`,
+      });
     }
   });
 

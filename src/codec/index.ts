@@ -28,7 +28,9 @@ export function codecFor(config: CodecSettings, env: NodeJS.ProcessEnv = process
 
 /** The module exporting the failure converter, as source (run with tsx) or compiled. */
 function failureConverterPath(): string {
-  const entry = ['failure-converter.ts', 'failure-converter.js'].map((file) => path.join(__dirname, file)).find((file) => existsSync(file));
+  const entry = ['failure-converter.ts', 'failure-converter.js']
+    .map((file) => path.join(__dirname, file))
+    .find((file) => existsSync(file));
   if (!entry) throw new Error(`no failure-converter module in ${__dirname}`);
   return entry;
 }
@@ -63,7 +65,10 @@ export async function decodeHistory(history: History, codecs: PayloadCodec[]): P
  * and printing it must not hand the key to everyone who can read history decoded.
  * Unreadable sources are skipped: the codec itself reports those.
  */
-export function codecSecrets(config: CodecSettings, env: NodeJS.ProcessEnv = process.env): { name: string; value: string }[] {
+export function codecSecrets(
+  config: CodecSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): { name: string; value: string }[] {
   if (!config.codec) return [];
   const base = config.file ? path.dirname(config.file) : process.cwd();
   const read = (source: { file?: string; env?: string }): string | undefined => {

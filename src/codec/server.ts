@@ -59,8 +59,11 @@ export function readToken(server: CodecServerConfig, baseDir: string, env: NodeJ
   }
   if (!token) throw new CodecError('codec-token-unreadable', `${where}: no token there`);
   if (token.length < MIN_TOKEN_LENGTH || /\s|\//.test(token)) {
-    throw new CodecError('codec-token-unreadable', `${where}: a token is at least ${MIN_TOKEN_LENGTH} characters, ` +
-      `without spaces or "/" (e.g. \`openssl rand -hex 24\`)`);
+    throw new CodecError(
+      'codec-token-unreadable',
+      `${where}: a token is at least ${MIN_TOKEN_LENGTH} characters, ` +
+        `without spaces or "/" (e.g. \`openssl rand -hex 24\`)`,
+    );
   }
   return token;
 }
@@ -69,23 +72,28 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 const sameSecret = (given: string, expected: Buffer) => timingSafeEqual(digest(given), expected);
 
 function fromJson(payload: JsonPayload, index: number): Payload {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new BadRequest(`payloads[${index}] is not an object`);
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw new BadRequest(`payloads[${index}] is not an object`);
   const metadata: Record<string, Uint8Array> = {};
   for (const [key, value] of Object.entries(payload.metadata ?? {})) {
     if (typeof value !== 'string') throw new BadRequest(`payloads[${index}].metadata.${key} is not a base64 string`);
     metadata[key] = Buffer.from(value, 'base64');
   }
-  if (payload.data !== undefined && typeof payload.data !== 'string') throw new BadRequest(`payloads[${index}].data is not a base64 string`);
+  if (payload.data !== undefined && typeof payload.data !== 'string')
+    throw new BadRequest(`payloads[${index}].data is not a base64 string`);
   return { metadata, data: Buffer.from(payload.data ?? '', 'base64') };
 }
 
 function toJson(payload: Payload): JsonPayload {
   const metadata: Record<string, string> = {};
-  for (const [key, value] of Object.entries(payload.metadata ?? {})) metadata[key] = Buffer.from(value ?? new Uint8Array()).toString('base64');
+  for (const [key, value] of Object.entries(payload.metadata ?? {}))
+    metadata[key] = Buffer.from(value ?? new Uint8Array()).toString('base64');
   return { metadata, data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64') };
 }
 
-class BadRequest extends TeamrunError { readonly code = 'bad-request'; }
+class BadRequest extends TeamrunError {
+  readonly code = 'bad-request';
+}
 
 /**
  * Temporal's codec server protocol (what the Web UI and `temporal --codec-endpoint` call):
@@ -209,12 +217,21 @@ export interface ConfiguredCodecServer extends CodecServer {
  */
 export async function startConfiguredCodecServer(
   config: ServeSettings,
-  options: { host?: string; port?: number; extraOrigins?: string[]; log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    host?: string;
+    port?: number;
+    extraOrigins?: string[];
+    log?: (line: string) => void;
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<ConfiguredCodecServer> {
   const server = config.codec?.server;
   if (!config.codec || !server) {
-    throw new CodecError('codec-server-not-configured', 'the codec server needs `codec:` with `codec.server:` (tokenEnv ' +
-      'or tokenFile, corsOrigins) in teamrun.yaml; see docs/security.md');
+    throw new CodecError(
+      'codec-server-not-configured',
+      'the codec server needs `codec:` with `codec.server:` (tokenEnv ' +
+        'or tokenFile, corsOrigins) in teamrun.yaml; see docs/security.md',
+    );
   }
   const base = config.file ? path.dirname(config.file) : process.cwd();
   const codec = codecFor(config, options.env)!;

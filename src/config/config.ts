@@ -31,7 +31,9 @@ export const ScheduleConfigSchema = z
     timezone: z.string().optional(),
   })
   .strict()
-  .refine((s) => (s.cron === undefined) !== (s.every === undefined), { message: 'give exactly one of "cron" or "every"' });
+  .refine((s) => (s.cron === undefined) !== (s.every === undefined), {
+    message: 'give exactly one of "cron" or "every"',
+  });
 
 export const ConfigSchema = z
   .object({
@@ -77,13 +79,33 @@ export const ConfigSchema = z
           .object({
             killGraceMs: z.number().int().nonnegative().default(2_000),
             // The end of stdout/stderr a failure message quotes (after redaction).
-            outputTailBytes: z.number().int().min(256).max(1024 * 1024).default(4_096),
+            outputTailBytes: z
+              .number()
+              .int()
+              .min(256)
+              .max(1024 * 1024)
+              .default(4_096),
             // The end of stdout and of stderr each attempt keeps in history (`teamrun logs`).
-            logTailBytes: z.number().int().min(0).max(64 * 1024).default(4_096),
+            logTailBytes: z
+              .number()
+              .int()
+              .min(0)
+              .max(64 * 1024)
+              .default(4_096),
             // A `::teamrun-*::` line longer than this is dropped, not parsed (and fails the task).
-            maxLineBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(256 * 1024),
+            maxLineBytes: z
+              .number()
+              .int()
+              .min(1024)
+              .max(16 * 1024 * 1024)
+              .default(256 * 1024),
             // Dependency outputs up to this size are also given inline in $TEAMRUN_INPUTS.
-            inlineInputsMaxBytes: z.number().int().min(0).max(1024 * 1024).default(32 * 1024),
+            inlineInputsMaxBytes: z
+              .number()
+              .int()
+              .min(0)
+              .max(1024 * 1024)
+              .default(32 * 1024),
             // Worker variables (names or globs: AWS_*) passed to every task, beyond PATH, HOME, LANG, LC_*, TMPDIR, TZ.
             passEnv: z.array(z.string().min(1)).default([]),
             // Worker variables a plan may take by name (`env: { X: { fromWorkerEnv: NAME } }`); always redacted.
@@ -101,7 +123,12 @@ export const ConfigSchema = z
         http: z
           .object({
             // A response body over this is not read on: the task fails, non-retryably.
-            maxBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(1024 * 1024),
+            maxBodyBytes: z
+              .number()
+              .int()
+              .min(1024)
+              .max(1024 * 1024 * 1024)
+              .default(1024 * 1024),
             // Destinations reachable although loopback, private or link-local: host, host:port, IP, IP:port or CIDR.
             allowHosts: z.array(z.string().min(1)).default([]),
             // Whether public addresses are reachable without an allowHosts entry.
@@ -141,7 +168,10 @@ export const CONFIG_FILE = 'teamrun.yaml';
 export const LEGACY_CONFIG_FILE = 'temporal.yaml';
 
 /** The config file a command reads: `file`, else `$TEAMRUN_CONFIG`, else ./teamrun.yaml, else ./temporal.yaml. */
-export function configFilePath(file?: string, env: NodeJS.ProcessEnv = process.env): { path: string; explicit: boolean } {
+export function configFilePath(
+  file?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { path: string; explicit: boolean } {
   const explicit = file ?? env.TEAMRUN_CONFIG;
   if (explicit) return { path: explicit, explicit: true };
   const current = path.resolve(CONFIG_FILE);
@@ -156,7 +186,10 @@ export function configFilePath(file?: string, env: NodeJS.ProcessEnv = process.e
  * `connection`; the `default` profile of temporal.toml; 127.0.0.1:7233 and `default`.
  * `TEAMRUN_TASK_QUEUE` overrides the file's task queue.
  */
-export function loadConfig(file?: string, env: NodeJS.ProcessEnv = process.env): TeamrunConfig & { file: string | null } {
+export function loadConfig(
+  file?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TeamrunConfig & { file: string | null } {
   const { path: chosen, explicit } = configFilePath(file, env);
   let raw: unknown = {};
   if (existsSync(chosen)) {
@@ -179,8 +212,18 @@ export function loadConfig(file?: string, env: NodeJS.ProcessEnv = process.env):
   const named = Boolean(env.TEMPORAL_PROFILE);
   const pick = (fromEnv: string | undefined, fromProfile: string | undefined, inFile: boolean, fromFile: string) =>
     fromEnv || (named && fromProfile) || (inFile ? fromFile : fromProfile || fromFile);
-  config.connection.address = pick(env.TEMPORAL_ADDRESS, profile.address, written.address !== undefined, config.connection.address);
-  config.connection.namespace = pick(env.TEMPORAL_NAMESPACE, profile.namespace, written.namespace !== undefined, config.connection.namespace);
+  config.connection.address = pick(
+    env.TEMPORAL_ADDRESS,
+    profile.address,
+    written.address !== undefined,
+    config.connection.address,
+  );
+  config.connection.namespace = pick(
+    env.TEMPORAL_NAMESPACE,
+    profile.namespace,
+    written.namespace !== undefined,
+    config.connection.namespace,
+  );
   if (env.TEAMRUN_TASK_QUEUE) config.connection.taskQueue = env.TEAMRUN_TASK_QUEUE;
   return { ...config, file: existsSync(chosen) ? chosen : null };
 }

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow';
-import { loadClientConfigProfile, loadConfigData, type ClientConfigProfile, type ConfigDataSource } from '@temporalio/envconfig';
+import {
+  loadClientConfigProfile,
+  loadConfigData,
+  type ClientConfigProfile,
+  type ConfigDataSource,
+} from '@temporalio/envconfig';
 import type { TeamrunConfig } from './config';
 import { ConfigError } from './errors';
 
@@ -21,12 +26,17 @@ export interface ConnectionOptions {
  * the profile `TEMPORAL_PROFILE` names (else `default`) of `temporal.toml` (`TEMPORAL_CONFIG_FILE`,
  * else `~/.config/temporalio/temporal.toml`), with `TEMPORAL_*` variables over it unless `fileOnly`.
  */
-export function temporalProfile(env: NodeJS.ProcessEnv = process.env, options: { fileOnly?: boolean } = {}): ClientConfigProfile {
+export function temporalProfile(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { fileOnly?: boolean } = {},
+): ClientConfigProfile {
   try {
     return loadClientConfigProfile({ overrideEnvVars: definedOnly(env), disableEnv: options.fileOnly });
   } catch (err) {
     const where = env.TEMPORAL_CONFIG_FILE ?? 'temporal.toml';
-    throw new ConfigError(`${where}${env.TEMPORAL_PROFILE ? ` (profile "${env.TEMPORAL_PROFILE}")` : ''}: ${(err as Error).message}`);
+    throw new ConfigError(
+      `${where}${env.TEMPORAL_PROFILE ? ` (profile "${env.TEMPORAL_PROFILE}")` : ''}: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -40,15 +50,20 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
  * of the Temporal profile and variables (`TEMPORAL_API_KEY`, `TEMPORAL_TLS*`, `TEMPORAL_GRPC_META_*`),
  * never from teamrun's config file (which may name certificate files, not hold secrets).
  */
-export function connectionOptions(config: TeamrunConfig & { file?: string | null }, env: NodeJS.ProcessEnv = process.env): ConnectionOptions {
+export function connectionOptions(
+  config: TeamrunConfig & { file?: string | null },
+  env: NodeJS.ProcessEnv = process.env,
+): ConnectionOptions {
   const { address } = config.connection;
   const profile = temporalProfile(env);
   const base = config.file ? path.dirname(config.file) : process.cwd();
   const certPath = env.TEMPORAL_TLS_CLIENT_CERT_PATH || config.connection.clientCertPath;
   const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH || config.connection.clientKeyPath;
   if (Boolean(certPath) !== Boolean(keyPath)) {
-    throw new ConfigError('connection: a TLS client certificate needs both its cert and its ' +
-      'key (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH)');
+    throw new ConfigError(
+      'connection: a TLS client certificate needs both its cert and its ' +
+        'key (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH)',
+    );
   }
   const read = (file: string, what: string) => {
     try {
@@ -62,16 +77,23 @@ export function connectionOptions(config: TeamrunConfig & { file?: string | null
     try {
       return loadConfigData(source);
     } catch (err) {
-      throw new ConfigError(`connection: cannot read the TLS ${what} of the Temporal profile: ${(err as Error).message}`);
+      throw new ConfigError(
+        `connection: cannot read the TLS ${what} of the Temporal profile: ${(err as Error).message}`,
+      );
     }
   };
   const clientCertPair =
     certPath && keyPath
       ? { crt: read(certPath, 'certificate'), key: read(keyPath, 'key') }
       : profileTls?.clientCert && profileTls.clientKey
-        ? { crt: fromProfile(profileTls.clientCert, 'client certificate')!, key: fromProfile(profileTls.clientKey, 'client key')! }
+        ? {
+            crt: fromProfile(profileTls.clientCert, 'client certificate')!,
+            key: fromProfile(profileTls.clientKey, 'client key')!,
+          }
         : undefined;
-  const serverRootCACertificate = profileTls?.serverCACert ? fromProfile(profileTls.serverCACert, 'server CA certificate') : undefined;
+  const serverRootCACertificate = profileTls?.serverCACert
+    ? fromProfile(profileTls.serverCACert, 'server CA certificate')
+    : undefined;
   const apiKey = profile.apiKey || undefined;
   const tls =
     profileTls?.disabled !== true &&

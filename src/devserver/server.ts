@@ -92,7 +92,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.extraArgs ?? []),
   ];
   const log = openSync(logFile, 'a');
-  const child = withPrivateUmask(() => spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false }));
+  const child = withPrivateUmask(() =>
+    spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false }),
+  );
   // Set by the 'exit' listener; the cast keeps TypeScript from narrowing it to null for good below.
   let exited = null as string | null;
   child.on('exit', (code, signal) => {
@@ -110,7 +112,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     } catch (err) {
       if (Date.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`temporal dev server at ${address} did not answer in time: ${(err as Error).message}; see ${logFile}`);
+        throw new Error(
+          `temporal dev server at ${address} did not answer in time: ${(err as Error).message}; see ${logFile}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -76,13 +76,25 @@ export class FencedStore {
   write(write: FencedWrite): FencedWriteResult {
     if (!write.resource) throw new Error('fenced write: resource name is empty');
     const token = parseFencingToken(write.token, `fenced write to "${write.resource}"`);
-    return this.writeTx({ resource: write.resource, token, value: write.value, writer: write.writer ?? null, written_at: Date.now() });
+    return this.writeTx({
+      resource: write.resource,
+      token,
+      value: write.value,
+      writer: write.writer ?? null,
+      written_at: Date.now(),
+    });
   }
 
   read(resource: string): FencedRecord | null {
     const row = this.select.get(resource);
     if (!row) return null;
-    return { resource: row.resource, token: row.token, value: row.value, writer: row.writer, writtenAt: row.written_at };
+    return {
+      resource: row.resource,
+      token: row.token,
+      value: row.value,
+      writer: row.writer,
+      writtenAt: row.written_at,
+    };
   }
 
   close(): void {

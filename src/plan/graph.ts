@@ -80,7 +80,12 @@ function boundedDistance(a: string, b: string, limit: number, work: { cells: num
  * Work one plan's suggestions may take in all: distance-band cells, and entries read from the
  * pair index. Past either, problems simply carry no suggestion.
  */
-export const SUGGESTION_LIMITS = { cells: 4_000_000, postings: 5_000_000, postingsPerWord: 60_000, verifiedPerWord: 64 } as const;
+export const SUGGESTION_LIMITS = {
+  cells: 4_000_000,
+  postings: 5_000_000,
+  postingsPerWord: 60_000,
+  verifiedPerWord: 64,
+} as const;
 
 /**
  * Known keys indexed for "did you mean": by lower case (a case typo is found at once), and by
@@ -136,7 +141,10 @@ export class KeyIndex {
   /** Keys sharing the most character pairs with `word`, best first; every key for a word too short to have pairs. */
   private candidates(word: string, limit: number): string[] {
     const wanted = pairs(word);
-    if (wanted.size === 0) return this.keys.filter((key) => Math.abs(key.length - word.length) <= limit).slice(0, SUGGESTION_LIMITS.verifiedPerWord);
+    if (wanted.size === 0)
+      return this.keys
+        .filter((key) => Math.abs(key.length - word.length) <= limit)
+        .slice(0, SUGGESTION_LIMITS.verifiedPerWord);
     this.shared ??= new Int32Array(this.keys.length);
     const shared = this.shared;
     const touched: number[] = [];
@@ -145,7 +153,11 @@ export class KeyIndex {
     let read = 0;
     let used = 0;
     for (const ids of lists) {
-      if (read + ids.length > SUGGESTION_LIMITS.postingsPerWord || this.work.postings + ids.length > SUGGESTION_LIMITS.postings) break;
+      if (
+        read + ids.length > SUGGESTION_LIMITS.postingsPerWord ||
+        this.work.postings + ids.length > SUGGESTION_LIMITS.postings
+      )
+        break;
       read += ids.length;
       this.work.postings += ids.length;
       used += 1;

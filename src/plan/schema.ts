@@ -62,10 +62,14 @@ const leaseSchema = <T extends z.ZodType<number, number | undefined>>(ttlMs: T) 
   z
     .object({ ttlMs, heartbeatEveryMs: durationMs.min(LEASE_PACE.minHeartbeatEveryMs).optional() })
     .strict()
-    .refine((l: { ttlMs?: unknown; heartbeatEveryMs?: number }) => l.heartbeatEveryMs === undefined || l.heartbeatEveryMs <= maxHeartbeatEveryMs(l.ttlMs as number), {
-      message: `lease.heartbeatEveryMs must be at most ${LEASE_PACE.maxFractionOfTtl * 100}% of lease.ttlMs`,
-      path: ['heartbeatEveryMs'],
-    });
+    .refine(
+      (l: { ttlMs?: unknown; heartbeatEveryMs?: number }) =>
+        l.heartbeatEveryMs === undefined || l.heartbeatEveryMs <= maxHeartbeatEveryMs(l.ttlMs as number),
+      {
+        message: `lease.heartbeatEveryMs must be at most ${LEASE_PACE.maxFractionOfTtl * 100}% of lease.ttlMs`,
+        path: ['heartbeatEveryMs'],
+      },
+    );
 
 export const RetrySchema = z
   .object({
@@ -104,7 +108,15 @@ export const ShellSpecSchema = z
     cwd: z.string().optional(),
     // A literal, or a variable the worker's operator lists in
     // worker.shell.secretEnv (resolved and redacted on the worker).
-    env: z.record(z.string(), z.union([z.string(), z.object({ fromWorkerEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name') }).strict()])).optional(),
+    env: z
+      .record(
+        z.string(),
+        z.union([
+          z.string(),
+          z.object({ fromWorkerEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name') }).strict(),
+        ]),
+      )
+      .optional(),
     timeoutMs: durationMs.min(1).optional(),
   })
   .strict();
@@ -123,9 +135,7 @@ export const HttpSpecSchema = z
 export type HttpSpec = z.infer<typeof HttpSpecSchema>;
 export const HttpExecutorSchema = planKind('http', HttpSpecSchema);
 
-const ChatMessageSchema = z
-  .object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })
-  .strict();
+const ChatMessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }).strict();
 
 const onePromptOrMessages = [
   (e: { prompt?: string; messages?: unknown[] }) => (e.prompt === undefined) !== (e.messages === undefined),
@@ -300,9 +310,15 @@ export const ADD_TASKS_LIMITS = {
  */
 export const AddTasksRequestSchema = z
   .object({
-    tasks: z.array(TaskSchema).min(1, 'give at least one task').max(ADD_TASKS_LIMITS.maxTasks, `at most ${ADD_TASKS_LIMITS.maxTasks} tasks in one request`),
+    tasks: z
+      .array(TaskSchema)
+      .min(1, 'give at least one task')
+      .max(ADD_TASKS_LIMITS.maxTasks, `at most ${ADD_TASKS_LIMITS.maxTasks} tasks in one request`),
     /** The task adding them (its fencingToken then proves the attempt is current). */
-    parent: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'parent must be a task key').optional(),
+    parent: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'parent must be a task key')
+      .optional(),
     fencingToken: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
     requestId: z.string().min(1).max(200),
     actor: z.string().min(1).max(200).optional(),
@@ -345,7 +361,10 @@ export const TeamPlanSchema = z
       .strict()
       .default({ maxAttempts: 3, backoffMs: 1_000 }),
     budget: BudgetSchema.default({}),
-    governance: z.object({ operators: z.array(z.string().min(1).max(200)).optional() }).strict().optional(),
+    governance: z
+      .object({ operators: z.array(z.string().min(1).max(200)).optional() })
+      .strict()
+      .optional(),
     awaitAdjudication: z.boolean().default(true),
     adjudicationTimeoutMs: durationMs.min(1).default(7 * 24 * 3600_000),
     /** Task queues `activity` tasks may target; any other is refused at validation. */

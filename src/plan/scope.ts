@@ -13,14 +13,16 @@ export function normalizeScope(raw: string): ScopeCheck {
   if (raw.startsWith('/')) {
     return {
       ok: false,
-      message: `scope "${raw}" is an absolute path outside the workspace: ` +
+      message:
+        `scope "${raw}" is an absolute path outside the workspace: ` +
         `scopes are relative to it ("/" or "*" is all of it)`,
     };
   }
   const segments: string[] = [];
   for (const segment of raw.split('/')) {
     if (segment === '' || segment === '.') continue;
-    if (segment === '..') return { ok: false, message: `scope "${raw}" has a ".." segment: scopes must stay inside the workspace` };
+    if (segment === '..')
+      return { ok: false, message: `scope "${raw}" has a ".." segment: scopes must stay inside the workspace` };
     segments.push(segment);
   }
   return { ok: true, scope: segments.length ? segments.join('/') : WHOLE_WORKSPACE };

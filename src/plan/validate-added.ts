@@ -26,17 +26,14 @@ export interface RunningGraph {
  * A cycle can only lie inside the batch: tasks already in the run never depend on a new one (their
  * dependencies are fixed and were all known), so a dependency on a settled task never closes one.
  */
-export function validateAddedTasks(
-  tasks: ReadonlyArray<TaskSpec>,
-  graph: RunningGraph,
-  plan: TeamPlan,
-): PlanProblem[] {
+export function validateAddedTasks(tasks: ReadonlyArray<TaskSpec>, graph: RunningGraph, plan: TeamPlan): PlanProblem[] {
   const problems: PlanProblem[] = [];
   if (graph.size + tasks.length > PLAN_LIMITS.maxTasks) {
     problems.push({
       path: 'tasks',
       code: 'too_many_tasks',
-      message: `the run has ${graph.size} tasks; ${tasks.length} more would ` +
+      message:
+        `the run has ${graph.size} tasks; ${tasks.length} more would ` +
         `pass the bound of ${PLAN_LIMITS.maxTasks} tasks in one run`,
     });
   }
@@ -44,18 +41,28 @@ export function validateAddedTasks(
   tasks.forEach((task, i) => {
     const earlier = batch.get(task.key);
     if (graph.has(task.key)) {
-      problems.push({ path: `tasks[${i}].key`, code: 'duplicate_key', message: `duplicate task key "${task.key}" (already in the run)` });
+      problems.push({
+        path: `tasks[${i}].key`,
+        code: 'duplicate_key',
+        message: `duplicate task key "${task.key}" (already in the run)`,
+      });
     } else if (earlier !== undefined) {
-      problems.push({ path: `tasks[${i}].key`, code: 'duplicate_key', message: `duplicate task key "${task.key}" (first used at tasks[${earlier}])` });
+      problems.push({
+        path: `tasks[${i}].key`,
+        code: 'duplicate_key',
+        message: `duplicate task key "${task.key}" (first used at tasks[${earlier}])`,
+      });
     } else {
       batch.set(task.key, i);
     }
   });
   // Did-you-mean over the run and the request, bounded as a plan's is (built only if a dependency is unknown).
-  const known = new KeyIndex((function* () {
-    yield* batch.keys();
-    yield* graph.keys();
-  })());
+  const known = new KeyIndex(
+    (function* () {
+      yield* batch.keys();
+      yield* graph.keys();
+    })(),
+  );
   const edges: Array<{ key: string; dependsOn: string[] }> = [];
   tasks.forEach((task, i) => {
     const seen = new Set<string>();
@@ -73,7 +80,8 @@ export function validateAddedTasks(
         problems.push({
           path,
           code: 'unknown_dependency',
-          message: `unknown task "${dep}": not in the run nor in this ` +
+          message:
+            `unknown task "${dep}": not in the run nor in this ` +
             `request${guess ? ` (did you mean "${guess}"?)` : ''}`,
         });
       }
@@ -83,7 +91,11 @@ export function validateAddedTasks(
   });
   const cycle = findCycle(edges);
   if (cycle) {
-    problems.push({ path: `tasks[${batch.get(cycle[0]) ?? 0}].dependsOn`, code: 'cycle', message: `dependency cycle: ${formatCycle(cycle)}` });
+    problems.push({
+      path: `tasks[${batch.get(cycle[0]) ?? 0}].dependsOn`,
+      code: 'cycle',
+      message: `dependency cycle: ${formatCycle(cycle)}`,
+    });
   }
   tasks.forEach((task, i) => {
     task.scope.forEach((scope, j) => {
@@ -108,7 +120,8 @@ function checkPackedSize(plan: TeamPlan, tasks: ReadonlyArray<TaskSpec>): PlanPr
     {
       path: 'tasks',
       code: 'plan_too_large',
-      message: `with these tasks the run's plan packs to ${bytes} bytes, over ` +
+      message:
+        `with these tasks the run's plan packs to ${bytes} bytes, over ` +
         `the ${PLAN_LIMITS.maxPackedPlanBytes}-byte bound on what a run carries when ` +
         `it continues as new; add smaller tasks (share executors) or start another run`,
     },

@@ -48,7 +48,12 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
   const problems = checkSize(input);
   const parsed = TeamPlanSchema.safeParse(input);
   if (parsed.success) {
-    problems.push(...checkScopes(parsed.data), ...checkGraph(parsed.data.tasks), ...checkActivityTasks(parsed.data, parsed.data.tasks), ...checkApprovers(parsed.data));
+    problems.push(
+      ...checkScopes(parsed.data),
+      ...checkGraph(parsed.data.tasks),
+      ...checkActivityTasks(parsed.data, parsed.data.tasks),
+      ...checkApprovers(parsed.data),
+    );
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
@@ -68,7 +73,9 @@ function checkSize(input: unknown): PlanProblem[] {
   try {
     json = JSON.stringify(input);
   } catch (err) {
-    return [{ path: '(plan)', code: 'not_json', message: `the plan is not plain JSON data: ${(err as Error).message}` }];
+    return [
+      { path: '(plan)', code: 'not_json', message: `the plan is not plain JSON data: ${(err as Error).message}` },
+    ];
   }
   const bytes = json === undefined ? 0 : utf8Bytes(json);
   if (bytes <= PLAN_LIMITS.maxPlanBytes) return [];
@@ -130,7 +137,9 @@ function checkKinds(plan: TeamPlan, knownKinds: Iterable<string>): PlanProblem[]
       message:
         `unknown executor kind "${kind}"${guess ? ` (did you mean "${guess}"?)` : ''}: ` +
         `built in are ${BUILTIN_EXECUTOR_KINDS.join(', ')}` +
-        (custom.size ? `; custom: ${[...custom].join(', ')}` : '; declare a custom kind with --kind or worker.customKinds in the config'),
+        (custom.size
+          ? `; custom: ${[...custom].join(', ')}`
+          : '; declare a custom kind with --kind or worker.customKinds in the config'),
     });
   });
   return problems;
@@ -243,7 +252,8 @@ export function checkActivityTasks(
       problems.push({
         path: `${pathOf(i)}.executor`,
         code: 'activity_with_ledger',
-        message: `an activity task cannot run under a shared ledger ` +
+        message:
+          `an activity task cannot run under a shared ledger ` +
           `("${plan.budget.ledger}"): its worker cannot renew the ledger slot`,
       });
     }
@@ -267,7 +277,8 @@ export function checkApprovers(plan: Pick<TeamPlan, 'governance' | 'tasks'>): Pl
       problems.push({
         path: `tasks[${i}].executor.approvers[${a}]`,
         code: 'approver_not_operator',
-        message: `approver "${name}" is not one of governance.operators ` +
+        message:
+          `approver "${name}" is not one of governance.operators ` +
           `(${operators.map((o) => `"${o}"`).join(', ')}): they could never decide this task`,
       });
     });

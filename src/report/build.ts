@@ -1,7 +1,16 @@
 import { usageTokens } from '../team/budget';
 import type { AdjudicationRecord, BudgetView, TaskView } from '../contract';
 import type { HistoryAttempt, HistoryFacts } from './history';
-import type { AdjudicationRow, AttemptOutcome, AttemptRecord, BudgetPoint, ControlRecord, LeaseRecord, RunReport, TaskReport } from './model';
+import type {
+  AdjudicationRow,
+  AttemptOutcome,
+  AttemptRecord,
+  BudgetPoint,
+  ControlRecord,
+  LeaseRecord,
+  RunReport,
+  TaskReport,
+} from './model';
 
 /** The run's own view of itself: its result when closed, its queries while open. */
 export interface FinalState {
@@ -27,23 +36,34 @@ export interface ExecutionFacts {
 }
 
 /** Puts a run's history and final state together into the report's story. */
-export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, final: FinalState | null, now: number): RunReport {
+export function buildReport(
+  facts: HistoryFacts,
+  execution: ExecutionFacts,
+  final: FinalState | null,
+  now: number,
+): RunReport {
   const notes: string[] = [];
   const attempts = facts.attempts.map((a) => attemptRecord(a, facts.control, execution.pending, execution.runIds));
   const tasks = taskReports(facts, attempts, final);
   if (!final && execution.workflowStatus === 'RUNNING') {
-    notes.push('The run is open and did not answer queries (no worker on ' +
-      'its task queue?): task states and adjudications are missing.');
+    notes.push(
+      'The run is open and did not answer queries (no worker on ' +
+        'its task queue?): task states and adjudications are missing.',
+    );
   } else if (!final) {
     notes.push('The workflow closed without a run result: task states and adjudications are missing.');
   }
   if (final && final.tasks.length < (final.stats?.total ?? 0)) {
-    notes.push(`The run's result lists ${final.tasks.length} of ${final.stats?.total} tasks; the others show attempts only.`);
+    notes.push(
+      `The run's result lists ${final.tasks.length} of ${final.stats?.total} tasks; the others show attempts only.`,
+    );
   }
   const close = facts.close;
   if (close?.kind === 'cancelled' && close.result?.cancellation) {
-    notes.push(`The workflow closed Canceled (a Temporal cancel request, ` +
-      `handled as abortRun): ${close.result.cancellation.message}.`);
+    notes.push(
+      `The workflow closed Canceled (a Temporal cancel request, ` +
+        `handled as abortRun): ${close.result.cancellation.message}.`,
+    );
   }
   return {
     workflowId: execution.workflowId,
@@ -51,7 +71,11 @@ export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, fina
     runIds: execution.runIds,
     team: execution.team ?? facts.plan?.name ?? null,
     taskQueue: execution.taskQueue,
-    state: final?.state ?? (close && close.kind !== 'completed' ? `workflow ${close.kind}: ${close.message}` : execution.workflowStatus.toLowerCase()),
+    state:
+      final?.state ??
+      (close && close.kind !== 'completed'
+        ? `workflow ${close.kind}: ${close.message}`
+        : execution.workflowStatus.toLowerCase()),
     workflowStatus: execution.workflowStatus,
     startedAt: facts.startedAt,
     closedAt: close?.at ?? null,
@@ -67,10 +91,19 @@ export function buildReport(facts: HistoryFacts, execution: ExecutionFacts, fina
   };
 }
 
-function attemptRecord(a: HistoryAttempt, control: ControlRecord[], pending: ExecutionFacts['pending'], runIds: string[]): AttemptRecord {
+function attemptRecord(
+  a: HistoryAttempt,
+  control: ControlRecord[],
+  pending: ExecutionFacts['pending'],
+  runIds: string[],
+): AttemptRecord {
   const live = a.end ? undefined : pending.find((p) => p.activityId === a.activityId);
   const interruption = control.find(
-    (c) => c.name === 'interruptTask' && c.key === a.input.taskKey && c.fencingToken === a.input.fencingToken && (c.verdict === null || c.verdict.startsWith('ok')),
+    (c) =>
+      c.name === 'interruptTask' &&
+      c.key === a.input.taskKey &&
+      c.fencingToken === a.input.fencingToken &&
+      (c.verdict === null || c.verdict.startsWith('ok')),
   );
   const [outcome, detail] = classify(a, Boolean(live?.startedAt), interruption);
   const end = a.end;
@@ -99,12 +132,21 @@ function attemptRecord(a: HistoryAttempt, control: ControlRecord[], pending: Exe
 }
 
 /** The same rules as the team run's settlement: a stop (interrupt, abort) decides before what the attempt returned. */
-function classify(a: HistoryAttempt, started: boolean, interruption: ControlRecord | undefined): [AttemptOutcome, string | null] {
+function classify(
+  a: HistoryAttempt,
+  started: boolean,
+  interruption: ControlRecord | undefined,
+): [AttemptOutcome, string | null] {
   const end = a.end;
   if (!end) return [started ? 'running' : 'scheduled', null];
   const stopped = a.cancelRequestedAt !== null;
   if (stopped && interruption) {
-    const how = end.kind === 'completed' ? 'it completed anyway: evidence only' : end.kind === 'timed-out' ? 'its lease expired before it stopped' : 'it stopped';
+    const how =
+      end.kind === 'completed'
+        ? 'it completed anyway: evidence only'
+        : end.kind === 'timed-out'
+          ? 'its lease expired before it stopped'
+          : 'it stopped';
     return ['interrupted', `${interruption.actor ? `by ${interruption.actor}; ` : ''}${how}`];
   }
   if (stopped) return ['cancelled', `stopped by the run (abort or wall-clock budget); ${end.kind}`];
@@ -125,7 +167,9 @@ function classify(a: HistoryAttempt, started: boolean, interruption: ControlReco
 function taskReports(facts: HistoryFacts, attempts: AttemptRecord[], final: FinalState | null): TaskReport[] {
   const views = new Map((final?.tasks ?? []).map((t) => [t.key, t]));
   const specs = facts.plan?.tasks ?? [];
-  const keys = [...new Set([...specs.map((t) => t.key), ...(final?.tasks ?? []).map((t) => t.key), ...attempts.map((a) => a.key)])];
+  const keys = [
+    ...new Set([...specs.map((t) => t.key), ...(final?.tasks ?? []).map((t) => t.key), ...attempts.map((a) => a.key)]),
+  ];
   return keys.map((key) => {
     const spec = specs.find((t) => t.key === key);
     const view = views.get(key);
@@ -160,7 +204,9 @@ function leaseRecords(attempts: AttemptRecord[]): LeaseRecord[] {
   return attempts
     .filter((a) => a.outcome === 'lease-expired' || a.outcome === 'released')
     .map((a) => {
-      const next = attempts.filter((b) => b.key === a.key && b.fencingToken > a.fencingToken).sort((x, y) => x.fencingToken - y.fencingToken)[0];
+      const next = attempts
+        .filter((b) => b.key === a.key && b.fencingToken > a.fencingToken)
+        .sort((x, y) => x.fencingToken - y.fencingToken)[0];
       return {
         at: a.endedAt ?? a.scheduledAt,
         key: a.key,
@@ -195,7 +241,8 @@ function budgetOf(facts: HistoryFacts, attempts: AttemptRecord[], final: FinalSt
   const steps: Array<{ at: number; attempts: number; tokens: number; usd: number }> = [];
   for (const a of attempts) {
     steps.push({ at: a.scheduledAt, attempts: 1, tokens: 0, usd: 0 });
-    if (a.usage && a.endedAt !== null) steps.push({ at: a.endedAt, attempts: 0, tokens: usageTokens(a.usage), usd: a.usage.costUsd ?? 0 });
+    if (a.usage && a.endedAt !== null)
+      steps.push({ at: a.endedAt, attempts: 0, tokens: usageTokens(a.usage), usd: a.usage.costUsd ?? 0 });
   }
   steps.sort((x, y) => x.at - y.at);
   const points: BudgetPoint[] = [{ at: facts.startedAt, attempts: 0, tokens: 0, usd: 0 }];

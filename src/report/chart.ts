@@ -22,7 +22,8 @@ export function stepChart(o: ChartOptions): string {
   const values = o.points.map(o.value);
   const top = Math.max(o.limit ?? 0, ...values) || 1;
   const span = Math.max(1, o.end - o.start);
-  const x = (t: number) => PAD.left + ((Math.min(Math.max(t, o.start), o.end) - o.start) / span) * (W - PAD.left - PAD.right);
+  const x = (t: number) =>
+    PAD.left + ((Math.min(Math.max(t, o.start), o.end) - o.start) / span) * (W - PAD.left - PAD.right);
   const y = (v: number) => H - PAD.bottom - (v / top) * (H - PAD.top - PAD.bottom);
   let path = `M${x(o.start).toFixed(1)},${y(0).toFixed(1)}`;
   let last = 0;

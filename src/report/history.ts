@@ -7,7 +7,14 @@ import {
 } from '@temporalio/common';
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { tsToMs } from '@temporalio/common/lib/time';
-import { ATTEMPT_RUNNING_SIGNAL, type AttemptEvidence, type AttemptLogs, type HeartbeatDetails, type RunTaskInput, type RunTaskResult } from '../activities/interface';
+import {
+  ATTEMPT_RUNNING_SIGNAL,
+  type AttemptEvidence,
+  type AttemptLogs,
+  type HeartbeatDetails,
+  type RunTaskInput,
+  type RunTaskResult,
+} from '../activities/interface';
 import { foreignResultOutcome, type ForeignActivityInput } from '../team/foreign-activity';
 import type { TeamPlanInput, Usage } from '../plan/schema';
 import type { RunResult } from '../contract';
@@ -27,7 +34,13 @@ export interface AttemptPrinted {
 /** How the history says an attempt ended (before the run's rules give it a meaning). */
 export type AttemptEnd =
   | ({ kind: 'completed'; usage: Usage | null; worker: string | null } & Partial<AttemptPrinted>)
-  | ({ kind: 'failed'; type: string | null; message: string; usage: Usage | null; worker: string | null } & Partial<AttemptPrinted>)
+  | ({
+      kind: 'failed';
+      type: string | null;
+      message: string;
+      usage: Usage | null;
+      worker: string | null;
+    } & Partial<AttemptPrinted>)
   | { kind: 'timed-out'; timeoutType: string; worker: string | null }
   | ({ kind: 'cancelled'; usage: Usage | null; worker: string | null } & Partial<AttemptPrinted>);
 
@@ -150,12 +163,23 @@ function readEvent(
     if (attempt?.input.executor.kind === 'activity') {
       // A foreign activity's result is its output, or an `{ output, usage }` envelope.
       const outcome = foreignResultOutcome(first<unknown>(completed.result));
-      attempt.end = { kind: 'completed', at, usage: ('usage' in outcome ? outcome.usage : null) ?? null, worker: completed.identity ?? null };
+      attempt.end = {
+        kind: 'completed',
+        at,
+        usage: ('usage' in outcome ? outcome.usage : null) ?? null,
+        worker: completed.identity ?? null,
+      };
       return;
     }
     const result = first<RunTaskResult>(completed.result);
     if (attempt) {
-      attempt.end = { kind: 'completed', at, usage: result?.usage ?? null, worker: result?.workerIdentity ?? completed.identity ?? null, ...printed(result) };
+      attempt.end = {
+        kind: 'completed',
+        at,
+        usage: result?.usage ?? null,
+        worker: result?.workerIdentity ?? completed.identity ?? null,
+        ...printed(result),
+      };
     }
     return;
   }
@@ -163,7 +187,8 @@ function readEvent(
   if (failed) {
     const attempt = attemptOf(failed.scheduledEventId);
     const error = failureOf(failed.failure);
-    const evidence = error instanceof ApplicationFailure ? (error.details?.[0] as AttemptEvidence | undefined) : undefined;
+    const evidence =
+      error instanceof ApplicationFailure ? (error.details?.[0] as AttemptEvidence | undefined) : undefined;
     if (attempt) {
       attempt.end = {
         kind: 'failed',
@@ -181,10 +206,16 @@ function readEvent(
   if (timedOut) {
     const attempt = attemptOf(timedOut.scheduledEventId);
     const error = failureOf(timedOut.failure);
-    const timeout = error instanceof TimeoutFailure ? error : error?.cause instanceof TimeoutFailure ? error.cause : null;
+    const timeout =
+      error instanceof TimeoutFailure ? error : error?.cause instanceof TimeoutFailure ? error.cause : null;
     const heartbeat = timeout?.lastHeartbeatDetails as HeartbeatDetails | undefined;
     if (attempt) {
-      attempt.end = { kind: 'timed-out', at, timeoutType: String(timeout?.timeoutType ?? 'UNKNOWN'), worker: heartbeat?.workerIdentity ?? attempt.worker };
+      attempt.end = {
+        kind: 'timed-out',
+        at,
+        timeoutType: String(timeout?.timeoutType ?? 'UNKNOWN'),
+        worker: heartbeat?.workerIdentity ?? attempt.worker,
+      };
     }
     return;
   }
@@ -193,7 +224,13 @@ function readEvent(
     const attempt = attemptOf(canceled.scheduledEventId);
     const evidence = first<AttemptEvidence>(canceled.details);
     if (attempt) {
-      attempt.end = { kind: 'cancelled', at, usage: evidence?.usage ?? null, worker: evidence?.workerIdentity ?? canceled.identity ?? null, ...printed(evidence) };
+      attempt.end = {
+        kind: 'cancelled',
+        at,
+        usage: evidence?.usage ?? null,
+        worker: evidence?.workerIdentity ?? canceled.identity ?? null,
+        ...printed(evidence),
+      };
     }
     return;
   }
@@ -201,13 +238,21 @@ function readEvent(
   // A worker telling the run where its long attempts run (`attemptRunning`) is plumbing, not a control message.
   if (signaled?.signalName === ATTEMPT_RUNNING_SIGNAL) return;
   if (signaled) {
-    facts.control.push(controlRecord('signal', signaled.signalName ?? '?', first(signaled.input), at, signaled.identity ?? null));
+    facts.control.push(
+      controlRecord('signal', signaled.signalName ?? '?', first(signaled.input), at, signaled.identity ?? null),
+    );
     return;
   }
   const accepted = event.workflowExecutionUpdateAcceptedEventAttributes;
   if (accepted) {
     const request = accepted.acceptedRequest;
-    const record = controlRecord('update', request?.input?.name ?? '?', first(request?.input?.args), at, request?.meta?.identity ?? null);
+    const record = controlRecord(
+      'update',
+      request?.input?.name ?? '?',
+      first(request?.input?.args),
+      at,
+      request?.meta?.identity ?? null,
+    );
     updates.set(String(event.eventId), record);
     facts.control.push(record);
     return;
@@ -231,8 +276,8 @@ function readEvent(
       identity: cancelRequested.identity ?? null,
       key: null,
       fencingToken: null,
-      summary: `workflow cancellation requested (= ` +
-        `abortRun)${cancelRequested.cause ? `: ${cancelRequested.cause}` : ''}`,
+      summary:
+        `workflow cancellation requested (= ` + `abortRun)${cancelRequested.cause ? `: ${cancelRequested.cause}` : ''}`,
       verdict: null,
     });
     return;
@@ -262,9 +307,15 @@ function printed(carrier: { logs?: unknown; links?: unknown } | undefined): Atte
   const ok = logs && typeof logs === 'object' && typeof logs.stdout === 'string' && typeof logs.stderr === 'string';
   // The report renders links as anchors: only plain http(s) URLs, so a history never carries a script into it.
   const safe = (l: unknown): l is AttemptLink =>
-    !!l && typeof (l as AttemptLink).url === 'string' && (l as AttemptLink).url.length <= 2_048 && /^https?:\/\/\S+$/i.test((l as AttemptLink).url);
+    !!l &&
+    typeof (l as AttemptLink).url === 'string' &&
+    (l as AttemptLink).url.length <= 2_048 &&
+    /^https?:\/\/\S+$/i.test((l as AttemptLink).url);
   const links = Array.isArray(carrier?.links)
-    ? (carrier.links as unknown[]).filter(safe).slice(0, 20).map((l) => ({ url: l.url, ...(typeof l.label === 'string' ? { label: l.label.slice(0, 200) } : {}) }))
+    ? (carrier.links as unknown[])
+        .filter(safe)
+        .slice(0, 20)
+        .map((l) => ({ url: l.url, ...(typeof l.label === 'string' ? { label: l.label.slice(0, 200) } : {}) }))
     : [];
   return {
     logs: ok
@@ -297,22 +348,40 @@ function readClose(event: HistoryEvent, at: number, facts: HistoryFacts): void {
   }
 }
 
-function controlRecord(via: 'signal' | 'update', name: string, payload: unknown, at: number, identity: string | null): ControlRecord {
+function controlRecord(
+  via: 'signal' | 'update',
+  name: string,
+  payload: unknown,
+  at: number,
+  identity: string | null,
+): ControlRecord {
   const fields = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
   const key = text(fields.key);
-  const fencingToken = typeof fields.fencingToken === 'number' ? fields.fencingToken : fields.fencingToken ? Number(fields.fencingToken) : null;
+  const fencingToken =
+    typeof fields.fencingToken === 'number'
+      ? fields.fencingToken
+      : fields.fencingToken
+        ? Number(fields.fencingToken)
+        : null;
   const reason = text(fields.reason);
   let summary: string;
   if (name === 'interruptTask') summary = `interrupt ${key ?? '?'} (token ${fencingToken ?? '?'})`;
-  else if (name === 'abortRun') summary = `abort the run${fields.requireAdjudication === false ? ' (no adjudication)' : ''}`;
-  else if (name === 'adjudicate') summary = `${text(fields.decision) ?? '?'} ${key ?? '?'} (decision ${text(fields.decisionId) ?? '?'})`;
-  else if (name === 'sendMessage') summary = `message ${text(fields.from) ?? '?'} ` +
-    `→ ${text(fields.to) ?? '?'}${text(fields.subject) ? `: ${text(fields.subject)}` : ''}`;
+  else if (name === 'abortRun')
+    summary = `abort the run${fields.requireAdjudication === false ? ' (no adjudication)' : ''}`;
+  else if (name === 'adjudicate')
+    summary = `${text(fields.decision) ?? '?'} ${key ?? '?'} (decision ${text(fields.decisionId) ?? '?'})`;
+  else if (name === 'sendMessage')
+    summary =
+      `message ${text(fields.from) ?? '?'} ` +
+      `→ ${text(fields.to) ?? '?'}${text(fields.subject) ? `: ${text(fields.subject)}` : ''}`;
   else if (name === 'readInbox') summary = `${key ?? '?'} reads its inbox${fields.peek === true ? ' (peek)' : ''}`;
   else summary = name;
   if (reason) summary += `: ${reason}`;
   // A message is drawn on its recipient's row (or its sender's, for a broadcast or the coordinator).
-  const row = name === 'sendMessage' ? [text(fields.to), text(fields.from)].find((k) => k && k !== '*' && k !== 'coordinator') ?? null : key;
+  const row =
+    name === 'sendMessage'
+      ? ([text(fields.to), text(fields.from)].find((k) => k && k !== '*' && k !== 'coordinator') ?? null)
+      : key;
   return { at, via, name, actor: text(fields.actor), identity, key: row, fencingToken, summary, verdict: null };
 }
 
@@ -332,11 +401,16 @@ function attemptInput(
   input: RunTaskInput | ForeignActivityInput | undefined,
   scheduled: NonNullable<HistoryEvent['activityTaskScheduledEventAttributes']>,
 ): RunTaskInput | null {
-  if (!input || typeof input !== 'object' || scheduled.activityId !== `${input.taskKey}#${input.fencingToken}`) return null;
+  if (!input || typeof input !== 'object' || scheduled.activityId !== `${input.taskKey}#${input.fencingToken}`)
+    return null;
   if ('executor' in input) return input;
   return {
     ...input,
     title: input.taskKey,
-    executor: { kind: 'activity', activityType: scheduled.activityType?.name ?? '', taskQueue: scheduled.taskQueue?.name ?? '' },
+    executor: {
+      kind: 'activity',
+      activityType: scheduled.activityType?.name ?? '',
+      taskQueue: scheduled.taskQueue?.name ?? '',
+    },
   };
 }

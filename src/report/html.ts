@@ -8,7 +8,10 @@ import type { AttemptRecord, ControlRecord, RunReport, TaskReport } from './mode
 function spawnedSection(report: RunReport): string {
   const { added, tree } = report.spawned;
   if (added === 0) return '';
-  const rows = tree.map(({ parent, children }) => `<li><code>${esc(parent)}</code> → ${children.map((c) => `<code>${esc(c)}</code>`).join(', ')}</li>`);
+  const rows = tree.map(
+    ({ parent, children }) =>
+      `<li><code>${esc(parent)}</code> → ${children.map((c) => `<code>${esc(c)}</code>`).join(', ')}</li>`,
+  );
   return `<section id="spawned" data-kind="tasks">
   <h2>Added while running</h2>
   <p>${esc(plural(added, 'task'))} added to the plan while it ran${
@@ -22,11 +25,13 @@ function spawnedSection(report: RunReport): string {
 export function webUiLinks(report: Pick<RunReport, 'webUi' | 'workflowId' | 'runIds'>) {
   const ui = report.webUi;
   const run = (runId?: string | null) =>
-    ui && `${ui.base}/namespaces/${encodeURIComponent(ui.namespace)}/workflows/` +
+    ui &&
+    `${ui.base}/namespaces/${encodeURIComponent(ui.namespace)}/workflows/` +
       `${encodeURIComponent(report.workflowId)}${runId ? `/${encodeURIComponent(runId)}/history` : ''}`;
   return {
     run: run(report.runIds[report.runIds.length - 1]),
-    attempt: (a: AttemptRecord) => (ui && a.runId && a.scheduledEventId ? `${run(a.runId)}/events/${a.scheduledEventId}` : null),
+    attempt: (a: AttemptRecord) =>
+      ui && a.runId && a.scheduledEventId ? `${run(a.runId)}/events/${a.scheduledEventId}` : null,
   };
 }
 
@@ -156,25 +161,41 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** `<thead>` with one `<th>` per name, on one line. */
 const tableHead = (...names: string[]) => `<thead><tr>${names.map((n) => `<th>${n}</th>`).join('')}</tr></thead>`;
 
-const OUTCOMES = ['succeeded', 'failed', 'lease-expired', 'interrupted', 'cancelled', 'released', 'timed-out', 'running', 'scheduled'] as const;
+const OUTCOMES = [
+  'succeeded',
+  'failed',
+  'lease-expired',
+  'interrupted',
+  'cancelled',
+  'released',
+  'timed-out',
+  'running',
+  'scheduled',
+] as const;
 
 function statsLine(s: NonNullable<RunReport['stats']>): string {
-  return `tasks: <b>${s.succeeded + s.failed + s.skipped}/${s.total}</b> done · ${s.succeeded} ` +
-    `succeeded · ${s.failed} failed · ${s.skipped} skipped · ${s.adjudication} in adjudication`;
+  return (
+    `tasks: <b>${s.succeeded + s.failed + s.skipped}/${s.total}</b> done · ${s.succeeded} ` +
+    `succeeded · ${s.failed} failed · ${s.skipped} skipped · ${s.adjudication} in adjudication`
+  );
 }
 
 function ganttRow(task: TaskReport, report: RunReport, end: number): string {
   const span = end - report.startedAt;
-  const pct = (t: number) => (((Math.min(Math.max(t, report.startedAt), end) - report.startedAt) / span) * 100).toFixed(2);
+  const pct = (t: number) =>
+    (((Math.min(Math.max(t, report.startedAt), end) - report.startedAt) / span) * 100).toFixed(2);
   const bars = task.attempts
     .map((a) => {
       const from = a.startedAt ?? a.scheduledAt;
       const to = a.endedAt ?? end;
       const width = Math.max(0.6, Number(pct(to)) - Number(pct(from)));
-      const tip = `${a.activityId} · ${a.holder}${a.worker ? ` @${a.worker}` : ''} ` +
+      const tip =
+        `${a.activityId} · ${a.holder}${a.worker ? ` @${a.worker}` : ''} ` +
         `· ${a.outcome}${a.detail ? `: ${a.detail}` : ''}`;
-      return `<span class="bar o-${a.outcome}" style="left:${pct(from)}%;width:${width.toFixed(2)}%" ` +
-        `title="${esc(tip)}">${esc(`#${a.fencingToken}`)}</span>`;
+      return (
+        `<span class="bar o-${a.outcome}" style="left:${pct(from)}%;width:${width.toFixed(2)}%" ` +
+        `title="${esc(tip)}">${esc(`#${a.fencingToken}`)}</span>`
+      );
     })
     .join('');
   const waits = (report.adjudications ?? [])
@@ -186,25 +207,36 @@ function ganttRow(task: TaskReport, report: RunReport, end: number): string {
         ? `waited for a human ${duration(to - a.requestedAt)}: ${a.code} ` +
           `-> ${a.decision.decision} by ${a.decision.actor ?? '?'}`
         : `waiting for a human since +${duration(a.requestedAt - report.startedAt)}: ${a.code}`;
-      return `<span class="wait${a.decision ? '' : ' open'}" ` +
+      return (
+        `<span class="wait${a.decision ? '' : ' open'}" ` +
         `style="left:${pct(a.requestedAt)}%;width:${width.toFixed(2)}%" ` +
-        `title="${esc(tip)}">${a.decision ? '' : 'waiting'}</span>`;
+        `title="${esc(tip)}">${a.decision ? '' : 'waiting'}</span>`
+      );
     })
     .join('');
   const marks = [
     ...report.control
       .filter((c) => c.name === 'interruptTask' && c.key === task.key)
-      .map((c) => `<span class="mark" style="left:${pct(c.at)}%" ` +
-        `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">◆</span>`),
+      .map(
+        (c) =>
+          `<span class="mark" style="left:${pct(c.at)}%" ` +
+          `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">◆</span>`,
+      ),
     // The conversation: each message sent with the sendMessage update, on its recipient's row.
     ...report.control
       .filter((c) => c.name === 'sendMessage' && c.key === task.key)
-      .map((c) => `<span class="mark message" style="left:${pct(c.at)}%" ` +
-        `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">✉</span>`),
+      .map(
+        (c) =>
+          `<span class="mark message" style="left:${pct(c.at)}%" ` +
+          `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">✉</span>`,
+      ),
     ...(report.adjudications ?? [])
       .filter((a) => a.key === task.key && a.decision)
-      .map((a) => `<span class="mark decision" style="left:${pct(a.decision!.decidedAt)}%" ` +
-        `title="${esc(`${a.decision!.decision} by ${a.decision!.actor ?? '?'}`)}">✔</span>`),
+      .map(
+        (a) =>
+          `<span class="mark decision" style="left:${pct(a.decision!.decidedAt)}%" ` +
+          `title="${esc(`${a.decision!.decision} by ${a.decision!.actor ?? '?'}`)}">✔</span>`,
+      ),
   ].join('');
   return (
     `<div class="row" id="task-${esc(task.key)}" data-task="${esc(task.key)}"><div ` +
@@ -224,12 +256,24 @@ function axisRow(span: number): string {
   return `<div class="row axis"><div class="label"></div><div class="track">${ticks}</div></div>`;
 }
 
-function attemptRow(task: TaskReport, a: AttemptRecord, firstOfTask: boolean, at: (t: number) => string, uiUrl: string | null): string {
+function attemptRow(
+  task: TaskReport,
+  a: AttemptRecord,
+  firstOfTask: boolean,
+  at: (t: number) => string,
+  uiUrl: string | null,
+): string {
   const took = a.startedAt !== null && a.endedAt !== null ? duration(a.endedAt - a.startedAt) : '';
-  const usage = a.usage ? `${count(usageTokens(a.usage))} tok${a.usage.costUsd !== undefined ? ` · ${usd(a.usage.costUsd)}` : ''}` : '';
-  const activity = uiUrl ? `<a class="web-ui" href="${esc(uiUrl)}" title="this attempt ` +
-    `in the Temporal Web UI"><code>${esc(a.activityId)}</code></a>` : `<code>${esc(a.activityId)}</code>`;
-  const links = a.links.map((l) => `<br><a class="task-link" href="${esc(l.url)}">${esc(l.label ?? l.url)}</a>`).join('');
+  const usage = a.usage
+    ? `${count(usageTokens(a.usage))} tok${a.usage.costUsd !== undefined ? ` · ${usd(a.usage.costUsd)}` : ''}`
+    : '';
+  const activity = uiUrl
+    ? `<a class="web-ui" href="${esc(uiUrl)}" title="this attempt ` +
+      `in the Temporal Web UI"><code>${esc(a.activityId)}</code></a>`
+    : `<code>${esc(a.activityId)}</code>`;
+  const links = a.links
+    .map((l) => `<br><a class="task-link" href="${esc(l.url)}">${esc(l.label ?? l.url)}</a>`)
+    .join('');
   const row =
     `<tr class="attempt${firstOfTask ? ' first' : ''}" data-activity-id="${esc(a.activityId)}">` +
     `<td>${firstOfTask ? `<b>${esc(task.key)}</b>` : ''}</td><td>#${a.attempt}</td><td>${activity}</td>` +
@@ -248,7 +292,10 @@ function logsRow(a: AttemptRecord): string {
   const { stdout, stderr, stdoutBytes, stderrBytes } = a.logs;
   const stream = (name: string, text: string, total: number) => {
     if (!total && !text) return `<p class="empty">${name}: nothing</p>`;
-    const cut = total > Buffer.byteLength(text) ? ` <small>(last ${bytes(Buffer.byteLength(text))} of ${bytes(total)})</small>` : '';
+    const cut =
+      total > Buffer.byteLength(text)
+        ? ` <small>(last ${bytes(Buffer.byteLength(text))} of ${bytes(total)})</small>`
+        : '';
     return `<div class="stream"><b>${name}</b>${cut}<pre class="log ${name}">${esc(text)}</pre></div>`;
   };
   return (
@@ -266,8 +313,10 @@ function bytes(n: number): string {
 function graphSection(report: RunReport): string {
   if (!report.tasks.length) return '<p class="empty">No tasks.</p>';
   if (report.tasks.length > GRAPH_MAX_TASKS) {
-    return `<p class="empty">${report.tasks.length} tasks: too many to draw here (at most ${GRAPH_MAX_TASKS}); ` +
-      `<code>teamrun graph ${esc(report.workflowId)} --dot</code> prints it for Graphviz.</p>`;
+    return (
+      `<p class="empty">${report.tasks.length} tasks: too many to draw here (at most ${GRAPH_MAX_TASKS}); ` +
+      `<code>teamrun graph ${esc(report.workflowId)} --dot</code> prints it for Graphviz.</p>`
+    );
   }
   const graph = layoutTaskGraph(report.tasks);
   const used = [...new Set(report.tasks.map((t) => t.status ?? 'unknown'))];
@@ -277,9 +326,11 @@ function graphSection(report: RunReport): string {
       return `<span class="node-sample" style="background:${c.fill};border-color:${c.stroke}"></span>${esc(status)}`;
     })
     .join(' ');
-  return `<div class="legend">${legend} <span class="hint">· arrows point from a ` +
+  return (
+    `<div class="legend">${legend} <span class="hint">· arrows point from a ` +
     `dependency to what waits on it; click a task for its timeline row</span></div><div ` +
-    `class="graph-box">${graphSvg(graph, (key) => `#task-${key}`)}</div>`;
+    `class="graph-box">${graphSvg(graph, (key) => `#task-${key}`)}</div>`
+  );
 }
 
 function controlRow(c: ControlRecord, at: (t: number) => string): string {
@@ -317,9 +368,37 @@ function budgetSection(report: RunReport, end: number): string {
   // Dollars only when they mean something: a dollar limit, or dollars spent.
   const dollars = limits.maxUsd !== undefined || used.usd > 0;
   const charts = [
-    ...(dollars ? [stepChart({ title: 'Dollars', points, value: (p) => p.usd, format: usd, limit: limits.maxUsd, start: report.startedAt, end })] : []),
-    stepChart({ title: 'Tokens', points, value: (p) => p.tokens, format: count, limit: limits.maxTokens, start: report.startedAt, end }),
-    stepChart({ title: 'Attempts', points, value: (p) => p.attempts, format: count, limit: limits.maxTasks, start: report.startedAt, end }),
+    ...(dollars
+      ? [
+          stepChart({
+            title: 'Dollars',
+            points,
+            value: (p) => p.usd,
+            format: usd,
+            limit: limits.maxUsd,
+            start: report.startedAt,
+            end,
+          }),
+        ]
+      : []),
+    stepChart({
+      title: 'Tokens',
+      points,
+      value: (p) => p.tokens,
+      format: count,
+      limit: limits.maxTokens,
+      start: report.startedAt,
+      end,
+    }),
+    stepChart({
+      title: 'Attempts',
+      points,
+      value: (p) => p.attempts,
+      format: count,
+      limit: limits.maxTasks,
+      start: report.startedAt,
+      end,
+    }),
   ];
   return (
     `<table class="budget"><thead><tr><th></th><th>used</th><th>limit</th></tr></thead><tbody>` +

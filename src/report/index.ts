@@ -1,4 +1,13 @@
-export type { RunReport, AttemptRecord, AttemptOutcome, TaskReport, ControlRecord, LeaseRecord, AdjudicationRow, BudgetPoint } from './model';
+export type {
+  RunReport,
+  AttemptRecord,
+  AttemptOutcome,
+  TaskReport,
+  ControlRecord,
+  LeaseRecord,
+  AdjudicationRow,
+  BudgetPoint,
+} from './model';
 export { loadRunAttempts, loadRunReport, ReportError } from './load';
 export { buildReport } from './build';
 export { readHistories } from './history';

@@ -49,7 +49,13 @@ export async function loadRunReport(
   const closedWith = facts.close?.kind === 'completed' || facts.close?.kind === 'cancelled' ? facts.close.result : null;
   if (closedWith) {
     const result = closedWith;
-    final = { state: result.status, stats: result.stats, tasks: result.tasks, adjudications: result.adjudications, budget: result.budget };
+    final = {
+      state: result.status,
+      stats: result.stats,
+      tasks: result.tasks,
+      adjudications: result.adjudications,
+      budget: result.budget,
+    };
   } else if (description.status.name === 'RUNNING') {
     final = await liveState(client, workflowId);
   }
@@ -68,7 +74,14 @@ export async function loadRunAttempts(client: Client, workflowId: string): Promi
     startedAt: optionalTsToMs(p.lastStartedTime) ?? null,
     worker: p.lastWorkerIdentity || null,
   }));
-  const execution: ExecutionFacts = { workflowId, runIds, team: null, taskQueue: description.taskQueue, workflowStatus: description.status.name, pending };
+  const execution: ExecutionFacts = {
+    workflowId,
+    runIds,
+    team: null,
+    taskQueue: description.taskQueue,
+    workflowStatus: description.status.name,
+    pending,
+  };
   return buildReport(facts, execution, null, Date.now());
 }
 
@@ -82,14 +95,20 @@ async function readRun(client: Client, workflowId: string) {
   try {
     description = await handle.describe();
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new ReportError('not_found', `no run with id "${workflowId}" in namespace ${client.options.namespace}`);
+    if (err instanceof WorkflowNotFoundError)
+      throw new ReportError('not_found', `no run with id "${workflowId}" in namespace ${client.options.namespace}`);
     throw err;
   }
   const { histories, runIds } = await chain(client, workflowId, description.runId, await handle.fetchHistory());
   return { description, histories, runIds };
 }
 
-async function chain(client: Client, workflowId: string, runId: string, latest: History): Promise<{ histories: History[]; runIds: string[] }> {
+async function chain(
+  client: Client,
+  workflowId: string,
+  runId: string,
+  latest: History,
+): Promise<{ histories: History[]; runIds: string[] }> {
   // Histories come as stored: with a payload codec, encrypted until the client's codecs decode them.
   const codecs = client.options.loadedDataConverter.payloadCodecs;
   const histories = [await decodeHistory(latest, codecs)];
@@ -98,7 +117,9 @@ async function chain(client: Client, workflowId: string, runId: string, latest: 
     const started = histories[0].events?.[0]?.workflowExecutionStartedEventAttributes;
     const previous = started?.continuedExecutionRunId;
     if (!previous) break;
-    histories.unshift(await decodeHistory(await client.workflow.getHandle(workflowId, previous).fetchHistory(), codecs));
+    histories.unshift(
+      await decodeHistory(await client.workflow.getHandle(workflowId, previous).fetchHistory(), codecs),
+    );
     runIds.unshift(previous);
   }
   return { histories, runIds };

@@ -99,7 +99,13 @@ export interface AdjudicationRow {
   actor: string | null;
   fencingToken: number;
   requestedAt: number;
-  decision: { decision: string; decisionId: string; actor: string | null; reason: string | null; decidedAt: number } | null;
+  decision: {
+    decision: string;
+    decisionId: string;
+    actor: string | null;
+    reason: string | null;
+    decidedAt: number;
+  } | null;
 }
 
 /** Budget used by the time `at`: attempts started, tokens and dollars charged by settled attempts. */

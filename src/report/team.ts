@@ -18,14 +18,22 @@ export interface TeamRunRow {
  * each run, coloured by its status, like Airflow's grid view), each cell linking to that task's
  * row in the run's own report, each run to its report and to the Web UI.
  */
-export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; generatedAt: number; webUi?: { base: string; namespace: string } | null }): string {
+export function renderTeamHtml(options: {
+  title: string;
+  rows: TeamRunRow[];
+  generatedAt: number;
+  webUi?: { base: string; namespace: string } | null;
+}): string {
   const { rows } = options;
   const columns = taskColumns(rows);
   const ui = options.webUi;
-  const runUi = (id: string) => ui && `${ui.base}/namespaces/${encodeURIComponent(ui.namespace)}/workflows/${encodeURIComponent(id)}`;
+  const runUi = (id: string) =>
+    ui && `${ui.base}/namespaces/${encodeURIComponent(ui.namespace)}/workflows/${encodeURIComponent(id)}`;
   const header =
     `<tr><th>run</th><th>state</th><th>progress</th><th>budget used</th><th>started</th><th>took</th>` +
-    columns.map((c) => `<th class="task-col" title="${esc(`${c.title} (${c.key})`)}"><span>${esc(c.title)}</span></th>`).join('') +
+    columns
+      .map((c) => `<th class="task-col" title="${esc(`${c.title} (${c.key})`)}"><span>${esc(c.title)}</span></th>`)
+      .join('') +
     `</tr>`;
   const body = rows
     .map((row) => {
@@ -40,14 +48,18 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
           const tip = `${task.title} (${task.key}): ${status}, ${task.attempts.length} attempt(s)`;
           const box = `<span class="box" style="background:${colour.fill};border-color:${colour.stroke}"></span>`;
           const inner = row.href ? `<a href="${esc(`${row.href}#task-${task.key}`)}">${box}</a>` : box;
-          return `<td class="cell" data-task="${esc(task.key)}" ` +
-            `data-status="${esc(status)}" title="${esc(tip)}">${inner}</td>`;
+          return (
+            `<td class="cell" data-task="${esc(task.key)}" ` +
+            `data-status="${esc(status)}" title="${esc(tip)}">${inner}</td>`
+          );
         })
         .join('');
       const name = row.href ? `<a href="${esc(row.href)}">${esc(s.workflowId)}</a>` : esc(s.workflowId);
       const web = runUi(s.workflowId);
       const took = (s.closedAt ?? options.generatedAt) - s.startedAt;
-      const budget = s.budgetUsed ? `${count(s.budgetUsed.attempts)} att · ${count(s.budgetUsed.tokens)} tok · ${usd(s.budgetUsed.usd)}` : '?';
+      const budget = s.budgetUsed
+        ? `${count(s.budgetUsed.attempts)} att · ${count(s.budgetUsed.tokens)} tok · ${usd(s.budgetUsed.usd)}`
+        : '?';
       return (
         `<tr class="run" data-workflow-id="${esc(s.workflowId)}"><td ` +
         `class="run-name">` +
@@ -66,7 +78,9 @@ export function renderTeamHtml(options: { title: string; rows: TeamRunRow[]; gen
     .join('\n');
   const legend = Object.entries(STATUS_COLOURS)
     .filter(([status]) => status !== 'unknown')
-    .map(([status, c]) => `<span class="box" style="background:${c.fill};border-color:${c.stroke}"></span>${esc(status)}`)
+    .map(
+      ([status, c]) => `<span class="box" style="background:${c.fill};border-color:${c.stroke}"></span>${esc(status)}`,
+    )
     .join(' ');
   const counts = `${rows.length} run(s), newest first · ${columns.length} task(s)`;
   const when = esc(new Date(options.generatedAt).toISOString());

@@ -11,23 +11,29 @@ export function renderReportText(report: RunReport): string {
   lines.push(
     `run ${report.workflowId}${report.team ? ` (team ${report.team})` : ''}: ${report.state}`,
     `  started ${new Date(report.startedAt).toISOString()}, ` +
-    `${report.closedAt ? `closed after ${duration(elapsed)}` : `open for ${duration(elapsed)}`}` +
+      `${report.closedAt ? `closed after ${duration(elapsed)}` : `open for ${duration(elapsed)}`}` +
       `${report.runIds.length > 1 ? `, ${report.runIds.length} runs (continue-as-new)` : ''}`,
   );
   if (report.stats) {
     const s = report.stats;
-    lines.push(`  tasks   ${s.succeeded + s.failed + s.skipped}/${s.total} done: ${s.succeeded} ` +
-      `succeeded, ${s.failed} failed, ${s.skipped} skipped, ${s.adjudication} in adjudication`);
+    lines.push(
+      `  tasks   ${s.succeeded + s.failed + s.skipped}/${s.total} done: ${s.succeeded} ` +
+        `succeeded, ${s.failed} failed, ${s.skipped} skipped, ${s.adjudication} in adjudication`,
+    );
   }
   const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-  lines.push(`  work    ${n(attempts, 'attempt')}, ${n(report.leases.length, 'lease lost', 'leases lost')}` +
-    `, ${n(report.control.length, 'control message')}`);
+  lines.push(
+    `  work    ${n(attempts, 'attempt')}, ${n(report.leases.length, 'lease lost', 'leases lost')}` +
+      `, ${n(report.control.length, 'control message')}`,
+  );
   for (const note of report.notes) lines.push(`  note    ${note}`);
 
   lines.push('', 'tasks');
   for (const task of report.tasks) {
-    lines.push(`  ${task.key}${task.title !== task.key ? ` "${task.title}"` : ''}` +
-      `: ${task.status ?? '?'}, ${task.attempts.length} attempt(s)`);
+    lines.push(
+      `  ${task.key}${task.title !== task.key ? ` "${task.title}"` : ''}` +
+        `: ${task.status ?? '?'}, ${task.attempts.length} attempt(s)`,
+    );
     for (const a of task.attempts) lines.push(`    ${attemptLine(a, at)}`);
     if (task.lastError && task.status !== 'succeeded') lines.push(`    last error: ${oneLine(task.lastError, 100)}`);
   }
@@ -49,8 +55,10 @@ export function renderReportText(report: RunReport): string {
   lines.push('', 'control');
   if (!report.control.length) lines.push('  no signals or updates');
   for (const c of report.control) {
-    lines.push(`  ${at(c.at)} ${c.via} ${c.name}${c.actor ? ` by ${c.actor}` : ''}` +
-      `: ${oneLine(c.summary, 90)}${c.verdict ? ` -> ${c.verdict}` : ''}`);
+    lines.push(
+      `  ${at(c.at)} ${c.via} ${c.name}${c.actor ? ` by ${c.actor}` : ''}` +
+        `: ${oneLine(c.summary, 90)}${c.verdict ? ` -> ${c.verdict}` : ''}`,
+    );
   }
 
   lines.push('', 'adjudications');
@@ -61,9 +69,11 @@ export function renderReportText(report: RunReport): string {
       ? `${a.decision.decision} by ${a.decision.actor ?? '?'} ` +
         `at ${at(a.decision.decidedAt)}${a.decision.reason ? ` (${a.decision.reason})` : ''}`
       : 'PENDING';
-    lines.push(`  ${a.key} token ${a.fencingToken}: ${a.code} ` +
-      `at ${at(a.requestedAt)}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? `: ${oneLine(a.reason, 60)}` : ''}` +
-      ` -> ${decided}`);
+    lines.push(
+      `  ${a.key} token ${a.fencingToken}: ${a.code} ` +
+        `at ${at(a.requestedAt)}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? `: ${oneLine(a.reason, 60)}` : ''}` +
+        ` -> ${decided}`,
+    );
   }
 
   const { limits, used } = report.budget;
@@ -81,9 +91,14 @@ export function renderReportText(report: RunReport): string {
 }
 
 function attemptLine(a: AttemptRecord, at: (t: number) => string): string {
-  const span = a.startedAt === null ? `scheduled ${at(a.scheduledAt)}` : `${at(a.startedAt)} -> ${a.endedAt === null ? 'now' : at(a.endedAt)}`;
+  const span =
+    a.startedAt === null
+      ? `scheduled ${at(a.scheduledAt)}`
+      : `${at(a.startedAt)} -> ${a.endedAt === null ? 'now' : at(a.endedAt)}`;
   const took = a.startedAt !== null && a.endedAt !== null ? ` (${duration(a.endedAt - a.startedAt)})` : '';
-  const usage = a.usage ? ` · ${count(usageTokens(a.usage))} tokens${a.usage.costUsd !== undefined ? ` ${usd(a.usage.costUsd)}` : ''}` : '';
+  const usage = a.usage
+    ? ` · ${count(usageTokens(a.usage))} tokens${a.usage.costUsd !== undefined ? ` ${usd(a.usage.costUsd)}` : ''}`
+    : '';
   return (
     `#${a.attempt} ${a.activityId} ${a.holder}${a.worker ? ` @${a.worker}` : ''} ${span}${took}: ${a.outcome}` +
     `${a.detail ? ` (${oneLine(a.detail, 80)})` : ''}${usage}`

@@ -84,7 +84,11 @@ export function parseControl<T>(schema: z.ZodType<T>, payload: unknown, message:
   const issue = parsed.error.issues[0];
   const where = issue.path.length ? issue.path.join('.') : 'payload';
   const code = issue.code === 'too_big' ? 'value_too_large' : codeForMalformed(message, issue.path[0]);
-  throw new TeamControlError(code, `${message}: ${where}: ${issue.message}`, issue.path.length ? issue.path.join('.') : null);
+  throw new TeamControlError(
+    code,
+    `${message}: ${where}: ${issue.message}`,
+    issue.path.length ? issue.path.join('.') : null,
+  );
 }
 
 function codeForMalformed(message: string, field: PropertyKey | undefined): string {
@@ -94,4 +98,3 @@ function codeForMalformed(message: string, field: PropertyKey | undefined): stri
   if (field === 'key') return 'not_found';
   return 'invalid_request';
 }
-

@@ -51,8 +51,7 @@ export function workflowsPath(): string {
 /** A Temporal worker that runs `teamRun` workflows and their `runTask` attempts. */
 export async function createWorker(options: CreateWorkerOptions = {}): Promise<Worker> {
   const config = options.config ?? loadConfig();
-  const connection =
-    options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
+  const connection = options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
   // With `codec:` set, every payload this worker writes is encrypted, and its ledger client's too.
   const dataConverter = dataConverterFor(config);
@@ -60,7 +59,14 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const client = new Client({ connection, namespace: config.connection.namespace, dataConverter });
   const taskQueue = options.taskQueue ?? config.connection.taskQueue;
   // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts).
-  const stop = await createStopWorker({ connection, namespace: config.connection.namespace, taskQueue, identity, client, dataConverter });
+  const stop = await createStopWorker({
+    connection,
+    namespace: config.connection.namespace,
+    taskQueue,
+    identity,
+    client,
+    dataConverter,
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.connection.namespace,
@@ -97,7 +103,10 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   return runAlongside(worker, stop.worker);
 }
 
-function workflowCode(given: CreateWorkerOptions['workflowBundle'], codec: boolean): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+function workflowCode(
+  given: CreateWorkerOptions['workflowBundle'],
+  codec: boolean,
+): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
   if (given) return { workflowBundle: given };
   const prebuilt = prebuiltWorkflowBundle({ codec });
   return prebuilt ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: workflowsPath() };

@@ -1,5 +1,11 @@
 export { createWorker, prebuiltWorkflowBundle, workflowsPath, type CreateWorkerOptions } from './create-worker';
 export { defineExecutor, type DefinedExecutor, type SpecSchema } from './define-executor';
 export { runWorker } from './main';
-export { ExecutorError, attemptEnv, type Executor, type ExecutorContext, type ExecutorResult } from '../activities/executors/types';
+export {
+  ExecutorError,
+  attemptEnv,
+  type Executor,
+  type ExecutorContext,
+  type ExecutorResult,
+} from '../activities/executors/types';
 export { BUILTIN_EXECUTORS, loadConfig, type TeamrunConfig } from '../config/config';

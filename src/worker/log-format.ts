@@ -15,19 +15,25 @@ export function oneLineLogFunction(entry: LogEntry): void {
   const fields: string[] = [];
   for (const key of KEPT) if (typeof meta?.[key] === 'string') fields.push(`${key}=${meta[key] as string}`);
   const error = meta?.error ?? meta?.failure;
-  if (error !== undefined) fields.push(`error=${JSON.stringify(error instanceof Error ? error.message : String(error))}`);
+  if (error !== undefined)
+    fields.push(`error=${JSON.stringify(error instanceof Error ? error.message : String(error))}`);
   process.stderr.write(`${at} [${level}] ${message}${fields.length ? ` (${fields.join(' ')})` : ''}\n`);
 }
 
 /** A logger for the worker's terminal: one line per entry, or the SDK's full detail at DEBUG and TRACE. */
 export function terminalLogger(level: LogLevel): DefaultLogger {
-  return level === 'DEBUG' || level === 'TRACE' ? new DefaultLogger(level) : new DefaultLogger(level, oneLineLogFunction);
+  return level === 'DEBUG' || level === 'TRACE'
+    ? new DefaultLogger(level)
+    : new DefaultLogger(level, oneLineLogFunction);
 }
 
 /**
  * Installs the terminal logger as the Temporal runtime's, once
  * per process (with the runtime's other options, e.g. metrics).
  */
-export function installTerminalLogger(level: LogLevel = 'INFO', options: Pick<RuntimeOptions, 'shutdownSignals' | 'telemetryOptions'> = {}): void {
+export function installTerminalLogger(
+  level: LogLevel = 'INFO',
+  options: Pick<RuntimeOptions, 'shutdownSignals' | 'telemetryOptions'> = {},
+): void {
   Runtime.install({ logger: terminalLogger(level), ...options });
 }

@@ -17,13 +17,15 @@ function metricsOptions(env: NodeJS.ProcessEnv = process.env): Pick<RuntimeOptio
  * Runs one worker until SIGINT/SIGTERM (Temporal's runtime handles both and shuts down
  * gracefully). `TEAMRUN_WORKFLOW_BUNDLE` points at a pre-built workflow bundle to skip bundling.
  */
-export async function runWorker(options: { taskQueue?: string; identity?: string; config?: TeamrunConfig } = {}): Promise<void> {
+export async function runWorker(
+  options: { taskQueue?: string; identity?: string; config?: TeamrunConfig } = {},
+): Promise<void> {
   const config = options.config ?? loadConfig();
   const bundle = process.env.TEAMRUN_WORKFLOW_BUNDLE;
   if (bundle && config.codec) {
     process.stderr.write(
       'teamrun worker: codec on with a pre-built workflow bundle: ' +
-      'failures the workflow itself raises stay plaintext in history ' +
+        'failures the workflow itself raises stay plaintext in history ' +
         'unless the bundle was built with the failureConverterPath of dataConverterFor(config) (docs/security.md)\n',
     );
   }
@@ -36,7 +38,7 @@ export async function runWorker(options: { taskQueue?: string; identity?: string
   });
   process.stdout.write(
     `teamrun worker ready: ${worker.options.identity} ` +
-    `on ${config.connection.address} queue ${worker.options.taskQueue}\n`,
+      `on ${config.connection.address} queue ${worker.options.taskQueue}\n`,
   );
   await worker.run();
 }

@@ -1,4 +1,11 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, log, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  log,
+  proxyActivities,
+} from '@temporalio/workflow';
 import {
   LEDGER_FAILURE_TYPES,
   type LedgerActivities,
@@ -94,7 +101,8 @@ export class RunLedger {
         this.asked.delete(claim.leaseId);
         throw new AttemptNotStarted(ledgerBudgetReason(refused.reason), refused.message);
       }
-      if (isCancellation(err)) throw new AttemptNotStarted(null, `stopped while waiting for a slot of ledger ${this.id}`);
+      if (isCancellation(err))
+        throw new AttemptNotStarted(null, `stopped while waiting for a slot of ledger ${this.id}`);
       throw err;
     }
     if (CancellationScope.current().consideredCancelled) {
@@ -119,7 +127,8 @@ export class RunLedger {
       ledgerSettle({ ledgerId: this.id, attemptId: claim.leaseId, usage }),
     ).then(
       () => undefined,
-      (err: unknown) => log.error('ledger settlement failed', { ledgerId: this.id, attemptId: claim.leaseId, error: String(err) }),
+      (err: unknown) =>
+        log.error('ledger settlement failed', { ledgerId: this.id, attemptId: claim.leaseId, error: String(err) }),
     );
     this.settling.add(settling);
     void settling.finally(() => this.settling.delete(settling));
@@ -132,9 +141,11 @@ export class RunLedger {
 
   async unregister(): Promise<void> {
     await this.drain();
-    await farewell.ledgerUnregister({ ledgerId: this.id, workflowId: this.workflowId }).catch((err: unknown) =>
-      log.warn('could not unregister from the ledger', { ledgerId: this.id, error: String(err) }),
-    );
+    await farewell
+      .ledgerUnregister({ ledgerId: this.id, workflowId: this.workflowId })
+      .catch((err: unknown) =>
+        log.warn('could not unregister from the ledger', { ledgerId: this.id, error: String(err) }),
+      );
   }
 }
 

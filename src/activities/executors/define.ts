@@ -6,7 +6,9 @@ import { ExecutorError, type Executor, type ExecutorContext, type ExecutorResult
  * zod the caller has), so the spec's type is inferred from the schema that checks it.
  */
 export interface SpecSchema<Spec> {
-  safeParse(data: unknown):
+  safeParse(
+    data: unknown,
+  ):
     | { success: true; data: Spec }
     | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
 }

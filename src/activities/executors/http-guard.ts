@@ -77,12 +77,16 @@ export class HostPolicy {
     }
     const where = host === ip ? `${host}:${port}` : `${host}:${port} (${ip})`;
     if (special(ip, family)) {
-      return `${where} is a loopback, private or link-local address, which tasks may not reach unless the ` +
-        `worker allows it: add "${host}" (or "${host}:${port}", or a CIDR) to worker.http.allowHosts`;
+      return (
+        `${where} is a loopback, private or link-local address, which tasks may not reach unless the ` +
+        `worker allows it: add "${host}" (or "${host}:${port}", or a CIDR) to worker.http.allowHosts`
+      );
     }
     if (!this.config.allowPublic) {
-      return `${where} is not in worker.http.allowHosts, and worker.http.allowPublic ` +
-        `is false: add "${host}" to worker.http.allowHosts`;
+      return (
+        `${where} is not in worker.http.allowHosts, and worker.http.allowPublic ` +
+        `is false: add "${host}" to worker.http.allowHosts`
+      );
     }
     return null;
   }
@@ -90,13 +94,21 @@ export class HostPolicy {
   /** A `lookup` for http.request that resolves, then refuses the request unless an address is allowed. */
   lookupFor(port: number): typeof dnsLookup {
     const lookup = (hostname: string, options: unknown, callback: unknown) => {
-      const opts = (typeof options === 'object' && options !== null ? options : {}) as { all?: boolean; family?: number };
-      const cb = (typeof options === 'function' ? options : callback) as (err: Error | null, address?: string | LookupAddress[], family?: number) => void;
+      const opts = (typeof options === 'object' && options !== null ? options : {}) as {
+        all?: boolean;
+        family?: number;
+      };
+      const cb = (typeof options === 'function' ? options : callback) as (
+        err: Error | null,
+        address?: string | LookupAddress[],
+        family?: number,
+      ) => void;
       dnsLookup(hostname, { all: true, family: opts.family ?? 0 }, (err, addresses) => {
         if (err) return cb(err);
         if (addresses.length === 0) return cb(new Error(`${hostname}: no address`));
         const allowed = addresses.filter((a) => this.refusal(hostname, port, a.address) === null);
-        if (allowed.length === 0) return cb(new HostRefused(this.refusal(hostname, port, addresses[0].address) ?? `${hostname}: refused`));
+        if (allowed.length === 0)
+          return cb(new HostRefused(this.refusal(hostname, port, addresses[0].address) ?? `${hostname}: refused`));
         if (opts.all) cb(null, allowed);
         else cb(null, allowed[0].address, allowed[0].family);
       });

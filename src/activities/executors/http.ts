@@ -36,8 +36,10 @@ export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => 
     'Teamrun-Fencing-Token': String(ctx.fencingToken),
     'Idempotency-Key': `${ctx.workflowId}/${ctx.taskKey}/${ctx.fencingToken}`,
   };
-  let body = spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
-  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+  let body =
+    spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['Content-Type'] = 'application/json';
 
   let url = new URL(spec.url);
   let answer: Answer;
@@ -47,34 +49,49 @@ export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => 
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       if (err instanceof HostRefused) {
-        throw new ExecutorError(redact(`${method} ${url.href}: refused: ${err.message}`), { nonRetryable: true, type: 'TeamHttpHostRefused' });
+        throw new ExecutorError(redact(`${method} ${url.href}: refused: ${err.message}`), {
+          nonRetryable: true,
+          type: 'TeamHttpHostRefused',
+        });
       }
       if (err instanceof BodyTooLarge) {
         throw new ExecutorError(
-          redact(`${method} ${url.href}: the response body is over ${maxBodyBytes} bytes ` +
-            `(worker.http.maxBodyBytes); the worker stopped reading at ${err.read} bytes`),
+          redact(
+            `${method} ${url.href}: the response body is over ${maxBodyBytes} bytes ` +
+              `(worker.http.maxBodyBytes); the worker stopped reading at ${err.read} bytes`,
+          ),
           { nonRetryable: true, type: 'TeamHttpBodyTooLarge' },
         );
       }
-      const timedOut = (err as Error).name === 'TimeoutError' || (signal.aborted && (signal.reason as Error)?.name === 'TimeoutError');
-      throw new ExecutorError(redact(`${method} ${url.href}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`), {
-        type: timedOut ? 'TeamExecutorTimeout' : 'TeamHttpUnreachable',
-      });
+      const timedOut =
+        (err as Error).name === 'TimeoutError' || (signal.aborted && (signal.reason as Error)?.name === 'TimeoutError');
+      throw new ExecutorError(
+        redact(`${method} ${url.href}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`),
+        {
+          type: timedOut ? 'TeamExecutorTimeout' : 'TeamHttpUnreachable',
+        },
+      );
     }
     const location = answer.headers.location;
     if (!REDIRECTS.has(answer.status) || !location) break;
     if (redirects >= maxRedirects) {
-      throw new ExecutorError(redact(`${method} ${spec.url}: more than ${maxRedirects} redirects (worker.http.maxRedirects)`), {
-        nonRetryable: true,
-        type: 'TeamHttpTooManyRedirects',
-      });
+      throw new ExecutorError(
+        redact(`${method} ${spec.url}: more than ${maxRedirects} redirects (worker.http.maxRedirects)`),
+        {
+          nonRetryable: true,
+          type: 'TeamHttpTooManyRedirects',
+        },
+      );
     }
     const next = new URL(location, url);
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      throw new ExecutorError(redact(`${method} ${url.href}: redirect to ${next.protocol} refused (http and https only)`), {
-        nonRetryable: true,
-        type: 'TeamHttpHostRefused',
-      });
+      throw new ExecutorError(
+        redact(`${method} ${url.href}: redirect to ${next.protocol} refused (http and https only)`),
+        {
+          nonRetryable: true,
+          type: 'TeamHttpHostRefused',
+        },
+      );
     }
     if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method !== 'GET')) {
       method = 'GET';
@@ -82,15 +99,18 @@ export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => 
       headers = withoutHeaders(headers, ['content-type', 'content-length']);
     }
     // Credentials the plan gave for one origin are not handed to another.
-    if (next.origin !== url.origin) headers = withoutHeaders(headers, ['authorization', 'cookie', 'proxy-authorization']);
+    if (next.origin !== url.origin)
+      headers = withoutHeaders(headers, ['authorization', 'cookie', 'proxy-authorization']);
     url = next;
   }
 
   const text = answer.body.toString('utf8');
   const json = parseJson(text);
-  const usage = json && typeof json === 'object' ? UsageSchema.safeParse((json as { usage?: unknown }).usage) : undefined;
+  const usage =
+    json && typeof json === 'object' ? UsageSchema.safeParse((json as { usage?: unknown }).usage) : undefined;
   const reportedUsage = usage?.success ? usage.data : undefined;
-  const output = json && typeof json === 'object' && 'output' in json ? (json as { output: unknown }).output : undefined;
+  const output =
+    json && typeof json === 'object' && 'output' in json ? (json as { output: unknown }).output : undefined;
   if (answer.status < 200 || answer.status >= 300) {
     const nonRetryable = answer.status >= 400 && answer.status < 500 && !RETRYABLE_4XX.has(answer.status);
     // Redacted before the cut: a secret the cut would split is already gone.
@@ -132,7 +152,12 @@ function send(
   return new Promise<Answer>((resolve, reject) => {
     const req = transport.request(
       url,
-      { method, headers: { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) }, signal, lookup: policy.lookupFor(port) },
+      {
+        method,
+        headers: { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) },
+        signal,
+        lookup: policy.lookupFor(port),
+      },
       (res) => {
         const tooLarge = (read: number) => {
           // Rejected first: destroying the response reports an abort of its own, which must not win.
@@ -148,7 +173,9 @@ function send(
           if (read > maxBodyBytes) return tooLarge(read);
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
         res.on('aborted', () => reject(new Error('the connection closed before the response ended')));
       },

@@ -82,16 +82,22 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
   } catch (err) {
     if (ctx.signal.aborted) throw err;
     const timedOut = (err as Error).name === 'TimeoutError';
-    throw new ExecutorError(redact(`llm ${url}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`), {
-      type: timedOut ? 'TeamExecutorTimeout' : 'TeamLlmUnreachable',
-    });
+    throw new ExecutorError(
+      redact(`llm ${url}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`),
+      {
+        type: timedOut ? 'TeamExecutorTimeout' : 'TeamLlmUnreachable',
+      },
+    );
   }
   let text: string;
   try {
     text = await readBounded(response, ctx.config.worker.http.maxBodyBytes);
   } catch (err) {
     if (ctx.signal.aborted) throw err;
-    throw new ExecutorError(redact(`llm ${url}: ${(err as Error).message}`), { nonRetryable: err instanceof BodyTooLarge, type: 'TeamLlmBadResponse' });
+    throw new ExecutorError(redact(`llm ${url}: ${(err as Error).message}`), {
+      nonRetryable: err instanceof BodyTooLarge,
+      type: 'TeamLlmBadResponse',
+    });
   }
   let body: ChatCompletion | undefined;
   try {
@@ -116,17 +122,27 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
   }
   const content = body?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') {
-    throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status} without a chat completion: ${redact(text).slice(0, 500)}`), {
-      type: 'TeamLlmBadResponse',
-      usage,
-    });
+    throw new ExecutorError(
+      redact(`llm ${url}: HTTP ${response.status} without a chat completion: ${redact(text).slice(0, 500)}`),
+      {
+        type: 'TeamLlmBadResponse',
+        usage,
+      },
+    );
   }
   const sent = messagesIn(content);
   const tasks = ctx.allowSpawn ? tasksIn(content) : undefined;
-  return { output: { content: redact(content) }, usage, ...(sent.length ? { messages: sent } : {}), ...(tasks ? { tasks } : {}) };
+  return {
+    output: { content: redact(content) },
+    usage,
+    ...(sent.length ? { messages: sent } : {}),
+    ...(tasks ? { tasks } : {}),
+  };
 });
 
-class BodyTooLarge extends TeamrunError { readonly code = 'TeamLlmBodyTooLarge'; }
+class BodyTooLarge extends TeamrunError {
+  readonly code = 'TeamLlmBodyTooLarge';
+}
 
 /** The response body, read up to `max` bytes and no further. */
 async function readBounded(response: Response, max: number): Promise<string> {
@@ -146,8 +162,11 @@ async function readBounded(response: Response, max: number): Promise<string> {
 
 /** The inbox as one user message: who sent what, in order. */
 function inboxPrompt(inbox: ExecutorContext['inbox']): string {
-  const lines = inbox.map((m) => `- from ${m.from}${m.subject ? ` (${m.subject})` : ''}: ` +
-    `${typeof m.body === 'string' ? m.body : JSON.stringify(m.body)}`);
+  const lines = inbox.map(
+    (m) =>
+      `- from ${m.from}${m.subject ? ` (${m.subject})` : ''}: ` +
+      `${typeof m.body === 'string' ? m.body : JSON.stringify(m.body)}`,
+  );
   return `Messages from your team:\n${lines.join('\n')}`;
 }
 
@@ -159,7 +178,8 @@ function messagesIn(content: string): unknown[] {
     if (at < 0 || out.length >= MAILBOX_LIMITS.perAttempt) continue;
     try {
       const value = JSON.parse(line.slice(at + '::teamrun-message::'.length)) as unknown;
-      if (typeof value === 'object' && value !== null && typeof (value as { to?: unknown }).to === 'string') out.push(value);
+      if (typeof value === 'object' && value !== null && typeof (value as { to?: unknown }).to === 'string')
+        out.push(value);
     } catch {
       // Not a message: the line stays part of the answer and nothing is sent.
     }

@@ -32,7 +32,9 @@ export interface AttemptProcesses {
 
 export type CgroupMode = 'auto' | 'off' | 'required';
 
-export class ContainmentError extends TeamrunError { readonly code = 'TeamShellContainment'; }
+export class ContainmentError extends TeamrunError {
+  readonly code = 'TeamShellContainment';
+}
 
 const SCAN_EVERY_MS = 200;
 
@@ -44,7 +46,7 @@ export function containAttempt(mode: CgroupMode, environmentMarker: string): Att
     if (mode === 'required') {
       throw new ContainmentError(
         `worker.shell.cgroup is "required" but this worker cannot ` +
-        `create a cgroup v2 group (${cgroupProblem ?? 'unknown reason'})`,
+          `create a cgroup v2 group (${cgroupProblem ?? 'unknown reason'})`,
       );
     }
   }
@@ -265,7 +267,7 @@ class TreeProcesses implements AttemptProcesses {
       // Groups and sessions are named by a pid Linux does not reuse while they exist.
       return this.known.has(p.pgrp) || this.known.has(p.session);
     };
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const p of procs) {
         if (p.pid === process.pid || p.start < this.rootStart || this.known.get(p.pid) === p.start) continue;
@@ -279,11 +281,14 @@ class TreeProcesses implements AttemptProcesses {
 
   /** Processes started since the attempt that carry its environment marker, whatever they did to their parentage. */
   private async absorbMarked(procs: ReadonlyArray<ProcInfo>): Promise<void> {
-    const candidates = procs.filter((p) => p.pid !== process.pid && p.start >= this.rootStart && this.known.get(p.pid) !== p.start);
+    const candidates = procs.filter(
+      (p) => p.pid !== process.pid && p.start >= this.rootStart && this.known.get(p.pid) !== p.start,
+    );
     await Promise.all(
       candidates.map(async (p) => {
         try {
-          if ((await readFile(`/proc/${p.pid}/environ`, 'latin1')).includes(this.environmentMarker)) this.known.set(p.pid, p.start);
+          if ((await readFile(`/proc/${p.pid}/environ`, 'latin1')).includes(this.environmentMarker))
+            this.known.set(p.pid, p.start);
         } catch {
           // Not ours to read, or gone.
         }

@@ -19,7 +19,15 @@ export function globMatcher(patterns: ReadonlyArray<string>): (name: string) => 
   const exact = new Set(patterns.filter((p) => !/[*?]/.test(p)));
   const globs = patterns
     .filter((p) => /[*?]/.test(p))
-    .map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+    .map(
+      (p) =>
+        new RegExp(
+          `^${p
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')
+            .replace(/\?/g, '.')}$`,
+        ),
+    );
   return (name) => exact.has(name) || globs.some((g) => g.test(name));
 }
 
@@ -51,7 +59,7 @@ export function shellEnvironment(
     if (typeof source !== 'string' || !secretNames.has(source)) {
       throw new ExecutorError(
         `env.${name}: fromWorkerEnv "${String(source)}" is not listed in worker.shell.secretEnv ` +
-        `of this worker; a task may only take the worker variables its operator lists there`,
+          `of this worker; a task may only take the worker variables its operator lists there`,
         { nonRetryable: true, type: 'TeamShellEnvRefused' },
       );
     }
@@ -65,7 +73,10 @@ export function shellEnvironment(
     env[name] = resolved;
   }
   // The worker's own cluster, so `teamrun` commands inside a task find the run (credentials only if passed on).
-  const cluster = { TEMPORAL_ADDRESS: ctx.config.connection.address, TEMPORAL_NAMESPACE: ctx.config.connection.namespace };
+  const cluster = {
+    TEMPORAL_ADDRESS: ctx.config.connection.address,
+    TEMPORAL_NAMESPACE: ctx.config.connection.namespace,
+  };
   return { ...env, ...cluster, ...attemptEnv(ctx), TEAMRUN_HOLDER: ctx.holder, ...extra };
 }
 
@@ -109,22 +120,28 @@ export function resolveCwd(cwd: string | undefined, shell: ShellConfig): string 
     if (!statSync(real).isDirectory()) throw new Error('not a directory');
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new ExecutorError(`cwd "${cwd ?? wanted}" ` +
-      `${missing ? 'does not exist' : `is not a usable directory (${(err as Error).message})`}` +
-      `${wanted !== cwd ? ` (resolved to ${wanted})` : ''}`, {
-      nonRetryable: true,
-      type: 'TeamShellBadCwd',
-    });
+    throw new ExecutorError(
+      `cwd "${cwd ?? wanted}" ` +
+        `${missing ? 'does not exist' : `is not a usable directory (${(err as Error).message})`}` +
+        `${wanted !== cwd ? ` (resolved to ${wanted})` : ''}`,
+      {
+        nonRetryable: true,
+        type: 'TeamShellBadCwd',
+      },
+    );
   }
   if (root) {
     const realRoot = realpathSync(root);
     const inside = path.relative(realRoot, real);
     if (inside.startsWith('..') || path.isAbsolute(inside)) {
-      throw new ExecutorError(`cwd "${cwd}" resolves to ${real}, outside worker.shell.cwdRoot ` +
-        `(${realRoot}); tasks on this worker may only run inside it`, {
-        nonRetryable: true,
-        type: 'TeamShellCwdRefused',
-      });
+      throw new ExecutorError(
+        `cwd "${cwd}" resolves to ${real}, outside worker.shell.cwdRoot ` +
+          `(${realRoot}); tasks on this worker may only run inside it`,
+        {
+          nonRetryable: true,
+          type: 'TeamShellCwdRefused',
+        },
+      );
     }
   }
   return real;
@@ -145,7 +162,7 @@ export function checkCommand(command: string, patterns: ReadonlyArray<string> | 
     const shown = command.length > 200 ? `${command.slice(0, 200)}...` : command;
     throw new ExecutorError(
       `command refused: "${shown}" matches none of worker.shell.allowCommands ` +
-      `(${patterns.map((p) => JSON.stringify(p)).join(', ') || 'empty: no command may run'})`,
+        `(${patterns.map((p) => JSON.stringify(p)).join(', ') || 'empty: no command may run'})`,
       { nonRetryable: true, type: 'TeamShellCommandRefused' },
     );
   }

@@ -38,7 +38,8 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
     try {
       processes = containAttempt(shell.cgroup, environmentMarker(ctx));
     } catch (err) {
-      if (err instanceof ContainmentError) throw new ExecutorError(err.message, { nonRetryable: true, type: 'TeamShellContainment' });
+      if (err instanceof ContainmentError)
+        throw new ExecutorError(err.message, { nonRetryable: true, type: 'TeamShellContainment' });
       throw err;
     }
     return await runContained(spec, ctx, { env, cwd, processes });
@@ -84,7 +85,12 @@ function runContained(
   return new Promise((resolve, reject) => {
     let child;
     try {
-      child = spawn('/bin/sh', processes.argv(spec.command), { cwd: how.cwd, env: how.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn('/bin/sh', processes.argv(spec.command), {
+        cwd: how.cwd,
+        env: how.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (err) {
       processes.dispose();
       reject(spawnFailure(err as NodeJS.ErrnoException));
@@ -126,7 +132,9 @@ function runContained(
     };
     const onAbort = () => stop('cancelled');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    const timeout = spec.timeoutMs ? setTimeout(() => stop(`timed out after ${spec.timeoutMs} ms`), spec.timeoutMs) : undefined;
+    const timeout = spec.timeoutMs
+      ? setTimeout(() => stop(`timed out after ${spec.timeoutMs} ms`), spec.timeoutMs)
+      : undefined;
     if (ctx.signal.aborted) onAbort();
 
     child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -180,13 +188,23 @@ function runContained(
     }
 
     function settle() {
-      for (const [name, capture] of [['stdout', stdout], ['stderr', stderr]] as const) {
-        if (capture.longLines) note(`${name}: ${capture.longLines} line(s) over ${maxLineBytes} bytes ` +
-          `(worker.shell.maxLineBytes); ${capture.total} bytes in all, the last ${logTailBytes} kept`);
+      for (const [name, capture] of [
+        ['stdout', stdout],
+        ['stderr', stderr],
+      ] as const) {
+        if (capture.longLines)
+          note(
+            `${name}: ${capture.longLines} line(s) over ${maxLineBytes} bytes ` +
+              `(worker.shell.maxLineBytes); ${capture.total} bytes in all, the last ${logTailBytes} kept`,
+          );
       }
       const logs: AttemptLogs = {
         stdout: stdout.tail(logTailBytes, redactor),
-        stderr: withNotes(stderr.tail(logTailBytes, redactor), notes.map((n) => redactor.text(n)), logTailBytes),
+        stderr: withNotes(
+          stderr.tail(logTailBytes, redactor),
+          notes.map((n) => redactor.text(n)),
+          logTailBytes,
+        ),
         stdoutBytes: stdout.total,
         stderrBytes: stderr.total,
       };
@@ -212,7 +230,8 @@ function runContained(
       let detail: string;
       let nonRetryable = reported?.nonRetryable === true;
       if (dropped > 0 && !stoppedBy) {
-        detail = `${dropped} directive line(s) (${stdout.droppedDirectives.join(', ')}) ` +
+        detail =
+          `${dropped} directive line(s) (${stdout.droppedDirectives.join(', ')}) ` +
           `over ${maxLineBytes} bytes were dropped, not parsed (worker.shell.maxLineBytes); ` +
           `print less on one line, or store the data elsewhere and print a reference`;
         nonRetryable = true;
@@ -233,7 +252,8 @@ function runContained(
 }
 
 function addLink(links: AttemptLink[], value: unknown): void {
-  if (links.length >= MAX_ATTEMPT_LINKS) throw new Error(`more than ${MAX_ATTEMPT_LINKS} links; later ones are ignored`);
+  if (links.length >= MAX_ATTEMPT_LINKS)
+    throw new Error(`more than ${MAX_ATTEMPT_LINKS} links; later ones are ignored`);
   const { url, label } = (value ?? {}) as { url?: unknown; label?: unknown };
   if (typeof url !== 'string' || url.length > MAX_LINK_URL || !/^https?:\/\/\S+$/i.test(url)) {
     throw new Error(`a link needs "url": an http(s) URL of at most ${MAX_LINK_URL} characters`);
@@ -247,7 +267,8 @@ function addLink(links: AttemptLink[], value: unknown): void {
  * line: checked by the run when the attempt settles its task.
  */
 function addMessage(messages: unknown[], value: unknown): void {
-  if (messages.length >= MAILBOX_LIMITS.perAttempt) throw new Error(`more than ${MAILBOX_LIMITS.perAttempt} messages; later ones are ignored`);
+  if (messages.length >= MAILBOX_LIMITS.perAttempt)
+    throw new Error(`more than ${MAILBOX_LIMITS.perAttempt} messages; later ones are ignored`);
   if (typeof value !== 'object' || value === null || typeof (value as { to?: unknown }).to !== 'string') {
     throw new Error('a message needs "to" (a task key, teammate-<n>, coordinator or *) and "body"');
   }
@@ -278,7 +299,7 @@ function spawnFailure(err: NodeJS.ErrnoException, evidence: ExecutorResult = {})
   if (err.code === 'E2BIG') {
     return new ExecutorError(
       'could not start /bin/sh: the environment and arguments are over the system limit (E2BIG); ' +
-      'pass large values through files (dependency outputs are always in $TEAMRUN_INPUTS_FILE)',
+        'pass large values through files (dependency outputs are always in $TEAMRUN_INPUTS_FILE)',
       { nonRetryable: true, type: 'TeamShellTooBig', ...evidence },
     );
   }

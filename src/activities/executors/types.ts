@@ -40,11 +40,16 @@ export interface ExecutorResult {
 }
 
 /** An executor kind: runs one attempt of a task whose `executor.kind` names it. */
-export type Executor = (spec: Record<string, unknown> & { kind: string }, ctx: ExecutorContext) => Promise<ExecutorResult>;
+export type Executor = (
+  spec: Record<string, unknown> & { kind: string },
+  ctx: ExecutorContext,
+) => Promise<ExecutorResult>;
 
 /** A failure an executor reports on purpose; usage and output travel with it to the budget and the record. */
 export class ExecutorError extends TeamrunError {
-  get code(): string { return this.type; }
+  get code(): string {
+    return this.type;
+  }
   readonly nonRetryable: boolean;
   readonly type: string;
   readonly usage?: ReportedUsage;
@@ -53,10 +58,7 @@ export class ExecutorError extends TeamrunError {
   readonly links?: AttemptLink[];
   readonly messages?: unknown[];
 
-  constructor(
-    message: string,
-    options: { nonRetryable?: boolean; type?: string } & ExecutorResult = {},
-  ) {
+  constructor(message: string, options: { nonRetryable?: boolean; type?: string } & ExecutorResult = {}) {
     super(message);
     this.name = 'ExecutorError';
     this.nonRetryable = options.nonRetryable ?? false;

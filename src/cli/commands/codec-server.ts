@@ -11,7 +11,7 @@ export function registerCodecServer(program: Command): void {
     .command('codec-server')
     .description(
       'serve the payload codec (codec: in teamrun.yaml) over HTTP for ' +
-      'the Temporal Web UI and `temporal --codec-endpoint`, until Ctrl-C',
+        'the Temporal Web UI and `temporal --codec-endpoint`, until Ctrl-C',
     )
     .option('--host <host>', 'interface to listen on (default: codec.server.host, 127.0.0.1)')
     .option('--port <port>', 'port (default: codec.server.port, 8089; 0 picks a free one)', intOption)
@@ -20,23 +20,27 @@ export function registerCodecServer(program: Command): void {
       const host = options.host ?? config.codec?.server?.host ?? '127.0.0.1';
       const running = await startConfiguredCodecServer(config, { ...options, log }).catch((err: Error) => {
         if (err instanceof CodecError) throw new CliError(err.message);
-        throw new CliError(`the codec server cannot listen on ${host}:${options.port ?? config.codec?.server?.port}: ${err.message}`);
+        throw new CliError(
+          `the codec server cannot listen on ${host}:${options.port ?? config.codec?.server?.port}: ${err.message}`,
+        );
       });
       process.stdout.write(
         [
           `teamrun codec server listening on ${running.url}`,
           `  namespaces: ${running.namespaces.join(', ')}; current ` +
-          `key: ${config.codec!.currentKeyId} (${config.codec!.keys.length} known)`,
+            `key: ${config.codec!.currentKeyId} (${config.codec!.keys.length} known)`,
           `  CORS origins: ${running.corsOrigins.join(', ') || '(none: no browser may call it)'}`,
           `  temporal CLI: temporal workflow show -w <id> ` +
-          `--codec-endpoint ${running.url} --codec-auth "Bearer <token>"`,
+            `--codec-endpoint ${running.url} --codec-auth "Bearer <token>"`,
           `  Web UI:       --ui-codec-endpoint ${running.url}/t/<token>   ` +
-          `(the UI sends no header without OIDC; see docs/security.md)`,
+            `(the UI sends no header without OIDC; see docs/security.md)`,
           '',
         ].join('\n'),
       );
       if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
-        log(`listening on ${host} over plain HTTP: put it behind TLS (decoded payloads and the token cross the network)`);
+        log(
+          `listening on ${host} over plain HTTP: put it behind TLS (decoded payloads and the token cross the network)`,
+        );
       }
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

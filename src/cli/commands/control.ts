@@ -16,10 +16,17 @@ export function defaultActor(): string {
 }
 
 export const actorOption = () =>
-  new Option('--actor <name>', 'who is asking, checked against governance.operators (default: $TEAMRUN_ACTOR, else your login name)');
+  new Option(
+    '--actor <name>',
+    'who is asking, checked against governance.operators (default: $TEAMRUN_ACTOR, else your login name)',
+  );
 
 /** Runs `fn` with a client and a handle on the run, closing the connection after. */
-export async function withRun<T>(command: Command, workflowId: string, fn: (handle: TeamRunHandle, client: Client) => Promise<T>): Promise<T> {
+export async function withRun<T>(
+  command: Command,
+  workflowId: string,
+  fn: (handle: TeamRunHandle, client: Client) => Promise<T>,
+): Promise<T> {
   return withClient(command, async (client) => {
     try {
       return await fn(teamRunHandle(client, workflowId), client);
@@ -46,7 +53,9 @@ export async function update<T>(what: string, send: () => Promise<T>): Promise<T
   } catch (err) {
     const rejection = rejectionOf(err);
     if (rejection) {
-      const said = rejection.message.startsWith(`${rejection.code}: `) ? rejection.message : `${rejection.code}: ${rejection.message}`;
+      const said = rejection.message.startsWith(`${rejection.code}: `)
+        ? rejection.message
+        : `${rejection.code}: ${rejection.message}`;
       throw new CliError(`${what} rejected: ${said}`);
     }
     throw err;
@@ -64,8 +73,10 @@ function claimsTable(claims: msg.ActiveClaim[]): string {
       String(c.attempt),
       c.holder,
       time(c.startedAt),
-      c.interrupted ? `yes (${c.interruption?.actor ?? 'unknown'}` +
-        `${c.interruption?.requestId ? `, ${c.interruption.requestId}` : ''})` : 'no',
+      c.interrupted
+        ? `yes (${c.interruption?.actor ?? 'unknown'}` +
+          `${c.interruption?.requestId ? `, ${c.interruption.requestId}` : ''})`
+        : 'no',
     ]),
   );
 }
@@ -94,7 +105,12 @@ const WHY_NOT: Record<string, string> = {
 
 function explainInterrupt(key: string, verdict: InterruptVerdict): string {
   if (!verdict.ok) return `not interrupted: ${verdict.reason}: ${WHY_NOT[verdict.reason] ?? verdict.message ?? ''}`;
-  const i = verdict.interruption as { fencingToken: number; holder: string; requestId: string | null; actor: string | null };
+  const i = verdict.interruption as {
+    fencingToken: number;
+    holder: string;
+    requestId: string | null;
+    actor: string | null;
+  };
   const how = verdict.idempotent ? 'already interrupted by this request' : 'interrupted';
   return [
     `${how}: ${key} (token ${i.fencingToken}, ${i.holder})`,
@@ -165,12 +181,17 @@ export function registerControl(program: Command): void {
     .option('--reason <text>', 'why, for the adjudication record')
     .option('--request-id <id>', 'id of this request; repeating it is idempotent (default: a fresh uuid)')
     .addOption(actorOption())
-    .option('--fencing-token <n>', 'interrupt only the attempt with this token (default: the current one, read first)', intOption)
+    .option(
+      '--fencing-token <n>',
+      'interrupt only the attempt with this token (default: the current one, read first)',
+      intOption,
+    )
     .option('--json', 'print the verdict as JSON')
     .action(async (workflowId: string, key: string, options: InterruptOptions, command: Command) => {
       const verdict = await withRun(command, workflowId, async (handle) => {
         // The token is read first, so this can only ever stop the attempt that was seen.
-        const fencingToken = options.fencingToken ?? (await handle.query(msg.activeClaimsQuery)).find((c) => c.key === key)?.fencingToken;
+        const fencingToken =
+          options.fencingToken ?? (await handle.query(msg.activeClaimsQuery)).find((c) => c.key === key)?.fencingToken;
         const request = {
           key,
           fencingToken,
@@ -187,10 +208,15 @@ export function registerControl(program: Command): void {
 
   program
     .command('abort <workflowId>')
-    .description('stop the whole run: nothing new starts, running attempts are cancelled into adjudication, the rest skipped')
+    .description(
+      'stop the whole run: nothing new starts, running attempts are cancelled into adjudication, the rest skipped',
+    )
     .requiredOption('--reason <text>', 'why, for the record and every adjudication it causes')
     .option('--request-id <id>', 'id of this request (default: a fresh uuid)')
-    .option('--code <CODE>', 'code on the adjudications it causes, [A-Z0-9_]{1,64} (default TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED)')
+    .option(
+      '--code <CODE>',
+      'code on the adjudications it causes, [A-Z0-9_]{1,64} (default TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED)',
+    )
     .addOption(actorOption())
     .option('--no-adjudication', 'fail the cancelled attempts instead of sending them to adjudication')
     .option('--json', 'print the verdict as JSON')
@@ -206,12 +232,15 @@ export function registerControl(program: Command): void {
         update('abortRun', () => handle.executeUpdate(msg.abortRunUpdate, { args: [request] })),
       );
       if (options.json) printJson(verdict);
-      else if (!verdict.ok) process.stdout.write(`not aborted: ${verdict.reason}${verdict.message ? `: ${verdict.message}` : ''}\n`);
+      else if (!verdict.ok)
+        process.stdout.write(`not aborted: ${verdict.reason}${verdict.message ? `: ${verdict.message}` : ''}\n`);
       else {
         const settle = options.adjudication ? 'settle in adjudication' : 'fail';
         const how = verdict.idempotent ? 'already aborted' : 'aborted';
-        process.stdout.write(`${how}: ${verdict.activeClaims} running attempt(s) cancelled; ` +
-          `they ${settle}, and tasks not started are skipped\n`);
+        process.stdout.write(
+          `${how}: ${verdict.activeClaims} running attempt(s) cancelled; ` +
+            `they ${settle}, and tasks not started are skipped\n`,
+        );
       }
       if (!verdict.ok) process.exitCode = 1;
     });
@@ -223,7 +252,9 @@ export function registerControl(program: Command): void {
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
       const records = await withRun(command, workflowId, async (handle) => {
         const { status } = await handle.describe();
-        return status.name === 'RUNNING' ? handle.query(msg.adjudicationsQuery) : (await teamRunResult(handle)).adjudications;
+        return status.name === 'RUNNING'
+          ? handle.query(msg.adjudicationsQuery)
+          : (await teamRunResult(handle)).adjudications;
       });
       if (options.json) {
         printJson(records);
@@ -235,8 +266,10 @@ export function registerControl(program: Command): void {
 
   program
     .command('adjudicate <workflowId> <key>')
-    .description('decide a task in adjudication: --retry (run it again), ' +
-      '--accept (mark it succeeded) or --reject (mark it failed)')
+    .description(
+      'decide a task in adjudication: --retry (run it again), ' +
+        '--accept (mark it succeeded) or --reject (mark it failed)',
+    )
     .option('--retry', 'run the task again, with a new fencing token')
     .option('--accept', 'mark it succeeded (with --result as its output, else what the attempt reported)')
     .option('--reject', 'mark it failed; its dependents are skipped')
@@ -262,8 +295,10 @@ export function registerControl(program: Command): void {
       if (options.json) printJson(outcome);
       else {
         const again = outcome.idempotent ? ' (decided earlier with this decision id)' : '';
-        process.stdout.write(`${key}: ${request.decision} -> ${outcome.task.status}${again}\n  ` +
-          `decision ${request.decisionId} by ${request.actor}\n`);
+        process.stdout.write(
+          `${key}: ${request.decision} -> ${outcome.task.status}${again}\n  ` +
+            `decision ${request.decisionId} by ${request.actor}\n`,
+        );
       }
     });
 }

@@ -27,7 +27,7 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .description(
       'the quick start: start a local Temporal (unless one answers) ' +
-      'and a worker, run examples/demo.yaml, print the summary, stop',
+        'and a worker, run examples/demo.yaml, print the summary, stop',
     )
     .option('--keep', 'keep the server and the worker running afterwards, to browse the Web UI (Ctrl-C stops them)')
     .option('--plan <file>', 'the plan to run (default: examples/demo.yaml)')
@@ -48,9 +48,11 @@ export function registerDemo(program: Command): void {
         dataConverter: dataConverterFor(config),
       });
       try {
-        const handle = await startTeamRun(client, input, { taskQueue: config.connection.taskQueue }).catch(async (err: unknown) => {
-          throw await startFailure(err, client, input);
-        });
+        const handle = await startTeamRun(client, input, { taskQueue: config.connection.taskQueue }).catch(
+          async (err: unknown) => {
+            throw await startFailure(err, client, input);
+          },
+        );
         const link = stack.webUi && workflowUrl(stack.webUi, config.connection.namespace, handle.workflowId);
         process.stdout.write(
           `\nstarted team run ${handle.workflowId}: ${plan.tasks.length} tasks, ${plan.teammates} teammates\n` +
@@ -62,8 +64,10 @@ export function registerDemo(program: Command): void {
         process.stdout.write(`demo finished in ${duration(Date.now() - began)}: ${result.status}\n`);
         if (result.status !== 'succeeded') process.exitCode = 1;
         if (options.keep) {
-          process.stdout.write(`\nthe server and the worker keep ` +
-            `running${stack.webUi ? ` (${stack.webUi})` : ''}; press Ctrl-C to stop them\n`);
+          process.stdout.write(
+            `\nthe server and the worker keep ` +
+              `running${stack.webUi ? ` (${stack.webUi})` : ''}; press Ctrl-C to stop them\n`,
+          );
           await interrupt.untilCtrlC();
         }
       } finally {
@@ -98,7 +102,8 @@ function interruptible(
 }
 
 function uiGuide(webUi: string, namespace: string, teamName: string, link: string): string {
-  const list = `${webUi}/namespaces/${encodeURIComponent(namespace)}` +
+  const list =
+    `${webUi}/namespaces/${encodeURIComponent(namespace)}` +
     `/workflows?query=${encodeURIComponent(`TeamName="${teamName}"`)}`;
   return [
     'In the Temporal Web UI:',

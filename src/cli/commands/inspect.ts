@@ -66,7 +66,8 @@ export function registerInspect(program: Command): void {
         } else {
           // An alias for several states: each state's first offset+limit tasks, in the alias's order.
           const pages = [];
-          for (const status of statuses) pages.push(...(await reader.tasks({ status, offset: 0, limit: options.offset + options.limit })));
+          for (const status of statuses)
+            pages.push(...(await reader.tasks({ status, offset: 0, limit: options.offset + options.limit })));
           tasks = pages.slice(options.offset, options.offset + options.limit);
         }
         if (options.json) printJson(tasks);

@@ -17,8 +17,10 @@ interface CreateOptions {
 export function registerLedger(program: Command): void {
   const ledger = program
     .command('ledger')
-    .description('shared budgets: one ledger caps attempts in flight, tokens ' +
-      'and dollars across every run that names it (budget.ledger)');
+    .description(
+      'shared budgets: one ledger caps attempts in flight, tokens ' +
+        'and dollars across every run that names it (budget.ledger)',
+    );
 
   ledger
     .command('create <id>')
@@ -78,7 +80,9 @@ function ledgerId(id: string): void {
 
 function notFound(err: unknown, id: string): never {
   if (err instanceof WorkflowNotFoundError) {
-    throw new CliError(`no ledger "${id}" (workflow ${ledgerWorkflowId(id)}); create it with \`teamrun ledger create ${id}\``);
+    throw new CliError(
+      `no ledger "${id}" (workflow ${ledgerWorkflowId(id)}); create it with \`teamrun ledger create ${id}\``,
+    );
   }
   throw err;
 }
@@ -91,7 +95,8 @@ function positiveInt(value: string): number {
 
 function nonNegative(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`"${value}" is not a non-negative number.`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError(`"${value}" is not a non-negative number.`);
   return n;
 }
 
@@ -112,24 +117,26 @@ export function renderLedger(status: LedgerStatus): string {
   const of = (value: string, max: number | undefined, unit = (n: number) => n.toLocaleString('en-US')) =>
     max === undefined ? value : `${value} of ${unit(max)}`;
   const dollars = (n: number) => `$${n.toFixed(n !== 0 && n < 0.01 ? 6 : 2)}`;
-  const resets = window ? `${window.ms} ms, resets ${new Date(window.resetsAt).toISOString()}` : 'none (usage never resets)';
+  const resets = window
+    ? `${window.ms} ms, resets ${new Date(window.resetsAt).toISOString()}`
+    : 'none (usage never resets)';
   const lines = [
     `ledger ${status.id} ` +
-    `(workflow ${ledgerWorkflowId(status.id)})${exhausted ? `: EXHAUSTED (${exhausted.reason})` : ''}`,
+      `(workflow ${ledgerWorkflowId(status.id)})${exhausted ? `: EXHAUSTED (${exhausted.reason})` : ''}`,
     `  in flight  ${of(String(status.inFlight), limits.maxConcurrent)}`,
     `  tokens     ${of(used.tokens.toLocaleString('en-US'), limits.maxTokens)} ` +
-    `used, ${reserved.tokens.toLocaleString('en-US')} reserved`,
+      `used, ${reserved.tokens.toLocaleString('en-US')} reserved`,
     `  usd        ${of(dollars(used.usd), limits.maxUsd, dollars)} used, ${dollars(reserved.usd)} reserved`,
     `  window     ${resets}`,
     `  runs       ${status.runs.length} ` +
-    `registered${status.runs.length ? `: ${status.runs.map((r) => r.workflowId).join(', ')}` : ''}`,
+      `registered${status.runs.length ? `: ${status.runs.map((r) => r.workflowId).join(', ')}` : ''}`,
     `  attempts   ${counters.acquired} acquired, ${counters.settled} settled ` +
-    `(${counters.duplicateSettles} duplicate settles charged nothing), ${counters.expired} slots expired`,
+      `(${counters.duplicateSettles} duplicate settles charged nothing), ${counters.expired} slots expired`,
   ];
   if (lastAbort) {
     lines.push(
       `  last abort ${new Date(lastAbort.at).toISOString()} ${lastAbort.reason} ` +
-      `by ${lastAbort.actor}: ${lastAbort.runs.length} run(s)`,
+        `by ${lastAbort.actor}: ${lastAbort.runs.length} run(s)`,
     );
   }
   return lines.join('\n');

@@ -19,7 +19,14 @@ function bodyOf(text: string): unknown {
 function messagesTable(messages: MailMessage[]): string {
   return table(
     ['ID', 'AT', 'FROM', 'TO', 'SUBJECT', 'BODY'],
-    messages.map((m) => [String(m.id), new Date(m.at).toISOString(), m.from, m.to, m.subject ?? '-', oneLine(JSON.stringify(m.body), 60)]),
+    messages.map((m) => [
+      String(m.id),
+      new Date(m.at).toISOString(),
+      m.from,
+      m.to,
+      m.subject ?? '-',
+      oneLine(JSON.stringify(m.body), 60),
+    ]),
   );
 }
 
@@ -35,13 +42,18 @@ interface SendOptions {
 export function registerMailbox(program: Command): void {
   program
     .command('inbox')
-    .description("inside a shell task: read the messages waiting for it (its run, " +
-      "key and fencing token come from $TEAMRUN_*); prints them as JSON")
+    .description(
+      'inside a shell task: read the messages waiting for it (its run, ' +
+        'key and fencing token come from $TEAMRUN_*); prints them as JSON',
+    )
     .option('--peek', 'show them without marking them read')
     .action(async (options: { peek?: boolean }, command: Command) => {
       const attempt = attemptFromEnv();
-      if (!attempt) throw new CliError('teamrun inbox runs inside a task: TEAMRUN_WORKFLOW_ID, ' +
-        'TEAMRUN_TASK_KEY and TEAMRUN_FENCING_TOKEN must be set');
+      if (!attempt)
+        throw new CliError(
+          'teamrun inbox runs inside a task: TEAMRUN_WORKFLOW_ID, ' +
+            'TEAMRUN_TASK_KEY and TEAMRUN_FENCING_TOKEN must be set',
+        );
       const request = { key: attempt.key, fencingToken: attempt.fencingToken, peek: options.peek === true };
       const { messages } = await withRun(command, attempt.workflowId, (handle) =>
         update('readInbox', () => handle.executeUpdate(msg.readInboxUpdate, { args: [request] })),
@@ -54,7 +66,7 @@ export function registerMailbox(program: Command): void {
     .command('send [workflowId] [body]')
     .description(
       'send a mailbox message. Inside a shell task: `teamrun ' +
-      'send --to reviewer \'{"fix":"..."}\'` sends as the task. ' +
+        'send --to reviewer \'{"fix":"..."}\'` sends as the task. ' +
         'From outside: `teamrun send RUN --to KEY BODY` sends as ' +
         'coordinator (or --from), checked against governance.operators',
     )
@@ -69,11 +81,26 @@ export function registerMailbox(program: Command): void {
       const inside = attempt !== null && second === undefined;
       const workflowId = inside ? attempt.workflowId : first;
       const text = inside ? first : second;
-      if (!workflowId) throw new CliError('give the run: teamrun send RUN --to KEY BODY (inside a task the run comes from $TEAMRUN_WORKFLOW_ID)');
+      if (!workflowId)
+        throw new CliError(
+          'give the run: teamrun send RUN --to KEY BODY (inside a task the run comes from $TEAMRUN_WORKFLOW_ID)',
+        );
       if (text === undefined) throw new CliError('give the message body (JSON, or plain text)');
       const request = inside
-        ? { from: attempt.key, fencingToken: attempt.fencingToken, to: options.to, subject: options.subject, body: bodyOf(text) }
-        : { from: options.from ?? 'coordinator', actor: options.actor ?? defaultActor(), to: options.to, subject: options.subject, body: bodyOf(text) };
+        ? {
+            from: attempt.key,
+            fencingToken: attempt.fencingToken,
+            to: options.to,
+            subject: options.subject,
+            body: bodyOf(text),
+          }
+        : {
+            from: options.from ?? 'coordinator',
+            actor: options.actor ?? defaultActor(),
+            to: options.to,
+            subject: options.subject,
+            body: bodyOf(text),
+          };
       const answer = await withRun(command, workflowId, (handle) =>
         update('sendMessage', () => handle.executeUpdate(msg.sendMessageUpdate, { args: [request] })),
       );
@@ -88,13 +115,19 @@ export function registerMailbox(program: Command): void {
     .option('--after <id>', 'only those after this id', intOption)
     .option('--limit <n>', 'at most this many (at most 100)', intOption)
     .option('--json', 'print JSON')
-    .action(async (workflowId: string, options: { to?: string; after?: number; limit?: number; json?: boolean }, command: Command) => {
-      const page = await withRun(command, workflowId, (handle) =>
-        handle.query(msg.messagesQuery, { to: options.to, after: options.after, limit: options.limit }),
-      );
-      if (options.json) printJson(page);
-      else process.stdout.write(page.messages.length ? `${messagesTable(page.messages)}\n` : 'no messages\n');
-    });
+    .action(
+      async (
+        workflowId: string,
+        options: { to?: string; after?: number; limit?: number; json?: boolean },
+        command: Command,
+      ) => {
+        const page = await withRun(command, workflowId, (handle) =>
+          handle.query(msg.messagesQuery, { to: options.to, after: options.after, limit: options.limit }),
+        );
+        if (options.json) printJson(page);
+        else process.stdout.write(page.messages.length ? `${messagesTable(page.messages)}\n` : 'no messages\n');
+      },
+    );
 
   program
     .command('members <workflowId>')
@@ -104,7 +137,15 @@ export function registerMailbox(program: Command): void {
       const members = await withRun(command, workflowId, (handle) => handle.query(msg.membersQuery));
       if (options.json) printJson(members);
       else {
-        const rows = members.map((m) => [m.holder, m.state, m.currentTask ?? '-', String(m.completed), String(m.failed), new Date(m.since).toISOString(), oneLine(m.lastError ?? '', 50)]);
+        const rows = members.map((m) => [
+          m.holder,
+          m.state,
+          m.currentTask ?? '-',
+          String(m.completed),
+          String(m.failed),
+          new Date(m.since).toISOString(),
+          oneLine(m.lastError ?? '', 50),
+        ]);
         process.stdout.write(`${table(['HOLDER', 'STATE', 'TASK', 'DONE', 'FAILED', 'SINCE', 'LAST ERROR'], rows)}\n`);
       }
     });

@@ -14,7 +14,9 @@ import { RunReader } from '../run-view';
 export function registerObserve(program: Command): void {
   program
     .command('graph <runOrPlan>')
-    .description('the task graph of a run (with each task\'s status) or of a plan file: stages in the terminal, or DOT / SVG')
+    .description(
+      "the task graph of a run (with each task's status) or of a plan file: stages in the terminal, or DOT / SVG",
+    )
     .option('--dot', 'print Graphviz DOT (`dot -Tsvg` draws it)')
     .option('--svg', 'print an SVG laid out by dagre')
     .action(async (target: string, options: { dot?: boolean; svg?: boolean }, command: Command) => {
@@ -24,50 +26,70 @@ export function registerObserve(program: Command): void {
 
   program
     .command('logs <workflowId> <key>')
-    .description("the tail of what a task's attempt printed (stdout, stderr) " +
-      "and the links it printed; the latest attempt unless --attempt")
+    .description(
+      "the tail of what a task's attempt printed (stdout, stderr) " +
+        'and the links it printed; the latest attempt unless --attempt',
+    )
     .option('--attempt <n>', 'this attempt number of the task', intOption)
     .option('--all', 'every attempt of the task')
     .option('--json', 'print the attempts with their logs as JSON')
-    .action(async (workflowId: string, key: string, options: { attempt?: number; all?: boolean; json?: boolean }, command: Command) => {
-      await withClient(command, async (client) => {
-        const report = await loadRunAttempts(client, workflowId);
-        const task = report.tasks.find((t) => t.key === key);
-        if (!task || !task.attempts.length) {
-          const keys = report.tasks.filter((t) => t.attempts.length).map((t) => t.key);
-          throw new CliError(`run ${workflowId} has no attempt of task ` +
-            `"${key}"${keys.length ? ` (tasks with attempts: ${keys.slice(0, 20).join(', ')})` : ''}`);
-        }
-        let attempts = task.attempts;
-        if (options.attempt !== undefined) {
-          attempts = attempts.filter((a) => a.attempt === options.attempt);
-          if (!attempts.length) {
-            throw new CliError(`task "${key}" of run ${workflowId} has no attempt ${options.attempt} ` +
-              `(attempts: ${task.attempts.map((a) => a.attempt).join(', ')})`);
+    .action(
+      async (
+        workflowId: string,
+        key: string,
+        options: { attempt?: number; all?: boolean; json?: boolean },
+        command: Command,
+      ) => {
+        await withClient(command, async (client) => {
+          const report = await loadRunAttempts(client, workflowId);
+          const task = report.tasks.find((t) => t.key === key);
+          if (!task || !task.attempts.length) {
+            const keys = report.tasks.filter((t) => t.attempts.length).map((t) => t.key);
+            throw new CliError(
+              `run ${workflowId} has no attempt of task ` +
+                `"${key}"${keys.length ? ` (tasks with attempts: ${keys.slice(0, 20).join(', ')})` : ''}`,
+            );
           }
-        } else if (!options.all) {
-          attempts = attempts.slice(-1);
-        }
-        if (options.json) printJson(attempts);
-        else process.stdout.write(`${attempts.map(renderAttemptLogs).join('\n\n')}\n`);
-      });
-    });
+          let attempts = task.attempts;
+          if (options.attempt !== undefined) {
+            attempts = attempts.filter((a) => a.attempt === options.attempt);
+            if (!attempts.length) {
+              throw new CliError(
+                `task "${key}" of run ${workflowId} has no attempt ${options.attempt} ` +
+                  `(attempts: ${task.attempts.map((a) => a.attempt).join(', ')})`,
+              );
+            }
+          } else if (!options.all) {
+            attempts = attempts.slice(-1);
+          }
+          if (options.json) printJson(attempts);
+          else process.stdout.write(`${attempts.map(renderAttemptLogs).join('\n\n')}\n`);
+        });
+      },
+    );
 
   program
     .command('runs')
-    .description('recent team runs from visibility: team, state, progress, pending adjudications, budget used, start and duration')
+    .description(
+      'recent team runs from visibility: team, state, progress, pending adjudications, budget used, start and duration',
+    )
     .option('--team <name>', 'only runs of this team (TeamName)')
     .option('--status <list>', `only runs in these states, comma-separated (${RUN_STATUS_FILTERS.join(', ')})`)
     .option('--since <when>', 'only runs started since: 7d, 12h, 30m, or a date')
     .option('--limit <n>', 'at most this many runs, newest first', intOption, 50)
     .option('--json', 'print JSON')
-    .action(async (options: { team?: string; status?: string; since?: string; limit: number; json?: boolean }, command: Command) => {
-      await withClient(command, async (client) => {
-        const runs = await listTeamRuns(client, runsFilter(options));
-        if (options.json) printJson(runs);
-        else process.stdout.write(runs.length ? `${runsTable(runs)}\n` : 'no runs match\n');
-      });
-    });
+    .action(
+      async (
+        options: { team?: string; status?: string; since?: string; limit: number; json?: boolean },
+        command: Command,
+      ) => {
+        await withClient(command, async (client) => {
+          const runs = await listTeamRuns(client, runsFilter(options));
+          if (options.json) printJson(runs);
+          else process.stdout.write(runs.length ? `${runsTable(runs)}\n` : 'no runs match\n');
+        });
+      },
+    );
 }
 
 /** The options `runs` and `report --team` share, as a filter. */
@@ -82,7 +104,10 @@ export function runsFilter(options: { team?: string; status?: string; since?: st
 
 function planGraph(file: string): { name: string; tasks: GraphTask[] } {
   const { plan } = readPlan(file);
-  return { name: plan.name, tasks: plan.tasks.map((t) => ({ key: t.key, title: t.title ?? t.key, status: null, dependsOn: t.dependsOn })) };
+  return {
+    name: plan.name,
+    tasks: plan.tasks.map((t) => ({ key: t.key, title: t.title ?? t.key, status: null, dependsOn: t.dependsOn })),
+  };
 }
 
 async function runGraph(command: Command, workflowId: string): Promise<{ name: string; tasks: GraphTask[] }> {
@@ -108,7 +133,8 @@ export function renderGraph(name: string, tasks: GraphTask[], options: { dot?: b
 }
 
 function renderAttemptLogs(a: AttemptRecord): string {
-  const head = `${a.activityId} · attempt ${a.attempt} ` +
+  const head =
+    `${a.activityId} · attempt ${a.attempt} ` +
     `· ${a.outcome}${a.detail ? ` (${a.detail})` : ''}${a.worker ? ` · ${a.worker}` : ''}`;
   const lines = [head];
   for (const link of a.links) lines.push(`link: ${link.label ? `${link.label} ` : ''}${link.url}`);
@@ -141,8 +167,10 @@ function runsTable(runs: RunSummary[]): string {
       r.state,
       r.progress ? `${r.progress.done}/${r.progress.total}` : '?',
       r.pendingAdjudications === null ? '-' : String(r.pendingAdjudications),
-      r.budgetUsed ? `${count(r.budgetUsed.attempts)} att, ${count(r.budgetUsed.tokens)} ` +
-        `tok, ${usd(r.budgetUsed.usd)}${r.budgetStopped ? ' (stopped)' : ''}` : '?',
+      r.budgetUsed
+        ? `${count(r.budgetUsed.attempts)} att, ${count(r.budgetUsed.tokens)} ` +
+          `tok, ${usd(r.budgetUsed.usd)}${r.budgetStopped ? ' (stopped)' : ''}`
+        : '?',
       new Date(r.startedAt).toISOString().replace('T', ' ').slice(0, 19),
       `${duration((r.closedAt ?? now) - r.startedAt)}${r.closedAt ? '' : ' (open)'}`,
     ]),

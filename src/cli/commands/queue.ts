@@ -6,7 +6,9 @@ import { duration, oneLine, table } from '../format';
 export function registerQueue(program: Command): void {
   program
     .command('queue')
-    .description('every open run awaiting adjudication, across runs: each pending task with its code, reason, actor and age')
+    .description(
+      'every open run awaiting adjudication, across runs: each pending task with its code, reason, actor and age',
+    )
     .option('--team <name>', 'only runs of this team (TeamName)')
     .option('--json', 'print JSON')
     .action(async (options: { team?: string; json?: boolean }, command: Command) => {

@@ -24,16 +24,22 @@ export function registerReport(program: Command): void {
     .command('report [workflowId]')
     .description(
       "a run's story from its history: the task graph, every attempt per task with " +
-      "its logs, lease expiries, interruptions, adjudications, budget over time; " +
-        'with --team, one page with a runs x tasks grid linking to each run\'s report',
+        'its logs, lease expiries, interruptions, adjudications, budget over time; ' +
+        "with --team, one page with a runs x tasks grid linking to each run's report",
     )
-    .option('--html <file>', 'write one self-contained HTML page (graph, timeline, filters, budget chart; opens offline)')
+    .option(
+      '--html <file>',
+      'write one self-contained HTML page (graph, timeline, filters, budget chart; opens offline)',
+    )
     .option('--json', 'print the report data as JSON')
     .option('--team <name>', 'many runs: every recent run of this team in one grid (needs --html)')
     .option('--since <when>', 'with --team: runs started since (7d, 12h, a date); default 7d')
     .option('--status <list>', 'with --team: only runs in these states, comma-separated')
     .option('--limit <n>', 'with --team: at most this many runs, newest first', intOption, 50)
-    .option('--web-ui <url>', 'base URL of the Temporal Web UI for links (default: the local dev server\'s, when the address is local)')
+    .option(
+      '--web-ui <url>',
+      "base URL of the Temporal Web UI for links (default: the local dev server's, when the address is local)",
+    )
     .action(async (workflowId: string | undefined, options: ReportOptions, command: Command) => {
       await withClient(command, async (client, config) => {
         const webUi = options.webUi ?? localWebUi(config);
@@ -49,7 +55,8 @@ export function registerReport(program: Command): void {
           const page = renderReportHtml(report);
           userFile(() => writeFileSync(file, page));
           const attempts = report.tasks.reduce((n, t) => n + t.attempts.length, 0);
-          const counts = `${report.tasks.length} tasks, ${attempts} attempts, ${report.control.length} control messages`;
+          const messages = report.control.length;
+          const counts = `${report.tasks.length} tasks, ${attempts} attempts, ${messages} control messages`;
           process.stdout.write(`wrote ${path.resolve(file)}: ${counts}\n`);
         } else if (options.json) {
           printJson(report);
@@ -61,7 +68,12 @@ export function registerReport(program: Command): void {
 }
 
 /** Writes each run's report beside the team page (in `<page>-runs/`) and the grid that links them. */
-async function teamReport(client: Parameters<typeof loadRunReport>[0], options: ReportOptions, file: string, webUi: string | null): Promise<void> {
+async function teamReport(
+  client: Parameters<typeof loadRunReport>[0],
+  options: ReportOptions,
+  file: string,
+  webUi: string | null,
+): Promise<void> {
   const runs: RunSummary[] = await listTeamRuns(client, runsFilter({ ...options, since: options.since ?? '7d' }));
   const dirName = `${path.basename(file, path.extname(file))}-runs`;
   const dir = path.join(path.dirname(file), dirName);
@@ -82,5 +94,7 @@ async function teamReport(client: Parameters<typeof loadRunReport>[0], options: 
   const links = webUi ? { base: webUi.replace(/\/+$/, ''), namespace } : null;
   const page = renderTeamHtml({ title, rows, generatedAt: Date.now(), webUi: links });
   userFile(() => writeFileSync(file, page));
-  process.stdout.write(`wrote ${path.resolve(file)}: ${rows.length} run(s) of team ${options.team}, each report in ${path.resolve(dir)}\n`);
+  process.stdout.write(
+    `wrote ${path.resolve(file)}: ${rows.length} run(s) of team ${options.team}, each report in ${path.resolve(dir)}\n`,
+  );
 }

@@ -23,13 +23,17 @@ import { CliError, configFrom, printJson, withClient } from '../context';
 import { table } from '../format';
 
 const overlapOption = () =>
-  new Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(Object.keys(OVERLAP_POLICIES));
+  new Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(
+    Object.keys(OVERLAP_POLICIES),
+  );
 
 export function registerSchedule(program: Command): void {
   const schedule = program
     .command('schedule')
-    .description('run a team plan on a schedule (Temporal Schedules): create, ' +
-      'list, describe, trigger, pause, unpause, delete, sync');
+    .description(
+      'run a team plan on a schedule (Temporal Schedules): create, ' +
+        'list, describe, trigger, pause, unpause, delete, sync',
+    );
 
   schedule
     .command('create <id>')
@@ -40,35 +44,51 @@ export function registerSchedule(program: Command): void {
     .addOption(overlapOption().default('skip'))
     .option('--paused', 'create it paused', false)
     .option('--timezone <tz>', 'IANA time zone for cron times (default UTC)')
-    .action(async (id: string, options: { plan: string; cron?: string; every?: string; overlap: OverlapName; paused: boolean; timezone?: string }, command: Command) => {
-      if ((options.cron === undefined) === (options.every === undefined)) throw new CliError('give exactly one of --cron or --every');
-      const loaded = loadPlanFile(options.plan);
-      if (!loaded.ok) {
-        throw new CliError(`${options.plan}: ${loaded.problems.length} ` +
-          `problem(s)\n${loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`);
-      }
-      const everyMs = options.every === undefined ? undefined : parseEvery(options.every);
-      const config = configFrom(command);
-      await withClient(command, async (client) => {
-        await createTeamSchedule(client, {
-          id,
-          plan: loaded.raw as TeamPlanInput,
-          ...(options.cron !== undefined ? { cron: options.cron } : { everyMs }),
-          overlap: options.overlap,
-          paused: options.paused,
-          ...(options.timezone ? { timezone: options.timezone } : {}),
-          taskQueue: config.connection.taskQueue,
+    .action(
+      async (
+        id: string,
+        options: {
+          plan: string;
+          cron?: string;
+          every?: string;
+          overlap: OverlapName;
+          paused: boolean;
+          timezone?: string;
+        },
+        command: Command,
+      ) => {
+        if ((options.cron === undefined) === (options.every === undefined))
+          throw new CliError('give exactly one of --cron or --every');
+        const loaded = loadPlanFile(options.plan);
+        if (!loaded.ok) {
+          throw new CliError(
+            `${options.plan}: ${loaded.problems.length} ` +
+              `problem(s)\n${loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
+          );
+        }
+        const everyMs = options.every === undefined ? undefined : parseEvery(options.every);
+        const config = configFrom(command);
+        await withClient(command, async (client) => {
+          await createTeamSchedule(client, {
+            id,
+            plan: loaded.raw as TeamPlanInput,
+            ...(options.cron !== undefined ? { cron: options.cron } : { everyMs }),
+            overlap: options.overlap,
+            paused: options.paused,
+            ...(options.timezone ? { timezone: options.timezone } : {}),
+            taskQueue: config.connection.taskQueue,
+          });
+          const description = await describeTeamSchedule(client, id);
+          const next = description.info.nextActionTimes[0];
+          process.stdout.write(
+            `created schedule ${id}: team ${loaded.plan.name}, ${recordedAction(description).when}, ` +
+              `overlap ${options.overlap}` +
+              `${options.paused ? ', paused' : ''}, task queue ${config.connection.taskQueue}\n` +
+              (next && !options.paused ? `next run: ${next.toISOString()}\n` : ''),
+          );
         });
-        const description = await describeTeamSchedule(client, id);
-        const next = description.info.nextActionTimes[0];
-        process.stdout.write(
-          `created schedule ${id}: team ${loaded.plan.name}, ${recordedAction(description).when}, ` +
-          `overlap ${options.overlap}` +
-            `${options.paused ? ', paused' : ''}, task queue ${config.connection.taskQueue}\n` +
-            (next && !options.paused ? `next run: ${next.toISOString()}\n` : ''),
-        );
-      });
-    });
+      },
+    );
 
   schedule
     .command('list')
@@ -88,7 +108,9 @@ export function registerSchedule(program: Command): void {
           r.nextRun?.toISOString() ?? '-',
           r.lastRun ? `${r.lastRun.workflowId}` : '-',
         ]);
-        process.stdout.write(`${table(['SCHEDULE', 'TEAM', 'WHEN', 'STATE', 'CREATED BY', 'NEXT RUN', 'LAST RUN'], cells)}\n`);
+        process.stdout.write(
+          `${table(['SCHEDULE', 'TEAM', 'WHEN', 'STATE', 'CREATED BY', 'NEXT RUN', 'LAST RUN'], cells)}\n`,
+        );
       });
     });
 
@@ -117,13 +139,16 @@ export function registerSchedule(program: Command): void {
           skippedForOverlap: d.info.numActionsSkippedOverlap,
           nextRuns: d.state.paused ? [] : d.info.nextActionTimes.slice(0, 3).map((t) => t.toISOString()),
           running: d.info.runningActions.map((a) => a.workflow.workflowId),
-          recent: d.info.recentActions.map((a) => ({ workflowId: a.action.workflow.workflowId, takenAt: a.takenAt.toISOString() })),
+          recent: d.info.recentActions.map((a) => ({
+            workflowId: a.action.workflow.workflowId,
+            takenAt: a.takenAt.toISOString(),
+          })),
         };
         if (options.json) return printJson(summary);
         const lines = [
           `schedule ${id}`,
           `  team:            ${summary.team ?? '-'} (${summary.tasks ?? '?'} ` +
-          `tasks) on task queue ${summary.taskQueue ?? '-'}`,
+            `tasks) on task queue ${summary.taskQueue ?? '-'}`,
           `  when:            ${summary.when}`,
           `  overlap:         ${summary.overlap}`,
           `  state:           ${summary.paused ? 'paused' : 'active'}${summary.note ? ` (${summary.note})` : ''}`,
@@ -183,25 +208,36 @@ export function registerSchedule(program: Command): void {
 
   schedule
     .command('sync')
-    .description('apply `schedules:` from teamrun.yaml: create missing, ' +
-      'update changed, --prune delete undeclared ones sync created')
-    .option('--prune', 'delete schedules created by `schedule sync` for this task queue that are no longer declared', false)
+    .description(
+      'apply `schedules:` from teamrun.yaml: create missing, ' +
+        'update changed, --prune delete undeclared ones sync created',
+    )
+    .option(
+      '--prune',
+      'delete schedules created by `schedule sync` for this task queue that are no longer declared',
+      false,
+    )
     .option('--dry-run', 'print what would change, change nothing', false)
     .action(async (options: { prune: boolean; dryRun: boolean }, command: Command) => {
       const config = configFrom(command);
       const declared = declaredSchedules(config);
       await withClient(command, async (client) => {
-        const steps = await planSync(client, declared, { prune: options.prune, taskQueue: config.connection.taskQueue });
+        const steps = await planSync(client, declared, {
+          prune: options.prune,
+          taskQueue: config.connection.taskQueue,
+        });
         if (!options.dryRun) await applySync(client, declared, steps);
-        const verb = (op: string) => (options.dryRun ? `would ${op}` : { create: 'created', update: 'updated', delete: 'deleted' }[op] ?? op);
+        const verb = (op: string) =>
+          options.dryRun ? `would ${op}` : ({ create: 'created', update: 'updated', delete: 'deleted' }[op] ?? op);
         for (const step of steps) process.stdout.write(`${verb(step.op).padEnd(12)} ${step.id}: ${step.detail}\n`);
         const count = (op: string) => steps.filter((s) => s.op === op).length;
         process.stdout.write(
           `${options.dryRun ? 'dry run: ' : ''}${count('create')} ` +
-          `created, ${count('update')} updated, ${count('delete')} deleted, ` +
+            `created, ${count('update')} updated, ${count('delete')} deleted, ` +
             `${count('unchanged')} unchanged${count('conflict') ? `, ${count('conflict')} conflict(s)` : ''}\n`,
         );
-        if (count('conflict')) throw new CliError('some declared schedules exist but were not created by teamrun (see above)');
+        if (count('conflict'))
+          throw new CliError('some declared schedules exist but were not created by teamrun (see above)');
       });
     });
 }

@@ -9,7 +9,8 @@ import { actorOption, defaultActor, update, withRun } from './control';
 
 /** `{"tasks":[...]}` or a bare array, from a file, `-` (stdin) or `--tasks` inline. */
 function readTasks(file: string | undefined, inline: string | undefined): AddTasksRequestInput['tasks'] {
-  if ((file === undefined) === (inline === undefined)) throw new CliError('give the tasks: a JSON file (or - for stdin), or --tasks JSON');
+  if ((file === undefined) === (inline === undefined))
+    throw new CliError('give the tasks: a JSON file (or - for stdin), or --tasks JSON');
   const text = inline ?? userFile(() => readFileSync(file === '-' ? 0 : file!, 'utf8'));
   let value: unknown;
   try {
@@ -37,30 +38,51 @@ export function registerSpawn(program: Command): void {
     .command('add-tasks [workflowId] [file]')
     .description(
       'add tasks to a running run (the addTasks update). Inside ' +
-      'a shell task: `teamrun add-tasks tasks.json` adds them as ' +
+        'a shell task: `teamrun add-tasks tasks.json` adds them as ' +
         'children of the task, fenced by its token (the task needs ' +
         '"allowSpawn": true). From outside: `teamrun add-tasks RUN tasks.json`, ' +
         'checked against governance.operators. A request id makes it idempotent: the same id again adds nothing',
     )
     .option('--tasks <json>', 'the tasks inline instead of a file: {"tasks":[...]} or [...]')
     .option('--request-id <id>', 'idempotency key (default: <key>#<fencingToken> inside a task, a random id outside)')
-    .option('--parent <key>', 'outside a task: the task to show the new ones under (its depth counts toward budget.maxDepth)')
+    .option(
+      '--parent <key>',
+      'outside a task: the task to show the new ones under (its depth counts toward budget.maxDepth)',
+    )
     .addOption(actorOption())
     .addOption(new Option('--json', 'print the answer as JSON'))
-    .action(async (first: string | undefined, second: string | undefined, options: AddTasksOptions, command: Command) => {
-      const attempt = attemptFromEnv();
-      // Inside a task the run is implied: a lone argument is the file.
-      const inside = attempt !== null && second === undefined && options.parent === undefined;
-      const workflowId = inside ? attempt.workflowId : first;
-      if (!workflowId) throw new CliError('give the run: teamrun add-tasks RUN tasks.json (inside a task the run comes from $TEAMRUN_WORKFLOW_ID)');
-      const tasks = readTasks(inside ? first : second, options.tasks);
-      const request = inside
-        ? { tasks, parent: attempt.key, fencingToken: attempt.fencingToken, requestId: options.requestId ?? `${attempt.key}#${attempt.fencingToken}` }
-        : { tasks, ...(options.parent ? { parent: options.parent } : {}), requestId: options.requestId ?? randomUUID(), actor: options.actor ?? defaultActor() };
-      const answer = await withRun(command, workflowId, (handle) =>
-        update('addTasks', () => handle.executeUpdate(msg.addTasksUpdate, { args: [request] })),
-      );
-      if (options.json) printJson(answer);
-      else process.stdout.write(`${answer.idempotent ? 'already added by this request' : 'added'}: ${answer.added.join(', ')}\n`);
-    });
+    .action(
+      async (first: string | undefined, second: string | undefined, options: AddTasksOptions, command: Command) => {
+        const attempt = attemptFromEnv();
+        // Inside a task the run is implied: a lone argument is the file.
+        const inside = attempt !== null && second === undefined && options.parent === undefined;
+        const workflowId = inside ? attempt.workflowId : first;
+        if (!workflowId)
+          throw new CliError(
+            'give the run: teamrun add-tasks RUN tasks.json (inside a task the run comes from $TEAMRUN_WORKFLOW_ID)',
+          );
+        const tasks = readTasks(inside ? first : second, options.tasks);
+        const request = inside
+          ? {
+              tasks,
+              parent: attempt.key,
+              fencingToken: attempt.fencingToken,
+              requestId: options.requestId ?? `${attempt.key}#${attempt.fencingToken}`,
+            }
+          : {
+              tasks,
+              ...(options.parent ? { parent: options.parent } : {}),
+              requestId: options.requestId ?? randomUUID(),
+              actor: options.actor ?? defaultActor(),
+            };
+        const answer = await withRun(command, workflowId, (handle) =>
+          update('addTasks', () => handle.executeUpdate(msg.addTasksUpdate, { args: [request] })),
+        );
+        if (options.json) printJson(answer);
+        else
+          process.stdout.write(
+            `${answer.idempotent ? 'already added by this request' : 'added'}: ${answer.added.join(', ')}\n`,
+          );
+      },
+    );
 }

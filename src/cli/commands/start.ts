@@ -18,7 +18,9 @@ interface StartOptions {
 export function registerStart(program: Command): void {
   program
     .command('start <plan>')
-    .description('check a plan file, start it as a team run, and print its workflow id (and Web UI link on a local server)')
+    .description(
+      'check a plan file, start it as a team run, and print its workflow id (and Web UI link on a local server)',
+    )
     .option('--id <workflowId>', 'workflow id of the run (default: <plan name>-<timestamp>)')
     .option('--wait', 'show progress until the run ends, print its summary; exit 0 only if it succeeded')
     .option('--json', 'print JSON: the workflow id, or with --wait the run result')
@@ -43,7 +45,12 @@ export function registerStart(program: Command): void {
     });
 }
 
-async function start(client: Client, config: TeamrunConfig, plan: Parameters<typeof startTeamRun>[1], workflowId?: string) {
+async function start(
+  client: Client,
+  config: TeamrunConfig,
+  plan: Parameters<typeof startTeamRun>[1],
+  workflowId?: string,
+) {
   try {
     return await startTeamRun(client, plan, { taskQueue: config.connection.taskQueue, workflowId });
   } catch (err) {
@@ -61,7 +68,7 @@ async function warnWithoutWorker(client: Client, config: TeamrunConfig): Promise
   if (described && (described.pollers ?? []).length === 0) {
     process.stderr.write(
       `note: no worker polls task queue "${taskQueue}" yet; the run ` +
-      `starts when one does (\`teamrun worker\` or \`teamrun dev\`)\n`,
+        `starts when one does (\`teamrun worker\` or \`teamrun dev\`)\n`,
     );
   }
 }

@@ -20,7 +20,7 @@ export function registerValidate(program: Command): void {
     .option(
       '--kind <kind...>',
       'custom executor kinds your workers register (also worker.customKinds ' +
-      'in the config); any other unknown kind is a problem',
+        'in the config); any other unknown kind is a problem',
     )
     .action((file: string, options: ValidateCliOptions, command: Command) => {
       const config = configFrom(command);
@@ -28,7 +28,12 @@ export function registerValidate(program: Command): void {
       const { plan } = readPlan(file, { knownKinds });
       process.stdout.write(`${file}: ok (${plan.tasks.length} tasks, ${plan.teammates} teammates)\n`);
       if (options.graph) {
-        const tasks = plan.tasks.map((t) => ({ key: t.key, title: t.title ?? t.key, status: null, dependsOn: t.dependsOn }));
+        const tasks = plan.tasks.map((t) => ({
+          key: t.key,
+          title: t.title ?? t.key,
+          status: null,
+          dependsOn: t.dependsOn,
+        }));
         process.stdout.write(`${renderGraph(plan.name, tasks, { dot: options.dot })}\n`);
       }
     });

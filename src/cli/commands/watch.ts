@@ -8,14 +8,18 @@ import { waitForRun } from '../wait';
 export function registerWatch(program: Command): void {
   program
     .command('watch <workflowId>')
-    .description('live progress of a run until it ends (a bar on a terminal, plain ' +
-      'lines otherwise), then its summary; exit 0 only if it succeeded')
+    .description(
+      'live progress of a run until it ends (a bar on a terminal, plain ' +
+        'lines otherwise), then its summary; exit 0 only if it succeeded',
+    )
     .option('--json', 'print the run result as JSON at the end')
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
       await withClient(command, async (client) => {
         const handle = teamRunHandle(client, workflowId);
         await handle.describe().catch((err: unknown) => {
-          throw err instanceof WorkflowNotFoundError ? new CliError(`no run with id "${workflowId}" in namespace ${client.options.namespace}`) : err;
+          throw err instanceof WorkflowNotFoundError
+            ? new CliError(`no run with id "${workflowId}" in namespace ${client.options.namespace}`)
+            : err;
         });
         const result = await waitForRun(handle);
         if (options.json) printJson({ workflowId, ...result });

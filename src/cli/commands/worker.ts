@@ -4,8 +4,10 @@ import { CliError, configFrom } from '../context';
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('run a worker against the configured Temporal (teamrun.yaml, a ' +
-      'Temporal profile, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE) until Ctrl-C')
+    .description(
+      'run a worker against the configured Temporal (teamrun.yaml, a ' +
+        'Temporal profile, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE) until Ctrl-C',
+    )
     .option('--identity <name>', 'worker identity shown in the Web UI and in task holders (default: pid@host)')
     .action(async (options: { identity?: string }, command: Command) => {
       const config = configFrom(command);
