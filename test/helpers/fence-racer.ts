@@ -1,5 +1,5 @@
 /**
- * One of two processes racing on the same fenced resource (used by test/unit/fenced.test.ts).
+ * One of two processes racing on the same fenced resource (used by test/integration/fenced.test.ts).
  * Args: <db> <resource> <name> <count> <go file>. Prints "ready", waits for the go file (which
  * holds the start time) so both start together. Tokens follow that shared clock with some
  * jitter, so each process is sometimes ahead and sometimes a stale writer, as two attempts of
