@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startDevServer, type DevServer } from '../../src/devserver/server';
-import { startTestWorker, temporalBinary, uniqueQueue, waitFor } from '../helpers/env';
+import { temporalBinary, uniqueQueue, waitFor } from '../helpers/env';
+import { workerForTest } from '../helpers/scenario';
 import { teamrun } from './teamrun-cli';
 
 const run = promisify(execFile);
@@ -79,19 +80,15 @@ describe('teamrun doctor on a server with teamrun set up', () => {
     expect(line(alone.stdout, 'worker')).toMatch(new RegExp(`^FAIL .*no worker polls task queue "${taskQueue}"`));
     expect(alone.stdout).toContain('1 of 5 checks failed');
 
-    const worker = await startTestWorker({ taskQueue, identity: 'doctor-test-worker' });
-    try {
-      // The server lists a poller once its first poll arrives.
-      const polled = await waitFor('doctor to see the worker', async () => {
-        const result = await teamrun(['doctor'], env);
-        return result.code === 0 ? result : null;
-      }, 60_000, 500);
-      expect(line(polled.stdout, 'worker')).toMatch(new RegExp(`^ok .*task queue "${taskQueue}" polled by doctor-test-worker`));
-      expect(polled.stdout).toContain('all 5 checks passed');
-      expect(polled.code).toBe(0);
-    } finally {
-      await worker.stop();
-    }
+    await workerForTest({ taskQueue, identity: 'doctor-test-worker' });
+    // The server lists a poller once its first poll arrives.
+    const polled = await waitFor('doctor to see the worker', async () => {
+      const result = await teamrun(['doctor'], env);
+      return result.code === 0 ? result : null;
+    }, 60_000, 500);
+    expect(line(polled.stdout, 'worker')).toMatch(new RegExp(`^ok .*task queue "${taskQueue}" polled by doctor-test-worker`));
+    expect(polled.stdout).toContain('all 5 checks passed');
+    expect(polled.code).toBe(0);
   });
 
   it('says within seconds, in one line, that a server it cannot reach is not there', async () => {
