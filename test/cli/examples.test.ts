@@ -2,10 +2,11 @@ import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { teamRunHandle } from '../../src/client';
 import { loadPlanFile } from '../../src/plan/load';
-import { startTestWorker, temporalAddress, temporalBinary, testClient, uniqueQueue, type TestWorker } from '../helpers/env';
+import { temporalAddress, temporalBinary, testClient, uniqueQueue } from '../helpers/env';
+import { workerForSuite } from '../helpers/scenario';
 
 const examples = path.resolve(__dirname, '..', '..', 'examples');
 
@@ -18,13 +19,7 @@ describe('the example plans', () => {
   });
 
   describe('started with the plain temporal CLI', () => {
-    let worker: TestWorker;
-    beforeAll(async () => {
-      worker = await startTestWorker();
-    });
-    afterAll(async () => {
-      await worker?.stop();
-    });
+    const worker = workerForSuite();
 
     it('fanout.json runs to success from `temporal workflow start --input-file`', async () => {
       const id = uniqueQueue('fanout');

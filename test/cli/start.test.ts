@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorker, uniqueQueue, type TestWorker } from '../helpers/env';
+import { describe, expect, it } from 'vitest';
+import { uniqueQueue } from '../helpers/env';
+import { workerForSuite } from '../helpers/scenario';
 import { teamrun } from './teamrun-cli';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-cli-'));
@@ -39,13 +40,7 @@ describe('teamrun validate', () => {
 });
 
 describe('teamrun start --wait, status and tasks against a real server', () => {
-  let worker: TestWorker;
-  beforeAll(async () => {
-    worker = await startTestWorker();
-  });
-  afterAll(async () => {
-    await worker?.stop();
-  });
+  const worker = workerForSuite();
 
   it('runs a plan to success, shows progress, prints the summary, and exits 0', async () => {
     const id = uniqueQueue('cli-ok');

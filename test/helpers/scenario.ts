@@ -1,4 +1,4 @@
-import { onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
 import { startRun, startTestWorker, uniqueQueue, type TestWorker } from './env';
@@ -14,6 +14,22 @@ export async function workerForTest(
   const worker = await startTestWorker(options);
   finished(() => worker.stop());
   return worker;
+}
+
+/**
+ * One in-process worker shared by the tests of a describe block: started before the first, stopped after
+ * the last. Its queue is named at once, so the block can use it in its own definitions.
+ */
+export function workerForSuite(options: Parameters<typeof startTestWorker>[0] = {}): { taskQueue: string } {
+  const taskQueue = options.taskQueue ?? uniqueQueue('test');
+  let worker: TestWorker | undefined;
+  beforeAll(async () => {
+    worker = await startTestWorker({ ...options, taskQueue });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+  });
+  return { taskQueue };
 }
 
 /** Starts a run on `worker`'s queue; a run the test leaves open is terminated when it ends. */

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLedger, ledgerStatus } from '../../src/client/ledger';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { ledgerWorkflowId, type LedgerLimits } from '../../src/team/ledger-requests';
 import * as msg from '../../src/workflows/messages';
 import { teamrun } from '../cli/teamrun-cli';
 import { historyAttempts, maxOverlap } from '../helpers/history';
-import { startRun, startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from '../helpers/env';
+import { startRun, testClient, uniqueQueue, waitFor } from '../helpers/env';
+import { workerForSuite } from '../helpers/scenario';
 
 /** A shell step that reports `tokens` of usage, as an LLM-calling step would. */
 const spends = (tokens: number) => ({
@@ -14,13 +15,7 @@ const spends = (tokens: number) => ({
 });
 
 describe('team runs sharing one ledger (shared dev server)', () => {
-  let worker: TestWorker;
-  beforeAll(async () => {
-    worker = await startTestWorker();
-  });
-  afterAll(async () => {
-    await worker?.stop();
-  });
+  const worker = workerForSuite();
 
   async function newLedger(name: string, limits: LedgerLimits): Promise<string> {
     const id = uniqueQueue(name);

@@ -1,25 +1,22 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { teamRunHandle } from '../../src/client';
 import { TeamName } from '../../src/workflows/search-attributes';
 import { teamrun as runCli } from '../cli/teamrun-cli';
-import { startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from '../helpers/env';
+import { testClient, uniqueQueue, waitFor } from '../helpers/env';
+import { workerForSuite } from '../helpers/scenario';
 import { temporal } from './takeover-helpers';
 
 /** A cron time that never comes during a test run, so only triggers start runs. */
 const NEVER_DURING_TESTS = '0 0 1 1 *';
 
 describe('scheduled team runs', () => {
-  let worker: TestWorker;
+  const worker = workerForSuite();
   let dir: string;
-  beforeAll(async () => {
-    worker = await startTestWorker();
+  beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-schedule-'));
-  });
-  afterAll(async () => {
-    await worker?.stop();
   });
 
   const cli = (...args: string[]) => runCli(['--task-queue', worker.taskQueue, ...args]);
