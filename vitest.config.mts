@@ -17,7 +17,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/hostile/**/*.test.ts', 'test/package/**/*.test.ts'],
+          include: [
+            'test/integration/**/*.test.ts',
+            'test/cli/**/*.test.ts',
+            'test/hostile/**/*.test.ts',
+            'test/package/**/*.test.ts',
+          ],
           // One real Temporal dev server for the whole run, started here and shared by every file.
           globalSetup: ['test/helpers/global-setup.ts'],
         },

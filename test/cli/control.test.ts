@@ -42,20 +42,53 @@ describe.concurrent('teamrun claims / interrupt / adjudications / adjudicate / a
     expect(stale).toMatchObject({ code: 1, stdout: expect.stringContaining('not interrupted: stale_attempt') });
     expect((await claimOf(handle, 'edit')).interrupted).toBe(false);
 
-    const taken = await cli('interrupt', id, 'edit', '--actor', 'alice', '--reason', 'mine now', '--request-id', 'req-7');
-    expect(taken).toMatchObject({ code: 0, stdout: expect.stringMatching(/^interrupted: edit \(token 1, teammate-\d\)\n {2}request req-7 by alice/) });
+    const taken = await cli(
+      'interrupt',
+      id,
+      'edit',
+      '--actor',
+      'alice',
+      '--reason',
+      'mine now',
+      '--request-id',
+      'req-7',
+    );
+    expect(taken).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^interrupted: edit \(token 1, teammate-\d\)\n {2}request req-7 by alice/),
+    });
     await waitForStatus(handle, 'edit', 'adjudication');
 
     const listed = await cli('adjudications', id);
-    expect(listed).toMatchObject({ code: 0, stdout: expect.stringMatching(/edit\s+TEAM_TASK_HUMAN_INTERRUPTED\s+1\s+alice\s+\S+\s+-\s+pending\s+mine now/) });
+    expect(listed).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/edit\s+TEAM_TASK_HUMAN_INTERRUPTED\s+1\s+alice\s+\S+\s+-\s+pending\s+mine now/),
+    });
     expect(listed.stdout).toContain('1 pending');
 
     const both = await cli('adjudicate', id, 'edit', '--accept', '--reject');
-    expect(both).toMatchObject({ code: 1, stderr: expect.stringContaining('give exactly one of --retry, --accept or --reject') });
+    expect(both).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('give exactly one of --retry, --accept or --reject'),
+    });
     const unknown = await cli('adjudicate', id, 'nope', '--accept', '--actor', 'alice');
-    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/adjudicate rejected: not_found: adjudicate: no task "nope"/) });
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/adjudicate rejected: not_found: adjudicate: no task "nope"/),
+    });
 
-    const retried = await cli('adjudicate', id, 'edit', '--retry', '--actor', 'alice', '--decision-id', 'dec-1', '--reason', 'go again');
+    const retried = await cli(
+      'adjudicate',
+      id,
+      'edit',
+      '--retry',
+      '--actor',
+      'alice',
+      '--decision-id',
+      'dec-1',
+      '--reason',
+      'go again',
+    );
     expect(retried).toMatchObject({ code: 0, stdout: expect.stringContaining('edit: retry -> ready') });
     await waitForStatus(handle, 'after', 'succeeded');
     expect(await taskOf(handle, 'edit')).toMatchObject({ status: 'succeeded', fencingToken: 2 });
@@ -63,10 +96,16 @@ describe.concurrent('teamrun claims / interrupt / adjudications / adjudicate / a
     expect(finished).toMatchObject({ code: 1, stdout: expect.stringContaining('not interrupted: not_active') });
 
     const aborted = await cli('abort', id, '--reason', 'release freeze', '--actor', 'alice');
-    expect(aborted).toMatchObject({ code: 0, stdout: expect.stringContaining('aborted: 1 running attempt(s) cancelled; they settle in adjudication') });
+    expect(aborted).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('aborted: 1 running attempt(s) cancelled; they settle in adjudication'),
+    });
     await waitForStatus(handle, 'other', 'adjudication');
     const notNow = await cli('adjudicate', id, 'other', '--retry', '--actor', 'alice');
-    expect(notNow).toMatchObject({ code: 1, stderr: expect.stringContaining('adjudicate rejected: run_not_accepting_work') });
+    expect(notNow).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('adjudicate rejected: run_not_accepting_work'),
+    });
     const rejected = await cli('adjudicate', id, 'other', '--reject', '--actor', 'alice', '--json');
     expect(JSON.parse(rejected.stdout)).toMatchObject({ ok: true, task: { key: 'other', status: 'failed' } });
 
@@ -74,14 +113,31 @@ describe.concurrent('teamrun claims / interrupt / adjudications / adjudicate / a
     expect(result.status).toBe('aborted');
     const closed = JSON.parse((await cli('adjudications', id, '--json')).stdout) as Array<Record<string, unknown>>;
     expect(closed).toEqual([
-      expect.objectContaining({ key: 'edit', requestId: 'req-7', actor: 'alice', fencingToken: 1, decision: expect.objectContaining({ decisionId: 'dec-1', decision: 'retry' }) }),
-      expect.objectContaining({ key: 'other', code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED', reason: 'release freeze', decision: expect.objectContaining({ decision: 'reject' }) }),
+      expect.objectContaining({
+        key: 'edit',
+        requestId: 'req-7',
+        actor: 'alice',
+        fencingToken: 1,
+        decision: expect.objectContaining({ decisionId: 'dec-1', decision: 'retry' }),
+      }),
+      expect.objectContaining({
+        key: 'other',
+        code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
+        reason: 'release freeze',
+        decision: expect.objectContaining({ decision: 'reject' }),
+      }),
     ]);
   });
 
-  it('abort --no-adjudication fails the running attempts instead, and a run that does not exist is named', async ({ expect, onTestFinished }) => {
+  it('abort --no-adjudication fails the running attempts instead, and a run that does not exist is named', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({}, onTestFinished);
-    const handle = await startRun({ name: 'cli-abort', lease, tasks: [{ key: 'hold', executor: hold }] }, worker.taskQueue);
+    const handle = await startRun(
+      { name: 'cli-abort', lease, tasks: [{ key: 'hold', executor: hold }] },
+      worker.taskQueue,
+    );
     await claimOf(handle, 'hold');
     const aborted = await cli('abort', handle.workflowId, '--reason', 'wrong plan', '--no-adjudication', '--json');
     expect(aborted).toMatchObject({ code: 0 });
@@ -91,9 +147,15 @@ describe.concurrent('teamrun claims / interrupt / adjudications / adjudicate / a
     expect(result.tasks[0]).toMatchObject({ status: 'failed', lastError: 'run aborted while the attempt was running' });
     expect(result.adjudications).toEqual([]);
     const events = await handle.query(msg.eventsQuery, { limit: 1_000 });
-    expect(events.events.find((e) => e.type === 'run:abort-requested')).toMatchObject({ reason: 'wrong plan', actor: expect.any(String) });
+    expect(events.events.find((e) => e.type === 'run:abort-requested')).toMatchObject({
+      reason: 'wrong plan',
+      actor: expect.any(String),
+    });
 
     const missing = await cli('claims', 'no-such-run-anywhere');
-    expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('no open run with id "no-such-run-anywhere"') });
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no open run with id "no-such-run-anywhere"'),
+    });
   });
 });

@@ -16,7 +16,10 @@ writeFileSync(plan, 'name: doctor-one\ntasks:\n  - { key: a, executor: { kind: n
 
 /** The line of one check in doctor's output (`ok    search attributes  ...`). */
 function line(stdout: string, check: string): string {
-  return stdout.split('\n').find((l) => new RegExp(`^(ok|FAIL|skip)\\s+${check}\\s`).test(l)) ?? `(no "${check}" line in:\n${stdout})`;
+  return (
+    stdout.split('\n').find((l) => new RegExp(`^(ok|FAIL|skip)\\s+${check}\\s`).test(l)) ??
+    `(no "${check}" line in:\n${stdout})`
+  );
 }
 
 describe('teamrun doctor on a plain `temporal server start-dev` (no search attributes)', () => {
@@ -42,15 +45,24 @@ describe('teamrun doctor on a plain `temporal server start-dev` (no search attri
     const before = await teamrun(['doctor'], env);
     expect(before.code).toBe(1);
     expect(line(before.stdout, 'connection')).toMatch(/^ok .*namespace default \(TLS off\) answers/);
-    expect(line(before.stdout, 'search attributes')).toMatch(/^FAIL .*missing TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName/);
-    const commands = before.stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('temporal operator search-attribute create'));
+    expect(line(before.stdout, 'search attributes')).toMatch(
+      /^FAIL .*missing TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName/,
+    );
+    const commands = before.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('temporal operator search-attribute create'));
     expect(commands).toHaveLength(4);
-    expect(commands).toContain(`temporal operator search-attribute create --address ${server.address} --namespace default --name TeamName --type Keyword`);
+    expect(commands).toContain(
+      `temporal operator search-attribute create --address ${server.address} --namespace default --name TeamName --type Keyword`,
+    );
 
     // Starting a run names the cause in one line, not a stack.
     const start = await teamrun(['start', plan], env);
     expect(start.code).toBe(1);
-    expect(start.stderr).toContain("namespace default lacks teamrun's search attributes TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName");
+    expect(start.stderr).toContain(
+      "namespace default lacks teamrun's search attributes TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName",
+    );
     expect(start.stderr).not.toMatch(/\n\s+at /);
 
     for (const command of commands) {
@@ -58,14 +70,18 @@ describe('teamrun doctor on a plain `temporal server start-dev` (no search attri
       await run(temporalBinary(), args);
     }
     const after = await teamrun(['doctor'], env);
-    expect(line(after.stdout, 'search attributes')).toMatch(/^ok .*TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName registered in default/);
+    expect(line(after.stdout, 'search attributes')).toMatch(
+      /^ok .*TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName registered in default/,
+    );
   });
 
   it('--fix registers them itself', async () => {
     const env = { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'fixme' };
     expect(line((await teamrun(['doctor'], env)).stdout, 'search attributes')).toMatch(/^FAIL .*missing .* in fixme/);
     const fixed = await teamrun(['doctor', '--fix'], env);
-    expect(line(fixed.stdout, 'search attributes')).toMatch(/^ok .*registered TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName in fixme/);
+    expect(line(fixed.stdout, 'search attributes')).toMatch(
+      /^ok .*registered TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName in fixme/,
+    );
     expect(line((await teamrun(['doctor'], env)).stdout, 'search attributes')).toMatch(/^ok .*registered in fixme/);
   });
 });
@@ -82,11 +98,18 @@ describe('teamrun doctor on a server with teamrun set up', () => {
 
     await workerForTest({ taskQueue, identity: 'doctor-test-worker' });
     // The server lists a poller once its first poll arrives.
-    const polled = await waitFor('doctor to see the worker', async () => {
-      const result = await teamrun(['doctor'], env);
-      return result.code === 0 ? result : null;
-    }, 60_000, 500);
-    expect(line(polled.stdout, 'worker')).toMatch(new RegExp(`^ok .*task queue "${taskQueue}" polled by doctor-test-worker`));
+    const polled = await waitFor(
+      'doctor to see the worker',
+      async () => {
+        const result = await teamrun(['doctor'], env);
+        return result.code === 0 ? result : null;
+      },
+      60_000,
+      500,
+    );
+    expect(line(polled.stdout, 'worker')).toMatch(
+      new RegExp(`^ok .*task queue "${taskQueue}" polled by doctor-test-worker`),
+    );
     expect(polled.stdout).toContain('all 5 checks passed');
     expect(polled.code).toBe(0);
   });

@@ -24,12 +24,18 @@ describe('the example plans', () => {
     it('fanout.json runs to success from `temporal workflow start --input-file`', async () => {
       const id = uniqueQueue('fanout');
       await promisify(execFile)(temporalBinary(), [
-        'workflow', 'start',
-        '--type', 'teamRun',
-        '--task-queue', worker.taskQueue,
-        '--workflow-id', id,
-        '--input-file', path.join(examples, 'fanout.json'),
-        '--address', temporalAddress(),
+        'workflow',
+        'start',
+        '--type',
+        'teamRun',
+        '--task-queue',
+        worker.taskQueue,
+        '--workflow-id',
+        id,
+        '--input-file',
+        path.join(examples, 'fanout.json'),
+        '--address',
+        temporalAddress(),
       ]);
       const result = await teamRunHandle(await testClient(), id).result();
       expect(result.status).toBe('succeeded');

@@ -22,7 +22,9 @@ describe('teamrun dev and teamrun demo on an embedded server', () => {
     const dev = spawnTeamrun(['dev', '--ui-port', String(uiPort)], env);
     try {
       await waitForOutput(dev, 'Press Ctrl-C to stop.');
-      expect(dev.stdout()).toContain(`Temporal dev server: 127.0.0.1:${port} (namespace default, SQLite ${path.join(dir, 'dev.db')})`);
+      expect(dev.stdout()).toContain(
+        `Temporal dev server: 127.0.0.1:${port} (namespace default, SQLite ${path.join(dir, 'dev.db')})`,
+      );
       expect(dev.stdout()).toContain(`Web UI:              http://localhost:${uiPort}/namespaces/default/workflows`);
       expect((await fetch(`http://127.0.0.1:${uiPort}/`)).ok).toBe(true);
 
@@ -38,7 +40,8 @@ describe('teamrun dev and teamrun demo on an embedded server', () => {
       expect(demo.stdout).toContain(`run ${id}: succeeded`);
       // The flaky task ran twice, the second time with a new fencing token; the others once.
       expect(demo.stdout).toMatch(/\n\s+build\s+succeeded\s+2\s+2\s/);
-      for (const key of ['fetch', 'lint', 'publish']) expect(demo.stdout).toMatch(new RegExp(`\\n\\s+${key}\\s+succeeded\\s+1\\s+1\\s`));
+      for (const key of ['fetch', 'lint', 'publish'])
+        expect(demo.stdout).toMatch(new RegExp(`\\n\\s+${key}\\s+succeeded\\s+1\\s+1\\s`));
       expect(demo.stdout).toMatch(/demo finished in [\d.]+m?s: succeeded/);
 
       // What the Web UI lists and filters on: the run's search attributes on the embedded server.
@@ -46,7 +49,9 @@ describe('teamrun dev and teamrun demo on an embedded server', () => {
       try {
         const client = new Client({ connection });
         const listed = await waitFor('the demo run in visibility with its search attributes', async () => {
-          for await (const run of client.workflow.list({ query: `TeamName="demo-docs" AND TeamRunStatus="Succeeded"` })) {
+          for await (const run of client.workflow.list({
+            query: `TeamName="demo-docs" AND TeamRunStatus="Succeeded"`,
+          })) {
             if (run.workflowId === id) return run;
           }
           return null;
@@ -75,7 +80,9 @@ describe('teamrun dev and teamrun demo on an embedded server', () => {
     try {
       const demo = await teamrun(['demo'], { TEMPORAL_ADDRESS: `127.0.0.1:${port}` });
       expect(demo.code).toBe(1);
-      expect(demo.stderr).toContain(`port ${port} on 127.0.0.1 is in use by a program that does not answer as a Temporal server`);
+      expect(demo.stderr).toContain(
+        `port ${port} on 127.0.0.1 is in use by a program that does not answer as a Temporal server`,
+      );
       expect(demo.stderr).toContain('TEMPORAL_ADDRESS=127.0.0.1:17233');
       expect(demo.stderr).not.toMatch(/\n\s+at /);
     } finally {

@@ -61,7 +61,15 @@ describe('teamrun start --wait, status and tasks against a real server', () => {
         },
       ],
     });
-    const { code, stdout, stderr } = await teamrun(['start', file, '--id', id, '--wait', '--task-queue', worker.taskQueue]);
+    const { code, stdout, stderr } = await teamrun([
+      'start',
+      file,
+      '--id',
+      id,
+      '--wait',
+      '--task-queue',
+      worker.taskQueue,
+    ]);
     expect(stderr).toContain('2/2 done');
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain(`started ${id} on task queue "${worker.taskQueue}"`);
@@ -73,7 +81,13 @@ describe('teamrun start --wait, status and tasks against a real server', () => {
     const status = await teamrun(['status', id, '--json']);
     expect(status.code).toBe(0);
     const overview = JSON.parse(status.stdout);
-    expect(overview).toMatchObject({ workflowId: id, open: false, name: 'cli-ok', state: 'succeeded', pendingAdjudications: [] });
+    expect(overview).toMatchObject({
+      workflowId: id,
+      open: false,
+      name: 'cli-ok',
+      state: 'succeeded',
+      pendingAdjudications: [],
+    });
     expect(overview.stats).toMatchObject({ total: 2, succeeded: 2 });
     expect(overview.budget.used.tasks).toBe(3);
 
@@ -103,11 +117,16 @@ describe('teamrun start --wait, status and tasks against a real server', () => {
     expect(code).toBe(1);
     expect(stdout).toContain(`run ${id}: failed`);
     expect(stdout).toMatch(/\n\s+ship\s+skipped\s+0/);
-    expect(stdout).toMatch(/failing tasks:\n\s+compile \(failed after 2 attempt\(s\)\): .*exit code 3.*missing header foo\.h/);
+    expect(stdout).toMatch(
+      /failing tasks:\n\s+compile \(failed after 2 attempt\(s\)\): .*exit code 3.*missing header foo\.h/,
+    );
   });
 
   it('refuses a bad plan before starting anything, and says when no worker polls the queue', async () => {
-    const cycle = writePlan('cycle.yaml', 'name: c\ntasks:\n  - { key: a, dependsOn: [b], executor: { kind: noop } }\n  - { key: b, dependsOn: [a], executor: { kind: noop } }\n');
+    const cycle = writePlan(
+      'cycle.yaml',
+      'name: c\ntasks:\n  - { key: a, dependsOn: [b], executor: { kind: noop } }\n  - { key: b, dependsOn: [a], executor: { kind: noop } }\n',
+    );
     const bad = await teamrun(['start', cycle]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('dependency cycle: a -> b -> a');

@@ -58,7 +58,8 @@ export async function waitForOutput(run: CliProcess, text: string, timeoutMs = 9
     `teamrun to print "${text}"`,
     () => {
       if (run.stdout().includes(text) || run.stderr().includes(text)) return true;
-      if (run.child.exitCode !== null) throw new Error(`teamrun exited ${run.child.exitCode}:\n${run.stdout()}\n${run.stderr()}`);
+      if (run.child.exitCode !== null)
+        throw new Error(`teamrun exited ${run.child.exitCode}:\n${run.stdout()}\n${run.stderr()}`);
       return false;
     },
     timeoutMs,

@@ -15,8 +15,15 @@ describe('teamrun watch', () => {
         name: uniqueQueue('watched'),
         budget: { maxTokens: 10_000 },
         tasks: [
-          { key: 'held', executor: { kind: 'shell', command: 'while [ ! -e "$GATE" ]; do sleep 0.1; done', env: { GATE: gate } } },
-          { key: 'after', dependsOn: ['held'], executor: { kind: 'shell', command: `echo '::teamrun-usage::{"inputTokens":40,"outputTokens":2}'` } },
+          {
+            key: 'held',
+            executor: { kind: 'shell', command: 'while [ ! -e "$GATE" ]; do sleep 0.1; done', env: { GATE: gate } },
+          },
+          {
+            key: 'after',
+            dependsOn: ['held'],
+            executor: { kind: 'shell', command: `echo '::teamrun-usage::{"inputTokens":40,"outputTokens":2}'` },
+          },
         ],
       },
       worker,
@@ -28,13 +35,21 @@ describe('teamrun watch', () => {
     expect(code).toBe(0);
     // No terminal: plain lines, no bar drawing escape codes.
     expect(stderr).not.toContain('\u001b[');
-    expect(stderr.trim().split('\n').at(-1)).toBe('2/2 done · 0 running · 0 failed · 0 in adjudication · 42 of 10,000 tokens · $0.00 · succeeded');
+    expect(stderr.trim().split('\n').at(-1)).toBe(
+      '2/2 done · 0 running · 0 failed · 0 in adjudication · 42 of 10,000 tokens · $0.00 · succeeded',
+    );
     expect(stdout).toContain(`run ${handle.workflowId}: succeeded`);
   });
 
   it('exits 1 for a run that did not succeed, and names an unknown run', async () => {
     const worker = await workerForTest();
-    const handle = await runForTest({ name: 'watched-fail', tasks: [{ key: 'bad', retry: { maxAttempts: 1 }, executor: { kind: 'shell', command: 'exit 3' } }] }, worker);
+    const handle = await runForTest(
+      {
+        name: 'watched-fail',
+        tasks: [{ key: 'bad', retry: { maxAttempts: 1 }, executor: { kind: 'shell', command: 'exit 3' } }],
+      },
+      worker,
+    );
     await handle.result();
     const failed = await teamrun(['watch', handle.workflowId]);
     expect(failed.code).toBe(1);

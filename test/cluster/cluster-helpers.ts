@@ -23,7 +23,11 @@ import { spawnWorkerProcess, temporalAddress, temporalBinary, waitFor, type Work
 /** Whether the cluster of this checkout runs: PostgreSQL and all four services. */
 export function clusterUp(): boolean {
   const state = readState();
-  return !!state && postgresRunning(postgresOf(state.ports)) && SERVICES.every((s) => state.pids[s] !== undefined && serviceRunning(state.pids[s]!, s));
+  return (
+    !!state &&
+    postgresRunning(postgresOf(state.ports)) &&
+    SERVICES.every((s) => state.pids[s] !== undefined && serviceRunning(state.pids[s]!, s))
+  );
 }
 
 function current(): { state: ClusterState; build: ServerBuild } {
@@ -58,7 +62,11 @@ export async function crashAndRestart(service: Service, downForMs = 0): Promise<
 }
 
 /** Stops one service (SIGKILL: a crash; SIGTERM: a clean stop) and starts it again once `whileDown` has run. */
-export async function restartAround(service: Service, signal: 'SIGKILL' | 'SIGTERM', whileDown: () => void | Promise<void>): Promise<Outage> {
+export async function restartAround(
+  service: Service,
+  signal: 'SIGKILL' | 'SIGTERM',
+  whileDown: () => void | Promise<void>,
+): Promise<Outage> {
   const { state, build } = current();
   const began = Date.now();
   await stopService(state, service, signal);
@@ -95,14 +103,24 @@ export async function temporal(...args: string[]): Promise<string> {
 }
 
 export async function listed(query: string): Promise<string[]> {
-  const rows = JSON.parse(await temporal('workflow', 'list', '--query', query, '--output', 'json')) as Array<{ execution: { workflowId: string } }>;
+  const rows = JSON.parse(await temporal('workflow', 'list', '--query', query, '--output', 'json')) as Array<{
+    execution: { workflowId: string };
+  }>;
   return rows.map((r) => r.execution.workflowId);
 }
 
-
 /** A worker process (on 127.0.0.1) that serves its SDK metrics at `metricsAddress`; killed when the test ends. */
-export async function spawnWorkerWithMetrics(taskQueue: string, identity: string, metricsAddress: string): Promise<WorkerProcess> {
-  const worker = await spawnWorkerProcess({ taskQueue, identity, config: workerConfig, env: { TEAMRUN_METRICS_ADDRESS: metricsAddress } });
+export async function spawnWorkerWithMetrics(
+  taskQueue: string,
+  identity: string,
+  metricsAddress: string,
+): Promise<WorkerProcess> {
+  const worker = await spawnWorkerProcess({
+    taskQueue,
+    identity,
+    config: workerConfig,
+    env: { TEAMRUN_METRICS_ADDRESS: metricsAddress },
+  });
   onTestFinished(async () => {
     if (worker.child.exitCode === null && worker.child.signalCode === null) {
       worker.child.kill('SIGKILL');

@@ -2,9 +2,24 @@ import { describe, expect, it } from 'vitest';
 import * as msg from '../../src/workflows/messages';
 import { uniqueQueue, waitFor } from '../helpers/env';
 import type { HistoryAttempt } from '../helpers/history';
-import { attemptsByTask, completionsByTask, eventsOf, spawnWorkers, startLeaseRun } from '../integration/leases-helpers';
+import {
+  attemptsByTask,
+  completionsByTask,
+  eventsOf,
+  spawnWorkers,
+  startLeaseRun,
+} from '../integration/leases-helpers';
 import { freePort } from '../../src/devserver/server';
-import { clusterState, crashAndRestart, figure, metricSum, restartPostgres, spawnWorkerWithMetrics, workerConfig, type Outage } from './cluster-helpers';
+import {
+  clusterState,
+  crashAndRestart,
+  figure,
+  metricSum,
+  restartPostgres,
+  spawnWorkerWithMetrics,
+  workerConfig,
+  type Outage,
+} from './cluster-helpers';
 
 const TASKS = 48;
 
@@ -12,7 +27,11 @@ const TASKS = 48;
  * Given a run of 48 one-second tasks on two worker processes, when `fault` hits the cluster
  * mid-run, then the run completes and the history holds exactly one completion per task.
  */
-async function survives(fault: string, inject: () => Promise<Outage>, metrics?: string[]): Promise<{ expired: number }> {
+async function survives(
+  fault: string,
+  inject: () => Promise<Outage>,
+  metrics?: string[],
+): Promise<{ expired: number }> {
   const queue = uniqueQueue(`cluster-${fault}`);
   const identities = [`${fault}-a`, `${fault}-b`];
   // Workers that serve their SDK metrics when the test reads them.
@@ -31,10 +50,14 @@ async function survives(fault: string, inject: () => Promise<Outage>, metrics?: 
     },
     queue,
   );
-  await waitFor('a third of the tasks to settle while others run', async () => {
-    const { stats } = await handle.query(msg.statusQuery);
-    return stats.succeeded >= TASKS / 3 && stats.running > 0;
-  }, 120_000);
+  await waitFor(
+    'a third of the tasks to settle while others run',
+    async () => {
+      const { stats } = await handle.query(msg.statusQuery);
+      return stats.succeeded >= TASKS / 3 && stats.running > 0;
+    },
+    120_000,
+  );
 
   const faultAt = Date.now();
   const outage = await inject();
@@ -76,7 +99,8 @@ describe('the cluster under fault: nothing lost, nothing settled twice', () => {
     // What docs/deploy.md tells an operator to watch: the worker's failed calls, the server's heartbeat timeouts.
     const sum = async (labels: string) => {
       let total = 0;
-      for (const address of metrics) total += await metricSum(`http://${address}/metrics`, 'temporal_request_failure', labels);
+      for (const address of metrics)
+        total += await metricSum(`http://${address}/metrics`, 'temporal_request_failure', labels);
       return total;
     };
     // Attempts shorter than the heartbeat pace send no heartbeat (issue 17), so what fails is

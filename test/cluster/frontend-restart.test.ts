@@ -19,8 +19,18 @@ describe('the frontend restarted while people steer a run', () => {
         lease: { ttlMs: 5_000 },
         tasks: [
           // Holds on its first attempt until interrupted; a later attempt succeeds with its token.
-          { key: 'hold', executor: { kind: 'shell', command: `[ "$TEAMRUN_ATTEMPT" = 1 ] && exec sleep 600; echo "::teamrun-output::{\\"token\\":$TEAMRUN_FENCING_TOKEN}"` } },
-          { key: 'after', dependsOn: ['hold'], executor: { kind: 'shell', command: 'echo "::teamrun-output::$TEAMRUN_INPUTS"' } },
+          {
+            key: 'hold',
+            executor: {
+              kind: 'shell',
+              command: `[ "$TEAMRUN_ATTEMPT" = 1 ] && exec sleep 600; echo "::teamrun-output::{\\"token\\":$TEAMRUN_FENCING_TOKEN}"`,
+            },
+          },
+          {
+            key: 'after',
+            dependsOn: ['hold'],
+            executor: { kind: 'shell', command: 'echo "::teamrun-output::$TEAMRUN_INPUTS"' },
+          },
         ],
       },
       queue,
@@ -33,21 +43,38 @@ describe('the frontend restarted while people steer a run', () => {
     const down1 = await restartAround('frontend', 'SIGKILL', () => {
       sentAt = Date.now();
       interrupt = handle.executeUpdate(msg.interruptTaskUpdate, {
-        args: [{ key: 'hold', fencingToken: claim.fencingToken, actor: 'alice', requestId: 'int-1', reason: 'taking over' }],
+        args: [
+          { key: 'hold', fencingToken: claim.fencingToken, actor: 'alice', requestId: 'int-1', reason: 'taking over' },
+        ],
       });
     });
     const verdict = await interrupt!;
     const interruptMs = Date.now() - sentAt;
     expect(verdict.ok).toBe(true);
-    await waitFor('the run to wait for a human', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication', 60_000);
+    await waitFor(
+      'the run to wait for a human',
+      async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication',
+      60_000,
+    );
     await waitFor(
       'the run to be listed as awaiting adjudication',
-      async () => (await listed(`WorkflowId="${handle.workflowId}" AND TeamRunStatus="AwaitingAdjudication" AND TeamRunPendingAdjudications=1`)).length === 1,
+      async () =>
+        (
+          await listed(
+            `WorkflowId="${handle.workflowId}" AND TeamRunStatus="AwaitingAdjudication" AND TeamRunPendingAdjudications=1`,
+          )
+        ).length === 1,
       60_000,
       500,
     );
 
-    const decision: AdjudicateRequest = { key: 'hold', decision: 'retry', decisionId: 'dec-1', actor: 'alice', reason: 'run it again' };
+    const decision: AdjudicateRequest = {
+      key: 'hold',
+      decision: 'retry',
+      decisionId: 'dec-1',
+      actor: 'alice',
+      reason: 'run it again',
+    };
     let adjudication: Promise<AdjudicateVerdict> | undefined;
     let decidedAt = 0;
     const down2 = await restartAround('frontend', 'SIGTERM', () => {

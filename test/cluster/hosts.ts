@@ -77,7 +77,12 @@ export async function createHost(name: string, frontendPort: number): Promise<Ho
 }
 
 /** A plain TCP forwarder: listens on `listenHost:listenPort`, connects each client to `toHost:toPort`. */
-function forward(listenHost: string, listenPort: number, toHost: string, toPort: number): Promise<{ close(): Promise<void> }> {
+function forward(
+  listenHost: string,
+  listenPort: number,
+  toHost: string,
+  toPort: number,
+): Promise<{ close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(toPort, toHost);
@@ -107,19 +112,26 @@ function forward(listenHost: string, listenPort: number, toHost: string, toPort:
 }
 
 /** A teamrun worker process inside `host`'s namespace, talking to the frontend through the veth pair. */
-export async function spawnWorkerIn(host: Host, options: { taskQueue: string; identity: string; config: string }): Promise<WorkerProcess> {
-  const child = spawn('ip', ['netns', 'exec', host.namespace, process.execPath, '--import', 'tsx', path.join(root, 'src/worker/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: host.frontend,
-      TEAMRUN_TASK_QUEUE: options.taskQueue,
-      TEAMRUN_WORKER_IDENTITY: options.identity,
-      TEAMRUN_WORKFLOW_BUNDLE: inject('workflowBundle'),
-      TEAMRUN_CONFIG: options.config,
+export async function spawnWorkerIn(
+  host: Host,
+  options: { taskQueue: string; identity: string; config: string },
+): Promise<WorkerProcess> {
+  const child = spawn(
+    'ip',
+    ['netns', 'exec', host.namespace, process.execPath, '--import', 'tsx', path.join(root, 'src/worker/main.ts')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: host.frontend,
+        TEAMRUN_TASK_QUEUE: options.taskQueue,
+        TEAMRUN_WORKER_IDENTITY: options.identity,
+        TEAMRUN_WORKFLOW_BUNDLE: inject('workflowBundle'),
+        TEAMRUN_CONFIG: options.config,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -130,10 +142,14 @@ export async function spawnWorkerIn(host: Host, options: { taskQueue: string; id
       await exited;
     }
   });
-  await waitFor(`worker ${options.identity} in ${host.namespace} to start`, () => {
-    if (child.exitCode !== null) throw new Error(`worker exited: ${out}`);
-    return out.includes('teamrun worker ready');
-  }, 90_000);
+  await waitFor(
+    `worker ${options.identity} in ${host.namespace} to start`,
+    () => {
+      if (child.exitCode !== null) throw new Error(`worker exited: ${out}`);
+      return out.includes('teamrun worker ready');
+    },
+    90_000,
+  );
   return { child, identity: options.identity, output: () => out, exited };
 }
 
@@ -157,7 +173,9 @@ export async function fencedService(dbFile: string, hosts: Host[], port: number)
           res.writeHead(400).end(JSON.stringify({ error: String(err) }));
           return;
         }
-        res.writeHead(409).end(JSON.stringify({ code: 'FENCED_WRITE_REJECTED', highestSeen: err.highestSeen, message: err.message }));
+        res
+          .writeHead(409)
+          .end(JSON.stringify({ code: 'FENCED_WRITE_REJECTED', highestSeen: err.highestSeen, message: err.message }));
       }
     });
   };
@@ -180,17 +198,25 @@ export async function fencedService(dbFile: string, hosts: Host[], port: number)
 
 /** The host's outbox (test/cluster/outbox.mjs) in its namespace, delivering fenced writes queued in `spool`. */
 export async function startOutbox(host: Host, fencePort: number, spool: string): Promise<void> {
-  const child = spawn('ip', ['netns', 'exec', host.namespace, process.execPath, path.join(__dirname, 'outbox.mjs'), String(fencePort), spool], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'ip',
+    ['netns', 'exec', host.namespace, process.execPath, path.join(__dirname, 'outbox.mjs'), String(fencePort), spool],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
   onTestFinished(() => {
     child.kill('SIGKILL');
   });
-  await waitFor(`the outbox of host ${host.name}`, () => {
-    if (child.exitCode !== null) throw new Error(`outbox exited: ${out}`);
-    return out.includes('outbox ready');
-  }, 30_000);
+  await waitFor(
+    `the outbox of host ${host.name}`,
+    () => {
+      if (child.exitCode !== null) throw new Error(`outbox exited: ${out}`);
+      return out.includes('outbox ready');
+    },
+    30_000,
+  );
 }

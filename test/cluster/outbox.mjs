@@ -10,7 +10,9 @@ import path from 'node:path';
 
 const [port, spool] = process.argv.slice(2);
 // From `ip`, not os.networkInterfaces(): that one leaves out a link that is down.
-const own = /inet (10\.250\.\d+\.2)\//.exec(execFileSync('ip', ['-o', '-4', 'addr', 'show'], { encoding: 'utf8' }))?.[1];
+const own = /inet (10\.250\.\d+\.2)\//.exec(
+  execFileSync('ip', ['-o', '-4', 'addr', 'show'], { encoding: 'utf8' }),
+)?.[1];
 if (!own) throw new Error('outbox: no 10.250.x.2 address here: not inside a test host');
 const url = `http://${own.replace(/\.2$/, '.1')}:${port}/write`;
 mkdirSync(spool, { recursive: true });

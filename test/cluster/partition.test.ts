@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from '../../src/devserver/server';
 import * as msg from '../../src/workflows/messages';
 import { uniqueQueue, waitFor } from '../helpers/env';
-import { attemptsByTask, completionsByTask, eventsOf, heartbeatReached, pidRunning, recordPids, startLeaseRun, taskOf, tempDir } from '../integration/leases-helpers';
+import {
+  attemptsByTask,
+  completionsByTask,
+  eventsOf,
+  heartbeatReached,
+  pidRunning,
+  recordPids,
+  startLeaseRun,
+  taskOf,
+  tempDir,
+} from '../integration/leases-helpers';
 import { clusterState, figure, workerConfig } from './cluster-helpers';
 import { createHost, fencedService, spawnWorkerIn, startOutbox } from './hosts';
 
@@ -51,7 +61,11 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
         tasks: [
           { key: 'publish', executor: { kind: 'shell', command: publish } },
           // Keeps the run open until the cut-off worker has had its say.
-          { key: 'announce', dependsOn: ['publish'], executor: { kind: 'shell', command: `while [ ! -f "${dir}/release" ]; do sleep 0.1; done` } },
+          {
+            key: 'announce',
+            dependsOn: ['publish'],
+            executor: { kind: 'shell', command: `while [ ! -f "${dir}/release" ]; do sleep 0.1; done` },
+          },
         ],
       },
       queue,
@@ -78,7 +92,13 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
     // Host A is still cut off: its write has not arrived.
     expect(readText(lateAnswer)).toBe('');
     expect(workerA.child.exitCode).toBeNull();
-    const before = { task: await waitFor('publish to succeed', async () => { const t = await taskOf(handle, 'publish'); return t.status === 'succeeded' ? t : null; }), completions: await completionsByTask(handle) };
+    const before = {
+      task: await waitFor('publish to succeed', async () => {
+        const t = await taskOf(handle, 'publish');
+        return t.status === 'succeeded' ? t : null;
+      }),
+      completions: await completionsByTask(handle),
+    };
     const releasedAt = winning.startedAt! - cutAt;
 
     const restoredAt = Date.now();
@@ -86,25 +106,40 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
     const answer = await waitFor('the late write from host A to arrive', () => readText(lateAnswer), 120_000);
     expect(answer).toMatch(/^409 /);
     expect(JSON.parse(answer.slice(4))).toMatchObject({ code: 'FENCED_WRITE_REJECTED', highestSeen: winner });
-    expect(fenced.store.read(resource)).toMatchObject({ token: winner, value: `report by attempt ${before.task.attempts}`, writer: hostB.nsIp });
+    expect(fenced.store.read(resource)).toMatchObject({
+      token: winner,
+      value: `report by attempt ${before.task.attempts}`,
+      writer: hostB.nsIp,
+    });
     const lateWriteMs = Date.now() - restoredAt;
 
     // Back on the network, worker A learns its attempt is gone; nothing it reports settles anything.
-    await waitFor('host A to be told its attempt is gone', () => /attempt lost its lease|Activity not found on completion|not found/i.test(workerA.output()), 120_000);
+    await waitFor(
+      'host A to be told its attempt is gone',
+      () => /attempt lost its lease|Activity not found on completion|not found/i.test(workerA.output()),
+      120_000,
+    );
     expect(await taskOf(handle, 'publish')).toEqual(before.task);
     expect(await completionsByTask(handle)).toEqual(before.completions);
 
     writeFileSync(path.join(dir, 'release'), '');
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
-    expect(result.tasks.find((t) => t.key === 'publish')).toMatchObject({ fencingToken: winner, output: { attempt: before.task.attempts } });
+    expect(result.tasks.find((t) => t.key === 'publish')).toMatchObject({
+      fencingToken: winner,
+      output: { attempt: before.task.attempts },
+    });
     const attempts = (await attemptsByTask(handle)).get('publish')!;
     expect(attempts[0]).toMatchObject({ activityId: 'publish#1', outcome: 'timed-out', startedBy: 'host-a' });
     // Every attempt host A took timed out; the one completion is host B's.
     expect(attempts.filter((a) => a.startedBy === 'host-a').every((a) => a.outcome === 'timed-out')).toBe(true);
-    expect(attempts.filter((a) => a.outcome === 'completed').map((a) => [a.activityId, a.startedBy])).toEqual([[`publish#${winner}`, 'host-b']]);
+    expect(attempts.filter((a) => a.outcome === 'completed').map((a) => [a.activityId, a.startedBy])).toEqual([
+      [`publish#${winner}`, 'host-b'],
+    ]);
     expect((await eventsOf(handle, 'task:completed')).filter((e) => e.key === 'publish')).toHaveLength(1);
-    expect(await eventsOf(handle, 'lease:expired')).toContainEqual(expect.objectContaining({ key: 'publish', fencingToken: 1, workerIdentity: 'host-a' }));
+    expect(await eventsOf(handle, 'lease:expired')).toContainEqual(
+      expect.objectContaining({ key: 'publish', fencingToken: 1, workerIdentity: 'host-a' }),
+    );
     expect((await handle.query(msg.statusQuery)).state).toBe('succeeded');
     expect(workerA.child.exitCode).toBeNull();
     expect(workerB.child.exitCode).toBeNull();

@@ -16,7 +16,14 @@ describe('teamrun on the cluster: PostgreSQL persistence and SQL visibility', ()
     expect(result.status).toBe('succeeded');
     expect(result.tasks.find((t) => t.key === 'build')).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(Object.values(await completionsByTask(handle)).every((n) => n === 1)).toBe(true);
-    await waitFor('the demo run to be listed as Succeeded', async () => (await listed(`WorkflowId="${handle.workflowId}" AND TeamRunStatus="Succeeded" AND TeamName="${input.name}"`)).length === 1, 30_000, 500);
+    await waitFor(
+      'the demo run to be listed as Succeeded',
+      async () =>
+        (await listed(`WorkflowId="${handle.workflowId}" AND TeamRunStatus="Succeeded" AND TeamName="${input.name}"`))
+          .length === 1,
+      30_000,
+      500,
+    );
   });
 
   it('runs 500 tasks on two worker processes; list filters, counts and queries answer from SQL visibility', async () => {
@@ -40,7 +47,13 @@ describe('teamrun on the cluster: PostgreSQL persistence and SQL visibility', ()
       queue,
     );
     // While it runs: listed as Running, with its pending adjudications at 0.
-    await waitFor('the run to be listed as Running', async () => (await listed(`TeamName="${name}" AND TeamRunStatus="Running" AND TeamRunPendingAdjudications=0`)).length === 1, 60_000, 500);
+    await waitFor(
+      'the run to be listed as Running',
+      async () =>
+        (await listed(`TeamName="${name}" AND TeamRunStatus="Running" AND TeamRunPendingAdjudications=0`)).length === 1,
+      60_000,
+      500,
+    );
     const midway = await handle.query(msg.statusQuery);
     expect(midway.state).toBe('running');
 
@@ -69,7 +82,11 @@ describe('teamrun on the cluster: PostgreSQL persistence and SQL visibility', ()
     expect(await listed(query)).toEqual([handle.workflowId]);
     expect(await listed(`TeamName="${name}" AND TeamRunStatus="Running"`)).toEqual([]);
     expect(await listed(`TeamName="${name}" AND TeamRunBudgetStopped=true`)).toEqual([]);
-    expect(JSON.parse(await temporal('workflow', 'count', '--query', `TeamName="${name}"`, '--output', 'json'))).toMatchObject({ count: '1' });
-    figure(`500 tasks (10 layers of 50, 32 teammates, 2 worker processes): succeeded in ${seconds.toFixed(1)} s, ${(500 / seconds).toFixed(1)} tasks/s, every task completed once in history`);
+    expect(
+      JSON.parse(await temporal('workflow', 'count', '--query', `TeamName="${name}"`, '--output', 'json')),
+    ).toMatchObject({ count: '1' });
+    figure(
+      `500 tasks (10 layers of 50, 32 teammates, 2 worker processes): succeeded in ${seconds.toFixed(1)} s, ${(500 / seconds).toFixed(1)} tasks/s, every task completed once in history`,
+    );
   });
 });

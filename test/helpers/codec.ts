@@ -27,7 +27,10 @@ export function codecFixture(): CodecFixture {
     token,
     config(name, codec, extra = {}) {
       const file = path.join(dir, `${name}.yaml`);
-      writeFileSync(file, stringify({ worker: { shutdownGraceMs: 500, shell: { killGraceMs: 1000 } }, codec, ...extra }));
+      writeFileSync(
+        file,
+        stringify({ worker: { shutdownGraceMs: 500, shell: { killGraceMs: 1000 } }, codec, ...extra }),
+      );
       return file;
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
@@ -43,7 +46,8 @@ export function readableStrings(json: unknown): string[] {
   const walk = (value: unknown) => {
     if (typeof value === 'string') {
       out.push(value);
-      if (/^[A-Za-z0-9+/]+={0,2}$/.test(value) && value.length % 4 === 0) out.push(Buffer.from(value, 'base64').toString('latin1'));
+      if (/^[A-Za-z0-9+/]+={0,2}$/.test(value) && value.length % 4 === 0)
+        out.push(Buffer.from(value, 'base64').toString('latin1'));
     } else if (Array.isArray(value)) value.forEach(walk);
     else if (value && typeof value === 'object') Object.values(value).forEach(walk);
   };

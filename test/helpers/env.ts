@@ -32,7 +32,10 @@ export function uniqueQueue(name: string): string {
   return `${name}-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-export function testConfig(overrides: Partial<TeamrunConfig['worker']> = {}, prices: TeamrunConfig['prices'] = {}): TeamrunConfig {
+export function testConfig(
+  overrides: Partial<TeamrunConfig['worker']> = {},
+  prices: TeamrunConfig['prices'] = {},
+): TeamrunConfig {
   const config = ConfigSchema.parse({ prices });
   config.connection.address = temporalAddress();
   Object.assign(config.worker, overrides);
@@ -88,7 +91,12 @@ export async function startRun(plan: TeamPlanInput, taskQueue: string, workflowI
 }
 
 /** Waits until `check` returns a truthy value, polling; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => Promise<T> | T, timeoutMs = 30_000, everyMs = 100): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T> | T,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -138,9 +146,13 @@ export async function spawnWorkerProcess(options: {
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await waitFor(`worker ${options.identity} to start`, () => {
-    if (child.exitCode !== null) throw new Error(`worker exited: ${out}`);
-    return out.includes('teamrun worker ready');
-  }, 60_000);
+  await waitFor(
+    `worker ${options.identity} to start`,
+    () => {
+      if (child.exitCode !== null) throw new Error(`worker exited: ${out}`);
+      return out.includes('teamrun worker ready');
+    },
+    60_000,
+  );
   return { child, identity: options.identity, output: () => out, exited };
 }

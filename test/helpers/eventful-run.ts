@@ -1,6 +1,12 @@
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
-import { activeClaimsQuery, adjudicateUpdate, interruptTaskUpdate, statusQuery, tasksQuery } from '../../src/workflows/messages';
+import {
+  activeClaimsQuery,
+  adjudicateUpdate,
+  interruptTaskUpdate,
+  statusQuery,
+  tasksQuery,
+} from '../../src/workflows/messages';
 import { spawnWorkerProcess, startRun, uniqueQueue, waitFor, type WorkerProcess } from './env';
 
 const usage = (inputTokens: number, outputTokens: number, costUsd: number) =>
@@ -24,7 +30,10 @@ export function eventfulPlan(name: string): TeamPlanInput {
         key: 'crawl',
         title: 'Crawl the docs',
         dependsOn: ['prepare'],
-        executor: { kind: 'shell', command: `if [ "$TEAMRUN_ATTEMPT" = 1 ]; then sleep 60; fi; ${usage(4_000, 1_000, 0.09)}` },
+        executor: {
+          kind: 'shell',
+          command: `if [ "$TEAMRUN_ATTEMPT" = 1 ]; then sleep 60; fi; ${usage(4_000, 1_000, 0.09)}`,
+        },
       },
       { key: 'review', title: 'Human review', executor: { kind: 'sleep', ms: 600_000 } },
     ],
@@ -61,9 +70,19 @@ export async function startEventfulRun(team = uniqueQueue('story')): Promise<Eve
   };
   try {
     const claims = () => handle.query(activeClaimsQuery);
-    const review = await waitFor('review to hold a lease', async () => (await claims()).find((c) => c.key === 'review'));
+    const review = await waitFor('review to hold a lease', async () =>
+      (await claims()).find((c) => c.key === 'review'),
+    );
     const verdict = await handle.executeUpdate(interruptTaskUpdate, {
-      args: [{ key: 'review', fencingToken: review.fencingToken, actor: 'alice', reason: 'needs a human look', requestId: 'review-takeover' }],
+      args: [
+        {
+          key: 'review',
+          fencingToken: review.fencingToken,
+          actor: 'alice',
+          reason: 'needs a human look',
+          requestId: 'review-takeover',
+        },
+      ],
     });
     if (!verdict.ok) throw new Error(`interruptTask refused: ${JSON.stringify(verdict)}`);
     await waitFor('review to stop and await adjudication', async () =>
@@ -79,7 +98,11 @@ export async function startEventfulRun(team = uniqueQueue('story')): Promise<Eve
       return !pending.some((a) => a.activityId === 'crawl#1');
     });
     process.kill(worker.child.pid!, 'SIGCONT');
-    await waitFor('the run to await adjudication', async () => (await handle.query(statusQuery)).state === 'awaiting_adjudication', 60_000);
+    await waitFor(
+      'the run to await adjudication',
+      async () => (await handle.query(statusQuery)).state === 'awaiting_adjudication',
+      60_000,
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -90,7 +113,16 @@ export async function startEventfulRun(team = uniqueQueue('story')): Promise<Eve
     taskQueue,
     async accept() {
       await handle.executeUpdate(adjudicateUpdate, {
-        args: [{ key: 'review', decision: 'accept', decisionId: 'review-accepted', actor: 'bob', reason: 'looked fine', result: { approved: true } }],
+        args: [
+          {
+            key: 'review',
+            decision: 'accept',
+            decisionId: 'review-accepted',
+            actor: 'bob',
+            reason: 'looked fine',
+            result: { approved: true },
+          },
+        ],
       });
     },
     stop,

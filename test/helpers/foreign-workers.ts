@@ -12,7 +12,11 @@ let python: string | undefined;
  * the same script .ci/run calls when it is not there yet: `npm test` works on a fresh clone.
  */
 export function venvPython(): string {
-  python ??= execFileSync('bash', [path.join(root, 'scripts/python-env.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  python ??= execFileSync('bash', [path.join(root, 'scripts/python-env.sh')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
     .trim()
     .split('\n')
     .pop()!;
@@ -25,7 +29,10 @@ let goWorker: string | undefined;
 export function goTestWorker(): string {
   if (!goWorker) {
     const out = path.join(root, '.teamrun', 'go-testworker');
-    execFileSync('go', ['build', '-o', out, './internal/testworker'], { cwd: path.join(root, 'go/teamrunactivity'), stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync('go', ['build', '-o', out, './internal/testworker'], {
+      cwd: path.join(root, 'go/teamrunactivity'),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     goWorker = out;
   }
   return goWorker;
@@ -42,7 +49,12 @@ export interface ForeignWorker {
  * A real worker process of another SDK on `taskQueue`, connected to the shared dev server: it is
  * ready once it prints `readyLine`; killed (SIGCONT first, in case the test froze it) when the test ends.
  */
-async function spawnForeignWorker(command: string, args: string[], identity: string, readyLine: string): Promise<ForeignWorker> {
+async function spawnForeignWorker(
+  command: string,
+  args: string[],
+  identity: string,
+  readyLine: string,
+): Promise<ForeignWorker> {
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, TEAMRUN_WORKER_IDENTITY: identity, PYTHONUNBUFFERED: '1' },
@@ -72,10 +84,20 @@ async function spawnForeignWorker(command: string, args: string[], identity: str
 /** A real Python worker (test/helpers/python-worker.py, the temporalio SDK). */
 export function spawnPythonWorker(taskQueue: string, identity: string, markerDir: string): Promise<ForeignWorker> {
   const script = path.join(root, 'test/helpers/python-worker.py');
-  return spawnForeignWorker(venvPython(), [script, temporalAddress(), taskQueue, identity, markerDir], identity, 'python worker ready');
+  return spawnForeignWorker(
+    venvPython(),
+    [script, temporalAddress(), taskQueue, identity, markerDir],
+    identity,
+    'python worker ready',
+  );
 }
 
 /** A real Go worker (go/teamrunactivity/internal/testworker, the Go SDK). */
 export function spawnGoWorker(taskQueue: string, identity: string, markerDir: string): Promise<ForeignWorker> {
-  return spawnForeignWorker(goTestWorker(), [temporalAddress(), taskQueue, identity, markerDir], identity, 'go worker ready');
+  return spawnForeignWorker(
+    goTestWorker(),
+    [temporalAddress(), taskQueue, identity, markerDir],
+    identity,
+    'go worker ready',
+  );
 }

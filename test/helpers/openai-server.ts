@@ -81,13 +81,16 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
     }
     const status = reply.status ?? 200;
     if (reply.body) return send(res, record, status, reply.body(record));
-    if (status !== 200) return send(res, record, status, { error: { message: `simulated HTTP ${status}`, type: 'test' } });
+    if (status !== 200)
+      return send(res, record, status, { error: { message: `simulated HTTP ${status}`, type: 'test' } });
     const lastUser = [...record.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     send(res, record, 200, {
       id: `chatcmpl-${requests.length}`,
       object: 'chat.completion',
       model: record.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? lastUser }, finish_reason: 'stop' }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: reply.content ?? lastUser }, finish_reason: 'stop' },
+      ],
       ...(reply.usage && {
         usage: {
           prompt_tokens: reply.usage.promptTokens,

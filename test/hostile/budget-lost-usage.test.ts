@@ -20,7 +20,11 @@ describe('budget rules end to end (real worker processes, real dev server)', () 
         budget: { maxTokens: 1_000 },
         tasks: [
           // Spends tokens it never gets to report: the worker dies first.
-          { key: 'spend', estimate: { tokens: 300 }, executor: { kind: 'shell', command: `${recordPids(dir)}\nsleep 60` } },
+          {
+            key: 'spend',
+            estimate: { tokens: 300 },
+            executor: { kind: 'shell', command: `${recordPids(dir)}\nsleep 60` },
+          },
           { key: 'next', executor: { kind: 'noop' } },
         ],
       },
@@ -32,12 +36,19 @@ describe('budget rules end to end (real worker processes, real dev server)', () 
 
     await waitForStatus(handle, 'spend', 'adjudication', 60_000);
     const budget = await handle.query(msg.budgetQuery);
-    expect(budget).toMatchObject({ stopped: true, reason: 'usage-unknown', usageUnknown: true, used: { tasks: 1, tokens: 300 } });
+    expect(budget).toMatchObject({
+      stopped: true,
+      reason: 'usage-unknown',
+      usageUnknown: true,
+      used: { tasks: 1, tokens: 300 },
+    });
     const [record] = await handle.query(msg.adjudicationsQuery);
     expect(record).toMatchObject({ key: 'spend', code: 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED', fencingToken: 1 });
     expect(record.reason).toContain('usage-unknown');
 
-    await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'spend', decision: 'reject', decisionId: 'lost-1', actor: 'ops' }] });
+    await handle.executeUpdate(msg.adjudicateUpdate, {
+      args: [{ key: 'spend', decision: 'reject', decisionId: 'lost-1', actor: 'ops' }],
+    });
     const result = await handle.result();
     // Before: the lost attempt charged nothing, it was re-leased and the run succeeded under its limit.
     expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'usage-unknown', executions: 1 });
@@ -67,7 +78,12 @@ describe('budget rules end to end (real worker processes, real dev server)', () 
       worker.taskQueue,
     );
     const result = await handle.result();
-    expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-wall-ms', executions: 1, budget: { used: { tasks: 1 } } });
+    expect(result).toMatchObject({
+      status: 'budget_stopped',
+      budgetReason: 'max-wall-ms',
+      executions: 1,
+      budget: { used: { tasks: 1 } },
+    });
     // Which of the two the worker picked up first is the server's choice; the other never started.
     const ran = result.tasks.find((t) => t.status === 'adjudication')!;
     const waited = result.tasks.find((t) => t.key !== ran.key)!;
@@ -75,7 +91,9 @@ describe('budget rules end to end (real worker processes, real dev server)', () 
     expect([waited.status, waited.attempts, waited.skipReason]).toEqual(['skipped', 0, 'budget_stopped: max-wall-ms']);
     expect(result.adjudications.map((a) => a.key)).toEqual([ran.key]);
     const { events } = await handle.query(msg.eventsQuery, { limit: 1_000 });
-    expect(events.filter((e) => e.type === 'task:not-started')).toMatchObject([{ key: waited.key, message: 'cancelled before a worker started the attempt' }]);
+    expect(events.filter((e) => e.type === 'task:not-started')).toMatchObject([
+      { key: waited.key, message: 'cancelled before a worker started the attempt' },
+    ]);
     expect(await workflowTaskFailures(handle)).toEqual([]);
     await expectLiveWorker(worker);
   });

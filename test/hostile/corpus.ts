@@ -13,9 +13,10 @@ const SERVER_REFUSED_CLOSE = new Set([1, 17]);
 let big: Promise<Client> | undefined;
 /** A client that takes large answers: a history full of 1 MB signals does not fit gRPC's default 4 MB message. */
 export function largeMessageClient(): Promise<Client> {
-  big ??= Connection.connect({ address: temporalAddress(), channelArgs: { 'grpc.max_receive_message_length': 128 * 1024 * 1024 } }).then(
-    (connection) => new Client({ connection }),
-  );
+  big ??= Connection.connect({
+    address: temporalAddress(),
+    channelArgs: { 'grpc.max_receive_message_length': 128 * 1024 * 1024 },
+  }).then((connection) => new Client({ connection }));
   return big;
 }
 
@@ -43,7 +44,8 @@ export async function workflowTaskFailures(handle: WorkflowHandle): Promise<stri
       });
       for (const event of page.history?.events ?? []) {
         const failed = event.workflowTaskFailedEventAttributes;
-        if (failed && !SERVER_REFUSED_CLOSE.has(Number(failed.cause))) failures.push(`${String(failed.cause)}: ${failed.failure?.message ?? '(no message)'}`);
+        if (failed && !SERVER_REFUSED_CLOSE.has(Number(failed.cause)))
+          failures.push(`${String(failed.cause)}: ${failed.failure?.message ?? '(no message)'}`);
         previous ??= event.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
       }
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;

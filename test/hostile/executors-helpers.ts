@@ -30,7 +30,8 @@ export async function attemptReports(handle: WorkflowHandle): Promise<AttemptRep
   for (const event of history.events ?? []) {
     const scheduled = event.activityTaskScheduledEventAttributes;
     // Attempts only: `stopAttempts` (the stop sent to a worker's own queue) is plumbing.
-    if (scheduled && scheduled.activityType?.name !== 'stopAttempts') ids.set(String(event.eventId), scheduled.activityId ?? '');
+    if (scheduled && scheduled.activityType?.name !== 'stopAttempts')
+      ids.set(String(event.eventId), scheduled.activityId ?? '');
     const closed = [
       event.activityTaskCompletedEventAttributes,
       event.activityTaskFailedEventAttributes,
@@ -40,7 +41,12 @@ export async function attemptReports(handle: WorkflowHandle): Promise<AttemptRep
     if (closed && !ids.has(String(closed.scheduledEventId))) continue;
     const completed = event.activityTaskCompletedEventAttributes;
     if (completed) {
-      reports.push({ activityId: ids.get(String(completed.scheduledEventId))!, outcome: 'completed', report: decode(completed.result), failure: null });
+      reports.push({
+        activityId: ids.get(String(completed.scheduledEventId))!,
+        outcome: 'completed',
+        report: decode(completed.result),
+        failure: null,
+      });
     }
     const failed = event.activityTaskFailedEventAttributes;
     if (failed) {
@@ -55,10 +61,21 @@ export async function attemptReports(handle: WorkflowHandle): Promise<AttemptRep
     }
     const cancelled = event.activityTaskCanceledEventAttributes;
     if (cancelled) {
-      reports.push({ activityId: ids.get(String(cancelled.scheduledEventId))!, outcome: 'cancelled', report: decode(cancelled.details), failure: null });
+      reports.push({
+        activityId: ids.get(String(cancelled.scheduledEventId))!,
+        outcome: 'cancelled',
+        report: decode(cancelled.details),
+        failure: null,
+      });
     }
     const timedOut = event.activityTaskTimedOutEventAttributes;
-    if (timedOut) reports.push({ activityId: ids.get(String(timedOut.scheduledEventId))!, outcome: 'timed-out', report: undefined, failure: null });
+    if (timedOut)
+      reports.push({
+        activityId: ids.get(String(timedOut.scheduledEventId))!,
+        outcome: 'timed-out',
+        report: undefined,
+        failure: null,
+      });
   }
   return reports;
 }
@@ -73,17 +90,25 @@ const exec = promisify(execFile);
 
 /** `temporal workflow show -o json`: the run's whole history as an operator reads it. */
 export async function temporalShow(workflowId: string): Promise<string> {
-  const { stdout } = await exec(temporalBinary(), ['workflow', 'show', '--address', temporalAddress(), '-w', workflowId, '-o', 'json'], {
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const { stdout } = await exec(
+    temporalBinary(),
+    ['workflow', 'show', '--address', temporalAddress(), '-w', workflowId, '-o', 'json'],
+    {
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   return stdout;
 }
 
 /** `temporal workflow describe -o json`: pending activities with their last heartbeat details. */
 export async function temporalDescribe(workflowId: string): Promise<string> {
-  const { stdout } = await exec(temporalBinary(), ['workflow', 'describe', '--address', temporalAddress(), '-w', workflowId, '-o', 'json'], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const { stdout } = await exec(
+    temporalBinary(),
+    ['workflow', 'describe', '--address', temporalAddress(), '-w', workflowId, '-o', 'json'],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   return stdout;
 }
 
@@ -95,12 +120,17 @@ export function tempDir(prefix = 'teamrun-hostile-'): string {
 
 /** Pids a task wrote to files in `dir`, once they are all there. */
 export function pidsIn(dir: string, files: string[], timeoutMs = 30_000): Promise<number[]> {
-  return waitFor(`pids in ${files.join(', ')}`, () => {
-    try {
-      const pids = files.map((f) => Number(readFileSync(path.join(dir, f), 'utf8').trim()));
-      return pids.every((p) => p > 0) ? pids : null;
-    } catch {
-      return null;
-    }
-  }, timeoutMs, 50);
+  return waitFor(
+    `pids in ${files.join(', ')}`,
+    () => {
+      try {
+        const pids = files.map((f) => Number(readFileSync(path.join(dir, f), 'utf8').trim()));
+        return pids.every((p) => p > 0) ? pids : null;
+      } catch {
+        return null;
+      }
+    },
+    timeoutMs,
+    50,
+  );
 }

@@ -10,7 +10,10 @@ import { attemptReports, tempDir, workflowTaskFailures } from './executors-helpe
 
 const byKey = <T extends { key: string }>(items: T[]) => Object.fromEntries(items.map((t) => [t.key, t]));
 
-function configWith(shell: Partial<TeamrunConfig['worker']['shell']> = {}, http: Partial<TeamrunConfig['worker']['http']> = {}): TeamrunConfig {
+function configWith(
+  shell: Partial<TeamrunConfig['worker']['shell']> = {},
+  http: Partial<TeamrunConfig['worker']['http']> = {},
+): TeamrunConfig {
   const base = testConfig();
   return testConfig({ shell: { ...base.worker.shell, ...shell }, http: { ...base.worker.http, ...http } });
 }
@@ -29,7 +32,10 @@ describe('what a shell task is handed, and where it may run', () => {
     const worker = await workerForTest();
     const big = (key: string) => ({
       key,
-      executor: { kind: 'shell', command: `printf '::teamrun-output::"'; head -c 60000 /dev/zero | tr '\\0' ${key}; echo '"'` },
+      executor: {
+        kind: 'shell',
+        command: `printf '::teamrun-output::"'; head -c 60000 /dev/zero | tr '\\0' ${key}; echo '"'`,
+      },
     });
     const handle = await runForTest(
       {
@@ -47,7 +53,10 @@ describe('what a shell task is handed, and where it may run', () => {
               command: `node -e 'const i = JSON.parse(require("fs").readFileSync(process.env.TEAMRUN_INPUTS_FILE, "utf8")); console.log("::teamrun-output::" + JSON.stringify({ sizes: Object.values(i).map((s) => s.length), inline: "TEAMRUN_INPUTS" in process.env, file: process.env.TEAMRUN_INPUTS_FILE }))'`,
             },
           },
-          { key: 'small', executor: { kind: 'shell', command: 'printf "::teamrun-output::{\\"inline\\":%s}\\n" "$TEAMRUN_INPUTS"' } },
+          {
+            key: 'small',
+            executor: { kind: 'shell', command: 'printf "::teamrun-output::{\\"inline\\":%s}\\n" "$TEAMRUN_INPUTS"' },
+          },
           // One variable over the kernel's 128 KiB per-string limit: spawn fails with E2BIG on any worker.
           { key: 'huge-env', executor: { kind: 'shell', command: 'true', env: { BLOB: 'x'.repeat(200_000) } } },
           { key: 'no-cwd', executor: { kind: 'shell', command: 'true', cwd: '/nonexistent/teamrun-dir' } },
@@ -64,7 +73,11 @@ describe('what a shell task is handed, and where it may run', () => {
     expect(tasks.small.output).toEqual({ inline: {} });
     expect(tasks['huge-env']).toMatchObject({ status: 'failed', attempts: 1 });
     expect(tasks['huge-env'].lastError).toContain('E2BIG');
-    expect(tasks['no-cwd']).toMatchObject({ status: 'failed', attempts: 1, lastError: 'cwd "/nonexistent/teamrun-dir" does not exist' });
+    expect(tasks['no-cwd']).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: 'cwd "/nonexistent/teamrun-dir" does not exist',
+    });
     const failures = (await attemptReports(handle)).filter((r) => r.outcome === 'failed');
     expect(failures.map((f) => [f.activityId, f.failure!.type, f.failure!.nonRetryable])).toEqual([
       ['huge-env#1', 'TeamShellTooBig', true],
@@ -77,7 +90,9 @@ describe('what a shell task is handed, and where it may run', () => {
     const root = tempDir();
     mkdirSync(path.join(root, 'repo'));
     symlinkSync('/tmp', path.join(root, 'out'));
-    const worker = await workerForTest({ config: configWith({ cwdRoot: root, allowCommands: ['pwd', 'echo *', '/ls( -l)?/'] }) });
+    const worker = await workerForTest({
+      config: configWith({ cwdRoot: root, allowCommands: ['pwd', 'echo *', '/ls( -l)?/'] }),
+    });
     const handle = await runForTest(
       {
         name: 'cwd-root',
@@ -115,7 +130,11 @@ describe('where an http task may go, and how much it reads', () => {
   it('refuses loopback without an allowHosts entry, and reaches it with one', async () => {
     let requests = 0;
     const url = await listen(createServer((_, res) => (requests++, res.end('{"output":{"ok":true}}'))));
-    const plan = { name: 'http-allow', retry: { maxAttempts: 3, backoffMs: 100 }, tasks: [{ key: 'call', executor: { kind: 'http', url } }] };
+    const plan = {
+      name: 'http-allow',
+      retry: { maxAttempts: 3, backoffMs: 100 },
+      tasks: [{ key: 'call', executor: { kind: 'http', url } }],
+    };
 
     const denied = await (await runForTest(plan, await workerForTest())).result();
     expect(denied.tasks[0]).toMatchObject({ status: 'failed', attempts: 1 });
@@ -123,14 +142,19 @@ describe('where an http task may go, and how much it reads', () => {
     expect(denied.tasks[0].lastError).toContain('worker.http.allowHosts');
     expect(requests).toBe(0);
 
-    const allowed = await (await runForTest(plan, await workerForTest({ config: configWith({}, { allowHosts: ['127.0.0.1'] }) }))).result();
+    const allowed = await (
+      await runForTest(plan, await workerForTest({ config: configWith({}, { allowHosts: ['127.0.0.1'] }) }))
+    ).result();
     expect(allowed.tasks[0]).toMatchObject({ status: 'succeeded', output: { ok: true } });
     expect(requests).toBe(1);
   });
 
   it('re-checks every redirect: one to a host the worker does not allow is refused before it is contacted', async () => {
     let deniedHits = 0;
-    const deniedUrl = await listen(createServer((_, res) => (deniedHits++, res.end('{}'))), '127.0.0.2');
+    const deniedUrl = await listen(
+      createServer((_, res) => (deniedHits++, res.end('{}'))),
+      '127.0.0.2',
+    );
     const allowedUrl = await listen(
       createServer((req, res) => {
         if (req.url === '/hop') res.writeHead(302, { Location: '/final' }).end();
@@ -176,7 +200,14 @@ describe('where an http task may go, and how much it reads', () => {
     );
     const worker = await workerForTest({ config: configWith({}, { allowHosts: ['127.0.0.1'] }) });
     const result = await (
-      await runForTest({ name: 'http-body', retry: { maxAttempts: 3, backoffMs: 100 }, tasks: [{ key: 'big', executor: { kind: 'http', url } }] }, worker)
+      await runForTest(
+        {
+          name: 'http-body',
+          retry: { maxAttempts: 3, backoffMs: 100 },
+          tasks: [{ key: 'big', executor: { kind: 'http', url } }],
+        },
+        worker,
+      )
     ).result();
     expect(result.tasks[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect(result.tasks[0].lastError).toContain('the response body is over 1048576 bytes (worker.http.maxBodyBytes)');

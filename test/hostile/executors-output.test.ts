@@ -21,7 +21,12 @@ describe('output a task prints, however large or shaped, never takes down its wo
       worker.child.kill('SIGKILL');
     });
     // The worker's peak after an ordinary run, to compare with.
-    await (await startRun({ name: 'quiet', tasks: [{ key: 'hello', executor: { kind: 'shell', command: 'echo hello' } }] }, taskQueue)).result();
+    await (
+      await startRun(
+        { name: 'quiet', tasks: [{ key: 'hello', executor: { kind: 'shell', command: 'echo hello' } }] },
+        taskQueue,
+      )
+    ).result();
     const quietPeak = peakRssMiB(worker.child.pid!);
     const handle = await startRun(
       {
@@ -31,14 +36,29 @@ describe('output a task prints, however large or shaped, never takes down its wo
         tasks: [
           { key: 'one-line', executor: { kind: 'shell', command: "head -c 600000000 /dev/zero | tr '\\0' a" } },
           { key: 'many-lines', dependsOn: ['one-line'], executor: { kind: 'shell', command: 'seq 1 2000000' } },
-          { key: 'binary', dependsOn: ['many-lines'], executor: { kind: 'shell', command: 'head -c 2000000 /dev/urandom' } },
-          { key: 'stderr-flood', dependsOn: ['binary'], executor: { kind: 'shell', command: "head -c 100000000 /dev/zero | tr '\\0' e >&2" } },
+          {
+            key: 'binary',
+            dependsOn: ['many-lines'],
+            executor: { kind: 'shell', command: 'head -c 2000000 /dev/urandom' },
+          },
+          {
+            key: 'stderr-flood',
+            dependsOn: ['binary'],
+            executor: { kind: 'shell', command: "head -c 100000000 /dev/zero | tr '\\0' e >&2" },
+          },
           {
             key: 'long-directive',
             dependsOn: ['stderr-flood'],
-            executor: { kind: 'shell', command: "printf '::teamrun-output::\"'; head -c 300000 /dev/zero | tr '\\0' a; echo '\"'" },
+            executor: {
+              kind: 'shell',
+              command: "printf '::teamrun-output::\"'; head -c 300000 /dev/zero | tr '\\0' a; echo '\"'",
+            },
           },
-          { key: 'after', dependsOn: ['stderr-flood'], executor: { kind: 'shell', command: 'echo "::teamrun-output::{\\"alive\\":true}"' } },
+          {
+            key: 'after',
+            dependsOn: ['stderr-flood'],
+            executor: { kind: 'shell', command: 'echo "::teamrun-output::{\\"alive\\":true}"' },
+          },
         ],
       },
       taskQueue,
@@ -67,12 +87,18 @@ describe('output a task prints, however large or shaped, never takes down its wo
     expect(Buffer.byteLength(logs('binary').stdout)).toBeLessThanOrEqual(3 * 4096);
     expect(logs('stderr-flood')).toMatchObject({ stderrBytes: 100_000_000, stdoutBytes: 0 });
     expect(Buffer.byteLength(logs('stderr-flood').stderr)).toBe(4096);
-    expect(logs('stderr-flood').stderr.endsWith(`${'e'.repeat(3000)}\n[teamrun] stderr: 1 line(s) over 262144 bytes (worker.shell.maxLineBytes); 100000000 bytes in all, the last 4096 kept\n`)).toBe(true);
+    expect(
+      logs('stderr-flood').stderr.endsWith(
+        `${'e'.repeat(3000)}\n[teamrun] stderr: 1 line(s) over 262144 bytes (worker.shell.maxLineBytes); 100000000 bytes in all, the last 4096 kept\n`,
+      ),
+    ).toBe(true);
 
     expect(await workflowTaskFailures(handle)).toBe(0);
     expect(worker.child.exitCode).toBeNull();
     const peak = peakRssMiB(worker.child.pid!);
-    console.info(`worker after 600 MB on one line + 100 MB stderr: alive, peak RSS ${peak} MiB (${quietPeak} MiB after a one-line run)`);
+    console.info(
+      `worker after 600 MB on one line + 100 MB stderr: alive, peak RSS ${peak} MiB (${quietPeak} MiB after a one-line run)`,
+    );
     // Bounded: what it read was 700 MB; what it held is a small multiple of its chunk size over its quiet peak.
     expect(peak - quietPeak).toBeLessThan(150);
   });
@@ -97,7 +123,10 @@ describe('output a task prints, however large or shaped, never takes down its wo
               ].join('; '),
             },
           },
-          { key: 'broken', executor: { kind: 'shell', command: 'echo step 1; echo "no such table: users" >&2; exit 3' } },
+          {
+            key: 'broken',
+            executor: { kind: 'shell', command: 'echo step 1; echo "no such table: users" >&2; exit 3' },
+          },
         ],
       },
       worker,
@@ -106,7 +135,9 @@ describe('output a task prints, however large or shaped, never takes down its wo
     expect(byKey(result.tasks).deploy.status).toBe('succeeded');
     expect(byKey(result.tasks).broken.status).toBe('failed');
 
-    const [deploy, broken] = await attemptReports(handle).then((r) => ['deploy#1', 'broken#1'].map((id) => r.find((a) => a.activityId === id)!));
+    const [deploy, broken] = await attemptReports(handle).then((r) =>
+      ['deploy#1', 'broken#1'].map((id) => r.find((a) => a.activityId === id)!),
+    );
     expect(deploy.outcome).toBe('completed');
     expect(deploy.report!.logs).toMatchObject({ stdoutBytes: expect.any(Number), stderrBytes: 14 });
     expect(deploy.report!.logs!.stdout).toMatch(/^deploying web to staging\n[\s\S]*done\n$/);
@@ -116,7 +147,12 @@ describe('output a task prints, however large or shaped, never takes down its wo
     expect(deploy.report!.logs!.stderr).toContain('[teamrun] ignored malformed line');
     expect(broken.outcome).toBe('failed');
     expect(broken.failure!.message).toBe('shell command failed (exit code 3): no such table: users');
-    expect(broken.report!.logs).toEqual({ stdout: 'step 1\n', stderr: 'no such table: users\n', stdoutBytes: 7, stderrBytes: 21 });
+    expect(broken.report!.logs).toEqual({
+      stdout: 'step 1\n',
+      stderr: 'no such table: users\n',
+      stdoutBytes: 7,
+      stderrBytes: 21,
+    });
     // Logs live in history only: the run's state (and so its result and queries) never holds them.
     expect(JSON.stringify(result)).not.toContain('deploying web to staging');
   });

@@ -32,11 +32,20 @@ describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cg
       {
         name: 'background-success',
         tasks: [
-          { key: 'leaves-child', executor: { kind: 'shell', command: `sleep 600 & echo $! > ${dir}/child.pid; echo started` } },
+          {
+            key: 'leaves-child',
+            executor: { kind: 'shell', command: `sleep 600 & echo $! > ${dir}/child.pid; echo started` },
+          },
           // A double-forked daemon in a session of its own, its parent gone at once.
-          { key: 'leaves-daemon', executor: { kind: 'shell', command: `(setsid sleep 600 & echo $! > ${dir}/daemon.pid); echo started` } },
+          {
+            key: 'leaves-daemon',
+            executor: { kind: 'shell', command: `(setsid sleep 600 & echo $! > ${dir}/daemon.pid); echo started` },
+          },
           // The issue's case: a 3 s timeout and `sleep 45 &` once "succeeded" after 45 s.
-          { key: 'timeout-and-child', executor: { kind: 'shell', timeoutMs: 3_000, command: `sleep 45 & echo $! > ${dir}/sleep45.pid` } },
+          {
+            key: 'timeout-and-child',
+            executor: { kind: 'shell', timeoutMs: 3_000, command: `sleep 45 & echo $! > ${dir}/sleep45.pid` },
+          },
         ],
       },
       worker,
@@ -48,7 +57,9 @@ describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cg
     expect(result.status).toBe('succeeded');
     expect(settledMs).toBeLessThan(40_000);
     expect(gone(pids)).toBe(true);
-    console.info(`[cgroup ${cgroup}] run with 'sleep 600 &' and 'sleep 45 &' (timeoutMs 3000) settled in ${settledMs} ms; children and daemon gone`);
+    console.info(
+      `[cgroup ${cgroup}] run with 'sleep 600 &' and 'sleep 45 &' (timeoutMs 3000) settled in ${settledMs} ms; children and daemon gone`,
+    );
   });
 
   it('ends the shell, a background child and a double-forked setsid daemon on timeout', async () => {
@@ -99,7 +110,9 @@ describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cg
     const pids = await pidsIn(dir, ['shell.pid', 'child.pid', 'daemon.pid']);
     expect(pids.every(alive)).toBe(true);
     const asked = Date.now();
-    const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'long', fencingToken: 1, reason: 'taking over' }] });
+    const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, {
+      args: [{ key: 'long', fencingToken: 1, reason: 'taking over' }],
+    });
     expect(verdict).toMatchObject({ ok: true });
     await waitFor('the shell, the child and the daemon to be gone', () => gone(pids), 15_000, 50);
     console.info(`[cgroup ${cgroup}] interrupt -> shell, child and setsid daemon gone in ${Date.now() - asked} ms`);
@@ -140,12 +153,19 @@ describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cg
 describe('containment past what the process tree can see', () => {
   it('with a cgroup per attempt, ends even a daemon that detached and cleared its environment; without one, "required" refuses to run', async () => {
     const dir = tempDir();
-    const worker = await workerForTest({ config: testConfig({ shell: { ...testConfig().worker.shell, cgroup: 'required', killGraceMs: 500 } }) });
+    const worker = await workerForTest({
+      config: testConfig({ shell: { ...testConfig().worker.shell, cgroup: 'required', killGraceMs: 500 } }),
+    });
     const handle = await runForTest(
       {
         name: 'cgroup-required',
         retry: { maxAttempts: 2 },
-        tasks: [{ key: 'escape', executor: { kind: 'shell', command: `(env -i setsid sleep 600 & echo $! > ${dir}/daemon.pid); echo ok` } }],
+        tasks: [
+          {
+            key: 'escape',
+            executor: { kind: 'shell', command: `(env -i setsid sleep 600 & echo $! > ${dir}/daemon.pid); echo ok` },
+          },
+        ],
       },
       worker,
     );
@@ -177,7 +197,10 @@ describe('containment past what the process tree can see', () => {
           {
             key: 'held',
             onLeaseLost: 'adjudicate',
-            executor: { kind: 'shell', command: `sleep 600 & echo $! > ${dir}/child.pid; (setsid sleep 600 & echo $! > ${dir}/daemon.pid); wait` },
+            executor: {
+              kind: 'shell',
+              command: `sleep 600 & echo $! > ${dir}/child.pid; (setsid sleep 600 & echo $! > ${dir}/daemon.pid); wait`,
+            },
           },
         ],
       },
@@ -189,12 +212,19 @@ describe('containment past what the process tree can see', () => {
     const pids = await pidsIn(dir, ['child.pid', 'daemon.pid']);
     worker.child.kill('SIGSTOP');
     // The frozen worker is the only one, so the history (not a query) says when the server timed the attempt out.
-    await waitFor('the lease to expire', async () => (await historyAttempts(handle)).some((a) => a.outcome === 'timed-out'), 30_000, 200);
+    await waitFor(
+      'the lease to expire',
+      async () => (await historyAttempts(handle)).some((a) => a.outcome === 'timed-out'),
+      30_000,
+      200,
+    );
     expect(pids.every(alive)).toBe(true);
     worker.child.kill('SIGCONT');
     const resumed = Date.now();
     await waitFor('the resumed worker to end what its lost attempt started', () => gone(pids), 30_000, 50);
-    console.info(`lease lost: resumed worker ended the child and the setsid daemon ${Date.now() - resumed} ms after SIGCONT`);
+    console.info(
+      `lease lost: resumed worker ended the child and the setsid daemon ${Date.now() - resumed} ms after SIGCONT`,
+    );
     await handle.result();
     expect(await workflowTaskFailures(handle)).toBe(0);
     expect(worker.child.exitCode).toBeNull();

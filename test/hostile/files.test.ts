@@ -7,7 +7,7 @@ import { temporalBinary } from '../helpers/env';
 
 const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
 
-describe('what teamrun keeps on disk is its owner\'s only', () => {
+describe("what teamrun keeps on disk is its owner's only", () => {
   it('.teamrun/ is created 0700, the dev server database and its log 0600', async () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'teamrun-files-'));
     const dbFile = path.join(project, '.teamrun', 'dev.db');

@@ -10,16 +10,39 @@ const file = (name: string, plan: unknown) => {
   writeFileSync(at, typeof plan === 'string' ? plan : JSON.stringify(plan));
   return at;
 };
-const one = (executor: unknown, extra: Record<string, unknown> = {}) => ({ name: 'v', tasks: [{ key: 'a', executor, ...extra }] });
+const one = (executor: unknown, extra: Record<string, unknown> = {}) => ({
+  name: 'v',
+  tasks: [{ key: 'a', executor, ...extra }],
+});
 
 /** `teamrun validate` on hostile plan files: each is a clean list of problems with paths (exit 1), never a stack trace. */
 const cases: Array<[string, unknown, string[], RegExp[]]> = [
-  ['kind "constructor" (was a TypeError with a stack)', one({ kind: 'constructor' }), [], [/tasks\[0\]\.executor\.kind: executor kind "constructor" is a reserved name/]],
+  [
+    'kind "constructor" (was a TypeError with a stack)',
+    one({ kind: 'constructor' }),
+    [],
+    [/tasks\[0\]\.executor\.kind: executor kind "constructor" is a reserved name/],
+  ],
   ['kind "__proto__"', one({ kind: '__proto__' }), [], [/reserved name/]],
-  ['a misspelt built-in kind', one({ kind: 'shel', command: 'true' }), [], [/tasks\[0\]\.executor\.kind: unknown executor kind "shel" \(did you mean "shell"\?\)/]],
+  [
+    'a misspelt built-in kind',
+    one({ kind: 'shel', command: 'true' }),
+    [],
+    [/tasks\[0\]\.executor\.kind: unknown executor kind "shel" \(did you mean "shell"\?\)/],
+  ],
   ['a misspelt custom kind', one({ kind: 'acme.deplyo' }), ['--kind', 'acme.deploy'], [/did you mean "acme\.deploy"/]],
-  ['timeoutMs: 3e9', one({ kind: 'shell', command: 'true', timeoutMs: 3e9 }), [], [/tasks\[0\]\.executor\.timeoutMs: at most 2147483647 ms/]],
-  ['a scope outside the workspace', one({ kind: 'noop' }, { scope: ['../../home'] }), [], [/tasks\[0\]\.scope\[0\]: scope "\.\.\/\.\.\/home" has a "\.\." segment/]],
+  [
+    'timeoutMs: 3e9',
+    one({ kind: 'shell', command: 'true', timeoutMs: 3e9 }),
+    [],
+    [/tasks\[0\]\.executor\.timeoutMs: at most 2147483647 ms/],
+  ],
+  [
+    'a scope outside the workspace',
+    one({ kind: 'noop' }, { scope: ['../../home'] }),
+    [],
+    [/tasks\[0\]\.scope\[0\]: scope "\.\.\/\.\.\/home" has a "\.\." segment/],
+  ],
   [
     'a 1.7 MB plan with 30 misspelt dependencies of 20,000 (took minutes, now checked at once)',
     {
@@ -27,11 +50,16 @@ const cases: Array<[string, unknown, string[], RegExp[]]> = [
       tasks: Array.from({ length: 20_000 }, (_, i) => ({
         key: `task-${String(i).padStart(5, '0')}-of-the-nightly-documentation-build`,
         executor: { kind: 'noop' },
-        ...(i > 0 && i % 666 === 0 ? { dependsOn: [`tsak-${String(i - 1).padStart(5, '0')}-of-the-nightly-documentation-build`] } : {}),
+        ...(i > 0 && i % 666 === 0
+          ? { dependsOn: [`tsak-${String(i - 1).padStart(5, '0')}-of-the-nightly-documentation-build`] }
+          : {}),
       })),
     },
     [],
-    [/\(plan\): the plan is \d+ bytes of JSON, over the 1572864-byte bound/, /tasks\[19980\]\.dependsOn\[0\]: unknown task "tsak-19979-of-the-nightly-documentation-build" \(did you mean "task-19979-of-the-nightly-documentation-build"\?\)/],
+    [
+      /\(plan\): the plan is \d+ bytes of JSON, over the 1572864-byte bound/,
+      /tasks\[19980\]\.dependsOn\[0\]: unknown task "tsak-19979-of-the-nightly-documentation-build" \(did you mean "task-19979-of-the-nightly-documentation-build"\?\)/,
+    ],
   ],
 ];
 
@@ -44,7 +72,12 @@ describe('teamrun validate on hostile plan files', () => {
   });
 
   it('a custom kind declared with --kind passes', async () => {
-    const result = await teamrun(['validate', file('custom.json', one({ kind: 'acme.deploy', target: 'prod' })), '--kind', 'acme.deploy']);
+    const result = await teamrun([
+      'validate',
+      file('custom.json', one({ kind: 'acme.deploy', target: 'prod' })),
+      '--kind',
+      'acme.deploy',
+    ]);
     expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('ok (1 tasks') });
   });
 });

@@ -29,23 +29,35 @@ function leakForms(): string[] {
 
 /** The text and every base64 string in it decoded (payloads in `temporal workflow show -o json` may be base64). */
 function withDecodedPayloads(text: string): string {
-  const decoded = [...text.matchAll(/"([A-Za-z0-9+/]{16,}={0,2})"/g)].map((m) => Buffer.from(m[1], 'base64').toString('utf8'));
+  const decoded = [...text.matchAll(/"([A-Za-z0-9+/]{16,}={0,2})"/g)].map((m) =>
+    Buffer.from(m[1], 'base64').toString('utf8'),
+  );
   return [text, ...decoded].join('\n');
 }
 
 function expectNoLeak(where: string, text: string): void {
   const haystack = withDecodedPayloads(text);
   for (const form of leakForms()) {
-    if (haystack.includes(form)) throw new Error(`${where} leaks "${form}" at: ...${haystack.slice(Math.max(0, haystack.indexOf(form) - 120), haystack.indexOf(form) + 40)}...`);
+    if (haystack.includes(form))
+      throw new Error(
+        `${where} leaks "${form}" at: ...${haystack.slice(Math.max(0, haystack.indexOf(form) - 120), haystack.indexOf(form) + 40)}...`,
+      );
   }
 }
 
-const shell = (command: string, extra: object = {}) => ({ kind: 'shell', command, env: { GH: { fromWorkerEnv: 'GITHUB_TOKEN' } }, ...extra });
+const shell = (command: string, extra: object = {}) => ({
+  kind: 'shell',
+  command,
+  env: { GH: { fromWorkerEnv: 'GITHUB_TOKEN' } },
+  ...extra,
+});
 
 describe('secrets stay out of history and the worker log: a corpus of ways a task tries to leak them', () => {
   it('redacts every secret the worker knows, in every form the corpus prints it, from history and from the worker log', async () => {
     // An http service whose error page gives away the database password, and an llm provider that echoes the key.
-    const leaky = createServer((_, res) => res.writeHead(500).end(`internal error: db-password=${DB_PASSWORD} host=db1`));
+    const leaky = createServer((_, res) =>
+      res.writeHead(500).end(`internal error: db-password=${DB_PASSWORD} host=db1`),
+    );
     await new Promise<void>((resolve) => leaky.listen(0, '127.0.0.1', resolve));
     onTestFinished(() => void leaky.close());
     const llm = await startOpenAiServer();
@@ -81,7 +93,9 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
       // 3. the secret in a ::teamrun-error:: message
       'error-line': shell('echo "::teamrun-error::{\\"message\\":\\"bad credentials $GH\\"}"; exit 1'),
       // 4. split across the 4096-byte log tail and the 1000-character error cut
-      'split-tail': shell(`head -c 4075 /dev/zero | tr '\\0' x; printf %s "$GH"; head -c 4 /dev/zero | tr '\\0' y; echo; exit 1`),
+      'split-tail': shell(
+        `head -c 4075 /dev/zero | tr '\\0' x; printf %s "$GH"; head -c 4 /dev/zero | tr '\\0' y; echo; exit 1`,
+      ),
       'split-message': shell(`printf %s "$GH"; head -c 985 /dev/zero | tr '\\0' z; echo; exit 1`),
       // 5. base64, hex and URL-encoded
       encoded: shell(
@@ -94,13 +108,19 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
       // 8. stderr of a task that succeeds
       stderr: shell('echo "debug: using $GH" >&2'),
       // 9. the stdout log tail of a task that succeeds, and a printed link
-      'log-tail': shell('echo "token=$GH"; echo "::teamrun-link::{\\"url\\":\\"https://ci.example/?t=$GH\\",\\"label\\":\\"run $GH\\"}"'),
+      'log-tail': shell(
+        'echo "token=$GH"; echo "::teamrun-link::{\\"url\\":\\"https://ci.example/?t=$GH\\",\\"label\\":\\"run $GH\\"}"',
+      ),
       // 10. an http error body with the database password
       'http-error-body': { kind: 'http', url: leakyUrl },
       // 11. the llm provider's error body quoting the key, cut at 500 characters
       'llm-error': { kind: 'llm', model: 'echo-key', prompt: 'hello' },
       // 12. a worker secret the task was never given: the environment is an allowlist
-      'not-given': { kind: 'shell', command: 'echo "openai=${OPENAI_API_KEY:-absent} db=${DB_PASSWORD:-absent}"; echo "::teamrun-output::\\"$(env | cut -d= -f1 | sort | tr "\\n" " ")\\""' },
+      'not-given': {
+        kind: 'shell',
+        command:
+          'echo "openai=${OPENAI_API_KEY:-absent} db=${DB_PASSWORD:-absent}"; echo "::teamrun-output::\\"$(env | cut -d= -f1 | sort | tr "\\n" " ")\\""',
+      },
     };
     const handle = await startRun(
       {
@@ -118,7 +138,9 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
     expect(Object.keys(corpus).length).toBeGreaterThanOrEqual(10);
     const reports = Object.fromEntries((await attemptReports(handle)).map((r) => [r.activityId.split('#')[0], r]));
     expect(reports['env-dump'].report!.logs!.stdout).toContain('GH=[redacted:GITHUB_TOKEN]');
-    expect(tasks['error-text'].lastError).toBe('shell command failed (exit code 1): auth failed for token [redacted:GITHUB_TOKEN]');
+    expect(tasks['error-text'].lastError).toBe(
+      'shell command failed (exit code 1): auth failed for token [redacted:GITHUB_TOKEN]',
+    );
     expect(tasks['error-line'].lastError).toContain('bad credentials [redacted:GITHUB_TOKEN]');
     expect(reports['split-tail'].report!.logs!.stdout).toMatch(/^(x*\[redacted:GITHUB_TOKEN\]|[^x])/);
     expect(tasks.encoded.status).toBe('succeeded');
@@ -134,8 +156,29 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
     expect(reports['not-given'].report!.logs!.stdout).toContain('openai=absent db=absent');
     // Exactly the allowlist (less what the shell itself sets: PWD, SHLVL, _).
     const shellOwn = new Set(['PWD', 'OLDPWD', 'SHLVL', '_']);
-    expect(String(tasks['not-given'].output).trim().split(' ').filter((name) => !shellOwn.has(name)).sort()).toEqual(
-      ['HOME', 'LANG', 'PATH', 'TEAMRUN_ATTEMPT', 'TEAMRUN_FENCING_TOKEN', 'TEAMRUN_HOLDER', 'TEAMRUN_INBOX', 'TEAMRUN_INPUTS', 'TEAMRUN_INPUTS_FILE', 'TEAMRUN_LEASE_ID', 'TEAMRUN_TASK_KEY', 'TEAMRUN_WORKFLOW_ID', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']
+    expect(
+      String(tasks['not-given'].output)
+        .trim()
+        .split(' ')
+        .filter((name) => !shellOwn.has(name))
+        .sort(),
+    ).toEqual(
+      [
+        'HOME',
+        'LANG',
+        'PATH',
+        'TEAMRUN_ATTEMPT',
+        'TEAMRUN_FENCING_TOKEN',
+        'TEAMRUN_HOLDER',
+        'TEAMRUN_INBOX',
+        'TEAMRUN_INPUTS',
+        'TEAMRUN_INPUTS_FILE',
+        'TEAMRUN_LEASE_ID',
+        'TEAMRUN_TASK_KEY',
+        'TEAMRUN_WORKFLOW_ID',
+        'TEMPORAL_ADDRESS',
+        'TEMPORAL_NAMESPACE',
+      ]
         .filter((name) => name !== 'LANG' || process.env.LANG !== undefined)
         .sort(),
     );
@@ -151,12 +194,17 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
     // A custom executor reporting the secret as progress, the way an agent SDK might echo its config.
     const chatty: Executor = async (_, ctx) => {
       ctx.progress({ step: `calling with ${ctx.env.GITHUB_TOKEN}`, [ctx.env.GITHUB_TOKEN!]: 1 });
-      await new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }));
+      await new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
+      );
       return {};
     };
     const config = testConfig({ shell: { ...testConfig().worker.shell, secretEnv: ['GITHUB_TOKEN'] } });
     const worker = await workerForTest({ config, executors: { chatty }, env: { ...process.env, GITHUB_TOKEN } });
-    const handle = await runForTest({ name: 'secret-progress', tasks: [{ key: 'agent', executor: { kind: 'chatty' } }] }, worker);
+    const handle = await runForTest(
+      { name: 'secret-progress', tasks: [{ key: 'agent', executor: { kind: 'chatty' } }] },
+      worker,
+    );
     const described = await waitFor('a heartbeat with progress', async () => {
       const text = await temporalDescribe(handle.workflowId);
       return text.includes('calling with') ? text : null;
@@ -173,7 +221,10 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
     const keyFile = path.join(dir, 'client.key');
     const body = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7';
     writeFileSync(keyFile, `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----\n`);
-    const config = testConfig({ shell: { ...testConfig().worker.shell, secretEnv: ['GITHUB_TOKEN'] }, redact: { env: ['DB_*'] } });
+    const config = testConfig({
+      shell: { ...testConfig().worker.shell, secretEnv: ['GITHUB_TOKEN'] },
+      redact: { env: ['DB_*'] },
+    });
     const names = workerSecrets(config, {
       OPENAI_API_KEY,
       TEMPORAL_API_KEY: 'tmprl-api-key-value',

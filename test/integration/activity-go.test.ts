@@ -12,7 +12,11 @@ const TTL_MS = 3_000;
 
 function marker(dir: string, name: string, what = `marker ${name}`): Promise<Record<string, unknown>> {
   const file = path.join(dir, name);
-  return waitFor(what, () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : null), 60_000);
+  return waitFor(
+    what,
+    () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : null),
+    60_000,
+  );
 }
 
 describe('a Go activity (go.temporal.io/sdk, teamrunactivity.Wrap, its own worker and queue) as a task of a team run', () => {
@@ -32,9 +36,20 @@ describe('a Go activity (go.temporal.io/sdk, teamrunactivity.Wrap, its own worke
         budget: { maxUsd: 1 },
         activityQueues: [goQueue],
         tasks: [
-          { key: 'research', executor: { kind: 'activity', activityType: 'go_research', taskQueue: goQueue, input: { topic: 'leases' } } },
-          { key: 'publish', dependsOn: ['research'], executor: { kind: 'shell', command: 'echo "::teamrun-output::{\\"from\\":$TEAMRUN_INPUTS}"' } },
-          { key: 'draft', dependsOn: ['publish'], executor: { kind: 'activity', activityType: 'go_wait_for_cancel', taskQueue: goQueue } },
+          {
+            key: 'research',
+            executor: { kind: 'activity', activityType: 'go_research', taskQueue: goQueue, input: { topic: 'leases' } },
+          },
+          {
+            key: 'publish',
+            dependsOn: ['research'],
+            executor: { kind: 'shell', command: 'echo "::teamrun-output::{\\"from\\":$TEAMRUN_INPUTS}"' },
+          },
+          {
+            key: 'draft',
+            dependsOn: ['publish'],
+            executor: { kind: 'activity', activityType: 'go_wait_for_cancel', taskQueue: goQueue },
+          },
         ],
       },
       worker,
@@ -49,15 +64,27 @@ describe('a Go activity (go.temporal.io/sdk, teamrunactivity.Wrap, its own worke
     });
     expect(await taskOf(handle, 'publish')).toMatchObject({ status: 'succeeded', output: { from: { research } } });
 
-    await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'draft', fencingToken: 1, requestId: 'take-go-draft', actor: 'ops' }] });
-    expect(await marker(dir, 'draft-1.cancelled', 'the Go activity to see the cancellation')).toEqual({ fencingToken: 1, error: 'context canceled' });
-    await waitFor('the run to await adjudication', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
+    await handle.executeUpdate(msg.interruptTaskUpdate, {
+      args: [{ key: 'draft', fencingToken: 1, requestId: 'take-go-draft', actor: 'ops' }],
+    });
+    expect(await marker(dir, 'draft-1.cancelled', 'the Go activity to see the cancellation')).toEqual({
+      fencingToken: 1,
+      error: 'context canceled',
+    });
+    await waitFor(
+      'the run to await adjudication',
+      async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication',
+    );
     expect(await handle.query(msg.adjudicationsQuery)).toEqual([
       expect.objectContaining({ key: 'draft', code: 'TEAM_TASK_HUMAN_INTERRUPTED', fencingToken: 1, decision: null }),
     ]);
     expect((await handle.query(msg.budgetQuery)).used).toMatchObject({ tokens: 800, usd: 0.0021 });
     const attempts = await historyAttempts(handle);
-    expect(attempts.filter((a) => a.activityType !== 'runTask').map((a) => [a.activityId, a.activityType, a.outcome, a.startedBy])).toEqual([
+    expect(
+      attempts
+        .filter((a) => a.activityType !== 'runTask')
+        .map((a) => [a.activityId, a.activityType, a.outcome, a.startedBy]),
+    ).toEqual([
       ['research#1', 'go_research', 'completed', 'go-worker'],
       ['draft#1', 'go_wait_for_cancel', 'cancelled', 'go-worker'],
     ]);

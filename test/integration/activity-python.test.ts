@@ -22,7 +22,8 @@ function marker<T = Record<string, unknown>>(dir: string, name: string, what = `
 /** teamrun's worker (workflows, shell tasks) on its queue, and a plan allowed to use `pyQueue`. */
 async function teamrunWith(pyQueue: string) {
   const worker = await workerForTest({ taskQueue: uniqueQueue('activity-teamrun') });
-  const run = (plan: Omit<TeamPlanInput, 'activityQueues'>) => runForTest({ ...plan, activityQueues: [pyQueue] }, worker);
+  const run = (plan: Omit<TeamPlanInput, 'activityQueues'>) =>
+    runForTest({ ...plan, activityQueues: [pyQueue] }, worker);
   return { worker, run };
 }
 
@@ -43,7 +44,12 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
       tasks: [
         {
           key: 'research',
-          executor: { kind: 'activity', activityType: 'research_agent', taskQueue: pyQueue, input: { topic: 'fencing', depth: 2 } },
+          executor: {
+            kind: 'activity',
+            activityType: 'research_agent',
+            taskQueue: pyQueue,
+            input: { topic: 'fencing', depth: 2 },
+          },
         },
         {
           key: 'publish',
@@ -67,11 +73,23 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
         dependencies: [],
       },
     };
-    expect(result.tasks.find((t) => t.key === 'research')).toMatchObject({ status: 'succeeded', attempts: 1, output: research });
-    expect(result.tasks.find((t) => t.key === 'publish')).toMatchObject({ status: 'succeeded', output: { from: { research } } });
+    expect(result.tasks.find((t) => t.key === 'research')).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      output: research,
+    });
+    expect(result.tasks.find((t) => t.key === 'publish')).toMatchObject({
+      status: 'succeeded',
+      output: { from: { research } },
+    });
 
     // The usage the Python code reported, priced by it, is on the task and in the run's budget.
-    expect(result.tasks.find((t) => t.key === 'research')!.usage).toEqual({ inputTokens: 1200, outputTokens: 300, cacheTokens: 0, costUsd: 0.0042 });
+    expect(result.tasks.find((t) => t.key === 'research')!.usage).toEqual({
+      inputTokens: 1200,
+      outputTokens: 300,
+      cacheTokens: 0,
+      costUsd: 0.0042,
+    });
     expect(result.budget.used).toMatchObject({ tasks: 2, tokens: 1500, usd: 0.0042 });
     expect(result.budgetReason).toBeNull();
 
@@ -87,7 +105,9 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
 
     // The run's report lists the Python attempt among the others.
     const report = await loadRunReport(await testClient(), handle.workflowId);
-    expect(report.tasks.flatMap((t) => t.attempts.map((a) => [a.activityId, a.executor, a.worker, a.outcome, a.usage]))).toEqual([
+    expect(
+      report.tasks.flatMap((t) => t.attempts.map((a) => [a.activityId, a.executor, a.worker, a.outcome, a.usage])),
+    ).toEqual([
       ['research#1', 'activity', 'py-research', 'succeeded', expect.objectContaining({ costUsd: 0.0042 })],
       ['publish#1', 'shell', expect.any(String), 'succeeded', null],
     ]);
@@ -132,16 +152,30 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     });
     expect(verdict).toMatchObject({ ok: true });
 
-    expect(await marker(dir, 'draft-1.cancelled', 'the Python activity to see the cancellation')).toEqual({ fencingToken: 1 });
-    await waitFor('the run to await adjudication', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
+    expect(await marker(dir, 'draft-1.cancelled', 'the Python activity to see the cancellation')).toEqual({
+      fencingToken: 1,
+    });
+    await waitFor(
+      'the run to await adjudication',
+      async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication',
+    );
     expect(await handle.query(msg.adjudicationsQuery)).toEqual([
-      expect.objectContaining({ key: 'draft', code: 'TEAM_TASK_HUMAN_INTERRUPTED', requestId: 'take-draft', actor: 'ops', fencingToken: 1, decision: null }),
+      expect.objectContaining({
+        key: 'draft',
+        code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+        requestId: 'take-draft',
+        actor: 'ops',
+        fencingToken: 1,
+        decision: null,
+      }),
     ]);
     expect(await taskOf(handle, 'draft')).toMatchObject({ status: 'adjudication', attempts: 1 });
     const attempts = (await historyAttempts(handle)).filter((a) => a.activityId.startsWith('draft#'));
     expect(attempts.map((a) => [a.activityId, a.outcome])).toEqual([['draft#1', 'cancelled']]);
 
-    await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'draft', decision: 'accept', decisionId: 'human-draft', actor: 'ops', result: 'written by hand' }] });
+    await handle.executeUpdate(msg.adjudicateUpdate, {
+      args: [{ key: 'draft', decision: 'accept', decisionId: 'human-draft', actor: 'ops', result: 'written by hand' }],
+    });
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
     expect(result.tasks[0]).toMatchObject({ status: 'succeeded', output: 'written by hand' });
@@ -158,10 +192,17 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     await waitFor('the attempt to be leased', async () => (await handle.query(msg.activeClaimsQuery)).length === 1);
     expect(await taskOf(handle, 'orphan')).toMatchObject({ status: 'leased', fencingToken: 1 });
 
-    await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'orphan', fencingToken: 1, requestId: 'nobody-home' }] });
-    await waitFor('the run to await adjudication', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
+    await handle.executeUpdate(msg.interruptTaskUpdate, {
+      args: [{ key: 'orphan', fencingToken: 1, requestId: 'nobody-home' }],
+    });
+    await waitFor(
+      'the run to await adjudication',
+      async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication',
+    );
     expect(await taskOf(handle, 'orphan')).toMatchObject({ status: 'adjudication', attempts: 1 });
-    expect((await historyAttempts(handle)).map((a) => [a.activityId, a.outcome, a.startedBy])).toEqual([['orphan#1', 'cancelled', null]]);
+    expect((await historyAttempts(handle)).map((a) => [a.activityId, a.outcome, a.startedBy])).toEqual([
+      ['orphan#1', 'cancelled', null],
+    ]);
   });
 
   it('re-leases the attempt of a killed (kill -9) Python worker to a second Python worker with a greater token', async () => {
@@ -172,7 +213,9 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     const handle = await run({
       name: 'activity-kill',
       lease: { ttlMs: TTL_MS },
-      tasks: [{ key: 'crunch', executor: { kind: 'activity', activityType: 'hang_first_attempt', taskQueue: pyQueue } }],
+      tasks: [
+        { key: 'crunch', executor: { kind: 'activity', activityType: 'hang_first_attempt', taskQueue: pyQueue } },
+      ],
     });
     expect(await marker(dir, 'crunch-1.started')).toMatchObject({ pid: victim.child.pid, fencingToken: 1 });
     await spawnPythonWorker(pyQueue, 'py-survivor', dir);
@@ -199,7 +242,10 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
       expect.objectContaining({ key: 'crunch', fencingToken: 1, workerIdentity: 'py-victim' }),
     ]);
     expect(await eventsOf(handle, 'lease:changed')).toEqual([
-      expect.objectContaining({ previous: expect.objectContaining({ fencingToken: 1 }), next: expect.objectContaining({ fencingToken: 2 }) }),
+      expect.objectContaining({
+        previous: expect.objectContaining({ fencingToken: 1 }),
+        next: expect.objectContaining({ fencingToken: 2 }),
+      }),
     ]);
   });
 
@@ -211,7 +257,9 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     const handle = await run({
       name: 'activity-term',
       lease: { ttlMs: TTL_MS },
-      tasks: [{ key: 'crunch', executor: { kind: 'activity', activityType: 'hang_first_attempt', taskQueue: pyQueue } }],
+      tasks: [
+        { key: 'crunch', executor: { kind: 'activity', activityType: 'hang_first_attempt', taskQueue: pyQueue } },
+      ],
     });
     expect(await marker(dir, 'crunch-1.started')).toMatchObject({ pid: leaving.child.pid });
     await spawnPythonWorker(pyQueue, 'py-staying', dir);
@@ -219,16 +267,24 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     leaving.child.kill('SIGTERM');
     const code = await leaving.exited;
     // The worker's own output says why, should it die of a signal instead of shutting down.
-    expect({ code, signal: leaving.child.signalCode, output: leaving.output().slice(-2_000) }).toMatchObject({ code: 0 });
+    expect({ code, signal: leaving.child.signalCode, output: leaving.output().slice(-2_000) }).toMatchObject({
+      code: 0,
+    });
     const result = await handle.result();
 
     expect(result.status).toBe('succeeded');
-    expect(result.tasks[0]).toMatchObject({ attempts: 2, fencingToken: 2, output: { attempt: 2, fencingToken: 2, worker: 'py-staying' } });
+    expect(result.tasks[0]).toMatchObject({
+      attempts: 2,
+      fencingToken: 2,
+      output: { attempt: 2, fencingToken: 2, worker: 'py-staying' },
+    });
     const [released, next] = (await historyAttempts(handle)).filter((a) => a.activityId.startsWith('crunch#'));
     expect(released).toMatchObject({ activityId: 'crunch#1', outcome: 'failed', startedBy: 'py-leaving' });
     expect(released.failure?.type).toBe('TeamWorkerShutdown');
     expect(next).toMatchObject({ activityId: 'crunch#2', outcome: 'completed', startedBy: 'py-staying' });
-    expect(await eventsOf(handle, 'lease:released')).toEqual([expect.objectContaining({ key: 'crunch', fencingToken: 1, workerIdentity: 'py-leaving' })]);
+    expect(await eventsOf(handle, 'lease:released')).toEqual([
+      expect.objectContaining({ key: 'crunch', fencingToken: 1, workerIdentity: 'py-leaving' }),
+    ]);
     expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
   });
 
@@ -273,7 +329,11 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     // The stale worker wakes up and writes with its old token: the store refuses it.
     writeFileSync(path.join(dir, 'go'), '');
     stale.child.kill('SIGCONT');
-    const refused = await marker<{ exitCode: number; stderr: string }>(dir, 'publish-1.write', "the stale attempt's write");
+    const refused = await marker<{ exitCode: number; stderr: string }>(
+      dir,
+      'publish-1.write',
+      "the stale attempt's write",
+    );
     expect(refused.exitCode).toBe(3);
     expect(refused.stderr).toContain('FENCED_WRITE_REJECTED');
     expect(refused.stderr).toContain(`fencing token 1 is older than the highest seen, ${winner}`);

@@ -26,7 +26,12 @@ function gatedDeploy(name: string, dir: string, approval: Record<string, unknown
       {
         key: 'approve',
         dependsOn: ['build'],
-        executor: { kind: 'approval', prompt: 'Deploy build to production?', approvers: ['release-manager'], ...approval },
+        executor: {
+          kind: 'approval',
+          prompt: 'Deploy build to production?',
+          approvers: ['release-manager'],
+          ...approval,
+        },
       },
       {
         key: 'deploy',
@@ -47,7 +52,13 @@ describe('approval tasks gate a deploy', () => {
     const pending = await waitFor('the approval request', async () =>
       (await handle.query(msg.adjudicationsQuery)).find((a) => a.key === 'approve' && a.decision === null),
     );
-    expect(pending).toEqual(expect.objectContaining({ code: 'TEAM_TASK_APPROVAL_REQUIRED', holder: 'coordinator', reason: expect.stringContaining('Deploy build to production?') }));
+    expect(pending).toEqual(
+      expect.objectContaining({
+        code: 'TEAM_TASK_APPROVAL_REQUIRED',
+        holder: 'coordinator',
+        reason: expect.stringContaining('Deploy build to production?'),
+      }),
+    );
     const status = await handle.query(msg.statusQuery);
     expect(status.state).toBe('awaiting_adjudication');
     expect(status.teammates).toEqual({ requested: 1, active: 0 });
@@ -57,7 +68,11 @@ describe('approval tasks gate a deploy', () => {
     expect(budget.used.tasks).toBe(1);
     expect((await handle.query(msg.membersQuery)).map((m) => m.state)).toEqual(['idle']);
     const tasks = await handle.query(msg.tasksQuery);
-    expect(tasks.map((t) => [t.key, t.status])).toEqual([['build', 'succeeded'], ['approve', 'adjudication'], ['deploy', 'blocked']]);
+    expect(tasks.map((t) => [t.key, t.status])).toEqual([
+      ['build', 'succeeded'],
+      ['approve', 'adjudication'],
+      ['deploy', 'blocked'],
+    ]);
     expect(existsSync(`${dir}/deployed`)).toBe(false);
 
     // The Web UI's current details say what waits and how to decide it.
@@ -70,10 +85,16 @@ describe('approval tasks gate a deploy', () => {
     // The Queries tab lists members and messages, each with what it answers, and the mailbox updates.
     const described = (defs: Definition[] = []) => Object.fromEntries(defs.map((d) => [d.name, d.description ?? '']));
     expect(described(metadata.definition?.queryDefinitions)).toEqual(
-      expect.objectContaining({ members: expect.stringContaining('teammate slot'), messages: expect.stringContaining('{ to?, after?, limit? }') }),
+      expect.objectContaining({
+        members: expect.stringContaining('teammate slot'),
+        messages: expect.stringContaining('{ to?, after?, limit? }'),
+      }),
     );
     expect(described(metadata.definition?.updateDefinitions)).toEqual(
-      expect.objectContaining({ sendMessage: expect.stringContaining('coordinator'), readInbox: expect.stringContaining('fencingToken') }),
+      expect.objectContaining({
+        sendMessage: expect.stringContaining('coordinator'),
+        readInbox: expect.stringContaining('fencingToken'),
+      }),
     );
 
     // The cross-run queue lists it.
@@ -90,7 +111,16 @@ describe('approval tasks gate a deploy', () => {
     expect(refused.stderr).toContain('approvers');
     expect(existsSync(`${dir}/deployed`)).toBe(false);
 
-    const accepted = await teamrun(['adjudicate', handle.workflowId, 'approve', '--accept', '--actor', 'release-manager', '--result', '{"approvedBy":"release-manager"}']);
+    const accepted = await teamrun([
+      'adjudicate',
+      handle.workflowId,
+      'approve',
+      '--accept',
+      '--actor',
+      'release-manager',
+      '--result',
+      '{"approvedBy":"release-manager"}',
+    ]);
     expect(accepted.code, accepted.stderr).toBe(0);
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
@@ -109,12 +139,22 @@ describe('approval tasks gate a deploy', () => {
     const handle = await runForTest(gatedDeploy('approval-reject', dir), worker);
     await waitFor('the approval request', async () => (await handle.query(msg.statusQuery)).pendingAdjudications === 1);
     const outcome = await handle.executeUpdate(msg.adjudicateUpdate, {
-      args: [{ key: 'approve', decision: 'reject', decisionId: 'no-friday-deploys', actor: 'release-manager', reason: 'no deploys on Friday' }],
+      args: [
+        {
+          key: 'approve',
+          decision: 'reject',
+          decisionId: 'no-friday-deploys',
+          actor: 'release-manager',
+          reason: 'no deploys on Friday',
+        },
+      ],
     });
     expect(outcome.task.status).toBe('failed');
     const result = await handle.result();
     expect(result.status).toBe('failed');
-    expect(result.tasks.find((t) => t.key === 'deploy')).toEqual(expect.objectContaining({ status: 'skipped', skipReason: 'dependency "approve" failed' }));
+    expect(result.tasks.find((t) => t.key === 'deploy')).toEqual(
+      expect.objectContaining({ status: 'skipped', skipReason: 'dependency "approve" failed' }),
+    );
     expect(existsSync(`${dir}/deployed`)).toBe(false);
   });
 
@@ -124,9 +164,19 @@ describe('approval tasks gate a deploy', () => {
     const handle = await runForTest(gatedDeploy('approval-timeout', dir, { timeoutMs: 1_500 }), worker);
     const result = await handle.result();
     expect(result.status).toBe('failed');
-    expect(result.tasks.map((t) => [t.key, t.status])).toEqual([['build', 'succeeded'], ['approve', 'failed'], ['deploy', 'skipped']]);
+    expect(result.tasks.map((t) => [t.key, t.status])).toEqual([
+      ['build', 'succeeded'],
+      ['approve', 'failed'],
+      ['deploy', 'skipped'],
+    ]);
     const record = result.adjudications.find((a) => a.key === 'approve')!;
-    expect(record.decision).toEqual(expect.objectContaining({ decision: 'reject', decisionId: 'approval-timeout:approve:1', reason: 'no decision within 1500 ms' }));
+    expect(record.decision).toEqual(
+      expect.objectContaining({
+        decision: 'reject',
+        decisionId: 'approval-timeout:approve:1',
+        reason: 'no decision within 1500 ms',
+      }),
+    );
     expect(record.decision!.decidedAt - record.requestedAt).toBeGreaterThanOrEqual(1_500);
     expect(existsSync(`${dir}/deployed`)).toBe(false);
   });

@@ -22,7 +22,9 @@ function executionsIn(file: string): string[] {
 }
 
 describe.concurrent('task-count budgets on a real dev server', () => {
-  it('maxTasks 3 with 16 teammates and 10 tasks: exactly 3 executions, then budget_stopped (max-tasks)', async ({ onTestFinished }) => {
+  it('maxTasks 3 with 16 teammates and 10 tasks: exactly 3 executions, then budget_stopped (max-tasks)', async ({
+    onTestFinished,
+  }) => {
     const file = path.join(dir, 'max-tasks');
     const worker = await workerForTest({}, onTestFinished);
     const handle = await startRun(
@@ -39,7 +41,12 @@ describe.concurrent('task-count budgets on a real dev server', () => {
     expect(executionsIn(file)).toHaveLength(3);
     expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-tasks', executions: 3 });
     expect(result.stats).toMatchObject({ succeeded: 3, skipped: 7 });
-    expect(result.budget).toMatchObject({ used: { tasks: 3 }, remaining: { tasks: 0 }, stopped: true, reason: 'max-tasks' });
+    expect(result.budget).toMatchObject({
+      used: { tasks: 3 },
+      remaining: { tasks: 0 },
+      stopped: true,
+      reason: 'max-tasks',
+    });
     const { events } = await handle.query(eventsQuery, { limit: 1_000 });
     expect(events.filter((e) => e.type === 'run:budget-exhausted')).toMatchObject([{ reason: 'max-tasks' }]);
   });
@@ -61,11 +68,18 @@ describe.concurrent('task-count budgets on a real dev server', () => {
     const result = await handle.result();
     expect(executionsIn(file)).toEqual(['doomed#1', 'doomed#2', 'doomed#3', 'doomed#4']);
     expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-tasks', executions: 4 });
-    expect(result.tasks[0]).toMatchObject({ key: 'doomed', attempts: 4, status: 'skipped', skipReason: 'budget_stopped: max-tasks' });
+    expect(result.tasks[0]).toMatchObject({
+      key: 'doomed',
+      attempts: 4,
+      status: 'skipped',
+      skipReason: 'budget_stopped: max-tasks',
+    });
     expect(result.tasks[0].lastError).toContain('exit code 1');
   });
 
-  it('a budget-stopped run is found by `temporal workflow list --query TeamRunBudgetStopped=true`', async ({ onTestFinished }) => {
+  it('a budget-stopped run is found by `temporal workflow list --query TeamRunBudgetStopped=true`', async ({
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({}, onTestFinished);
     const team = uniqueQueue('searchable');
     const tasks = [
@@ -79,9 +93,18 @@ describe.concurrent('task-count budgets on a real dev server', () => {
 
     const list = async (query: string) => {
       const { stdout } = await run(temporalBinary(), [
-        'workflow', 'list', '--address', temporalAddress(), '--query', query, '--output', 'json',
+        'workflow',
+        'list',
+        '--address',
+        temporalAddress(),
+        '--query',
+        query,
+        '--output',
+        'json',
       ]);
-      return (JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string } }>).map((w) => w.execution.workflowId);
+      return (JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string } }>).map(
+        (w) => w.execution.workflowId,
+      );
     };
     // Visibility is eventually consistent: the closed runs appear a moment after they close.
     const matched = await waitFor('the budget-stopped run in visibility', async () => {

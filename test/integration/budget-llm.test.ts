@@ -17,7 +17,8 @@ async function historyText(handle: TeamRunHandle): Promise<string> {
   return JSON.stringify(history, (key, value: unknown) => {
     if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
     // Payload data and metadata come as base64 in the history's JSON form.
-    if ((key === 'data' || key === 'encoding') && typeof value === 'string') return Buffer.from(value, 'base64').toString('utf8');
+    if ((key === 'data' || key === 'encoding') && typeof value === 'string')
+      return Buffer.from(value, 'base64').toString('utf8');
     return value;
   });
 }
@@ -30,7 +31,10 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     server.model('flaky-model', { status: 429 }, { status: 500 }, { usage: { promptTokens: 10, completionTokens: 5 } });
     server.model('bad-model', { status: 400 });
     // A provider that echoes the credential it was sent in its error.
-    server.model('leaky-model', { status: 401, body: (req) => ({ error: { message: `invalid key: ${req.authorization}` } }) });
+    server.model('leaky-model', {
+      status: 401,
+      body: (req) => ({ error: { message: `invalid key: ${req.authorization}` } }),
+    });
     server.model('slow-model', { delayMs: 30_000, usage: oneCall });
   });
   afterAll(async () => {
@@ -47,7 +51,9 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     );
   const requestsFor = (model: string) => server.requests.filter((r) => r.model === model);
 
-  it('charges the tokens and dollars the provider reports; the key reaches the provider but never the history', async ({ onTestFinished }) => {
+  it('charges the tokens and dollars the provider reports; the key reaches the provider but never the history', async ({
+    onTestFinished,
+  }) => {
     const worker = await llmWorker(onTestFinished);
     const handle = await startRun(
       {
@@ -85,14 +91,19 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
       ['/v1/chat/completions', `${handle.workflowId}/draft/1`, `Bearer ${API_KEY}`],
       ['/v1/chat/completions', `${handle.workflowId}/review/1`, `Bearer ${API_KEY}`],
     ]);
-    expect(sent[1]).toMatchObject({ maxTokens: 200, messages: [{ role: 'system' }, { content: 'Review this: Write a haiku about budgets' }] });
+    expect(sent[1]).toMatchObject({
+      maxTokens: 200,
+      messages: [{ role: 'system' }, { content: 'Review this: Write a haiku about budgets' }],
+    });
 
     const history = await historyText(handle);
     expect(history).toContain('Write a haiku about budgets');
     expect(history).not.toContain(API_KEY);
   });
 
-  it('retries rate limits and server errors, not other 4xx, and redacts a key the provider echoes', async ({ onTestFinished }) => {
+  it('retries rate limits and server errors, not other 4xx, and redacts a key the provider echoes', async ({
+    onTestFinished,
+  }) => {
     const worker = await llmWorker(onTestFinished);
     const handle = await startRun(
       {

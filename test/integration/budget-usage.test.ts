@@ -21,7 +21,9 @@ const tasks = (n: number, executor: { kind: string; command: string }, extra: ob
 const prices = { 'tiny-model': { inputPerMTok: 10, outputPerMTok: 20 } };
 
 describe.concurrent('token and dollar budgets on a real dev server', () => {
-  it('maxTokens 2500 at 1,000 tokens a task: 3 executions, the overrun charged truthfully, then max-tokens', async ({ onTestFinished }) => {
+  it('maxTokens 2500 at 1,000 tokens a task: 3 executions, the overrun charged truthfully, then max-tokens', async ({
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({}, onTestFinished);
     const handle = await startRun(
       {
@@ -40,7 +42,9 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
     expect(result.tasks.map((t) => t.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'skipped', 'skipped']);
   });
 
-  it('16 teammates, maxTokens 160, no estimates: reservations never sum past 160 and the run never overspends', async ({ onTestFinished }) => {
+  it('16 teammates, maxTokens 160, no estimates: reservations never sum past 160 and the run never overspends', async ({
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({}, onTestFinished);
     const handle = await startRun(
       {
@@ -53,11 +57,16 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
       worker.taskQueue,
     );
     const views: Array<{ used: number; reserved: number }> = [];
-    await waitFor('the run to end', async () => {
-      const [status, budget] = await Promise.all([handle.query(statusQuery), handle.query(budgetQuery)]);
-      views.push({ used: budget.used.tokens, reserved: budget.reserved.tokens });
-      return status.state !== 'running';
-    }, 60_000, 50);
+    await waitFor(
+      'the run to end',
+      async () => {
+        const [status, budget] = await Promise.all([handle.query(statusQuery), handle.query(budgetQuery)]);
+        views.push({ used: budget.used.tokens, reserved: budget.reserved.tokens });
+        return status.state !== 'running';
+      },
+      60_000,
+      50,
+    );
     for (const view of views) expect(view.used + view.reserved).toBeLessThanOrEqual(160);
 
     const result = await handle.result();
@@ -79,17 +88,25 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
         lease: { ttlMs: 2_000 },
         retry: { maxAttempts: 2, backoffMs: 10 },
         budget: { maxTokens: 10_000 },
-        tasks: [{ key: 'flaky', executor: reporting({ inputTokens: 200, outputTokens: 50, model: 'm' }, { exitCode: 3 }) }],
+        tasks: [
+          { key: 'flaky', executor: reporting({ inputTokens: 200, outputTokens: 50, model: 'm' }, { exitCode: 3 }) },
+        ],
       },
       worker.taskQueue,
     );
     const result = await handle.result();
     expect(result.status).toBe('failed');
-    expect(result.tasks[0]).toMatchObject({ status: 'failed', attempts: 2, usage: { inputTokens: 400, outputTokens: 100 } });
+    expect(result.tasks[0]).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      usage: { inputTokens: 400, outputTokens: 100 },
+    });
     expect(result.budget.used.tokens).toBe(500);
   });
 
-  it('maxUsd with a priced model stops at the limit, the dollars taken from the price table', async ({ onTestFinished }) => {
+  it('maxUsd with a priced model stops at the limit, the dollars taken from the price table', async ({
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({ config: testConfig({}, prices) }, onTestFinished);
     const handle = await startRun(
       {
@@ -97,7 +114,9 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
         teammates: 1,
         lease: { ttlMs: 2_000 },
         budget: { maxUsd: 0.05 },
-        tasks: tasks(4, reporting({ inputTokens: 1_000, outputTokens: 500, model: 'tiny-model' }), { estimate: { usd: 0.02 } }),
+        tasks: tasks(4, reporting({ inputTokens: 1_000, outputTokens: 500, model: 'tiny-model' }), {
+          estimate: { usd: 0.02 },
+        }),
       },
       worker.taskQueue,
     );
@@ -108,7 +127,9 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
     expect(result.tasks[0].usage.costUsd).toBe(0.02);
   });
 
-  it('usage for a model with no price while maxUsd is set fails the task and stops the run (unpriced-usage)', async ({ onTestFinished }) => {
+  it('usage for a model with no price while maxUsd is set fails the task and stops the run (unpriced-usage)', async ({
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({ config: testConfig({}, prices) }, onTestFinished);
     const handle = await startRun(
       {

@@ -6,7 +6,9 @@ import { startRun, waitFor } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
 
 describe.concurrent('the wall-clock budget on a real dev server', () => {
-  it('maxWallMs fires while a sleep attempt runs: the attempt is cancelled into adjudication, the run budget_stopped', async ({ onTestFinished }) => {
+  it('maxWallMs fires while a sleep attempt runs: the attempt is cancelled into adjudication, the run budget_stopped', async ({
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({}, onTestFinished);
     const handle = await startRun(
       {
@@ -28,7 +30,9 @@ describe.concurrent('the wall-clock budget on a real dev server', () => {
       ['long', 'adjudication'],
       ['after', 'skipped'],
     ]);
-    expect(result.adjudications).toMatchObject([{ key: 'long', code: 'TEAM_WALL_BUDGET_EXHAUSTED', fencingToken: 1, decision: null }]);
+    expect(result.adjudications).toMatchObject([
+      { key: 'long', code: 'TEAM_WALL_BUDGET_EXHAUSTED', fencingToken: 1, decision: null },
+    ]);
     // Cancelled, not waited out: the run closed long before the 60 s sleep would have ended.
     expect(result.tasks[0].settledAt! - result.tasks[0].startedAt!).toBeLessThan(15_000);
     expect(result.budget.used.wallMs).toBeGreaterThanOrEqual(1_500);
@@ -36,7 +40,9 @@ describe.concurrent('the wall-clock budget on a real dev server', () => {
     expect(events.filter((e) => e.type === 'run:budget-exhausted')).toMatchObject([{ reason: 'max-wall-ms' }]);
   });
 
-  it('an executor that ignores cancellation and returns just after the deadline is not counted a success', async ({ onTestFinished }) => {
+  it('an executor that ignores cancellation and returns just after the deadline is not counted a success', async ({
+    onTestFinished,
+  }) => {
     let deadline: number | null = null;
     let sawAbortAtReturn: boolean | null = null;
     // Returns 100 ms after the run's deadline, whether or not it was cancelled meanwhile.
@@ -65,7 +71,9 @@ describe.concurrent('the wall-clock budget on a real dev server', () => {
     expect(result.stats.succeeded).toBe(0);
     expect(result.tasks[0].status).toBe('adjudication');
     // What it returned is kept as evidence for a human, and its usage is charged.
-    expect(result.adjudications).toMatchObject([{ key: 'stubborn', code: 'TEAM_WALL_BUDGET_EXHAUSTED', result: { late: true } }]);
+    expect(result.adjudications).toMatchObject([
+      { key: 'stubborn', code: 'TEAM_WALL_BUDGET_EXHAUSTED', result: { late: true } },
+    ]);
     expect(result.budget.used.tokens).toBe(10);
   });
 });

@@ -26,7 +26,9 @@ describe('teamrun dev with codec.server set', () => {
       codecUrl = /Codec server:\s+(http:\/\/\S+) \(the Web UI decodes payloads through it\)/.exec(dev.stdout())![1];
 
       // The UI server hands its browser code the codec endpoint, token in the path.
-      const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as { Codec?: { Endpoint?: string } };
+      const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
+        Codec?: { Endpoint?: string };
+      };
       expect(settings.Codec?.Endpoint).toBe(`${codecUrl}/t/${fx.token}`);
       // ...and the codec server answers that browser, from the UI's origin, with CORS.
       const decode = await fetch(`${settings.Codec!.Endpoint}/decode`, {
@@ -40,9 +42,13 @@ describe('teamrun dev with codec.server set', () => {
       const demo = await teamrun(['demo', '--ui-port', String(uiPort)], env);
       expect(demo.code, demo.stdout + demo.stderr).toBe(0);
       const id = /started team run (\S+):/.exec(demo.stdout)![1];
-      const { stdout } = await promisify(execFile)(temporalBinary(), ['workflow', 'show', '-w', id, '-o', 'json', '--address', `127.0.0.1:${port}`], {
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      const { stdout } = await promisify(execFile)(
+        temporalBinary(),
+        ['workflow', 'show', '-w', id, '-o', 'json', '--address', `127.0.0.1:${port}`],
+        {
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
       expect(keyIdsIn(JSON.parse(stdout))).toEqual(new Set(['k1']));
       expect(stdout).not.toContain('Fetch the sources');
     } finally {

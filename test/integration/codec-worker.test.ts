@@ -27,14 +27,31 @@ describe('a `teamrun worker` process that bundles the workflows itself, with the
           { name: 'codec-invalid', tasks: [{ key: 'a', dependsOn: ['DEP-PLAIN-61be'], executor: { kind: 'noop' } }] },
           { taskQueue, workflowId: uniqueQueue('codec-invalid') },
         );
-        const failure = await handle.result().then(() => null, (err: unknown) => err);
+        const failure = await handle.result().then(
+          () => null,
+          (err: unknown) => err,
+        );
         expect(failure).toBeInstanceOf(WorkflowFailedError);
         expect(((failure as WorkflowFailedError).cause as Error).message).toContain('unknown task "DEP-PLAIN-61be"');
 
-        const { stdout } = await promisify(execFile)(temporalBinary(), ['workflow', 'show', '-w', handle.workflowId, '-o', 'json', '--address', temporalAddress()]);
-        const raw = JSON.parse(stdout) as { events: { workflowExecutionFailedEventAttributes?: { failure: { message: string } } }[] };
+        const { stdout } = await promisify(execFile)(temporalBinary(), [
+          'workflow',
+          'show',
+          '-w',
+          handle.workflowId,
+          '-o',
+          'json',
+          '--address',
+          temporalAddress(),
+        ]);
+        const raw = JSON.parse(stdout) as {
+          events: { workflowExecutionFailedEventAttributes?: { failure: { message: string } } }[];
+        };
         expect(readableStrings(raw).filter((s) => s.includes('DEP-PLAIN-61be'))).toEqual([]);
-        expect(raw.events.find((e) => e.workflowExecutionFailedEventAttributes)!.workflowExecutionFailedEventAttributes!.failure.message).toBe('Encoded failure');
+        expect(
+          raw.events.find((e) => e.workflowExecutionFailedEventAttributes)!.workflowExecutionFailedEventAttributes!
+            .failure.message,
+        ).toBe('Encoded failure');
       } finally {
         await client.connection.close();
       }
@@ -47,15 +64,29 @@ describe('a `teamrun worker` process that bundles the workflows itself, with the
 
 /** `src/worker/main.ts` as `teamrun worker` runs it, without TEAMRUN_WORKFLOW_BUNDLE. */
 async function selfBundlingWorker(taskQueue: string, config: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...fx.env, TEMPORAL_ADDRESS: temporalAddress(), TEAMRUN_TASK_QUEUE: taskQueue, TEAMRUN_CONFIG: config };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...fx.env,
+    TEMPORAL_ADDRESS: temporalAddress(),
+    TEAMRUN_TASK_QUEUE: taskQueue,
+    TEAMRUN_CONFIG: config,
+  };
   delete env.TEAMRUN_WORKFLOW_BUNDLE;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../src/worker/main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../src/worker/main.ts')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
-  await waitFor('the worker to bundle its workflows and start', () => {
-    if (child.exitCode !== null) throw new Error(`worker exited: ${out}`);
-    return out.includes('teamrun worker ready');
-  }, 180_000, 250);
+  await waitFor(
+    'the worker to bundle its workflows and start',
+    () => {
+      if (child.exitCode !== null) throw new Error(`worker exited: ${out}`);
+      return out.includes('teamrun worker ready');
+    },
+    180_000,
+    250,
+  );
   return child;
 }

@@ -10,7 +10,14 @@ import { connectClient, startTeamRun, teamRunHandle, type TeamRunHandle } from '
 import { loadConfig, type TeamrunConfig } from '../../src/config/config';
 import { spawnTeamrun, teamrun, waitForOutput, type CliProcess } from '../cli/teamrun-cli';
 import { KEY1, KEY2, codecFixture, keyIdsIn, readableStrings, type CodecFixture } from '../helpers/codec';
-import { startTestWorker, temporalAddress, temporalBinary, uniqueQueue, waitFor, type TestWorker } from '../helpers/env';
+import {
+  startTestWorker,
+  temporalAddress,
+  temporalBinary,
+  uniqueQueue,
+  waitFor,
+  type TestWorker,
+} from '../helpers/env';
 import { claimOf, waitForStatus } from './takeover-helpers';
 
 const exec = promisify(execFile);
@@ -29,19 +36,34 @@ const plan = (name: string, keyFile: string) => ({
   name,
   tasks: [
     // A task that reads the codec's key file and prints it: the worker redacts the key it knows.
-    { key: 'peek', executor: { kind: 'shell', command: `printf '::teamrun-output::"%s"\\n' "$(tr -d '\\n' < ${keyFile})"` } },
-    { key: 'out', title: SECRET.title, executor: { kind: 'shell', command: `printf '::teamrun-output::"%s-%s"\\n' OUTA OUTB` } },
-    { key: 'fail', retry: { maxAttempts: 1 }, executor: { kind: 'shell', command: 'echo "FAILTAIL-$((6*7))-x" >&2; exit 3' } },
+    {
+      key: 'peek',
+      executor: { kind: 'shell', command: `printf '::teamrun-output::"%s"\\n' "$(tr -d '\\n' < ${keyFile})"` },
+    },
+    {
+      key: 'out',
+      title: SECRET.title,
+      executor: { kind: 'shell', command: `printf '::teamrun-output::"%s-%s"\\n' OUTA OUTB` },
+    },
+    {
+      key: 'fail',
+      retry: { maxAttempts: 1 },
+      executor: { kind: 'shell', command: 'echo "FAILTAIL-$((6*7))-x" >&2; exit 3' },
+    },
     { key: 'hold', executor: { kind: 'shell', command: `exec sleep 600 # ${SECRET.command}` } },
   ],
 });
 
 /** `temporal workflow show -o json`, raw (no codec) unless given codec flags. */
 async function show(workflowId: string, ...flags: string[]): Promise<unknown> {
-  const { stdout } = await exec(temporalBinary(), ['workflow', 'show', '-w', workflowId, '-o', 'json', '--address', temporalAddress(), ...flags], {
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 30_000,
-  });
+  const { stdout } = await exec(
+    temporalBinary(),
+    ['workflow', 'show', '-w', workflowId, '-o', 'json', '--address', temporalAddress(), ...flags],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 30_000,
+    },
+  );
   return JSON.parse(stdout);
 }
 
@@ -81,11 +103,23 @@ describe('a team run with the payload codec on', () => {
     // Before rotation: a worker and a client with key 1 start the run; an operator takes `hold` over.
     worker = await startTestWorker({ config: configOf(c1), taskQueue: queue });
     const client1 = await connectClient(configOf(c1));
-    handle = await startTeamRun(client1, plan(`codec-${queue}`, path.join(fx.dir, 'k1.key')), { taskQueue: queue, workflowId: `codec-${queue}` });
+    handle = await startTeamRun(client1, plan(`codec-${queue}`, path.join(fx.dir, 'k1.key')), {
+      taskQueue: queue,
+      workflowId: `codec-${queue}`,
+    });
     await waitForStatus(handle, 'out', 'succeeded');
     await waitForStatus(handle, 'fail', 'failed');
     await claimOf(handle, 'hold');
-    const interrupted = await cli(c1, 'interrupt', handle.workflowId, 'hold', '--actor', 'alice', '--reason', SECRET.interruption);
+    const interrupted = await cli(
+      c1,
+      'interrupt',
+      handle.workflowId,
+      'hold',
+      '--actor',
+      'alice',
+      '--reason',
+      SECRET.interruption,
+    );
     expect(interrupted).toMatchObject({ code: 0 });
     await waitForStatus(handle, 'hold', 'adjudication');
     await worker.stop();
@@ -93,7 +127,17 @@ describe('a team run with the payload codec on', () => {
 
     // Rotation: key 2 becomes current; key 1 stays known. The new worker carries the open run on.
     worker = await startTestWorker({ config: configOf(c2), taskQueue: queue });
-    const decided = await cli(c2, 'adjudicate', handle.workflowId, 'hold', '--reject', '--actor', 'alice', '--reason', SECRET.decision);
+    const decided = await cli(
+      c2,
+      'adjudicate',
+      handle.workflowId,
+      'hold',
+      '--reject',
+      '--actor',
+      'alice',
+      '--reason',
+      SECRET.decision,
+    );
     expect(decided).toMatchObject({ code: 0 });
     const client2 = await connectClient(configOf(c2));
     try {
@@ -126,12 +170,18 @@ describe('a team run with the payload codec on', () => {
     const indexed = new Set<string>();
     const walk = (value: unknown): void => {
       if (!value || typeof value !== 'object') return;
-      const fields = (value as { searchAttributes?: { indexedFields?: Record<string, unknown> } }).searchAttributes?.indexedFields;
+      const fields = (value as { searchAttributes?: { indexedFields?: Record<string, unknown> } }).searchAttributes
+        ?.indexedFields;
       Object.keys(fields ?? {}).forEach((name) => indexed.add(name));
       Object.values(value).forEach(walk);
     };
     walk(raw);
-    expect([...indexed].sort()).toEqual(['TeamName', 'TeamRunBudgetStopped', 'TeamRunPendingAdjudications', 'TeamRunStatus']);
+    expect([...indexed].sort()).toEqual([
+      'TeamName',
+      'TeamRunBudgetStopped',
+      'TeamRunPendingAdjudications',
+      'TeamRunStatus',
+    ]);
   });
 
   it('lets `teamrun status`, `tasks` and `report` read the run through the codec, after the rotation', async () => {
@@ -155,8 +205,15 @@ describe('a team run with the payload codec on', () => {
     const retired = await cli(only2, 'report', handle.workflowId);
     expect(retired.code).not.toBe(0);
     expect(retired.stderr).toContain('encrypted with key id "k1", which this process does not have (it knows k2)');
-    const unset = await teamrun(['status', handle.workflowId], { ...fx.env, TEAMRUN_TEST_CODEC_K2: '', TEAMRUN_CONFIG: c2 });
-    expect(unset).toMatchObject({ code: 1, stderr: 'teamrun: codec.keys "k2": the environment variable TEAMRUN_TEST_CODEC_K2 is not set\n' });
+    const unset = await teamrun(['status', handle.workflowId], {
+      ...fx.env,
+      TEAMRUN_TEST_CODEC_K2: '',
+      TEAMRUN_CONFIG: c2,
+    });
+    expect(unset).toMatchObject({
+      code: 1,
+      stderr: 'teamrun: codec.keys "k2": the environment variable TEAMRUN_TEST_CODEC_K2 is not set\n',
+    });
   });
 
   describe('through `teamrun codec-server`', () => {
@@ -179,7 +236,11 @@ describe('a team run with the payload codec on', () => {
     it('refuses a request without the token or with a wrong one (401), and logs neither payloads nor tokens', async () => {
       const body = JSON.stringify({ payloads: [] });
       const post = (headers: Record<string, string>, route = '/decode') =>
-        fetch(`${endpoint}${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Namespace': 'default', ...headers }, body });
+        fetch(`${endpoint}${route}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Namespace': 'default', ...headers },
+          body,
+        });
       expect((await post({})).status).toBe(401);
       expect((await post({ Authorization: 'Bearer not-the-token-at-all' })).status).toBe(401);
       expect((await post({}, '/t/not-the-token-at-all/decode')).status).toBe(401);
@@ -193,28 +254,51 @@ describe('a team run with the payload codec on', () => {
 
     it('refuses malformed requests with a reason, and a payload under an unknown key with its code', async () => {
       const post = (body: string) =>
-        fetch(`${endpoint}/decode`, { method: 'POST', headers: { Authorization: `Bearer ${fx.token}`, 'Content-Type': 'application/json' }, body });
+        fetch(`${endpoint}/decode`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${fx.token}`, 'Content-Type': 'application/json' },
+          body,
+        });
       expect(await (await post('{not json')).json()).toEqual({ code: 'bad-request', message: 'the body is not JSON' });
-      expect(await (await post('{"payload": []}')).json()).toEqual({ code: 'bad-request', message: 'the body has no "payloads" array' });
+      expect(await (await post('{"payload": []}')).json()).toEqual({
+        code: 'bad-request',
+        message: 'the body has no "payloads" array',
+      });
       expect(await (await post('{"payloads": [{"metadata": {"encoding": 7}}]}')).json()).toEqual({
         code: 'bad-request',
         message: 'payloads[0].metadata.encoding is not a base64 string',
       });
       expect((await post(`{"payloads": ["${'A'.repeat(17 * 1024 * 1024)}"]}`)).status).toBe(413);
-      const [foreign] = await new AesGcmCodec(new Map([['k9', randomBytes(32)]]), 'k9').encode([defaultPayloadConverter.toPayload('x')!]);
+      const [foreign] = await new AesGcmCodec(new Map([['k9', randomBytes(32)]]), 'k9').encode([
+        defaultPayloadConverter.toPayload('x')!,
+      ]);
       const b64 = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? []).toString('base64');
       const unknown = await post(
-        JSON.stringify({ payloads: [{ metadata: Object.fromEntries(Object.entries(foreign.metadata!).map(([k, v]) => [k, b64(v)])), data: b64(foreign.data) }] }),
+        JSON.stringify({
+          payloads: [
+            {
+              metadata: Object.fromEntries(Object.entries(foreign.metadata!).map(([k, v]) => [k, b64(v)])),
+              data: b64(foreign.data),
+            },
+          ],
+        }),
       );
       expect(unknown.status).toBe(422);
-      expect(await unknown.json()).toMatchObject({ code: 'codec-unknown-key', message: expect.stringContaining('key id "k9"') });
+      expect(await unknown.json()).toMatchObject({
+        code: 'codec-unknown-key',
+        message: expect.stringContaining('key id "k9"'),
+      });
     });
 
     it('answers a browser only from the configured Web UI origin (CORS)', async () => {
       const preflight = (origin: string) =>
         fetch(`${endpoint}/decode`, {
           method: 'OPTIONS',
-          headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-namespace' },
+          headers: {
+            Origin: origin,
+            'Access-Control-Request-Method': 'POST',
+            'Access-Control-Request-Headers': 'content-type,x-namespace',
+          },
         });
       const allowed = await preflight('http://localhost:8233');
       expect(allowed.status).toBe(204);
@@ -226,7 +310,13 @@ describe('a team run with the payload codec on', () => {
     });
 
     it('makes a wrong token fail `temporal workflow show` instead of showing anything decoded', async () => {
-      const attempt = await show(handle.workflowId, '--codec-endpoint', endpoint, '--codec-auth', 'Bearer wrong-token-0123456789').then(
+      const attempt = await show(
+        handle.workflowId,
+        '--codec-endpoint',
+        endpoint,
+        '--codec-auth',
+        'Bearer wrong-token-0123456789',
+      ).then(
         (json) => ({ ok: true, json }),
         (err: Error) => ({ ok: false, json: err.message }),
       );

@@ -104,7 +104,8 @@ type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory'
 async function chainOf(handle: TeamRunHandle) {
   const client = await testClient();
   const runs: Array<{ runId: string; attempts: HistoryAttempt[]; events: HistoryEvent[] }> = [];
-  let runId: string | null | undefined = (handle as WorkflowHandle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId;
+  let runId: string | null | undefined = (handle as WorkflowHandle as WorkflowHandleWithFirstExecutionRunId)
+    .firstExecutionRunId;
   while (runId) {
     const runHandle: WorkflowHandle = client.workflow.getHandle(handle.workflowId, runId);
     const events: HistoryEvent[] = (await runHandle.fetchHistory()).events ?? [];
@@ -140,7 +141,9 @@ async function runScenario(name: string, continueAsNewAfterEvents?: number) {
   const [, interrupted] = await Promise.all([
     pump(handle, 'during-handover', 10, sent),
     handle.executeUpdate(msg.interruptTaskUpdate, {
-      args: [{ key: 'hold', fencingToken: hold.fencingToken, requestId: 'take-over', actor: 'ops', reason: 'manual fix' }],
+      args: [
+        { key: 'hold', fencingToken: hold.fencingToken, requestId: 'take-over', actor: 'ops', reason: 'manual fix' },
+      ],
     }),
   ]);
   expect(interrupted.ok).toBe(true);
@@ -161,7 +164,11 @@ async function runScenario(name: string, continueAsNewAfterEvents?: number) {
     sent.updates.push(`frozen-${i}-u`);
     return handle.executeUpdate(msg.interruptTaskUpdate, { args: [ghost(`frozen-${i}-u`)] });
   });
-  for (let i = 0; !(await historyAttempts(latest)).some((a) => a.activityId === 'lease#1' && a.outcome === 'timed-out'); i++) {
+  for (
+    let i = 0;
+    !(await historyAttempts(latest)).some((a) => a.activityId === 'lease#1' && a.outcome === 'timed-out');
+    i++
+  ) {
     sent.signals.push(`frozen-${i}`);
     await handle.signal(msg.interruptTaskSignal, ghost(`frozen-${i}`));
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -176,9 +183,20 @@ async function runScenario(name: string, continueAsNewAfterEvents?: number) {
     return s.state === 'awaiting_adjudication' ? s : null;
   });
   const pendingAtEnd = (await handle.query(msg.adjudicationsQuery)).find((a) => a.key === 'hold');
-  await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'hold', decision: 'accept', decisionId: 'accept-hold', actor: 'ops' }] });
+  await handle.executeUpdate(msg.adjudicateUpdate, {
+    args: [{ key: 'hold', decision: 'accept', decisionId: 'accept-hold', actor: 'ops' }],
+  });
   const result = await handle.result();
-  return { handle, sent, adjudication, pendingAtEnd, status, result, events: await eventsOf(handle), chain: await chainOf(handle) };
+  return {
+    handle,
+    sent,
+    adjudication,
+    pendingAtEnd,
+    status,
+    result,
+    events: await eventsOf(handle),
+    chain: await chainOf(handle),
+  };
 }
 
 /** What must not depend on how many runs the chain had. */
@@ -188,7 +206,13 @@ function outcome(result: msg.RunResult) {
     stats: result.stats,
     executions: result.executions,
     omittedTasks: result.omittedTasks,
-    tasks: result.tasks.map((t) => ({ key: t.key, status: t.status, attempts: t.attempts, fencingToken: t.fencingToken, usage: t.usage })),
+    tasks: result.tasks.map((t) => ({
+      key: t.key,
+      status: t.status,
+      attempts: t.attempts,
+      fencingToken: t.fencingToken,
+      usage: t.usage,
+    })),
     used: { tasks: result.budget.used.tasks, tokens: result.budget.used.tokens },
     reserved: result.budget.reserved,
     adjudications: result.adjudications.map((a) => ({
@@ -215,16 +239,24 @@ describe('continue-as-new', () => {
     expect(outcome(chained.result)).toEqual(outcome(single.result));
     expect(chained.result.status).toBe('succeeded');
     const byKey = Object.fromEntries(chained.result.tasks.map((t) => [t.key, t]));
-    expect([byKey['flaky-a'].attempts, byKey['lease'].attempts, byKey['hold'].attempts, byKey['w0'].attempts]).toEqual([2, 2, 1, 1]);
+    expect([byKey['flaky-a'].attempts, byKey['lease'].attempts, byKey['hold'].attempts, byKey['w0'].attempts]).toEqual([
+      2, 2, 1, 1,
+    ]);
     expect(chained.result.budget.used.tokens).toBe(60);
     const scheduled = chained.chain.flatMap((run) => run.attempts.map((a) => a.activityId));
     expect(new Set(scheduled).size).toBe(scheduled.length);
     expect(scheduled).toHaveLength(chained.result.executions);
     const completedEvents = chained.events.filter((e) => e.type === 'task:completed').map((e) => e.key);
-    expect(completedEvents.sort()).toEqual(chained.result.tasks.filter((t) => t.key !== 'hold').map((t) => t.key).sort());
+    expect(completedEvents.sort()).toEqual(
+      chained.result.tasks
+        .filter((t) => t.key !== 'hold')
+        .map((t) => t.key)
+        .sort(),
+    );
 
     // Fencing tokens keep increasing across runs: lease's second attempt was issued by a later run.
-    const runOf = (activityId: string) => chained.chain.findIndex((run) => run.attempts.some((a) => a.activityId === activityId));
+    const runOf = (activityId: string) =>
+      chained.chain.findIndex((run) => run.attempts.some((a) => a.activityId === activityId));
     expect(runOf('lease#2')).toBeGreaterThan(runOf('lease#1'));
     expect(chained.chain[runOf('lease#1')].attempts.find((a) => a.activityId === 'lease#1')?.outcome).toBe('timed-out');
     expect(chained.events.filter((e) => e.type === 'lease:changed').map((e) => e.key)).toEqual(['lease']);
@@ -232,16 +264,24 @@ describe('continue-as-new', () => {
     // The interruption landed during a handover and its adjudication stayed pending, unchanged, across runs.
     expect(runOf('hold#1')).toBe(0);
     expect(chained.pendingAtEnd).toEqual(chained.adjudication);
-    expect(chained.adjudication).toMatchObject({ code: 'TEAM_TASK_HUMAN_INTERRUPTED', requestId: 'take-over', decision: null });
+    expect(chained.adjudication).toMatchObject({
+      code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+      requestId: 'take-over',
+      decision: null,
+    });
     expect(chained.status.pendingAdjudications).toBe(1);
 
     // No signal or update sent around the switches was lost: each one is on the record once.
     for (const scenario of [chained, single]) {
-      const rejected = scenario.events.filter((e) => e.type === 'control:rejected' && e.key === 'ghost').map((e) => e.requestId);
+      const rejected = scenario.events
+        .filter((e) => e.type === 'control:rejected' && e.key === 'ghost')
+        .map((e) => e.requestId);
       expect(rejected.sort()).toEqual([...scenario.sent.signals, ...scenario.sent.updates].sort());
       expect(scenario.sent.verdicts.every((v) => !v.ok && v.reason === 'not_active')).toBe(true);
     }
-    const runsWithSignals = chained.chain.filter((run) => run.events.some((e) => e.workflowExecutionSignaledEventAttributes));
+    const runsWithSignals = chained.chain.filter((run) =>
+      run.events.some((e) => e.workflowExecutionSignaledEventAttributes),
+    );
     expect(runsWithSignals.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -254,7 +294,10 @@ describe('continue-as-new', () => {
         tasks: [
           {
             key: 'report',
-            executor: { kind: 'shell', command: `printf '::teamrun-output::"%s"\\n' "$(head -c 70000 /dev/zero | tr '\\0' x)"` },
+            executor: {
+              kind: 'shell',
+              command: `printf '::teamrun-output::"%s"\\n' "$(head -c 70000 /dev/zero | tr '\\0' x)"`,
+            },
           },
           { key: 'publish', dependsOn: ['report'], executor: noop },
         ],

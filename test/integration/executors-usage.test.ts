@@ -12,7 +12,9 @@ const printing = (...records: object[]) => ({
 const prices = { 'ten-dollar-model': { inputPerMTok: 10, outputPerMTok: 10 } };
 
 describe.concurrent('usage priced per record, end to end (maxUsd 1)', () => {
-  it('1M tokens of an unknown model beside a cheap costUsd line stop the run with unpriced-usage', async ({ onTestFinished }) => {
+  it('1M tokens of an unknown model beside a cheap costUsd line stop the run with unpriced-usage', async ({
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({ config: testConfig({}, prices) }, onTestFinished);
     const handle = await startRun(
       {
@@ -20,7 +22,10 @@ describe.concurrent('usage priced per record, end to end (maxUsd 1)', () => {
         teammates: 1,
         budget: { maxUsd: 1 },
         tasks: [
-          { key: 'mixed', executor: printing({ inputTokens: 1_000_000, model: 'unknown-model' }, { inputTokens: 1, costUsd: 0.0001 }) },
+          {
+            key: 'mixed',
+            executor: printing({ inputTokens: 1_000_000, model: 'unknown-model' }, { inputTokens: 1, costUsd: 0.0001 }),
+          },
           { key: 'next', dependsOn: ['mixed'], executor: { kind: 'noop' } },
         ],
       },
@@ -33,7 +38,9 @@ describe.concurrent('usage priced per record, end to end (maxUsd 1)', () => {
     expect(result.tasks[1].status).toBe('skipped');
   });
 
-  it('1M tokens of a $10/M model beside a cheap line charge $10.0001 and stop the run for max-usd', async ({ onTestFinished }) => {
+  it('1M tokens of a $10/M model beside a cheap line charge $10.0001 and stop the run for max-usd', async ({
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({ config: testConfig({}, prices) }, onTestFinished);
     const handle = await startRun(
       {
@@ -41,7 +48,13 @@ describe.concurrent('usage priced per record, end to end (maxUsd 1)', () => {
         teammates: 1,
         budget: { maxUsd: 1 },
         tasks: [
-          { key: 'costly', executor: printing({ inputTokens: 1_000_000, model: 'ten-dollar-model' }, { inputTokens: 1, costUsd: 0.0001 }) },
+          {
+            key: 'costly',
+            executor: printing(
+              { inputTokens: 1_000_000, model: 'ten-dollar-model' },
+              { inputTokens: 1, costUsd: 0.0001 },
+            ),
+          },
           { key: 'next', dependsOn: ['costly'], executor: { kind: 'noop' } },
         ],
       },

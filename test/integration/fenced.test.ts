@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FencedStore, FencedWriteRejected, InvalidFencingToken, fencingTokenFromEnv, parseFencingToken } from '../../src/fenced';
+import {
+  FencedStore,
+  FencedWriteRejected,
+  InvalidFencingToken,
+  fencingTokenFromEnv,
+  parseFencingToken,
+} from '../../src/fenced';
 import { waitFor } from '../helpers/env';
 
 interface Racer {
@@ -70,7 +76,9 @@ describe('a fenced resource in a SQLite file', () => {
       expect(() => store.write({ resource: 'r', token, value: 'x' })).toThrow(InvalidFencingToken);
     }
     expect(parseFencingToken(' 42 ')).toBe(42);
-    expect(() => parseFencingToken('4x', '--token')).toThrow('--token: fencing token must be a positive integer, got "4x"');
+    expect(() => parseFencingToken('4x', '--token')).toThrow(
+      '--token: fencing token must be a positive integer, got "4x"',
+    );
     expect(fencingTokenFromEnv({ TEAMRUN_FENCING_TOKEN: '7' })).toBe(7);
     expect(() => fencingTokenFromEnv({})).toThrow(/TEAMRUN_FENCING_TOKEN/);
     expect(store.read('r')).toBeNull();
@@ -82,14 +90,22 @@ describe('a fenced resource in a SQLite file', () => {
     const count = 200;
     const go = path.join(dir, 'go');
     const racer = (name: string) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/fence-racer.ts', db, 'shared', name, String(count), go], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/helpers/fence-racer.ts', db, 'shared', name, String(count), go],
+        {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
       const done = new Promise<Racer>((resolve, reject) =>
-        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n')[1]) as Racer) : reject(new Error(`racer ${name} exited ${code}: ${out}`)))),
+        child.on('exit', (code) =>
+          code === 0
+            ? resolve(JSON.parse(out.split('\n')[1]) as Racer)
+            : reject(new Error(`racer ${name} exited ${code}: ${out}`)),
+        ),
       );
       return { ready: () => out.startsWith('ready'), done };
     };
@@ -121,14 +137,28 @@ describe('a fenced resource in a SQLite file', () => {
     const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
       run(process.execPath, ['bin/teamrun.js', 'fence', ...args], { cwd: root, env: { ...process.env, ...env } }).then(
         ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
-        (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+        (err: { code: number; stdout: string; stderr: string }) => ({
+          code: err.code,
+          stdout: err.stdout,
+          stderr: err.stderr,
+        }),
       );
     const attempt2 = { TEAMRUN_FENCING_TOKEN: '2', TEAMRUN_LEASE_ID: 'wf/publish/2' };
     const written = await cli(['write', '--db', db, '--resource', 'publish', '--value', 'from attempt 2'], attempt2);
     expect(written.code).toBe(0);
     expect(JSON.parse(written.stdout)).toEqual({ ok: true, resource: 'publish', token: 2, previousToken: null });
 
-    const stale = await cli(['write', '--db', db, '--resource', 'publish', '--token', '1', '--value', 'from attempt 1']);
+    const stale = await cli([
+      'write',
+      '--db',
+      db,
+      '--resource',
+      'publish',
+      '--token',
+      '1',
+      '--value',
+      'from attempt 1',
+    ]);
     expect(stale.code).toBe(3);
     expect(stale.stderr).toContain('FENCED_WRITE_REJECTED');
     expect(stale.stderr).toContain('fencing token 1 is older than the highest seen, 2');
@@ -139,6 +169,11 @@ describe('a fenced resource in a SQLite file', () => {
     ]);
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain('FENCED_INVALID_TOKEN');
-    expect(JSON.parse(read.stdout)).toMatchObject({ resource: 'publish', token: 2, value: 'from attempt 2', writer: 'wf/publish/2' });
+    expect(JSON.parse(read.stdout)).toMatchObject({
+      resource: 'publish',
+      token: 2,
+      value: 'from attempt 2',
+      writer: 'wf/publish/2',
+    });
   });
 });

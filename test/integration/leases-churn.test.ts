@@ -20,7 +20,11 @@ import {
 function attemptsStartedBy(dir: string, worker: WorkerProcess): string[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.pids'))
-    .filter((file) => existsSync(path.join(dir, file)) && Number(readFileSync(path.join(dir, file), 'utf8').split(' ')[1]) === worker.child.pid)
+    .filter(
+      (file) =>
+        existsSync(path.join(dir, file)) &&
+        Number(readFileSync(path.join(dir, file), 'utf8').split(' ')[1]) === worker.child.pid,
+    )
     .map((file) => file.slice(0, -'.pids'.length));
 }
 
@@ -31,7 +35,10 @@ describe('a worker process killed and restarted twice during a run (real worker 
     // Each worker takes at most 4 of the 8 teammates' attempts, so the steady one can never
     // take every task alone and each restarted worker surely gets attempts of its own.
     const config = path.join(dir, 'worker.yaml');
-    writeFileSync(config, 'worker:\n  maxConcurrentAttempts: 4\n  shutdownGraceMs: 500\n  shell:\n    killGraceMs: 1000\n');
+    writeFileSync(
+      config,
+      'worker:\n  maxConcurrentAttempts: 4\n  shutdownGraceMs: 500\n  shell:\n    killGraceMs: 1000\n',
+    );
     const [first, steady] = await spawnWorkers(queue, ['churn-a1', 'churn-b'], undefined, config);
     const keys = Array.from({ length: 20 }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
     const handle = await startLeaseRun(
@@ -43,7 +50,10 @@ describe('a worker process killed and restarted twice during a run (real worker 
         retry: { maxAttempts: 5, backoffMs: 0 },
         tasks: keys.map((key) => ({
           key,
-          executor: { kind: 'shell', command: `${recordPids(dir)}\nsleep 3\necho "::teamrun-output::{\\"token\\":$TEAMRUN_FENCING_TOKEN}"` },
+          executor: {
+            kind: 'shell',
+            command: `${recordPids(dir)}\nsleep 3\necho "::teamrun-output::{\\"token\\":$TEAMRUN_FENCING_TOKEN}"`,
+          },
         })),
       },
       queue,
@@ -53,10 +63,14 @@ describe('a worker process killed and restarted twice during a run (real worker 
     const killed: string[] = [];
     for (const next of ['churn-a2', 'churn-a3']) {
       const current = victim;
-      const running = await waitFor(`${victim.identity} to run an attempt`, () => {
-        const started = attemptsStartedBy(dir, current);
-        return started.length > 0 ? started : null;
-      }, 60_000);
+      const running = await waitFor(
+        `${victim.identity} to run an attempt`,
+        () => {
+          const started = attemptsStartedBy(dir, current);
+          return started.length > 0 ? started : null;
+        },
+        60_000,
+      );
       victim.child.kill('SIGKILL');
       await victim.exited;
       killed.push(`${victim.identity} (running ${running.join(', ')})`);
@@ -79,11 +93,15 @@ describe('a worker process killed and restarted twice during a run (real worker 
     // Every lease that expired was held by a killed worker (the history says who started it; the
     // event knows it too once a heartbeat got through), and both killed workers lost some.
     const expired = await eventsOf(handle, 'lease:expired');
-    const lostBy = expired.map((e) => byTask.get(e.key as string)!.find((a) => attemptId(a.activityId).token === e.fencingToken)!);
+    const lostBy = expired.map((e) =>
+      byTask.get(e.key as string)!.find((a) => attemptId(a.activityId).token === e.fencingToken)!,
+    );
     expect(lostBy.map((a) => a.outcome)).toEqual(expired.map(() => 'timed-out'));
     expect(new Set(lostBy.map((a) => a.startedBy))).toEqual(new Set(['churn-a1', 'churn-a2']));
     for (const [i, event] of expired.entries()) expect([null, lostBy[i].startedBy]).toContain(event.workerIdentity);
     expect(steady.child.exitCode).toBeNull();
-    report(`killed ${killed.join(' then ')}; ${result.executions} attempts for 20 tasks, ${expired.length} leases expired`);
+    report(
+      `killed ${killed.join(' then ')}; ${result.executions} attempts for 20 tasks, ${expired.length} leases expired`,
+    );
   });
 });

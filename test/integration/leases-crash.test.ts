@@ -42,7 +42,15 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     await survivor(queue, 'kill-survivor');
     await heartbeatReached(handle, 'build#1');
     expect(await handle.query(msg.activeClaimsQuery)).toEqual([
-      expect.objectContaining({ key: 'build', holder: 'teammate-1', leaseId: `${handle.workflowId}/build/1`, fencingToken: 1, attempt: 1, activityId: 'build#1', interrupted: false }),
+      expect.objectContaining({
+        key: 'build',
+        holder: 'teammate-1',
+        leaseId: `${handle.workflowId}/build/1`,
+        fencingToken: 1,
+        attempt: 1,
+        activityId: 'build#1',
+        interrupted: false,
+      }),
     ]);
 
     const killedAt = Date.now();
@@ -50,7 +58,13 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     const result = await handle.result();
 
     expect(result.status).toBe('succeeded');
-    expect(result.tasks[0]).toMatchObject({ key: 'build', status: 'succeeded', attempts: 2, fencingToken: 2, output: { attempt: 2 } });
+    expect(result.tasks[0]).toMatchObject({
+      key: 'build',
+      status: 'succeeded',
+      attempts: 2,
+      fencingToken: 2,
+      output: { attempt: 2 },
+    });
     const attempts = (await attemptsByTask(handle)).get('build')!;
     expect(attempts.map((a) => [a.activityId, a.outcome, a.startedBy])).toEqual([
       ['build#1', 'timed-out', victim.identity],
@@ -97,7 +111,10 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     await heartbeatReached(handle, 'migrate#1');
     victim.child.kill('SIGKILL');
 
-    await waitFor('the run to await adjudication', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
+    await waitFor(
+      'the run to await adjudication',
+      async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication',
+    );
     expect(await handle.query(msg.adjudicationsQuery)).toEqual([
       expect.objectContaining({
         key: 'migrate',
@@ -110,15 +127,21 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     ]);
     expect(await taskOf(handle, 'migrate')).toMatchObject({ status: 'adjudication', attempts: 1, fencingToken: 1 });
     expect(await handle.query(msg.activeClaimsQuery)).toEqual([]);
-    expect(await eventsOf(handle, 'lease:expired')).toEqual([expect.objectContaining({ key: 'migrate', fencingToken: 1, workerIdentity: victim.identity })]);
+    expect(await eventsOf(handle, 'lease:expired')).toEqual([
+      expect.objectContaining({ key: 'migrate', fencingToken: 1, workerIdentity: victim.identity }),
+    ]);
     expect(await eventsOf(handle, 'lease:changed')).toEqual([]);
 
     // A human decides; the run closes, and the history shows the one attempt that was lost and no other.
-    await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'migrate', decision: 'reject', decisionId: 'lost-migrate', actor: 'ops' }] });
+    await handle.executeUpdate(msg.adjudicateUpdate, {
+      args: [{ key: 'migrate', decision: 'reject', decisionId: 'lost-migrate', actor: 'ops' }],
+    });
     const result = await handle.result();
     expect(result.status).toBe('failed');
     expect(result.tasks[0]).toMatchObject({ status: 'failed', attempts: 1 });
-    expect([...(await attemptsByTask(handle)).get('migrate')!].map((a) => [a.activityId, a.outcome])).toEqual([['migrate#1', 'timed-out']]);
+    expect([...(await attemptsByTask(handle)).get('migrate')!].map((a) => [a.activityId, a.outcome])).toEqual([
+      ['migrate#1', 'timed-out'],
+    ]);
   });
 
   it('re-leases, without waiting for the TTL and without adjudication, the attempt of a worker shutting down gracefully', async () => {
@@ -140,7 +163,12 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
 
     expect(exitCode).toBe(0);
     expect(result.status).toBe('succeeded');
-    expect(result.tasks[0]).toMatchObject({ status: 'succeeded', attempts: 2, fencingToken: 2, output: { attempt: 2 } });
+    expect(result.tasks[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      fencingToken: 2,
+      output: { attempt: 2 },
+    });
     expect(result.adjudications).toEqual([]);
     const [released, next] = (await attemptsByTask(handle)).get('build')!;
     // The worker told the server before it exited: a failure of its own type, not a heartbeat timeout.
@@ -148,10 +176,15 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     expect(released.failure?.type).toBe('TeamWorkerShutdown');
     expect(released.closedAt!).toBeLessThanOrEqual(exitedAt);
     expect(next).toMatchObject({ activityId: 'build#2', outcome: 'completed', startedBy: 'term-survivor' });
-    expect(await eventsOf(handle, 'lease:released')).toEqual([expect.objectContaining({ key: 'build', fencingToken: 1, workerIdentity: victim.identity })]);
+    expect(await eventsOf(handle, 'lease:released')).toEqual([
+      expect.objectContaining({ key: 'build', fencingToken: 1, workerIdentity: victim.identity }),
+    ]);
     expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
     expect(await eventsOf(handle, 'lease:changed')).toEqual([
-      expect.objectContaining({ previous: expect.objectContaining({ fencingToken: 1, workerIdentity: victim.identity }), next: expect.objectContaining({ fencingToken: 2 }) }),
+      expect.objectContaining({
+        previous: expect.objectContaining({ fencingToken: 1, workerIdentity: victim.identity }),
+        next: expect.objectContaining({ fencingToken: 2 }),
+      }),
     ]);
     report(
       `SIGTERM -> attempt released at ${released.closedAt! - termAt} ms, worker exited at ${exitedAt - termAt} ms, ` +
@@ -178,6 +211,8 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     expect(more).toEqual([]);
     expect(only.outcome).toBe('completed');
     expect(only.closedAt! - only.startedAt!).toBeGreaterThanOrEqual(3 * TTL_MS);
-    expect((await handle.query(msg.eventsQuery, { limit: 10_000 })).events.filter((e) => e.type.startsWith('lease:'))).toEqual([]);
+    expect(
+      (await handle.query(msg.eventsQuery, { limit: 10_000 })).events.filter((e) => e.type.startsWith('lease:')),
+    ).toEqual([]);
   });
 });

@@ -5,7 +5,14 @@ import { onTestFinished } from 'vitest';
 import type { TeamRunHandle } from '../../src/client';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import * as msg from '../../src/workflows/messages';
-import { spawnWorkerProcess, startRun, uniqueQueue, waitFor, type TestWorker, type WorkerProcess } from '../helpers/env';
+import {
+  spawnWorkerProcess,
+  startRun,
+  uniqueQueue,
+  waitFor,
+  type TestWorker,
+  type WorkerProcess,
+} from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
 import { historyAttempts, type HistoryAttempt } from '../helpers/history';
 
@@ -57,14 +64,21 @@ export async function spawnWorkers(
   address?: string,
   config?: string,
 ): Promise<WorkerProcess[]> {
-  const workers = await Promise.all(identities.map((identity) => spawnWorkerProcess({ taskQueue, identity, address, config })));
+  const workers = await Promise.all(
+    identities.map((identity) => spawnWorkerProcess({ taskQueue, identity, address, config })),
+  );
   onTestFinished(async () => {
     await Promise.all(workers.map(stopForGood));
   });
   return workers;
 }
 
-export async function spawnWorker(taskQueue: string, identity: string, address?: string, config?: string): Promise<WorkerProcess> {
+export async function spawnWorker(
+  taskQueue: string,
+  identity: string,
+  address?: string,
+  config?: string,
+): Promise<WorkerProcess> {
   return (await spawnWorkers(taskQueue, [identity], address, config))[0];
 }
 

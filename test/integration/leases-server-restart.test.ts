@@ -32,7 +32,10 @@ describe('a dev server restarted under a running team run (its own server: the s
         // A lease can expire while the server is down; that costs an attempt, not the task.
         retry: { maxAttempts: 5, backoffMs: 0 },
         tasks: [
-          ...first.map((key) => ({ key, executor: { kind: 'shell', command: `sleep 1; echo "::teamrun-output::\\"${key}\\""` } })),
+          ...first.map((key) => ({
+            key,
+            executor: { kind: 'shell', command: `sleep 1; echo "::teamrun-output::\\"${key}\\""` },
+          })),
           ...['e', 'f', 'g', 'h'].map((key) => ({
             key,
             dependsOn: first,
@@ -59,8 +62,12 @@ describe('a dev server restarted under a running team run (its own server: the s
       [...first, 'e', 'f', 'g', 'h'].map((key) => [key, 'succeeded', key]),
     );
     // Counted from the server's history, not from the run's own counters.
-    expect(await completionsByTask(handle)).toEqual(Object.fromEntries([...first, 'e', 'f', 'g', 'h'].map((key) => [key, 1])));
+    expect(await completionsByTask(handle)).toEqual(
+      Object.fromEntries([...first, 'e', 'f', 'g', 'h'].map((key) => [key, 1])),
+    );
     expect((await eventsOf(handle, 'task:completed')).length).toBe(8);
-    report(`attempts across the restart: ${result.executions} for 8 tasks (${(await eventsOf(handle, 'lease:expired')).length} lease(s) expired)`);
+    report(
+      `attempts across the restart: ${result.executions} for 8 tasks (${(await eventsOf(handle, 'lease:expired')).length} lease(s) expired)`,
+    );
   });
 });

@@ -71,7 +71,10 @@ describe('a shared ledger when a worker process dies (shared dev server)', () =>
     const runQueue = uniqueQueue('kill-run');
     const doomed = await workerProcess(runQueue, 'doomed');
 
-    const stuck = await startRun(plan('stuck', ledger, [{ key: 'long', executor: { kind: 'sleep', ms: 60_000 } }]), runQueue);
+    const stuck = await startRun(
+      plan('stuck', ledger, [{ key: 'long', executor: { kind: 'sleep', ms: 60_000 } }]),
+      runQueue,
+    );
     terminateLater(stuck);
     // The attempt runs and renews its slot (the lease moved past its first expiry).
     await waitFor('the attempt to hold and renew the only slot', async () => {

@@ -22,7 +22,12 @@ async function workerOn(address: string, taskQueue: string): Promise<() => Promi
   const connection = await NativeConnection.connect({ address });
   const config = testConfig();
   config.connection.address = address;
-  const worker = await createWorker({ config, connection, taskQueue, workflowBundle: { codePath: inject('workflowBundle') } });
+  const worker = await createWorker({
+    config,
+    connection,
+    taskQueue,
+    workflowBundle: { codePath: inject('workflowBundle') },
+  });
   const running = worker.run();
   return async () => {
     if (worker.getState() === 'RUNNING') worker.shutdown();
@@ -60,7 +65,8 @@ describe('a shared ledger across a dev-server restart (its own dev server)', () 
     const { address } = server;
     const taskQueue = uniqueQueue('ledger-restart');
     const ledger = uniqueQueue('restart');
-    const cli = (...args: string[]) => teamrun(['--task-queue', taskQueue, 'ledger', ...args], { TEMPORAL_ADDRESS: address });
+    const cli = (...args: string[]) =>
+      teamrun(['--task-queue', taskQueue, 'ledger', ...args], { TEMPORAL_ADDRESS: address });
 
     stopWorker = await workerOn(address, taskQueue);
     const created = await cli('create', ledger, '--max-tokens', '1000', '--max-concurrent', '4');
@@ -81,7 +87,12 @@ describe('a shared ledger across a dev-server restart (its own dev server)', () 
     const status = await cli('status', ledger, '--json');
     expect(status.code).toBe(0);
     const survived = JSON.parse(status.stdout) as LedgerStatus;
-    expect(survived).toMatchObject({ id: ledger, limits: { maxTokens: 1_000, maxConcurrent: 4 }, used: { tokens: 700 }, runs: [] });
+    expect(survived).toMatchObject({
+      id: ledger,
+      limits: { maxTokens: 1_000, maxConcurrent: 4 },
+      used: { tokens: 700 },
+      runs: [],
+    });
 
     // 400 more crosses 1,000 only because the 700 from before the restart still count.
     connection = await Connection.connect({ address });

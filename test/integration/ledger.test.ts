@@ -23,7 +23,12 @@ describe('team runs sharing one ledger (shared dev server)', () => {
     return id;
   }
 
-  const plan = (name: string, ledger: string, tasks: TeamPlanInput['tasks'], extra: Partial<TeamPlanInput> = {}): TeamPlanInput => ({
+  const plan = (
+    name: string,
+    ledger: string,
+    tasks: TeamPlanInput['tasks'],
+    extra: Partial<TeamPlanInput> = {},
+  ): TeamPlanInput => ({
     name,
     teammates: 2,
     lease: { ttlMs: 2_000 },
@@ -60,7 +65,10 @@ describe('team runs sharing one ledger (shared dev server)', () => {
     );
     await waitFor('the victim to hold a ledger slot', async () => (await ledgerStatus(client, ledger)).inFlight === 1);
 
-    const spender = await startRun(plan('spender', ledger, [{ key: 'expensive', executor: spends(1_500) }]), worker.taskQueue);
+    const spender = await startRun(
+      plan('spender', ledger, [{ key: 'expensive', executor: spends(1_500) }]),
+      worker.taskQueue,
+    );
     const result = await victim.result();
     expect(result.status).toBe('aborted');
     expect(result.adjudications).toEqual([
@@ -86,16 +94,22 @@ describe('team runs sharing one ledger (shared dev server)', () => {
   it('continues as new when its history grows, keeping its books and serving the run throughout', async () => {
     const client = await testClient();
     const ledger = uniqueQueue('handover');
-    await createLedger(client, ledger, { maxConcurrent: 4, maxTokens: 1_000_000 }, {
-      taskQueue: worker.taskQueue,
-      continueAsNewAfterEvents: 100,
-    });
+    await createLedger(
+      client,
+      ledger,
+      { maxConcurrent: 4, maxTokens: 1_000_000 },
+      {
+        taskQueue: worker.taskQueue,
+        continueAsNewAfterEvents: 100,
+      },
+    );
     const tasks = Array.from({ length: 16 }, (_, i) => ({ key: `t${i}`, executor: spends(10) }));
     const result = await (await startRun(plan('busy', ledger, tasks, { teammates: 4 }), worker.taskQueue)).result();
     expect(result.status).toBe('succeeded');
 
     const runs = [];
-    for await (const execution of client.workflow.list({ query: `WorkflowId = "${ledgerWorkflowId(ledger)}"` })) runs.push(execution);
+    for await (const execution of client.workflow.list({ query: `WorkflowId = "${ledgerWorkflowId(ledger)}"` }))
+      runs.push(execution);
     expect(runs.filter((r) => r.status.name === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
     expect(await ledgerStatus(client, ledger)).toMatchObject({
       used: { tokens: 160, attempts: 16 },

@@ -10,8 +10,12 @@ import type { TeamRunHandle } from '../../src/client';
 const longTask = (key: string) => ({ key, executor: { kind: 'sleep', ms: 600_000 } });
 
 async function interrupt(handle: TeamRunHandle, key: string, actor: string, reason: string) {
-  const claim = await waitFor(`${key} to hold a lease`, async () => (await handle.query(activeClaimsQuery)).find((c) => c.key === key));
-  const verdict = await handle.executeUpdate(interruptTaskUpdate, { args: [{ key, fencingToken: claim.fencingToken, actor, reason, requestId: `${key}-takeover` }] });
+  const claim = await waitFor(`${key} to hold a lease`, async () =>
+    (await handle.query(activeClaimsQuery)).find((c) => c.key === key),
+  );
+  const verdict = await handle.executeUpdate(interruptTaskUpdate, {
+    args: [{ key, fencingToken: claim.fencingToken, actor, reason, requestId: `${key}-takeover` }],
+  });
   expect(verdict.ok).toBe(true);
 }
 
@@ -27,13 +31,18 @@ describe('teamrun queue: one queue of adjudications across runs', () => {
     // 2. Aborted while two tasks ran: both wait for a decision.
     const aborted = await runForTest(plan([longTask('index'), longTask('render')]), worker);
     await waitFor('both tasks to run', async () => (await aborted.query(activeClaimsQuery)).length === 2);
-    expect((await aborted.executeUpdate(abortRunUpdate, { args: [{ actor: 'bob', reason: 'release freeze' }] })).ok).toBe(true);
+    expect(
+      (await aborted.executeUpdate(abortRunUpdate, { args: [{ actor: 'bob', reason: 'release freeze' }] })).ok,
+    ).toBe(true);
     // 3. Still working, nothing to decide: not in the queue.
     const working = await runForTest(plan([longTask('crawl')]), worker);
     await waitFor('crawl to run', async () => (await working.query(activeClaimsQuery)).length === 1);
 
     for (const handle of [interrupted, aborted]) {
-      await waitFor(`${handle.workflowId} to await adjudication`, async () => (await handle.query(statusQuery)).state === 'awaiting_adjudication');
+      await waitFor(
+        `${handle.workflowId} to await adjudication`,
+        async () => (await handle.query(statusQuery)).state === 'awaiting_adjudication',
+      );
     }
     // Visibility follows the search attributes a moment later.
     const queue = await waitFor('both runs in the queue', async () => {
@@ -46,7 +55,13 @@ describe('teamrun queue: one queue of adjudications across runs', () => {
     expect(Object.keys(byId).sort()).toEqual([interrupted.workflowId, aborted.workflowId].sort());
     expect(byId[interrupted.workflowId]).toMatchObject({ team, pendingCount: 1, error: null });
     expect(byId[interrupted.workflowId].pending).toEqual([
-      expect.objectContaining({ key: 'deploy', code: 'TEAM_TASK_HUMAN_INTERRUPTED', reason: 'taking over the deploy', actor: 'alice', fencingToken: 1 }),
+      expect.objectContaining({
+        key: 'deploy',
+        code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+        reason: 'taking over the deploy',
+        actor: 'alice',
+        fencingToken: 1,
+      }),
     ]);
     expect(byId[aborted.workflowId].pending.map((p) => [p.key, p.code, p.actor, p.reason]).sort()).toEqual([
       ['index', 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED', 'bob', 'release freeze'],

@@ -22,7 +22,10 @@ interface Fixture {
 const fixtures = readdirSync(dir)
   .filter((file) => file.endsWith('.json'))
   .sort()
-  .map((file) => ({ name: file.slice(0, -'.json'.length), ...(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Fixture) }));
+  .map((file) => ({
+    name: file.slice(0, -'.json'.length),
+    ...(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Fixture),
+  }));
 
 // `historyFromJSON` of @temporalio/common fails here ("type must be a Type"): this install keeps
 // two copies of protobufjs 8, one under @temporalio/common and one under @temporalio/proto, and
@@ -47,12 +50,13 @@ async function replay(histories: Array<{ workflowId: string; history: unknown }>
     { workflowBundle: { codePath: inject('workflowBundle') }, replayName: 'teamrun-fixtures' },
     histories.map(({ workflowId, history }) => ({ workflowId, history: historyFromJSON(history) })),
   );
-  for await (const result of replayed) results.push({ workflowId: result.workflowId, error: result.error ? String(result.error) : null });
+  for await (const result of replayed)
+    results.push({ workflowId: result.workflowId, error: result.error ? String(result.error) : null });
   return results;
 }
 
 describe('replaying recorded team runs with the current workflow code', () => {
-  it('has a recorded success, retry, lease expiry, adjudicated lease loss and a stop through the worker\'s stop queue', () => {
+  it("has a recorded success, retry, lease expiry, adjudicated lease loss and a stop through the worker's stop queue", () => {
     expect(fixtures.map((f) => [f.name, f.status])).toEqual([
       ['interrupt-stop', 'unresolved'],
       ['lease-adjudicated', 'succeeded'],
@@ -64,7 +68,9 @@ describe('replaying recorded team runs with the current workflow code', () => {
     expect(types('retry')).toContain('EVENT_TYPE_TIMER_FIRED');
     expect(types('lease-expiry')).toContain('EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT');
     expect(types('lease-adjudicated')).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
-    expect(types('interrupt-stop')).toEqual(expect.arrayContaining(['EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', 'EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED']));
+    expect(types('interrupt-stop')).toEqual(
+      expect.arrayContaining(['EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', 'EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED']),
+    );
   });
 
   it('replays every recorded history without a nondeterminism error', async () => {

@@ -23,7 +23,9 @@ describe('teamrun report', () => {
     const html = readFileSync(file, 'utf8');
 
     // Every attempt, each with its activity id <key>#<token>.
-    const rows = [...html.matchAll(/<tr class="attempt[^"]*" data-activity-id="([^"]+)">(.*?)<\/tr>/g)].map(([, activityId, row]) => ({ activityId, row }));
+    const rows = [...html.matchAll(/<tr class="attempt[^"]*" data-activity-id="([^"]+)">(.*?)<\/tr>/g)].map(
+      ([, activityId, row]) => ({ activityId, row }),
+    );
     expect(rows.map((r) => r.activityId)).toEqual(['prepare#1', 'crawl#1', 'crawl#2', 'review#1']);
     const row = (activityId: string) => rows.find((r) => r.activityId === activityId)!.row;
     expect(row('crawl#1')).toContain('lease-expired');
@@ -34,9 +36,15 @@ describe('teamrun report', () => {
     expect(row('review#1')).toContain('by alice');
     // The lease expiry and the re-lease, the interruption and the decision.
     expect(html).toMatch(/<tr class="lease"><td>[^<]+<\/td><td>crawl<\/td><td>token 1 .*?<td>token 2 at/);
-    expect(html).toMatch(/<tr class="control" data-name="interruptTask">.*?alice.*?interrupt review \(token 1\): needs a human look.*?<td>ok<\/td>/);
-    expect(html).toMatch(/<tr class="control" data-name="adjudicate">.*?bob.*?accept review \(decision review-accepted\)/);
-    expect(html).toMatch(/<tr class="adjudication"><td>review<\/td>.*?TEAM_TASK_HUMAN_INTERRUPTED.*?<b>accept<\/b> by bob/);
+    expect(html).toMatch(
+      /<tr class="control" data-name="interruptTask">.*?alice.*?interrupt review \(token 1\): needs a human look.*?<td>ok<\/td>/,
+    );
+    expect(html).toMatch(
+      /<tr class="control" data-name="adjudicate">.*?bob.*?accept review \(decision review-accepted\)/,
+    );
+    expect(html).toMatch(
+      /<tr class="adjudication"><td>review<\/td>.*?TEAM_TASK_HUMAN_INTERRUPTED.*?<b>accept<\/b> by bob/,
+    );
     // Budget over time, as an inline chart with its limit.
     expect(html).toContain('<svg class="chart"');
     expect(html).toContain('Tokens: 6,500');
@@ -47,8 +55,12 @@ describe('teamrun report', () => {
     const fetchable = html.replace(/<a [^>]*>/g, '<a>').replace(/<script type="application\/json"[^]*?<\/script>/, '');
     expect(fetchable).not.toMatch(/<(link|img|iframe)\b|\bsrc=|https?:\/\//);
     expect(html).toMatch(/<a class="web-ui" href="http:\/\/localhost:\d+\/namespaces\/default\/workflows\//);
-    const data = JSON.parse(html.match(/<script type="application\/json" id="teamrun-report">(.*?)<\/script>/s)![1]) as RunReport;
-    expect(data.leases).toEqual([expect.objectContaining({ key: 'crawl', fencingToken: 1, next: expect.objectContaining({ fencingToken: 2 }) })]);
+    const data = JSON.parse(
+      html.match(/<script type="application\/json" id="teamrun-report">(.*?)<\/script>/s)![1],
+    ) as RunReport;
+    expect(data.leases).toEqual([
+      expect.objectContaining({ key: 'crawl', fencingToken: 1, next: expect.objectContaining({ fencingToken: 2 }) }),
+    ]);
     expect(data.budget.used).toEqual({ attempts: 4, tokens: 6_500, usd: 0.11 });
 
     const text = await teamrun(['report', id]);

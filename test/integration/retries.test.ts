@@ -8,7 +8,10 @@ import { runForTest, workerForTest } from '../helpers/scenario';
 const byKey = <T extends { key: string }>(items: T[]) => Object.fromEntries(items.map((t) => [t.key, t]));
 
 /** A real local HTTP server that answers every request with `status` and remembers the requests. */
-async function answeringServer(status: number, body: string): Promise<{ url: string; requests: IncomingHttpHeaders[] }> {
+async function answeringServer(
+  status: number,
+  body: string,
+): Promise<{ url: string; requests: IncomingHttpHeaders[] }> {
   const requests: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
     requests.push(req.headers);
@@ -43,7 +46,12 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT,\\"token\\":$TEAMRUN_FEN
     const result = await handle.result();
 
     expect(result.status).toBe('succeeded');
-    expect(result.tasks[0]).toMatchObject({ status: 'succeeded', attempts: 2, fencingToken: 2, output: { attempt: 2, token: 2 } });
+    expect(result.tasks[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      fencingToken: 2,
+      output: { attempt: 2, token: 2 },
+    });
     const attempts = await historyAttempts(handle);
     expect(attempts.map((a) => [a.activityId, a.outcome])).toEqual([
       ['flaky#1', 'failed'],
@@ -61,7 +69,11 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT,\\"token\\":$TEAMRUN_FEN
         name: 'doomed',
         retry: { maxAttempts: 5, backoffMs: 100 },
         tasks: [
-          { key: 'build', retry: { maxAttempts: 2 }, executor: { kind: 'shell', command: 'echo "compiler says no" >&2; exit 3' } },
+          {
+            key: 'build',
+            retry: { maxAttempts: 2 },
+            executor: { kind: 'shell', command: 'echo "compiler says no" >&2; exit 3' },
+          },
           { key: 'deploy', dependsOn: ['build'], executor: { kind: 'noop' } },
         ],
       },
@@ -109,7 +121,9 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT,\\"token\\":$TEAMRUN_FEN
     const rejecting = await answeringServer(400, 'missing field "version"');
     const unavailable = await answeringServer(503, 'try later');
     // Loopback is refused unless the worker's operator allows it.
-    const worker = await workerForTest({ config: testConfig({ http: { ...testConfig().worker.http, allowHosts: ['127.0.0.1'] } }) });
+    const worker = await workerForTest({
+      config: testConfig({ http: { ...testConfig().worker.http, allowHosts: ['127.0.0.1'] } }),
+    });
     const handle = await runForTest(
       {
         name: 'http-verdicts',

@@ -14,11 +14,21 @@ describe('schedule sync applies the schedules declared in temporal.yaml', () => 
     const id = (name: string) => `${taskQueue}-${name}`;
     const config = path.join(dir, 'temporal.yaml');
     const writePlan = (file: string, name: string, ms: number) =>
-      writeFileSync(path.join(dir, file), stringify({ name, tasks: [{ key: 'work', executor: { kind: 'sleep', ms } }] }));
+      writeFileSync(
+        path.join(dir, file),
+        stringify({ name, tasks: [{ key: 'work', executor: { kind: 'sleep', ms } }] }),
+      );
     const declare = (schedules: object[]) =>
       writeFileSync(config, stringify({ connection: { address: temporalAddress(), taskQueue }, schedules }));
     const sync = (...flags: string[]) => runCli(['--config', config, 'schedule', 'sync', ...flags]);
-    const exists = (scheduleId: string) => client.schedule.getHandle(scheduleId).describe().then(() => true, () => false);
+    const exists = (scheduleId: string) =>
+      client.schedule
+        .getHandle(scheduleId)
+        .describe()
+        .then(
+          () => true,
+          () => false,
+        );
 
     writePlan('docs.yaml', 'docs', 10);
     writePlan('index.yaml', 'index', 10);
@@ -27,7 +37,17 @@ describe('schedule sync applies the schedules declared in temporal.yaml', () => 
       { id: id('index'), plan: 'index.yaml', every: '2h', paused: true },
     ]);
     // A schedule made by hand with `teamrun schedule create` on the same queue: sync must never prune it.
-    const manual = await runCli(['--config', config, 'schedule', 'create', id('manual'), '--plan', path.join(dir, 'docs.yaml'), '--every', '1d']);
+    const manual = await runCli([
+      '--config',
+      config,
+      'schedule',
+      'create',
+      id('manual'),
+      '--plan',
+      path.join(dir, 'docs.yaml'),
+      '--every',
+      '1d',
+    ]);
     expect(manual.code).toBe(0);
 
     const dry = await sync('--dry-run');
@@ -56,7 +76,10 @@ describe('schedule sync applies the schedules declared in temporal.yaml', () => 
 
     const docs = await client.schedule.getHandle(id('docs')).describe();
     expect(docs.policies.overlap).toBe('BUFFER_ONE');
-    expect(docs.spec.calendars?.[0]).toMatchObject({ hour: [{ start: 4, end: 4, step: 1 }], minute: [{ start: 30, end: 30, step: 1 }] });
+    expect(docs.spec.calendars?.[0]).toMatchObject({
+      hour: [{ start: 4, end: 4, step: 1 }],
+      minute: [{ start: 30, end: 30, step: 1 }],
+    });
     const plan = (docs.action as { args: Array<{ tasks: Array<{ executor: { ms: number } }> }> }).args[0];
     expect(plan.tasks[0].executor.ms).toBe(20);
     expect(await exists(id('index'))).toBe(false);

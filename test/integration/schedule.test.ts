@@ -35,22 +35,33 @@ describe('scheduled team runs', () => {
     const plan = planFile(id, {
       name: team,
       tasks: [
-        { key: 'fetch', executor: { kind: 'shell', command: 'while [ ! -e "$GATE" ]; do sleep 0.1; done', env: { GATE: gate } } },
+        {
+          key: 'fetch',
+          executor: { kind: 'shell', command: 'while [ ! -e "$GATE" ]; do sleep 0.1; done', env: { GATE: gate } },
+        },
         { key: 'publish', dependsOn: ['fetch'], executor: { kind: 'noop' } },
       ],
     });
 
     const created = await cli('schedule', 'create', id, '--plan', plan, '--cron', NEVER_DURING_TESTS);
     expect(created.stderr).toBe('');
-    expect(created.stdout).toContain(`created schedule ${id}: team ${team}, cron "${NEVER_DURING_TESTS}", overlap skip`);
+    expect(created.stdout).toContain(
+      `created schedule ${id}: team ${team}, cron "${NEVER_DURING_TESTS}", overlap skip`,
+    );
 
     const first = await cli('schedule', 'trigger', id);
     expect(first.stdout).toContain(`triggered schedule ${id} (overlap skip)`);
     const schedule = client.schedule.getHandle(id);
-    const running = await waitFor('the triggered run to be running', async () => (await schedule.describe()).info.runningActions[0]);
+    const running = await waitFor(
+      'the triggered run to be running',
+      async () => (await schedule.describe()).info.runningActions[0],
+    );
     const second = await cli('schedule', 'trigger', id);
     expect(second.code).toBe(0);
-    await waitFor('the second trigger to be skipped for overlap', async () => (await schedule.describe()).info.numActionsSkippedOverlap === 1);
+    await waitFor(
+      'the second trigger to be skipped for overlap',
+      async () => (await schedule.describe()).info.numActionsSkippedOverlap === 1,
+    );
     writeFileSync(gate, '');
 
     // Temporal appends the scheduled time to the schedule's workflow id: every run has its own id.
@@ -59,12 +70,23 @@ describe('scheduled team runs', () => {
     const handle = teamRunHandle(client, workflowId);
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
-    expect(result.tasks.map((t) => [t.key, t.status])).toEqual([['fetch', 'succeeded'], ['publish', 'succeeded']]);
+    expect(result.tasks.map((t) => [t.key, t.status])).toEqual([
+      ['fetch', 'succeeded'],
+      ['publish', 'succeeded'],
+    ]);
     expect((await handle.describe()).typedSearchAttributes.get(TeamName)).toBe(team);
 
     const described = await cli('schedule', 'describe', id, '--json');
     const summary = JSON.parse(described.stdout);
-    expect(summary).toMatchObject({ id, team, overlap: 'skip', paused: false, actionsTaken: 1, skippedForOverlap: 1, createdBy: 'teamrun cli' });
+    expect(summary).toMatchObject({
+      id,
+      team,
+      overlap: 'skip',
+      paused: false,
+      actionsTaken: 1,
+      skippedForOverlap: 1,
+      createdBy: 'teamrun cli',
+    });
     expect(summary.recent.map((r: { workflowId: string }) => r.workflowId)).toEqual([workflowId]);
     let runs = 0;
     for await (const _ of client.workflow.list({ query: `TemporalScheduledById = "${id}"` })) runs += 1;
@@ -95,8 +117,16 @@ describe('scheduled team runs', () => {
     const client = await testClient();
     const id = uniqueQueue('hourly');
     const plan = planFile(id, { name: 'hourly-team', tasks: [{ key: 'a', executor: { kind: 'noop' } }] });
-    expect((await cli('schedule', 'create', id, '--plan', plan, '--every', '1h', '--paused', '--overlap', 'buffer-one')).code).toBe(0);
-    const listed = JSON.parse((await cli('schedule', 'list', '--json')).stdout) as Array<{ id: string; paused: boolean; spec: string; team: string }>;
+    expect(
+      (await cli('schedule', 'create', id, '--plan', plan, '--every', '1h', '--paused', '--overlap', 'buffer-one'))
+        .code,
+    ).toBe(0);
+    const listed = JSON.parse((await cli('schedule', 'list', '--json')).stdout) as Array<{
+      id: string;
+      paused: boolean;
+      spec: string;
+      team: string;
+    }>;
     expect(listed.find((s) => s.id === id)).toMatchObject({ paused: true, spec: 'every 1h', team: 'hourly-team' });
     expect((await cli('schedule', 'unpause', id)).stdout).toContain(`unpaused schedule ${id}`);
     const schedule = client.schedule.getHandle(id);
@@ -110,11 +140,29 @@ describe('scheduled team runs', () => {
     const id = uniqueQueue('made-by-temporal');
     const plan = { name: 'temporal-made-team', tasks: [{ key: 'a', executor: { kind: 'noop' } }] };
     await temporal(
-      'schedule', 'create', '--schedule-id', id, '--interval', '1h', '--type', 'teamRun', '--task-queue', worker.taskQueue,
-      '--workflow-id', `${id}-run`, '--input', JSON.stringify(plan), '--paused',
+      'schedule',
+      'create',
+      '--schedule-id',
+      id,
+      '--interval',
+      '1h',
+      '--type',
+      'teamRun',
+      '--task-queue',
+      worker.taskQueue,
+      '--workflow-id',
+      `${id}-run`,
+      '--input',
+      JSON.stringify(plan),
+      '--paused',
     );
     const listed = await waitFor('the schedule to be listed', async () => {
-      const rows = JSON.parse((await cli('schedule', 'list', '--json')).stdout) as Array<{ id: string; paused: boolean; team: string | null; nextRun: string | null }>;
+      const rows = JSON.parse((await cli('schedule', 'list', '--json')).stdout) as Array<{
+        id: string;
+        paused: boolean;
+        team: string | null;
+        nextRun: string | null;
+      }>;
       return rows.find((s) => s.id === id);
     });
     expect(listed).toMatchObject({ paused: true, team: 'temporal-made-team', nextRun: null });

@@ -10,7 +10,6 @@ import { runForTest, workerForTest } from '../helpers/scenario';
 
 const byKey = <T extends { key: string }>(items: T[]) => Object.fromEntries(items.map((t) => [t.key, t]));
 
-
 function tempDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-shell-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,7 +92,12 @@ describe('the shell executor on a real worker', () => {
     expect(result.status).toBe('aborted');
     expect(result.tasks[0].status).toBe('adjudication');
     expect(result.adjudications).toEqual([
-      expect.objectContaining({ key: 'long', code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED', fencingToken: 1, reason: 'operator stop' }),
+      expect.objectContaining({
+        key: 'long',
+        code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
+        fencingToken: 1,
+        reason: 'operator stop',
+      }),
     ]);
     expect((await historyAttempts(handle)).map((a) => [a.activityId, a.outcome])).toEqual([['long#1', 'cancelled']]);
   });
@@ -120,7 +124,9 @@ describe('executor kinds a worker has not enabled', () => {
     const tasks = byKey(result.tasks);
     expect(tasks.fine.status).toBe('succeeded');
     expect(tasks['not-enabled']).toMatchObject({ status: 'failed', attempts: 1 });
-    expect(tasks['not-enabled'].lastError).toMatch(/executor kind "shell" is not enabled on worker .* \(enabled: noop\)/);
+    expect(tasks['not-enabled'].lastError).toMatch(
+      /executor kind "shell" is not enabled on worker .* \(enabled: noop\)/,
+    );
     expect(tasks['nobody-has']).toMatchObject({ status: 'failed', attempts: 1 });
     expect(tasks['nobody-has'].lastError).toContain('executor kind "acme.quantum" is not enabled');
     const failures = (await historyAttempts(handle)).filter((a) => a.outcome === 'failed');

@@ -40,13 +40,21 @@ async function holdGate(handle: TeamRunHandle): Promise<void> {
     const claims = await handle.query(msg.activeClaimsQuery);
     return claims.some((c) => c.key === 'gate') ? claims.filter((c) => c.key === 'gate') : null;
   });
-  const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'gate', fencingToken: claim.fencingToken, requestId: 'hold', actor: 'test' }] });
+  const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, {
+    args: [{ key: 'gate', fencingToken: claim.fencingToken, requestId: 'hold', actor: 'test' }],
+  });
   expect(verdict.ok).toBe(true);
 }
 
 async function releaseGate(handle: TeamRunHandle): Promise<void> {
-  await waitFor('the gate in adjudication', async () => (await handle.query(msg.adjudicationsQuery)).some((a) => a.key === 'gate'), 120_000);
-  await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'gate', decision: 'accept', decisionId: 'open', actor: 'test' }] });
+  await waitFor(
+    'the gate in adjudication',
+    async () => (await handle.query(msg.adjudicationsQuery)).some((a) => a.key === 'gate'),
+    120_000,
+  );
+  await handle.executeUpdate(msg.adjudicateUpdate, {
+    args: [{ key: 'gate', decision: 'accept', decisionId: 'open', actor: 'test' }],
+  });
 }
 
 /** Every task view of a closed run, through the paged `tasks` query. */
@@ -63,7 +71,8 @@ async function allTasks(handle: TeamRunHandle): Promise<TaskView[]> {
 async function chainLength(handle: TeamRunHandle): Promise<number> {
   const client = await testClient();
   let runs = 0;
-  let runId: string | null | undefined = (handle as WorkflowHandle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId;
+  let runId: string | null | undefined = (handle as WorkflowHandle as WorkflowHandleWithFirstExecutionRunId)
+    .firstExecutionRunId;
   while (runId) {
     runs += 1;
     const runHandle: WorkflowHandle = client.workflow.getHandle(handle.workflowId, runId);
@@ -88,7 +97,11 @@ describe('a run that grows to 5,000 tasks', () => {
       expect(answer.added).toHaveLength(BATCH);
     }
     // A batch sent again (a client retrying after a lost answer) adds nothing, in whatever run of the chain it lands.
-    expect(await grown.executeUpdate(msg.addTasksUpdate, { args: [{ requestId: `batch-${BATCHES - 1}`, actor: 'test', tasks: batch(BATCHES - 1) }] })).toMatchObject({
+    expect(
+      await grown.executeUpdate(msg.addTasksUpdate, {
+        args: [{ requestId: `batch-${BATCHES - 1}`, actor: 'test', tasks: batch(BATCHES - 1) }],
+      }),
+    ).toMatchObject({
       idempotent: true,
     });
     await Promise.all([releaseGate(grown), releaseGate(given)]);

@@ -26,12 +26,10 @@ function tempDir(): string {
 
 /** Five workers that each write a file, and a merge that depends on all five and counts their outputs. */
 function subtasks(dir: string): TaskInput[] {
-  const workers = [1, 2, 3, 4, 5].map(
-    (n): TaskInput => ({
-      key: `part-${n}`,
-      executor: { kind: 'shell', command: `echo part-${n} >> ${dir}/parts; echo '::teamrun-output::{"part":${n}}'` },
-    }),
-  );
+  const workers = [1, 2, 3, 4, 5].map((n): TaskInput => ({
+    key: `part-${n}`,
+    executor: { kind: 'shell', command: `echo part-${n} >> ${dir}/parts; echo '::teamrun-output::{"part":${n}}'` },
+  }));
   const merge: TaskInput = {
     key: 'merge',
     dependsOn: workers.map((w) => w.key),
@@ -70,7 +68,8 @@ describe('dynamic teams: tasks that add tasks', () => {
     const tasks = await handle.query(msg.tasksQuery);
     expect(keysOf(tasks)).toEqual(['merge', 'part-1', 'part-2', 'part-3', 'part-4', 'part-5', 'planner']);
     expect(tasks.find((t) => t.key === 'planner')).toMatchObject({ attempts: 2, parent: null, depth: 0 });
-    for (const t of tasks.filter((t) => t.key !== 'planner')) expect(t).toMatchObject({ parent: 'planner', depth: 1, attempts: 1 });
+    for (const t of tasks.filter((t) => t.key !== 'planner'))
+      expect(t).toMatchObject({ parent: 'planner', depth: 1, attempts: 1 });
     expect(tasks.find((t) => t.key === 'merge')?.output).toEqual({ lines: 5 });
     const { events } = await handle.query(msg.eventsQuery, { limit: 1_000 });
     const added = events.filter((e) => e.type === 'task:added');
@@ -81,7 +80,10 @@ describe('dynamic teams: tasks that add tasks', () => {
     expect(currentDetails).toContain('- added while running: 6 task(s)');
     expect(currentDetails).toContain('  - `planner` -> `part-1`, `part-2`, `part-3`, `part-4`, `part-5` and 1 more');
     const report = await loadRunReport(await testClient(), handle.workflowId);
-    expect(report.spawned).toEqual({ added: 6, tree: [{ parent: 'planner', children: ['part-1', 'part-2', 'part-3', 'part-4', 'part-5', 'merge'] }] });
+    expect(report.spawned).toEqual({
+      added: 6,
+      tree: [{ parent: 'planner', children: ['part-1', 'part-2', 'part-3', 'part-4', 'part-5', 'merge'] }],
+    });
     const text = renderReportText(report);
     expect(text).toContain('added while running: 6 tasks\n  planner -> part-1, part-2, part-3, part-4, part-5, merge');
     const html = renderReportHtml(report);
@@ -108,17 +110,26 @@ describe('dynamic teams: tasks that add tasks', () => {
       worker,
     );
     // The answer file is there when the command starts, and filled when it ends.
-    await waitFor("the planner's second attempt", () => existsSync(path.join(dir, 'answer-2.txt')) && readFileSync(path.join(dir, 'answer-2.txt'), 'utf8').endsWith('\n'), 90_000);
+    await waitFor(
+      "the planner's second attempt",
+      () =>
+        existsSync(path.join(dir, 'answer-2.txt')) &&
+        readFileSync(path.join(dir, 'answer-2.txt'), 'utf8').endsWith('\n'),
+      90_000,
+    );
     const answers = [1, 2].map((n) => readFileSync(path.join(dir, `answer-${n}.txt`), 'utf8'));
     expect(answers[0]).toBe('added: part-1, part-2, part-3, part-4, part-5, merge\n');
     expect(answers[1]).toBe('already added by this request: part-1, part-2, part-3, part-4, part-5, merge\n');
 
     // The first attempt's token, as a process it left behind would send it: refused, nothing added.
-    const stale = await teamrun(['add-tasks', '--tasks', JSON.stringify({ tasks: [{ key: 'late', executor: { kind: 'noop' } }] })], {
-      TEAMRUN_WORKFLOW_ID: handle.workflowId,
-      TEAMRUN_TASK_KEY: 'planner',
-      TEAMRUN_FENCING_TOKEN: '1',
-    });
+    const stale = await teamrun(
+      ['add-tasks', '--tasks', JSON.stringify({ tasks: [{ key: 'late', executor: { kind: 'noop' } }] })],
+      {
+        TEAMRUN_WORKFLOW_ID: handle.workflowId,
+        TEAMRUN_TASK_KEY: 'planner',
+        TEAMRUN_FENCING_TOKEN: '1',
+      },
+    );
     expect(stale.code).toBe(1);
     expect(stale.stderr).toContain('addTasks rejected: stale_attempt');
     expect(stale.stderr).toContain('fencing token 1 of "planner" is not its current attempt\'s (2)');
@@ -140,16 +151,35 @@ describe('dynamic teams: tasks that add tasks', () => {
       {
         name: 'spawn-limit',
         budget: { maxSpawnedTasks: 3 },
-        tasks: [{ key: 'planner', allowSpawn: true, executor: { kind: 'shell', command: `printf '%s\\n' ${sq(line)}; echo '::teamrun-output::{"planned":6}'` } }],
+        tasks: [
+          {
+            key: 'planner',
+            allowSpawn: true,
+            executor: { kind: 'shell', command: `printf '%s\\n' ${sq(line)}; echo '::teamrun-output::{"planned":6}'` },
+          },
+        ],
       },
       worker,
     );
-    await waitFor('the planner in adjudication', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication', 60_000);
+    await waitFor(
+      'the planner in adjudication',
+      async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication',
+      60_000,
+    );
     const [record] = await handle.query(msg.adjudicationsQuery);
-    expect(record).toMatchObject({ key: 'planner', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', result: { planned: 6 }, decision: null });
-    expect(record.reason).toContain('max-spawned-tasks: addTasks: adding 6 task(s) to the 0 already added would pass budget.maxSpawnedTasks (3)');
+    expect(record).toMatchObject({
+      key: 'planner',
+      code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED',
+      result: { planned: 6 },
+      decision: null,
+    });
+    expect(record.reason).toContain(
+      'max-spawned-tasks: addTasks: adding 6 task(s) to the 0 already added would pass budget.maxSpawnedTasks (3)',
+    );
     expect(keysOf(await handle.query(msg.tasksQuery))).toEqual(['planner']);
-    await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'planner', decision: 'reject', decisionId: 'd1', reason: 'too many' }] });
+    await handle.executeUpdate(msg.adjudicateUpdate, {
+      args: [{ key: 'planner', decision: 'reject', decisionId: 'd1', reason: 'too many' }],
+    });
     const result = await handle.result();
     expect(result).toMatchObject({ status: 'failed', stats: { total: 1, failed: 1 } });
   });
@@ -160,7 +190,15 @@ describe('dynamic teams: tasks that add tasks', () => {
     const handle = await runForTest(
       {
         name: 'spawn-human',
-        tasks: [{ key: 'gate', executor: { kind: 'shell', command: `while [ ! -f ${dir}/go ]; do sleep 0.1; done; echo '::teamrun-output::"opened"'` } }],
+        tasks: [
+          {
+            key: 'gate',
+            executor: {
+              kind: 'shell',
+              command: `while [ ! -f ${dir}/go ]; do sleep 0.1; done; echo '::teamrun-output::"opened"'`,
+            },
+          },
+        ],
       },
       worker,
     );
@@ -168,7 +206,13 @@ describe('dynamic teams: tasks that add tasks', () => {
     const request = {
       requestId: 'human-1',
       actor: 'alice',
-      tasks: [{ key: 'after-gate', dependsOn: ['gate'], executor: { kind: 'shell', command: 'echo "::teamrun-output::{\\"got\\":$TEAMRUN_INPUTS}"' } }],
+      tasks: [
+        {
+          key: 'after-gate',
+          dependsOn: ['gate'],
+          executor: { kind: 'shell', command: 'echo "::teamrun-output::{\\"got\\":$TEAMRUN_INPUTS}"' },
+        },
+      ],
     };
     const { stdout } = await promisify(execFile)(temporalBinary(), [
       'workflow',
@@ -185,23 +229,54 @@ describe('dynamic teams: tasks that add tasks', () => {
     ]);
     expect(stdout).toContain('after-gate');
     // The same request through teamrun, from outside the run: idempotent by its request id.
-    const again = await teamrun(['add-tasks', handle.workflowId, '--request-id', 'human-1', '--actor', 'alice', '--tasks', JSON.stringify({ tasks: request.tasks })]);
+    const again = await teamrun([
+      'add-tasks',
+      handle.workflowId,
+      '--request-id',
+      'human-1',
+      '--actor',
+      'alice',
+      '--tasks',
+      JSON.stringify({ tasks: request.tasks }),
+    ]);
     expect(again.stdout).toBe('already added by this request: after-gate\n');
     const refused = await promisify(execFile)(temporalBinary(), [
-      'workflow', 'update', 'execute', '--address', temporalAddress(), '--workflow-id', handle.workflowId, '--name', 'addTasks',
-      '--input', JSON.stringify({ requestId: 'human-2', tasks: [{ key: 'typo', dependsOn: ['gaet'], executor: { kind: 'noop' } }] }),
+      'workflow',
+      'update',
+      'execute',
+      '--address',
+      temporalAddress(),
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'addTasks',
+      '--input',
+      JSON.stringify({
+        requestId: 'human-2',
+        tasks: [{ key: 'typo', dependsOn: ['gaet'], executor: { kind: 'noop' } }],
+      }),
     ]).then(
       () => null,
       (err: { stderr?: string; stdout?: string }) => `${err.stdout ?? ''}${err.stderr ?? ''}`,
     );
     expect(refused).toContain('unknown_dependency');
-    expect(refused).toContain('tasks[0].dependsOn[0]: unknown task "gaet": not in the run nor in this request (did you mean "gate"?)');
+    expect(refused).toContain(
+      'tasks[0].dependsOn[0]: unknown task "gaet": not in the run nor in this request (did you mean "gate"?)',
+    );
     writeFileSync(path.join(dir, 'go'), '');
     const result = await handle.result();
     expect(result).toMatchObject({ status: 'succeeded', stats: { total: 2, succeeded: 2 } });
-    expect(result.tasks.find((t) => t.key === 'after-gate')).toMatchObject({ parent: null, depth: 0, output: { got: { gate: 'opened' } } });
+    expect(result.tasks.find((t) => t.key === 'after-gate')).toMatchObject({
+      parent: null,
+      depth: 0,
+      output: { got: { gate: 'opened' } },
+    });
     const { events } = await handle.query(msg.eventsQuery, { limit: 1_000 });
-    expect(events.find((e) => e.type === 'task:added')).toMatchObject({ actor: 'alice', requestId: 'human-1', keys: ['after-gate'] });
+    expect(events.find((e) => e.type === 'task:added')).toMatchObject({
+      actor: 'alice',
+      requestId: 'human-1',
+      keys: ['after-gate'],
+    });
   });
 
   it('an llm planner with allowSpawn answers its tasks in JSON; llm workers and a merge run them', async () => {
@@ -209,29 +284,49 @@ describe('dynamic teams: tasks that add tasks', () => {
     onTestFinished(() => server.close());
     const plan = {
       tasks: [
-        ...['intro', 'body', 'outro'].map((part) => ({ key: `write-${part}`, executor: { kind: 'llm', model: 'writer', prompt: `Write the ${part}` } })),
+        ...['intro', 'body', 'outro'].map((part) => ({
+          key: `write-${part}`,
+          executor: { kind: 'llm', model: 'writer', prompt: `Write the ${part}` },
+        })),
         {
           key: 'merge',
           dependsOn: ['write-intro', 'write-body', 'write-outro'],
-          executor: { kind: 'llm', model: 'editor', prompt: 'Join: {{outputs.write-intro.content}} / {{outputs.write-body.content}} / {{outputs.write-outro.content}}' },
+          executor: {
+            kind: 'llm',
+            model: 'editor',
+            prompt:
+              'Join: {{outputs.write-intro.content}} / {{outputs.write-body.content}} / {{outputs.write-outro.content}}',
+          },
         },
       ],
     };
     server.model('planner', { content: JSON.stringify(plan), usage: { promptTokens: 50, completionTokens: 80 } });
     server.model('writer', { content: 'a paragraph', usage: { promptTokens: 10, completionTokens: 20 } });
-    const worker = await workerForTest({ config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: 'TEAMRUN_TEST_NO_KEY' } }) });
+    const worker = await workerForTest({
+      config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: 'TEAMRUN_TEST_NO_KEY' } }),
+    });
     const handle = await runForTest(
       {
         name: 'spawn-llm',
         teammates: 3,
         budget: { maxSpawnedTasks: 10, maxDepth: 1 },
-        tasks: [{ key: 'plan', allowSpawn: true, executor: { kind: 'llm', model: 'planner', prompt: 'Split the essay into parts, answer {"tasks":[...]}' } }],
+        tasks: [
+          {
+            key: 'plan',
+            allowSpawn: true,
+            executor: { kind: 'llm', model: 'planner', prompt: 'Split the essay into parts, answer {"tasks":[...]}' },
+          },
+        ],
       },
       worker,
     );
     const result = await handle.result();
     expect(result).toMatchObject({ status: 'succeeded', stats: { total: 5, succeeded: 5 } });
-    expect(result.tasks.find((t) => t.key === 'merge')).toMatchObject({ parent: 'plan', depth: 1, output: { content: 'Join: a paragraph / a paragraph / a paragraph' } });
+    expect(result.tasks.find((t) => t.key === 'merge')).toMatchObject({
+      parent: 'plan',
+      depth: 1,
+      output: { content: 'Join: a paragraph / a paragraph / a paragraph' },
+    });
     const planRequest = server.requests.find((r) => r.model === 'planner');
     expect(planRequest).toBeDefined();
     expect(server.requests.filter((r) => r.model === 'writer')).toHaveLength(3);

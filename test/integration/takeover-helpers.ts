@@ -17,7 +17,11 @@ const run = promisify(execFile);
 
 /** The attempt of `key` that holds the lease now, as an operator sees it in `activeClaims`. */
 export function claimOf(handle: TeamRunHandle, key: string, timeoutMs = 20_000): Promise<msg.ActiveClaim> {
-  return waitFor(`an active claim on "${key}"`, async () => (await handle.query(msg.activeClaimsQuery)).find((c) => c.key === key), timeoutMs);
+  return waitFor(
+    `an active claim on "${key}"`,
+    async () => (await handle.query(msg.activeClaimsQuery)).find((c) => c.key === key),
+    timeoutMs,
+  );
 }
 
 export async function taskOf(handle: TeamRunHandle, key: string) {
@@ -43,12 +47,12 @@ export async function rejectionCode(update: Promise<unknown>): Promise<string> {
   try {
     await update;
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) return err.cause.type ?? '(no type)';
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+      return err.cause.type ?? '(no type)';
     throw err;
   }
   throw new Error('expected the update to be rejected');
 }
-
 
 export function tempDir(name: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `teamrun-${name}-`));
@@ -77,7 +81,12 @@ export function shellHolder(key: string, pidFile: string, extra: Record<string, 
 
 /** The pids a `shellHolder` wrote, once it wrote them. */
 export function pidsOf(pidFile: string, timeoutMs = 20_000): Promise<number[]> {
-  return waitFor(`${pidFile} to be written`, () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split(' ').map(Number) : null), timeoutMs, 20);
+  return waitFor(
+    `${pidFile} to be written`,
+    () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split(' ').map(Number) : null),
+    timeoutMs,
+    20,
+  );
 }
 
 /**

@@ -20,7 +20,10 @@ import {
 const lease = { ttlMs: 3_000 };
 
 describe.concurrent('a human takes over a running task (interruptTask)', () => {
-  it('binds to the attempt that holds the token, and keeps what an executor that ignored the abort returned as evidence', async ({ expect, onTestFinished }) => {
+  it('binds to the attempt that holds the token, and keeps what an executor that ignored the abort returned as evidence', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const stubborn = stubbornExecutor();
     const worker = await workerForTest({ executors: { stubborn: stubborn.executor } }, onTestFinished);
     const handle = await startRun(
@@ -40,7 +43,10 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     const interrupt = (request: Record<string, unknown>) =>
       handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'edit', ...request } as InterruptRequest] });
 
-    expect(await interrupt({ fencingToken: claim.fencingToken + 1, requestId: 'wrong' })).toEqual({ ok: false, reason: 'stale_attempt' });
+    expect(await interrupt({ fencingToken: claim.fencingToken + 1, requestId: 'wrong' })).toEqual({
+      ok: false,
+      reason: 'stale_attempt',
+    });
     expect(await interrupt({ requestId: 'missing' })).toEqual({ ok: false, reason: 'stale_attempt' });
     expect(await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'done', fencingToken: 1 }] })).toEqual({
       ok: false,
@@ -58,12 +64,24 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     });
     expect(verdict).toMatchObject({
       ok: true,
-      interruption: { key: 'edit', fencingToken: claim.fencingToken, holder: claim.holder, leaseId: claim.leaseId, requestId: 'take-1' },
+      interruption: {
+        key: 'edit',
+        fencingToken: claim.fencingToken,
+        holder: claim.holder,
+        leaseId: claim.leaseId,
+        requestId: 'take-1',
+      },
     });
     await waitFor('the executor to see the abort', () => stubborn.wasAborted());
     // The executor holds on after the abort: the attempt is still live, so these bind to it.
-    expect(await interrupt({ fencingToken: claim.fencingToken, requestId: 'take-1' })).toEqual({ ...verdict, idempotent: true });
-    expect(await interrupt({ fencingToken: claim.fencingToken, requestId: 'take-2' })).toEqual({ ok: false, reason: 'already_interrupted' });
+    expect(await interrupt({ fencingToken: claim.fencingToken, requestId: 'take-1' })).toEqual({
+      ...verdict,
+      idempotent: true,
+    });
+    expect(await interrupt({ fencingToken: claim.fencingToken, requestId: 'take-2' })).toEqual({
+      ok: false,
+      reason: 'already_interrupted',
+    });
 
     stubborn.release();
     const result = await handle.result();
@@ -93,7 +111,9 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     expect(result.tasks[1].attempts).toBe(1);
 
     const requested = await eventsOf(handle, 'task:interrupt-requested');
-    expect(requested).toEqual([expect.objectContaining({ key: 'edit', requestId: 'take-1', actor: 'alice', fencingToken: claim.fencingToken })]);
+    expect(requested).toEqual([
+      expect.objectContaining({ key: 'edit', requestId: 'take-1', actor: 'alice', fencingToken: claim.fencingToken }),
+    ]);
     const rejected = await eventsOf(handle, 'control:rejected');
     expect(rejected.map((e) => [e.key, e.reason, e.requestId])).toEqual([
       ['edit', 'stale_attempt', 'wrong'],
@@ -103,20 +123,50 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     ]);
   });
 
-  it('through `temporal workflow signal`, with the token from `temporal workflow query`, kills the shell process group', async ({ expect, onTestFinished }) => {
+  it('through `temporal workflow signal`, with the token from `temporal workflow query`, kills the shell process group', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const worker = await workerForTest({}, onTestFinished);
     const pidFile = path.join(tempDir('signal'), 'pids');
-    const handle = await startRun({ name: 'takeover-signal', lease, awaitAdjudication: false, tasks: [shellHolder('build', pidFile)] }, worker.taskQueue);
+    const handle = await startRun(
+      { name: 'takeover-signal', lease, awaitAdjudication: false, tasks: [shellHolder('build', pidFile)] },
+      worker.taskQueue,
+    );
     const pids = await pidsOf(pidFile);
     const queried = JSON.parse(
-      await temporal('workflow', 'query', '--workflow-id', handle.workflowId, '--type', 'activeClaims', '--output', 'json'),
+      await temporal(
+        'workflow',
+        'query',
+        '--workflow-id',
+        handle.workflowId,
+        '--type',
+        'activeClaims',
+        '--output',
+        'json',
+      ),
     ) as { queryResult: msg.ActiveClaim[][] };
     const [claim] = queried.queryResult[0];
     expect(claim).toMatchObject({ key: 'build', fencingToken: 1, interrupted: false });
     expect(pids.every(alive)).toBe(true);
 
-    const input = JSON.stringify({ key: 'build', fencingToken: claim.fencingToken, requestId: 'cli-1', actor: 'ops', reason: 'taking over' });
-    await temporal('workflow', 'signal', '--workflow-id', handle.workflowId, '--name', 'interruptTask', '--input', input);
+    const input = JSON.stringify({
+      key: 'build',
+      fencingToken: claim.fencingToken,
+      requestId: 'cli-1',
+      actor: 'ops',
+      reason: 'taking over',
+    });
+    await temporal(
+      'workflow',
+      'signal',
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'interruptTask',
+      '--input',
+      input,
+    );
 
     await waitFor('the shell and its child to be gone', () => !pids.some(alive), 15_000, 20);
     const result = await handle.result();
@@ -135,7 +185,10 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     expect(result.budget.used.tokens).toBe(5);
   });
 
-  it('ignores malformed signals: each is recorded as control:rejected, no workflow task fails, the run completes', async ({ expect, onTestFinished }) => {
+  it('ignores malformed signals: each is recorded as control:rejected, no workflow task fails, the run completes', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const gate = gateExecutor();
     const worker = await workerForTest({ executors: { gate: gate.executor } }, onTestFinished);
     const handle = await startRun(
@@ -165,18 +218,35 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
       ['abortRun', 12],
     ];
     for (const [name, payload] of bad) await handle.signal<[unknown]>(name, payload);
-    await temporal('workflow', 'signal', '--workflow-id', handle.workflowId, '--name', 'interruptTask', '--input', '"take it"');
+    await temporal(
+      'workflow',
+      'signal',
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'interruptTask',
+      '--input',
+      '"take it"',
+    );
     await temporal('workflow', 'signal', '--workflow-id', handle.workflowId, '--name', 'interruptTask');
-    await waitFor('every bad signal to be recorded', async () => (await eventsOf(handle, 'control:rejected')).length === bad.length + 2);
+    await waitFor(
+      'every bad signal to be recorded',
+      async () => (await eventsOf(handle, 'control:rejected')).length === bad.length + 2,
+    );
     gate.open();
 
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
-    expect(result.tasks.map((t) => [t.key, t.attempts])).toEqual([['slow', 1], ['after', 1]]);
+    expect(result.tasks.map((t) => [t.key, t.attempts])).toEqual([
+      ['slow', 1],
+      ['after', 1],
+    ]);
     const rejected = await eventsOf(handle, 'control:rejected');
     expect(rejected).toHaveLength(bad.length + 2);
     // Oversized values are refused as value_too_large (naming the field), the rest as invalid_request.
-    expect(rejected.map((e) => e.reason).sort()).toEqual([...Array(3).fill('value_too_large'), ...Array(bad.length - 1).fill('invalid_request')].sort());
+    expect(rejected.map((e) => e.reason).sort()).toEqual(
+      [...Array(3).fill('value_too_large'), ...Array(bad.length - 1).fill('invalid_request')].sort(),
+    );
     const history = await handle.fetchHistory();
     expect(history.events?.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
   });
@@ -188,7 +258,10 @@ describe('interrupt latency', () => {
     const worker = await workerForTest({}, onTestFinished);
     const dir = tempDir('latency');
     const tasks = Array.from({ length: samples }, (_, i) => shellHolder(`t${i}`, path.join(dir, `t${i}.pids`)));
-    const handle = await startRun({ name: 'takeover-latency', teammates: 1, lease, awaitAdjudication: false, tasks }, worker.taskQueue);
+    const handle = await startRun(
+      { name: 'takeover-latency', teammates: 1, lease, awaitAdjudication: false, tasks },
+      worker.taskQueue,
+    );
     const latencies: number[] = [];
     for (let i = 0; i < samples; i++) {
       const pids = await pidsOf(path.join(dir, `t${i}.pids`));
@@ -197,7 +270,9 @@ describe('interrupt latency', () => {
       // that cycle, or every sample would land at the same phase of it.
       await delay((i * 100) % 1_000);
       const sent = performance.now();
-      const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: claim.key, fencingToken: claim.fencingToken }] });
+      const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, {
+        args: [{ key: claim.key, fencingToken: claim.fencingToken }],
+      });
       expect(verdict.ok).toBe(true);
       await waitFor(`t${i}'s processes to be gone`, () => !pids.some(alive), 15_000, 20);
       latencies.push(performance.now() - sent);

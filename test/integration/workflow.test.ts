@@ -32,7 +32,11 @@ describe('teamRun schedules the graph on a real dev server', () => {
     expect(result.maxConcurrent).toBe(2);
     const attempts = byKey((await historyAttempts(handle)).map((a) => ({ ...a, key: keyOf(a.activityId) })));
     expect(Object.keys(attempts).sort()).toEqual(['a', 'b', 'c', 'd']);
-    expect(Object.values(attempts).map((a) => a.activityId).sort()).toEqual(['a#1', 'b#1', 'c#1', 'd#1']);
+    expect(
+      Object.values(attempts)
+        .map((a) => a.activityId)
+        .sort(),
+    ).toEqual(['a#1', 'b#1', 'c#1', 'd#1']);
     expect(Object.values(attempts).every((a) => a.activityType === 'runTask' && a.outcome === 'completed')).toBe(true);
     expect(attempts.b.startedAt!).toBeGreaterThanOrEqual(attempts.a.closedAt!);
     expect(attempts.c.startedAt!).toBeGreaterThanOrEqual(attempts.a.closedAt!);
@@ -129,7 +133,10 @@ describe('teamRun schedules the graph on a real dev server', () => {
     });
     expect(running).toContain('**visible-run** · running');
     expect(running).toContain('tasks: 1/2 done (1 succeeded, 0 failed, 0 skipped), 1 running');
-    await waitFor('TeamRunStatus=Running', async () => (await handle.describe()).typedSearchAttributes.get(TeamRunStatus) === 'Running');
+    await waitFor(
+      'TeamRunStatus=Running',
+      async () => (await handle.describe()).typedSearchAttributes.get(TeamRunStatus) === 'Running',
+    );
 
     // Cut the slow task short by aborting, to see the run close and the details follow.
     const [slow] = await handle.query(activeClaimsQuery);
@@ -151,7 +158,10 @@ describe('teamRun schedules the graph on a real dev server', () => {
 
   it('marks a succeeded run TeamRunStatus=Succeeded with its TeamName', async () => {
     const worker = await workerForTest();
-    const handle = await runForTest({ name: 'sa-succeeded', tasks: [{ key: 'only', executor: { kind: 'noop' } }] }, worker);
+    const handle = await runForTest(
+      { name: 'sa-succeeded', tasks: [{ key: 'only', executor: { kind: 'noop' } }] },
+      worker,
+    );
     expect((await handle.result()).status).toBe('succeeded');
     const description = await waitFor('TeamRunStatus=Succeeded', async () => {
       const d = await handle.describe();

@@ -27,20 +27,36 @@ function sh(file: string, args: string[], options: { cwd?: string; env?: NodeJS.
     maxBuffer: 64 * 1024 * 1024,
   });
 }
-const npx = (args: string[], env: NodeJS.ProcessEnv = {}, timeout?: number) => sh('npx', ['--no-install', 'teamrun', ...args], { env, timeout });
+const npx = (args: string[], env: NodeJS.ProcessEnv = {}, timeout?: number) =>
+  sh('npx', ['--no-install', 'teamrun', ...args], { env, timeout });
 
 beforeAll(async () => {
   // `npm pack` runs `prepare`, the build: the tarball holds what the sources compile to now.
   const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, timeout: 300_000 });
   packed = JSON.parse(stdout)[0];
   mkdirSync(project);
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }, null, 2));
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }, null, 2),
+  );
   // Without install scripts: the one that matters, better-sqlite3's (used only by teamrun/fenced,
   // not run here), compiles SQLite from source where no prebuilt binary can be downloaded, which
   // is minutes of CPU on a CI machine. Everything tested here runs without it.
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', path.join(work, packed.filename), 'zod@^4'], {
-    timeout: 900_000,
-  });
+  await sh(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--ignore-scripts',
+      path.join(work, packed.filename),
+      'zod@^4',
+    ],
+    {
+      timeout: 900_000,
+    },
+  );
 }, 1_200_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -48,12 +64,29 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('npm pack', () => {
   it('holds the compiled code, its declarations, the workflow bundle, the plan schema, docs and license; nothing of tests, benchmarks, fixtures or sources', () => {
     const files = packed.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'LICENSE', 'docs/contract.md', 'examples/demo.yaml',
-      'dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/worker/index.js', 'dist/worker/index.d.ts',
-      'dist/client/index.js', 'dist/fenced/index.js', 'dist/workflow-bundle.js', 'dist/plan.schema.json',
-    ]));
-    const stray = files.filter((f) => /(^|\/)(test|tests|bench|fixtures|scripts|scratch|src)\/|\.test\.|\.spec\.|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts'));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'docs/contract.md',
+        'examples/demo.yaml',
+        'dist/cli/main.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/worker/index.js',
+        'dist/worker/index.d.ts',
+        'dist/client/index.js',
+        'dist/fenced/index.js',
+        'dist/workflow-bundle.js',
+        'dist/plan.schema.json',
+      ]),
+    );
+    const stray = files.filter(
+      (f) =>
+        /(^|\/)(test|tests|bench|fixtures|scripts|scratch|src)\/|\.test\.|\.spec\.|\.map$|\.ts$/.test(f) &&
+        !f.endsWith('.d.ts'),
+    );
     expect(stray).toEqual([]);
     expect(files.filter((f) => f.startsWith('examples/custom-executor/'))).toEqual([]);
   });
@@ -65,96 +98,140 @@ describe('the package installed from its tarball in a fresh project', () => {
     expect(existsSync(path.join(project, 'node_modules', 'teamrun', 'src'))).toBe(false);
     expect((await npx(['--version'])).stdout.trim()).toBe(pkg.version);
 
-    writeFileSync(path.join(project, 'hello.team.yaml'), [
-      '# yaml-language-server: $schema=./node_modules/teamrun/dist/plan.schema.json',
-      'name: hello',
-      'tasks:',
-      '  - { key: greet-ada, executor: { kind: greet, name: Ada } }',
-      '  - { key: greet-fr, executor: { kind: greet, name: Alan, language: fr } }',
-      '  - { key: done, dependsOn: [greet-ada, greet-fr], executor: { kind: noop } }',
-    ].join('\n'));
+    writeFileSync(
+      path.join(project, 'hello.team.yaml'),
+      [
+        '# yaml-language-server: $schema=./node_modules/teamrun/dist/plan.schema.json',
+        'name: hello',
+        'tasks:',
+        '  - { key: greet-ada, executor: { kind: greet, name: Ada } }',
+        '  - { key: greet-fr, executor: { kind: greet, name: Alan, language: fr } }',
+        '  - { key: done, dependsOn: [greet-ada, greet-fr], executor: { kind: noop } }',
+      ].join('\n'),
+    );
     // `greet` is the project's own kind: validate knows it from --kind (or worker.customKinds).
-    expect((await npx(['validate', 'hello.team.yaml', '--kind', 'greet'])).stdout).toContain('hello.team.yaml: ok (3 tasks, 2 teammates)');
+    expect((await npx(['validate', 'hello.team.yaml', '--kind', 'greet'])).stdout).toContain(
+      'hello.team.yaml: ok (3 tasks, 2 teammates)',
+    );
 
     const schema = JSON.parse((await npx(['schema'])).stdout);
-    expect(schema).toEqual(JSON.parse(readFileSync(require.resolve('teamrun/plan.schema.json', { paths: [project] }), 'utf8')));
+    expect(schema).toEqual(
+      JSON.parse(readFileSync(require.resolve('teamrun/plan.schema.json', { paths: [project] }), 'utf8')),
+    );
   });
 
   it('types a custom executor by its schema: the declarations resolve through exports, a misspelt spec field does not compile', async () => {
     const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
-    writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(root, 'node_modules', '@types')] },
-      include: ['typed.ts'],
-    }));
-    const source = (field: string) => [
-      "import { z } from 'zod';",
-      "import { createWorker, defineExecutor, type ExecutorContext } from 'teamrun/worker';",
-      "import { startTeamRun, type TeamRunHandle } from 'teamrun/client';",
-      "import { validatePlan, type TeamPlanInput } from 'teamrun';",
-      "import { FencedStore } from 'teamrun/fenced';",
-      'const greet = defineExecutor(z.object({ name: z.string() }), async (spec, ctx: ExecutorContext) => ({',
-      `  output: { greeting: spec.${field}.toUpperCase(), token: ctx.fencingToken },`,
-      '}));',
-      'export async function main(handle: TeamRunHandle, plan: TeamPlanInput): Promise<string> {',
-      '  void createWorker; void startTeamRun; void FencedStore; void validatePlan(plan);',
-      '  void greet;',
-      "  const verdict = await handle.adjudicate({ key: 'a', decision: 'retry', decisionId: 'd1' });",
-      '  const status = await handle.status();',
-      '  return `${verdict.ok} ${status.state} ${(await handle.result()).status}`;',
-      '}',
-    ].join('\n');
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'node16',
+          moduleResolution: 'node16',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [path.join(root, 'node_modules', '@types')],
+        },
+        include: ['typed.ts'],
+      }),
+    );
+    const source = (field: string) =>
+      [
+        "import { z } from 'zod';",
+        "import { createWorker, defineExecutor, type ExecutorContext } from 'teamrun/worker';",
+        "import { startTeamRun, type TeamRunHandle } from 'teamrun/client';",
+        "import { validatePlan, type TeamPlanInput } from 'teamrun';",
+        "import { FencedStore } from 'teamrun/fenced';",
+        'const greet = defineExecutor(z.object({ name: z.string() }), async (spec, ctx: ExecutorContext) => ({',
+        `  output: { greeting: spec.${field}.toUpperCase(), token: ctx.fencingToken },`,
+        '}));',
+        'export async function main(handle: TeamRunHandle, plan: TeamPlanInput): Promise<string> {',
+        '  void createWorker; void startTeamRun; void FencedStore; void validatePlan(plan);',
+        '  void greet;',
+        "  const verdict = await handle.adjudicate({ key: 'a', decision: 'retry', decisionId: 'd1' });",
+        '  const status = await handle.status();',
+        '  return `${verdict.ok} ${status.state} ${(await handle.result()).status}`;',
+        '}',
+      ].join('\n');
     writeFileSync(path.join(project, 'typed.ts'), source('name'));
     await sh(tsc, ['-p', 'tsconfig.json']);
     writeFileSync(path.join(project, 'typed.ts'), source('nmae'));
-    const failed = await sh(tsc, ['-p', 'tsconfig.json']).then(() => null, (err: { stdout: string }) => err.stdout);
+    const failed = await sh(tsc, ['-p', 'tsconfig.json']).then(
+      () => null,
+      (err: { stdout: string }) => err.stdout,
+    );
     expect(failed).toMatch(/Property 'nmae' does not exist/);
   });
 
   it('runs a plan to `succeeded` on a worker built with createWorker and a custom executor from defineExecutor', async () => {
     const taskQueue = uniqueQueue('package');
-    writeFileSync(path.join(project, 'worker.js'), [
-      "const { z } = require('zod');",
-      "const { createWorker, defineExecutor, prebuiltWorkflowBundle } = require('teamrun/worker');",
-      'const greet = defineExecutor(',
-      "  z.object({ name: z.string(), language: z.enum(['en', 'fr']).default('en') }).strict(),",
-      "  async (spec, ctx) => ({ output: { greeting: `${spec.language === 'fr' ? 'bonjour' : 'hello'} ${spec.name}`, token: ctx.fencingToken } }),",
-      ');',
-      'createWorker({ executors: { greet } }).then((worker) => {',
-      "  console.log(`worker ready on ${worker.options.taskQueue}, workflows from ${prebuiltWorkflowBundle()}`);",
-      '  return worker.run();',
-      '}).catch((err) => { console.error(err); process.exit(1); });',
-    ].join('\n'));
-    writeFileSync(path.join(project, 'start.js'), [
-      "const { connectClient, loadConfig, loadPlanFile, startTeamRun } = require('teamrun');",
-      'async function main() {',
-      "  const checked = loadPlanFile('hello.team.yaml');",
-      '  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));',
-      '  const config = loadConfig();',
-      '  const client = await connectClient(config);',
-      '  const run = await startTeamRun(client, checked.plan, { taskQueue: config.connection.taskQueue });',
-      '  const result = await run.result();',
-      "  console.log(JSON.stringify({ workflowId: run.workflowId, status: result.status, outputs: Object.fromEntries(result.tasks.map((t) => [t.key, t.output ?? null])), state: (await run.status()).state }));",
-      '  await client.connection.close();',
-      '}',
-      'main().catch((err) => { console.error(err); process.exit(1); });',
-    ].join('\n'));
+    writeFileSync(
+      path.join(project, 'worker.js'),
+      [
+        "const { z } = require('zod');",
+        "const { createWorker, defineExecutor, prebuiltWorkflowBundle } = require('teamrun/worker');",
+        'const greet = defineExecutor(',
+        "  z.object({ name: z.string(), language: z.enum(['en', 'fr']).default('en') }).strict(),",
+        "  async (spec, ctx) => ({ output: { greeting: `${spec.language === 'fr' ? 'bonjour' : 'hello'} ${spec.name}`, token: ctx.fencingToken } }),",
+        ');',
+        'createWorker({ executors: { greet } }).then((worker) => {',
+        '  console.log(`worker ready on ${worker.options.taskQueue}, workflows from ${prebuiltWorkflowBundle()}`);',
+        '  return worker.run();',
+        '}).catch((err) => { console.error(err); process.exit(1); });',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(project, 'start.js'),
+      [
+        "const { connectClient, loadConfig, loadPlanFile, startTeamRun } = require('teamrun');",
+        'async function main() {',
+        "  const checked = loadPlanFile('hello.team.yaml');",
+        '  if (!checked.ok) throw new Error(JSON.stringify(checked.problems));',
+        '  const config = loadConfig();',
+        '  const client = await connectClient(config);',
+        '  const run = await startTeamRun(client, checked.plan, { taskQueue: config.connection.taskQueue });',
+        '  const result = await run.result();',
+        '  console.log(JSON.stringify({ workflowId: run.workflowId, status: result.status, outputs: Object.fromEntries(result.tasks.map((t) => [t.key, t.output ?? null])), state: (await run.status()).state }));',
+        '  await client.connection.close();',
+        '}',
+        'main().catch((err) => { console.error(err); process.exit(1); });',
+      ].join('\n'),
+    );
     const env = { ...process.env, TEMPORAL_ADDRESS: temporalAddress(), TEAMRUN_TASK_QUEUE: taskQueue };
-    const worker: ChildProcess = spawn(process.execPath, ['worker.js'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const worker: ChildProcess = spawn(process.execPath, ['worker.js'], {
+      cwd: project,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     worker.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
     worker.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
     try {
-      await waitFor('the consumer worker to start', () => {
-        if (worker.exitCode !== null) throw new Error(`worker exited: ${output}`);
-        return output.includes('worker ready');
-      }, 120_000, 200);
-      expect(output).toContain(`workflows from ${path.join(project, 'node_modules', 'teamrun', 'dist', 'workflow-bundle.js')}`);
+      await waitFor(
+        'the consumer worker to start',
+        () => {
+          if (worker.exitCode !== null) throw new Error(`worker exited: ${output}`);
+          return output.includes('worker ready');
+        },
+        120_000,
+        200,
+      );
+      expect(output).toContain(
+        `workflows from ${path.join(project, 'node_modules', 'teamrun', 'dist', 'workflow-bundle.js')}`,
+      );
       const { stdout } = await sh(process.execPath, ['start.js'], { env: { TEAMRUN_TASK_QUEUE: taskQueue } });
       const result = JSON.parse(stdout);
       expect(result).toMatchObject({
         status: 'succeeded',
         state: 'succeeded',
-        outputs: { 'greet-ada': { greeting: 'hello Ada', token: 1 }, 'greet-fr': { greeting: 'bonjour Alan', token: 1 }, done: null },
+        outputs: {
+          'greet-ada': { greeting: 'hello Ada', token: 1 },
+          'greet-fr': { greeting: 'bonjour Alan', token: 1 },
+          done: null,
+        },
       });
       // The CLI of the installed package reads the same run, and takes the summary words as states.
       expect((await npx(['status', result.workflowId])).stdout).toMatch(/state\s+succeeded/);

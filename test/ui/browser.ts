@@ -55,7 +55,10 @@ export async function see(locator: Locator, timeoutMs = 30_000): Promise<void> {
     await locator.first().waitFor({ state: 'visible', timeout: timeoutMs });
   } catch {
     const shot = path.join(SCREENSHOTS, `failed-${Date.now()}.png`);
-    await locator.page().screenshot({ path: shot, fullPage: true }).catch(() => undefined);
+    await locator
+      .page()
+      .screenshot({ path: shot, fullPage: true })
+      .catch(() => undefined);
     throw new Error(`expected to see ${String(locator)} within ${timeoutMs / 1000} s (page as it was: ${shot})`);
   }
 }

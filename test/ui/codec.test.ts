@@ -40,7 +40,9 @@ describe('the Web UI, pointed at `teamrun codec-server`, shows an encrypted run 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-ui-codec-'));
     process.env[keyEnv] = randomBytes(32).toString('base64');
-    const config: TeamrunConfig = ConfigSchema.parse({ codec: { currentKeyId: 'ui-1', keys: [{ id: 'ui-1', env: keyEnv }] } });
+    const config: TeamrunConfig = ConfigSchema.parse({
+      codec: { currentKeyId: 'ui-1', keys: [{ id: 'ui-1', env: keyEnv }] },
+    });
     const [port, uiPort, codecPort] = await Promise.all([freePort(), freePort(), freePort()]);
     const ui = `http://127.0.0.1:${uiPort}`;
     codecServer = await startCodecServer({
@@ -54,20 +56,40 @@ describe('the Web UI, pointed at `teamrun codec-server`, shows an encrypted run 
     });
     // The UI's browser code calls the endpoint; it can send no Authorization header without an
     // OIDC login, so the token rides in the path (docs/security.md says what that means).
-    server = await startDevServer({ port, uiPort, dbFile: path.join(dir, 'dev.db'), headless: false, uiCodecEndpoint: `${codecServer.url}/t/${token}` });
+    server = await startDevServer({
+      port,
+      uiPort,
+      dbFile: path.join(dir, 'dev.db'),
+      headless: false,
+      uiCodecEndpoint: `${codecServer.url}/t/${token}`,
+    });
     await waitForUi(server.uiUrl!);
 
     config.connection.address = server.address;
     const taskQueue = uniqueQueue('ui-codec');
     workerConnection = await NativeConnection.connect({ address: server.address });
-    worker = await createWorker({ config, connection: workerConnection, taskQueue, workflowBundle: { codePath: inject('workflowBundle') } });
+    worker = await createWorker({
+      config,
+      connection: workerConnection,
+      taskQueue,
+      workflowBundle: { codePath: inject('workflowBundle') },
+    });
     running = worker.run();
-    client = new Client({ connection: await Connection.connect({ address: server.address }), dataConverter: dataConverterFor(config) });
+    client = new Client({
+      connection: await Connection.connect({ address: server.address }),
+      dataConverter: dataConverterFor(config),
+    });
     handle = await startTeamRun(
       client,
       {
         name: 'ui-codec',
-        tasks: [{ key: 'say', title: INPUT_LITERAL, executor: { kind: 'shell', command: `printf '::teamrun-output::"%s-%s"\\n' OUTPUT DECODED-IN-THE-UI` } }],
+        tasks: [
+          {
+            key: 'say',
+            title: INPUT_LITERAL,
+            executor: { kind: 'shell', command: `printf '::teamrun-output::"%s-%s"\\n' OUTPUT DECODED-IN-THE-UI` },
+          },
+        ],
       },
       { taskQueue, workflowId: uniqueQueue('ui-codec') },
     );
@@ -94,7 +116,9 @@ describe('the Web UI, pointed at `teamrun codec-server`, shows an encrypted run 
 
   it("shows the run's input and result decoded, fetched from the codec server", async () => {
     const { page } = browser;
-    await page.goto(`${server.uiUrl}/namespaces/default/workflows/${encodeURIComponent(handle.workflowId)}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${server.uiUrl}/namespaces/default/workflows/${encodeURIComponent(handle.workflowId)}`, {
+      waitUntil: 'domcontentloaded',
+    });
     await page.getByText('Workflow Type').first().waitFor();
     await see(page.getByText(`"title": "${INPUT_LITERAL}"`).first());
     await see(page.getByText('"status": "succeeded"').first());
@@ -108,7 +132,9 @@ describe('the Web UI, pointed at `teamrun codec-server`, shows an encrypted run 
     await codecServer!.close();
     codecServer = null;
     const { page } = browser;
-    await page.goto(`${server.uiUrl}/namespaces/default/workflows/${encodeURIComponent(handle.workflowId)}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${server.uiUrl}/namespaces/default/workflows/${encodeURIComponent(handle.workflowId)}`, {
+      waitUntil: 'domcontentloaded',
+    });
     await page.getByText('Workflow Type').first().waitFor();
     await see(page.getByText(/Codec Server could not/).filter({ visible: true }));
     expect(await page.getByText(INPUT_LITERAL).count()).toBe(0);

@@ -24,7 +24,11 @@ let dir: string | undefined;
 export async function setup(project: TestProject): Promise<void> {
   const binary = findTemporalBinary();
   dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-ui-'));
-  const [port, uiPort, bundle] = await Promise.all([freePort(), freePort(), bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger })]);
+  const [port, uiPort, bundle] = await Promise.all([
+    freePort(),
+    freePort(),
+    bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger }),
+  ]);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
   server = await startDevServer({ binary, port, uiPort, dbFile: path.join(dir, 'dev.db'), headless: false });

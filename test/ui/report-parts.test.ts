@@ -35,7 +35,10 @@ describe('the report shows the graph, the logs, the human wait and many runs at 
       {
         key: 'build',
         title: 'Build the site',
-        executor: { kind: 'shell', command: 'for i in 1 2 3; do echo "building page $i"; done; echo "warning: 2 images are large" >&2' },
+        executor: {
+          kind: 'shell',
+          command: 'for i in 1 2 3; do echo "building page $i"; done; echo "warning: 2 images are large" >&2',
+        },
       },
       {
         key: 'lint',
@@ -50,12 +53,21 @@ describe('the report shows the graph, the logs, the human wait and many runs at 
   /** Runs the plan; `review` is taken over by an operator and accepted a moment later. */
   const runOnce = async (failing: boolean) => {
     const handle = await startRun(plan(failing), worker.taskQueue);
-    const review = await waitFor('review to hold a lease', async () => (await handle.query(msg.activeClaimsQuery)).find((c) => c.key === 'review'));
-    await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'review', fencingToken: review.fencingToken, actor: 'alice', reason: 'check the copy' }] });
-    await waitFor('review to await adjudication', async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication');
+    const review = await waitFor('review to hold a lease', async () =>
+      (await handle.query(msg.activeClaimsQuery)).find((c) => c.key === 'review'),
+    );
+    await handle.executeUpdate(msg.interruptTaskUpdate, {
+      args: [{ key: 'review', fencingToken: review.fencingToken, actor: 'alice', reason: 'check the copy' }],
+    });
+    await waitFor(
+      'review to await adjudication',
+      async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication',
+    );
     // The human takes a while: the wait is what the timeline draws.
     await new Promise((r) => setTimeout(r, 1_500));
-    await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'review', decision: 'accept', decisionId: `ok-${handle.workflowId}`, actor: 'bob' }] });
+    await handle.executeUpdate(msg.adjudicateUpdate, {
+      args: [{ key: 'review', decision: 'accept', decisionId: `ok-${handle.workflowId}`, actor: 'bob' }],
+    });
     await teamRunResult(handle);
     runs.push(handle);
     return handle;
@@ -116,13 +128,17 @@ describe('the report shows the graph, the logs, the human wait and many runs at 
     const page = await openReport(['report', runs[0].workflowId], path.join(dir, 'failed-run-2.html'));
     const wait = page.locator('#task-review .wait');
     await countIs(wait, 1);
-    expect(await wait.getAttribute('title')).toMatch(/^waited for a human \d+(\.\d)?s: TEAM_TASK_HUMAN_INTERRUPTED -> accept by bob$/);
+    expect(await wait.getAttribute('title')).toMatch(
+      /^waited for a human \d+(\.\d)?s: TEAM_TASK_HUMAN_INTERRUPTED -> accept by bob$/,
+    );
     expect((await wait.boundingBox())!.width).toBeGreaterThan(5);
     await page.locator('section#timeline').screenshot({ path: path.join(SCREENSHOTS, 'report-human-wait.png') });
 
     // The run and each attempt open in the Web UI: the attempt at its ActivityTaskScheduled event.
     const runLink = page.locator('header a.web-ui');
-    expect(await runLink.getAttribute('href')).toMatch(new RegExp(`^${inject('uiUrl')}/namespaces/default/workflows/${runs[0].workflowId}/[0-9a-f-]+/history$`));
+    expect(await runLink.getAttribute('href')).toMatch(
+      new RegExp(`^${inject('uiUrl')}/namespaces/default/workflows/${runs[0].workflowId}/[0-9a-f-]+/history$`),
+    );
     const attemptLink = page.locator('tr.attempt[data-activity-id="lint#1"] a.web-ui');
     const href = (await attemptLink.getAttribute('href'))!;
     expect(href).toMatch(/\/history\/events\/\d+$/);
@@ -133,7 +149,7 @@ describe('the report shows the graph, the logs, the human wait and many runs at 
     await page.close();
   });
 
-  it("shows what each attempt printed, folded under its row", async () => {
+  it('shows what each attempt printed, folded under its row', async () => {
     const page = await openReport(['report', runs[0].workflowId], path.join(dir, 'failed-run-3.html'));
     const logs = page.locator('tr.attempt-logs');
     // build and lint are shell steps; review (a sleep) printed nothing and has no logs line.
@@ -152,7 +168,7 @@ describe('the report shows the graph, the logs, the human wait and many runs at 
     await page.close();
   });
 
-  it('writes one page for many runs: a runs x tasks grid, each cell linking to its task in that run\'s report', async () => {
+  it("writes one page for many runs: a runs x tasks grid, each cell linking to its task in that run's report", async () => {
     const file = path.join(dir, 'team.html');
     const page = await openReport(['report', '--team', team, '--since', '1h'], file);
     const rows = page.locator('table.grid tr.run');
@@ -162,7 +178,11 @@ describe('the report shows the graph, the logs, the human wait and many runs at 
     expect(await rows.nth(1).getAttribute('data-workflow-id')).toBe(runs[0].workflowId);
     const headers = await page.locator('table.grid th.task-col').allTextContents();
     expect(headers).toEqual(['Build the site', 'Lint the sources', 'Human review', 'Publish the site']);
-    const cells = async (i: number) => rows.nth(i).locator('td.cell').evaluateAll((tds) => tds.map((td) => td.getAttribute('data-status')));
+    const cells = async (i: number) =>
+      rows
+        .nth(i)
+        .locator('td.cell')
+        .evaluateAll((tds) => tds.map((td) => td.getAttribute('data-status')));
     expect(await cells(0)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
     expect(await cells(1)).toEqual(['succeeded', 'failed', 'succeeded', 'skipped']);
     await see(rows.nth(1).getByText('failed', { exact: true }));
@@ -177,7 +197,9 @@ describe('the report shows the graph, the logs, the human wait and many runs at 
 
   it("answers the Web UI's Queries tab with readable times beside the epoch milliseconds", async () => {
     const page = await browser.context.newPage();
-    await page.goto(`${inject('uiUrl')}/namespaces/default/workflows/${encodeURIComponent(runs[0].workflowId)}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${inject('uiUrl')}/namespaces/default/workflows/${encodeURIComponent(runs[0].workflowId)}`, {
+      waitUntil: 'domcontentloaded',
+    });
     await page.getByText('Workflow Type').first().waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="queries-tab"]').click();
     await page.locator('[data-testid="query-select-button"]').click();

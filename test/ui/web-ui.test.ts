@@ -30,7 +30,9 @@ describe('the Web UI and the report tell the story of a run', () => {
   });
 
   const openRun = async (tab?: string) => {
-    await page.goto(`${inject('uiUrl')}/namespaces/default/workflows/${encodeURIComponent(run.handle.workflowId)}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${inject('uiUrl')}/namespaces/default/workflows/${encodeURIComponent(run.handle.workflowId)}`, {
+      waitUntil: 'domcontentloaded',
+    });
     await page.getByText('Workflow Type').first().waitFor();
     if (tab) await page.locator(`[data-testid="${tab}-tab"]`).click();
   };
@@ -52,7 +54,12 @@ describe('the Web UI and the report tell the story of a run', () => {
   it('shows the four search attributes', async () => {
     await openRun('search-attributes');
     const panel = page.locator('main');
-    for (const line of ['"TeamName": "' + team + '"', '"TeamRunStatus": "AwaitingAdjudication"', '"TeamRunPendingAdjudications": 1', '"TeamRunBudgetStopped": false']) {
+    for (const line of [
+      '"TeamName": "' + team + '"',
+      '"TeamRunStatus": "AwaitingAdjudication"',
+      '"TeamRunPendingAdjudications": 1',
+      '"TeamRunBudgetStopped": false',
+    ]) {
       await see(panel.getByText(line, { exact: false }).first());
     }
     await browser.screenshot('ui-search-attributes');
@@ -60,7 +67,9 @@ describe('the Web UI and the report tell the story of a run', () => {
 
   it('finds the run with the search attributes in the workflow list filter', async () => {
     const query = `TeamName="${team}" AND TeamRunStatus="AwaitingAdjudication" AND TeamRunPendingAdjudications > 0`;
-    await page.goto(`${inject('uiUrl')}/namespaces/default/workflows?query=${encodeURIComponent(query)}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${inject('uiUrl')}/namespaces/default/workflows?query=${encodeURIComponent(query)}`, {
+      waitUntil: 'domcontentloaded',
+    });
     await see(page.getByRole('link', { name: run.handle.workflowId }));
     await browser.screenshot('ui-workflows-filtered');
   });
@@ -133,15 +142,25 @@ describe('the Web UI and the report tell the story of a run', () => {
       }
       await browser.screenshot(shot);
     };
-    await offered('Send a Signal', 'signal-select', [
-      ['interruptTask', 'Take over a running task'],
-      ['abortRun', 'Abort the run'],
-    ], 'ui-signals');
-    await offered('Send an Update', 'update-select', [
-      ['interruptTask', 'Take over a running task and get the verdict'],
-      ['abortRun', 'Abort the run and get the number of attempts stopped'],
-      ['adjudicate', 'Decide a task awaiting adjudication'],
-    ], 'ui-updates');
+    await offered(
+      'Send a Signal',
+      'signal-select',
+      [
+        ['interruptTask', 'Take over a running task'],
+        ['abortRun', 'Abort the run'],
+      ],
+      'ui-signals',
+    );
+    await offered(
+      'Send an Update',
+      'update-select',
+      [
+        ['interruptTask', 'Take over a running task and get the verdict'],
+        ['abortRun', 'Abort the run and get the number of attempts stopped'],
+        ['adjudicate', 'Decide a task awaiting adjudication'],
+      ],
+      'ui-updates',
+    );
   });
 
   it('opens the report HTML offline, and its filters show tasks, control or budget', async () => {
@@ -164,22 +183,45 @@ describe('the Web UI and the report tell the story of a run', () => {
       budget: report.locator('section#budget'),
     };
     const visible = async () =>
-      Object.fromEntries(await Promise.all(Object.entries(sections).map(async ([name, s]) => [name, await s.isVisible()] as const)));
+      Object.fromEntries(
+        await Promise.all(Object.entries(sections).map(async ([name, s]) => [name, await s.isVisible()] as const)),
+      );
     const all = { timeline: true, attempts: true, leases: true, control: true, adjudications: true, budget: true };
     expect(await visible()).toEqual(all);
     await countIs(report.locator('tr.attempt'), 4);
     await browser.screenshot('report-all', { fullPage: true, page: report });
 
     await report.getByRole('button', { name: 'Tasks' }).click();
-    expect(await visible()).toEqual({ timeline: true, attempts: true, leases: false, control: false, adjudications: false, budget: false });
+    expect(await visible()).toEqual({
+      timeline: true,
+      attempts: true,
+      leases: false,
+      control: false,
+      adjudications: false,
+      budget: false,
+    });
     await browser.screenshot('report-tasks', { fullPage: true, page: report });
     await report.getByRole('button', { name: 'Control' }).click();
-    expect(await visible()).toEqual({ timeline: false, attempts: false, leases: true, control: true, adjudications: true, budget: false });
+    expect(await visible()).toEqual({
+      timeline: false,
+      attempts: false,
+      leases: true,
+      control: true,
+      adjudications: true,
+      budget: false,
+    });
     await see(sections.leases.getByText('token 2 at', { exact: false }));
     await see(sections.adjudications.getByText('accept', { exact: true }));
     await browser.screenshot('report-control', { fullPage: true, page: report });
     await report.getByRole('button', { name: 'Budget' }).click();
-    expect(await visible()).toEqual({ timeline: false, attempts: false, leases: false, control: false, adjudications: false, budget: true });
+    expect(await visible()).toEqual({
+      timeline: false,
+      attempts: false,
+      leases: false,
+      control: false,
+      adjudications: false,
+      budget: true,
+    });
     await countIs(sections.budget.locator('svg.chart'), 3);
     await browser.screenshot('report-budget', { fullPage: true, page: report });
     // The choice survives a reload (it lives in the URL fragment), and All brings everything back.

@@ -56,32 +56,59 @@ describe('an adjudication result has a bound, and is held once', () => {
     expect(first.task.output).toEqual(result);
     const snapshot = JSON.stringify(packSnapshot(run.snapshot()));
     expect(snapshot.split('x'.repeat(1000)).length - 1).toBe(Math.floor(result.data.length / 1000)); // one copy, not two
-    const again = new TeamRun(unpackSnapshot(JSON.parse(snapshot))).adjudicate({ key: 'a', decision: 'accept', decisionId: 'd1' }, T0 + 4);
-    expect(again).toMatchObject({ ok: true, idempotent: true, task: { key: 'a', status: 'succeeded', output: result } });
+    const again = new TeamRun(unpackSnapshot(JSON.parse(snapshot))).adjudicate(
+      { key: 'a', decision: 'accept', decisionId: 'd1' },
+      T0 + 4,
+    );
+    expect(again).toMatchObject({
+      ok: true,
+      idempotent: true,
+      task: { key: 'a', status: 'succeeded', output: result },
+    });
     // And the dependent gets it.
     expect(run.claim(T0 + 5)[0].dependencyOutputs).toEqual({ a: result });
   });
 
   it('refuses an accept once the run holds its bound of outputs (two 1.5 MB results wedged the run before)', () => {
     const tasks = Array.from({ length: 9 }, (_, i) => noop(`t${i}`));
-    const run = runOf([...tasks, noop('sink', tasks.map((t) => t.key))], { teammates: 9 });
+    const run = runOf(
+      [
+        ...tasks,
+        noop(
+          'sink',
+          tasks.map((t) => t.key),
+        ),
+      ],
+      { teammates: 9 },
+    );
     const claims = run.claim(T0);
     claims.forEach((c, i) => toAdjudication(run, c, T0 + 10 * i));
     const accepted = claims.map((c, i) =>
-      codeOf(() => run.adjudicate({ key: c.key, decision: 'accept', decisionId: `d${i}`, result: blob(60_000, String(i)) }, T0 + 200 + i)),
+      codeOf(() =>
+        run.adjudicate(
+          { key: c.key, decision: 'accept', decisionId: `d${i}`, result: blob(60_000, String(i)) },
+          T0 + 200 + i,
+        ),
+      ),
     );
     expect(accepted.filter((c) => c === 'no error')).toHaveLength(Math.floor(RUN_LIMITS.outputsHeldBytes / 60_000));
     expect(accepted.filter((c) => c === 'value_too_large').length).toBeGreaterThan(0);
   });
 
   it('fails a task cleanly whose own output would pass the run-wide bound', () => {
-    const run = runOf(Array.from({ length: 10 }, (_, i) => noop(`t${i}`)), { teammates: 10 });
-    for (const c of run.claim(T0)) run.settle(c.key, c.fencingToken, { kind: 'completed', output: blob(60_000) }, T0 + 1);
+    const run = runOf(
+      Array.from({ length: 10 }, (_, i) => noop(`t${i}`)),
+      { teammates: 10 },
+    );
+    for (const c of run.claim(T0))
+      run.settle(c.key, c.fencingToken, { kind: 'completed', output: blob(60_000) }, T0 + 1);
     const statuses = run.tasksView().map((t) => t.status);
     const fit = Math.floor(RUN_LIMITS.outputsHeldBytes / jsonBytes(blob(60_000)));
     expect(statuses.filter((s) => s === 'succeeded')).toHaveLength(fit);
     expect(statuses.filter((s) => s === 'failed')).toHaveLength(10 - fit);
-    expect(run.tasksView().find((t) => t.status === 'failed')!.lastError).toMatch(/does not fit: the run holds \d+ bytes .* at most \d+/);
+    expect(run.tasksView().find((t) => t.status === 'failed')!.lastError).toMatch(
+      /does not fit: the run holds \d+ bytes .* at most \d+/,
+    );
   });
 });
 
@@ -96,14 +123,20 @@ describe('every lookup by a user-supplied name is an own-property lookup', () =>
     expect(Object.getPrototypeOf(c.dependencyOutputs)).toBe(Object.prototype);
   });
 
-  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('decision id %j is a fresh decision, then an idempotent one', (decisionId) => {
-    const run = runOf([noop('a')]);
-    const [a] = run.claim(T0);
-    toAdjudication(run, a, T0 + 1);
-    expect(run.adjudicate({ key: 'a', decision: 'reject', decisionId }, T0 + 3)).not.toHaveProperty('idempotent');
-    const restored = new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
-    expect(restored.adjudicate({ key: 'a', decision: 'reject', decisionId }, T0 + 4)).toMatchObject({ idempotent: true, task: { status: 'failed' } });
-  });
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'decision id %j is a fresh decision, then an idempotent one',
+    (decisionId) => {
+      const run = runOf([noop('a')]);
+      const [a] = run.claim(T0);
+      toAdjudication(run, a, T0 + 1);
+      expect(run.adjudicate({ key: 'a', decision: 'reject', decisionId }, T0 + 3)).not.toHaveProperty('idempotent');
+      const restored = new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
+      expect(restored.adjudicate({ key: 'a', decision: 'reject', decisionId }, T0 + 4)).toMatchObject({
+        idempotent: true,
+        task: { status: 'failed' },
+      });
+    },
+  );
 });
 
 describe('text from outside is clipped where the run keeps it', () => {
@@ -130,35 +163,71 @@ describe('the worst case: a run at every bound at once still continues as new', 
       executor: { kind: 'shell', command: `echo ${i} ${long(600, 'c')}` },
     });
     const governance = { operators: Array.from({ length: 8 }, (_, i) => id(i, 'o')) };
-    while (jsonBytes(packPlan({ ...validPlan(tasks), governance } as never)) < PLAN_LIMITS.maxPackedPlanBytes - 2_000) tasks.push(fill(tasks.length));
+    while (jsonBytes(packPlan({ ...validPlan(tasks), governance } as never)) < PLAN_LIMITS.maxPackedPlanBytes - 2_000)
+      tasks.push(fill(tasks.length));
     const run = runOf(tasks, { teammates: 16, governance, retry: { maxAttempts: 1000, backoffMs: 0 } });
     const actor = governance.operators[0];
     let now = T0;
     // Outputs at their bound, each at the per-output bound.
     const first = run.claim(now);
-    for (const c of first.slice(0, 8)) run.settle(c.key, c.fencingToken, { kind: 'completed', output: blob(64 * 1024 - 100) }, (now += 1));
+    for (const c of first.slice(0, 8))
+      run.settle(c.key, c.fencingToken, { kind: 'completed', output: blob(64 * 1024 - 100) }, (now += 1));
     // Then human decisions at every message bound, over and over: interrupt (max reason, ids,
     // digest, evidence offered), retry, until the event ring is full of maximal events.
     for (let round = 0; round < 300; round++) {
       for (const c of run.claim(now)) {
-        const fields = { actor, requestId: id(round, 'r'), reason: long(MESSAGE_LIMITS.reasonChars, 'y'), evidenceDigest: long(MESSAGE_LIMITS.evidenceDigestChars, 'd') };
+        const fields = {
+          actor,
+          requestId: id(round, 'r'),
+          reason: long(MESSAGE_LIMITS.reasonChars, 'y'),
+          evidenceDigest: long(MESSAGE_LIMITS.evidenceDigestChars, 'd'),
+        };
         run.interrupt({ key: c.key, fencingToken: c.fencingToken, ...fields }, (now += 1));
-        run.settle(c.key, c.fencingToken, { kind: 'cancelled', output: blob(64 * 1024 - 100), workerIdentity: 'w' }, (now += 1));
-        run.adjudicate({ key: c.key, decision: 'retry', decisionId: id(round * 100 + Number(c.fencingToken), c.key[5]), actor, reason: long(MESSAGE_LIMITS.reasonChars, 'z'), evidenceDigest: fields.evidenceDigest }, (now += 1));
+        run.settle(
+          c.key,
+          c.fencingToken,
+          { kind: 'cancelled', output: blob(64 * 1024 - 100), workerIdentity: 'w' },
+          (now += 1),
+        );
+        run.adjudicate(
+          {
+            key: c.key,
+            decision: 'retry',
+            decisionId: id(round * 100 + Number(c.fencingToken), c.key[5]),
+            actor,
+            reason: long(MESSAGE_LIMITS.reasonChars, 'z'),
+            evidenceDigest: fields.evidenceDigest,
+          },
+          (now += 1),
+        );
         run.abort({ actor, requestId: id(round, 'a'), reason: long(10_000, 'q') }, now); // refused: reason too long, still an event
       }
     }
     // The mailbox at its bound: messages nobody has read yet (compaction cannot free them), each body at its bound.
-    const mail = () => run.sendMessage({ from: 'coordinator', actor, to: '*', subject: long(MAILBOX_LIMITS.subjectChars, 's'), body: long(MAILBOX_LIMITS.bodyBytes - 2, 'm') }, (now += 1));
+    const mail = () =>
+      run.sendMessage(
+        {
+          from: 'coordinator',
+          actor,
+          to: '*',
+          subject: long(MAILBOX_LIMITS.subjectChars, 's'),
+          body: long(MAILBOX_LIMITS.bodyBytes - 2, 'm'),
+        },
+        (now += 1),
+      );
     expect(() => {
       for (;;) mail();
     }).toThrow(TeamControlError);
     expect(run.messagesView().messages.length).toBeGreaterThan(0);
     const snapshot = packSnapshot(run.snapshot());
     const packed = jsonBytes(snapshot);
-    const parts = Object.entries(snapshot).map(([part, value]) => `${part} ${jsonBytes(value)}`).join(', ');
+    const parts = Object.entries(snapshot)
+      .map(([part, value]) => `${part} ${jsonBytes(value)}`)
+      .join(', ');
     // eslint-disable-next-line no-console
-    console.log(`worst-case snapshot: ${packed} bytes (${parts}; ${run.adjudicationsView().length} adjudications, plan ${tasks.length} tasks)`);
+    console.log(
+      `worst-case snapshot: ${packed} bytes (${parts}; ${run.adjudicationsView().length} adjudications, plan ${tasks.length} tasks)`,
+    );
     expect(packed).toBeLessThan(TEMPORAL_PAYLOAD_LIMIT_BYTES * 0.8);
     // And what continues is the same run.
     const continued = new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));

@@ -12,16 +12,27 @@ function runOf(plan: Omit<TeamPlanInput, 'name'>) {
   if (!validation.ok) throw new Error(formatProblems(validation.problems));
   return TeamRun.start(validation.plan, 'wf-rules', T0);
 }
-const lost = (run: TeamRun, c: Claim, at: number) => run.settle(c.key, c.fencingToken, { kind: 'lease-lost', workerIdentity: 'w' }, at);
+const lost = (run: TeamRun, c: Claim, at: number) =>
+  run.settle(c.key, c.fencingToken, { kind: 'lease-lost', workerIdentity: 'w' }, at);
 const byType = (run: TeamRun, type: string) => run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 
 describe('an attempt whose outcome is lost has unknown usage', () => {
   it('under maxTokens: charges at least its reservation, stops the run (usage-unknown) and sends the task to adjudication', () => {
-    const run = runOf({ teammates: 1, retry: { maxAttempts: 5, backoffMs: 0 }, budget: { maxTokens: 1_000 }, tasks: [{ key: 'a', estimate: { tokens: 200 }, executor: { kind: 'noop' } }] });
+    const run = runOf({
+      teammates: 1,
+      retry: { maxAttempts: 5, backoffMs: 0 },
+      budget: { maxTokens: 1_000 },
+      tasks: [{ key: 'a', estimate: { tokens: 200 }, executor: { kind: 'noop' } }],
+    });
     const [a] = run.claim(T0);
     lost(run, a, T0 + 10);
     const budget = run.budgetView(T0 + 10);
-    expect(budget).toMatchObject({ stopped: true, reason: 'usage-unknown', usageUnknown: true, used: { tasks: 1, tokens: 200 } });
+    expect(budget).toMatchObject({
+      stopped: true,
+      reason: 'usage-unknown',
+      usageUnknown: true,
+      used: { tasks: 1, tokens: 200 },
+    });
     expect(run.tasksView()[0].status).toBe('adjudication');
     expect(run.adjudicationsView()[0]).toMatchObject({ code: 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED' });
     expect(run.adjudicationsView()[0].reason).toContain('usage-unknown');
@@ -50,7 +61,12 @@ describe('an attempt whose outcome is lost has unknown usage', () => {
   });
 
   it('the five-attempts scenario of the issue no longer reports a success under its token limit', () => {
-    const run = runOf({ teammates: 1, retry: { maxAttempts: 5, backoffMs: 0 }, budget: { maxTokens: 1_000 }, tasks: noops(1) });
+    const run = runOf({
+      teammates: 1,
+      retry: { maxAttempts: 5, backoffMs: 0 },
+      budget: { maxTokens: 1_000 },
+      tasks: noops(1),
+    });
     const [a] = run.claim(T0);
     lost(run, a, T0 + 1);
     expect(run.finish(T0 + 2).status).not.toBe('succeeded');
@@ -64,10 +80,20 @@ describe('an attempt that never started has no side effects', () => {
     run.wallExpired(T0 + 1_000);
     expect(run.drainCancellations().map((c) => c.key)).toEqual(['t1', 't2']);
     // t2 was still scheduled when cancelled (Temporal reports no evidence): not started.
-    run.settle(queued.key, queued.fencingToken, { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' }, T0 + 1_001);
+    run.settle(
+      queued.key,
+      queued.fencingToken,
+      { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' },
+      T0 + 1_001,
+    );
     run.settle(started.key, started.fencingToken, { kind: 'cancelled', workerIdentity: 'w' }, T0 + 1_002);
     const tasks = run.tasksView();
-    expect(tasks[1]).toMatchObject({ key: 't2', status: 'skipped', skipReason: 'budget_stopped: max-wall-ms', attempts: 0 });
+    expect(tasks[1]).toMatchObject({
+      key: 't2',
+      status: 'skipped',
+      skipReason: 'budget_stopped: max-wall-ms',
+      attempts: 0,
+    });
     expect(tasks[0]).toMatchObject({ key: 't1', status: 'adjudication' });
     expect(run.adjudicationsView().map((r) => r.key)).toEqual(['t1']);
     expect(run.status(T0 + 1_002).executions).toBe(1);
@@ -78,12 +104,17 @@ describe('an attempt that never started has no side effects', () => {
     const run = runOf({ teammates: 1, tasks: noops(1) });
     const [a] = run.claim(T0);
     run.interrupt({ key: 't1', fencingToken: a.fencingToken, actor: 'alice' }, T0 + 1);
-    run.settle(a.key, a.fencingToken, { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' }, T0 + 2);
+    run.settle(
+      a.key,
+      a.fencingToken,
+      { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' },
+      T0 + 2,
+    );
     expect(run.tasksView()[0].status).toBe('adjudication');
   });
 });
 
-describe('abortRun keeps the operator\'s code', () => {
+describe("abortRun keeps the operator's code", () => {
   it('puts the code on the adjudications it creates', () => {
     const run = runOf({ teammates: 2, tasks: noops(2) });
     const [a, b] = run.claim(T0);
@@ -102,12 +133,15 @@ describe('abortRun keeps the operator\'s code', () => {
     expect(run.adjudicationsView()[0].code).toBe('TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED');
   });
 
-  it.each(['deploy_freeze', 'A'.repeat(65), '', 'DEPLOY FREEZE', 'X-1'])('refuses code %j (update: invalid_request; signal: control:rejected)', (code) => {
-    const run = runOf({ tasks: noops(1) });
-    run.claim(T0);
-    expect(() => run.validateAbort({ code })).toThrow(/code/);
-    expect(run.abort({ code }, T0 + 1)).toMatchObject({ ok: false });
-    expect(byType(run, 'control:rejected')).toMatchObject([{ message: 'abortRun', field: 'code' }]);
-    expect(run.status(T0 + 1).state).toBe('running');
-  });
+  it.each(['deploy_freeze', 'A'.repeat(65), '', 'DEPLOY FREEZE', 'X-1'])(
+    'refuses code %j (update: invalid_request; signal: control:rejected)',
+    (code) => {
+      const run = runOf({ tasks: noops(1) });
+      run.claim(T0);
+      expect(() => run.validateAbort({ code })).toThrow(/code/);
+      expect(run.abort({ code }, T0 + 1)).toMatchObject({ ok: false });
+      expect(byType(run, 'control:rejected')).toMatchObject([{ message: 'abortRun', field: 'code' }]);
+      expect(run.status(T0 + 1).state).toBe('running');
+    },
+  );
 });

@@ -27,7 +27,11 @@ function teamRun(plan: Omit<TeamPlanInput, 'name'>) {
       run.settle(c.key, c.fencingToken, { kind: 'failed', message: 'boom', nonRetryable: false, usage }, now),
     reservations: () => claimed(run).map((e) => (e.reservation as { tokens: number }).tokens),
     reservationOf: (c: Claim) =>
-      (claimed(run).find((e) => e.key === c.key && e.fencingToken === c.fencingToken)!.reservation as { tokens: number }).tokens,
+      (
+        claimed(run).find((e) => e.key === c.key && e.fencingToken === c.fencingToken)!.reservation as {
+          tokens: number;
+        }
+      ).tokens,
   };
 }
 
@@ -87,7 +91,10 @@ describe('Budget (the ledger on its own)', () => {
     const capped = Budget.create({ maxUsd: 1 });
     const r = capped.reserve(undefined, 1);
     if (!r.ok) throw new Error('expected a reservation');
-    expect(capped.settle(r.reservation, { inputTokens: 10, model: 'mystery' })).toEqual({ ok: false, reason: 'unpriced-usage' });
+    expect(capped.settle(r.reservation, { inputTokens: 10, model: 'mystery' })).toEqual({
+      ok: false,
+      reason: 'unpriced-usage',
+    });
     expect(capped.view(T0, T0).used.tokens).toBe(10);
 
     const uncapped = Budget.create({ maxTokens: 100 });
@@ -144,7 +151,11 @@ describe('TeamRun budget rules (fake clock)', () => {
     expect(t.run.budgetView(t.now()).reserved.tokens).toBe(160);
     claims.forEach((c) => t.complete(c, { inputTokens: 10 }));
     expect(t.claim()).toHaveLength(0);
-    expect(t.run.finish(t.now())).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-tokens', executions: 16 });
+    expect(t.run.finish(t.now())).toMatchObject({
+      status: 'budget_stopped',
+      budgetReason: 'max-tokens',
+      executions: 16,
+    });
     expect(t.run.budgetView(t.now()).used.tokens).toBe(160);
   });
 
@@ -183,7 +194,8 @@ describe('TeamRun budget rules (fake clock)', () => {
 
   it('charges usage that arrives with a failure', () => {
     const t = teamRun({ retry: { maxAttempts: 2, backoffMs: 0 }, budget: { maxTokens: 10_000 }, tasks: noops(1) });
-    for (let claims = t.claim(); claims.length; claims = t.claim()) claims.forEach((c) => t.fail(c, { inputTokens: 70, outputTokens: 30 }));
+    for (let claims = t.claim(); claims.length; claims = t.claim())
+      claims.forEach((c) => t.fail(c, { inputTokens: 70, outputTokens: 30 }));
     const result = t.run.finish(t.now());
     expect(result.status).toBe('failed');
     expect(result.budget.used.tokens).toBe(200);
@@ -291,13 +303,17 @@ describe('TeamRun budget rules (fake clock)', () => {
   });
 
   it('shows limits, used, reserved and remaining in the budget view', () => {
-    const t = teamRun({ teammates: 2, budget: { maxTasks: 10, maxTokens: 1_000, maxUsd: 2, maxWallMs: 60_000 }, tasks: noops(3) });
+    const t = teamRun({
+      teammates: 2,
+      budget: { maxTasks: 10, maxTokens: 1_000, maxUsd: 2, maxWallMs: 60_000 },
+      tasks: noops(3),
+    });
     const [a] = t.claim();
     t.complete(a, { inputTokens: 100, outputTokens: 50, costUsd: 0.25, model: 'm' });
     t.advance(1_500);
     expect(t.run.budgetView(t.now())).toEqual({
       limits: { maxTasks: 10, maxTokens: 1_000, maxUsd: 2, maxWallMs: 60_000 },
-      used: { tasks: 2, tokens: 150, usd: 0.25 , wallMs: 1_500 },
+      used: { tasks: 2, tokens: 150, usd: 0.25, wallMs: 1_500 },
       reserved: { tokens: 500, usd: 1 },
       remaining: { tasks: 8, tokens: 350, usd: 0.75, wallMs: 58_500 },
       stopped: false,
@@ -313,7 +329,11 @@ describe('examples/llm-budget.yaml and its price table', () => {
   it('is a valid plan with an llm task, estimates and a token, dollar and wall-clock budget', () => {
     const loaded = loadPlanFile(path.join(examples, 'llm-budget.yaml'));
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
-    expect(loaded.plan.budget).toMatchObject({ maxTokens: expect.any(Number), maxUsd: expect.any(Number), maxWallMs: expect.any(Number) });
+    expect(loaded.plan.budget).toMatchObject({
+      maxTokens: expect.any(Number),
+      maxUsd: expect.any(Number),
+      maxWallMs: expect.any(Number),
+    });
     expect(loaded.plan.tasks.some((t) => t.executor.kind === 'llm' && t.estimate)).toBe(true);
   });
 
@@ -322,7 +342,10 @@ describe('examples/llm-budget.yaml and its price table', () => {
     if (!loaded.ok) throw new Error('invalid plan');
     const config = loadConfig(path.join(examples, 'llm-budget.temporal.yaml'), {});
     for (const task of loaded.plan.tasks.filter((t) => t.executor.kind === 'llm')) {
-      const usage = priceUsage({ model: String(task.executor.model), inputTokens: 800, outputTokens: 400, cacheTokens: 100 }, config.prices);
+      const usage = priceUsage(
+        { model: String(task.executor.model), inputTokens: 800, outputTokens: 400, cacheTokens: 100 },
+        config.prices,
+      );
       expect(usage?.costUsd).toBeGreaterThan(0);
     }
   });

@@ -4,7 +4,17 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { AesGcmCodec, CodecConfigSchema, CodecError, ENCODING, METADATA_KEY_ID, codecFor, codecSecrets, loadKeys, parseKey } from '../../src/codec';
+import {
+  AesGcmCodec,
+  CodecConfigSchema,
+  CodecError,
+  ENCODING,
+  METADATA_KEY_ID,
+  codecFor,
+  codecSecrets,
+  loadKeys,
+  parseKey,
+} from '../../src/codec';
 import { ConfigSchema } from '../../src/config/config';
 
 const k1 = randomBytes(32);
@@ -14,7 +24,10 @@ const payload = (value: unknown): Payload => defaultPayloadConverter.toPayload(v
 const value = (p: Payload) => defaultPayloadConverter.fromPayload(p);
 
 async function codecError(promise: Promise<unknown>): Promise<CodecError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CodecError);
   return err as CodecError;
 }
@@ -40,7 +53,13 @@ describe('the AES-256-GCM payload codec', () => {
 
   it('after rotation, encrypts with the current key and still decrypts what the old key encrypted', async () => {
     const before = new AesGcmCodec(new Map([['k1', k1]]), 'k1');
-    const after = new AesGcmCodec(new Map([['k1', k1], ['k2', k2]]), 'k2');
+    const after = new AesGcmCodec(
+      new Map([
+        ['k1', k1],
+        ['k2', k2],
+      ]),
+      'k2',
+    );
     const [old] = await before.encode([payload('old run')]);
     const [fresh] = await after.encode([payload('new run')]);
     expect(text(fresh.metadata![METADATA_KEY_ID])).toBe('k2');
@@ -56,7 +75,13 @@ describe('the AES-256-GCM payload codec', () => {
   });
 
   it('refuses an altered payload, and a payload relabelled with another key id', async () => {
-    const codec = new AesGcmCodec(new Map([['k1', k1], ['k2', k2]]), 'k1');
+    const codec = new AesGcmCodec(
+      new Map([
+        ['k1', k1],
+        ['k2', k2],
+      ]),
+      'k1',
+    );
     const [encoded] = await codec.encode([payload('x')]);
     const flipped = Buffer.from(encoded.data!);
     flipped[20] ^= 1;
@@ -83,26 +108,56 @@ describe('codec keys come from files and environment variables, never from the c
   it('loads a key file relative to the config file and a key from the environment', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-codec-'));
     writeFileSync(path.join(dir, 'k1.key'), k1.toString('base64'));
-    const codec = CodecConfigSchema.parse({ currentKeyId: 'k2', keys: [{ id: 'k1', file: 'k1.key' }, { id: 'k2', env: 'CODEC_K2' }] });
+    const codec = CodecConfigSchema.parse({
+      currentKeyId: 'k2',
+      keys: [
+        { id: 'k1', file: 'k1.key' },
+        { id: 'k2', env: 'CODEC_K2' },
+      ],
+    });
     const keys = loadKeys(codec, dir, { CODEC_K2: k2.toString('hex') });
     expect(keys.get('k1')!.equals(k1)).toBe(true);
     expect(keys.get('k2')!.equals(k2)).toBe(true);
     expect(() => loadKeys(codec, dir, {})).toThrow('codec.keys "k2": the environment variable CODEC_K2 is not set');
-    expect(() => loadKeys(codec, os.tmpdir(), { CODEC_K2: k2.toString('hex') })).toThrow(/codec.keys "k1": cannot read the key file/);
-    expect(codecFor({ codec, file: path.join(dir, 'temporal.yaml') }, { CODEC_K2: k2.toString('hex') })).toBeInstanceOf(AesGcmCodec);
+    expect(() => loadKeys(codec, os.tmpdir(), { CODEC_K2: k2.toString('hex') })).toThrow(
+      /codec.keys "k1": cannot read the key file/,
+    );
+    expect(codecFor({ codec, file: path.join(dir, 'temporal.yaml') }, { CODEC_K2: k2.toString('hex') })).toBeInstanceOf(
+      AesGcmCodec,
+    );
     expect(codecFor({})).toBeNull();
   });
 
   it.each([
     [{ currentKeyId: 'k1', keys: [{ id: 'k1', value: 'c2VjcmV0' }] }, 'keys.0', 'Unrecognized key: "value"'],
-    [{ currentKeyId: 'k1', keys: [{ id: 'k1', file: 'a', env: 'B' }] }, 'keys.0', 'give exactly one of "file" or "env"'],
+    [
+      { currentKeyId: 'k1', keys: [{ id: 'k1', file: 'a', env: 'B' }] },
+      'keys.0',
+      'give exactly one of "file" or "env"',
+    ],
     [{ currentKeyId: 'k3', keys: [{ id: 'k1', env: 'A' }] }, 'currentKeyId', '"k3" is not one of the key ids (k1)'],
-    [{ currentKeyId: 'k1', keys: [{ id: 'k1', env: 'A' }, { id: 'k1', env: 'B' }] }, 'keys.1.id', 'duplicate key id "k1"'],
-    [{ currentKeyId: 'k1', keys: [{ id: 'k1', env: 'A' }], server: { corsOrigins: ['http://localhost:8233'] } }, 'server', 'never runs without a token'],
+    [
+      {
+        currentKeyId: 'k1',
+        keys: [
+          { id: 'k1', env: 'A' },
+          { id: 'k1', env: 'B' },
+        ],
+      },
+      'keys.1.id',
+      'duplicate key id "k1"',
+    ],
+    [
+      { currentKeyId: 'k1', keys: [{ id: 'k1', env: 'A' }], server: { corsOrigins: ['http://localhost:8233'] } },
+      'server',
+      'never runs without a token',
+    ],
   ])('refuses a codec config that would put a key in it or cannot work: %j', (codec, where, message) => {
     const parsed = ConfigSchema.safeParse({ codec });
     expect(parsed.success).toBe(false);
-    const issue = parsed.error!.issues.find((i) => i.path.join('.').startsWith(`codec.${where}`) || i.path.join('.') === `codec.${where}`);
+    const issue = parsed.error!.issues.find(
+      (i) => i.path.join('.').startsWith(`codec.${where}`) || i.path.join('.') === `codec.${where}`,
+    );
     expect(issue?.message ?? parsed.error!.message).toContain(message);
   });
 });
@@ -113,10 +168,17 @@ describe('the codec keys and token are secrets the worker redacts', () => {
     writeFileSync(path.join(dir, 'k1.key'), `${k1.toString('base64')}\n`);
     const codec = CodecConfigSchema.parse({
       currentKeyId: 'k1',
-      keys: [{ id: 'k1', file: 'k1.key' }, { id: 'k2', env: 'CODEC_K2' }, { id: 'gone', env: 'UNSET_VARIABLE' }],
+      keys: [
+        { id: 'k1', file: 'k1.key' },
+        { id: 'k2', env: 'CODEC_K2' },
+        { id: 'gone', env: 'UNSET_VARIABLE' },
+      ],
       server: { tokenEnv: 'CODEC_TOKEN' },
     });
-    const secrets = codecSecrets({ codec, file: path.join(dir, 'temporal.yaml') }, { CODEC_K2: k2.toString('hex'), CODEC_TOKEN: 'a-token-of-twenty-chars' });
+    const secrets = codecSecrets(
+      { codec, file: path.join(dir, 'temporal.yaml') },
+      { CODEC_K2: k2.toString('hex'), CODEC_TOKEN: 'a-token-of-twenty-chars' },
+    );
     expect(secrets).toEqual([
       { name: 'CODEC_KEY_k1', value: k1.toString('base64') },
       { name: 'CODEC_KEY_k1', value: k1.toString('base64') },

@@ -19,7 +19,12 @@ describe('connection options for a cluster', () => {
     ['a local server: plain, no key', config(), {}, { address: 'ns.acct.tmprl.cloud:7233' }],
     ['tls: true in the config', config({ tls: true }), {}, { address: 'ns.acct.tmprl.cloud:7233', tls: true }],
     ['TEMPORAL_TLS=true', config(), { TEMPORAL_TLS: 'true' }, { address: 'ns.acct.tmprl.cloud:7233', tls: true }],
-    ['an API key implies TLS', config(), { TEMPORAL_API_KEY: 'k' }, { address: 'ns.acct.tmprl.cloud:7233', tls: true, apiKey: 'k' }],
+    [
+      'an API key implies TLS',
+      config(),
+      { TEMPORAL_API_KEY: 'k' },
+      { address: 'ns.acct.tmprl.cloud:7233', tls: true, apiKey: 'k' },
+    ],
   ])('%s', (_, cfg, env, expected) => {
     expect(connectionOptions(cfg, env)).toEqual(expected);
   });
@@ -30,7 +35,9 @@ describe('connection options for a cluster', () => {
   });
 
   it('names what is missing when a certificate comes without its key or cannot be read', () => {
-    expect(() => connectionOptions(config(), { TEMPORAL_TLS_CLIENT_CERT_PATH: 'client.pem' })).toThrow(/needs both its cert and its key/);
+    expect(() => connectionOptions(config(), { TEMPORAL_TLS_CLIENT_CERT_PATH: 'client.pem' })).toThrow(
+      /needs both its cert and its key/,
+    );
     expect(() => connectionOptions(config({ clientCertPath: 'nope.pem', clientKeyPath: 'client.key' }), {})).toThrow(
       /cannot read the TLS client certificate nope\.pem/,
     );

@@ -48,11 +48,21 @@ function codeOf(check: () => unknown): string {
 }
 
 /** Runs `a` (and `b`) and interrupts `a`, then lets its attempt come back cancelled with evidence. */
-function interruptedIntoAdjudication(tasks: TaskInput[] = [task('a'), task('b', ['a'])], extra: Partial<TeamPlanInput> = {}) {
+function interruptedIntoAdjudication(
+  tasks: TaskInput[] = [task('a'), task('b', ['a'])],
+  extra: Partial<TeamPlanInput> = {},
+) {
   const run = start(tasks, extra);
   const a = claimed(run, 'a', run.claim(now));
   const verdict = run.interrupt(
-    { key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', actor: 'alice', reason: 'I take it', evidenceDigest: 'sha256:abc' },
+    {
+      key: 'a',
+      fencingToken: a.fencingToken,
+      requestId: 'req-1',
+      actor: 'alice',
+      reason: 'I take it',
+      evidenceDigest: 'sha256:abc',
+    },
     tick(),
   );
   expect(verdict.ok).toBe(true);
@@ -72,7 +82,14 @@ describe('interruptTask: a human takes over the attempt that holds the token', (
   it('with the right token, cancels the attempt and records who asked and why', () => {
     const requestedAt = tick();
     const verdict = run.interrupt(
-      { key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', actor: 'alice', reason: 'I take it', evidenceDigest: 'sha256:abc' },
+      {
+        key: 'a',
+        fencingToken: a.fencingToken,
+        requestId: 'req-1',
+        actor: 'alice',
+        reason: 'I take it',
+        evidenceDigest: 'sha256:abc',
+      },
       requestedAt,
     );
     expect(verdict).toEqual({
@@ -92,15 +109,36 @@ describe('interruptTask: a human takes over the attempt that holds the token', (
     expect(run.drainCancellations()).toEqual([{ key: 'a', fencingToken: a.fencingToken }]);
     expect(run.activeClaims()[0]).toMatchObject({ key: 'a', interrupted: true, interruption: { requestId: 'req-1' } });
     expect(eventsOf(run, 'task:interrupt-requested')).toEqual([
-      expect.objectContaining({ key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', actor: 'alice', reason: 'I take it' }),
+      expect.objectContaining({
+        key: 'a',
+        fencingToken: a.fencingToken,
+        requestId: 'req-1',
+        actor: 'alice',
+        reason: 'I take it',
+      }),
     ]);
   });
 
   it('settles the cancelled attempt in adjudication with the full record, and never retries it by itself', () => {
-    run.interrupt({ key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', actor: 'alice', reason: 'mine', evidenceDigest: 'd1' }, tick());
+    run.interrupt(
+      {
+        key: 'a',
+        fencingToken: a.fencingToken,
+        requestId: 'req-1',
+        actor: 'alice',
+        reason: 'mine',
+        evidenceDigest: 'd1',
+      },
+      tick(),
+    );
     const requestedAt = now;
     run.drainCancellations();
-    run.settle('a', a.fencingToken, { kind: 'cancelled', usage: { inputTokens: 7, outputTokens: 3 }, output: { half: 1 } }, tick());
+    run.settle(
+      'a',
+      a.fencingToken,
+      { kind: 'cancelled', usage: { inputTokens: 7, outputTokens: 3 }, output: { half: 1 } },
+      tick(),
+    );
     expect(statusOf(run, 'a').status).toBe('adjudication');
     expect(run.adjudicationsView()).toEqual([
       {
@@ -127,10 +165,19 @@ describe('interruptTask: a human takes over the attempt that holds the token', (
 
   it('keeps a success that ignored or raced the interruption as evidence, never as a success', () => {
     run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick());
-    run.settle('a', a.fencingToken, { kind: 'completed', output: { done: 'anyway' }, usage: { outputTokens: 4 } }, tick());
+    run.settle(
+      'a',
+      a.fencingToken,
+      { kind: 'completed', output: { done: 'anyway' }, usage: { outputTokens: 4 } },
+      tick(),
+    );
     expect(statusOf(run, 'a').status).toBe('adjudication');
     expect(statusOf(run, 'b').status).toBe('blocked');
-    expect(run.adjudicationsView()[0]).toMatchObject({ code: 'TEAM_TASK_HUMAN_INTERRUPTED', result: { done: 'anyway' }, usage: { outputTokens: 4 } });
+    expect(run.adjudicationsView()[0]).toMatchObject({
+      code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+      result: { done: 'anyway' },
+      usage: { outputTokens: 4 },
+    });
   });
 
   it('still lands when the worker is dead and the lease expires instead', () => {
@@ -160,7 +207,10 @@ describe('interruptTask: a human takes over the attempt that holds the token', (
 
   it('of a task with no live attempt (finished, blocked, unknown) is not_active', () => {
     run.settle('a', a.fencingToken, { kind: 'completed' }, tick());
-    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick())).toEqual({ ok: false, reason: 'not_active' });
+    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick())).toEqual({
+      ok: false,
+      reason: 'not_active',
+    });
     const fresh = start([task('x'), task('y', ['x'])]);
     expect(fresh.interrupt({ key: 'y', fencingToken: 0 }, tick())).toEqual({ ok: false, reason: 'not_active' });
     expect(fresh.interrupt({ key: 'nope', fencingToken: 1 }, tick())).toEqual({ ok: false, reason: 'not_active' });
@@ -172,26 +222,43 @@ describe('interruptTask: a human takes over the attempt that holds the token', (
       ok: false,
       reason: 'stale_attempt',
     });
-    expect(run.interrupt({ key: 'b', fencingToken: 1, requestId: 'one' }, tick())).toEqual({ ok: false, reason: 'not_active' });
+    expect(run.interrupt({ key: 'b', fencingToken: 1, requestId: 'one' }, tick())).toEqual({
+      ok: false,
+      reason: 'not_active',
+    });
   });
 
   it('twice with the same requestId is idempotent; with another it is already_interrupted', () => {
-    const first = run.interrupt({ key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', reason: 'first' }, tick());
-    const again = run.interrupt({ key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', reason: 'again' }, tick());
+    const first = run.interrupt(
+      { key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', reason: 'first' },
+      tick(),
+    );
+    const again = run.interrupt(
+      { key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', reason: 'again' },
+      tick(),
+    );
     expect(again).toEqual({ ...first, idempotent: true });
     expect(run.drainCancellations()).toHaveLength(1);
     expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken, requestId: 'req-2' }, tick())).toEqual({
       ok: false,
       reason: 'already_interrupted',
     });
-    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick())).toEqual({ ok: false, reason: 'already_interrupted' });
+    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick())).toEqual({
+      ok: false,
+      reason: 'already_interrupted',
+    });
     expect(eventsOf(run, 'task:interrupt-requested')).toHaveLength(1);
-    expect(eventsOf(run, 'control:idempotent')).toEqual([expect.objectContaining({ message: 'interruptTask', requestId: 'req-1' })]);
+    expect(eventsOf(run, 'control:idempotent')).toEqual([
+      expect.objectContaining({ message: 'interruptTask', requestId: 'req-1' }),
+    ]);
   });
 
   it('twice with no requestId on either is idempotent', () => {
     run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick());
-    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick())).toMatchObject({ ok: true, idempotent: true });
+    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick())).toMatchObject({
+      ok: true,
+      idempotent: true,
+    });
   });
 
   it('repeated after the attempt settled gives the same answer to the same request, not_active to another', () => {
@@ -202,13 +269,19 @@ describe('interruptTask: a human takes over the attempt that holds the token', (
       idempotent: true,
       interruption: { key: 'a', fencingToken: a.fencingToken, requestId: 'req-1', actor: 'alice' },
     });
-    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken, requestId: 'req-2' }, tick())).toEqual({ ok: false, reason: 'not_active' });
+    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken, requestId: 'req-2' }, tick())).toEqual({
+      ok: false,
+      reason: 'not_active',
+    });
     expect(run.adjudicationsView()).toHaveLength(1);
   });
 
   it('of an attempt the abort already stopped is not_active', () => {
     run.abort({ reason: 'stop' }, tick());
-    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick())).toEqual({ ok: false, reason: 'not_active' });
+    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken }, tick())).toEqual({
+      ok: false,
+      reason: 'not_active',
+    });
   });
 });
 
@@ -219,7 +292,10 @@ describe('abortRun: the coordinator stops the whole run', () => {
     const run = start(plan);
     const claims = run.claim(now);
     expect(claims.map((c) => c.key)).toEqual(['a', 'b']);
-    expect(run.abort({ reason: 'wrong branch', requestId: 'abort-1', actor: 'bob' }, tick())).toEqual({ ok: true, activeClaims: 2 });
+    expect(run.abort({ reason: 'wrong branch', requestId: 'abort-1', actor: 'bob' }, tick())).toEqual({
+      ok: true,
+      activeClaims: 2,
+    });
     expect(run.drainCancellations()).toEqual(claims.map((c) => ({ key: c.key, fencingToken: c.fencingToken })));
     expect(statusOf(run, 'c')).toMatchObject({ status: 'skipped', skipReason: 'run_aborted' });
     expect(statusOf(run, 'd')).toMatchObject({ status: 'skipped', skipReason: 'run_aborted' });
@@ -254,10 +330,16 @@ describe('abortRun: the coordinator stops the whole run', () => {
     const run = start(plan);
     run.claim(now);
     run.abort({ requestId: 'x' }, tick());
-    expect(run.abort({ requestId: 'y', actor: 'carol' }, tick())).toEqual({ ok: true, idempotent: true, activeClaims: 2 });
+    expect(run.abort({ requestId: 'y', actor: 'carol' }, tick())).toEqual({
+      ok: true,
+      idempotent: true,
+      activeClaims: 2,
+    });
     expect(run.drainCancellations()).toHaveLength(2);
     expect(eventsOf(run, 'run:abort-requested')).toHaveLength(1);
-    expect(eventsOf(run, 'control:idempotent')).toEqual([expect.objectContaining({ message: 'abortRun', requestId: 'y', actor: 'carol' })]);
+    expect(eventsOf(run, 'control:idempotent')).toEqual([
+      expect.objectContaining({ message: 'abortRun', requestId: 'y', actor: 'carol' }),
+    ]);
   });
 
   it('takes no payload at all', () => {
@@ -294,7 +376,12 @@ describe('workflow cancellation (temporal workflow cancel) is an abort; the run 
     expect(result.status).toBe('aborted');
     expect(result.cancellation).toMatchObject({ abandonedAdjudications: 0 });
     expect(result.adjudications).toEqual([
-      expect.objectContaining({ key: 'a', code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED', actor: 'temporal', decision: expect.objectContaining({ decision: 'reject' }) }),
+      expect.objectContaining({
+        key: 'a',
+        code: 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
+        actor: 'temporal',
+        decision: expect.objectContaining({ decision: 'reject' }),
+      }),
     ]);
     expect(result.tasks.find((t) => t.key === 'b')).toMatchObject({ status: 'skipped', skipReason: 'run_aborted' });
   });
@@ -332,7 +419,10 @@ describe('workflow cancellation (temporal workflow cancel) is an abort; the run 
 describe('adjudicate: a human decides what an interrupted attempt became', () => {
   it('retry puts the task back to ready, and its next attempt gets a new fencing token and fresh attempts', () => {
     const { run, a } = interruptedIntoAdjudication([task('a', [], { retry: { maxAttempts: 1 } }), task('b', ['a'])]);
-    const verdict = run.adjudicate({ key: 'a', decision: 'retry', decisionId: 'dec-1', actor: 'alice', reason: 'redo' }, tick());
+    const verdict = run.adjudicate(
+      { key: 'a', decision: 'retry', decisionId: 'dec-1', actor: 'alice', reason: 'redo' },
+      tick(),
+    );
     expect(verdict).toMatchObject({ ok: true, task: { key: 'a', status: 'ready' } });
     expect(run.phase()).toBe('working');
     const next = claimed(run, 'a', run.claim(tick()));
@@ -340,7 +430,13 @@ describe('adjudicate: a human decides what an interrupted attempt became', () =>
     expect(next.attempt).toBe(2);
     run.settle('a', next.fencingToken, { kind: 'failed', message: 'boom', nonRetryable: false }, tick());
     expect(statusOf(run, 'a').status).toBe('failed');
-    expect(run.adjudicationsView()[0].decision).toEqual({ decisionId: 'dec-1', decision: 'retry', actor: 'alice', reason: 'redo', decidedAt: now - 20 });
+    expect(run.adjudicationsView()[0].decision).toEqual({
+      decisionId: 'dec-1',
+      decision: 'retry',
+      actor: 'alice',
+      reason: 'redo',
+      decidedAt: now - 20,
+    });
     expect(eventsOf(run, 'task:adjudicated')).toEqual([
       expect.objectContaining({ key: 'a', decision: 'retry', decisionId: 'dec-1', actor: 'alice' }),
     ]);
@@ -348,7 +444,10 @@ describe('adjudicate: a human decides what an interrupted attempt became', () =>
 
   it('accept marks it succeeded with the given result and unblocks its dependents', () => {
     const { run } = interruptedIntoAdjudication();
-    const verdict = run.adjudicate({ key: 'a', decision: 'accept', decisionId: 'dec-1', result: { fixed: 'by hand' } }, tick());
+    const verdict = run.adjudicate(
+      { key: 'a', decision: 'accept', decisionId: 'dec-1', result: { fixed: 'by hand' } },
+      tick(),
+    );
     expect(verdict.task).toMatchObject({ status: 'succeeded', output: { fixed: 'by hand' } });
     const b = claimed(run, 'b', run.claim(tick()));
     expect(b.dependencyOutputs).toEqual({ a: { fixed: 'by hand' } });
@@ -356,7 +455,9 @@ describe('adjudicate: a human decides what an interrupted attempt became', () =>
 
   it('accept without a result keeps what the attempt reported', () => {
     const { run } = interruptedIntoAdjudication();
-    expect(run.adjudicate({ key: 'a', decision: 'accept', decisionId: 'dec-1' }, tick()).task.output).toEqual({ partial: true });
+    expect(run.adjudicate({ key: 'a', decision: 'accept', decisionId: 'dec-1' }, tick()).task.output).toEqual({
+      partial: true,
+    });
   });
 
   it('reject marks it failed and skips its dependents, transitively', () => {
@@ -372,8 +473,13 @@ describe('adjudicate: a human decides what an interrupted attempt became', () =>
     const { run } = interruptedIntoAdjudication();
     const first = run.adjudicate({ key: 'a', decision: 'accept', decisionId: 'dec-1', result: 1 }, tick());
     run.claim(tick());
-    expect(run.adjudicate({ key: 'a', decision: 'reject', decisionId: 'dec-1' }, tick())).toEqual({ ...first, idempotent: true });
-    expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'reject', decisionId: 'dec-2' }))).toBe('adjudication_not_required');
+    expect(run.adjudicate({ key: 'a', decision: 'reject', decisionId: 'dec-1' }, tick())).toEqual({
+      ...first,
+      idempotent: true,
+    });
+    expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'reject', decisionId: 'dec-2' }))).toBe(
+      'adjudication_not_required',
+    );
   });
 
   it('a decisionId named like an object property is an ordinary id', () => {
@@ -381,9 +487,13 @@ describe('adjudicate: a human decides what an interrupted attempt became', () =>
     for (const decisionId of ['constructor', 'toString', '__proto__']) {
       expect(codeOf(() => run.validateAdjudicate({ key: 'zzz', decision: 'accept', decisionId }))).toBe('not_found');
     }
-    expect(run.adjudicate({ key: 'a', decision: 'accept', decisionId: '__proto__' }, tick()).idempotent).toBeUndefined();
+    expect(
+      run.adjudicate({ key: 'a', decision: 'accept', decisionId: '__proto__' }, tick()).idempotent,
+    ).toBeUndefined();
     const restored = new TeamRun(run.snapshot());
-    expect(restored.adjudicate({ key: 'a', decision: 'reject', decisionId: '__proto__' }, tick()).idempotent).toBe(true);
+    expect(restored.adjudicate({ key: 'a', decision: 'reject', decisionId: '__proto__' }, tick()).idempotent).toBe(
+      true,
+    );
   });
 
   describe('the validator rejects, with a stable code', () => {
@@ -394,8 +504,16 @@ describe('adjudicate: a human decides what an interrupted attempt became', () =>
       ['a missing decision', { key: 'a', decisionId: 'd' }, 'invalid_decision'],
       ['a missing decisionId', { key: 'a', decision: 'accept' }, 'decision_id_required'],
       ['an empty decisionId', { key: 'a', decision: 'accept', decisionId: '' }, 'decision_id_required'],
-      ['a task not awaiting adjudication', { key: 'b', decision: 'accept', decisionId: 'd' }, 'adjudication_not_required'],
-      ['an evidence digest that differs', { key: 'a', decision: 'accept', decisionId: 'd', evidenceDigest: 'sha256:other' }, 'evidence_mismatch'],
+      [
+        'a task not awaiting adjudication',
+        { key: 'b', decision: 'accept', decisionId: 'd' },
+        'adjudication_not_required',
+      ],
+      [
+        'an evidence digest that differs',
+        { key: 'a', decision: 'accept', decisionId: 'd', evidenceDigest: 'sha256:other' },
+        'evidence_mismatch',
+      ],
       ['a payload that is not an object', 'accept a', 'invalid_request'],
     ];
     it.each(cases)('%s', (_, payload, code) => {
@@ -407,30 +525,43 @@ describe('adjudicate: a human decides what an interrupted attempt became', () =>
 
     it('the recorded evidence digest, given back, is accepted', () => {
       const { run } = interruptedIntoAdjudication();
-      expect(() => run.validateAdjudicate({ key: 'a', decision: 'accept', decisionId: 'd', evidenceDigest: 'sha256:abc' })).not.toThrow();
+      expect(() =>
+        run.validateAdjudicate({ key: 'a', decision: 'accept', decisionId: 'd', evidenceDigest: 'sha256:abc' }),
+      ).not.toThrow();
     });
 
     it('an actor outside governance.operators (forbidden)', () => {
       const { run } = interruptedIntoAdjudication(undefined, { governance: { operators: ['alice', 'bob'] } });
-      expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'accept', decisionId: 'd', actor: 'mallory' }))).toBe('forbidden');
+      expect(
+        codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'accept', decisionId: 'd', actor: 'mallory' })),
+      ).toBe('forbidden');
       expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'accept', decisionId: 'd' }))).toBe('forbidden');
-      expect(() => run.validateAdjudicate({ key: 'a', decision: 'accept', decisionId: 'd', actor: 'bob' })).not.toThrow();
+      expect(() =>
+        run.validateAdjudicate({ key: 'a', decision: 'accept', decisionId: 'd', actor: 'bob' }),
+      ).not.toThrow();
     });
 
     it('a retry after an abort (run_not_accepting_work); accept and reject still apply', () => {
       const { run } = interruptedIntoAdjudication();
       run.abort({ reason: 'enough' }, tick());
-      expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'retry', decisionId: 'd' }))).toBe('run_not_accepting_work');
+      expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'retry', decisionId: 'd' }))).toBe(
+        'run_not_accepting_work',
+      );
       expect(() => run.validateAdjudicate({ key: 'a', decision: 'reject', decisionId: 'd' })).not.toThrow();
     });
 
     it('a retry after the budget stopped the run (run_not_accepting_work)', () => {
-      const { run } = interruptedIntoAdjudication([task('a'), task('b'), task('c')], { budget: { maxTasks: 2 }, teammates: 1 });
+      const { run } = interruptedIntoAdjudication([task('a'), task('b'), task('c')], {
+        budget: { maxTasks: 2 },
+        teammates: 1,
+      });
       const b = claimed(run, 'b', run.claim(tick()));
       run.settle('b', b.fencingToken, { kind: 'completed' }, tick());
       expect(run.claim(tick())).toEqual([]);
       expect(run.budgetView(now)).toMatchObject({ stopped: true, reason: 'max-tasks' });
-      expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'retry', decisionId: 'd' }))).toBe('run_not_accepting_work');
+      expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'retry', decisionId: 'd' }))).toBe(
+        'run_not_accepting_work',
+      );
       expect(() => run.validateAdjudicate({ key: 'a', decision: 'accept', decisionId: 'd' })).not.toThrow();
     });
   });
@@ -462,7 +593,9 @@ describe('waiting for humans', () => {
     const { run } = interruptedIntoAdjudication();
     run.closeUnresolved(tick());
     expect(run.phase()).toBe('done');
-    expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'retry', decisionId: 'late' }))).toBe('run_not_accepting_work');
+    expect(codeOf(() => run.validateAdjudicate({ key: 'a', decision: 'retry', decisionId: 'late' }))).toBe(
+      'run_not_accepting_work',
+    );
     expect(run.finish(tick()).status).toBe('unresolved');
     expect(eventsOf(run, 'run:adjudication-timeout')).toEqual([expect.objectContaining({ pending: 1 })]);
   });
@@ -475,8 +608,14 @@ describe('waiting for humans', () => {
     run.settle('b', b.fencingToken, { kind: 'cancelled' }, tick());
     run.adjudicate({ key: 'b', decision: 'accept', decisionId: 'd1' }, tick());
     const restored = new TeamRun(run.snapshot());
-    expect(restored.interrupt({ key: 'a', fencingToken: a.fencingToken, requestId: 'r1' }, tick())).toMatchObject({ ok: true, idempotent: true });
-    expect(restored.adjudicate({ key: 'b', decision: 'reject', decisionId: 'd1' }, tick())).toMatchObject({ idempotent: true, task: { status: 'succeeded' } });
+    expect(restored.interrupt({ key: 'a', fencingToken: a.fencingToken, requestId: 'r1' }, tick())).toMatchObject({
+      ok: true,
+      idempotent: true,
+    });
+    expect(restored.adjudicate({ key: 'b', decision: 'reject', decisionId: 'd1' }, tick())).toMatchObject({
+      idempotent: true,
+      task: { status: 'succeeded' },
+    });
     restored.settle('a', a.fencingToken, { kind: 'cancelled' }, tick());
     expect(restored.adjudicationsView().map((r) => [r.key, r.requestId])).toEqual([
       ['b', 'r2'],
@@ -491,7 +630,9 @@ describe('governance: only the named operators steer the run', () => {
   it('a signal from anyone else changes nothing and records control:rejected with who and which request', () => {
     const run = start([task('a')], operators);
     const [a] = run.claim(now);
-    expect(run.interrupt({ key: 'a', fencingToken: a.fencingToken, actor: 'mallory', requestId: 'm1' }, tick())).toMatchObject({
+    expect(
+      run.interrupt({ key: 'a', fencingToken: a.fencingToken, actor: 'mallory', requestId: 'm1' }, tick()),
+    ).toMatchObject({
       ok: false,
       reason: 'forbidden',
     });

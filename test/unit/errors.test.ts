@@ -26,8 +26,8 @@ function nodeError(): Error {
   throw new Error('expected ENOENT');
 }
 
-describe('the CLI: a TeamrunError is the user\'s error, anything else is a bug', () => {
-  it('given a TeamrunError, it prints the message alone and exits 1 with the error\'s code', () => {
+describe("the CLI: a TeamrunError is the user's error, anything else is a bug", () => {
+  it("given a TeamrunError, it prints the message alone and exits 1 with the error's code", () => {
     const failure = classifyFailure(new ConfigError('teamrun.yaml: invalid config'));
     expect(failure).toEqual({
       kind: 'user-error',
@@ -37,7 +37,7 @@ describe('the CLI: a TeamrunError is the user\'s error, anything else is a bug',
     });
   });
 
-  it('given a CliError, it exits with the CliError\'s exit code', () => {
+  it("given a CliError, it exits with the CliError's exit code", () => {
     const failure = classifyFailure(new CliError('stale token', 3));
     expect(failure).toMatchObject({ kind: 'user-error', exitCode: 3, output: 'teamrun: stale token\n' });
   });
@@ -47,7 +47,7 @@ describe('the CLI: a TeamrunError is the user\'s error, anything else is a bug',
     expect(classifyFailure(bug)).toEqual({ kind: 'bug', exitCode: 1, output: `teamrun: ${bug.stack}\n` });
   });
 
-  it('given Node\'s ENOENT, it is a bug too, though it carries a string code', () => {
+  it("given Node's ENOENT, it is a bug too, though it carries a string code", () => {
     const enoent = nodeError();
     expect((enoent as NodeJS.ErrnoException).code).toBe('ENOENT');
     const failure = classifyFailure(enoent);

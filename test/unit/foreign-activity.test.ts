@@ -47,7 +47,9 @@ function claim(executor: Record<string, unknown>, extra: Partial<Claim> = {}): C
 
 describe('an activity task in a plan', () => {
   it('is accepted on a queue the plan lists, with every field', () => {
-    const result = validatePlan(plan({ ...research, input: { topic: 'x' }, startToCloseMs: 60_000, heartbeat: 'required' }));
+    const result = validatePlan(
+      plan({ ...research, input: { topic: 'x' }, startToCloseMs: 60_000, heartbeat: 'required' }),
+    );
     expect(result.ok).toBe(true);
   });
 
@@ -60,7 +62,10 @@ describe('an activity task in a plan', () => {
       },
     ]);
     expect(problemsOf({ name: 'p', tasks: [{ key: 'research', executor: research }] })).toEqual([
-      expect.objectContaining({ path: 'tasks[0].executor.taskQueue', message: 'task queue "py-agents" is not in the plan\'s activityQueues (none listed)' }),
+      expect.objectContaining({
+        path: 'tasks[0].executor.taskQueue',
+        message: 'task queue "py-agents" is not in the plan\'s activityQueues (none listed)',
+      }),
     ]);
   });
 
@@ -72,7 +77,11 @@ describe('an activity task in a plan', () => {
 
   it.each([
     ['activityType empty', { activityType: '' }, 'tasks[0].executor.activityType'],
-    ['activityType too long', { activityType: 'a'.repeat(PLAN_LIMITS.maxActivityName + 1) }, 'tasks[0].executor.activityType'],
+    [
+      'activityType too long',
+      { activityType: 'a'.repeat(PLAN_LIMITS.maxActivityName + 1) },
+      'tasks[0].executor.activityType',
+    ],
     ['taskQueue too long', { taskQueue: 'q'.repeat(PLAN_LIMITS.maxActivityName + 1) }, 'tasks[0].executor.taskQueue'],
     ['startToCloseMs past 2^31-1', { startToCloseMs: MAX_TIMEOUT_MS + 1 }, 'tasks[0].executor.startToCloseMs'],
     ['heartbeat neither required nor optional', { heartbeat: 'sometimes' }, 'tasks[0].executor.heartbeat'],
@@ -118,7 +127,10 @@ describe('scheduling an attempt of an activity task', () => {
       heartbeatTimeoutMs: 3_000,
       startToCloseTimeoutMs: 30 * 24 * 3600_000,
     });
-    expect(foreignActivityOptions(claim({ ...research, startToCloseMs: 60_000 }))).toMatchObject({ heartbeatTimeoutMs: 3_000, startToCloseTimeoutMs: 60_000 });
+    expect(foreignActivityOptions(claim({ ...research, startToCloseMs: 60_000 }))).toMatchObject({
+      heartbeatTimeoutMs: 3_000,
+      startToCloseTimeoutMs: 60_000,
+    });
     const optional = foreignActivityOptions(claim({ ...research, heartbeat: 'optional', startToCloseMs: 60_000 }));
     expect(optional).toEqual({ activityType: 'research_agent', taskQueue: 'py-agents', startToCloseTimeoutMs: 60_000 });
   });
@@ -130,13 +142,24 @@ describe("an activity's result", () => {
     expect(foreignResultOutcome([1, 2])).toEqual({ kind: 'completed', output: [1, 2], usage: undefined });
     expect(foreignResultOutcome(null)).toEqual({ kind: 'completed', output: null, usage: undefined });
     // `output` alone is not the envelope: without `usage` the object is the output.
-    expect(foreignResultOutcome({ output: 'x' })).toEqual({ kind: 'completed', output: { output: 'x' }, usage: undefined });
-    expect(foreignResultOutcome({ output: 'x', usage: {}, extra: 1 })).toMatchObject({ output: { output: 'x', usage: {}, extra: 1 } });
+    expect(foreignResultOutcome({ output: 'x' })).toEqual({
+      kind: 'completed',
+      output: { output: 'x' },
+      usage: undefined,
+    });
+    expect(foreignResultOutcome({ output: 'x', usage: {}, extra: 1 })).toMatchObject({
+      output: { output: 'x', usage: {}, extra: 1 },
+    });
     expect(isResultEnvelope({ usage: {} })).toBe(true);
   });
 
   it('takes the usage of an envelope as reported, unpriced when it carries no costUsd', () => {
-    expect(foreignResultOutcome({ output: { summary: 's' }, usage: { inputTokens: 10, outputTokens: 2, model: 'm', costUsd: 0.5 } })).toEqual({
+    expect(
+      foreignResultOutcome({
+        output: { summary: 's' },
+        usage: { inputTokens: 10, outputTokens: 2, model: 'm', costUsd: 0.5 },
+      }),
+    ).toEqual({
       kind: 'completed',
       output: { summary: 's' },
       usage: { inputTokens: 10, outputTokens: 2, model: 'm', costUsd: 0.5 },
@@ -155,7 +178,10 @@ describe("an activity's result", () => {
       nonRetryable: true,
       message: expect.stringContaining('usage.inputTokens'),
     });
-    expect(foreignResultOutcome({ usage: { tokens: 5 } })).toMatchObject({ kind: 'failed', errorType: 'TeamInvalidUsage' });
+    expect(foreignResultOutcome({ usage: { tokens: 5 } })).toMatchObject({
+      kind: 'failed',
+      errorType: 'TeamInvalidUsage',
+    });
   });
 
   it('fails the task without retry when the output is over 64 KiB, and still charges its usage', () => {
@@ -168,13 +194,23 @@ describe("an activity's result", () => {
       usage: { costUsd: 0.1 },
       message: expect.stringContaining(`${MAX_OUTPUT_BYTES + 2} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound`),
     });
-    expect(foreignResultOutcome('é'.repeat(MAX_OUTPUT_BYTES / 2))).toMatchObject({ kind: 'failed', errorType: 'TeamOutputTooLarge' });
+    expect(foreignResultOutcome('é'.repeat(MAX_OUTPUT_BYTES / 2))).toMatchObject({
+      kind: 'failed',
+      errorType: 'TeamOutputTooLarge',
+    });
   });
 });
 
 describe("what a foreign activity's failure carries into the run", () => {
   it('keeps only the outcome fields, within their bounds', () => {
-    const spread = { kind: 'failed', message: 'm'.repeat(10_000), errorType: 'E', nonRetryable: true, 0: 'h', 1: 'i' } as unknown as AttemptOutcome;
+    const spread = {
+      kind: 'failed',
+      message: 'm'.repeat(10_000),
+      errorType: 'E',
+      nonRetryable: true,
+      0: 'h',
+      1: 'i',
+    } as unknown as AttemptOutcome;
     const bounded = boundForeignOutcome(spread);
     expect(Object.keys(bounded).sort()).toEqual(['errorType', 'kind', 'message', 'nonRetryable']);
     expect((bounded as { message: string }).message).toHaveLength(4_000);
@@ -189,8 +225,13 @@ describe("what a foreign activity's failure carries into the run", () => {
         workerIdentity: { name: 'w' } as never,
       }),
     ).toEqual({ kind: 'cancelled' });
-    expect(boundForeignOutcome({ kind: 'lease-lost', workerIdentity: 'py-victim' })).toEqual({ kind: 'lease-lost', workerIdentity: 'py-victim' });
-    expect(boundForeignOutcome({ kind: 'failed', message: 'x', nonRetryable: false, usage: { inputTokens: 3 } })).toEqual({
+    expect(boundForeignOutcome({ kind: 'lease-lost', workerIdentity: 'py-victim' })).toEqual({
+      kind: 'lease-lost',
+      workerIdentity: 'py-victim',
+    });
+    expect(
+      boundForeignOutcome({ kind: 'failed', message: 'x', nonRetryable: false, usage: { inputTokens: 3 } }),
+    ).toEqual({
       kind: 'failed',
       message: 'x',
       nonRetryable: false,

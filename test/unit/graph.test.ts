@@ -15,7 +15,12 @@ describe('the task graph', () => {
     expect([at('fetch').stage, at('lint').stage, at('build').stage, at('publish').stage]).toEqual([1, 2, 2, 3]);
     expect(at('fetch').x).toBeLessThan(at('lint').x);
     expect(at('lint').x).toBeLessThan(at('publish').x);
-    expect(graph.edges.map((e) => `${e.from}->${e.to}`).sort()).toEqual(['build->publish', 'fetch->build', 'fetch->lint', 'lint->publish']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`).sort()).toEqual([
+      'build->publish',
+      'fetch->build',
+      'fetch->lint',
+      'lint->publish',
+    ]);
   });
 
   it('prints stages for a terminal, each task with its status and what it waits on', () => {
@@ -27,7 +32,9 @@ describe('the task graph', () => {
 
   it('writes DOT and SVG with titles escaped and status colours', () => {
     const dot = graphDot(tasks, 'docs');
-    expect(dot).toContain('"build" [label="Build \\"the\\" pages\\nbuild · failed", fillcolor="#fbe5e5", color="#d64545"];');
+    expect(dot).toContain(
+      '"build" [label="Build \\"the\\" pages\\nbuild · failed", fillcolor="#fbe5e5", color="#d64545"];',
+    );
     expect(dot).toContain('"lint" -> "publish";');
     const svg = graphSvg(layoutTaskGraph(tasks), (key) => `#task-${key}`);
     expect(svg).toContain('<text class="node-title"');

@@ -37,7 +37,16 @@ describe("an attempt's heartbeats", () => {
     expect(signal).not.toHaveBeenCalled();
     vi.advanceTimersByTime(50);
     expect(signal.mock.calls).toEqual([
-      ['wf-1', { queue: 'q/stop/w1', attempts: [{ key: 'a', fencingToken: 1 }, { key: 'b', fencingToken: 3 }] }],
+      [
+        'wf-1',
+        {
+          queue: 'q/stop/w1',
+          attempts: [
+            { key: 'a', fencingToken: 1 },
+            { key: 'b', fencingToken: 3 },
+          ],
+        },
+      ],
       ['wf-2', { queue: 'q/stop/w1', attempts: [{ key: 'c', fencingToken: 1 }] }],
     ]);
   });

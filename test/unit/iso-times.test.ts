@@ -17,7 +17,13 @@ describe('query answers carry ISO twins of their timestamps', () => {
       startedAt: at,
       startedAtIso: '2026-11-30T12:00:00.000Z',
       tasks: [{ key: 'a', startedAt: null, settledAt: at + 1_500, settledAtIso: '2026-11-30T12:00:01.500Z' }],
-      adjudications: [{ requestedAt: at, requestedAtIso: '2026-11-30T12:00:00.000Z', decision: { decidedAt: at + 60_000, decidedAtIso: '2026-11-30T12:01:00.000Z' } }],
+      adjudications: [
+        {
+          requestedAt: at,
+          requestedAtIso: '2026-11-30T12:00:00.000Z',
+          decision: { decidedAt: at + 60_000, decidedAtIso: '2026-11-30T12:01:00.000Z' },
+        },
+      ],
       events: [{ seq: 1, type: 'run:start', at, atIso: '2026-11-30T12:00:00.000Z' }],
     });
   });

@@ -6,7 +6,11 @@ import type { AttemptOutcome, Claim } from '../../src/team/types';
 
 type TaskInput = TeamPlanInput['tasks'][number];
 
-const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({ key, executor: { kind: 'sleep', ms: 60_000 }, ...extra });
+const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
+  key,
+  executor: { kind: 'sleep', ms: 60_000 },
+  ...extra,
+});
 
 /** A run of `tasks` started at time 0 (the clock is a plain number the test moves). */
 function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun {
@@ -19,7 +23,8 @@ const lost = (workerIdentity?: string): AttemptOutcome => ({ kind: 'lease-lost',
 const released = (workerIdentity = 'w-draining'): AttemptOutcome => ({ kind: 'released', workerIdentity });
 const ok = (output?: unknown): AttemptOutcome => ({ kind: 'completed', output, workerIdentity: 'w-late' });
 const taskOf = (run: TeamRun, key: string) => run.tasksView().find((t) => t.key === key)!;
-const eventsOf = (run: TeamRun, type: string) => run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
+const eventsOf = (run: TeamRun, type: string) =>
+  run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 const only = (claims: Claim[]): Claim => {
   expect(claims).toHaveLength(1);
   return claims[0];
@@ -29,14 +34,29 @@ describe('a lost lease (heartbeats stopped past the TTL)', () => {
   it('is leased again with attempts left: a new attempt, a greater token, a new activity id, and both identities in the events', () => {
     const run = runOf([task('build')]);
     const first = only(run.claim(0));
-    expect(first).toMatchObject({ attempt: 1, fencingToken: 1, activityId: 'build#1', leaseId: 'wf-leases/build/1', holder: 'teammate-1', ttlMs: 2_000 });
+    expect(first).toMatchObject({
+      attempt: 1,
+      fencingToken: 1,
+      activityId: 'build#1',
+      leaseId: 'wf-leases/build/1',
+      holder: 'teammate-1',
+      ttlMs: 2_000,
+    });
 
     run.settle('build', 1, lost('worker-a'), 2_500);
     const second = only(run.claim(2_500));
 
-    expect(second).toMatchObject({ attempt: 2, fencingToken: 2, activityId: 'build#2', leaseId: 'wf-leases/build/2', holder: 'teammate-1' });
+    expect(second).toMatchObject({
+      attempt: 2,
+      fencingToken: 2,
+      activityId: 'build#2',
+      leaseId: 'wf-leases/build/2',
+      holder: 'teammate-1',
+    });
     const previous = { holder: 'teammate-1', leaseId: 'wf-leases/build/1', fencingToken: 1 };
-    expect(eventsOf(run, 'lease:expired')).toEqual([expect.objectContaining({ key: 'build', ...previous, workerIdentity: 'worker-a', at: 2_500 })]);
+    expect(eventsOf(run, 'lease:expired')).toEqual([
+      expect.objectContaining({ key: 'build', ...previous, workerIdentity: 'worker-a', at: 2_500 }),
+    ]);
     expect(eventsOf(run, 'lease:changed')).toEqual([
       expect.objectContaining({
         key: 'build',
@@ -80,7 +100,9 @@ describe('a lost lease (heartbeats stopped past the TTL)', () => {
     // The lost attempt's worker comes back with a success: evidence at most, never a settlement.
     run.settle('migrate', 1, ok({ phantom: true }), 12_000);
     expect(taskOf(run, 'migrate').status).toBe('adjudication');
-    expect(eventsOf(run, 'attempt:stale-result')).toEqual([expect.objectContaining({ key: 'migrate', fencingToken: 1, outcome: 'completed' })]);
+    expect(eventsOf(run, 'attempt:stale-result')).toEqual([
+      expect.objectContaining({ key: 'migrate', fencingToken: 1, outcome: 'completed' }),
+    ]);
   });
 
   it('goes to adjudication when it was the last attempt', () => {
@@ -91,18 +113,27 @@ describe('a lost lease (heartbeats stopped past the TTL)', () => {
     run.settle('build', 2, lost('worker-b'), 2_100);
 
     expect(taskOf(run, 'build')).toMatchObject({ status: 'adjudication', attempts: 2, fencingToken: 2 });
-    expect(run.adjudicationsView()[0]).toMatchObject({ code: 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED', fencingToken: 2 });
+    expect(run.adjudicationsView()[0]).toMatchObject({
+      code: 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED',
+      fencingToken: 2,
+    });
     expect(run.adjudicationsView()[0].reason).toContain('all 2 attempts spent');
   });
 
   it('is still recorded when the attempt was already being stopped, which then decides where the task goes', () => {
     const run = runOf([task('build')]);
     run.claim(0);
-    expect(run.interrupt({ key: 'build', fencingToken: 1, actor: 'alice', requestId: 'r1' }, 100)).toMatchObject({ ok: true });
+    expect(run.interrupt({ key: 'build', fencingToken: 1, actor: 'alice', requestId: 'r1' }, 100)).toMatchObject({
+      ok: true,
+    });
     run.settle('build', 1, lost('worker-a'), 2_100);
 
-    expect(eventsOf(run, 'lease:expired')).toEqual([expect.objectContaining({ key: 'build', fencingToken: 1, workerIdentity: 'worker-a' })]);
-    expect(run.adjudicationsView()).toEqual([expect.objectContaining({ code: 'TEAM_TASK_HUMAN_INTERRUPTED', requestId: 'r1' })]);
+    expect(eventsOf(run, 'lease:expired')).toEqual([
+      expect.objectContaining({ key: 'build', fencingToken: 1, workerIdentity: 'worker-a' }),
+    ]);
+    expect(run.adjudicationsView()).toEqual([
+      expect.objectContaining({ code: 'TEAM_TASK_HUMAN_INTERRUPTED', requestId: 'r1' }),
+    ]);
   });
 
   it('goes to adjudication, not back to the queue, once the run stopped taking work', () => {
@@ -141,10 +172,26 @@ describe('an attempt handed back by a worker shutting down', () => {
     expect(taskOf(run, 'build')).toMatchObject({ status: 'succeeded', attempts: 3, fencingToken: 3, output: 'done' });
     expect(run.adjudicationsView()).toEqual([]);
     expect(eventsOf(run, 'lease:released')).toEqual([
-      expect.objectContaining({ key: 'build', holder: 'teammate-1', leaseId: 'wf-leases/build/1', fencingToken: 1, workerIdentity: 'worker-a' }),
-      expect.objectContaining({ key: 'build', leaseId: 'wf-leases/build/2', fencingToken: 2, workerIdentity: 'worker-b' }),
+      expect.objectContaining({
+        key: 'build',
+        holder: 'teammate-1',
+        leaseId: 'wf-leases/build/1',
+        fencingToken: 1,
+        workerIdentity: 'worker-a',
+      }),
+      expect.objectContaining({
+        key: 'build',
+        leaseId: 'wf-leases/build/2',
+        fencingToken: 2,
+        workerIdentity: 'worker-b',
+      }),
     ]);
-    expect(eventsOf(run, 'lease:changed').map((e) => [(e.previous as { fencingToken: number }).fencingToken, (e.next as { fencingToken: number }).fencingToken])).toEqual([
+    expect(
+      eventsOf(run, 'lease:changed').map((e) => [
+        (e.previous as { fencingToken: number }).fencingToken,
+        (e.next as { fencingToken: number }).fencingToken,
+      ]),
+    ).toEqual([
       [1, 2],
       [2, 3],
     ]);
@@ -162,7 +209,10 @@ describe('leases across a snapshot (continue-as-new, replay)', () => {
 
     expect(next).toMatchObject({ attempt: 2, fencingToken: 2, activityId: 'build#2' });
     expect(eventsOf(restored, 'lease:changed')).toEqual([
-      expect.objectContaining({ previous: expect.objectContaining({ fencingToken: 1, workerIdentity: 'worker-a' }), next: expect.objectContaining({ fencingToken: 2 }) }),
+      expect.objectContaining({
+        previous: expect.objectContaining({ fencingToken: 1, workerIdentity: 'worker-a' }),
+        next: expect.objectContaining({ fencingToken: 2 }),
+      }),
     ]);
   });
 });
@@ -174,7 +224,17 @@ describe('the activeClaims query', () => {
     run.interrupt({ key: 'b', fencingToken: 1, actor: 'alice', requestId: 'take-b', reason: 'by hand' }, 150);
 
     expect(run.activeClaims()).toEqual([
-      { key: 'a', holder: 'teammate-1', leaseId: 'wf-leases/a/1', fencingToken: 1, attempt: 1, activityId: 'a#1', startedAt: 100, interrupted: false, interruption: null },
+      {
+        key: 'a',
+        holder: 'teammate-1',
+        leaseId: 'wf-leases/a/1',
+        fencingToken: 1,
+        attempt: 1,
+        activityId: 'a#1',
+        startedAt: 100,
+        interrupted: false,
+        interruption: null,
+      },
       {
         key: 'b',
         holder: 'teammate-2',
@@ -184,13 +244,17 @@ describe('the activeClaims query', () => {
         activityId: 'b#1',
         startedAt: 100,
         interrupted: true,
-        interruption: { requestId: 'take-b', actor: 'alice', reason: 'by hand', evidenceDigest: null, requestedAt: 150 },
+        interruption: {
+          requestId: 'take-b',
+          actor: 'alice',
+          reason: 'by hand',
+          evidenceDigest: null,
+          requestedAt: 150,
+        },
       },
     ]);
     run.settle('a', 1, lost(), 2_100);
     expect(run.activeClaims().map((c) => c.key)).toEqual(['b']);
-    expect(run.claim(2_100).map((c) => [c.key, c.fencingToken, c.holder])).toEqual([
-      ['a', 2, 'teammate-1'],
-    ]);
+    expect(run.claim(2_100).map((c) => [c.key, c.fencingToken, c.holder])).toEqual([['a', 2, 'teammate-1']]);
   });
 });

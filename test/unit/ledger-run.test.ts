@@ -45,7 +45,11 @@ describe('a team run that spends from a shared ledger', () => {
     expect(run.budgetView(T0)).toMatchObject({ stopped: true, reason: 'ledger-max-usd' });
     expect(run.claim(T0 + 20)).toEqual([]);
     run.settle(b.key, b.fencingToken, { kind: 'completed' }, T0 + 30);
-    expect(run.finish(T0 + 40)).toMatchObject({ status: 'budget_stopped', budgetReason: 'ledger-max-usd', executions: 1 });
+    expect(run.finish(T0 + 40)).toMatchObject({
+      status: 'budget_stopped',
+      budgetReason: 'ledger-max-usd',
+      executions: 1,
+    });
   });
 
   it('returns a task whose attempt was stopped while waiting for a slot to ready, with a fresh fencing token next time', () => {

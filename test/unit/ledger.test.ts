@@ -30,7 +30,11 @@ describe('a ledger caps attempts in flight across runs', () => {
   it('gives a retried acquire of the same attempt its slot back instead of a second one', () => {
     const ledger = ledgerWith({ maxConcurrent: 2 });
     acquire(ledger, 'run-a/build/1');
-    expect(acquire(ledger, 'run-a/build/1', T0 + 100)).toEqual({ ok: true, idempotent: true, expiresAt: T0 + 100 + LEASE });
+    expect(acquire(ledger, 'run-a/build/1', T0 + 100)).toEqual({
+      ok: true,
+      idempotent: true,
+      expiresAt: T0 + 100 + LEASE,
+    });
     expect(ledger.status(T0).inFlight).toBe(1);
   });
 
@@ -44,7 +48,12 @@ describe('a ledger caps attempts in flight across runs', () => {
   it('answers a validator the same as acquire would, without taking anything', () => {
     const ledger = ledgerWith({ maxConcurrent: 1 });
     acquire(ledger, 'run-a/build/1');
-    const request = { attemptId: 'run-b/test/1', workflowId: 'run-b', reservation: { tokens: 0, usd: 0 }, leaseMs: LEASE };
+    const request = {
+      attemptId: 'run-b/test/1',
+      workflowId: 'run-b',
+      reservation: { tokens: 0, usd: 0 },
+      leaseMs: LEASE,
+    };
     expect(ledger.check(request, T0)).toMatchObject({ reason: 'max-concurrent', retryable: true });
     expect(ledger.check(request, T0 + LEASE)).toBeNull();
     expect(ledger.status(T0 + LEASE).inFlight).toBe(1);

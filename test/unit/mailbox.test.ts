@@ -9,7 +9,11 @@ import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { AttemptOutcome, Claim } from '../../src/team/types';
 
 type TaskInput = TeamPlanInput['tasks'][number];
-const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({ key, executor: { kind: 'noop' }, ...extra });
+const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
+  key,
+  executor: { kind: 'noop' },
+  ...extra,
+});
 
 function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun {
   const validation = validatePlan({ name: 'unit', teammates: 8, ...extra, tasks });
@@ -18,7 +22,8 @@ function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun 
 }
 
 const ok = (output?: unknown, messages?: unknown[]): AttemptOutcome => ({ kind: 'completed', output, messages });
-const eventsOf = (run: TeamRun, type: string) => run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
+const eventsOf = (run: TeamRun, type: string) =>
+  run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 const claimOf = (claims: Claim[], key: string) => claims.find((c) => c.key === key)!;
 const codeOf = (fn: () => unknown) => {
   try {
@@ -29,7 +34,8 @@ const codeOf = (fn: () => unknown) => {
   return 'no error';
 };
 /** Continue-as-new, as the workflow does it: packed, through JSON, unpacked. */
-const continued = (run: TeamRun) => new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
+const continued = (run: TeamRun) =>
+  new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
 
 describe('mailbox: cursors and delivery', () => {
   it('given a writer and a reviewer running, a message reaches the writer once and a peek leaves it unread', () => {
@@ -37,13 +43,18 @@ describe('mailbox: cursors and delivery', () => {
     const claims = run.claim(0);
     const writer = claimOf(claims, 'writer');
     const reviewer = claimOf(claims, 'reviewer');
-    const sent = run.sendMessage({ from: 'reviewer', fencingToken: reviewer.fencingToken, to: 'writer', body: { fix: 'typo in line 3' } }, 1);
+    const sent = run.sendMessage(
+      { from: 'reviewer', fencingToken: reviewer.fencingToken, to: 'writer', body: { fix: 'typo in line 3' } },
+      1,
+    );
     expect(sent).toEqual({ ok: true, id: 1 });
 
     const peeked = run.readInbox({ key: 'writer', fencingToken: writer.fencingToken, peek: true }, 2);
     expect(peeked.messages.map((m) => m.body)).toEqual([{ fix: 'typo in line 3' }]);
     const read = run.readInbox({ key: 'writer', fencingToken: writer.fencingToken }, 3);
-    expect(read.messages).toEqual([{ id: 1, from: 'reviewer', to: 'writer', subject: null, body: { fix: 'typo in line 3' }, at: 1 }]);
+    expect(read.messages).toEqual([
+      { id: 1, from: 'reviewer', to: 'writer', subject: null, body: { fix: 'typo in line 3' }, at: 1 },
+    ]);
     expect(run.readInbox({ key: 'writer', fencingToken: writer.fencingToken }, 4).messages).toEqual([]);
     // The reviewer never gets its own direct message to the writer.
     expect(run.readInbox({ key: 'reviewer', fencingToken: reviewer.fencingToken }, 5).messages).toEqual([]);
@@ -54,9 +65,14 @@ describe('mailbox: cursors and delivery', () => {
   it('a broadcast reaches every other task once, including one not started yet (in its first attempt input), never the sender', () => {
     const run = runOf([task('a'), task('b'), task('c', { dependsOn: ['a'] })]);
     const claims = run.claim(0);
-    run.sendMessage({ from: 'a', fencingToken: claimOf(claims, 'a').fencingToken, to: '*', subject: 'hello', body: 'all' }, 1);
+    run.sendMessage(
+      { from: 'a', fencingToken: claimOf(claims, 'a').fencingToken, to: '*', subject: 'hello', body: 'all' },
+      1,
+    );
     expect(run.readInbox({ key: 'a', fencingToken: claimOf(claims, 'a').fencingToken }, 2).messages).toEqual([]);
-    expect(run.readInbox({ key: 'b', fencingToken: claimOf(claims, 'b').fencingToken }, 2).messages.map((m) => m.id)).toEqual([1]);
+    expect(
+      run.readInbox({ key: 'b', fencingToken: claimOf(claims, 'b').fencingToken }, 2).messages.map((m) => m.id),
+    ).toEqual([1]);
     expect(run.readInbox({ key: 'b', fencingToken: claimOf(claims, 'b').fencingToken }, 3).messages).toEqual([]);
     run.settle('a', claimOf(claims, 'a').fencingToken, ok(), 4);
     const [c] = run.claim(5);
@@ -69,7 +85,9 @@ describe('mailbox: cursors and delivery', () => {
     const run = runOf([task('a'), task('b', { dependsOn: ['a'] })], { teammates: 1 });
     const [a] = run.claim(0);
     run.sendMessage({ from: 'coordinator', to: a.holder, body: 'for the slot' }, 1);
-    expect(run.readInbox({ key: 'a', fencingToken: a.fencingToken }, 2).messages.map((m) => m.body)).toEqual(['for the slot']);
+    expect(run.readInbox({ key: 'a', fencingToken: a.fencingToken }, 2).messages.map((m) => m.body)).toEqual([
+      'for the slot',
+    ]);
     run.settle('a', a.fencingToken, ok(), 3);
     const [b] = run.claim(4);
     expect(b.holder).toBe(a.holder);
@@ -82,7 +100,9 @@ describe('mailbox: cursors and delivery', () => {
     run.settle('a', first.fencingToken, { kind: 'failed', message: 'boom', nonRetryable: false }, 1);
     const second = claimOf(run.claim(2), 'a');
     expect(second.fencingToken).toBeGreaterThan(first.fencingToken);
-    expect(codeOf(() => run.sendMessage({ from: 'a', fencingToken: first.fencingToken, to: 'b', body: 1 }, 3))).toBe('stale_attempt');
+    expect(codeOf(() => run.sendMessage({ from: 'a', fencingToken: first.fencingToken, to: 'b', body: 1 }, 3))).toBe(
+      'stale_attempt',
+    );
     expect(codeOf(() => run.readInbox({ key: 'a', fencingToken: first.fencingToken }, 3))).toBe('stale_attempt');
     expect(codeOf(() => run.sendMessage({ from: 'a', to: 'b', body: 1 }, 3))).toBe('stale_attempt');
     expect(run.sendMessage({ from: 'a', fencingToken: second.fencingToken, to: 'b', body: 1 }, 3).ok).toBe(true);
@@ -91,15 +111,22 @@ describe('mailbox: cursors and delivery', () => {
   it('refuses what is malformed or too large with its code, and humans outside governance', () => {
     const run = runOf([task('a')], { governance: { operators: ['alice'] } });
     const [a] = run.claim(0);
-    const send = (request: Record<string, unknown>) => codeOf(() => run.sendMessage({ fencingToken: a.fencingToken, from: 'a', ...request }, 1));
+    const send = (request: Record<string, unknown>) =>
+      codeOf(() => run.sendMessage({ fencingToken: a.fencingToken, from: 'a', ...request }, 1));
     expect(send({ to: 'nobody', body: 1 })).toBe('TEAM_MAILBOX_MESSAGE_INVALID');
     expect(send({ to: 'teammate-9', body: 1 })).toBe('TEAM_MAILBOX_MESSAGE_INVALID');
     expect(send({ to: 'a', body: 1 })).toBe('TEAM_MAILBOX_MESSAGE_INVALID');
     expect(send({ to: 'coordinator' })).toBe('TEAM_MAILBOX_MESSAGE_INVALID');
-    expect(send({ to: 'coordinator', body: 'x'.repeat(MAILBOX_LIMITS.bodyBytes) })).toBe('TEAM_MAILBOX_MESSAGE_TOO_LARGE');
-    expect(send({ to: 'coordinator', subject: 's'.repeat(MAILBOX_LIMITS.subjectChars + 1), body: 1 })).toBe('TEAM_MAILBOX_MESSAGE_TOO_LARGE');
+    expect(send({ to: 'coordinator', body: 'x'.repeat(MAILBOX_LIMITS.bodyBytes) })).toBe(
+      'TEAM_MAILBOX_MESSAGE_TOO_LARGE',
+    );
+    expect(send({ to: 'coordinator', subject: 's'.repeat(MAILBOX_LIMITS.subjectChars + 1), body: 1 })).toBe(
+      'TEAM_MAILBOX_MESSAGE_TOO_LARGE',
+    );
     expect(send({ to: 42, body: 1 })).toBe('TEAM_MAILBOX_MESSAGE_INVALID');
-    expect(codeOf(() => run.sendMessage({ from: 'coordinator', actor: 'mallory', to: 'a', body: 1 }, 1))).toBe('forbidden');
+    expect(codeOf(() => run.sendMessage({ from: 'coordinator', actor: 'mallory', to: 'a', body: 1 }, 1))).toBe(
+      'forbidden',
+    );
     expect(run.sendMessage({ from: 'coordinator', actor: 'alice', to: 'a', body: 1 }, 1).ok).toBe(true);
     expect(run.sendMessage({ from: 'alice', to: 'a', body: 2 }, 1).ok).toBe(true);
   });
@@ -117,9 +144,13 @@ describe('mailbox: bounds, compaction and pressure', () => {
     expect(eventsOf(run, 'mailbox:backpressure')).toHaveLength(1);
 
     // b reads one batch: those messages are delivered, and the next send compacts them away.
-    expect(run.readInbox({ key: 'b', fencingToken: b.fencingToken }, 2000).messages).toHaveLength(MAILBOX_LIMITS.readBatch);
+    expect(run.readInbox({ key: 'b', fencingToken: b.fencingToken }, 2000).messages).toHaveLength(
+      MAILBOX_LIMITS.readBatch,
+    );
     expect(send(1001)).toEqual({ ok: true, id: MAILBOX_LIMITS.messages + 1 });
-    expect(eventsOf(run, 'mailbox:compacted')).toEqual([expect.objectContaining({ dropped: MAILBOX_LIMITS.readBatch })]);
+    expect(eventsOf(run, 'mailbox:compacted')).toEqual([
+      expect.objectContaining({ dropped: MAILBOX_LIMITS.readBatch }),
+    ]);
     const held = run.messagesView({ limit: 1000 }).messages;
     expect(held).toHaveLength(MAILBOX_LIMITS.messages - MAILBOX_LIMITS.readBatch + 1);
     expect(held[0].id).toBe(MAILBOX_LIMITS.readBatch + 1);
@@ -131,7 +162,8 @@ describe('mailbox: bounds, compaction and pressure', () => {
     const claims = run.claim(0);
     const a = claimOf(claims, 'a');
     run.sendMessage({ from: 'a', fencingToken: a.fencingToken, to: '*', body: 'hi' }, 1);
-    for (let n = 2; n <= MAILBOX_LIMITS.messages; n++) run.sendMessage({ from: 'alice', to: 'coordinator', body: n }, n);
+    for (let n = 2; n <= MAILBOX_LIMITS.messages; n++)
+      run.sendMessage({ from: 'alice', to: 'coordinator', body: n }, n);
     // Messages to the coordinator count as delivered at once: the send compacts them, not the broadcast.
     expect(run.sendMessage({ from: 'coordinator', to: 'b', body: 'next' }, 200).ok).toBe(true);
     expect(run.messagesView().messages.map((m) => m.id)).toEqual([1, MAILBOX_LIMITS.messages + 1]);
@@ -142,9 +174,12 @@ describe('mailbox: bounds, compaction and pressure', () => {
     run.claim(0);
     const body = 'x'.repeat(MAILBOX_LIMITS.bodyBytes - 100);
     let refused: string | undefined = 'no error';
-    for (let n = 0; n < 20 && refused === 'no error'; n++) refused = codeOf(() => run.sendMessage({ from: 'coordinator', to: 'a', body }, n));
+    for (let n = 0; n < 20 && refused === 'no error'; n++)
+      refused = codeOf(() => run.sendMessage({ from: 'coordinator', to: 'a', body }, n));
     expect(refused).toBe('TEAM_MAILBOX_CAPACITY_EXCEEDED');
-    expect(run.messagesView().messages.length).toBe(Math.floor(MAILBOX_LIMITS.totalBytes / (MAILBOX_LIMITS.bodyBytes - 20)));
+    expect(run.messagesView().messages.length).toBe(
+      Math.floor(MAILBOX_LIMITS.totalBytes / (MAILBOX_LIMITS.bodyBytes - 20)),
+    );
   });
 
   it('messages and cursors survive continue-as-new: nothing is delivered twice, nothing lost', () => {
@@ -153,11 +188,16 @@ describe('mailbox: bounds, compaction and pressure', () => {
     const b = claimOf(claims, 'b');
     run.sendMessage({ from: 'coordinator', to: '*', body: 'one' }, 1);
     run.sendMessage({ from: 'coordinator', to: 'b', body: 'two' }, 2);
-    expect(run.readInbox({ key: 'b', fencingToken: b.fencingToken }, 3).messages.map((m) => m.body)).toEqual(['one', 'two']);
+    expect(run.readInbox({ key: 'b', fencingToken: b.fencingToken }, 3).messages.map((m) => m.body)).toEqual([
+      'one',
+      'two',
+    ]);
     run.sendMessage({ from: 'coordinator', to: 'b', body: 'three' }, 4);
     const next = continued(run);
     expect(next.messagesView().messages.map((m) => m.body)).toEqual(['one', 'two', 'three']);
-    expect(next.readInbox({ key: 'b', fencingToken: b.fencingToken }, 5).messages.map((m) => m.body)).toEqual(['three']);
+    expect(next.readInbox({ key: 'b', fencingToken: b.fencingToken }, 5).messages.map((m) => m.body)).toEqual([
+      'three',
+    ]);
     expect(next.sendMessage({ from: 'coordinator', to: 'a', body: 'four' }, 6)).toEqual({ ok: true, id: 4 });
   });
 
@@ -165,12 +205,29 @@ describe('mailbox: bounds, compaction and pressure', () => {
     const run = runOf([task('a', { retry: { maxAttempts: 2, backoffMs: 0 } }), task('b')]);
     const claims = run.claim(0);
     const a = claimOf(claims, 'a');
-    run.settle('a', a.fencingToken, { kind: 'failed', message: 'x', nonRetryable: false, messages: [{ to: 'b', body: 'early' }] }, 1);
+    run.settle(
+      'a',
+      a.fencingToken,
+      { kind: 'failed', message: 'x', nonRetryable: false, messages: [{ to: 'b', body: 'early' }] },
+      1,
+    );
     expect(run.messagesView().messages).toEqual([]);
     const again = claimOf(run.claim(2), 'a');
-    run.settle('a', again.fencingToken, ok(null, [{ to: 'b', subject: 'done', body: { v: 1 } }, { to: 'ghost', body: 1 }]), 3);
-    expect(run.messagesView().messages).toEqual([{ id: 1, from: 'a', to: 'b', subject: 'done', body: { v: 1 }, at: 3 }]);
-    expect(eventsOf(run, 'control:rejected')).toEqual([expect.objectContaining({ message: 'sendMessage', key: 'a', reason: 'TEAM_MAILBOX_MESSAGE_INVALID' })]);
+    run.settle(
+      'a',
+      again.fencingToken,
+      ok(null, [
+        { to: 'b', subject: 'done', body: { v: 1 } },
+        { to: 'ghost', body: 1 },
+      ]),
+      3,
+    );
+    expect(run.messagesView().messages).toEqual([
+      { id: 1, from: 'a', to: 'b', subject: 'done', body: { v: 1 }, at: 3 },
+    ]);
+    expect(eventsOf(run, 'control:rejected')).toEqual([
+      expect.objectContaining({ message: 'sendMessage', key: 'a', reason: 'TEAM_MAILBOX_MESSAGE_INVALID' }),
+    ]);
   });
 });
 
@@ -184,10 +241,23 @@ describe('members', () => {
       expect.objectContaining({ holder: 'teammate-2', state: 'running', currentTask: 'b', since: 10 }),
     ]);
     run.settle('a', claimOf(claims, 'a').fencingToken, ok(), 20);
-    run.settle('b', claimOf(claims, 'b').fencingToken, { kind: 'failed', message: 'it broke', nonRetryable: false }, 30);
+    run.settle(
+      'b',
+      claimOf(claims, 'b').fencingToken,
+      { kind: 'failed', message: 'it broke', nonRetryable: false },
+      30,
+    );
     expect(run.membersView().slice(0, 2)).toEqual([
       { holder: 'teammate-1', state: 'idle', currentTask: null, completed: 1, failed: 0, lastError: null, since: 20 },
-      { holder: 'teammate-2', state: 'idle', currentTask: null, completed: 0, failed: 1, lastError: 'it broke', since: 30 },
+      {
+        holder: 'teammate-2',
+        state: 'idle',
+        currentTask: null,
+        completed: 0,
+        failed: 1,
+        lastError: 'it broke',
+        since: 30,
+      },
     ]);
     expect(eventsOf(run, 'teammate:idle').map((e) => e.holder)).toEqual(['teammate-1', 'teammate-2']);
     expect(eventsOf(run, 'teammate:state')).toHaveLength(4);
@@ -204,7 +274,11 @@ describe('members', () => {
     run.settle('a', a.fencingToken, ok(), 5);
     const hooks = run.drainIdleHooks();
     expect(hooks).toEqual([
-      { seq: 1, executor: { kind: 'shell', command: 'echo idle' }, member: expect.objectContaining({ holder: 'teammate-1', state: 'idle', completed: 1 }) },
+      {
+        seq: 1,
+        executor: { kind: 'shell', command: 'echo idle' },
+        member: expect.objectContaining({ holder: 'teammate-1', state: 'idle', completed: 1 }),
+      },
     ]);
     expect(run.drainIdleHooks()).toEqual([]);
   });
@@ -212,15 +286,35 @@ describe('members', () => {
 
 describe('approval tasks', () => {
   const plan = (approval: Record<string, unknown> = {}, extra: Partial<TeamPlanInput> = {}) =>
-    runOf([task('build'), task('approve', { dependsOn: ['build'], executor: { kind: 'approval', prompt: 'ship it?', ...approval } }), task('deploy', { dependsOn: ['approve'] })], extra);
+    runOf(
+      [
+        task('build'),
+        task('approve', { dependsOn: ['build'], executor: { kind: 'approval', prompt: 'ship it?', ...approval } }),
+        task('deploy', { dependsOn: ['approve'] }),
+      ],
+      extra,
+    );
 
   it('goes straight to adjudication when its dependency succeeds: no attempt, no teammate, no reservation', () => {
     const run = plan({}, { teammates: 1, budget: { maxTasks: 5 } });
     const [build] = run.claim(0);
     run.settle('build', build.fencingToken, ok(), 1);
     expect(run.claim(2)).toEqual([]);
-    expect(run.adjudicationsView()).toEqual([expect.objectContaining({ key: 'approve', code: 'TEAM_TASK_APPROVAL_REQUIRED', holder: 'coordinator', reason: expect.stringContaining('ship it?') })]);
-    expect(run.status(2)).toEqual(expect.objectContaining({ state: 'awaiting_adjudication', executions: 1, teammates: { requested: 1, active: 0 } }));
+    expect(run.adjudicationsView()).toEqual([
+      expect.objectContaining({
+        key: 'approve',
+        code: 'TEAM_TASK_APPROVAL_REQUIRED',
+        holder: 'coordinator',
+        reason: expect.stringContaining('ship it?'),
+      }),
+    ]);
+    expect(run.status(2)).toEqual(
+      expect.objectContaining({
+        state: 'awaiting_adjudication',
+        executions: 1,
+        teammates: { requested: 1, active: 0 },
+      }),
+    );
     expect(run.budgetView(2).reserved).toEqual({ tokens: 0, usd: 0 });
     expect(run.budgetView(2).used.tasks).toBe(1);
 
@@ -238,9 +332,16 @@ describe('approval tasks', () => {
     run.adjudicate({ key: 'approve', decision: 'retry', decisionId: 'again' }, 3);
     run.claim(4);
     const records = run.adjudicationsView();
-    expect(records.map((r) => [r.fencingToken, r.decision?.decision ?? null])).toEqual([[1, 'retry'], [2, null]]);
+    expect(records.map((r) => [r.fencingToken, r.decision?.decision ?? null])).toEqual([
+      [1, 'retry'],
+      [2, null],
+    ]);
     run.adjudicate({ key: 'approve', decision: 'reject', decisionId: 'no', reason: 'not today' }, 5);
-    expect(run.tasksView().map((t) => [t.key, t.status])).toEqual([['build', 'succeeded'], ['approve', 'failed'], ['deploy', 'skipped']]);
+    expect(run.tasksView().map((t) => [t.key, t.status])).toEqual([
+      ['build', 'succeeded'],
+      ['approve', 'failed'],
+      ['deploy', 'skipped'],
+    ]);
     expect(run.phase()).toBe('done');
   });
 
@@ -249,9 +350,15 @@ describe('approval tasks', () => {
     const [build] = run.claim(0);
     run.settle('build', build.fencingToken, ok(), 1);
     run.claim(2);
-    expect(codeOf(() => run.adjudicate({ key: 'approve', decision: 'accept', decisionId: 'x', actor: 'dev' }, 3))).toBe('forbidden');
-    expect(codeOf(() => run.adjudicate({ key: 'approve', decision: 'accept', decisionId: 'x', actor: 'eve' }, 3))).toBe('forbidden');
-    expect(run.adjudicate({ key: 'approve', decision: 'accept', decisionId: 'x', actor: 'rm' }, 3).task.status).toBe('succeeded');
+    expect(codeOf(() => run.adjudicate({ key: 'approve', decision: 'accept', decisionId: 'x', actor: 'dev' }, 3))).toBe(
+      'forbidden',
+    );
+    expect(codeOf(() => run.adjudicate({ key: 'approve', decision: 'accept', decisionId: 'x', actor: 'eve' }, 3))).toBe(
+      'forbidden',
+    );
+    expect(run.adjudicate({ key: 'approve', decision: 'accept', decisionId: 'x', actor: 'rm' }, 3).task.status).toBe(
+      'succeeded',
+    );
   });
 
   it('a plan whose approver is not an operator is refused with the path', () => {
@@ -267,7 +374,10 @@ describe('approval tasks', () => {
   });
 
   it('timeoutMs decides by onTimeout (reject by default) at its deadline, not before', () => {
-    for (const [onTimeout, status] of [[undefined, 'failed'], ['accept', 'succeeded']] as const) {
+    for (const [onTimeout, status] of [
+      [undefined, 'failed'],
+      ['accept', 'succeeded'],
+    ] as const) {
       const run = plan({ timeoutMs: 1_000, ...(onTimeout ? { onTimeout } : {}) });
       const [build] = run.claim(0);
       run.settle('build', build.fencingToken, ok(), 10);
@@ -277,7 +387,9 @@ describe('approval tasks', () => {
       expect(run.tasksView()[1].status).toBe('adjudication');
       run.expireApprovals(1_020);
       expect(run.tasksView()[1].status).toBe(status);
-      expect(run.adjudicationsView()[0].decision).toEqual(expect.objectContaining({ decisionId: 'approval-timeout:approve:1', actor: null }));
+      expect(run.adjudicationsView()[0].decision).toEqual(
+        expect.objectContaining({ decisionId: 'approval-timeout:approve:1', actor: null }),
+      );
       expect(run.approvalDeadline()).toBeNull();
     }
   });
@@ -287,7 +399,13 @@ describe('mailbox and members in the snapshot, at their bounds', () => {
   it('20,000 tasks that all read (each at its own cursor), a full mailbox and 256 members with long errors, all running long-keyed tasks, take under 192 KB', () => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `task-with-a-long-key-${'k'.repeat(90)}-${i}`);
     const index = new Map(keys.map((k, i) => [k, i]));
-    const mailbox = new Mailbox(emptyMailbox(), { keys, indexOf: (k) => index.get(k), teammates: 256, settled: () => false, record: () => {} });
+    const mailbox = new Mailbox(emptyMailbox(), {
+      keys,
+      indexOf: (k) => index.get(k),
+      teammates: 256,
+      settled: () => false,
+      record: () => {},
+    });
     const body = 'b'.repeat(Math.floor(MAILBOX_LIMITS.totalBytes / MAILBOX_LIMITS.messages) - 200);
     for (let n = 0; n < MAILBOX_LIMITS.messages; n++) mailbox.send({ from: 'coordinator', to: '*', body }, n);
     expect(mailbox.held.messages).toBe(MAILBOX_LIMITS.messages);
@@ -305,7 +423,13 @@ describe('mailbox and members in the snapshot, at their bounds', () => {
     const bytes = jsonBytes({ mailbox: mailbox.snapshot(), members: members.snapshot() });
     expect(bytes).toBeLessThan(192 * 1024);
     // And it comes back the same.
-    const again = new Mailbox(JSON.parse(JSON.stringify(mailbox.snapshot())), { keys, indexOf: (k) => index.get(k), teammates: 256, settled: () => false, record: () => {} });
+    const again = new Mailbox(JSON.parse(JSON.stringify(mailbox.snapshot())), {
+      keys,
+      indexOf: (k) => index.get(k),
+      teammates: 256,
+      settled: () => false,
+      record: () => {},
+    });
     expect(again.snapshot()).toEqual(mailbox.snapshot());
   });
 });

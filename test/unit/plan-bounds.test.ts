@@ -12,22 +12,35 @@ function problemsOf(input: unknown, knownKinds?: string[]): PlanProblem[] {
 }
 
 describe('executor kinds a plain object already answers to are refused, not looked up', () => {
-  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])('kind %j is a clean problem', (kind) => {
-    const problems = problemsOf(plan([{ key: 'a', executor: { kind } }]));
-    expect(problems).toEqual([{ path: 'tasks[0].executor.kind', code: 'schema', message: `executor kind "${kind}" is a reserved name` }]);
-  });
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])(
+    'kind %j is a clean problem',
+    (kind) => {
+      const problems = problemsOf(plan([{ key: 'a', executor: { kind } }]));
+      expect(problems).toEqual([
+        { path: 'tasks[0].executor.kind', code: 'schema', message: `executor kind "${kind}" is a reserved name` },
+      ]);
+    },
+  );
 });
 
 describe('unknown executor kinds, where the caller knows its kinds (teamrun validate)', () => {
   it('a typo of a built-in kind is refused with a did-you-mean', () => {
     expect(problemsOf(plan([{ key: 'a', executor: { kind: 'shel', command: 'true' } }]), [])).toMatchObject([
-      { path: 'tasks[0].executor.kind', code: 'unknown_executor_kind', message: expect.stringContaining('(did you mean "shell"?)') },
+      {
+        path: 'tasks[0].executor.kind',
+        code: 'unknown_executor_kind',
+        message: expect.stringContaining('(did you mean "shell"?)'),
+      },
     ]);
   });
 
   it('a declared custom kind passes, and a typo of it is pointed at it', () => {
-    expect(validatePlan(plan([{ key: 'a', executor: { kind: 'acme.deploy' } }]), { knownKinds: ['acme.deploy'] }).ok).toBe(true);
-    expect(problemsOf(plan([{ key: 'a', executor: { kind: 'acme.deplyo' } }]), ['acme.deploy'])[0].message).toContain('did you mean "acme.deploy"?');
+    expect(
+      validatePlan(plan([{ key: 'a', executor: { kind: 'acme.deploy' } }]), { knownKinds: ['acme.deploy'] }).ok,
+    ).toBe(true);
+    expect(problemsOf(plan([{ key: 'a', executor: { kind: 'acme.deplyo' } }]), ['acme.deploy'])[0].message).toContain(
+      'did you mean "acme.deploy"?',
+    );
   });
 
   it('the workflow, which cannot know its workers, lets any well-formed kind through', () => {
@@ -37,10 +50,22 @@ describe('unknown executor kinds, where the caller knows its kinds (teamrun vali
 
 describe('durations are bounded to what timers honour (2^31-1 ms)', () => {
   const cases: Array<[string, unknown, string]> = [
-    ['a shell timeout of 3e9 ms', plan([{ key: 'a', executor: { kind: 'shell', command: 'true', timeoutMs: 3e9 } }]), 'tasks[0].executor.timeoutMs'],
+    [
+      'a shell timeout of 3e9 ms',
+      plan([{ key: 'a', executor: { kind: 'shell', command: 'true', timeoutMs: 3e9 } }]),
+      'tasks[0].executor.timeoutMs',
+    ],
     ['a sleep of 3e9 ms', plan([{ key: 'a', executor: { kind: 'sleep', ms: 3e9 } }]), 'tasks[0].executor.ms'],
-    ['an http timeout', plan([{ key: 'a', executor: { kind: 'http', url: 'http://x', timeoutMs: 2 ** 31 } }]), 'tasks[0].executor.timeoutMs'],
-    ['an llm timeout', plan([{ key: 'a', executor: { kind: 'llm', model: 'm', prompt: 'p', timeoutMs: 2 ** 31 } }]), 'tasks[0].executor.timeoutMs'],
+    [
+      'an http timeout',
+      plan([{ key: 'a', executor: { kind: 'http', url: 'http://x', timeoutMs: 2 ** 31 } }]),
+      'tasks[0].executor.timeoutMs',
+    ],
+    [
+      'an llm timeout',
+      plan([{ key: 'a', executor: { kind: 'llm', model: 'm', prompt: 'p', timeoutMs: 2 ** 31 } }]),
+      'tasks[0].executor.timeoutMs',
+    ],
     ['a lease TTL', plan([noop('a')], { lease: { ttlMs: 2 ** 31 } }), 'lease.ttlMs'],
     ['a task lease TTL', plan([noop('a', { lease: { ttlMs: 2 ** 31 } })]), 'tasks[0].lease.ttlMs'],
     ['a wall budget', plan([noop('a')], { budget: { maxWallMs: 2 ** 31 } }), 'budget.maxWallMs'],
@@ -68,7 +93,9 @@ describe('scopes', () => {
     ['docs/../../etc', 'has a ".." segment'],
     ['/etc/passwd', 'absolute path outside the workspace'],
   ])('refuses %j: %s', (scope, message) => {
-    expect(problemsOf(plan([noop('a', { scope: [scope] })]))).toMatchObject([{ path: 'tasks[0].scope[0]', code: 'invalid_scope', message: expect.stringContaining(message) }]);
+    expect(problemsOf(plan([noop('a', { scope: [scope] })]))).toMatchObject([
+      { path: 'tasks[0].scope[0]', code: 'invalid_scope', message: expect.stringContaining(message) },
+    ]);
   });
 
   it('"*" (or "/") is exclusive with every task that has any scope, and with no unscoped one', () => {
@@ -81,25 +108,42 @@ describe('scopes', () => {
 describe('a plan must fit the payload limit', () => {
   it('refuses a plan over the JSON bound with its size', () => {
     const command = 'x'.repeat(60_000);
-    const tasks = Array.from({ length: 30 }, (_, i) => ({ key: `t${i}`, executor: { kind: 'shell', command: `${i}${command}` } }));
+    const tasks = Array.from({ length: 30 }, (_, i) => ({
+      key: `t${i}`,
+      executor: { kind: 'shell', command: `${i}${command}` },
+    }));
     const problems = problemsOf(plan(tasks));
     expect(problems[0]).toMatchObject({ path: '(plan)', code: 'plan_too_large' });
     expect(problems[0].message).toMatch(/the plan is \d+ bytes of JSON, over the 1572864-byte bound/);
   });
 
   it('refuses a plan whose packed form would leave no room for the run state', () => {
-    const tasks = Array.from({ length: 14 }, (_, i) => ({ key: `t${i}`, executor: { kind: 'shell', command: `${i}${'y'.repeat(50_000)}` } }));
-    expect(problemsOf(plan(tasks))[0]).toMatchObject({ code: 'plan_too_large', message: expect.stringContaining(`${PLAN_LIMITS.maxPackedPlanBytes}-byte bound`) });
+    const tasks = Array.from({ length: 14 }, (_, i) => ({
+      key: `t${i}`,
+      executor: { kind: 'shell', command: `${i}${'y'.repeat(50_000)}` },
+    }));
+    expect(problemsOf(plan(tasks))[0]).toMatchObject({
+      code: 'plan_too_large',
+      message: expect.stringContaining(`${PLAN_LIMITS.maxPackedPlanBytes}-byte bound`),
+    });
   });
 });
 
 describe('the did-you-mean search is bounded', () => {
   it('a 20,000-task plan with 30 misspelt dependencies validates in well under a second, each with its suggestion', () => {
-    const key = (i: number) => `task-${String(i).padStart(6, '0')}-build-step-of-the-nightly-documentation-pipeline-for-every-package`;
+    const key = (i: number) =>
+      `task-${String(i).padStart(6, '0')}-build-step-of-the-nightly-documentation-pipeline-for-every-package`;
     const tasks = Array.from({ length: PLAN_LIMITS.maxTasks }, (_, i) => ({
       key: key(i),
       executor: { kind: 'noop' },
-      dependsOn: i > 0 && i % 666 === 0 ? [key(i - 1).replace('task', 'tsak').replace('step', 'stpe')] : [],
+      dependsOn:
+        i > 0 && i % 666 === 0
+          ? [
+              key(i - 1)
+                .replace('task', 'tsak')
+                .replace('step', 'stpe'),
+            ]
+          : [],
     }));
     validatePlan(plan(tasks.slice(0, 100))); // warm up the schema
     const started = performance.now();
@@ -115,7 +159,11 @@ describe('the did-you-mean search is bounded', () => {
 
   it('thousands of misspelt long keys still validate fast (suggestions stop at the budget)', () => {
     const key = (i: number) => `k${String(i).padStart(6, '0')}`.padEnd(120, 'x');
-    const tasks = Array.from({ length: 5_000 }, (_, i) => ({ key: key(i), executor: { kind: 'noop' }, dependsOn: i ? [key(i - 1).replace('k', 'q')] : [] }));
+    const tasks = Array.from({ length: 5_000 }, (_, i) => ({
+      key: key(i),
+      executor: { kind: 'noop' },
+      dependsOn: i ? [key(i - 1).replace('k', 'q')] : [],
+    }));
     const started = performance.now();
     expect(problemsOf(plan(tasks))).toHaveLength(4_999);
     expect(performance.now() - started).toBeLessThan(5_000);

@@ -32,7 +32,11 @@ describe('a plan with a broken graph is refused with every problem and where it 
       scenario: 'an unknown dependency, with a did-you-mean',
       input: plan([task('build'), task('test', ['bulid'])]),
       expected: [
-        { path: 'tasks[1].dependsOn[0]', code: 'unknown_dependency', message: 'unknown task "bulid" (did you mean "build"?)' },
+        {
+          path: 'tasks[1].dependsOn[0]',
+          code: 'unknown_dependency',
+          message: 'unknown task "bulid" (did you mean "build"?)',
+        },
       ],
     },
     {
@@ -94,7 +98,11 @@ describe('a plan with a broken graph is refused with every problem and where it 
 describe('built-in executor kinds check their fields', () => {
   const refused: Array<{ scenario: string; executor: Record<string, unknown>; path: string; message?: RegExp }> = [
     { scenario: 'shell without a command', executor: { kind: 'shell' }, path: 'tasks[0].executor.command' },
-    { scenario: 'shell with an empty command', executor: { kind: 'shell', command: '' }, path: 'tasks[0].executor.command' },
+    {
+      scenario: 'shell with an empty command',
+      executor: { kind: 'shell', command: '' },
+      path: 'tasks[0].executor.command',
+    },
     {
       scenario: 'shell with a non-string env value',
       executor: { kind: 'shell', command: 'true', env: { N: 1 } },
@@ -106,10 +114,18 @@ describe('built-in executor kinds check their fields', () => {
       path: 'tasks[0].executor.url',
       message: /http\(s\) URL/,
     },
-    { scenario: 'http with an unknown method', executor: { kind: 'http', url: 'http://x.test', method: 'BREW' }, path: 'tasks[0].executor.method' },
+    {
+      scenario: 'http with an unknown method',
+      executor: { kind: 'http', url: 'http://x.test', method: 'BREW' },
+      path: 'tasks[0].executor.method',
+    },
     { scenario: 'sleep with a negative duration', executor: { kind: 'sleep', ms: -1 }, path: 'tasks[0].executor.ms' },
     { scenario: 'sleep with a string duration', executor: { kind: 'sleep', ms: '10' }, path: 'tasks[0].executor.ms' },
-    { scenario: 'noop with a field it does not take', executor: { kind: 'noop', command: 'x' }, path: 'tasks[0].executor' },
+    {
+      scenario: 'noop with a field it does not take',
+      executor: { kind: 'noop', command: 'x' },
+      path: 'tasks[0].executor',
+    },
     {
       scenario: 'llm with both prompt and messages',
       executor: { kind: 'llm', model: 'm', prompt: 'p', messages: [{ role: 'user', content: 'c' }] },
@@ -148,7 +164,11 @@ describe('a valid plan', () => {
 
   it('keeps what the user wrote over the defaults', () => {
     const result = validatePlan(
-      plan([task('a', [], { retry: { maxAttempts: 1 } })], { teammates: 8, retry: { backoffMs: 50 }, awaitAdjudication: false }),
+      plan([task('a', [], { retry: { maxAttempts: 1 } })], {
+        teammates: 8,
+        retry: { backoffMs: 50 },
+        awaitAdjudication: false,
+      }),
     );
     if (!result.ok) throw new Error(formatProblems(result.problems));
     expect(result.plan.teammates).toBe(8);

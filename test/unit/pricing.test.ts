@@ -23,7 +23,10 @@ describe('usage priced per record', () => {
       prices,
     );
     expect(usage).toEqual({ inputTokens: 1_000_001, model: 'ten-dollar', costUsd: 10.0001 });
-    expect(settle({ maxUsd: 1 }, usage)).toEqual({ charge: { ok: true, tokens: 1_000_001, usd: 10.0001 }, used: expect.objectContaining({ usd: 10.0001 }) });
+    expect(settle({ maxUsd: 1 }, usage)).toEqual({
+      charge: { ok: true, tokens: 1_000_001, usd: 10.0001 },
+      used: expect.objectContaining({ usd: 10.0001 }),
+    });
   });
 
   it('counts tokens of a record with neither a price nor a cost as unpriced, whatever the other records cost', () => {
@@ -34,7 +37,12 @@ describe('usage priced per record', () => {
       ],
       prices,
     );
-    expect(usage).toEqual({ inputTokens: 1_000_001, model: 'unknown-model', costUsd: 0.0001, unpricedTokens: 1_000_000 });
+    expect(usage).toEqual({
+      inputTokens: 1_000_001,
+      model: 'unknown-model',
+      costUsd: 0.0001,
+      unpricedTokens: 1_000_000,
+    });
     // The last model does not win, and the cost of one record does not vouch for another.
     expect(settle({ maxUsd: 1 }, usage).charge).toEqual({ ok: false, reason: 'unpriced-usage' });
     // Without a dollar limit unpriced usage is recorded, not fatal.
@@ -56,7 +64,16 @@ describe('usage priced per record', () => {
   });
 
   it('names every model the records used, not only the last', () => {
-    expect(priceUsage([{ outputTokens: 1, model: 'a' }, { outputTokens: 1, model: 'b' }, { outputTokens: 1, model: 'a' }], {})?.model).toBe('a, b');
+    expect(
+      priceUsage(
+        [
+          { outputTokens: 1, model: 'a' },
+          { outputTokens: 1, model: 'b' },
+          { outputTokens: 1, model: 'a' },
+        ],
+        {},
+      )?.model,
+    ).toBe('a, b');
   });
 
   it('keeps memory bounded: records of one model merge, and models past the bound are counted unpriced', () => {
@@ -66,6 +83,10 @@ describe('usage priced per record', () => {
     for (let i = 0; i < MAX_USAGE_RECORDS + 10; i++) records.add({ outputTokens: 2, model: `m${i}` });
     expect(records.records).toHaveLength(MAX_USAGE_RECORDS + 1);
     // 255 models on their own, the rest merged into one unpriced record: every token still counted.
-    expect(priceUsage(records.records, prices)).toMatchObject({ inputTokens: 10_000, costUsd: 0.1, unpricedTokens: 2 * (MAX_USAGE_RECORDS + 10) });
+    expect(priceUsage(records.records, prices)).toMatchObject({
+      inputTokens: 10_000,
+      costUsd: 0.1,
+      unpricedTokens: 2 * (MAX_USAGE_RECORDS + 10),
+    });
   });
 });

@@ -6,7 +6,7 @@ const SECRET = 'sk-SECRET-OPENAI-0123456789abcdef';
 const redactor = new Redactor([{ name: 'OPENAI_API_KEY', value: SECRET }]);
 const MARK = '[redacted:OPENAI_API_KEY]';
 
-describe('redaction of the worker\'s secrets', () => {
+describe("redaction of the worker's secrets", () => {
   it('catches the secret as is, JSON-escaped, URL-encoded, hex and base64 at any alignment', () => {
     const forms = [
       SECRET,
@@ -27,7 +27,11 @@ describe('redaction of the worker\'s secrets', () => {
   it('catches a secret with special characters URL-encoded (both ways) and JSON-escaped', () => {
     const password = 'db p@ss/w"rd';
     const r = new Redactor([{ name: 'DB_PASSWORD', value: password }]);
-    for (const text of [encodeURIComponent(password), encodeURIComponent(password).replace(/%20/g, '+'), JSON.stringify(password)]) {
+    for (const text of [
+      encodeURIComponent(password),
+      encodeURIComponent(password).replace(/%20/g, '+'),
+      JSON.stringify(password),
+    ]) {
       expect(r.text(`x=${text}&y`)).toContain('[redacted:DB_PASSWORD]');
     }
   });

@@ -7,7 +7,13 @@ import type { ControlRecord } from '../../src/report/model';
 
 const T0 = 1_000_000;
 
-function attempt(key: string, token: number, at: number, end: (AttemptEnd & { at: number }) | null, extra: Partial<HistoryAttempt> = {}): HistoryAttempt {
+function attempt(
+  key: string,
+  token: number,
+  at: number,
+  end: (AttemptEnd & { at: number }) | null,
+  extra: Partial<HistoryAttempt> = {},
+): HistoryAttempt {
   return {
     input: {
       workflowId: 'run-1',
@@ -55,17 +61,35 @@ const execution = (workflowStatus = 'COMPLETED', pending: ExecutionFacts['pendin
 });
 
 function facts(attempts: HistoryAttempt[], control: ControlRecord[] = []): HistoryFacts {
-  return { plan: { name: 'docs', tasks: [{ key: 'a', executor: { kind: 'noop' } }, { key: 'b', executor: { kind: 'noop' } }] }, startedAt: T0, close: null, attempts, control };
+  return {
+    plan: {
+      name: 'docs',
+      tasks: [
+        { key: 'a', executor: { kind: 'noop' } },
+        { key: 'b', executor: { kind: 'noop' } },
+      ],
+    },
+    startedAt: T0,
+    close: null,
+    attempts,
+    control,
+  };
 }
 
-const outcomes = (report: ReturnType<typeof buildReport>) => report.tasks.flatMap((t) => t.attempts.map((a) => [a.activityId, a.outcome, a.detail]));
+const outcomes = (report: ReturnType<typeof buildReport>) =>
+  report.tasks.flatMap((t) => t.attempts.map((a) => [a.activityId, a.outcome, a.detail]));
 
 describe('the run report reads attempts the way the team rules settle them', () => {
   it('a heartbeat timeout is a lost lease, and the next token is its re-lease', () => {
     const report = buildReport(
       facts([
         attempt('a', 1, T0 + 100, { kind: 'timed-out', at: T0 + 3_000, timeoutType: 'HEARTBEAT', worker: 'worker-a' }),
-        attempt('a', 2, T0 + 3_100, { kind: 'completed', at: T0 + 3_500, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 }, worker: 'worker-b' }),
+        attempt('a', 2, T0 + 3_100, {
+          kind: 'completed',
+          at: T0 + 3_500,
+          usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 },
+          worker: 'worker-b',
+        }),
       ]),
       execution(),
       null,
@@ -75,7 +99,16 @@ describe('the run report reads attempts the way the team rules settle them', () 
       ['a#1', 'lease-expired', 'no heartbeat within the lease TTL'],
       ['a#2', 'succeeded', null],
     ]);
-    expect(report.leases).toEqual([{ at: T0 + 3_000, key: 'a', fencingToken: 1, leaseId: 'run-1/a/1', worker: 'worker-a', next: { fencingToken: 2, at: T0 + 3_100 } }]);
+    expect(report.leases).toEqual([
+      {
+        at: T0 + 3_000,
+        key: 'a',
+        fencingToken: 1,
+        leaseId: 'run-1/a/1',
+        worker: 'worker-a',
+        next: { fencingToken: 2, at: T0 + 3_100 },
+      },
+    ]);
     expect(report.tasks.find((t) => t.key === 'a')!.attempts[1].worker).toBe('worker-b');
   });
 
@@ -101,9 +134,18 @@ describe('the run report reads attempts the way the team rules settle them', () 
 
   it('a stop without an accepted interruption (an abort; a refused interrupt) is a cancellation', () => {
     const report = buildReport(
-      facts([attempt('a', 2, T0, { kind: 'cancelled', at: T0 + 600, usage: null, worker: 'w' }, { cancelRequestedAt: T0 + 500 })], [
-        interrupt('a', 1, T0 + 400, 'refused: stale_attempt'),
-      ]),
+      facts(
+        [
+          attempt(
+            'a',
+            2,
+            T0,
+            { kind: 'cancelled', at: T0 + 600, usage: null, worker: 'w' },
+            { cancelRequestedAt: T0 + 500 },
+          ),
+        ],
+        [interrupt('a', 1, T0 + 400, 'refused: stale_attempt')],
+      ),
       execution(),
       null,
       T0 + 1_000,
@@ -114,8 +156,22 @@ describe('the run report reads attempts the way the team rules settle them', () 
   it('a worker shutdown hands the attempt back: released, and re-leased', () => {
     const report = buildReport(
       facts([
-        attempt('a', 1, T0, { kind: 'failed', at: T0 + 200, type: 'TeamWorkerShutdown', message: 'worker w is shutting down', usage: null, worker: 'w' }),
-        attempt('a', 2, T0 + 300, { kind: 'failed', at: T0 + 400, type: 'ShellExit', message: 'exit 3', usage: null, worker: 'w' }),
+        attempt('a', 1, T0, {
+          kind: 'failed',
+          at: T0 + 200,
+          type: 'TeamWorkerShutdown',
+          message: 'worker w is shutting down',
+          usage: null,
+          worker: 'w',
+        }),
+        attempt('a', 2, T0 + 300, {
+          kind: 'failed',
+          at: T0 + 400,
+          type: 'ShellExit',
+          message: 'exit 3',
+          usage: null,
+          worker: 'w',
+        }),
       ]),
       execution(),
       null,
@@ -130,12 +186,18 @@ describe('the run report reads attempts the way the team rules settle them', () 
 
   it('an open attempt is running once a worker started it (from the pending activities), scheduled before', () => {
     const report = buildReport(
-      facts([attempt('a', 1, T0, null, { startedAt: null, worker: null }), attempt('b', 1, T0, null, { startedAt: null, worker: null })]),
+      facts([
+        attempt('a', 1, T0, null, { startedAt: null, worker: null }),
+        attempt('b', 1, T0, null, { startedAt: null, worker: null }),
+      ]),
       execution('RUNNING', [{ activityId: 'a#1', startedAt: T0 + 50, worker: 'worker-a' }]),
       null,
       T0 + 500,
     );
-    expect(outcomes(report).map(([id, outcome]) => [id, outcome])).toEqual([['a#1', 'running'], ['b#1', 'scheduled']]);
+    expect(outcomes(report).map(([id, outcome]) => [id, outcome])).toEqual([
+      ['a#1', 'running'],
+      ['b#1', 'scheduled'],
+    ]);
     expect(report.tasks[0].attempts[0]).toMatchObject({ startedAt: T0 + 50, worker: 'worker-a' });
     expect(report.notes[0]).toContain('did not answer queries');
     expect(report.adjudications).toBeNull();
@@ -144,8 +206,20 @@ describe('the run report reads attempts the way the team rules settle them', () 
   it('budget over time: an attempt counts when scheduled, its usage when it settles', () => {
     const report = buildReport(
       facts([
-        attempt('a', 1, T0 + 100, { kind: 'completed', at: T0 + 200, usage: { inputTokens: 100, outputTokens: 50, costUsd: 0.1 }, worker: 'w' }),
-        attempt('b', 1, T0 + 100, { kind: 'failed', at: T0 + 300, type: null, message: 'x', usage: { inputTokens: 10, cacheTokens: 5, costUsd: 0.02 }, worker: 'w' }),
+        attempt('a', 1, T0 + 100, {
+          kind: 'completed',
+          at: T0 + 200,
+          usage: { inputTokens: 100, outputTokens: 50, costUsd: 0.1 },
+          worker: 'w',
+        }),
+        attempt('b', 1, T0 + 100, {
+          kind: 'failed',
+          at: T0 + 300,
+          type: null,
+          message: 'x',
+          usage: { inputTokens: 10, cacheTokens: 5, costUsd: 0.02 },
+          worker: 'w',
+        }),
       ]),
       execution(),
       null,
@@ -165,7 +239,22 @@ describe('the run report reads attempts the way the team rules settle them', () 
       state: 'succeeded',
       stats: { total: 2, succeeded: 2, failed: 0, skipped: 0, adjudication: 0 },
       tasks: [
-        { key: 'a', title: 'Task A', status: 'succeeded', attempts: 1, fencingToken: 1, dependsOn: [], holder: 'teammate-1', startedAt: T0, settledAt: T0 + 1, lastError: null, skipReason: null, parent: null, depth: 0, usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 } },
+        {
+          key: 'a',
+          title: 'Task A',
+          status: 'succeeded',
+          attempts: 1,
+          fencingToken: 1,
+          dependsOn: [],
+          holder: 'teammate-1',
+          startedAt: T0,
+          settledAt: T0 + 1,
+          lastError: null,
+          skipReason: null,
+          parent: null,
+          depth: 0,
+          usage: { inputTokens: 0, outputTokens: 0, cacheTokens: 0, costUsd: 0 },
+        },
       ],
       adjudications: [],
       budget: {
@@ -180,7 +269,10 @@ describe('the run report reads attempts the way the team rules settle them', () 
     };
     const report = buildReport(facts([]), execution(), final, T0 + 10);
     expect(report.state).toBe('succeeded');
-    expect(report.tasks.map((t) => [t.key, t.title, t.status])).toEqual([['a', 'Task A', 'succeeded'], ['b', 'b', null]]);
+    expect(report.tasks.map((t) => [t.key, t.title, t.status])).toEqual([
+      ['a', 'Task A', 'succeeded'],
+      ['b', 'b', null],
+    ]);
     expect(report.budget).toMatchObject({ limits: { maxTokens: 1_000 }, used: { attempts: 7, tokens: 900, usd: 0 } });
     expect(report.adjudications).toEqual([]);
   });
@@ -188,21 +280,53 @@ describe('the run report reads attempts the way the team rules settle them', () 
 
 describe('links an attempt printed', () => {
   it('reach the report only as plain http(s) URLs', () => {
-    const input = { workflowId: 'w', taskKey: 'a', title: 'a', attempt: 1, fencingToken: 1, leaseId: 'l', holder: 'teammate-1', executor: { kind: 'shell' }, dependencyOutputs: {} };
+    const input = {
+      workflowId: 'w',
+      taskKey: 'a',
+      title: 'a',
+      attempt: 1,
+      fencingToken: 1,
+      leaseId: 'l',
+      holder: 'teammate-1',
+      executor: { kind: 'shell' },
+      dependencyOutputs: {},
+    };
     const result = {
       workerIdentity: 'w1',
       logs: { stdout: 'hi\n', stderr: '', stdoutBytes: 3, stderrBytes: 0 },
-      links: [{ url: 'javascript:alert(1)', label: 'x' }, { url: 'https://logs.example.test/a', label: 'full log' }, { url: 'data:text/html,hi' }],
+      links: [
+        { url: 'javascript:alert(1)', label: 'x' },
+        { url: 'https://logs.example.test/a', label: 'full log' },
+        { url: 'data:text/html,hi' },
+      ],
     };
     const facts = readHistories([
       {
         events: [
-          { eventId: 5, eventTime: msToTs(1_000), activityTaskScheduledEventAttributes: { activityId: 'a#1', input: { payloads: [defaultPayloadConverter.toPayload(input)] } } },
-          { eventId: 7, eventTime: msToTs(2_000), activityTaskCompletedEventAttributes: { scheduledEventId: 5, result: { payloads: [defaultPayloadConverter.toPayload(result)] } } },
+          {
+            eventId: 5,
+            eventTime: msToTs(1_000),
+            activityTaskScheduledEventAttributes: {
+              activityId: 'a#1',
+              input: { payloads: [defaultPayloadConverter.toPayload(input)] },
+            },
+          },
+          {
+            eventId: 7,
+            eventTime: msToTs(2_000),
+            activityTaskCompletedEventAttributes: {
+              scheduledEventId: 5,
+              result: { payloads: [defaultPayloadConverter.toPayload(result)] },
+            },
+          },
         ],
       } as never,
     ]);
-    expect(facts.attempts[0].end).toMatchObject({ kind: 'completed', logs: result.logs, links: [{ url: 'https://logs.example.test/a', label: 'full log' }] });
+    expect(facts.attempts[0].end).toMatchObject({
+      kind: 'completed',
+      logs: result.logs,
+      links: [{ url: 'https://logs.example.test/a', label: 'full log' }],
+    });
     expect(facts.attempts[0].scheduledEventId).toBe(5);
   });
 });

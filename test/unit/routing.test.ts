@@ -80,7 +80,11 @@ const rules: Array<[string, Partial<RouteInput>, Disposition]> = [
   ],
   // Completed attempts.
   ['a completed attempt succeeds', {}, { to: 'succeeded' }],
-  ['an output past the run\'s bound on outputs fails the task', { outputFits: false, asksToSpawn: true }, { to: 'failed', why: 'output-too-large' }],
+  [
+    "an output past the run's bound on outputs fails the task",
+    { outputFits: false, asksToSpawn: true },
+    { to: 'failed', why: 'output-too-large' },
+  ],
   ['a completed attempt that asks to add tasks adds them first', { asksToSpawn: true }, { to: 'add-tasks' }],
   ['... and succeeds once they are added', { asksToSpawn: true, spawn: 'added' }, { to: 'succeeded' }],
   [
@@ -96,8 +100,16 @@ const rules: Array<[string, Partial<RouteInput>, Disposition]> = [
   ],
   // Failed attempts.
   ['a failed attempt is retried', { outcome: 'failed' }, { to: 'retry' }],
-  ['a failed attempt with its attempts spent fails the task', { outcome: 'failed', attemptsSpent: true }, { to: 'failed', why: 'attempt-failed' }],
-  ['a non-retryable failure fails the task at once', { outcome: 'failed', nonRetryable: true }, { to: 'failed', why: 'attempt-failed' }],
+  [
+    'a failed attempt with its attempts spent fails the task',
+    { outcome: 'failed', attemptsSpent: true },
+    { to: 'failed', why: 'attempt-failed' },
+  ],
+  [
+    'a non-retryable failure fails the task at once',
+    { outcome: 'failed', nonRetryable: true },
+    { to: 'failed', why: 'attempt-failed' },
+  ],
   ['an attempt cancelled though nobody stopped it is retried', { outcome: 'cancelled' }, { to: 'retry' }],
   [
     'an attempt cancelled with its attempts spent fails the task',
@@ -106,7 +118,7 @@ const rules: Array<[string, Partial<RouteInput>, Disposition]> = [
   ],
 ];
 
-describe('where an attempt\'s outcome sends its task', () => {
+describe("where an attempt's outcome sends its task", () => {
   it.each(rules)('%s', (_rule, given, expected) => {
     expect(route({ ...attempt, ...given })).toEqual(expected);
   });

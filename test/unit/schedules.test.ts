@@ -12,9 +12,12 @@ describe('schedule intervals', () => {
     expect(parseEvery(text)).toBe(ms);
   });
 
-  it.each(['', 'hourly', '1h 30m', '10', '-5m', '500ms'])('refuses --every "%s" with a message that shows the form', (text) => {
-    expect(() => parseEvery(text)).toThrow(/--every/);
-  });
+  it.each(['', 'hourly', '1h 30m', '10', '-5m', '500ms'])(
+    'refuses --every "%s" with a message that shows the form',
+    (text) => {
+      expect(() => parseEvery(text)).toThrow(/--every/);
+    },
+  );
 
   it('prints intervals back the way they are written', () => {
     expect([90_000, 5_400_000, 86_400_000, 1_500].map(formatMs)).toEqual(['1m30s', '1h30m', '1d', '1s500ms']);
@@ -32,7 +35,14 @@ describe('what sync compares', () => {
   };
 
   it('the fingerprint ignores key order but not content', () => {
-    const reordered = { taskQueue: 'teamrun', paused: false, overlap: 'skip', cron: '0 3 * * *', plan: { tasks: [{ executor: { kind: 'noop' }, key: 'a' }], name: 'docs' }, id: 'nightly' } as TeamScheduleSpec;
+    const reordered = {
+      taskQueue: 'teamrun',
+      paused: false,
+      overlap: 'skip',
+      cron: '0 3 * * *',
+      plan: { tasks: [{ executor: { kind: 'noop' }, key: 'a' }], name: 'docs' },
+      id: 'nightly',
+    } as TeamScheduleSpec;
     expect(fingerprint(reordered)).toBe(fingerprint(spec));
     for (const changed of [
       { ...spec, cron: '0 4 * * *' },
@@ -47,7 +57,11 @@ describe('what sync compares', () => {
   });
 
   it('shows a compiled calendar briefly', () => {
-    const at3 = { second: [{ start: 0, end: 0, step: 1 }], minute: [{ start: 0, end: 0, step: 1 }], hour: [{ start: 3, end: 3, step: 1 }] };
+    const at3 = {
+      second: [{ start: 0, end: 0, step: 1 }],
+      minute: [{ start: 0, end: 0, step: 1 }],
+      hour: [{ start: 3, end: 3, step: 1 }],
+    };
     expect(describeSpec({ calendars: [at3], timezone: 'Europe/Paris' } as never)).toBe('at 03:00:00 (Europe/Paris)');
     const weekdays = {
       second: [{ start: 0, end: 0, step: 1 }],
@@ -55,7 +69,9 @@ describe('what sync compares', () => {
       hour: [{ start: 9, end: 17, step: 1 }],
       dayOfWeek: [{ start: 'MONDAY', end: 'FRIDAY', step: 1 }],
     };
-    expect(describeSpec({ calendars: [weekdays] } as never)).toBe('second 0, minute */5, hour 9-17, dayOfWeek MONDAY-FRIDAY');
+    expect(describeSpec({ calendars: [weekdays] } as never)).toBe(
+      'second 0, minute */5, hour 9-17, dayOfWeek MONDAY-FRIDAY',
+    );
     expect(describeSpec({ intervals: [{ every: 3_600_000 }] } as never)).toBe('every 1h');
   });
 });

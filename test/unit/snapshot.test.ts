@@ -11,7 +11,11 @@ import type { TaskView } from '../../src/team/views';
 type TaskInput = TeamPlanInput['tasks'][number];
 
 const T0 = 1_760_000_000_000;
-const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({ key, executor: { kind: 'noop' }, ...extra });
+const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
+  key,
+  executor: { kind: 'noop' },
+  ...extra,
+});
 
 function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun {
   const validation = validatePlan({ name: 'snap', ...extra, tasks });
@@ -20,7 +24,8 @@ function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun 
 }
 
 /** What continue-as-new does to a run: pack, serialize as a payload, unpack in the next run. */
-const continued = (run: TeamRun) => new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
+const continued = (run: TeamRun) =>
+  new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
 
 const ok = (output?: unknown, usage?: ReportedUsage): AttemptOutcome => ({ kind: 'completed', output, usage });
 const byKey = (claims: Claim[], key: string) => claims.find((c) => c.key === key)!;
@@ -55,10 +60,20 @@ function busyRun(): TeamRun {
   );
   const first = run.claim(T0);
   run.settle('fetch', byKey(first, 'fetch').fencingToken, ok({ files: 3 }, { inputTokens: 120 }), T0 + 10);
-  run.settle('flaky', byKey(first, 'flaky').fencingToken, { kind: 'failed', message: 'exit 1', nonRetryable: false }, T0 + 11);
+  run.settle(
+    'flaky',
+    byKey(first, 'flaky').fencingToken,
+    { kind: 'failed', message: 'exit 1', nonRetryable: false },
+    T0 + 11,
+  );
   run.settle('review', byKey(first, 'review').fencingToken, { kind: 'lease-lost', workerIdentity: 'w1' }, T0 + 12);
   const second = run.claim(T0 + 20);
-  run.settle('build', byKey(second, 'build').fencingToken, { kind: 'failed', message: 'compile error', nonRetryable: true }, T0 + 30);
+  run.settle(
+    'build',
+    byKey(second, 'build').fencingToken,
+    { kind: 'failed', message: 'compile error', nonRetryable: true },
+    T0 + 30,
+  );
   return run;
 }
 
@@ -118,20 +133,28 @@ describe('snapshot packing (what continue-as-new carries)', () => {
     const packed = packSnapshot(run.snapshot());
     const fetch = packed.plan.tasks[0];
     expect(fetch[0]).toBe('fetch');
-    expect(fetch[3]).toEqual({ title: 'Fetch sources', scope: ['src'] /* normalised by validation */, estimate: { tokens: 100 } });
+    expect(fetch[3]).toEqual({
+      title: 'Fetch sources',
+      scope: ['src'] /* normalised by validation */,
+      estimate: { tokens: 100 },
+    });
     expect(packed.plan.tasks[6]).toEqual(['waits', 0, [0, 5]]);
     expect(unpackSnapshot(packed).plan).toEqual(TeamPlanSchema.parse(unpackSnapshot(packed).plan));
   });
 
   it('refuses a snapshot format it does not know, naming it', () => {
-    const packed = { ...packSnapshot(busyRun().snapshot()), format: 99 } as unknown as Parameters<typeof unpackSnapshot>[0];
+    const packed = { ...packSnapshot(busyRun().snapshot()), format: 99 } as unknown as Parameters<
+      typeof unpackSnapshot
+    >[0];
     expect(() => unpackSnapshot(packed)).toThrow(/snapshot format 99/);
   });
 
   it('keeps a 10,000-task run mid-way well under the 2 MB payload limit', () => {
     const tasks: TaskInput[] = [];
     for (let i = 0; i < 10_000; i++) {
-      tasks.push(task(`t${String(i).padStart(5, '0')}`, i < 100 ? {} : { dependsOn: [`t${String(i - 100).padStart(5, '0')}`] }));
+      tasks.push(
+        task(`t${String(i).padStart(5, '0')}`, i < 100 ? {} : { dependsOn: [`t${String(i - 100).padStart(5, '0')}`] }),
+      );
     }
     const run = runOf(tasks, { teammates: 64 });
     let now = T0;
@@ -162,7 +185,13 @@ describe('snapshot packing (what continue-as-new carries)', () => {
     }
     const claims = run.claim(now);
     // Every in-flight attempt announced its worker's stop queue (the longest name allowed).
-    run.attemptsRunning({ queue: 'q'.repeat(300), attempts: run.activeClaims().slice(0, 1_000).map((c) => ({ key: c.key, fencingToken: c.fencingToken })) });
+    run.attemptsRunning({
+      queue: 'q'.repeat(300),
+      attempts: run
+        .activeClaims()
+        .slice(0, 1_000)
+        .map((c) => ({ key: c.key, fencingToken: c.fencingToken })),
+    });
     expect(run.activeClaims().length).toBe(1_000);
     expect(claims.length).toBeGreaterThan(0);
     const packed = JSON.stringify(packSnapshot(run.snapshot())).length;
@@ -221,7 +250,12 @@ describe('run result size', () => {
       const claims = run.claim(now);
       if (claims.length === 0) break;
       for (const claim of claims) {
-        run.settle(claim.key, claim.fencingToken, claim.key === 'task-9999' ? { kind: 'failed', message: 'late', nonRetryable: true } : ok(), (now += 1));
+        run.settle(
+          claim.key,
+          claim.fencingToken,
+          claim.key === 'task-9999' ? { kind: 'failed', message: 'late', nonRetryable: true } : ok(),
+          (now += 1),
+        );
       }
     }
     const result = run.finish(now);
@@ -238,7 +272,9 @@ describe('plan field continueAsNewAfterEvents', () => {
 
   it('defaults to handing over at 8,000 events', () => {
     const validation = validatePlan(plan());
-    expect(validation.ok && TeamRun.start(validation.plan, 'wf', T0).continueAsNewAfterEvents).toBe(CONTINUE_AS_NEW_EVENTS.default);
+    expect(validation.ok && TeamRun.start(validation.plan, 'wf', T0).continueAsNewAfterEvents).toBe(
+      CONTINUE_AS_NEW_EVENTS.default,
+    );
   });
 
   it.each([

@@ -11,7 +11,11 @@ import type { AttemptOutcome } from '../../src/team/types';
 
 type TaskInput = TeamPlanInput['tasks'][number];
 
-const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({ key, executor: { kind: 'noop' }, ...extra });
+const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
+  key,
+  executor: { kind: 'noop' },
+  ...extra,
+});
 
 function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun {
   const validation = validatePlan({ name: 'unit', teammates: 4, ...extra, tasks });
@@ -19,10 +23,15 @@ function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun 
   return TeamRun.start(validation.plan, 'wf-unit', 0);
 }
 
-const ok = (output?: unknown, tasks?: unknown[]): AttemptOutcome => ({ kind: 'completed', output, ...(tasks ? { tasks } : {}) });
+const ok = (output?: unknown, tasks?: unknown[]): AttemptOutcome => ({
+  kind: 'completed',
+  output,
+  ...(tasks ? { tasks } : {}),
+});
 const view = (run: TeamRun, key: string) => run.tasksView({ limit: 100_000 }).find((t) => t.key === key);
 const keysOf = (run: TeamRun) => run.tasksView({ limit: 100_000 }).map((t) => t.key);
-const eventsOf = (run: TeamRun, type: string) => run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
+const eventsOf = (run: TeamRun, type: string) =>
+  run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 
 /** The refusal an addTasks request gets: its code and message. */
 function refusal(run: TeamRun, payload: unknown): { code: string; message: string } {
@@ -52,7 +61,10 @@ describe('addTasks: validation against the running graph', () => {
     const run = runOf([task('a'), task('hold')]);
     const [a, hold] = run.claim(0);
     run.settle('a', a.fencingToken, ok({ n: 1 }), 1);
-    const answer = run.addTasks({ requestId: 'r1', tasks: [task('b', { dependsOn: ['a'] }), task('c', { dependsOn: ['b', 'a'] })] }, 2);
+    const answer = run.addTasks(
+      { requestId: 'r1', tasks: [task('b', { dependsOn: ['a'] }), task('c', { dependsOn: ['b', 'a'] })] },
+      2,
+    );
     expect(answer).toEqual({ ok: true, added: ['b', 'c'] });
     expect(view(run, 'b')?.status).toBe('ready');
     expect(view(run, 'c')?.status).toBe('blocked');
@@ -72,7 +84,11 @@ describe('addTasks: validation against the running graph', () => {
     run.settle('a', a.fencingToken, ok(), 1);
     const refused = refusal(run, {
       requestId: 'r1',
-      tasks: [task('x', { dependsOn: ['a', 'y'] }), task('y', { dependsOn: ['z'] }), task('z', { dependsOn: ['x', 'a'] })],
+      tasks: [
+        task('x', { dependsOn: ['a', 'y'] }),
+        task('y', { dependsOn: ['z'] }),
+        task('z', { dependsOn: ['x', 'a'] }),
+      ],
     });
     expect(refused.code).toBe('cycle');
     expect(refused.message).toMatch(/tasks\[0\]\.dependsOn: dependency cycle: x -> y -> z -> x/);
@@ -98,7 +114,9 @@ describe('addTasks: validation against the running graph', () => {
     const run = runOf([task('fetch-sources'), task('hold')]);
     const refused = refusal(run, { requestId: 'r1', tasks: [task('build', { dependsOn: ['fetch-source'] })] });
     expect(refused.code).toBe('unknown_dependency');
-    expect(refused.message).toContain('tasks[0].dependsOn[0]: unknown task "fetch-source": not in the run nor in this request (did you mean "fetch-sources"?)');
+    expect(refused.message).toContain(
+      'tasks[0].dependsOn[0]: unknown task "fetch-source": not in the run nor in this request (did you mean "fetch-sources"?)',
+    );
   });
 
   it('refuses a task that fails the plan schema, with its path', () => {
@@ -122,7 +140,13 @@ describe('addTasks: validation against the running graph', () => {
     const run = runOf([task('a', { retry: { maxAttempts: 1 } }), task('hold')]);
     const [a] = run.claim(0);
     run.settle('a', a.fencingToken, { kind: 'failed', message: 'boom', nonRetryable: true }, 1);
-    run.addTasks({ requestId: 'r1', tasks: [task('after-a', { dependsOn: ['a'] }), task('after-that', { dependsOn: ['after-a'] })] }, 2);
+    run.addTasks(
+      {
+        requestId: 'r1',
+        tasks: [task('after-a', { dependsOn: ['a'] }), task('after-that', { dependsOn: ['after-a'] })],
+      },
+      2,
+    );
     expect(view(run, 'after-a')).toMatchObject({ status: 'skipped', skipReason: 'dependency "a" failed' });
     expect(view(run, 'after-that')).toMatchObject({ status: 'skipped', skipReason: 'dependency "after-a" skipped' });
   });
@@ -130,7 +154,11 @@ describe('addTasks: validation against the running graph', () => {
   it('is idempotent by requestId: the same request again adds nothing and answers the same keys', () => {
     const run = runOf([task('a')]);
     run.addTasks({ requestId: 'same', tasks: [task('n1'), task('n2')] }, 1);
-    expect(run.addTasks({ requestId: 'same', tasks: [task('n1'), task('n2')] }, 2)).toEqual({ ok: true, added: ['n1', 'n2'], idempotent: true });
+    expect(run.addTasks({ requestId: 'same', tasks: [task('n1'), task('n2')] }, 2)).toEqual({
+      ok: true,
+      added: ['n1', 'n2'],
+      idempotent: true,
+    });
     expect(keysOf(run)).toEqual(['a', 'n1', 'n2']);
     expect(run.addedTasks).toBe(2);
   });
@@ -142,15 +170,26 @@ describe('addTasks: who may add', () => {
     const claims = run.claim(0);
     const planner = claims.find((c) => c.key === 'planner')!;
     const worker = claims.find((c) => c.key === 'worker')!;
-    expect(refusal(run, { requestId: 'r0', parent: 'planner', fencingToken: planner.fencingToken + 1, tasks: [task('s1')] }).code).toBe('stale_attempt');
-    expect(refusal(run, { requestId: 'r1', parent: 'worker', fencingToken: worker.fencingToken, tasks: [task('s1')] }).code).toBe('forbidden');
-    const answer = run.addTasks({ requestId: 'r2', parent: 'planner', fencingToken: planner.fencingToken, tasks: [task('s1')] }, 1);
+    expect(
+      refusal(run, { requestId: 'r0', parent: 'planner', fencingToken: planner.fencingToken + 1, tasks: [task('s1')] })
+        .code,
+    ).toBe('stale_attempt');
+    expect(
+      refusal(run, { requestId: 'r1', parent: 'worker', fencingToken: worker.fencingToken, tasks: [task('s1')] }).code,
+    ).toBe('forbidden');
+    const answer = run.addTasks(
+      { requestId: 'r2', parent: 'planner', fencingToken: planner.fencingToken, tasks: [task('s1')] },
+      1,
+    );
     expect(answer.added).toEqual(['s1']);
     expect(view(run, 's1')).toMatchObject({ parent: 'planner', depth: 1 });
     expect(view(run, 'planner')).toMatchObject({ parent: null, depth: 0 });
     // The attempt settled: its token no longer adds anything.
     run.settle('planner', planner.fencingToken, ok(), 2);
-    expect(refusal(run, { requestId: 'r3', parent: 'planner', fencingToken: planner.fencingToken, tasks: [task('s2')] }).code).toBe('stale_attempt');
+    expect(
+      refusal(run, { requestId: 'r3', parent: 'planner', fencingToken: planner.fencingToken, tasks: [task('s2')] })
+        .code,
+    ).toBe('stale_attempt');
     expect(eventsOf(run, 'task:added')).toEqual([
       expect.objectContaining({ count: 1, keys: ['s1'], parent: 'planner', depth: 1, actor: null, requestId: 'r2' }),
     ]);
@@ -190,16 +229,36 @@ describe('addTasks: limits fail closed', () => {
   it('budget.maxDepth bounds the parent chain from a plan task', () => {
     const run = runOf([task('root', { allowSpawn: true })], { budget: { maxDepth: 1 } });
     const [root] = run.claim(0);
-    run.addTasks({ requestId: 'r1', parent: 'root', fencingToken: root.fencingToken, tasks: [task('child', { allowSpawn: true })] }, 1);
+    run.addTasks(
+      {
+        requestId: 'r1',
+        parent: 'root',
+        fencingToken: root.fencingToken,
+        tasks: [task('child', { allowSpawn: true })],
+      },
+      1,
+    );
     run.settle('root', root.fencingToken, ok(), 2);
     const [child] = run.claim(3);
-    const refused = refusal(run, { requestId: 'r2', parent: 'child', fencingToken: child.fencingToken, tasks: [task('grandchild')] });
+    const refused = refusal(run, {
+      requestId: 'r2',
+      parent: 'child',
+      fencingToken: child.fencingToken,
+      tasks: [task('grandchild')],
+    });
     expect(refused.code).toBe('max-depth');
     expect(refused.message).toContain('depth 2, past budget.maxDepth (1)');
   });
 
   it('tasks a planner prints are added only when its attempt settles it; over the limit it goes to adjudication and nothing is added', () => {
-    const subtasks = [task('s1'), task('s2'), task('s3'), task('s4'), task('s5'), task('merge', { dependsOn: ['s1', 's2', 's3', 's4', 's5'] })];
+    const subtasks = [
+      task('s1'),
+      task('s2'),
+      task('s3'),
+      task('s4'),
+      task('s5'),
+      task('merge', { dependsOn: ['s1', 's2', 's3', 's4', 's5'] }),
+    ];
     const run = runOf([task('planner', { allowSpawn: true })], { budget: { maxSpawnedTasks: 3 } });
     const [planner] = run.claim(0);
     run.settle('planner', planner.fencingToken, ok({ planned: 6 }, subtasks), 1);
@@ -216,7 +275,12 @@ describe('addTasks: limits fail closed', () => {
     run.settle('planner', first.fencingToken, { kind: 'failed', message: 'flaky', nonRetryable: false }, 1);
     expect(keysOf(run)).toEqual(['planner']);
     const [second] = run.claim(10_000);
-    run.settle('planner', second.fencingToken, ok(undefined, [task('s1'), task('merge', { dependsOn: ['s1', 'planner'] })]), 10_001);
+    run.settle(
+      'planner',
+      second.fencingToken,
+      ok(undefined, [task('s1'), task('merge', { dependsOn: ['s1', 'planner'] })]),
+      10_001,
+    );
     expect(view(run, 'planner')?.status).toBe('succeeded');
     expect(drain(run, 10_002)).toEqual(['s1', 'merge']);
     expect(run.finish(10_003)).toMatchObject({ status: 'succeeded', stats: { total: 3, succeeded: 3 } });
@@ -224,11 +288,20 @@ describe('addTasks: limits fail closed', () => {
   });
 
   it('tasks from a task without allowSpawn fail the attempt, and bad tasks fail it as a retryable attempt', () => {
-    const run = runOf([task('quiet', { retry: { maxAttempts: 1 } }), task('sloppy', { allowSpawn: true, retry: { maxAttempts: 2, backoffMs: 0 } })]);
+    const run = runOf([
+      task('quiet', { retry: { maxAttempts: 1 } }),
+      task('sloppy', { allowSpawn: true, retry: { maxAttempts: 2, backoffMs: 0 } }),
+    ]);
     const claims = run.claim(0);
     for (const c of claims) run.settle(c.key, c.fencingToken, ok(undefined, [task('x', { dependsOn: ['nope'] })]), 1);
-    expect(view(run, 'quiet')).toMatchObject({ status: 'failed', lastError: expect.stringContaining('no "allowSpawn": true') });
-    expect(view(run, 'sloppy')).toMatchObject({ status: 'ready', lastError: expect.stringContaining('unknown_dependency') });
+    expect(view(run, 'quiet')).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringContaining('no "allowSpawn": true'),
+    });
+    expect(view(run, 'sloppy')).toMatchObject({
+      status: 'ready',
+      lastError: expect.stringContaining('unknown_dependency'),
+    });
   });
 });
 
@@ -236,7 +309,15 @@ describe('added tasks across continue-as-new', () => {
   it('a packed snapshot keeps added tasks, their parents and depths, the spawn count and the requests taken', () => {
     const run = runOf([task('planner', { allowSpawn: true })]);
     const [planner] = run.claim(0);
-    run.addTasks({ requestId: 'r1', parent: 'planner', fencingToken: planner.fencingToken, tasks: [task('s1'), task('s2', { dependsOn: ['s1'] })] }, 1);
+    run.addTasks(
+      {
+        requestId: 'r1',
+        parent: 'planner',
+        fencingToken: planner.fencingToken,
+        tasks: [task('s1'), task('s2', { dependsOn: ['s1'] })],
+      },
+      1,
+    );
     const next = new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
     expect(next.tasksView().map((t) => [t.key, t.status, t.parent, t.depth])).toEqual([
       ['planner', 'leased', null, 0],
@@ -244,7 +325,11 @@ describe('added tasks across continue-as-new', () => {
       ['s2', 'blocked', 'planner', 1],
     ]);
     expect(next.addedTasks).toBe(2);
-    expect(next.addTasks({ requestId: 'r1', tasks: [task('s1')] }, 2)).toEqual({ ok: true, added: ['s1', 's2'], idempotent: true });
+    expect(next.addTasks({ requestId: 'r1', tasks: [task('s1')] }, 2)).toEqual({
+      ok: true,
+      added: ['s1', 's2'],
+      idempotent: true,
+    });
   });
 });
 
@@ -257,13 +342,17 @@ describe('the JSON Schema of addTasks', () => {
     expect(schema.required).toEqual(['tasks', 'requestId']);
     expect(schema.properties.tasks.maxItems).toBe(1_000);
     expect(schema.properties.tasks.items.required).toEqual(['key', 'executor']);
-    expect(Object.keys(schema.properties.tasks.items.properties)).toEqual(expect.arrayContaining(['key', 'dependsOn', 'allowSpawn', 'executor']));
+    expect(Object.keys(schema.properties.tasks.items.properties)).toEqual(
+      expect.arrayContaining(['key', 'dependsOn', 'allowSpawn', 'executor']),
+    );
   });
 });
 
 describe('the plan JSON Schema (teamrun schema)', () => {
-  it('holds TaskSpec and the addTasks payload in $defs, the payload\'s tasks being TaskSpec entries', () => {
-    const schema = planJsonSchema() as { $defs: Record<string, { properties: Record<string, { items?: unknown; oneOf?: unknown[] }>; required: string[] }> };
+  it("holds TaskSpec and the addTasks payload in $defs, the payload's tasks being TaskSpec entries", () => {
+    const schema = planJsonSchema() as {
+      $defs: Record<string, { properties: Record<string, { items?: unknown; oneOf?: unknown[] }>; required: string[] }>;
+    };
     expect(schema.$defs.TaskSpec.properties.allowSpawn).toEqual({ type: 'boolean' });
     expect(schema.$defs.TaskSpec.properties.executor.oneOf!.length).toBeGreaterThan(5);
     expect(schema.$defs.AddTasksRequest.required).toEqual(['tasks', 'requestId']);
@@ -289,7 +378,15 @@ describe('added tasks and the mailbox', () => {
   it('a planner messages a task it added, and the added task reads it when it starts, also after continue-as-new', () => {
     const run = runOf([task('planner', { allowSpawn: true })]);
     const [planner] = run.claim(0);
-    run.addTasks({ requestId: 'r1', parent: 'planner', fencingToken: planner.fencingToken, tasks: [task('worker', { dependsOn: ['planner'] })] }, 1);
+    run.addTasks(
+      {
+        requestId: 'r1',
+        parent: 'planner',
+        fencingToken: planner.fencingToken,
+        tasks: [task('worker', { dependsOn: ['planner'] })],
+      },
+      1,
+    );
     run.sendMessage({ from: 'planner', fencingToken: planner.fencingToken, to: 'worker', body: 'take part 1' }, 2);
     run.settle('planner', planner.fencingToken, ok(), 3);
     const next = new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));

@@ -4,10 +4,19 @@ import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { defaultHeartbeatEveryMs, heartbeatEveryMs } from '../../src/team/lease-pace';
 import { SUGGESTED_SIZE_BYTES, handOverDue, handOverDueBefore17 } from '../../src/team/handover';
 import { TeamRun } from '../../src/team/run';
-import { MAX_ANNOUNCED_PER_SIGNAL, MAX_STOPS_PER_REQUEST, parseAnnouncements, stopsByQueue } from '../../src/team/stop-channel';
+import {
+  MAX_ANNOUNCED_PER_SIGNAL,
+  MAX_STOPS_PER_REQUEST,
+  parseAnnouncements,
+  stopsByQueue,
+} from '../../src/team/stop-channel';
 
 type TaskInput = TeamPlanInput['tasks'][number];
-const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({ key, executor: { kind: 'sleep', ms: 60_000 }, ...extra });
+const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
+  key,
+  executor: { kind: 'sleep', ms: 60_000 },
+  ...extra,
+});
 
 function start(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun {
   const validation = validatePlan({ name: 'stops', teammates: 4, tasks, ...extra });
@@ -32,20 +41,32 @@ describe('the lease pace', () => {
   });
 
   it('takes the plan pace, a task lease overrides it, and claims carry it', () => {
-    const run = start([task('a'), task('b', { lease: { ttlMs: 9_000 } }), task('c', { lease: { ttlMs: 9_000, heartbeatEveryMs: 1_000 } })], {
-      lease: { ttlMs: 30_000, heartbeatEveryMs: 5_000 },
-    });
+    const run = start(
+      [
+        task('a'),
+        task('b', { lease: { ttlMs: 9_000 } }),
+        task('c', { lease: { ttlMs: 9_000, heartbeatEveryMs: 1_000 } }),
+      ],
+      {
+        lease: { ttlMs: 30_000, heartbeatEveryMs: 5_000 },
+      },
+    );
     const paces = Object.fromEntries(run.claim(2_000).map((c) => [c.key, c.heartbeatEveryMs]));
     expect(paces).toEqual({ a: 5_000, b: 4_500, c: 1_000 });
   });
 
   it('refuses a pace over 80% of the TTL or under 250 ms', () => {
-    for (const lease of [{ ttlMs: 10_000, heartbeatEveryMs: 8_001 }, { ttlMs: 10_000, heartbeatEveryMs: 100 }]) {
+    for (const lease of [
+      { ttlMs: 10_000, heartbeatEveryMs: 8_001 },
+      { ttlMs: 10_000, heartbeatEveryMs: 100 },
+    ]) {
       const validation = validatePlan({ name: 'p', lease, tasks: [task('a')] });
       expect(validation.ok).toBe(false);
       if (!validation.ok) expect(formatProblems(validation.problems)).toContain('heartbeatEveryMs');
     }
-    expect(validatePlan({ name: 'p', lease: { ttlMs: 10_000, heartbeatEveryMs: 8_000 }, tasks: [task('a')] }).ok).toBe(true);
+    expect(validatePlan({ name: 'p', lease: { ttlMs: 10_000, heartbeatEveryMs: 8_000 }, tasks: [task('a')] }).ok).toBe(
+      true,
+    );
   });
 
   it('allows 1,000 teammates and no more', () => {
@@ -60,7 +81,14 @@ describe('announcements', () => {
     expect(
       parseAnnouncements({
         queue,
-        attempts: [{ key: 'a', fencingToken: 1 }, { key: '', fencingToken: 1 }, { key: 'b', fencingToken: 0 }, { key: 'c', fencingToken: 1.5 }, null, { key: 'd', fencingToken: 2 }],
+        attempts: [
+          { key: 'a', fencingToken: 1 },
+          { key: '', fencingToken: 1 },
+          { key: 'b', fencingToken: 0 },
+          { key: 'c', fencingToken: 1.5 },
+          null,
+          { key: 'd', fencingToken: 2 },
+        ],
       }),
     ).toEqual([
       { key: 'a', fencingToken: 1, queue },
@@ -68,7 +96,12 @@ describe('announcements', () => {
     ]);
     expect(parseAnnouncements({ queue: 'x'.repeat(301), attempts: [{ key: 'a', fencingToken: 1 }] })).toEqual([]);
     expect(parseAnnouncements({ queue: 'bad\nqueue', attempts: [{ key: 'a', fencingToken: 1 }] })).toEqual([]);
-    expect(parseAnnouncements({ queue, attempts: Array.from({ length: MAX_ANNOUNCED_PER_SIGNAL + 1 }, () => ({ key: 'a', fencingToken: 1 })) })).toEqual([]);
+    expect(
+      parseAnnouncements({
+        queue,
+        attempts: Array.from({ length: MAX_ANNOUNCED_PER_SIGNAL + 1 }, () => ({ key: 'a', fencingToken: 1 })),
+      }),
+    ).toEqual([]);
     expect(parseAnnouncements('nonsense')).toEqual([]);
   });
 
@@ -111,7 +144,15 @@ describe('the direct stop path', () => {
   it('ignores announcements for stale attempts, unknown tasks and repeats', () => {
     const run = start([task('a')]);
     const [a] = run.claim(2_000);
-    expect(run.attemptsRunning({ queue: 'q', attempts: [{ key: 'a', fencingToken: a.fencingToken + 1 }, { key: 'nope', fencingToken: 1 }] })).toBe(0);
+    expect(
+      run.attemptsRunning({
+        queue: 'q',
+        attempts: [
+          { key: 'a', fencingToken: a.fencingToken + 1 },
+          { key: 'nope', fencingToken: 1 },
+        ],
+      }),
+    ).toBe(0);
     expect(run.attemptsRunning({ queue: 'q', attempts: [{ key: 'a', fencingToken: a.fencingToken }] })).toBe(1);
     expect(run.attemptsRunning({ queue: 'other', attempts: [{ key: 'a', fencingToken: a.fencingToken }] })).toBe(0);
   });
@@ -122,7 +163,9 @@ describe('the direct stop path', () => {
       { teammates: 8 },
     );
     const claims = run.claim(2_000);
-    claims.forEach((c, i) => run.attemptsRunning({ queue: `q${i % 2}`, attempts: [{ key: c.key, fencingToken: c.fencingToken }] }));
+    claims.forEach((c, i) =>
+      run.attemptsRunning({ queue: `q${i % 2}`, attempts: [{ key: c.key, fencingToken: c.fencingToken }] }),
+    );
     run.abort({ actor: 'ops' }, 3_000);
     expect(run.drainCancellations()).toHaveLength(8);
     expect(run.drainStops().map((s) => [s.queue, s.leaseIds.length])).toEqual([
@@ -133,8 +176,12 @@ describe('the direct stop path', () => {
 });
 
 describe('handing over (continue-as-new)', () => {
-  const info = (historyLength: number, historySize: number, continueAsNewSuggested: boolean) => ({ historyLength, historySize, continueAsNewSuggested });
-  it('follows its own event bound, and Temporal\'s suggestion only for history size', () => {
+  const info = (historyLength: number, historySize: number, continueAsNewSuggested: boolean) => ({
+    historyLength,
+    historySize,
+    continueAsNewSuggested,
+  });
+  it("follows its own event bound, and Temporal's suggestion only for history size", () => {
     const maxBytes = 8 * 1024 * 1024;
     expect(handOverDue(info(8_000, 1_000, false), 8_000, maxBytes)).toBe(true);
     expect(handOverDue(info(100, maxBytes, false), 8_000, maxBytes)).toBe(true);

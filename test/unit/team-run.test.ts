@@ -7,7 +7,11 @@ import type { AttemptOutcome, Claim } from '../../src/team/types';
 
 type TaskInput = TeamPlanInput['tasks'][number];
 
-const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({ key, executor: { kind: 'noop' }, ...extra });
+const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
+  key,
+  executor: { kind: 'noop' },
+  ...extra,
+});
 
 /** A run of `tasks` started at time 0 (the clock is a plain number the test moves). */
 function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun {
@@ -20,7 +24,8 @@ const ok = (output?: unknown): AttemptOutcome => ({ kind: 'completed', output })
 const failed = (message = 'boom', nonRetryable = false): AttemptOutcome => ({ kind: 'failed', message, nonRetryable });
 const keys = (claims: Claim[]) => claims.map((c) => c.key);
 const statusOf = (run: TeamRun, key: string) => run.tasksView().find((t) => t.key === key)?.status;
-const eventsOf = (run: TeamRun, type: string) => run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
+const eventsOf = (run: TeamRun, type: string) =>
+  run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 
 describe('claim order and teammates', () => {
   it('claims high before normal before low, and keeps plan order within a priority', () => {
@@ -38,7 +43,10 @@ describe('claim order and teammates', () => {
   });
 
   it('never has more than `teammates` attempts out at once', () => {
-    const run = runOf(['a', 'b', 'c', 'd', 'e'].map((k) => task(k)), { teammates: 2 });
+    const run = runOf(
+      ['a', 'b', 'c', 'd', 'e'].map((k) => task(k)),
+      { teammates: 2 },
+    );
     const first = run.claim(0);
     expect(keys(first)).toEqual(['a', 'b']);
     expect(run.claim(1)).toEqual([]);
@@ -83,7 +91,12 @@ describe('scopes', () => {
 describe('dependencies', () => {
   it('unblocks a dependent only when every one of its dependencies succeeded', () => {
     const run = runOf(
-      [task('a'), task('b', { dependsOn: ['a'] }), task('c', { dependsOn: ['a'] }), task('d', { dependsOn: ['b', 'c'] })],
+      [
+        task('a'),
+        task('b', { dependsOn: ['a'] }),
+        task('c', { dependsOn: ['a'] }),
+        task('d', { dependsOn: ['b', 'c'] }),
+      ],
       { teammates: 3 },
     );
     const [a] = run.claim(0);
@@ -126,10 +139,10 @@ describe('failures and retries', () => {
   });
 
   it('wakes at the end of a backoff even while another ready task waits for a busy scope', () => {
-    const run = runOf(
-      [task('writer', { scope: ['db'] }), task('flaky'), task('reader', { scope: ['db'] })],
-      { teammates: 3, retry: { maxAttempts: 3, backoffMs: 1_000 } },
-    );
+    const run = runOf([task('writer', { scope: ['db'] }), task('flaky'), task('reader', { scope: ['db'] })], {
+      teammates: 3,
+      retry: { maxAttempts: 3, backoffMs: 1_000 },
+    });
     const claims = run.claim(0);
     expect(keys(claims)).toEqual(['writer', 'flaky']);
     run.settle('flaky', claims[1].fencingToken, failed(), 200);
@@ -141,7 +154,12 @@ describe('failures and retries', () => {
 
   it('fails a task whose attempts are spent and skips everything downstream, saying why', () => {
     const run = runOf(
-      [task('build', { retry: { maxAttempts: 2 } }), task('test', { dependsOn: ['build'] }), task('ship', { dependsOn: ['test'] }), task('docs')],
+      [
+        task('build', { retry: { maxAttempts: 2 } }),
+        task('test', { dependsOn: ['build'] }),
+        task('ship', { dependsOn: ['test'] }),
+        task('docs'),
+      ],
       { retry: { maxAttempts: 3, backoffMs: 10 } },
     );
     let [build] = run.claim(0).filter((c) => c.key === 'build');
@@ -158,11 +176,17 @@ describe('failures and retries', () => {
     const docs = run.activeClaims().find((c) => c.key === 'docs')!;
     run.settle('docs', docs.fencingToken, ok(), 13);
     expect(run.phase()).toBe('done');
-    expect(run.finish(14)).toMatchObject({ status: 'failed', stats: { succeeded: 1, failed: 1, skipped: 2 }, executions: 3 });
+    expect(run.finish(14)).toMatchObject({
+      status: 'failed',
+      stats: { succeeded: 1, failed: 1, skipped: 2 },
+      executions: 3,
+    });
   });
 
   it('fails a non-retryable failure at once, whatever attempts are left', () => {
-    const run = runOf([task('call'), task('after', { dependsOn: ['call'] })], { retry: { maxAttempts: 5, backoffMs: 10 } });
+    const run = runOf([task('call'), task('after', { dependsOn: ['call'] })], {
+      retry: { maxAttempts: 5, backoffMs: 10 },
+    });
     const [call] = run.claim(0);
     run.settle('call', call.fencingToken, failed('HTTP 400', true), 1);
     expect(run.tasksView()).toEqual([
