@@ -24,7 +24,6 @@ import type {
   RunResult,
   RunState,
   RunStats,
-  RunStatus,
   SendMessageRequest,
   SendMessageVerdict,
   StatusView,
@@ -37,7 +36,6 @@ import { Budget } from './budget';
 import { claim } from './claims';
 import { RunContext, type TeamRunSnapshot } from './context';
 import * as decisions from './decisions';
-import { checkActor } from './governance';
 import type { Cancellation } from './leases';
 import type { IdleHookRequest } from './members';
 import * as messaging from './messaging';
@@ -216,10 +214,6 @@ export class TeamRun {
 
   // ---- what people send -------------------------------------------------------------------
 
-  checkActor(actor: string | undefined, message: string): void {
-    checkActor(this.run.plan, actor, message);
-  }
-
   validateInterrupt(payload: unknown): void {
     takeover.validateInterrupt(this.run, payload);
   }
@@ -273,10 +267,6 @@ export class TeamRun {
   }
 
   // ---- views (queries) --------------------------------------------------------------------
-
-  runStatus(): RunStatus {
-    return lifecycle.runStatus(this.run);
-  }
 
   state(): RunState {
     return lifecycle.state(this.run);
@@ -333,10 +323,5 @@ export class TeamRun {
 
   spawnTree(maxParents = 20, maxChildren = 20): SpawnTreeEntry[] {
     return this.run.graph.spawnTree(maxParents, maxChildren);
-  }
-
-  /** Whether the run can hold one more output of this size (RUN_LIMITS.outputsHeldBytes). */
-  canHold(output: unknown): boolean {
-    return this.run.canHold(output);
   }
 }
