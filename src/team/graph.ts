@@ -129,7 +129,7 @@ export class TaskGraph {
         dependent.readyAt = now;
         this.setStatus(dependent, 'ready');
         if (notTakingWork === null) this.ready.add(d);
-        else this.skip(d, notTakingWork, now);
+        else this.skipTask(d, notTakingWork, now);
       }
     }
   }
@@ -145,7 +145,7 @@ export class TaskGraph {
     this.skipDependents(i, `dependency "${task.key}" failed`, now);
   }
 
-  skip(i: number, reason: string, now: number): void {
+  skipTask(i: number, reason: string, now: number): void {
     const task = this.tasks[i];
     if (task.status === 'ready') this.ready.remove(i);
     task.skipReason = reason;
@@ -157,7 +157,7 @@ export class TaskGraph {
   /** Every task that has not started (blocked or ready) is skipped. */
   skipNotStarted(reason: string, now: number): void {
     this.tasks.forEach((task, i) => {
-      if (task.status === 'blocked' || task.status === 'ready') this.skip(i, reason, now);
+      if (task.status === 'blocked' || task.status === 'ready') this.skipTask(i, reason, now);
     });
   }
 
@@ -167,7 +167,7 @@ export class TaskGraph {
       const d = stack.pop()!;
       const status = this.tasks[d].status;
       if (status !== 'blocked' && status !== 'ready') continue;
-      this.skip(d, reason, now);
+      this.skipTask(d, reason, now);
       stack.push(...this.dependents[d]);
     }
   }
@@ -201,7 +201,7 @@ export class TaskGraph {
   admitAppended(from: number, now: number): void {
     for (let i = from; i < this.tasks.length; i++) {
       const failedDep = this.specs[i].dependsOn.find((dep) => ['failed', 'skipped'].includes(this.statusOf(dep)));
-      if (failedDep !== undefined) this.skip(i, `dependency "${failedDep}" ${this.statusOf(failedDep)}`, now);
+      if (failedDep !== undefined) this.skipTask(i, `dependency "${failedDep}" ${this.statusOf(failedDep)}`, now);
       else if (this.waitingOn[i] === 0) {
         this.setStatus(this.tasks[i], 'ready');
         this.ready.add(i);

@@ -254,7 +254,7 @@ function notStarted(
   run.graph.makeReady(i, now);
   run.events.record('task:not-started', now, { key: task.key, fencingToken: attempt.fencingToken, reason, message });
   if (reason) run.stopForBudget(reason, now);
-  else if (!run.acceptingWork) run.graph.skip(i, run.notTakingWorkSkip(), now);
+  else if (!run.acceptingWork) run.graph.skipTask(i, run.notTakingWorkSkip(), now);
   run.touch();
 }
 
