@@ -1,6 +1,7 @@
 /**
- * Owns the heartbeat pace of an attempt's lease and when an attempt announces its stop queue.
- * Constants and pure functions shared by the run, the workflow and the worker; no state.
+ * Owns the heartbeat pace of an attempt's lease, when an attempt announces its stop queue, and the
+ * time bounds of its activity. Constants and pure functions shared by the run, the workflow and the
+ * worker; no state.
  */
 /**
  * How often an attempt heartbeats, and when it becomes reachable for a stop of its own.
@@ -51,3 +52,18 @@ export const STOP_ANNOUNCE_AFTER_MS = 1_000;
 
 /** Bound on a worker's stop queue name, as an announcement carries it into the run's state. */
 export const MAX_STOP_QUEUE_CHARS = 300;
+
+/**
+ * The start-to-close bound of an attempt's activity. The executor enforces its own `timeoutMs`;
+ * this only bounds an attempt that ignores it (the timeout, one lease and a minute), and an
+ * executor without one gets 30 days.
+ */
+export function attemptTimeoutMs(executor: object, ttlMs: number): number {
+  const timeoutMs = (executor as { timeoutMs?: unknown }).timeoutMs;
+  return typeof timeoutMs === 'number' ? timeoutMs + ttlMs + 60_000 : 30 * 24 * 3600_000;
+}
+
+/** The bound of one teammateIdle hook run: its executor's timeout (10 minutes unless it says) and a minute. */
+export function hookTimeoutMs(executor: object): number {
+  return ((executor as { timeoutMs?: number }).timeoutMs ?? 600_000) + 60_000;
+}

@@ -20,9 +20,18 @@ export function beginWait(run: RunContext, now: number, handingOver: boolean): W
   const closesAt = adjudicationDeadline(run, now);
   const approvalAt = nextApprovalDeadline(run);
   if (closesAt !== null) return { timeoutMs: Math.min(closesAt, approvalAt ?? Infinity) - now, closesAt };
-  const readyAt = run.acceptingWork ? run.graph.nextReadyAt(now) : null;
+  const readyAt = nextWakeAt(run, now);
   const wake = readyAt === null ? approvalAt : approvalAt === null ? readyAt : Math.min(readyAt, approvalAt);
   return { timeoutMs: wake !== null && wake > now && !handingOver ? wake - now : null, closesAt: null };
+}
+
+/**
+ * The earliest time after `now` a task waiting out its retry backoff becomes claimable. Ready
+ * tasks already past their backoff (waiting for a teammate or a scope) wake nothing: a settle
+ * frees those, and must not hide a later backoff that only time ends.
+ */
+export function nextWakeAt(run: RunContext, now: number): number | null {
+  return run.acceptingWork ? run.graph.nextReadyAt(now) : null;
 }
 
 /**

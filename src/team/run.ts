@@ -177,7 +177,7 @@ export class TeamRun {
 
   /** The earliest time after `now` a task waiting out its retry backoff becomes claimable. */
   nextWakeAt(now: number): number | null {
-    return this.run.acceptingWork ? this.run.graph.nextReadyAt(now) : null;
+    return lifecycle.nextWakeAt(this.run, now);
   }
 
   /** Nobody decided in time: the run closes `unresolved` with its adjudications still pending. */

@@ -20,7 +20,7 @@ import {
   type TeamActivities,
 } from '../activities/interface';
 import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
-import { STOP_ANNOUNCE_AFTER_MS } from '../team/lease-pace';
+import { STOP_ANNOUNCE_AFTER_MS, attemptTimeoutMs } from '../team/lease-pace';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import type { RecentLinks } from './details';
@@ -46,7 +46,7 @@ export class Attempts {
     const { runTask } = proxyActivities<TeamActivities>({
       activityId: claim.activityId,
       heartbeatTimeout: claim.ttlMs,
-      startToCloseTimeout: attemptTimeoutMs(claim),
+      startToCloseTimeout: attemptTimeoutMs(claim.executor, claim.ttlMs),
       retry: { maximumAttempts: 1 },
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       summary,
@@ -101,12 +101,6 @@ export class Attempts {
     this.run.settle(claim.key, claim.fencingToken, outcome, Date.now());
     this.ledger?.settle(claim, outcome);
   }
-}
-
-function attemptTimeoutMs(claim: Claim): number {
-  const timeoutMs = (claim.executor as { timeoutMs?: unknown }).timeoutMs;
-  // The executor enforces its own timeout; this one only bounds an attempt that ignores it.
-  return typeof timeoutMs === 'number' ? timeoutMs + claim.ttlMs + 60_000 : 30 * 24 * 3600_000;
 }
 
 /** What the server puts in the details of an activity it cancelled before any worker started it. */

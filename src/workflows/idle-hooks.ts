@@ -6,6 +6,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { TeamActivities } from '../activities/interface';
 import type { ExecutorSpec } from '../plan/schema';
 import type { IdleHookRequest } from '../team/members';
+import { hookTimeoutMs } from '../team/lease-pace';
 import type { TeamRun } from '../team/run';
 
 export class IdleHooks {
@@ -42,7 +43,7 @@ function errorText(err: unknown): string {
 async function runIdleHook(workflowId: string, hook: IdleHookRequest & { executor: ExecutorSpec }): Promise<void> {
   const { runTask } = proxyActivities<TeamActivities>({
     activityId: `hook:teammateIdle:${hook.member.holder}#${hook.seq}`,
-    startToCloseTimeout: ((hook.executor as { timeoutMs?: number }).timeoutMs ?? 600_000) + 60_000,
+    startToCloseTimeout: hookTimeoutMs(hook.executor),
     retry: { maximumAttempts: 1 },
     summary: `teammateIdle hook · ${hook.member.holder}`,
   });
