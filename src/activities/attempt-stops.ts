@@ -1,4 +1,4 @@
-import type { StopActivities } from './interface';
+import type { ConfirmAttemptRequest, StopActivities } from './interface';
 import { MAX_ANNOUNCED_PER_SIGNAL, type AttemptsRunning } from '../team/stop-channel';
 
 /**
@@ -70,8 +70,15 @@ export class AttemptStops {
   }
 }
 
-export function createStopActivities(stops: AttemptStops): StopActivities {
+/** `confirm` answers for the worker's attempt gateway; without one nothing is confirmed. */
+export function createStopActivities(
+  stops: AttemptStops,
+  confirm: (input: ConfirmAttemptRequest) => boolean = () => false,
+): StopActivities {
   return {
+    async confirmAttemptRequest(input) {
+      return typeof input === 'object' && input !== null && confirm(input);
+    },
     async stopAttempts(input) {
       const leaseIds = Array.isArray(input?.leaseIds)
         ? input.leaseIds.filter((id): id is string => typeof id === 'string')

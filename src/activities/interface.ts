@@ -110,7 +110,36 @@ export interface TeamActivities {
 /** The signal a long attempt sends its run: `{ key, fencingToken, queue }` (see src/team/stop-channel.ts). */
 export const ATTEMPT_RUNNING_SIGNAL = 'attemptRunning';
 
-/** Runs on one worker's own stop queue: stops the attempts it runs among `leaseIds` at once. */
+/** The messages a task sends its run through its worker's attempt gateway. */
+export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks';
+
+/**
+ * A run asks the worker it names whether a request that carries `attempt: { queue, nonce }` was
+ * sent by the gateway for this attempt (src/activities/attempt-gateway.ts).
+ */
+export interface ConfirmAttemptRequest {
+  nonce: string;
+  workflowId: string;
+  key: string;
+  fencingToken: number;
+  message: AttemptMessage;
+}
+
+/**
+ * How a task's own processes reach the worker's attempt gateway (`TEAMRUN_ATTEMPT_SOCKET`,
+ * `TEAMRUN_ATTEMPT_SECRET`), and the directory of the worker's own `teamrun` launcher.
+ */
+export interface AttemptAccess {
+  socket: string;
+  secret: string;
+  binDir: string | null;
+}
+
+/**
+ * Runs on one worker's own stop queue: stops the attempts it runs among `leaseIds` at once, and
+ * confirms (once) a request its attempt gateway sent for one of them.
+ */
 export interface StopActivities {
   stopAttempts(input: { leaseIds: string[] }): Promise<{ stopped: number }>;
+  confirmAttemptRequest(input: ConfirmAttemptRequest): Promise<boolean>;
 }

@@ -2,6 +2,7 @@ import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activ
 import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
 import { ADD_TASKS_LIMITS } from '../plan/schema';
+import type { AttemptGateway } from './attempt-gateway';
 import type { AttemptStops } from './attempt-stops';
 import { ExecutorError, type Executor, type ExecutorResult } from './executors';
 import { defaultHeartbeatEveryMs, paceHeartbeats } from './heartbeat-pace';
@@ -31,6 +32,8 @@ export interface ActivityDeps {
   client?: Client;
   /** The worker's secrets; by default the ones its config and environment name (see secrets.ts). */
   redactor?: Redactor;
+  /** Lets the attempt's processes speak to the run as the attempt; its redactor adds the attempt's secret. */
+  gateway?: AttemptGateway;
 }
 
 /**
@@ -42,10 +45,12 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps): TeamActivities {
   const env = deps.env ?? process.env;
   // Everything an attempt reports reaches history, read by all who can see the namespace: secrets never do.
-  const redactor = deps.redactor ?? workerRedactor(deps.config, env);
+  const workerRedaction = deps.redactor ?? workerRedactor(deps.config, env);
   return {
     async runTask(input: RunTaskInput): Promise<RunTaskResult> {
       const ctx = Context.current();
+      const gate = deps.gateway?.open(input);
+      const redactor = gate?.redactor ?? workerRedaction;
       const started = Date.now();
       let progress: unknown;
       const beat = () =>
@@ -107,6 +112,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
             config: deps.config,
             env,
             redactor,
+            ...(gate ? { attemptGateway: gate.access } : {}),
           });
         } catch (err) {
           if (stop.signal.aborted)
@@ -163,6 +169,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         heartbeats.stop();
         clearTimeout(announcing);
         unregister?.();
+        gate?.close();
         ctx.cancellationSignal.removeEventListener('abort', cancelled);
         stopRenewing?.();
       }

@@ -5,6 +5,19 @@
  */
 export type { ReadInboxRequest, SendMessageRequest } from '../team/mailbox';
 
+/**
+ * What an attempt's worker adds to a `sendMessage`, `readInbox` or `addTasks` request it sends for
+ * a task (the optional `attempt` field): its stop queue and a one-time nonce. The run asks that
+ * worker to confirm the nonce before it takes the request as the task's; a request that claims to
+ * be a task without it is a person's, checked against `governance.operators`.
+ */
+export interface AttemptProof {
+  /** The worker's own task queue (at most 300 chars). */
+  queue: string;
+  /** 16..64 chars of [A-Za-z0-9_-], used once. */
+  nonce: string;
+}
+
 export interface MailMessage {
   id: number;
   from: string;

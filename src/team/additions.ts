@@ -10,20 +10,21 @@ import { formatPath } from '../plan/validate';
 import { validateAddedTasks } from '../plan/validate-added';
 import type { RunContext } from './context';
 import { TeamControlError } from './control';
-import { checkActor } from './governance';
+import { callerOf, checkActor, checkTaskClaim } from './governance';
 import { newTaskState } from './task-state';
 import { ADDED_EVENT_KEYS } from './spawn';
 import type { Attempt } from './types';
 
 /**
  * Every check of an `addTasks` request, in order: its shape; a task adding work must name
- * itself as `parent`, send its current fencing token (a stale attempt adds nothing) and have
- * `allowSpawn`; anyone else is checked against governance; then the run must take work, the
+ * itself as `parent`, send its current fencing token (a stale attempt adds nothing), come from
+ * its attempt (checkTaskClaim) and have `allowSpawn`; anyone else is checked against governance; then the run must take work, the
  * tasks pass the plan's checks against the running graph, and the spawn limits hold. A
  * requestId already taken answers as it did. Throws `TeamControlError`.
  */
 export function validateAddTasks(run: RunContext, payload: unknown): { request: AddTasksRequest; depth: number } {
-  const checked = checkAddition(run, payload);
+  const caller = callerOf(payload, 'addTasks');
+  const checked = checkAddition(run, caller.request);
   const { request } = checked;
   if (request.parent !== undefined && request.fencingToken !== undefined) {
     const attempt = run.leases.get(request.parent);
@@ -34,6 +35,7 @@ export function validateAddTasks(run: RunContext, payload: unknown): { request: 
           `(${attempt ? attempt.fencingToken : 'none running'})`,
       );
     }
+    checkTaskClaim(run.plan, caller, 'addTasks');
     if (!run.spec(run.graph.indexOf(request.parent)!).allowSpawn) {
       throw new TeamControlError(
         'forbidden',

@@ -1,6 +1,6 @@
 /**
- * Messages between the run's members: who may send as whom (a task with its live fencing token,
- * the coordinator, an operator), reading a running task's inbox, the `::teamrun-message::` lines
+ * Messages between the run's members: who may send as whom (a task's attempt with its live fencing
+ * token and its worker's proof, the coordinator, an operator), reading a running task's inbox, the `::teamrun-message::` lines
  * of a settling attempt, and the teammateIdle hooks. The mailbox itself (capacity, cursors) is
  * mailbox.ts's, the member records members.ts's.
  */
@@ -8,7 +8,7 @@ import type { ReadInboxAnswer, SendMessageVerdict } from '../contract';
 import type { ExecutorSpec } from '../plan/schema';
 import type { RunContext } from './context';
 import { TeamControlError, parseControl } from './control';
-import { checkActor } from './governance';
+import { callerOf, checkActor, checkTaskClaim } from './governance';
 import {
   BROADCAST,
   COORDINATOR,
@@ -24,9 +24,11 @@ import type { AttemptOutcome } from './types';
 
 /** Every check of a `sendMessage` request but capacity (which only sending knows); throws `TeamControlError`. */
 export function validateSendMessage(run: RunContext, payload: unknown): SendMessageRequest {
-  const request = parseMailbox(SendMessageSchema, payload, 'sendMessage');
+  const caller = callerOf(payload, 'sendMessage');
+  const request = parseMailbox(SendMessageSchema, caller.request, 'sendMessage');
   const i = run.graph.indexOf(request.from);
-  if (request.fencingToken !== undefined || i !== undefined) {
+  const asTask = request.fencingToken !== undefined || i !== undefined;
+  if (asTask) {
     // A task sends as itself, with its live attempt's token: a stale attempt's word is refused.
     const attempt = run.leases.get(request.from);
     if (i === undefined || !attempt || attempt.fencingToken !== request.fencingToken) {
@@ -47,6 +49,8 @@ export function validateSendMessage(run: RunContext, payload: unknown): SendMess
     checkActor(run.plan, request.actor ?? (request.from === COORDINATOR ? undefined : request.from), 'sendMessage');
   }
   run.mailbox.check(request);
+  // Last, so a malformed message gets its own code whoever sends it.
+  if (asTask) checkTaskClaim(run.plan, caller, 'sendMessage');
   return request;
 }
 
@@ -63,7 +67,8 @@ export function sendMessage(run: RunContext, payload: unknown, now: number): Sen
 
 /** `readInbox`: the live attempt of `key` reads what waits for it. */
 export function validateReadInbox(run: RunContext, payload: unknown): ReadInboxRequest {
-  const request = parseControl(ReadInboxSchema, payload, 'readInbox');
+  const caller = callerOf(payload, 'readInbox');
+  const request = parseControl(ReadInboxSchema, caller.request, 'readInbox');
   const attempt = run.leases.get(request.key);
   if (run.graph.indexOf(request.key) === undefined)
     throw new TeamControlError('not_found', `readInbox: no task "${request.key}"`);
@@ -74,6 +79,7 @@ export function validateReadInbox(run: RunContext, payload: unknown): ReadInboxR
         `${request.fencingToken}${attempt ? ` (the live one is ${attempt.fencingToken})` : ''}`,
     );
   }
+  checkTaskClaim(run.plan, caller, 'readInbox');
   return request;
 }
 

@@ -4,12 +4,14 @@ import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
+import { AttemptGateway } from '../activities/attempt-gateway';
+import { workerSecrets } from '../activities/secrets';
 import { createLedgerActivities } from '../activities/ledger';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
 import { dataConverterFor } from '../codec';
-import { createStopWorker, runAlongside } from './stop-channel';
+import { createStopWorker, runAlongside, stopQueueName } from './stop-channel';
 
 export interface CreateWorkerOptions {
   config?: TeamrunConfig;
@@ -53,19 +55,49 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const config = options.config ?? loadConfig();
   const connection = options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
-  // With `codec:` set, every payload this worker writes is encrypted, and its ledger client's too.
+  // With `codec:` set, every payload this worker writes is encrypted, and its ledger client's and gateway's too.
   const dataConverter = dataConverterFor(config);
-  // Activities reach shared ledgers (other workflows) over the worker's own connection.
+  // Activities reach shared ledgers (other workflows), and the gateway runs, over the worker's own connection.
   const client = new Client({ connection, namespace: config.connection.namespace, dataConverter });
   const taskQueue = options.taskQueue ?? config.connection.taskQueue;
-  // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts).
+  // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts),
+  // and its runs ask there whether a request came from one of its attempts (attempt-gateway.ts).
+  const queue = stopQueueName(taskQueue, identity);
+  const env = options.env ?? process.env;
+  const gateway = await AttemptGateway.start({ client, queue, secrets: workerSecrets(config, env) });
+  try {
+    return runAlongside(
+      ...(await workers(options, { config, connection, identity, client, dataConverter, taskQueue, queue, gateway })),
+    );
+  } catch (err) {
+    await gateway.close();
+    throw err;
+  }
+}
+
+/** The main worker and its stop worker, with the attempt gateway they share. */
+async function workers(
+  options: CreateWorkerOptions,
+  setup: {
+    config: TeamrunConfig;
+    connection: NativeConnection;
+    identity: string;
+    client: Client;
+    dataConverter: ReturnType<typeof dataConverterFor>;
+    taskQueue: string;
+    queue: string;
+    gateway: AttemptGateway;
+  },
+): Promise<[Worker, Worker, AttemptGateway]> {
+  const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway } = setup;
   const stop = await createStopWorker({
     connection,
     namespace: config.connection.namespace,
-    taskQueue,
+    queue,
     identity,
     client,
     dataConverter,
+    gateway,
   });
   const worker = await Worker.create({
     connection,
@@ -82,6 +114,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
         env: options.env,
         client,
         stops: stop.stops,
+        gateway,
       }),
       ...createLedgerActivities({ client }),
       ...options.activities,
@@ -100,7 +133,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     // replay elsewhere); too long and a crashed worker's runs wait. Figures: docs/lease-pace.md.
     stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
   });
-  return runAlongside(worker, stop.worker);
+  return [worker, stop.worker, gateway];
 }
 
 function workflowCode(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
+import type { AttemptGateway } from '../activities/attempt-gateway';
 import { AttemptStops, createStopActivities } from '../activities/attempt-stops';
 import { MAX_STOP_QUEUE_CHARS } from '../team/lease-pace';
 
@@ -19,14 +20,17 @@ export function stopQueueName(taskQueue: string, identity: string): string {
 export async function createStopWorker(options: {
   connection: NativeConnection;
   namespace: string;
-  taskQueue: string;
+  /** This process's own queue (stopQueueName). */
+  queue: string;
   identity: string;
   /** Sends the announcements to the runs. */
   client: Client;
   /** The main worker's (a codec encrypts the stops' payloads too). */
   dataConverter?: WorkerOptions['dataConverter'];
+  /** Answers the runs' questions about requests it sent for its attempts. */
+  gateway?: AttemptGateway;
 }): Promise<{ stops: AttemptStops; worker: Worker }> {
-  const stops = new AttemptStops(stopQueueName(options.taskQueue, options.identity), (workflowId, payload) =>
+  const stops = new AttemptStops(options.queue, (workflowId, payload) =>
     options.client.workflow.getHandle(workflowId).signal(ATTEMPT_RUNNING_SIGNAL, payload),
   );
   const worker = await Worker.create({
@@ -35,7 +39,7 @@ export async function createStopWorker(options: {
     taskQueue: stops.queue,
     identity: options.identity,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-    activities: createStopActivities(stops),
+    activities: createStopActivities(stops, options.gateway && ((request) => options.gateway!.confirm(request))),
     // A stop is a map lookup: a few at once is plenty, and they never wait for attempts' slots.
     maxConcurrentActivityTaskExecutions: 8,
     shutdownGraceTime: 1_000,
@@ -46,9 +50,9 @@ export async function createStopWorker(options: {
 /**
  * Runs `stop` alongside `main`: `main.run()` also runs the stop worker, and shuts it down once
  * the main worker has stopped (attempts finishing in the shutdown grace time may still be
- * stopped meanwhile); `main.shutdown()` stops both.
+ * stopped meanwhile), then the attempt gateway; `main.shutdown()` stops both.
  */
-export function runAlongside(main: Worker, stop: Worker): Worker {
+export function runAlongside(main: Worker, stop: Worker, gateway?: AttemptGateway): Worker {
   const run = main.run.bind(main);
   const shutdown = main.shutdown.bind(main);
   main.run = async () => {
@@ -58,6 +62,7 @@ export function runAlongside(main: Worker, stop: Worker): Worker {
     } finally {
       if (stop.getState() === 'RUNNING') stop.shutdown();
       await stopping.catch(() => undefined);
+      await gateway?.close();
     }
   };
   main.shutdown = () => {

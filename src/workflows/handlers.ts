@@ -3,12 +3,14 @@
  * reach history and answer with a verdict, signals apply or are recorded as rejected. A
  * TeamControlError reaches the client as the update's failure; anything else is a bug.
  */
-import { ApplicationFailure, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { AttemptMessage } from '../activities/interface';
 import { TeamControlError } from '../team/control';
+import { AttemptConfirmations, callerOf } from '../team/governance';
 import type { TeamRun } from '../team/run';
 import { withIsoTimes as iso } from './iso-times';
 import * as msg from './messages';
-import { attemptRunningSignal } from './stop-channel';
+import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 
 export function registerHandlers(run: TeamRun): void {
   const now = () => Date.now();
@@ -21,6 +23,33 @@ export function registerHandlers(run: TeamRun): void {
       if (err instanceof TeamControlError)
         throw ApplicationFailure.nonRetryable(`${err.code}: ${err.message}`, err.code);
       throw err;
+    }
+  };
+  const confirmations = new AttemptConfirmations();
+  // The validator's extra check for a request that carries an attempt's proof (team/governance.ts).
+  const checkProof = (request: unknown, message: AttemptMessage) =>
+    asFailure(() => confirmations.check(callerOf(request, message), message));
+  /**
+   * A request with an attempt's proof is the task's only once the worker it names confirms it;
+   * the request is then checked again, as the attempt may have settled meanwhile.
+   */
+  const confirmed = async (request: unknown, message: AttemptMessage, key: string, fencingToken: unknown) => {
+    const { attempt } = callerOf(request, message);
+    if (!attempt) return;
+    confirmations.begin(attempt);
+    let yes = false;
+    try {
+      const { workflowId } = workflowInfo();
+      yes = await confirmAttemptRequest(attempt, { workflowId, key, fencingToken: Number(fencingToken), message });
+    } finally {
+      confirmations.end();
+    }
+    if (!yes) {
+      throw ApplicationFailure.nonRetryable(
+        `forbidden: ${message}: could not confirm the request came from the attempt of "${key}" ` +
+          `(its worker did not vouch for nonce ${attempt.nonce})`,
+        'forbidden',
+      );
     }
   };
   setHandler(attemptRunningSignal, (announcement) => {
@@ -52,20 +81,37 @@ export function registerHandlers(run: TeamRun): void {
   setHandler(msg.messagesQuery, (query) => run.messagesView(query ?? {}), {
     description: 'Mailbox messages held: { to?, after?, limit? } (at most 100); nextId continues',
   });
-  setHandler(msg.sendMessageUpdate, (request) => asFailure(() => run.sendMessage(request, now())), {
-    validator: (request) => {
-      asFailure(() => run.validateSendMessage(request));
+  setHandler(
+    msg.sendMessageUpdate,
+    async (request) => {
+      await confirmed(request, 'sendMessage', request.from, request.fencingToken);
+      return asFailure(() => run.sendMessage(request, now()));
     },
-    description:
-      'Send a mailbox message: { from, to: task key | teammate-<n> | coordinator | "*", subject?, body, ' +
-      'fencingToken? (a task sending), actor? }',
-  });
-  setHandler(msg.readInboxUpdate, (request) => asFailure(() => run.readInbox(request, now())), {
-    validator: (request) => {
-      asFailure(() => run.validateReadInbox(request));
+    {
+      validator: (request) => {
+        asFailure(() => run.validateSendMessage(request));
+        checkProof(request, 'sendMessage');
+      },
+      description:
+        'Send a mailbox message: { from, to: task key | teammate-<n> | coordinator | "*", subject?, body, ' +
+        "fencingToken? (a task sending), actor?, attempt? (its worker's proof) }",
     },
-    description: "Read a running task's inbox: { key, fencingToken, peek? } (advances its cursor unless peek)",
-  });
+  );
+  setHandler(
+    msg.readInboxUpdate,
+    async (request) => {
+      await confirmed(request, 'readInbox', request.key, request.fencingToken);
+      return asFailure(() => run.readInbox(request, now()));
+    },
+    {
+      validator: (request) => {
+        asFailure(() => run.validateReadInbox(request));
+        checkProof(request, 'readInbox');
+      },
+      description:
+        "Read a running task's inbox: { key, fencingToken, peek?, attempt? } (advances its cursor unless peek)",
+    },
+  );
   setHandler(
     msg.interruptTaskSignal,
     (request) => {
@@ -95,10 +141,19 @@ export function registerHandlers(run: TeamRun): void {
     description:
       'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
   });
-  setHandler(msg.addTasksUpdate, (request) => asFailure(() => run.addTasks(request, now())), {
-    validator: (request) => {
-      asFailure(() => run.validateAddTasks(request));
+  setHandler(
+    msg.addTasksUpdate,
+    async (request) => {
+      await confirmed(request, 'addTasks', request.parent ?? '', request.fencingToken);
+      return asFailure(() => run.addTasks(request, now()));
     },
-    description: 'Add tasks to the running graph: { tasks: [TaskSpec...], parent?, fencingToken?, requestId, actor? }',
-  });
+    {
+      validator: (request) => {
+        asFailure(() => run.validateAddTasks(request));
+        checkProof(request, 'addTasks');
+      },
+      description:
+        'Add tasks to the running graph: { tasks: [TaskSpec...], parent?, fencingToken?, requestId, actor?, attempt? }',
+    },
+  );
 }

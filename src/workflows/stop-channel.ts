@@ -1,6 +1,6 @@
 import { defineSignal, proxyActivities } from '@temporalio/workflow';
-import { ATTEMPT_RUNNING_SIGNAL, type StopActivities } from '../activities/interface';
-import type { AttemptsRunning } from '../contract';
+import { ATTEMPT_RUNNING_SIGNAL, type ConfirmAttemptRequest, type StopActivities } from '../activities/interface';
+import type { AttemptProof, AttemptsRunning } from '../contract';
 import type { StopRequest } from '../team/stop-channel';
 
 /**
@@ -24,5 +24,27 @@ export function sendStops(requests: ReadonlyArray<StopRequest>): void {
       summary: `stop ${request.leaseIds.length} attempt(s)`,
     });
     stopAttempts({ leaseIds: request.leaseIds }).catch(() => undefined);
+  }
+}
+
+/**
+ * Asks the worker a request's proof names whether its attempt gateway sent it. Anything but a
+ * yes (a no, a queue nobody polls, a failure) is a no: the request is then nobody's.
+ */
+export async function confirmAttemptRequest(
+  proof: AttemptProof,
+  request: Omit<ConfirmAttemptRequest, 'nonce'>,
+): Promise<boolean> {
+  const { confirmAttemptRequest: confirm } = proxyActivities<StopActivities>({
+    taskQueue: proof.queue,
+    scheduleToStartTimeout: '10s',
+    startToCloseTimeout: '10s',
+    retry: { maximumAttempts: 1 },
+    summary: `confirm ${request.message} from ${request.key}#${request.fencingToken}`,
+  });
+  try {
+    return (await confirm({ ...request, nonce: proof.nonce })) === true;
+  } catch {
+    return false;
   }
 }

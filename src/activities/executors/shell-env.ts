@@ -35,7 +35,8 @@ export function globMatcher(patterns: ReadonlyArray<string>): (name: string) => 
  * The environment of one shell attempt: an allowlist. The worker's PATH, HOME, LANG, LC_*,
  * TMPDIR and TZ, the names `worker.shell.passEnv` lists, the plan's literal values, the values
  * the plan takes from `worker.shell.secretEnv` by name, the worker's `TEMPORAL_ADDRESS` and
- * `TEMPORAL_NAMESPACE`, and the attempt's `TEAMRUN_*` variables.
+ * `TEMPORAL_NAMESPACE`, and the attempt's `TEAMRUN_*` variables, with its gateway's socket and
+ * secret; PATH starts with the directory of the worker's own `teamrun`.
  */
 export function shellEnvironment(
   planEnv: Readonly<Record<string, PlanEnvValue>> | undefined,
@@ -77,7 +78,21 @@ export function shellEnvironment(
     TEMPORAL_ADDRESS: ctx.config.connection.address,
     TEMPORAL_NAMESPACE: ctx.config.connection.namespace,
   };
-  return { ...env, ...cluster, ...attemptEnv(ctx), TEAMRUN_HOLDER: ctx.holder, ...extra };
+  return { ...env, ...cluster, ...attemptEnv(ctx), TEAMRUN_HOLDER: ctx.holder, ...extra, ...gatewayEnv(ctx, env.PATH) };
+}
+
+/**
+ * What `teamrun send|inbox|add-tasks` inside the task use to speak as the attempt (the plan cannot
+ * set them), and a PATH on which `teamrun` is the worker's own.
+ */
+function gatewayEnv(ctx: ExecutorContext, pathList: string): Record<string, string> {
+  const access = ctx.attemptGateway;
+  if (!access) return {};
+  return {
+    TEAMRUN_ATTEMPT_SOCKET: access.socket,
+    TEAMRUN_ATTEMPT_SECRET: access.secret,
+    ...(access.binDir ? { PATH: `${access.binDir}${path.delimiter}${pathList}` } : {}),
+  };
 }
 
 /** The variable a process of this attempt carries, by which the worker finds it if it detached. */

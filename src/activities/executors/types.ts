@@ -2,7 +2,7 @@ import type { Usage } from '../../plan/schema';
 import type { TeamrunConfig } from '../../config/config';
 import { TeamrunError } from '../../errors';
 import type { MailMessage } from '../../team/mailbox';
-import type { AttemptIdentity, AttemptLink, AttemptLogs } from '../interface';
+import type { AttemptAccess, AttemptIdentity, AttemptLink, AttemptLogs } from '../interface';
 import type { Redactor } from '../redact';
 
 /** What an executor gets for one attempt. */
@@ -20,6 +20,8 @@ export interface ExecutorContext extends AttemptIdentity {
   env: NodeJS.ProcessEnv;
   /** The worker's secrets: whatever an executor reports passes through it, before any cut. */
   redactor: Redactor;
+  /** How the attempt's own processes speak to its run as the attempt (the worker's attempt gateway). */
+  attemptGateway?: AttemptAccess;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
-import type { MailMessage } from '../../contract';
+import type { MailMessage, ReadInboxAnswer, SendMessageVerdict } from '../../contract';
 import * as msg from '../../workflows/messages';
-import { attemptFromEnv } from '../attempt-env';
+import { askGateway, attemptFromEnv, gatewayFromEnv } from '../attempt-env';
 import { CliError, printJson } from '../context';
 import { oneLine, table } from '../format';
 import { intOption } from '../options';
@@ -54,10 +54,18 @@ export function registerMailbox(program: Command): void {
           'teamrun inbox runs inside a task: TEAMRUN_WORKFLOW_ID, ' +
             'TEAMRUN_TASK_KEY and TEAMRUN_FENCING_TOKEN must be set',
         );
-      const request = { key: attempt.key, fencingToken: attempt.fencingToken, peek: options.peek === true };
-      const { messages } = await withRun(command, attempt.workflowId, (handle) =>
-        update('readInbox', () => handle.executeUpdate(msg.readInboxUpdate, { args: [request] })),
-      );
+      const peek = options.peek === true;
+      const gateway = gatewayFromEnv();
+      // Through the worker's gateway the run knows it is the attempt; without one, as a person with the token.
+      const { messages } = gateway
+        ? await askGateway<ReadInboxAnswer>(gateway, 'readInbox', { peek })
+        : await withRun(command, attempt.workflowId, (handle) =>
+            update('readInbox', () =>
+              handle.executeUpdate(msg.readInboxUpdate, {
+                args: [{ key: attempt.key, fencingToken: attempt.fencingToken, peek }],
+              }),
+            ),
+          );
       // One line, so a shell can use it as is (`::teamrun-output::{"got":$(teamrun inbox)}`).
       process.stdout.write(`${JSON.stringify(messages)}\n`);
     });
@@ -86,6 +94,7 @@ export function registerMailbox(program: Command): void {
           'give the run: teamrun send RUN --to KEY BODY (inside a task the run comes from $TEAMRUN_WORKFLOW_ID)',
         );
       if (text === undefined) throw new CliError('give the message body (JSON, or plain text)');
+      const gateway = inside ? gatewayFromEnv() : null;
       const request = inside
         ? {
             from: attempt.key,
@@ -101,9 +110,15 @@ export function registerMailbox(program: Command): void {
             subject: options.subject,
             body: bodyOf(text),
           };
-      const answer = await withRun(command, workflowId, (handle) =>
-        update('sendMessage', () => handle.executeUpdate(msg.sendMessageUpdate, { args: [request] })),
-      );
+      const answer = gateway
+        ? await askGateway<SendMessageVerdict>(gateway, 'sendMessage', {
+            to: options.to,
+            subject: options.subject,
+            body: bodyOf(text),
+          })
+        : await withRun(command, workflowId, (handle) =>
+            update('sendMessage', () => handle.executeUpdate(msg.sendMessageUpdate, { args: [request] })),
+          );
       if (options.json) printJson(answer);
       else process.stdout.write(`sent message ${answer.id} to ${options.to}\n`);
     });

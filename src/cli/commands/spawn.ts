@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
+import type { AddTasksVerdict } from '../../contract';
 import type { AddTasksRequestInput } from '../../plan/schema';
 import * as msg from '../../workflows/messages';
-import { attemptFromEnv } from '../attempt-env';
+import { askGateway, attemptFromEnv, gatewayFromEnv } from '../attempt-env';
 import { CliError, printJson, userFile } from '../context';
 import { actorOption, defaultActor, update, withRun } from './control';
 
@@ -75,9 +76,13 @@ export function registerSpawn(program: Command): void {
               requestId: options.requestId ?? randomUUID(),
               actor: options.actor ?? defaultActor(),
             };
-        const answer = await withRun(command, workflowId, (handle) =>
-          update('addTasks', () => handle.executeUpdate(msg.addTasksUpdate, { args: [request] })),
-        );
+        const gateway = inside ? gatewayFromEnv() : null;
+        // Through the worker's gateway the run knows it is the attempt; without one, as a person with the token.
+        const answer = gateway
+          ? await askGateway<AddTasksVerdict>(gateway, 'addTasks', { tasks, requestId: request.requestId })
+          : await withRun(command, workflowId, (handle) =>
+              update('addTasks', () => handle.executeUpdate(msg.addTasksUpdate, { args: [request] })),
+            );
         if (options.json) printJson(answer);
         else
           process.stdout.write(

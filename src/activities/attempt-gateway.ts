@@ -1,0 +1,290 @@
+/**
+ * The worker's attempt gateway: how a task speaks to its run as its attempt. Each attempt this
+ * worker runs gets a secret (`TEAMRUN_ATTEMPT_SECRET`) that only its processes hold; `teamrun send`,
+ * `inbox` and `add-tasks` inside the task hand their request to this gateway over a Unix socket in
+ * a directory only the worker's user can enter. The gateway fills in the attempt's identity,
+ * redacts the request, and sends it with the worker's own client (its codec applies) along with a
+ * one-time nonce; the run asks this worker, on its stop queue, to confirm the nonce before it takes
+ * the request as the task's. The task never holds the codec key or a Temporal credential.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest } from './interface';
+import { Redactor, type Secret } from './redact';
+
+export const GATEWAY_LIMITS = {
+  /** A request's JSON body (an addTasks request's tasks are at most MAX_SPAWN_BYTES of it). */
+  requestBytes: 1024 * 1024,
+  /** How long a nonce waits for its run to ask about it. */
+  nonceTtlMs: 60_000,
+  /** Nonces held at once; past it the oldest is forgotten (its run is then told no). */
+  nonces: 4096,
+  /** How long the gateway waits for the run's verdict. */
+  updateTimeoutMs: 60_000,
+} as const;
+
+const MESSAGES: ReadonlySet<string> = new Set<AttemptMessage>(['sendMessage', 'readInbox', 'addTasks']);
+
+/** What a gateway answers the in-task CLI: the run's verdict, or a refusal with its stable code. */
+export type GatewayAnswer = { ok: true; answer: unknown } | { ok: false; code: string; message: string };
+
+interface OpenAttempt {
+  identity: AttemptIdentity;
+  redactor: Redactor;
+}
+
+interface PendingNonce {
+  /** The digest of the secret of the attempt that sent it. */
+  attempt: string;
+  workflowId: string;
+  key: string;
+  fencingToken: number;
+  message: AttemptMessage;
+  expires: number;
+}
+
+export interface GatewayOptions {
+  /** The worker's own client: its data converter (codec) encodes what the gateway sends. */
+  client: Client;
+  /** The worker's stop queue, where its run asks for confirmations. */
+  queue: string;
+  /** The worker's secrets; each attempt's redactor adds the attempt's own. */
+  secrets: ReadonlyArray<Secret>;
+}
+
+export class AttemptGateway {
+  private readonly attempts = new Map<string, OpenAttempt>();
+  private readonly nonces = new Map<string, PendingNonce>();
+
+  private constructor(
+    private readonly options: GatewayOptions,
+    private readonly dir: string,
+    readonly socket: string,
+    /** Holds the `teamrun` launcher of this worker's own CLI; null when the CLI is not beside the code. */
+    readonly binDir: string | null,
+    private readonly server: http.Server,
+  ) {}
+
+  /** Listens in a new private directory under the system's temporary directory. */
+  static async start(options: GatewayOptions): Promise<AttemptGateway> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-gw-'));
+    chmodSync(dir, 0o700);
+    const socket = path.join(dir, 'gateway.sock');
+    const server = http.createServer();
+    const gateway = new AttemptGateway(options, dir, socket, writeLauncher(dir), server);
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => void gateway.serve(req, res));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(socket, resolve);
+      });
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+    return gateway;
+  }
+
+  /**
+   * Registers an attempt as it starts: its secret, and its redactor (the worker's secrets and
+   * this one). `close` drops it when the attempt ends; its secret then opens nothing.
+   */
+  open(identity: AttemptIdentity): { access: AttemptAccess; redactor: Redactor; close(): void } {
+    const secret = randomBytes(32).toString('base64url');
+    const id = digest(secret);
+    const redactor = new Redactor([...this.options.secrets, { name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }]);
+    this.attempts.set(id, { identity, redactor });
+    return {
+      access: { socket: this.socket, secret, binDir: this.binDir },
+      redactor,
+      close: () => void this.attempts.delete(id),
+    };
+  }
+
+  /** The run's question: did this gateway send that request, for an attempt still running? Once per nonce. */
+  confirm(request: ConfirmAttemptRequest): boolean {
+    const pending = typeof request.nonce === 'string' ? this.nonces.get(request.nonce) : undefined;
+    if (!pending) return false;
+    this.nonces.delete(request.nonce);
+    return (
+      pending.expires > Date.now() &&
+      this.attempts.has(pending.attempt) &&
+      pending.workflowId === request.workflowId &&
+      pending.key === request.key &&
+      pending.fencingToken === request.fencingToken &&
+      pending.message === request.message
+    );
+  }
+
+  async close(): Promise<void> {
+    this.attempts.clear();
+    this.nonces.clear();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const reply = (status: number, answer: GatewayAnswer) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer));
+    };
+    const refuse = (status: number, code: string, message: string) => {
+      req.resume();
+      reply(status, { ok: false, code, message });
+    };
+    const message = (req.url ?? '').slice(1);
+    if (req.method !== 'POST' || !MESSAGES.has(message))
+      return refuse(
+        404,
+        'TEAM_ATTEMPT_GATEWAY_NOT_FOUND',
+        'the gateway takes POST /sendMessage, /readInbox, /addTasks',
+      );
+    const bearer = /^Bearer ([A-Za-z0-9_-]{1,100})$/.exec(req.headers.authorization ?? '')?.[1];
+    const id = bearer === undefined ? undefined : digest(bearer);
+    const attempt = id === undefined ? undefined : this.attempts.get(id);
+    if (!attempt || id === undefined) {
+      return refuse(
+        401,
+        'TEAM_ATTEMPT_UNKNOWN',
+        'no attempt running on this worker holds this secret (the attempt ended, or TEAMRUN_ATTEMPT_SECRET is wrong)',
+      );
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBounded(req, GATEWAY_LIMITS.requestBytes));
+    } catch (err) {
+      const tooLarge = err instanceof RangeError;
+      return refuse(
+        tooLarge ? 413 : 400,
+        tooLarge ? 'TEAM_ATTEMPT_REQUEST_TOO_LARGE' : 'TEAM_ATTEMPT_REQUEST_INVALID',
+        tooLarge ? `the request is over ${GATEWAY_LIMITS.requestBytes} bytes` : 'the request is not JSON',
+      );
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return refuse(400, 'TEAM_ATTEMPT_REQUEST_INVALID', 'the request is not a JSON object');
+    try {
+      const answer = await this.forward(id, attempt, message as AttemptMessage, body as Record<string, unknown>);
+      reply(200, { ok: true, answer });
+    } catch (err) {
+      const refusal = refusalOf(err, message);
+      reply(refusal.status, { ok: false, code: refusal.code, message: attempt.redactor.text(refusal.message) });
+    }
+  }
+
+  /** Sends the task's request as its attempt: identity filled in here, redacted, with a nonce for the run to confirm. */
+  private async forward(
+    id: string,
+    { identity, redactor }: OpenAttempt,
+    message: AttemptMessage,
+    body: Record<string, unknown>,
+  ): Promise<unknown> {
+    const nonce = randomBytes(24).toString('base64url');
+    this.remember(nonce, {
+      attempt: id,
+      workflowId: identity.workflowId,
+      key: identity.taskKey,
+      fencingToken: identity.fencingToken,
+      message,
+      expires: Date.now() + GATEWAY_LIMITS.nonceTtlMs,
+    });
+    const request = {
+      ...(redactor.deep(asTask(message, identity, body)) as object),
+      attempt: { queue: this.options.queue, nonce },
+    };
+    const { client } = this.options;
+    try {
+      return await client.withDeadline(Date.now() + GATEWAY_LIMITS.updateTimeoutMs, () =>
+        client.workflow.getHandle(identity.workflowId).executeUpdate(message, { args: [request] }),
+      );
+    } finally {
+      this.nonces.delete(nonce);
+    }
+  }
+
+  private remember(nonce: string, pending: PendingNonce): void {
+    const now = Date.now();
+    for (const [key, old] of this.nonces) {
+      if (old.expires > now && this.nonces.size < GATEWAY_LIMITS.nonces) break;
+      this.nonces.delete(key);
+    }
+    this.nonces.set(nonce, pending);
+  }
+}
+
+/** The request as the task's attempt sends it: who it is comes from the gateway, never from the task. */
+function asTask(message: AttemptMessage, id: AttemptIdentity, body: Record<string, unknown>): Record<string, unknown> {
+  const given = (fields: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const { taskKey: key, fencingToken } = id;
+  switch (message) {
+    case 'sendMessage':
+      return given({ from: key, fencingToken, to: body.to, subject: body.subject, body: body.body });
+    case 'readInbox':
+      return given({ key, fencingToken, peek: body.peek });
+    case 'addTasks':
+      return given({
+        tasks: body.tasks,
+        parent: key,
+        fencingToken,
+        requestId: body.requestId ?? `${key}#${fencingToken}`,
+      });
+  }
+}
+
+function refusalOf(err: unknown, message: string): { status: number; code: string; message: string } {
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+    const code = err.cause.type ?? 'rejected';
+    const text = err.cause.message.startsWith(`${code}: `)
+      ? err.cause.message.slice(code.length + 2)
+      : err.cause.message;
+    return { status: 422, code, message: text };
+  }
+  if (err instanceof WorkflowNotFoundError)
+    return { status: 404, code: 'not_found', message: `${message}: the task's run is not open` };
+  return {
+    status: 502,
+    code: 'TEAM_ATTEMPT_GATEWAY_FAILED',
+    message: `${message}: the worker could not reach the run: ${(err as Error)?.message ?? String(err)}`,
+  };
+}
+
+function digest(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** The body, refused past `limit` bytes (a RangeError) without reading the rest. */
+async function readBounded(req: http.IncomingMessage, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new RangeError('too large');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A `teamrun` launcher for this worker's own CLI (compiled beside this code, or the sources'
+ * bin/teamrun.js in a clone), so a task finds the same teamrun as its worker, whatever is on PATH.
+ */
+function writeLauncher(dir: string): string | null {
+  const cli = __filename.endsWith('.js')
+    ? path.join(__dirname, '..', 'cli', 'main.js')
+    : path.join(__dirname, '..', '..', 'bin', 'teamrun.js');
+  if (!existsSync(cli)) return null;
+  const bin = path.join(dir, 'bin');
+  mkdirSync(bin, { mode: 0o700 });
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(path.join(bin, 'teamrun'), `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(cli)} "$@"\n`, {
+    mode: 0o700,
+  });
+  return bin;
+}

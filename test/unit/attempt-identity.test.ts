@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { TeamPlanInput } from '../../src/plan/schema';
+import { validatePlan } from '../../src/plan/validate';
+import { AttemptConfirmations, MAX_PENDING_CONFIRMATIONS, callerOf } from '../../src/team/governance';
+import { TeamControlError } from '../../src/team/control';
+import { TeamRun } from '../../src/team/run';
+
+type TaskInput = TeamPlanInput['tasks'][number];
+const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
+  key,
+  executor: { kind: 'noop' },
+  ...extra,
+});
+
+function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun {
+  const validation = validatePlan({ name: 'unit', teammates: 8, ...extra, tasks });
+  if (!validation.ok) throw new Error(JSON.stringify(validation.problems));
+  return TeamRun.start(validation.plan, 'wf-unit', 0);
+}
+
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+    return 'accepted';
+  } catch (err) {
+    if (err instanceof TeamControlError) return err.code;
+    throw err;
+  }
+};
+
+const proof = (nonce = 'n'.repeat(32)) => ({ queue: 'q/stop/w1/abc', nonce });
+
+describe('a request that claims to be a running task', () => {
+  it('under governance, a fencing token alone is a person: a non-operator is forbidden, an operator or the attempt is not', () => {
+    const run = runOf([task('spawner', { allowSpawn: true }), task('b')], { governance: { operators: ['alice'] } });
+    const [claim] = run.claim(0);
+    const token = claim.fencingToken;
+    const added = {
+      tasks: [{ key: 'x', executor: { kind: 'noop' as const } }],
+      parent: 'spawner',
+      fencingToken: token,
+    };
+    const validate = (request: Record<string, unknown>) => codeOf(() => run.validateAddTasks(request));
+    expect(validate({ ...added, requestId: 'r1' })).toBe('forbidden');
+    expect(validate({ ...added, requestId: 'r1', actor: 'mallory' })).toBe('forbidden');
+    expect(validate({ ...added, requestId: 'r1', actor: 'alice' })).toBe('accepted');
+    expect(validate({ ...added, requestId: 'r1', attempt: proof() })).toBe('accepted');
+
+    const send = (request: Record<string, unknown>) =>
+      codeOf(() => run.validateSendMessage({ from: 'spawner', fencingToken: token, to: 'b', body: 1, ...request }));
+    expect(send({})).toBe('forbidden');
+    expect(send({ attempt: proof() })).toBe('accepted');
+    // A stale token is stale whoever sends it.
+    expect(send({ fencingToken: token + 7, attempt: proof() })).toBe('stale_attempt');
+
+    const read = (request: Record<string, unknown>) =>
+      codeOf(() => run.validateReadInbox({ key: 'spawner', fencingToken: token, ...request }));
+    expect(read({})).toBe('forbidden');
+    expect(read({ actor: 'alice' })).toBe('accepted');
+    expect(read({ attempt: proof() })).toBe('accepted');
+  });
+
+  it('without governance anyone is an operator: a token alone still works as before', () => {
+    const run = runOf([task('a'), task('b')]);
+    const [claim] = run.claim(0);
+    expect(run.sendMessage({ from: 'a', fencingToken: claim.fencingToken, to: 'b', body: 1 }, 1).ok).toBe(true);
+  });
+
+  it('a malformed proof is refused with the field named', () => {
+    const run = runOf([task('a'), task('b')]);
+    const [claim] = run.claim(0);
+    const request = { from: 'a', fencingToken: claim.fencingToken, to: 'b', body: 1 };
+    expect(codeOf(() => run.validateSendMessage({ ...request, attempt: { queue: 'q', nonce: 'short' } }))).toBe(
+      'invalid_request',
+    );
+    expect(codeOf(() => run.validateSendMessage({ ...request, attempt: { ...proof(), extra: 1 } }))).toBe(
+      'invalid_request',
+    );
+  });
+});
+
+describe('confirmations a run waits for', () => {
+  it('a nonce is taken once, and no more than the bound wait at once', () => {
+    const confirmations = new AttemptConfirmations();
+    const caller = (nonce: string) => callerOf({ attempt: proof(nonce) }, 'sendMessage');
+    const first = caller('a'.repeat(32));
+    expect(codeOf(() => confirmations.check(first, 'sendMessage'))).toBe('accepted');
+    confirmations.begin(first.attempt!);
+    confirmations.end();
+    expect(codeOf(() => confirmations.check(first, 'sendMessage'))).toBe('forbidden');
+    for (let i = 0; i < MAX_PENDING_CONFIRMATIONS; i += 1)
+      confirmations.begin(proof(`p${String(i).padStart(31, '0')}`));
+    expect(codeOf(() => confirmations.check(caller('b'.repeat(32)), 'sendMessage'))).toBe('forbidden');
+    confirmations.end();
+    expect(codeOf(() => confirmations.check(caller('b'.repeat(32)), 'sendMessage'))).toBe('accepted');
+  });
+});
