@@ -178,7 +178,7 @@ export class AttemptGateway {
     }
   }
 
-  /** Sends the task's request as its attempt: identity filled in here, redacted, with a nonce for the run to confirm. */
+  /** The task's request, sent as its attempt: identity filled in here, redacted, with a nonce to confirm. */
   private async forward(
     id: string,
     { identity, redactor }: OpenAttempt,

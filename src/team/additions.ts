@@ -18,8 +18,8 @@ import type { Attempt } from './types';
 /**
  * Every check of an `addTasks` request, in order: its shape; a task adding work must name
  * itself as `parent`, send its current fencing token (a stale attempt adds nothing), come from
- * its attempt (checkTaskClaim) and have `allowSpawn`; anyone else is checked against governance; then the run must take work, the
- * tasks pass the plan's checks against the running graph, and the spawn limits hold. A
+ * its attempt (checkTaskClaim) and have `allowSpawn`; anyone else is checked against governance;
+ * then the run must take work, the tasks pass the plan's checks against the running graph, and the spawn limits hold. A
  * requestId already taken answers as it did. Throws `TeamControlError`.
  */
 export function validateAddTasks(run: RunContext, payload: unknown): { request: AddTasksRequest; depth: number } {

@@ -1,8 +1,8 @@
 /**
  * Messages between the run's members: who may send as whom (a task's attempt with its live fencing
- * token and its worker's proof, the coordinator, an operator), reading a running task's inbox, the `::teamrun-message::` lines
- * of a settling attempt, and the teammateIdle hooks. The mailbox itself (capacity, cursors) is
- * mailbox.ts's, the member records members.ts's.
+ * token and its worker's proof, the coordinator, an operator), reading a running task's inbox,
+ * the `::teamrun-message::` lines of a settling attempt, and the teammateIdle hooks. The mailbox
+ * itself (capacity, cursors) is mailbox.ts's, the member records members.ts's.
  */
 import type { ReadInboxAnswer, SendMessageVerdict } from '../contract';
 import type { ExecutorSpec } from '../plan/schema';
