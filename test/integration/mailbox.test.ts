@@ -150,15 +150,17 @@ describe('teammates that talk', () => {
     ]);
   });
 
-  it("a stale attempt's send and read are refused with stale_attempt, from inside the task", async () => {
+  it("a stale attempt's send and read are refused, from inside the task", async () => {
     const worker = await workerForTest();
     const dir = tmpDir();
-    // Attempt 1 notes its token and fails; attempt 2 tries the mailbox with attempt 1's token, then its own.
+    // Attempt 1 notes its token and its gateway secret and fails; attempt 2 tries the mailbox with
+    // attempt 1's secret (through the gateway), and with its token (directly), then as itself.
     const command = [
-      `if [ "$TEAMRUN_ATTEMPT" = 1 ]; then echo "$TEAMRUN_FENCING_TOKEN" > ${dir}/token; exit 1; fi`,
+      `if [ "$TEAMRUN_ATTEMPT" = 1 ]; then echo "$TEAMRUN_FENCING_TOKEN" > ${dir}/token; ` +
+        `echo "$TEAMRUN_ATTEMPT_SECRET" > ${dir}/secret; exit 1; fi`,
       `old=$(cat ${dir}/token)`,
-      `TEAMRUN_FENCING_TOKEN=$old ${CLI} send --to other '"late"' 2> ${dir}/send.err; s=$?`,
-      `TEAMRUN_FENCING_TOKEN=$old ${CLI} inbox 2> ${dir}/read.err; r=$?`,
+      `TEAMRUN_ATTEMPT_SECRET=$(cat ${dir}/secret) ${CLI} send --to other '"late"' 2> ${dir}/send.err; s=$?`,
+      `env -u TEAMRUN_ATTEMPT_SOCKET TEAMRUN_FENCING_TOKEN=$old ${CLI} inbox 2> ${dir}/read.err; r=$?`,
       `${CLI} send --to other '"fresh"' > /dev/null || exit 5`,
       `echo "::teamrun-output::{\\"send\\":$s,\\"read\\":$r}"`,
     ].join('\n');
@@ -179,7 +181,8 @@ describe('teammates that talk', () => {
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
     expect(result.tasks[0].output).toEqual({ send: 1, read: 1 });
-    expect(readFileSync(`${dir}/send.err`, 'utf8')).toContain('sendMessage rejected: stale_attempt');
+    // The gateway forgot the secret when attempt 1 ended.
+    expect(readFileSync(`${dir}/send.err`, 'utf8')).toContain('sendMessage rejected: TEAM_ATTEMPT_UNKNOWN');
     expect(readFileSync(`${dir}/read.err`, 'utf8')).toContain('readInbox rejected: stale_attempt');
     // Only the live attempt's message got through, and the next task got it in TEAMRUN_INBOX.
     expect((result.tasks[1].output as Array<{ body: unknown; from: string }>).map((m) => [m.from, m.body])).toEqual([
