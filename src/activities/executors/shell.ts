@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ADD_TASKS_LIMITS, ShellSpecSchema, UsageSchema, type ShellSpec } from '../../plan/schema';
+import { checkExecutorEnv } from '../../plan/env-rules';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { MAX_ATTEMPT_LINKS, type AttemptLink, type AttemptLogs } from '../interface';
 import { UsageRecords } from '../pricing';
@@ -30,6 +31,7 @@ const MAX_NOTES = 10;
 export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) => {
   const shell = ctx.config.worker.shell;
   checkCommand(spec.command, shell.allowCommands);
+  if (shell.allowCommands) refuseProgramEnv(spec);
   const cwd = resolveCwd(spec.cwd, shell);
   const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes, ctx.inbox);
   try {
@@ -47,6 +49,20 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
     inputs.remove();
   }
 });
+
+/**
+ * A plan's env must not undo allowCommands (PATH, LD_PRELOAD, NODE_OPTIONS...). The CLI refuses
+ * such a plan at validation; a plan started any other way (a client, the temporal CLI, an added
+ * task) is checked here, before anything runs. The workflow cannot: it never sees this config.
+ */
+function refuseProgramEnv(spec: ShellSpec): void {
+  const problems = checkExecutorEnv({ kind: 'shell', env: spec.env }, 'executor');
+  if (problems.length === 0) return;
+  throw new ExecutorError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
+    nonRetryable: true,
+    type: 'TeamShellEnvRefused',
+  });
+}
 
 function runContained(
   spec: ShellSpec,
