@@ -252,6 +252,30 @@ describe('a team run with the payload codec on', () => {
       expect(server!.stderr()).not.toContain(fx.token);
     });
 
+    it('logs no token whatever the path: a 404 under /t/<token>/, and answers the trailing-slash forms a UI endpoint produces', async () => {
+      const post = (route: string) =>
+        fetch(`${endpoint}${route}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Namespace': 'default' },
+          body: JSON.stringify({ payloads: [] }),
+        });
+      // A Web UI endpoint configured with a trailing slash, and one with the route doubled.
+      expect((await post(`/t/${fx.token}//decode`)).status).toBe(200);
+      expect((await post(`/t/${fx.token}/decode/`)).status).toBe(200);
+      for (const route of [
+        `/t/${fx.token}/decode/decode`,
+        `/t/${fx.token}/`,
+        `/x/${fx.token}/decode`,
+        `/${fx.token}`,
+      ]) {
+        expect((await post(route)).status, route).toBe(404);
+      }
+      await waitFor('the 404 lines', () => server!.stderr().includes('POST /x/***/decode 404'));
+      expect(server!.stderr()).toContain('POST /t/***/decode/decode 404');
+      expect(server!.stderr()).toContain('POST /t/***//decode 200');
+      expect(server!.stderr()).not.toContain(fx.token);
+    });
+
     it('refuses malformed requests with a reason, and a payload under an unknown key with its code', async () => {
       const post = (body: string) =>
         fetch(`${endpoint}/decode`, {
