@@ -199,9 +199,15 @@ describe('a team run with the payload codec on', () => {
   });
 
   it('cannot be read without the codec, nor with key 1 retired, and says which key is missing', async () => {
-    const plain = await cli(noCodec, 'tasks', handle.workflowId);
-    expect(plain.code).not.toBe(0);
-    expect(plain.stdout).not.toContain(SECRET.output);
+    // Without a codec: one line naming what is missing, no stack (was `ValueError: Unknown encoding`).
+    for (const command of ['tasks', 'status', 'report']) {
+      const plain = await cli(noCodec, command, handle.workflowId);
+      expect(plain, command).toMatchObject({ code: 1, stdout: '' });
+      expect(plain.stderr, command).toMatch(
+        /^teamrun: this run's payloads are encrypted \(binary\/encrypted\) and .*has no `codec:` section.*\n$/,
+      );
+      expect(plain.stderr.trim().split('\n'), command).toHaveLength(1);
+    }
     const retired = await cli(only2, 'report', handle.workflowId);
     expect(retired.code).not.toBe(0);
     expect(retired.stderr).toContain('encrypted with key id "k1", which this process does not have (it knows k2)');
