@@ -11,6 +11,7 @@ import { KeyIndex, findCycle, formatCycle, nearest } from './graph';
 import { utf8Bytes } from './bytes';
 import { normalizeScope } from './scope';
 import { checkPlanEnv } from './env-rules';
+import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from '../team/snapshot';
 
 /** One thing wrong with a plan, with where it is (`tasks[3].dependsOn[0]`). */
@@ -67,7 +68,9 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
   for (const issue of parsed.error.issues) {
-    problems.push({ path: formatPath(issue.path), code: 'schema', message: issue.message });
+    if (issue.code === 'unrecognized_keys')
+      problems.push(...unknownFieldProblems(input, issue.path, issue.keys, formatPath));
+    else problems.push({ path: formatPath(issue.path), code: 'schema', message: issue.message });
   }
   // A typo in one task's fields should not hide a typo in another's dependencies.
   const nodes = graphNodes(input);
