@@ -18,7 +18,8 @@ export function planChecks(config: TeamrunConfig, kinds: ReadonlyArray<string> =
 
 /** `--kind`, as both commands declare it. */
 export const KIND_OPTION_HELP =
-  'custom executor kinds your workers register (also worker.customKinds in the config); any other unknown kind is a problem';
+  'custom executor kinds your workers register (also worker.customKinds in the config); ' +
+  'any other unknown kind is a problem';
 
 /**
  * Reads and checks a plan file; every problem, with its path, becomes one CliError. Returns the
