@@ -1,7 +1,25 @@
 import { loadPlanFile } from '../plan/load';
 import type { ValidateOptions } from '../plan/validate';
 import type { TeamPlan, TeamPlanInput } from '../plan/schema';
+import type { TeamrunConfig } from '../config/config';
 import { CliError } from './context';
+
+/**
+ * What `teamrun validate` and `teamrun start` both check a plan file against, from the config
+ * and `--kind`: the executor kinds known (built in, `worker.customKinds`, `--kind`), and whether
+ * the worker restricts commands (then a plan's `env` may not choose the program).
+ */
+export function planChecks(config: TeamrunConfig, kinds: ReadonlyArray<string> = []): ValidateOptions {
+  return {
+    knownKinds: [...config.worker.customKinds, ...kinds],
+    commandsRestricted: config.worker.shell.allowCommands !== undefined,
+  };
+}
+
+/** `--kind`, as both commands declare it. */
+export const KIND_OPTION_HELP =
+  'custom executor kinds your workers register (also worker.customKinds in the config); ' +
+  'any other unknown kind is a problem';
 
 /**
  * Reads and checks a plan file; every problem, with its path, becomes one CliError. Returns the

@@ -38,8 +38,25 @@ export interface CodecServer {
 /** A history's decode batch can hold several payloads near Temporal's 2 MB limit, base64-grown. */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MIN_TOKEN_LENGTH = 16;
-/** `/encode`, `/decode`, or the same under `/t/<token>/` (the Web UI's codec endpoint can carry no header). */
-const ROUTE = /^(?:\/t\/([^/]+))?\/(encode|decode)$/;
+/**
+ * `/encode`, `/decode`, or the same under `/t/<token>/` (the Web UI's codec endpoint can carry no
+ * header). A trailing slash, and the doubled one a UI endpoint configured with a trailing slash
+ * produces (`/t/<token>//decode`), are the same route.
+ */
+const ROUTE = /^(?:\/t\/([^/]+))?\/+(encode|decode)\/?$/;
+/** A logged path is cut here: the log line stays one short line whatever a client sends. */
+const MAX_LOGGED_PATH = 200;
+
+/**
+ * The path as the log may show it: never the token, whatever the route. The segment after `/t/`
+ * is hidden even when it is not the token (a mistyped token is close to the real one), and the
+ * token is hidden wherever else it appears, as written or percent-encoded.
+ */
+export function loggedPath(pathname: string, token: string): string {
+  let shown = pathname.replace(/^\/t\/[^/]*/, '/t/***');
+  for (const form of new Set([token, encodeURIComponent(token)])) shown = shown.split(form).join('***');
+  return shown.length > MAX_LOGGED_PATH ? `${shown.slice(0, MAX_LOGGED_PATH)}...` : shown;
+}
 
 /** The token named by `codec.server.tokenEnv` / `tokenFile` (relative to the config file's directory). */
 export function readToken(server: CodecServerConfig, baseDir: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -110,7 +127,7 @@ export function startCodecServer(options: CodecServerOptions): Promise<CodecServ
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://codec');
     const route = ROUTE.exec(url.pathname);
-    const shownPath = route?.[1] ? url.pathname.replace(route[1], '***') : url.pathname;
+    const shownPath = loggedPath(url.pathname, options.token);
     const namespace = req.headers['x-namespace'];
     const origin = req.headers.origin;
     const send = (status: number, body?: unknown) => {
@@ -121,7 +138,8 @@ export function startCodecServer(options: CodecServerOptions): Promise<CodecServ
       res.setHeader('Vary', 'Origin');
       if (body === undefined) res.writeHead(status).end();
       else res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-      log(`${req.method} ${shownPath} ${status}${typeof namespace === 'string' ? ` namespace=${namespace}` : ''}`);
+      const shownNamespace = typeof namespace === 'string' ? ` namespace=${namespace.slice(0, 100)}` : '';
+      log(`${req.method} ${shownPath} ${status}${shownNamespace}`);
     };
     const refuse = (status: number, code: string, message: string) => send(status, { code, message });
 

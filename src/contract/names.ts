@@ -37,6 +37,8 @@ export type FailureType =
   | 'TeamShellCwdRefused'
   | 'TeamShellCommandRefused'
   | 'TeamShellEnvRefused'
+  /** A `::teamrun-*::` line that is not its prefix and one line of valid JSON. */
+  | 'TeamShellMalformedLine'
   | 'TeamShellContainment'
   | 'TeamHttpHostRefused'
   | 'TeamHttpBodyTooLarge'

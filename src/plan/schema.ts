@@ -269,9 +269,8 @@ export const ExecutorSchema = z
     if (!schema) return;
     const parsed = schema.safeParse(executor);
     if (parsed.success) return;
-    for (const issue of parsed.error.issues) {
-      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-    }
+    // As they are: an unknown field keeps its code and keys, for the did-you-mean.
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
   });
 export type ExecutorSpec = z.infer<typeof ExecutorSchema>;
 

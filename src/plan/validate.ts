@@ -10,6 +10,8 @@ import {
 import { KeyIndex, findCycle, formatCycle, nearest } from './graph';
 import { utf8Bytes } from './bytes';
 import { normalizeScope } from './scope';
+import { checkPlanEnv } from './env-rules';
+import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from '../team/snapshot';
 
 /** One thing wrong with a plan, with where it is (`tasks[3].dependsOn[0]`). */
@@ -41,6 +43,12 @@ export interface ValidateOptions {
    * the workflow, which cannot know its workers), any well-formed kind passes.
    */
   knownKinds?: Iterable<string>;
+  /**
+   * The worker restricts its commands (`worker.shell.allowCommands`): a plan's `env` may then not
+   * set what chooses the program or what it loads (env-rules.ts). The workflow cannot know it;
+   * the worker checks again when an attempt starts.
+   */
+  commandsRestricted?: boolean;
 }
 
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
@@ -56,10 +64,13 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
     );
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));
+    if (options.commandsRestricted) problems.push(...checkPlanEnv(parsed.data));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
   for (const issue of parsed.error.issues) {
-    problems.push({ path: formatPath(issue.path), code: 'schema', message: issue.message });
+    if (issue.code === 'unrecognized_keys')
+      problems.push(...unknownFieldProblems(input, issue.path, issue.keys, formatPath));
+    else problems.push({ path: formatPath(issue.path), code: 'schema', message: issue.message });
   }
   // A typo in one task's fields should not hide a typo in another's dependencies.
   const nodes = graphNodes(input);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { uniqueQueue } from '../helpers/env';
+import { testClient, uniqueQueue } from '../helpers/env';
 import { workerForSuite } from '../helpers/scenario';
 import { teamrun } from './teamrun-cli';
 
@@ -139,6 +139,48 @@ describe('teamrun start --wait, status and tasks against a real server', () => {
     expect(started.code).toBe(0);
     expect(started.stdout).toMatch(/^started one-\S+ on task queue/);
     expect(started.stderr).toContain(`no worker polls task queue "${idle}" yet`);
+  });
+});
+
+describe('teamrun start checks exactly what teamrun validate checks', () => {
+  it('refuses a misspelt kind and a program-choosing env as validate does, and starts a custom kind the config declares', async () => {
+    const misspelt = writePlan(
+      'shel.yaml',
+      'name: shel\ntasks:\n  - { key: a, executor: { kind: shel, command: "true" } }\n',
+    );
+    const expected = 'tasks[0].executor.kind: unknown executor kind "shel" (did you mean "shell"?)';
+    for (const command of ['validate', 'start']) {
+      const result = await teamrun([command, misspelt]);
+      expect(result, command).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr, command).toContain(expected);
+    }
+
+    const restricted = path.join(dir, 'restricted.yaml');
+    writeFileSync(restricted, 'worker: { shell: { allowCommands: ["ls"] } }\n');
+    const planted = writePlan('path.json', {
+      name: 'planted',
+      tasks: [{ key: 'a', executor: { kind: 'shell', command: 'ls', env: { PATH: '/tmp/planted' } } }],
+    });
+    const refused = await teamrun(['--config', restricted, 'start', planted]);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain('tasks[0].executor.env.PATH: may not be set by a plan');
+
+    // The README's custom kind: declared once in the config, both commands know it.
+    const project = path.join(dir, 'greet-project.yaml');
+    writeFileSync(project, `worker: { customKinds: [greet] }\nconnection: { taskQueue: ${uniqueQueue('greet')} }\n`);
+    const greet = writePlan(
+      'greet.yaml',
+      'name: greet\ntasks:\n  - { key: a, executor: { kind: greet, name: Ada } }\n',
+    );
+    expect(await teamrun(['--config', project, 'validate', greet])).toMatchObject({ code: 0 });
+    const started = await teamrun(['--config', project, 'start', greet, '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const { workflowId } = JSON.parse(started.stdout) as { workflowId: string };
+    await (await testClient()).workflow.getHandle(workflowId).terminate('test finished');
+    // Without the declaration, start refuses it as validate does, saying how to declare it.
+    const undeclared = await teamrun(['start', greet]);
+    expect(undeclared.code).toBe(1);
+    expect(undeclared.stderr).toContain('declare a custom kind with --kind or worker.customKinds in the config');
   });
 });
 

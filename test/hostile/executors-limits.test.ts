@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -123,6 +123,60 @@ describe('what a shell task is handed, and where it may run', () => {
       'command refused: "rm -rf repo" matches none of worker.shell.allowCommands ("pwd", "echo *", "/ls( -l)?/")',
     );
     expect(existsSync(path.join(root, 'repo'))).toBe(true);
+  });
+});
+
+describe("a plan's env cannot undo worker.shell.allowCommands", () => {
+  it('refuses PATH, NODE_OPTIONS, LD_PRELOAD and npm_config_* before anything runs, naming the variable; other names pass', async () => {
+    const dir = tempDir();
+    const marker = path.join(dir, 'planted-program-ran');
+    // What the plan plants: its own `ls` first on PATH, and a module node would preload.
+    writeFileSync(path.join(dir, 'ls'), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    writeFileSync(path.join(dir, 'evil.cjs'), `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');\n`);
+    const worker = await workerForTest({ config: configWith({ allowCommands: ['ls', 'node -e 0', 'echo *'] }) });
+    const shell = (command: string, env: Record<string, unknown>) => ({ kind: 'shell', command, env });
+    const handle = await runForTest(
+      {
+        name: 'env-allow-commands',
+        retry: { maxAttempts: 3, backoffMs: 100 },
+        tasks: [
+          { key: 'path', executor: shell('ls', { PATH: `${dir}:/usr/bin:/bin` }) },
+          { key: 'node-options', executor: shell('node -e 0', { NODE_OPTIONS: `--require ${dir}/evil.cjs` }) },
+          { key: 'preload', executor: shell('ls', { LD_PRELOAD: `${dir}/evil.so` }) },
+          { key: 'npm-config', executor: shell('ls', { npm_config_script_shell: `${dir}/ls` }) },
+          { key: 'from-worker', executor: shell('ls', { PATH: { fromWorkerEnv: 'HOME' } }) },
+          {
+            key: 'plain',
+            executor: shell('echo "::teamrun-output::\\"$TARGET $NODE_ENV\\""', {
+              TARGET: 'prod',
+              NODE_ENV: 'production',
+            }),
+          },
+        ],
+      },
+      worker,
+    );
+    const tasks = byKey((await handle.result()).tasks);
+    const refused: Array<[string, string]> = [
+      ['path', 'PATH'],
+      ['node-options', 'NODE_OPTIONS'],
+      ['preload', 'LD_PRELOAD'],
+      ['npm-config', 'npm_config_script_shell'],
+      ['from-worker', 'PATH'],
+    ];
+    for (const [key, name] of refused) {
+      expect(tasks[key], key).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(tasks[key].lastError).toContain(
+        `executor.env.${name}: may not be set by a plan on a worker that restricts commands`,
+      );
+    }
+    const reports = await attemptReports(handle);
+    expect(reports.find((r) => r.activityId === 'path#1')!.failure).toMatchObject({
+      type: 'TeamShellEnvRefused',
+      nonRetryable: true,
+    });
+    expect(existsSync(marker)).toBe(false);
+    expect(tasks.plain).toMatchObject({ status: 'succeeded', output: 'prod production' });
   });
 });
 

@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { RunTaskResult } from '../../src/activities/interface';
+import { loadPlanFile } from '../../src/plan/load';
+import type { TeamPlanInput } from '../../src/plan/schema';
 import { spawnWorkerProcess, startRun, uniqueQueue } from '../helpers/env';
 import { runForTest, workerForTest } from '../helpers/scenario';
-import { attemptReports, workflowTaskFailures } from './executors-helpers';
+import { attemptReports, tempDir, workflowTaskFailures } from './executors-helpers';
 
 const byKey = <T extends { key: string }>(items: T[]) => Object.fromEntries(items.map((t) => [t.key, t]));
 
@@ -155,5 +158,61 @@ describe('output a task prints, however large or shaped, never takes down its wo
     });
     // Logs live in history only: the run's state (and so its result and queries) never holds them.
     expect(JSON.stringify(result)).not.toContain('deploying web to staging');
+  });
+});
+
+describe('a directive line the worker cannot take fails the attempt, never a silent success', () => {
+  it('fails output, usage, error, message and tasks lines that are not JSON without retry, naming the line; a bad link is only noted', async () => {
+    const worker = await workerForTest();
+    const shell = (command: string) => ({ kind: 'shell', command });
+    const handle = await runForTest(
+      {
+        name: 'malformed-lines',
+        retry: { maxAttempts: 3, backoffMs: 100 },
+        tasks: [
+          // What examples/writer-reviewer.yaml's writer printed when `teamrun inbox` was not found.
+          { key: 'output', executor: shell('m=""; echo "::teamrun-output::{\\"received\\":$m}"') },
+          { key: 'usage', executor: shell('echo \'::teamrun-usage::{"inputTokens":-5}\'') },
+          { key: 'error', executor: shell('echo "::teamrun-error::quota exhausted"; exit 1') },
+          { key: 'message', executor: shell('echo \'::teamrun-message::{"body":"no recipient"}\'') },
+          { key: 'tasks', executor: shell('echo \'::teamrun-tasks::[{"key":"x"}]\'') },
+          { key: 'link', executor: shell('echo \'::teamrun-link::{"url":"javascript:alert(1)"}\'; echo ok') },
+        ],
+      },
+      worker,
+    );
+    const tasks = byKey((await handle.result()).tasks);
+    for (const key of ['output', 'usage', 'error', 'message', 'tasks']) {
+      expect(tasks[key], key).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(tasks[key].lastError, key).toMatch(new RegExp(`^malformed ::teamrun-${key}:: line "::teamrun-${key}::`));
+    }
+    expect(tasks.output.lastError).toContain('malformed ::teamrun-output:: line "::teamrun-output::{"received":}": ');
+    const failures = byKey((await attemptReports(handle)).map((r) => ({ ...r, key: r.activityId.split('#')[0] })));
+    expect(failures.output.failure).toMatchObject({ type: 'TeamShellMalformedLine', nonRetryable: true });
+    expect(failures.usage.failure).toMatchObject({ type: 'TeamInvalidUsage', nonRetryable: true });
+    expect(tasks.link.status).toBe('succeeded');
+    expect(await workflowTaskFailures(handle)).toBe(0);
+  });
+});
+
+describe('examples/writer-reviewer.yaml', () => {
+  it('succeeds with `teamrun` on the worker PATH, the writer outputting the review it received', async () => {
+    const bin = tempDir();
+    const root = path.resolve(__dirname, '..', '..');
+    writeFileSync(
+      path.join(bin, 'teamrun'),
+      `#!/bin/sh\nexec ${process.execPath} ${path.join(root, 'bin', 'teamrun.js')} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const worker = await workerForTest({ env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const loaded = loadPlanFile(path.join(root, 'examples', 'writer-reviewer.yaml'));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    const result = await (await runForTest(loaded.raw as TeamPlanInput, worker)).result();
+    const tasks = byKey(result.tasks);
+    expect(tasks.writer.lastError).toBeNull();
+    expect(result.status).toBe('succeeded');
+    expect(tasks.writer.output).toMatchObject({
+      received: [{ from: 'reviewer', subject: 'review', body: { fix: 'rename foo to bar' } }],
+    });
   });
 });

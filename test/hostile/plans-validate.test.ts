@@ -10,6 +10,9 @@ const file = (name: string, plan: unknown) => {
   writeFileSync(at, typeof plan === 'string' ? plan : JSON.stringify(plan));
   return at;
 };
+/** A worker config that restricts commands: the plan's env may then not choose the program. */
+const restricted = file('restricted.yaml', 'worker: { shell: { allowCommands: ["ls", "npm run build"] } }\n');
+const shellWithEnv = (env: Record<string, unknown>) => ({ kind: 'shell', command: 'ls', env });
 const one = (executor: unknown, extra: Record<string, unknown> = {}) => ({
   name: 'v',
   tasks: [{ key: 'a', executor, ...extra }],
@@ -61,6 +64,40 @@ const cases: Array<[string, unknown, string[], RegExp[]]> = [
       /tasks\[19980\]\.dependsOn\[0\]: unknown task "tsak-19979-of-the-nightly-documentation-build" \(did you mean "task-19979-of-the-nightly-documentation-build"\?\)/,
     ],
   ],
+  [
+    'env PATH under allowCommands',
+    {
+      name: 'v',
+      tasks: [
+        { key: 'a', executor: { kind: 'noop' } },
+        { key: 'b', executor: { kind: 'noop' } },
+        { key: 'c', executor: shellWithEnv({ PATH: '/tmp/planted:/usr/bin', TARGET: 'prod' }) },
+      ],
+    },
+    ['--config', restricted],
+    [
+      /tasks\[2\]\.executor\.env\.PATH: may not be set by a plan on a worker that restricts commands \(worker\.shell\.allowCommands\)/,
+      /: 1 problem\(s\)/,
+    ],
+  ],
+  [
+    'env NODE_OPTIONS and LD_PRELOAD under allowCommands (and in the idle hook)',
+    {
+      ...one(shellWithEnv({ NODE_OPTIONS: '--import=data:text/javascript,process.exit(7)' })),
+      hooks: { teammateIdle: { executor: shellWithEnv({ LD_PRELOAD: '/tmp/x.so' }) } },
+    },
+    ['--config', restricted],
+    [
+      /tasks\[0\]\.executor\.env\.NODE_OPTIONS: may not be set .* \(every NODE_\* variable\)/,
+      /hooks\.teammateIdle\.executor\.env\.LD_PRELOAD: may not be set/,
+    ],
+  ],
+  [
+    'env names in another case, and a name no shell can export',
+    one(shellWithEnv({ Path: '/tmp', 'BASH_FUNC_ls%%': '() { id; }' })),
+    ['--config', restricted],
+    [/tasks\[0\]\.executor\.env\.Path: may not be set/, /env\.BASH_FUNC_ls%%: is not a plain variable name/],
+  ],
 ];
 
 describe('teamrun validate on hostile plan files', () => {
@@ -79,5 +116,13 @@ describe('teamrun validate on hostile plan files', () => {
       'acme.deploy',
     ]);
     expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('ok (1 tasks') });
+  });
+
+  it('a plan env is not checked without allowCommands, and other names pass with it', async () => {
+    const free = await teamrun(['validate', file('free.json', one(shellWithEnv({ PATH: '/opt/tools/bin' })))]);
+    expect(free).toMatchObject({ code: 0, stdout: expect.stringContaining('ok (1 tasks') });
+    const plain = one(shellWithEnv({ TARGET: 'prod', NODE_ENV: 'production', GIT_AUTHOR_NAME: 'ci' }));
+    const restrictedOk = await teamrun(['validate', file('plain.json', plain), '--config', restricted]);
+    expect(restrictedOk).toMatchObject({ code: 0, stdout: expect.stringContaining('ok (1 tasks') });
   });
 });

@@ -199,9 +199,15 @@ describe('a team run with the payload codec on', () => {
   });
 
   it('cannot be read without the codec, nor with key 1 retired, and says which key is missing', async () => {
-    const plain = await cli(noCodec, 'tasks', handle.workflowId);
-    expect(plain.code).not.toBe(0);
-    expect(plain.stdout).not.toContain(SECRET.output);
+    // Without a codec: one line naming what is missing, no stack (was `ValueError: Unknown encoding`).
+    for (const command of ['tasks', 'status', 'report']) {
+      const plain = await cli(noCodec, command, handle.workflowId);
+      expect(plain, command).toMatchObject({ code: 1, stdout: '' });
+      expect(plain.stderr, command).toMatch(
+        /^teamrun: this run's payloads are encrypted \(binary\/encrypted\) and .*has no `codec:` section.*\n$/,
+      );
+      expect(plain.stderr.trim().split('\n'), command).toHaveLength(1);
+    }
     const retired = await cli(only2, 'report', handle.workflowId);
     expect(retired.code).not.toBe(0);
     expect(retired.stderr).toContain('encrypted with key id "k1", which this process does not have (it knows k2)');
@@ -249,6 +255,30 @@ describe('a team run with the payload codec on', () => {
       const wrongNamespace = await post({ Authorization: `Bearer ${fx.token}`, 'X-Namespace': 'other' });
       expect(wrongNamespace.status).toBe(403);
       await waitFor('the request log', () => server!.stderr().includes('POST /t/***/decode 200'));
+      expect(server!.stderr()).not.toContain(fx.token);
+    });
+
+    it('logs no token whatever the path: a 404 under /t/<token>/, and answers the trailing-slash forms a UI endpoint produces', async () => {
+      const post = (route: string) =>
+        fetch(`${endpoint}${route}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Namespace': 'default' },
+          body: JSON.stringify({ payloads: [] }),
+        });
+      // A Web UI endpoint configured with a trailing slash, and one with the route doubled.
+      expect((await post(`/t/${fx.token}//decode`)).status).toBe(200);
+      expect((await post(`/t/${fx.token}/decode/`)).status).toBe(200);
+      for (const route of [
+        `/t/${fx.token}/decode/decode`,
+        `/t/${fx.token}/`,
+        `/x/${fx.token}/decode`,
+        `/${fx.token}`,
+      ]) {
+        expect((await post(route)).status, route).toBe(404);
+      }
+      await waitFor('the 404 lines', () => server!.stderr().includes('POST /x/***/decode 404'));
+      expect(server!.stderr()).toContain('POST /t/***/decode/decode 404');
+      expect(server!.stderr()).toContain('POST /t/***//decode 200');
       expect(server!.stderr()).not.toContain(fx.token);
     });
 

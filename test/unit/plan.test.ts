@@ -124,7 +124,7 @@ describe('built-in executor kinds check their fields', () => {
     {
       scenario: 'noop with a field it does not take',
       executor: { kind: 'noop', command: 'x' },
-      path: 'tasks[0].executor',
+      path: 'tasks[0].executor.command',
     },
     {
       scenario: 'llm with both prompt and messages',
@@ -241,5 +241,38 @@ describe('every problem is reported, not just the first', () => {
   it('refuses input that is not a plan at all with a problem at the top', () => {
     expect(problemsOf(null)).toEqual([expect.objectContaining({ path: '(plan)', code: 'schema' })]);
     expect(problemsOf({ tasks: [task('a')] })).toEqual([expect.objectContaining({ path: 'name', code: 'schema' })]);
+  });
+});
+
+describe('a misspelt field is named at its own path with a did-you-mean from the same object', () => {
+  it.each([
+    ['a task field', plan([{ key: 'a', depends_on: ['b'], executor: noop }]), 'tasks[0].depends_on', 'dependsOn'],
+    ['the executor itself', plan([{ key: 'a', exector: noop }]), 'tasks[0].exector', 'executor'],
+    ['a plan field', plan([task('a')], { budgte: { maxUsd: 1 } }), 'budgte', 'budget'],
+    ['a budget field', plan([task('a')], { budget: { maxUSD: 1 } }), 'budget.maxUSD', 'maxUsd'],
+    [
+      'a field of a built-in executor, by its kind',
+      plan([{ key: 'a', executor: { kind: 'shell', command: 'true', timeout_ms: 5 } }]),
+      'tasks[0].executor.timeout_ms',
+      'timeoutMs',
+    ],
+    [
+      'a task retry field',
+      plan([task('a', [], { retry: { maxAttempt: 2 } as never })]),
+      'tasks[0].retry.maxAttempt',
+      'maxAttempts',
+    ],
+  ])('%s', (_, input, path, guess) => {
+    expect(problemsOf(input)).toContainEqual({
+      path,
+      code: 'unknown_field',
+      message: `unknown field (did you mean "${guess}"?)`,
+    });
+  });
+
+  it('says no more than "unknown field" when nothing is close', () => {
+    expect(problemsOf(plan([task('a')], { sudo: true }))).toEqual([
+      { path: 'sudo', code: 'unknown_field', message: 'unknown field' },
+    ]);
   });
 });

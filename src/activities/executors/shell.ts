@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ADD_TASKS_LIMITS, ShellSpecSchema, UsageSchema, type ShellSpec } from '../../plan/schema';
+import { checkExecutorEnv } from '../../plan/env-rules';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { MAX_ATTEMPT_LINKS, type AttemptLink, type AttemptLogs } from '../interface';
 import { UsageRecords } from '../pricing';
@@ -15,6 +16,7 @@ const ERROR_PREFIX = '::teamrun-error::';
 const LINK_PREFIX = '::teamrun-link::';
 const MESSAGE_PREFIX = '::teamrun-message::';
 const TASKS_PREFIX = '::teamrun-tasks::';
+const DIRECTIVE_PREFIXES = [USAGE_PREFIX, OUTPUT_PREFIX, ERROR_PREFIX, LINK_PREFIX, MESSAGE_PREFIX, TASKS_PREFIX];
 const MAX_LINK_URL = 2_048;
 const MAX_LINK_LABEL = 200;
 /** Worker notes (malformed or dropped lines) kept for the stderr log, at most. */
@@ -30,6 +32,7 @@ const MAX_NOTES = 10;
 export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) => {
   const shell = ctx.config.worker.shell;
   checkCommand(spec.command, shell.allowCommands);
+  if (shell.allowCommands) refuseProgramEnv(spec);
   const cwd = resolveCwd(spec.cwd, shell);
   const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes, ctx.inbox);
   try {
@@ -48,6 +51,20 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
   }
 });
 
+/**
+ * A plan's env must not undo allowCommands (PATH, LD_PRELOAD, NODE_OPTIONS...). The CLI refuses
+ * such a plan at validation; a plan started any other way (a client, the temporal CLI, an added
+ * task) is checked here, before anything runs. The workflow cannot: it never sees this config.
+ */
+function refuseProgramEnv(spec: ShellSpec): void {
+  const problems = checkExecutorEnv({ kind: 'shell', env: spec.env }, 'executor');
+  if (problems.length === 0) return;
+  throw new ExecutorError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
+    nonRetryable: true,
+    type: 'TeamShellEnvRefused',
+  });
+}
+
 function runContained(
   spec: ShellSpec,
   ctx: ExecutorContext,
@@ -64,19 +81,29 @@ function runContained(
   const notes: string[] = [];
   let output: unknown;
   let reported: { message?: string; nonRetryable?: boolean } | undefined;
+  // The first directive line that could not be taken: it fails the attempt (a link only gets a note).
+  let malformed: { prefix: string; line: string; reason: string } | undefined;
   const note = (text: string) => {
     if (notes.length < MAX_NOTES) notes.push(`[teamrun] ${text}`);
   };
   const onDirective = (line: string) => {
+    const prefix = DIRECTIVE_PREFIXES.find((p) => line.startsWith(p));
+    if (prefix === undefined) return;
     try {
-      if (line.startsWith(USAGE_PREFIX)) usage.add(UsageSchema.parse(JSON.parse(line.slice(USAGE_PREFIX.length))));
-      else if (line.startsWith(OUTPUT_PREFIX)) output = JSON.parse(line.slice(OUTPUT_PREFIX.length));
-      else if (line.startsWith(ERROR_PREFIX)) reported = JSON.parse(line.slice(ERROR_PREFIX.length));
-      else if (line.startsWith(LINK_PREFIX)) addLink(links, JSON.parse(line.slice(LINK_PREFIX.length)));
-      else if (line.startsWith(MESSAGE_PREFIX)) addMessage(messages, JSON.parse(line.slice(MESSAGE_PREFIX.length)));
-      else if (line.startsWith(TASKS_PREFIX)) addTasks(tasks, JSON.parse(line.slice(TASKS_PREFIX.length)));
+      const value: unknown = JSON.parse(line.slice(prefix.length));
+      if (prefix === USAGE_PREFIX) usage.add(UsageSchema.parse(value));
+      else if (prefix === OUTPUT_PREFIX) output = value;
+      else if (prefix === ERROR_PREFIX) reported = value as typeof reported;
+      else if (prefix === LINK_PREFIX) addLink(links, value);
+      else if (prefix === MESSAGE_PREFIX) addMessage(messages, value);
+      else addTasks(tasks, value);
     } catch (err) {
-      note(`ignored malformed line "${redactor.text(line).slice(0, 200)}": ${(err as Error).message.slice(0, 200)}`);
+      const shown = redactor.text(line).slice(0, 200);
+      const reason = redactor.text((err as Error).message).slice(0, 300);
+      // A dropped link loses nothing the run relies on; a dropped output, usage, error, message
+      // or task line would let the attempt succeed on something other than what it reported.
+      if (prefix === LINK_PREFIX) note(`ignored malformed line "${shown}": ${reason}`);
+      else malformed ??= { prefix, line: shown, reason };
     }
   };
   const stdout = new StreamCapture({ keepBytes, maxLineBytes, onDirective });
@@ -222,6 +249,10 @@ function runContained(
       }
       const { code, signal } = exit!;
       const dropped = stdout.droppedDirectiveLines;
+      if (malformed && !stoppedBy) {
+        reject(malformedLine(malformed, evidence));
+        return;
+      }
       if (code === 0 && !reported && !stoppedBy && dropped === 0) {
         resolve(evidence);
         return;
@@ -268,7 +299,7 @@ function addLink(links: AttemptLink[], value: unknown): void {
  */
 function addMessage(messages: unknown[], value: unknown): void {
   if (messages.length >= MAILBOX_LIMITS.perAttempt)
-    throw new Error(`more than ${MAILBOX_LIMITS.perAttempt} messages; later ones are ignored`);
+    throw new Error(`more than ${MAILBOX_LIMITS.perAttempt} messages in one attempt`);
   if (typeof value !== 'object' || value === null || typeof (value as { to?: unknown }).to !== 'string') {
     throw new Error('a message needs "to" (a task key, teammate-<n>, coordinator or *) and "body"');
   }
@@ -292,6 +323,22 @@ function withNotes(tail: string, notes: string[], limit: number): string {
   const text = `${tail}${tail && !tail.endsWith('\n') ? '\n' : ''}${notes.join('\n')}\n`;
   const bytes = Buffer.from(text);
   return bytes.length > limit ? bytes.subarray(bytes.length - limit).toString('utf8') : text;
+}
+
+/**
+ * A directive line the worker could not take fails the attempt for good: the same command prints
+ * the same line again. Usage that cannot be read is `TeamInvalidUsage`, as for an `activity` task.
+ */
+function malformedLine(
+  malformed: { prefix: string; line: string; reason: string },
+  evidence: ExecutorResult,
+): ExecutorError {
+  const usageLine = malformed.prefix === USAGE_PREFIX;
+  return new ExecutorError(
+    `malformed ${malformed.prefix} line "${malformed.line}": ${malformed.reason}; ` +
+      `a directive line is the prefix and one line of JSON (docs/executors.md)`,
+    { nonRetryable: true, type: usageLine ? 'TeamInvalidUsage' : 'TeamShellMalformedLine', ...evidence },
+  );
 }
 
 /** A shell that could not start. A too-large environment or argument list stays too large on retry. */

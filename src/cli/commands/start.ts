@@ -2,9 +2,9 @@ import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { startTeamRun } from '../../client';
 import type { TeamrunConfig } from '../../config/config';
-import { printJson, withClient } from '../context';
+import { configFrom, printJson, withClient } from '../context';
 import { startFailure } from '../start-errors';
-import { readPlan } from '../plan-file';
+import { KIND_OPTION_HELP, planChecks, readPlan } from '../plan-file';
 import { renderResult } from '../render';
 import { waitForRun } from '../wait';
 import { runUrl } from '../web-ui';
@@ -13,6 +13,7 @@ interface StartOptions {
   id?: string;
   wait?: boolean;
   json?: boolean;
+  kind?: string[];
 }
 
 export function registerStart(program: Command): void {
@@ -24,8 +25,10 @@ export function registerStart(program: Command): void {
     .option('--id <workflowId>', 'workflow id of the run (default: <plan name>-<timestamp>)')
     .option('--wait', 'show progress until the run ends, print its summary; exit 0 only if it succeeded')
     .option('--json', 'print JSON: the workflow id, or with --wait the run result')
+    .option('--kind <kind...>', KIND_OPTION_HELP)
     .action(async (file: string, options: StartOptions, command: Command) => {
-      const { input } = readPlan(file);
+      // Exactly what `teamrun validate` checks: nothing starts that validate would refuse.
+      const { input } = readPlan(file, planChecks(configFrom(command), options.kind));
       await withClient(command, async (client, config) => {
         const handle = await start(client, config, input, options.id);
         const link = runUrl(config, handle.workflowId);

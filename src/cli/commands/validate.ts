@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { configFrom } from '../context';
-import { readPlan } from '../plan-file';
+import { KIND_OPTION_HELP, planChecks, readPlan } from '../plan-file';
 import { renderGraph } from './observe';
 
 interface ValidateCliOptions {
@@ -17,15 +17,9 @@ export function registerValidate(program: Command): void {
     )
     .option('--graph', 'also print the task graph (stages; with --dot as Graphviz DOT)')
     .option('--dot', 'with --graph: print the graph as DOT')
-    .option(
-      '--kind <kind...>',
-      'custom executor kinds your workers register (also worker.customKinds ' +
-        'in the config); any other unknown kind is a problem',
-    )
+    .option('--kind <kind...>', KIND_OPTION_HELP)
     .action((file: string, options: ValidateCliOptions, command: Command) => {
-      const config = configFrom(command);
-      const knownKinds = [...config.worker.customKinds, ...(options.kind ?? [])];
-      const { plan } = readPlan(file, { knownKinds });
+      const { plan } = readPlan(file, planChecks(configFrom(command), options.kind));
       process.stdout.write(`${file}: ok (${plan.tasks.length} tasks, ${plan.teammates} teammates)\n`);
       if (options.graph) {
         const tasks = plan.tasks.map((t) => ({
