@@ -87,7 +87,7 @@ describe('an activity task in a plan', () => {
     ['heartbeat neither required nor optional', { heartbeat: 'sometimes' }, 'tasks[0].executor.heartbeat'],
     ['heartbeat optional without startToCloseMs', { heartbeat: 'optional' }, 'tasks[0].executor.startToCloseMs'],
     ['input over 64 KiB', { input: 'x'.repeat(PLAN_LIMITS.maxActivityInputBytes) }, 'tasks[0].executor.input'],
-    ['an unknown field', { retries: 3 }, 'tasks[0].executor'],
+    ['an unknown field', { retries: 3 }, 'tasks[0].executor.retries'],
   ])('is refused with %s', (_scenario, fields, path) => {
     expect(problemsOf(plan({ ...research, ...fields })).map((p) => p.path)).toContain(path);
   });
