@@ -1,7 +1,8 @@
 /**
  * The rulebook of settlement: where an attempt's outcome sends its task, given how the run
- * stopped the attempt (if it did) and the task's policy. Pure and total: no state, no time, no
- * messages; test/unit/routing.test.ts is its table. settlement.ts applies what it answers.
+ * stopped the attempt (if it did) and the task's policy, and what each stop says when nobody gave
+ * a reason. Pure and total: no state, no time; test/unit/routing.test.ts is its table.
+ * settlement.ts applies what it answers.
  */
 import type { AdjudicationCode, AttemptOutcome, AttemptStop } from './types';
 
@@ -55,6 +56,21 @@ const STOP_CODE: Record<StopKind, AdjudicationCode> = {
   'abort-no-adjudication': 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED',
   wall: 'TEAM_WALL_BUDGET_EXHAUSTED',
 };
+
+/**
+ * What an adjudication of a stopped attempt gives as its reason when the stop came without one: each stop its own
+ * (`by` is who asked, when known), so an interrupt never reads as the wall clock.
+ */
+const STOP_REASON: Record<StopKind, (by: string | null) => string> = {
+  interrupt: (by) => `interrupted by ${by ?? 'an operator'}`,
+  abort: (by) => `run aborted by ${by ?? 'an operator'}`,
+  'abort-no-adjudication': (by) => `run aborted by ${by ?? 'an operator'}`,
+  wall: () => 'wall-clock budget exhausted',
+};
+
+export function defaultStopReason(stop: StopKind, by: string | null): string {
+  return STOP_REASON[stop](by);
+}
 
 const ABANDONED: AdjudicationCode = 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED';
 

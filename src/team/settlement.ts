@@ -7,7 +7,15 @@ import { jsonBytes } from '../plan/bytes';
 import { RUN_LIMITS, clip } from './bounds';
 import type { RunContext } from './context';
 import { sendFromOutcome } from './messaging';
-import { neverStarted, route, stopKind, type Disposition, type NoReLease, type RouteInput } from './routing';
+import {
+  defaultStopReason,
+  neverStarted,
+  route,
+  stopKind,
+  type Disposition,
+  type NoReLease,
+  type RouteInput,
+} from './routing';
 import { spawnOnSettle } from './additions';
 import type { Attempt, AttemptOutcome, BudgetReason, Interruption, ReportedUsage, TaskState } from './types';
 
@@ -188,13 +196,16 @@ class Settling {
     const stop = this.attempt.stop;
     switch (d.why) {
       case 'stopped': {
+        const kind = stopKind(stop);
+        if (!kind) throw new Error('settle: routing says the attempt was stopped, but nothing stopped it');
         const interruption: Partial<Interruption> = stop?.kind === 'interrupt' ? stop.interruption : {};
-        const aborted = stop?.kind === 'abort';
+        const aborted = stop?.kind === 'abort' ? run.abort : null;
+        const actor = interruption.actor ?? aborted?.actor ?? null;
         return {
           ...interruption,
-          reason: interruption.reason ?? (aborted ? (run.abort?.reason ?? null) : 'wall-clock budget exhausted'),
-          requestId: interruption.requestId ?? (aborted ? (run.abort?.requestId ?? null) : null),
-          actor: interruption.actor ?? (aborted ? (run.abort?.actor ?? null) : null),
+          reason: interruption.reason ?? aborted?.reason ?? defaultStopReason(kind, actor),
+          requestId: interruption.requestId ?? aborted?.requestId ?? null,
+          actor,
           usage: usage ?? null,
           result: evidence ?? null,
         };

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { neverStarted, route, stopKind, type Disposition, type RouteInput } from '../../src/team/routing';
+import {
+  defaultStopReason,
+  neverStarted,
+  route,
+  stopKind,
+  type Disposition,
+  type RouteInput,
+} from '../../src/team/routing';
 
 /**
  * The rulebook of settlement: where one attempt's outcome sends its task. Each row is one
@@ -130,6 +137,14 @@ describe("where an attempt's outcome sends its task", () => {
     const interruption = { requestId: null, actor: null, reason: null, evidenceDigest: null, requestedAt: 0 };
     expect(neverStarted('not-started', { kind: 'interrupt', interruption })).toBe(false);
     expect(neverStarted('completed', null)).toBe(false);
+  });
+
+  it('each stop given no reason says what it was, and who asked when known; an interrupt never reads as the wall clock', () => {
+    expect(defaultStopReason('interrupt', 'alice')).toBe('interrupted by alice');
+    expect(defaultStopReason('interrupt', null)).toBe('interrupted by an operator');
+    expect(defaultStopReason('abort', 'bob')).toBe('run aborted by bob');
+    expect(defaultStopReason('abort-no-adjudication', null)).toBe('run aborted by an operator');
+    expect(defaultStopReason('wall', 'alice')).toBe('wall-clock budget exhausted');
   });
 
   it('tells an abort that requires adjudication from one that does not', () => {
