@@ -9,8 +9,11 @@ import type { AdjudicationCode, AttemptOutcome, AttemptStop } from './types';
 /** What stopped the attempt, as routing needs it. */
 export type StopKind = 'interrupt' | 'abort' | 'abort-no-adjudication' | 'wall';
 
-/** What a task's settlement added (`::teamrun-tasks::`, an llm answer's `tasks`) came to, if it was tried. */
-export type SpawnResult = 'added' | 'limit' | 'invalid' | 'forbidden';
+/**
+ * What a task's settlement added (`::teamrun-tasks::`, an llm answer's `tasks`) came to, if it was tried.
+ * `invalid-retryable`: refused as an addition in a history recorded when such a refusal was retried (replay only).
+ */
+export type SpawnResult = 'added' | 'limit' | 'invalid' | 'invalid-retryable' | 'forbidden';
 
 export interface RouteInput {
   outcome: AttemptOutcome['kind'];
@@ -109,7 +112,9 @@ export function route(input: RouteInput): Disposition {
       return { to: 'adjudication', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', why: 'spawn-limit' };
     if (input.spawn === undefined || input.spawn === 'added') return { to: 'succeeded' };
   }
-  const forGood = (outcome === 'failed' && input.nonRetryable) || input.spawn === 'forbidden';
+  // Tasks refused as an addition (a cycle, a key taken, a bad field) would be printed and refused again by a retry.
+  const refusedAddition = input.spawn === 'forbidden' || input.spawn === 'invalid';
+  const forGood = (outcome === 'failed' && input.nonRetryable) || refusedAddition;
   return forGood || input.attemptsSpent ? { to: 'failed', why: 'attempt-failed' } : { to: 'retry' };
 }
 

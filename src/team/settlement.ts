@@ -15,6 +15,7 @@ import {
   type Disposition,
   type NoReLease,
   type RouteInput,
+  type SpawnResult,
 } from './routing';
 import { spawnOnSettle } from './additions';
 import type { Attempt, AttemptOutcome, BudgetReason, Interruption, ReportedUsage, TaskState } from './types';
@@ -73,7 +74,7 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
   if (disposition.to === 'add-tasks') {
     const spawn = spawnOnSettle(run, i, attempt, outcome.kind === 'completed' ? outcome.tasks : undefined, now);
     applied.spawnMessage = spawn?.message ?? null;
-    disposition = route({ ...input, spawn: spawn?.kind ?? 'added' });
+    disposition = route({ ...input, spawn: spawnResult(run, spawn?.kind) });
   }
   applied.apply(disposition);
   if (stopUnknown) run.stopForBudget('usage-unknown', now);
@@ -86,6 +87,14 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
     run.graph.skipNotStarted('budget_stopped: unpriced-usage', now);
   }
   run.touch();
+}
+
+/** Histories recorded before a refused addition failed its task for good retried it, and must replay as they ran. */
+const REFUSED_ADDITIONS_FAIL = 'teamrun-refused-additions-fail';
+
+function spawnResult(run: RunContext, refused: 'limit' | 'invalid' | 'forbidden' | undefined): SpawnResult {
+  if (refused === 'invalid' && !run.patched(REFUSED_ADDITIONS_FAIL)) return 'invalid-retryable';
+  return refused ?? 'added';
 }
 
 /** One settlement's disposition, applied to its task. */

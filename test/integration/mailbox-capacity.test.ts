@@ -17,7 +17,7 @@ const codeOf = async (promise: Promise<unknown>) => {
 };
 
 const historyOf = async (handle: WorkflowHandle) => {
-  const { events = [] } = await handle.fetchHistory();
+  const events = (await handle.fetchHistory()).events ?? [];
   return { events: events.length, bytes: JSON.stringify(events).length };
 };
 

@@ -99,7 +99,16 @@ const rules: Array<[string, Partial<RouteInput>, Disposition]> = [
     { asksToSpawn: true, spawn: 'limit' },
     { to: 'adjudication', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', why: 'spawn-limit' },
   ],
-  ['... is retried when they are not a valid addition', { asksToSpawn: true, spawn: 'invalid' }, { to: 'retry' }],
+  [
+    '... fails for good when they are not a valid addition (a retry would be refused the same)',
+    { asksToSpawn: true, spawn: 'invalid' },
+    { to: 'failed', why: 'attempt-failed' },
+  ],
+  [
+    '... is retried when they were refused in a history recorded before such refusals failed for good',
+    { asksToSpawn: true, spawn: 'invalid-retryable' },
+    { to: 'retry' },
+  ],
   [
     '... fails for good when the task may not add tasks',
     { asksToSpawn: true, spawn: 'forbidden' },
