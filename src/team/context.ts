@@ -56,6 +56,11 @@ export class RunContext {
   version = 0;
   /** The time of the change in progress, for the events the mailbox and members record. */
   clock = 0;
+  /**
+   * Whether this run's history was recorded with rule change `id` (the workflow's `patched()`), asked only where
+   * the rule applies; outside a workflow every rule is the current one.
+   */
+  patched: (id: string) => boolean = () => true;
 
   readonly plan: TeamPlan;
   readonly workflowId: string;

@@ -30,6 +30,8 @@ export interface MailboxSnapshot {
    */
   cursors: Array<[number, number[], string[]?]>;
   level: PressureLevel;
+  /** Sends refused for capacity since the last accepted one (absent when none): what backpressure events count. */
+  refused?: number;
 }
 
 export const emptyMailbox = (): MailboxSnapshot => ({ nextId: 1, messages: [], cursors: [], level: 'normal' });
@@ -59,6 +61,7 @@ export class Mailbox {
   private bytes = 0;
   private readonly cursors = new Map<string, number>();
   private level: PressureLevel;
+  private refused: number;
 
   constructor(
     snapshot: MailboxSnapshot,
@@ -69,6 +72,7 @@ export class Mailbox {
     this.sizes = this.messages.map((m) => jsonBytes(m));
     for (const size of this.sizes) this.bytes += size;
     this.level = snapshot.level;
+    this.refused = snapshot.refused ?? 0;
     for (const [cursor, gaps, others] of snapshot.cursors) {
       let i = 0;
       for (const gap of gaps) this.cursors.set(run.keys[(i += gap)], cursor);
@@ -93,7 +97,8 @@ export class Mailbox {
       const gaps = indices.map((i, n) => (n === 0 ? i : i - indices[n - 1]));
       return others ? [cursor, gaps, others] : [cursor, gaps];
     });
-    return { nextId: this.nextId, messages: [...this.messages], cursors, level: this.level };
+    const refused = this.refused ? { refused: this.refused } : {};
+    return { nextId: this.nextId, messages: [...this.messages], cursors, level: this.level, ...refused };
   }
 
   /** Checks a message's recipient and size; throws the mailbox's codes. */
@@ -133,28 +138,47 @@ export class Mailbox {
   }
 
   /**
+   * Refuses with TEAM_MAILBOX_CAPACITY_EXCEEDED a message of `size` bytes that would not fit even once delivered
+   * messages are compacted away. Changes nothing, so an update's validator can ask it: a send refused there never
+   * reaches history.
+   */
+  checkRoom(size: number): void {
+    if (this.fits(size)) return;
+    let messages = 0;
+    let bytes = 0;
+    this.messages.forEach((m, i) => {
+      if (this.delivered(m)) return;
+      messages += 1;
+      bytes += this.sizes[i];
+    });
+    if (messages + 1 > MAILBOX_LIMITS.messages || bytes + size > MAILBOX_LIMITS.totalBytes)
+      throw this.full(messages, bytes);
+  }
+
+  /**
    * Adds a message, compacting delivered ones when full; refused with TEAM_MAILBOX_CAPACITY_EXCEEDED when it still does
-   * not fit.
+   * not fit. Refusals of one pressure episode (until a send is accepted) are counted, and recorded as
+   * `mailbox:backpressure` at the 1st, 2nd, 4th, 8th... only: a sender retrying in a loop cannot flood the events.
    */
   send(request: Pick<SendMessageRequest, 'from' | 'to' | 'subject' | 'body'>, now: number): MailMessage {
     const size = this.check(request);
     if (!this.fits(size)) this.compact();
     if (!this.fits(size)) {
-      this.run.record('mailbox:backpressure', {
-        from: request.from,
-        to: request.to,
-        messages: this.messages.length,
-        bytes: this.bytes,
-        limits: { messages: MAILBOX_LIMITS.messages, bytes: MAILBOX_LIMITS.totalBytes },
-      });
+      this.refused += 1;
+      if (Number.isInteger(Math.log2(this.refused))) {
+        this.run.record('mailbox:backpressure', {
+          from: request.from,
+          to: request.to,
+          refused: this.refused,
+          messages: this.messages.length,
+          bytes: this.bytes,
+          limits: { messages: MAILBOX_LIMITS.messages, bytes: MAILBOX_LIMITS.totalBytes },
+        });
+      }
       this.setLevel('full');
-      throw mailboxError(
-        'TEAM_MAILBOX_CAPACITY_EXCEEDED',
-        `the mailbox holds ${this.messages.length} messages (${this.bytes} bytes) not yet read by their recipients; ` +
-          `at most ${MAILBOX_LIMITS.messages} messages and ${MAILBOX_LIMITS.totalBytes} bytes: try again once they ` +
-          `have read`,
-      );
+      throw this.full(this.messages.length, this.bytes);
     }
+    this.refused = 0;
     const message: MailMessage = {
       id: this.nextId++,
       from: request.from,
@@ -224,6 +248,16 @@ export class Mailbox {
     if (this.run.indexOf(to) !== undefined) return true;
     const slot = /^teammate-([1-9]\d{0,2})$/.exec(to);
     return slot !== null && Number(slot[1]) <= this.run.teammates;
+  }
+
+  /** The refusal of a send that does not fit beside the `messages` (`bytes`) nobody has had yet. */
+  private full(messages: number, bytes: number): TeamControlError {
+    return mailboxError(
+      'TEAM_MAILBOX_CAPACITY_EXCEEDED',
+      `the mailbox holds ${messages} messages (${bytes} bytes) not yet read by their recipients; ` +
+        `at most ${MAILBOX_LIMITS.messages} messages and ${MAILBOX_LIMITS.totalBytes} bytes: try again once they ` +
+        `have read`,
+    );
   }
 
   private fits(size: number): boolean {

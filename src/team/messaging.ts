@@ -22,8 +22,28 @@ import {
 import type { IdleHookRequest } from './members';
 import type { AttemptOutcome } from './types';
 
-/** Every check of a `sendMessage` request but capacity (which only sending knows); throws `TeamControlError`. */
+/**
+ * Every check of a `sendMessage` request, for the update's validator: a send refused here never reaches history, so
+ * a sender retrying a full mailbox or a finished task costs the run nothing. Throws `TeamControlError`.
+ */
 export function validateSendMessage(run: RunContext, payload: unknown): SendMessageRequest {
+  const request = checkSendMessage(run, payload);
+  const to = run.graph.indexOf(request.to);
+  if (to !== undefined && run.graph.isSettled(to)) {
+    throw new TeamControlError(
+      'TEAM_MAILBOX_MESSAGE_INVALID',
+      `sendMessage: to: task "${request.to}" has finished (${run.graph.tasks[to].status}) and reads no more messages`,
+    );
+  }
+  run.mailbox.checkRoom(run.mailbox.check(request));
+  return request;
+}
+
+/**
+ * The checks the update's handler repeats: all but the recipient's state and the mailbox's room, which the handler
+ * left to sending when older histories were recorded, and must still leave to it for them to replay the same.
+ */
+function checkSendMessage(run: RunContext, payload: unknown): SendMessageRequest {
   const caller = callerOf(payload, 'sendMessage');
   const request = parseMailbox(SendMessageSchema, caller.request, 'sendMessage');
   const i = run.graph.indexOf(request.from);
@@ -55,7 +75,7 @@ export function validateSendMessage(run: RunContext, payload: unknown): SendMess
 }
 
 export function sendMessage(run: RunContext, payload: unknown, now: number): SendMessageVerdict {
-  const request = validateSendMessage(run, payload);
+  const request = checkSendMessage(run, payload);
   run.clock = now;
   try {
     const message = run.mailbox.send(request, now);

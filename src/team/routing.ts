@@ -1,15 +1,19 @@
 /**
  * The rulebook of settlement: where an attempt's outcome sends its task, given how the run
- * stopped the attempt (if it did) and the task's policy. Pure and total: no state, no time, no
- * messages; test/unit/routing.test.ts is its table. settlement.ts applies what it answers.
+ * stopped the attempt (if it did) and the task's policy, and what each stop says when nobody gave
+ * a reason. Pure and total: no state, no time; test/unit/routing.test.ts is its table.
+ * settlement.ts applies what it answers.
  */
 import type { AdjudicationCode, AttemptOutcome, AttemptStop } from './types';
 
 /** What stopped the attempt, as routing needs it. */
 export type StopKind = 'interrupt' | 'abort' | 'abort-no-adjudication' | 'wall';
 
-/** What a task's settlement added (`::teamrun-tasks::`, an llm answer's `tasks`) came to, if it was tried. */
-export type SpawnResult = 'added' | 'limit' | 'invalid' | 'forbidden';
+/**
+ * What a task's settlement added (`::teamrun-tasks::`, an llm answer's `tasks`) came to, if it was tried.
+ * `invalid-retryable`: refused as an addition in a history recorded when such a refusal was retried (replay only).
+ */
+export type SpawnResult = 'added' | 'limit' | 'invalid' | 'invalid-retryable' | 'forbidden';
 
 export interface RouteInput {
   outcome: AttemptOutcome['kind'];
@@ -56,6 +60,21 @@ const STOP_CODE: Record<StopKind, AdjudicationCode> = {
   wall: 'TEAM_WALL_BUDGET_EXHAUSTED',
 };
 
+/**
+ * What an adjudication of a stopped attempt gives as its reason when the stop came without one: each stop its own
+ * (`by` is who asked, when known), so an interrupt never reads as the wall clock.
+ */
+const STOP_REASON: Record<StopKind, (by: string | null) => string> = {
+  interrupt: (by) => `interrupted by ${by ?? 'an operator'}`,
+  abort: (by) => `run aborted by ${by ?? 'an operator'}`,
+  'abort-no-adjudication': (by) => `run aborted by ${by ?? 'an operator'}`,
+  wall: () => 'wall-clock budget exhausted',
+};
+
+export function defaultStopReason(stop: StopKind, by: string | null): string {
+  return STOP_REASON[stop](by);
+}
+
 const ABANDONED: AdjudicationCode = 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED';
 
 export function stopKind(stop: AttemptStop | null): StopKind | null {
@@ -93,7 +112,9 @@ export function route(input: RouteInput): Disposition {
       return { to: 'adjudication', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', why: 'spawn-limit' };
     if (input.spawn === undefined || input.spawn === 'added') return { to: 'succeeded' };
   }
-  const forGood = (outcome === 'failed' && input.nonRetryable) || input.spawn === 'forbidden';
+  // Tasks refused as an addition (a cycle, a key taken, a bad field) would be printed and refused again by a retry.
+  const refusedAddition = input.spawn === 'forbidden' || input.spawn === 'invalid';
+  const forGood = (outcome === 'failed' && input.nonRetryable) || refusedAddition;
   return forGood || input.attemptsSpent ? { to: 'failed', why: 'attempt-failed' } : { to: 'retry' };
 }
 

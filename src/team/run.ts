@@ -100,6 +100,11 @@ export class TeamRun {
 
   // ---- the workflow's loop ----------------------------------------------------------------
 
+  /** How the run asks whether its history has a rule change (Temporal's `patched`), so older histories replay. */
+  usePatches(patched: (id: string) => boolean): void {
+    this.run.patched = patched;
+  }
+
   claim(now: number): Claim[] {
     return claim(this.run, now);
   }

@@ -7,7 +7,16 @@ import { jsonBytes } from '../plan/bytes';
 import { RUN_LIMITS, clip } from './bounds';
 import type { RunContext } from './context';
 import { sendFromOutcome } from './messaging';
-import { neverStarted, route, stopKind, type Disposition, type NoReLease, type RouteInput } from './routing';
+import {
+  defaultStopReason,
+  neverStarted,
+  route,
+  stopKind,
+  type Disposition,
+  type NoReLease,
+  type RouteInput,
+  type SpawnResult,
+} from './routing';
 import { spawnOnSettle } from './additions';
 import type { Attempt, AttemptOutcome, BudgetReason, Interruption, ReportedUsage, TaskState } from './types';
 
@@ -65,7 +74,7 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
   if (disposition.to === 'add-tasks') {
     const spawn = spawnOnSettle(run, i, attempt, outcome.kind === 'completed' ? outcome.tasks : undefined, now);
     applied.spawnMessage = spawn?.message ?? null;
-    disposition = route({ ...input, spawn: spawn?.kind ?? 'added' });
+    disposition = route({ ...input, spawn: spawnResult(run, spawn?.kind) });
   }
   applied.apply(disposition);
   if (stopUnknown) run.stopForBudget('usage-unknown', now);
@@ -78,6 +87,14 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
     run.graph.skipNotStarted('budget_stopped: unpriced-usage', now);
   }
   run.touch();
+}
+
+/** Histories recorded before a refused addition failed its task for good retried it, and must replay as they ran. */
+const REFUSED_ADDITIONS_FAIL = 'teamrun-refused-additions-fail';
+
+function spawnResult(run: RunContext, refused: 'limit' | 'invalid' | 'forbidden' | undefined): SpawnResult {
+  if (refused === 'invalid' && !run.patched(REFUSED_ADDITIONS_FAIL)) return 'invalid-retryable';
+  return refused ?? 'added';
 }
 
 /** One settlement's disposition, applied to its task. */
@@ -188,13 +205,16 @@ class Settling {
     const stop = this.attempt.stop;
     switch (d.why) {
       case 'stopped': {
+        const kind = stopKind(stop);
+        if (!kind) throw new Error('settle: routing says the attempt was stopped, but nothing stopped it');
         const interruption: Partial<Interruption> = stop?.kind === 'interrupt' ? stop.interruption : {};
-        const aborted = stop?.kind === 'abort';
+        const aborted = stop?.kind === 'abort' ? run.abort : null;
+        const actor = interruption.actor ?? aborted?.actor ?? null;
         return {
           ...interruption,
-          reason: interruption.reason ?? (aborted ? (run.abort?.reason ?? null) : 'wall-clock budget exhausted'),
-          requestId: interruption.requestId ?? (aborted ? (run.abort?.requestId ?? null) : null),
-          actor: interruption.actor ?? (aborted ? (run.abort?.actor ?? null) : null),
+          reason: interruption.reason ?? aborted?.reason ?? defaultStopReason(kind, actor),
+          requestId: interruption.requestId ?? aborted?.requestId ?? null,
+          actor,
           usage: usage ?? null,
           result: evidence ?? null,
         };

@@ -34,6 +34,7 @@ export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRun
 
 export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const run = begin(input);
+  run.usePatches(patched);
   const ledger =
     run.ledgerId === null ? null : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name);
   // Links the latest attempts printed, for the current details only: never in the run's state.

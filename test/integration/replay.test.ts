@@ -56,17 +56,20 @@ async function replay(histories: Array<{ workflowId: string; history: unknown }>
 }
 
 describe('replaying recorded team runs with the current workflow code', () => {
-  it("has a recorded success, retry, lease expiry, adjudicated lease loss and a stop through the worker's stop queue", () => {
+  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue and a retried refused addition", () => {
     expect(fixtures.map((f) => [f.name, f.status])).toEqual([
       ['interrupt-stop', 'unresolved'],
       ['lease-adjudicated', 'succeeded'],
       ['lease-expiry', 'succeeded'],
       ['retry', 'succeeded'],
+      ['spawn-cycle-retried', 'failed'],
       ['success', 'succeeded'],
     ]);
     const types = (name: string) => fixtures.find((f) => f.name === name)!.history.events.map((e) => e.eventType);
     expect(types('retry')).toContain('EVENT_TYPE_TIMER_FIRED');
     expect(types('lease-expiry')).toContain('EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT');
+    // Recorded when tasks printed as a cycle were retried: it must replay so, behind its patch.
+    expect(types('spawn-cycle-retried').filter((t) => t === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(3);
     expect(types('lease-adjudicated')).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
     expect(types('interrupt-stop')).toEqual(
       expect.arrayContaining(['EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', 'EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED']),

@@ -185,6 +185,56 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     expect(result.budget.used.tokens).toBe(5);
   });
 
+  it('an interrupt without a reason says who took the task over; an attempt the wall clock stopped says so', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const dir = tempDir('reasons');
+    const handle = await startRun(
+      {
+        name: 'takeover-reasons',
+        teammates: 3,
+        lease,
+        awaitAdjudication: false,
+        budget: { maxWallMs: 12_000 },
+        tasks: ['taken', 'anonymous', 'walled'].map((key) => shellHolder(key, path.join(dir, `${key}.pids`))),
+      },
+      worker.taskQueue,
+    );
+    const interrupt = async (key: string, actor?: string) => {
+      const claim = await claimOf(handle, key);
+      const verdict = await handle.executeUpdate(msg.interruptTaskUpdate, {
+        args: [{ key, fencingToken: claim.fencingToken, ...(actor ? { actor } : {}) }],
+      });
+      expect(verdict.ok).toBe(true);
+    };
+    await interrupt('taken', 'alice');
+    await interrupt('anonymous');
+    await waitFor(
+      'both takeovers to settle',
+      async () => (await handle.query(msg.adjudicationsQuery)).length === 2,
+      20_000,
+    );
+    const reasons = (records: Array<{ key: string; code: string; reason: string | null }>) =>
+      Object.fromEntries(records.map((r) => [r.key, `${r.code}: ${r.reason}`]));
+    expect(reasons(await handle.query(msg.adjudicationsQuery))).toEqual({
+      taken: 'TEAM_TASK_HUMAN_INTERRUPTED: interrupted by alice',
+      anonymous: 'TEAM_TASK_HUMAN_INTERRUPTED: interrupted by an operator',
+    });
+
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-wall-ms' });
+    const expected = {
+      taken: 'TEAM_TASK_HUMAN_INTERRUPTED: interrupted by alice',
+      anonymous: 'TEAM_TASK_HUMAN_INTERRUPTED: interrupted by an operator',
+      walled: 'TEAM_WALL_BUDGET_EXHAUSTED: wall-clock budget exhausted',
+    };
+    expect(reasons(result.adjudications)).toEqual(expected);
+    // The task's last error, which status, queue and the report show, says the same.
+    expect(Object.fromEntries(result.tasks.map((t) => [t.key, t.lastError]))).toEqual(expected);
+  });
+
   it('ignores malformed signals: each is recorded as control:rejected, no workflow task fails, the run completes', async ({
     expect,
     onTestFinished,

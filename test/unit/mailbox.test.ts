@@ -157,6 +157,65 @@ describe('mailbox: bounds, compaction and pressure', () => {
     expect(eventsOf(run, 'mailbox:pressure').at(-1)?.level).toBe('normal');
   });
 
+  it("the update's validator refuses a full mailbox without changing it; a send it lets through still fits", () => {
+    const run = runOf([task('a'), task('b')]);
+    const b = claimOf(run.claim(0), 'b');
+    for (let n = 1; n <= MAILBOX_LIMITS.messages; n++) run.sendMessage({ from: 'coordinator', to: 'b', body: n }, n);
+    const before = run.eventsView({ limit: 10_000 });
+    const request = { from: 'coordinator', to: 'b', body: 'more' };
+    expect(codeOf(() => run.validateSendMessage(request))).toBe('TEAM_MAILBOX_CAPACITY_EXCEEDED');
+    expect(run.eventsView({ limit: 10_000 })).toEqual(before);
+
+    // Once b has read a batch, those messages can be compacted: the validator counts them as room.
+    run.readInbox({ key: 'b', fencingToken: b.fencingToken }, 200);
+    expect(run.validateSendMessage(request)).toMatchObject({ to: 'b' });
+    expect(run.sendMessage(request, 201)).toEqual({ ok: true, id: MAILBOX_LIMITS.messages + 1 });
+  });
+
+  it('refusals of one pressure episode are recorded at the 1st, 2nd, 4th, 8th...; an accepted send ends the episode', () => {
+    const run = runOf([task('a'), task('b')]);
+    const b = claimOf(run.claim(0), 'b');
+    for (let n = 1; n <= MAILBOX_LIMITS.messages; n++) run.sendMessage({ from: 'coordinator', to: 'b', body: n }, n);
+    // What the handler still does for a send its validator let through (older histories, ::teamrun-message:: lines).
+    for (let n = 0; n < 40; n++) codeOf(() => run.sendMessage({ from: 'coordinator', to: 'b', body: 'x' }, 300 + n));
+    expect(eventsOf(run, 'mailbox:backpressure').map((e) => e.refused)).toEqual([1, 2, 4, 8, 16, 32]);
+    // The count survives continue-as-new.
+    const next = continued(run);
+    codeOf(() => next.sendMessage({ from: 'coordinator', to: 'b', body: 'x' }, 400));
+    expect(eventsOf(next, 'mailbox:backpressure').length).toBe(6);
+
+    next.readInbox({ key: 'b', fencingToken: b.fencingToken }, 500);
+    expect(next.sendMessage({ from: 'coordinator', to: 'b', body: 'room' }, 501).ok).toBe(true);
+    for (let n = 1; n < MAILBOX_LIMITS.readBatch; n++) next.sendMessage({ from: 'coordinator', to: 'b', body: n }, 502);
+    expect(codeOf(() => next.sendMessage({ from: 'coordinator', to: 'b', body: 'x' }, 600))).toBe(
+      'TEAM_MAILBOX_CAPACITY_EXCEEDED',
+    );
+    expect(eventsOf(next, 'mailbox:backpressure').map((e) => e.refused)).toEqual([1, 2, 4, 8, 16, 32, 1]);
+  });
+
+  it('a message to a finished task is refused with its state; a broadcast still reaches the tasks not settled', () => {
+    const run = runOf([task('done'), task('gone'), task('next', { dependsOn: ['gone'] }), task('open')]);
+    const claims = run.claim(0);
+    run.settle('done', claimOf(claims, 'done').fencingToken, ok(), 1);
+    run.settle('gone', claimOf(claims, 'gone').fencingToken, { kind: 'failed', message: 'x', nonRetryable: true }, 1);
+    const refusal = (to: string) => {
+      try {
+        run.validateSendMessage({ from: 'coordinator', to, body: 'hi' });
+      } catch (err) {
+        return err as { code: string; message: string };
+      }
+      return null;
+    };
+    expect(refusal('done')).toMatchObject({
+      code: 'TEAM_MAILBOX_MESSAGE_INVALID',
+      message: 'sendMessage: to: task "done" has finished (succeeded) and reads no more messages',
+    });
+    expect(refusal('gone')?.message).toContain('has finished (failed)');
+    expect(refusal('next')?.message).toContain('has finished (skipped)');
+    expect(refusal('open')).toBeNull();
+    expect(refusal('*')).toBeNull();
+  });
+
   it('a broadcast stays held until every task that may still read has had it', () => {
     const run = runOf([task('a'), task('b'), task('later', { dependsOn: ['a', 'b'] })]);
     const claims = run.claim(0);

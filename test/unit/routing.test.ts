@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { neverStarted, route, stopKind, type Disposition, type RouteInput } from '../../src/team/routing';
+import {
+  defaultStopReason,
+  neverStarted,
+  route,
+  stopKind,
+  type Disposition,
+  type RouteInput,
+} from '../../src/team/routing';
 
 /**
  * The rulebook of settlement: where one attempt's outcome sends its task. Each row is one
@@ -92,7 +99,16 @@ const rules: Array<[string, Partial<RouteInput>, Disposition]> = [
     { asksToSpawn: true, spawn: 'limit' },
     { to: 'adjudication', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', why: 'spawn-limit' },
   ],
-  ['... is retried when they are not a valid addition', { asksToSpawn: true, spawn: 'invalid' }, { to: 'retry' }],
+  [
+    '... fails for good when they are not a valid addition (a retry would be refused the same)',
+    { asksToSpawn: true, spawn: 'invalid' },
+    { to: 'failed', why: 'attempt-failed' },
+  ],
+  [
+    '... is retried when they were refused in a history recorded before such refusals failed for good',
+    { asksToSpawn: true, spawn: 'invalid-retryable' },
+    { to: 'retry' },
+  ],
   [
     '... fails for good when the task may not add tasks',
     { asksToSpawn: true, spawn: 'forbidden' },
@@ -130,6 +146,14 @@ describe("where an attempt's outcome sends its task", () => {
     const interruption = { requestId: null, actor: null, reason: null, evidenceDigest: null, requestedAt: 0 };
     expect(neverStarted('not-started', { kind: 'interrupt', interruption })).toBe(false);
     expect(neverStarted('completed', null)).toBe(false);
+  });
+
+  it('each stop given no reason says what it was, and who asked when known; an interrupt never reads as the wall clock', () => {
+    expect(defaultStopReason('interrupt', 'alice')).toBe('interrupted by alice');
+    expect(defaultStopReason('interrupt', null)).toBe('interrupted by an operator');
+    expect(defaultStopReason('abort', 'bob')).toBe('run aborted by bob');
+    expect(defaultStopReason('abort-no-adjudication', null)).toBe('run aborted by an operator');
+    expect(defaultStopReason('wall', 'alice')).toBe('wall-clock budget exhausted');
   });
 
   it('tells an abort that requires adjudication from one that does not', () => {

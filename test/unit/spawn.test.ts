@@ -287,7 +287,26 @@ describe('addTasks: limits fail closed', () => {
     expect(run.spawnTree()).toEqual([{ parent: 'planner', children: ['s1', 'merge'], total: 2 }]);
   });
 
-  it('tasks from a task without allowSpawn fail the attempt, and bad tasks fail it as a retryable attempt', () => {
+  it('tasks that form a cycle fail the task that printed them at once: a retry would print the same and be refused the same', () => {
+    const run = runOf([task('planner', { allowSpawn: true, retry: { maxAttempts: 3, backoffMs: 0 } })]);
+    const [first] = run.claim(0);
+    run.settle(
+      'planner',
+      first.fencingToken,
+      ok({ planned: 2 }, [task('x', { dependsOn: ['y'] }), task('y', { dependsOn: ['x'] })]),
+      1,
+    );
+    expect(view(run, 'planner')).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: expect.stringMatching(/cycle.*x -> y -> x|cycle.*y -> x -> y/),
+    });
+    expect(keysOf(run)).toEqual(['planner']);
+    expect(run.claim(10)).toEqual([]);
+    expect(eventsOf(run, 'task:failed')).toEqual([expect.objectContaining({ key: 'planner', willRetry: false })]);
+  });
+
+  it('tasks from a task without allowSpawn fail the attempt, and bad tasks fail it for good too', () => {
     const run = runOf([
       task('quiet', { retry: { maxAttempts: 1 } }),
       task('sloppy', { allowSpawn: true, retry: { maxAttempts: 2, backoffMs: 0 } }),
@@ -299,7 +318,8 @@ describe('addTasks: limits fail closed', () => {
       lastError: expect.stringContaining('no "allowSpawn": true'),
     });
     expect(view(run, 'sloppy')).toMatchObject({
-      status: 'ready',
+      status: 'failed',
+      attempts: 1,
       lastError: expect.stringContaining('unknown_dependency'),
     });
   });
