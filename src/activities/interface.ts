@@ -110,7 +110,24 @@ export interface TeamActivities {
 /** The signal a long attempt sends its run: `{ key, fencingToken, queue }` (see src/team/stop-channel.ts). */
 export const ATTEMPT_RUNNING_SIGNAL = 'attemptRunning';
 
-/** Runs on one worker's own stop queue: stops the attempts it runs among `leaseIds` at once. */
+/** Which running attempt an adopt re-attaches to, and the lease it heartbeats for its new run. */
+export interface AdoptAttemptInput {
+  workflowId: string;
+  taskKey: string;
+  fencingToken: number;
+  leaseId: string;
+  /** The lease's heartbeat pace (none sent before the first is due). */
+  heartbeatEveryMs: number;
+}
+
+/**
+ * Run on one worker's own stop queue. `stopAttempts` stops the attempts it runs among `leaseIds`
+ * at once; `handOverAttempts` tells it their run is continuing as new, so the executors outlive
+ * the old run's activities; `adoptAttempt` re-attaches the next run to one of them and answers as
+ * its runTask would (fails with type ATTEMPT_GONE, src/team/handover.ts, when the worker no longer has it).
+ */
 export interface StopActivities {
   stopAttempts(input: { leaseIds: string[] }): Promise<{ stopped: number }>;
+  handOverAttempts(input: { leaseIds: string[] }): Promise<{ handedOver: number }>;
+  adoptAttempt(input: AdoptAttemptInput): Promise<RunTaskResult>;
 }

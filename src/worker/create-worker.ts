@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { createActivities } from '../activities';
+import { createActivities, type ActivityDeps } from '../activities';
+import { adoptingFor } from '../activities/run-task';
 import { createLedgerActivities } from '../activities/ledger';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
@@ -58,7 +59,15 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   // Activities reach shared ledgers (other workflows) over the worker's own connection.
   const client = new Client({ connection, namespace: config.connection.namespace, dataConverter });
   const taskQueue = options.taskQueue ?? config.connection.taskQueue;
-  // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts).
+  const deps: ActivityDeps = {
+    config,
+    executors: executorRegistry(config.worker.executors, options.executors),
+    workerIdentity: identity,
+    env: options.env,
+    client,
+  };
+  // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts),
+  // and so do the adopts of a run that continued as new while they ran.
   const stop = await createStopWorker({
     connection,
     namespace: config.connection.namespace,
@@ -66,6 +75,8 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     identity,
     client,
     dataConverter,
+    adopting: (stops) => adoptingFor(deps, stops),
+    maxAttempts: config.worker.maxConcurrentAttempts,
   });
   const worker = await Worker.create({
     connection,
@@ -75,14 +86,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     identity,
     ...workflowCode(options.workflowBundle, Boolean(config.codec)),
     activities: {
-      ...createActivities({
-        config,
-        executors: executorRegistry(config.worker.executors, options.executors),
-        workerIdentity: identity,
-        env: options.env,
-        client,
-        stops: stop.stops,
-      }),
+      ...createActivities({ ...deps, stops: stop.stops }),
       ...createLedgerActivities({ client }),
       ...options.activities,
     },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
-import { AttemptStops, createStopActivities } from '../activities/attempt-stops';
+import { AttemptStops, createStopActivities, type Adopting } from '../activities/attempt-stops';
 import { MAX_STOP_QUEUE_CHARS } from '../team/lease-pace';
 
 /**
@@ -25,6 +25,10 @@ export async function createStopWorker(options: {
   client: Client;
   /** The main worker's (a codec encrypts the stops' payloads too). */
   dataConverter?: WorkerOptions['dataConverter'];
+  /** How this process attends an attempt a continued run adopts; none: adopts fail as lost leases. */
+  adopting?: (stops: AttemptStops) => Adopting;
+  /** The most attempts this process runs at once (`worker.maxConcurrentAttempts`): each may be adopted. */
+  maxAttempts?: number;
 }): Promise<{ stops: AttemptStops; worker: Worker }> {
   const stops = new AttemptStops(stopQueueName(options.taskQueue, options.identity), (workflowId, payload) =>
     options.client.workflow.getHandle(workflowId).signal(ATTEMPT_RUNNING_SIGNAL, payload),
@@ -35,9 +39,10 @@ export async function createStopWorker(options: {
     taskQueue: stops.queue,
     identity: options.identity,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-    activities: createStopActivities(stops),
-    // A stop is a map lookup: a few at once is plenty, and they never wait for attempts' slots.
-    maxConcurrentActivityTaskExecutions: 8,
+    activities: createStopActivities(stops, options.adopting?.(stops)),
+    // A stop or a hand-over is a map lookup: a few at once is plenty. An adopt lasts as long as its
+    // attempt, and every attempt this process runs may be adopted at once: one slot each besides.
+    maxConcurrentActivityTaskExecutions: 8 + (options.maxAttempts ?? 0),
     shutdownGraceTime: 1_000,
   });
   return { stops, worker };
