@@ -107,13 +107,16 @@ function reportingOf(deps: ActivityDeps): Reporting {
 export function adoptingFor(deps: ActivityDeps, stops: AttemptStops): Adopting {
   const reporting = reportingOf(deps);
   return async (ctx, live, input) => {
+    let detached = false;
     try {
       const handedOver = () => stops.handedOver(input.leaseId);
       const answer = await attend(ctx, live, reporting, input.heartbeatEveryMs, handedOver);
+      detached = answer === DETACHED;
       if (answer === DETACHED) throw handedOverFailure();
       return answer;
     } finally {
-      stops.release(input.leaseId, live);
+      // A later adopt holds the attempt now: only the last one to attend it releases it.
+      if (!detached) stops.release(input.leaseId, live);
     }
   };
 }
