@@ -111,7 +111,7 @@ export async function attend(
       progress: redactor.deep(live.progress),
     } satisfies HeartbeatDetails);
   const heartbeats = paceHeartbeats(beat, heartbeatEveryMs);
-  live.beatNow = heartbeats.now;
+  live.beatNow = () => heartbeats.now();
   let letGo: () => void = () => undefined;
   const detached = new Promise<typeof DETACHED>((resolve) => (letGo = () => resolve(DETACHED)));
   const cancelled = () => {
