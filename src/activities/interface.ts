@@ -135,11 +135,26 @@ export interface AttemptAccess {
   binDir: string | null;
 }
 
+/** Which running attempt an adopt re-attaches to, and the lease it heartbeats for its new run. */
+export interface AdoptAttemptInput {
+  workflowId: string;
+  taskKey: string;
+  fencingToken: number;
+  leaseId: string;
+  /** The lease's heartbeat pace (none sent before the first is due). */
+  heartbeatEveryMs: number;
+}
+
 /**
- * Runs on one worker's own stop queue: stops the attempts it runs among `leaseIds` at once, and
- * confirms (once) a request its attempt gateway sent for one of them.
+ * Run on one worker's own stop queue. `stopAttempts` stops the attempts it runs among `leaseIds`
+ * at once; `confirmAttemptRequest` confirms (once) a request its attempt gateway sent for one of
+ * them; `handOverAttempts` tells it their run is continuing as new, so the executors outlive
+ * the old run's activities; `adoptAttempt` re-attaches the next run to one of them and answers as
+ * its runTask would (fails with type ATTEMPT_GONE, src/team/handover.ts, when the worker no longer has it).
  */
 export interface StopActivities {
   stopAttempts(input: { leaseIds: string[] }): Promise<{ stopped: number }>;
   confirmAttemptRequest(input: ConfirmAttemptRequest): Promise<boolean>;
+  handOverAttempts(input: { leaseIds: string[] }): Promise<{ handedOver: number }>;
+  adoptAttempt(input: AdoptAttemptInput): Promise<RunTaskResult>;
 }

@@ -84,12 +84,20 @@ function lease(run: RunContext, i: number, reservation: Reservation, now: number
     leaseId: attempt.leaseId,
     holder: attempt.holder,
     activityId: attempt.activityId,
-    ttlMs: spec.lease?.ttlMs ?? run.plan.lease.ttlMs,
-    heartbeatEveryMs: heartbeatEveryMs(spec.lease ?? run.plan.lease),
+    ...leaseTimes(run, i),
     executor: spec.executor,
     dependencyOutputs: run.graph.dependencyOutputs(i),
     estimate: { tokens: spec.estimate?.tokens ?? 0, usd: spec.estimate?.usd ?? 0 },
     ...(inbox.length ? { inbox } : {}),
     ...(spec.allowSpawn ? { allowSpawn: true as const } : {}),
+  };
+}
+
+/** The lease TTL and heartbeat pace of task `i`'s attempts: its own lease, or the plan's. */
+export function leaseTimes(run: RunContext, i: number): { ttlMs: number; heartbeatEveryMs: number } {
+  const spec = run.spec(i);
+  return {
+    ttlMs: spec.lease?.ttlMs ?? run.plan.lease.ttlMs,
+    heartbeatEveryMs: heartbeatEveryMs(spec.lease ?? run.plan.lease),
   };
 }

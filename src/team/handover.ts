@@ -1,7 +1,15 @@
 /**
- * Owns the continue-as-new decision from history size and event count. Pure: it reads the history
- * figures it is given and never the run's state; the workflow does the handing over.
+ * Owns handing a run over to a fresh workflow run (continue-as-new): when it is due (from history
+ * size and event count), which attempts in flight may be carried across instead of waited for,
+ * what the next run does with each carried attempt, and what an adopt's failure means. Pure: the
+ * workflow turns these answers into commands.
  */
+import type { ExecutorSpec } from '../plan/schema';
+import { leaseTimes } from './claims';
+import type { RunContext } from './context';
+import { stopsByQueue, type StopRequest } from './stop-channel';
+import type { Attempt, AttemptOutcome } from './types';
+
 /**
  * When a run hands over to a fresh workflow run (continue-as-new).
  *
@@ -30,4 +38,86 @@ export function handOverDue(info: HistoryInfo, afterEvents: number, maxBytes: nu
 /** The rule before issue 17 (any suggestion hands over), for runs whose history predates the change. */
 export function handOverDueBefore17(info: HistoryInfo, afterEvents: number, maxBytes: number): boolean {
   return info.continueAsNewSuggested || info.historyLength >= afterEvents || info.historySize >= maxBytes;
+}
+
+/**
+ * Carrying attempts across a handover. A handover used to wait until nothing was in flight, so
+ * one long attempt blocked it for as long as it ran while signals (rejected ones included: a
+ * signal is recorded before any handler sees it) grew the history up to the server's limit.
+ * An attempt that announced its worker's stop queue can instead be carried: the snapshot keeps
+ * its lease (same fencing token: it is the same attempt), its worker is told to keep the
+ * executor (`handOverAttempts`), and the next run re-attaches to it there (`adoptAttempt`).
+ *
+ * Not carried, and waited for as before: an attempt that has not announced yet (short, or about
+ * to announce), one already stopped (its cancellation is on its way and ends it), and every
+ * attempt of a run that holds shared-ledger slots (the slot's renewal lives in the old attempt).
+ */
+export function carriable(attempt: Attempt): boolean {
+  return attempt.stopQueue !== undefined && attempt.stop === null;
+}
+
+/** True when the run may hand over now with `attempts` in flight (none, or all carriable). */
+export function mayCarry(attempts: Iterable<Attempt>, sharedLedger: boolean): boolean {
+  for (const attempt of attempts) if (sharedLedger || !carriable(attempt)) return false;
+  return true;
+}
+
+/** The `handOverAttempts` the old run sends before it continues as new: one per worker stop queue. */
+export function handOverRequests(attempts: Iterable<Attempt>): StopRequest[] {
+  return stopsByQueue([...attempts].map((a) => ({ queue: a.stopQueue!, leaseId: a.leaseId })));
+}
+
+/**
+ * How long a worker keeps a handed-over executor waiting for the next run's adopt, and how long
+ * the adopt may wait for that worker to pick it up: the lease TTL, and never under 30 s (a new
+ * run's first workflow task on a busy server). Past it the worker kills the executor and the run
+ * counts the lease lost, so the attempt never outlives its lease by more than this.
+ */
+export const ADOPT_WITHIN_MIN_MS = 30_000;
+
+export function adoptWithinMs(ttlMs: number): number {
+  return Math.max(ttlMs, ADOPT_WITHIN_MIN_MS);
+}
+
+/** The failure type of an adopt that found no such attempt on its worker (restarted, or it gave up waiting). */
+export const ATTEMPT_GONE = 'TeamAttemptGone';
+
+/**
+ * What an adopt's outcome means for its attempt. An adopt settles the task exactly as the attempt's
+ * runTask would, except: its worker no longer had the attempt (`ATTEMPT_GONE`), or nobody picked
+ * the adopt up in time (`timedOut`): the attempt's outcome is unknown, a lost lease; and an adopt
+ * cancelled before it started was stopped by the run, but the attempt had started long before: a
+ * cancellation (the stop on its worker's queue ends the executor), never "not started".
+ */
+export function adoptOutcome(outcome: AttemptOutcome, timedOut: boolean): AttemptOutcome {
+  if (timedOut) return outcome.kind === 'lease-lost' ? outcome : { kind: 'lease-lost' };
+  if (outcome.kind === 'failed' && outcome.errorType === ATTEMPT_GONE) return { kind: 'lease-lost' };
+  if (outcome.kind === 'not-started') return { kind: 'cancelled' };
+  return outcome;
+}
+
+/** A carried attempt the next run re-attaches to, with what its adopt activity needs. */
+export interface Adoption {
+  key: string;
+  title: string;
+  /** Carried attempts announced their worker's stop queue: the adopt goes there. */
+  attempt: Attempt & { stopQueue: string };
+  executor: ExecutorSpec;
+  ttlMs: number;
+  heartbeatEveryMs: number;
+}
+
+/** The attempts a snapshot carried into this run (each still holds its lease), to adopt. */
+export function adoptions(run: RunContext): Adoption[] {
+  const out: Adoption[] = [];
+  for (const key of run.leases.keys()) {
+    const i = run.graph.indexOf(key)!;
+    const attempt = run.leases.get(key)!;
+    // Only announced attempts are carried (`carriable`); any other is not this run's to adopt.
+    if (attempt.stopQueue === undefined) continue;
+    const spec = run.spec(i);
+    const carried = { ...attempt, stopQueue: attempt.stopQueue };
+    out.push({ key, title: spec.title ?? key, attempt: carried, executor: spec.executor, ...leaseTimes(run, i) });
+  }
+  return out;
 }

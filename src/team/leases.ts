@@ -23,10 +23,14 @@ export class Leases {
 
   constructor(private readonly teammates: number) {}
 
-  /** An attempt a snapshot carried (`tasks[i].current`). */
+  /**
+   * An attempt a snapshot carried (`tasks[i].current`). One stopped while its run handed over is
+   * stopped again here: the cancellation the old run queued did not travel in the snapshot.
+   */
   restore(key: string, attempt: Attempt): void {
     this.active.set(key, attempt);
     this.holders.add(attempt.holder);
+    if (attempt.stop) this.cancels.push({ key, fencingToken: attempt.fencingToken });
   }
 
   get size(): number {
@@ -39,6 +43,10 @@ export class Leases {
 
   keys(): IterableIterator<string> {
     return this.active.keys();
+  }
+
+  values(): IterableIterator<Attempt> {
+    return this.active.values();
   }
 
   /** Leases `task` to the first free teammate: the next attempt, with the next fencing token. */

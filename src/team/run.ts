@@ -44,6 +44,7 @@ import type { StopRequest } from './stop-channel';
 import * as takeover from './takeover';
 import { newTaskState } from './task-state';
 import type { AttemptOutcome, Claim } from './types';
+import * as handover from './handover';
 import * as lifecycle from './lifecycle';
 import type { Wait } from './lifecycle';
 import type { SpawnTreeEntry } from './graph';
@@ -128,6 +129,21 @@ export class TeamRun {
     const { applied, stopsQueued } = this.run.leases.announce(payload);
     if (stopsQueued > 0) this.run.touch();
     return applied;
+  }
+
+  /** True when the run may continue as new now: nothing in flight, or only attempts it can carry (handover.ts). */
+  mayHandOver(): boolean {
+    return handover.mayCarry(this.run.leases.values(), this.ledgerId !== null);
+  }
+
+  /** The `handOverAttempts` to send before continuing as new with attempts in flight, one per worker queue. */
+  handOverRequests(): StopRequest[] {
+    return handover.handOverRequests(this.run.leases.values());
+  }
+
+  /** Attempts this run's snapshot carried in, for the workflow to adopt. */
+  adoptions(): handover.Adoption[] {
+    return handover.adoptions(this.run);
   }
 
   expireApprovals(now: number): void {

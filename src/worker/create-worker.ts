@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { createActivities } from '../activities';
+import { createActivities, type ActivityDeps } from '../activities';
 import { AttemptGateway } from '../activities/attempt-gateway';
+import { adoptingFor } from '../activities/run-task';
 import { workerSecrets } from '../activities/secrets';
 import { createLedgerActivities } from '../activities/ledger';
 import { executorRegistry, type Executor } from '../activities/executors';
@@ -90,6 +91,16 @@ async function workers(
   },
 ): Promise<[Worker, Worker, AttemptGateway]> {
   const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway } = setup;
+  const deps: ActivityDeps = {
+    config,
+    executors: executorRegistry(config.worker.executors, options.executors),
+    workerIdentity: identity,
+    env: options.env,
+    client,
+    gateway,
+  };
+  // Stops for its long attempts arrive on its own queue, and so do the adopts of a run that
+  // continued as new while they ran.
   const stop = await createStopWorker({
     connection,
     namespace: config.connection.namespace,
@@ -98,6 +109,8 @@ async function workers(
     client,
     dataConverter,
     gateway,
+    adopting: adoptingFor,
+    maxAttempts: config.worker.maxConcurrentAttempts,
   });
   const worker = await Worker.create({
     connection,
@@ -107,15 +120,7 @@ async function workers(
     identity,
     ...workflowCode(options.workflowBundle, Boolean(config.codec)),
     activities: {
-      ...createActivities({
-        config,
-        executors: executorRegistry(config.worker.executors, options.executors),
-        workerIdentity: identity,
-        env: options.env,
-        client,
-        stops: stop.stops,
-        gateway,
-      }),
+      ...createActivities({ ...deps, stops: stop.stops }),
       ...createLedgerActivities({ client }),
       ...options.activities,
     },

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
 import type { AttemptGateway } from '../activities/attempt-gateway';
-import { AttemptStops, createStopActivities } from '../activities/attempt-stops';
+import { AttemptStops, createStopActivities, type Adopting } from '../activities/attempt-stops';
 import { MAX_STOP_QUEUE_CHARS } from '../team/lease-pace';
 
 /**
@@ -29,6 +29,10 @@ export async function createStopWorker(options: {
   dataConverter?: WorkerOptions['dataConverter'];
   /** Answers the runs' questions about requests it sent for its attempts. */
   gateway?: AttemptGateway;
+  /** How this process attends an attempt a continued run adopts; none: adopts fail as lost leases. */
+  adopting?: (stops: AttemptStops) => Adopting;
+  /** The most attempts this process runs at once (`worker.maxConcurrentAttempts`): each may be adopted. */
+  maxAttempts?: number;
 }): Promise<{ stops: AttemptStops; worker: Worker }> {
   const stops = new AttemptStops(options.queue, (workflowId, payload) =>
     options.client.workflow.getHandle(workflowId).signal(ATTEMPT_RUNNING_SIGNAL, payload),
@@ -39,9 +43,13 @@ export async function createStopWorker(options: {
     taskQueue: stops.queue,
     identity: options.identity,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-    activities: createStopActivities(stops, options.gateway && ((request) => options.gateway!.confirm(request))),
-    // A stop is a map lookup: a few at once is plenty, and they never wait for attempts' slots.
-    maxConcurrentActivityTaskExecutions: 8,
+    activities: createStopActivities(stops, {
+      ...(options.gateway ? { confirm: (request) => options.gateway!.confirm(request) } : {}),
+      ...(options.adopting ? { adopting: options.adopting(stops) } : {}),
+    }),
+    // A stop, a confirmation or a hand-over is a map lookup: a few at once is plenty. An adopt lasts as
+    // long as its attempt, and every attempt this process runs may be adopted at once: one slot each besides.
+    maxConcurrentActivityTaskExecutions: 8 + (options.maxAttempts ?? 0),
     shutdownGraceTime: 1_000,
   });
   return { stops, worker };

@@ -17,9 +17,11 @@ import {
   FAILURE_TYPES,
   type AttemptEvidence,
   type HeartbeatDetails,
+  type StopActivities,
   type TeamActivities,
 } from '../activities/interface';
 import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
+import { adoptOutcome, adoptWithinMs, type Adoption } from '../team/handover';
 import { STOP_ANNOUNCE_AFTER_MS, attemptTimeoutMs } from '../team/lease-pace';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
@@ -78,8 +80,45 @@ export class Attempts {
     void scope
       .run(() => (ledger ? ledger.admit(claim, attempt) : attempt()))
       .then(
-        (outcome) => this.settle(claim, outcome),
-        (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err)),
+        (outcome) => this.settle(claim, outcome, claim),
+        (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err), claim),
+      );
+  }
+
+  /**
+   * Re-attaches to an attempt the run's snapshot carried (src/team/handover.ts): its worker runs it
+   * on, and `adoptAttempt` on that worker's stop queue answers as its runTask would. Same activity
+   * id, lease and cancellation as the attempt's runTask; interrupts and aborts reach it alike.
+   */
+  adopt(adoption: Adoption): void {
+    const { key, attempt } = adoption;
+    const { adoptAttempt } = proxyActivities<StopActivities>({
+      taskQueue: attempt.stopQueue,
+      activityId: attempt.activityId,
+      heartbeatTimeout: adoption.ttlMs,
+      scheduleToStartTimeout: adoptWithinMs(adoption.ttlMs),
+      startToCloseTimeout: attemptTimeoutMs(adoption.executor, adoption.ttlMs),
+      retry: { maximumAttempts: 1 },
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      summary:
+        `${adoption.title} · attempt ${attempt.attempt} · token ${attempt.fencingToken} · ` +
+        `carried from the previous run · ${attempt.holder}`,
+    });
+    const scope = new CancellationScope();
+    this.scopes.set(key, { fencingToken: attempt.fencingToken, scope });
+    const input = {
+      workflowId: this.run.workflowId,
+      taskKey: key,
+      fencingToken: attempt.fencingToken,
+      leaseId: attempt.leaseId,
+      heartbeatEveryMs: adoption.heartbeatEveryMs,
+    };
+    const carried = { key, fencingToken: attempt.fencingToken };
+    void scope
+      .run(() => adoptAttempt(input))
+      .then(
+        (result) => this.settle(carried, { kind: 'completed', ...result }),
+        (err: unknown) => this.settle(carried, adoptOutcome(outcomeOf(err), timedOut(err))),
       );
   }
 
@@ -95,11 +134,16 @@ export class Attempts {
     sendStops(this.run.drainStops());
   }
 
-  private settle(claim: Claim, outcome: AttemptOutcome): void {
-    this.links.remember(claim.key, outcome);
-    if (this.scopes.get(claim.key)?.fencingToken === claim.fencingToken) this.scopes.delete(claim.key);
-    this.run.settle(claim.key, claim.fencingToken, outcome, Date.now());
-    this.ledger?.settle(claim, outcome);
+  /** `claim` is absent for an adopted attempt, which never holds a shared-ledger slot. */
+  private settle(
+    { key, fencingToken }: { key: string; fencingToken: number },
+    outcome: AttemptOutcome,
+    claim?: Claim,
+  ): void {
+    this.links.remember(key, outcome);
+    if (this.scopes.get(key)?.fencingToken === fencingToken) this.scopes.delete(key);
+    this.run.settle(key, fencingToken, outcome, Date.now());
+    if (claim) this.ledger?.settle(claim, outcome);
   }
 }
 
@@ -108,6 +152,11 @@ const ACTIVITY_NOT_STARTED = 'ACTIVITY_ID_NOT_STARTED';
 
 function isEvidence(value: unknown): value is AttemptEvidence {
   return typeof value === 'object' && value !== null && typeof (value as AttemptEvidence).workerIdentity === 'string';
+}
+
+/** The server timed the activity out (before a worker picked it up, or since its last heartbeat). */
+function timedOut(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
 }
 
 /** Turns what Temporal reports for an attempt into an outcome the team rules understand. */

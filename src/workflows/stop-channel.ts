@@ -48,3 +48,24 @@ export async function confirmAttemptRequest(
     return false;
   }
 }
+
+/**
+ * Tells each worker that runs attempts the run carries over that their run is continuing as new,
+ * and waits for the answers: an activity scheduled in the workflow task that continues as new
+ * would never be delivered. A worker that does not answer (gone, frozen) is not waited for
+ * longer: its attempts' adopts fail in the next run, as lost leases.
+ */
+export async function handOver(requests: ReadonlyArray<StopRequest>): Promise<void> {
+  await Promise.allSettled(
+    requests.map((request) => {
+      const { handOverAttempts } = proxyActivities<StopActivities>({
+        taskQueue: request.queue,
+        scheduleToStartTimeout: '10s',
+        startToCloseTimeout: '10s',
+        retry: { maximumAttempts: 1 },
+        summary: `hand over ${request.leaseIds.length} attempt(s) to the next run`,
+      });
+      return handOverAttempts({ leaseIds: request.leaseIds });
+    }),
+  );
+}

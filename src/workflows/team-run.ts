@@ -27,6 +27,7 @@ import { RecentLinks } from './details';
 import { registerHandlers } from './handlers';
 import { IdleHooks } from './idle-hooks';
 import { Publisher } from './publish';
+import { handOver } from './stop-channel';
 import { RunLedger } from './team-ledger';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
@@ -44,6 +45,8 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const publisher = new Publisher(run, links);
 
   registerHandlers(run);
+  // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.
+  for (const adoption of run.adoptions()) attempts.adopt(adoption);
   // Temporal's own cancellation (`temporal workflow cancel`, the UI's button) is a coordinator abort.
   void CancellationScope.current().cancelRequested.catch(() => run.cancelRequested(Date.now()));
 
@@ -69,7 +72,11 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       attempts.cancelStopped();
       publisher.publish();
       if (run.phase() === 'done') break;
-      if (handingOver && run.activeCount === 0) {
+      if (handingOver && (run.activeCount === 0 || (run.mayHandOver() && patched(CARRY_ATTEMPTS)))) {
+        // Long attempts still running are carried, not waited for: their workers keep them for
+        // the next run (which adopts them), and the old run's activities end unanswered.
+        const carried = run.activeCount;
+        if (carried > 0) await handOver(run.handOverRequests());
         // Updates and signals already delivered have run; the snapshot is taken in this same
         // workflow task, and one that reaches the server meanwhile makes it refuse the
         // continue-as-new (UnhandledCommand) and replay this task with it included. Updates it
@@ -77,7 +84,10 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
         await ledger?.drain();
         await hooks.drained();
         await condition(allHandlersFinished);
-        run.record('run:continued-as-new', Date.now(), { historyLength: workflowInfo().historyLength });
+        run.record('run:continued-as-new', Date.now(), {
+          historyLength: workflowInfo().historyLength,
+          ...(carried > 0 ? { carried: run.activeCount } : {}),
+        });
         return continueAsNew<typeof teamRun>({ continued: packSnapshot(run.snapshot()) });
       }
       // Wait for the next change, or the next time the run must act by itself.
@@ -130,3 +140,5 @@ function shouldContinueAsNew(afterEvents: number): boolean {
 }
 
 const HANDOVER_ON_SIZE_ONLY = 'teamrun-handover-on-size-only';
+/** Runs whose history began before attempts could be carried waited for every attempt (replay stays deterministic). */
+const CARRY_ATTEMPTS = 'teamrun-carry-attempts';

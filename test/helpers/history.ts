@@ -16,11 +16,14 @@ export interface HistoryAttempt {
 }
 
 /**
- * Every attempt of a workflow's history (each activity but teamrun's own `stopAttempts`, the stop
- * sent to a worker's stop queue), in the order they were scheduled.
+ * Every attempt of a workflow's history (each activity but teamrun's own `stopAttempts` and
+ * `handOverAttempts`, sent to a worker's stop queue), in the order they were scheduled. An
+ * `adoptAttempt` is listed: it is an attempt a previous run carried over, under the same id.
  */
 export async function historyAttempts(handle: WorkflowHandle): Promise<HistoryAttempt[]> {
-  return (await historyActivities(handle)).filter((a) => a.activityType !== 'stopAttempts');
+  return (await historyActivities(handle)).filter(
+    (a) => a.activityType !== 'stopAttempts' && a.activityType !== 'handOverAttempts',
+  );
 }
 
 /** Every activity of a workflow's history, in the order they were scheduled. */

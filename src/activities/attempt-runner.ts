@@ -1,0 +1,264 @@
+/**
+ * The core of one attempt on a worker: the executor running (a `LiveAttempt`), and an activity
+ * attending it (`attend`): heartbeating its lease, passing cancellation on, and turning what the
+ * executor ended with into the attempt's result or failure (redacted, priced, bounded). runTask
+ * starts an attempt and attends it; when its run continues as new, adoptAttempt attends the same
+ * executor for the next run, so both answer alike.
+ */
+import { ApplicationFailure, CancelledFailure, type Context } from '@temporalio/activity';
+import type { TeamrunConfig } from '../config/config';
+import { ADD_TASKS_LIMITS } from '../plan/schema';
+import { ExecutorError, type Executor, type ExecutorResult } from './executors';
+import { paceHeartbeats, type Heartbeats } from './heartbeat-pace';
+import {
+  FAILURE_TYPES,
+  MAX_OUTPUT_BYTES,
+  MAX_SPAWN_BYTES,
+  type AttemptAccess,
+  type AttemptEvidence,
+  type HeartbeatDetails,
+  type RunTaskInput,
+  type RunTaskResult,
+} from './interface';
+import { priceUsage } from './pricing';
+import type { Redactor } from './redact';
+
+/** What an attempt's reports need from its worker. */
+export interface Reporting {
+  config: TeamrunConfig;
+  workerIdentity: string;
+  redactor: Redactor;
+}
+
+type Ended = { ok: true; result: ExecutorResult } | { ok: false; error: unknown };
+
+/** An executor running one attempt, whichever activity (runTask, then adopts) attends it. */
+export class LiveAttempt {
+  readonly started = Date.now();
+  /** What the executor obeys: its attendant's cancellation, or a stop delivered on the worker's stop queue. */
+  readonly stop = new AbortController();
+  progress: unknown;
+  /** Settles (never rejects) when the executor ends. */
+  readonly ended: Promise<Ended>;
+  /** The attendant's way to send a heartbeat at once (a stop asks the server for the attempt's cancellation). */
+  beatNow: () => void = () => undefined;
+  private attendant = new AbortController();
+
+  constructor(
+    readonly input: RunTaskInput,
+    executor: Executor,
+    /** This attempt's reporting: its redactor knows the attempt's own secret too. */
+    readonly reporting: Reporting,
+    env: NodeJS.ProcessEnv,
+    attemptGateway?: AttemptAccess,
+  ) {
+    // Called on the next microtask so that an executor throwing at once still settles `ended`.
+    this.ended = Promise.resolve()
+      .then(() =>
+        executor(input.executor, {
+          signal: this.stop.signal,
+          workflowId: input.workflowId,
+          taskKey: input.taskKey,
+          attempt: input.attempt,
+          fencingToken: input.fencingToken,
+          leaseId: input.leaseId,
+          holder: input.holder,
+          dependencyOutputs: input.dependencyOutputs,
+          inbox: input.inbox ?? [],
+          allowSpawn: input.allowSpawn === true,
+          progress: (details) => {
+            this.progress = details;
+          },
+          config: reporting.config,
+          env,
+          redactor: reporting.redactor,
+          ...(attemptGateway ? { attemptGateway } : {}),
+        }),
+      )
+      .then(
+        (result): Ended => ({ ok: true, result }),
+        (error: unknown): Ended => ({ ok: false, error }),
+      );
+  }
+
+  /** A new activity attends the attempt; the one before it (if any) lets go. Aborted when the next one attaches. */
+  attach(): AbortSignal {
+    this.attendant.abort();
+    this.attendant = new AbortController();
+    return this.attendant.signal;
+  }
+}
+
+/** How `attend` ended when its activity let go of the attempt instead of reporting it. */
+export const DETACHED = Symbol('detached');
+
+/**
+ * Attends `live` for the activity of `ctx` until the executor ends (then reports it as runTask's
+ * result or failure), or until the activity lets go: a later adopt attached, or the activity's run
+ * is gone (`notFound`) while `handedOver()` says the next run will adopt the attempt. Anything
+ * else that cancels the activity stops the executor, as before.
+ */
+export async function attend(
+  ctx: Context,
+  live: LiveAttempt,
+  heartbeatEveryMs: number,
+  handedOver: () => boolean,
+): Promise<RunTaskResult | typeof DETACHED> {
+  const { reporting } = live;
+  const { redactor, workerIdentity } = reporting;
+  const attached = live.attach();
+  const beat = () =>
+    ctx.heartbeat({
+      workerIdentity,
+      fencingToken: live.input.fencingToken,
+      elapsedMs: Date.now() - live.started,
+      progress: redactor.deep(live.progress),
+    } satisfies HeartbeatDetails);
+  const heartbeats = paceHeartbeats(beat, heartbeatEveryMs);
+  live.beatNow = () => heartbeats.now();
+  let letGo: () => void = () => undefined;
+  const detached = new Promise<typeof DETACHED>((resolve) => (letGo = () => resolve(DETACHED)));
+  const cancelled = () => {
+    if (ctx.cancellationDetails?.notFound && handedOver()) letGo();
+    else live.stop.abort(ctx.cancellationSignal.reason);
+  };
+  ctx.cancellationSignal.addEventListener('abort', cancelled, { once: true });
+  attached.addEventListener('abort', letGo, { once: true });
+  try {
+    const ended = await Promise.race([live.ended, detached]);
+    if (ended === DETACHED) return DETACHED;
+    const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence => ({
+      ...reportable(reported, redactor, reporting.config.prices, withOutput),
+      workerIdentity,
+    });
+    if (!ended.ok) {
+      const err = ended.error;
+      if (live.stop.signal.aborted)
+        throw await stopped(ctx, evidence(err instanceof ExecutorError ? err : {}), heartbeats);
+      throw failureOf(err, live.input, redactor, evidence);
+    }
+    // A result that races a cancellation is evidence for a human, never a success.
+    if (live.stop.signal.aborted) throw await stopped(ctx, evidence(ended.result), heartbeats);
+    return bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor);
+  } finally {
+    heartbeats.stop();
+    ctx.cancellationSignal.removeEventListener('abort', cancelled);
+    attached.removeEventListener('abort', letGo);
+  }
+}
+
+/** The attempt's result within its bounds (output size, tasks it asks to add), or the failure that says which. */
+function bounded(
+  result: ExecutorResult,
+  reported: AttemptEvidence,
+  withoutOutput: () => AttemptEvidence,
+  redactor: Redactor,
+): RunTaskResult {
+  const size = reported.output === undefined ? 0 : Buffer.byteLength(JSON.stringify(reported.output));
+  if (size > MAX_OUTPUT_BYTES) {
+    throw ApplicationFailure.create({
+      type: FAILURE_TYPES.outputTooLarge,
+      message:
+        `task output is ${size} bytes, over the ${MAX_OUTPUT_BYTES}-byte bound (outputs travel ` +
+        `through history to dependents; store large results elsewhere and output a reference)`,
+      nonRetryable: true,
+      details: [withoutOutput()],
+    });
+  }
+  if (!result.tasks?.length) return reported;
+  const spawnSize = Buffer.byteLength(JSON.stringify(result.tasks));
+  if (spawnSize > MAX_SPAWN_BYTES || result.tasks.length > ADD_TASKS_LIMITS.maxTasks) {
+    throw ApplicationFailure.create({
+      type: FAILURE_TYPES.outputTooLarge,
+      message:
+        `the attempt asked to add ${result.tasks.length} task(s) in ${spawnSize} ` +
+        `bytes, over the bound (${ADD_TASKS_LIMITS.maxTasks} tasks, ${MAX_SPAWN_BYTES} ` +
+        `bytes); add them in several requests with teamrun add-tasks`,
+      nonRetryable: true,
+      details: [withoutOutput()],
+    });
+  }
+  // Redacted like everything else an attempt reports: a command it prints may hold a secret it read.
+  return { ...reported, tasks: redactor.deep(result.tasks) };
+}
+
+/** What an executor threw, as the attempt's failure (redacted; its evidence in the details). */
+function failureOf(
+  err: unknown,
+  input: RunTaskInput,
+  redactor: Redactor,
+  evidence: (reported?: ExecutorResult) => AttemptEvidence,
+): Error {
+  if (err instanceof ApplicationFailure || err instanceof CancelledFailure) return err;
+  if (err instanceof ExecutorError) {
+    return ApplicationFailure.create({
+      type: err.type,
+      message: redactor.text(err.message),
+      nonRetryable: err.nonRetryable,
+      details: [evidence(err)],
+    });
+  }
+  return ApplicationFailure.create({
+    type: 'TeamExecutorCrashed',
+    message: redactor.text(`executor "${input.executor.kind}" threw: ${(err as Error)?.message ?? String(err)}`),
+    details: [evidence()],
+  });
+}
+
+/** What an attempt reports, priced (each usage record on its own) and redacted; absent fields left out. */
+function reportable(
+  reported: ExecutorResult,
+  redactor: Redactor,
+  prices: TeamrunConfig['prices'],
+  withOutput: boolean,
+): Omit<AttemptEvidence, 'workerIdentity'> {
+  const usage = priceUsage(redactor.deep(reported.usage), prices);
+  return {
+    ...(withOutput && reported.output !== undefined ? { output: redactor.deep(reported.output) } : {}),
+    ...(usage ? { usage } : {}),
+    ...(reported.logs ? { logs: redactor.deep(reported.logs) } : {}),
+    ...(reported.links?.length ? { links: redactor.deep(reported.links) } : {}),
+    ...(reported.messages?.length ? { messages: redactor.deep(reported.messages) } : {}),
+  };
+}
+
+/** How long a locally stopped attempt waits for the server to confirm its cancellation before it gives up waiting. */
+const CANCEL_CONFIRM_MS = 10_000;
+
+/**
+ * The attempt was stopped from outside. A worker shutting down hands it back to be re-leased;
+ * anything else (the workflow cancelled it, the server timed it out) is a cancellation. A stop
+ * that came on the stop queue has already killed the executor; the attempt then reports as
+ * cancelled once the heartbeat it sent brings the cancellation the run requested with the stop.
+ */
+async function stopped(ctx: Context, evidence: AttemptEvidence, heartbeats: Heartbeats): Promise<Error> {
+  if (!ctx.cancellationSignal.aborted) {
+    const deadline = Date.now() + CANCEL_CONFIRM_MS;
+    while (!ctx.cancellationSignal.aborted && Date.now() < deadline) {
+      heartbeats.now();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 500);
+        ctx.cancellationSignal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
+  }
+  const why = ctx.cancellationDetails;
+  // Logged (with the activity id, `<key>#<token>`) because nobody
+  // else hears a lost attempt: the server refuses what it reports.
+  ctx.log.warn(
+    why?.workerShutdown
+      ? 'attempt released: the worker is shutting down, the task will be leased again'
+      : why?.notFound || why?.timedOut
+        ? 'attempt lost its lease: the server no longer has it ' +
+          '(heartbeats stopped past the TTL); its result is discarded'
+        : 'attempt cancelled by its run',
+  );
+  if (why?.workerShutdown) {
+    return ApplicationFailure.create({
+      type: FAILURE_TYPES.workerShutdown,
+      message: `worker ${evidence.workerIdentity} is shutting down; the attempt is released`,
+      details: [evidence],
+    });
+  }
+  return new CancelledFailure('attempt cancelled', [evidence]);
+}
