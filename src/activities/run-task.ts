@@ -93,7 +93,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
 /** Past `adoptWithinMs`, a handed-over executor waits this much longer before it is stopped. */
 const ADOPT_MARGIN_MS = 5_000;
 
-/** Answers the old run's activity of an attempt a later run adopted: that run has it now, and this answer goes nowhere. */
+/** Answers the old run's activity of an attempt a later run adopted: that run has it now; this answer goes nowhere. */
 function handedOverFailure(): CancelledFailure {
   return new CancelledFailure('attempt handed over to the run that continued this one');
 }
