@@ -15,6 +15,17 @@ const POLL_MS = 500;
  */
 export async function waitForRun(handle: TeamRunHandle, progressOptions: ProgressOptions = {}): Promise<RunResult> {
   const progress = createProgress(progressOptions);
+  // Ctrl-C stops the watching, not the run: say so, and how to come back or stop it.
+  const interrupted = () => {
+    progress.stop();
+    const id = handle.workflowId;
+    process.stderr.write(
+      `\nteamrun: stopped watching; run ${id} goes on. ` +
+        `Watch it again with \`teamrun watch ${id}\`, or stop it with \`teamrun abort ${id} --reason <why>\`\n`,
+    );
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
   let finished = false;
   const result = teamRunResult(handle).finally(() => {
     finished = true;
@@ -44,6 +55,7 @@ export async function waitForRun(handle: TeamRunHandle, progressOptions: Progres
     }
     throw err;
   } finally {
+    process.off('SIGINT', interrupted);
     progress.stop();
   }
 }

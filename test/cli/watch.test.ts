@@ -58,4 +58,23 @@ describe('teamrun watch', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no run with id "no-such-run"');
   });
+
+  it('on Ctrl-C says the run goes on and how to watch or abort it, and exits 130', async () => {
+    const worker = await workerForTest();
+    const handle = await runForTest(
+      { name: uniqueQueue('left'), tasks: [{ key: 'long', executor: { kind: 'sleep', ms: 600_000 } }] },
+      worker,
+    );
+    const watch = spawnTeamrun(['watch', handle.workflowId]);
+    await waitForOutput(watch, '0/1 done · 1 running');
+    watch.child.kill('SIGINT');
+    const { code, stderr } = await watch.exited;
+    expect(code).toBe(130);
+    expect(stderr).toContain(
+      `run ${handle.workflowId} goes on. Watch it again with \`teamrun watch ${handle.workflowId}\`, ` +
+        `or stop it with \`teamrun abort ${handle.workflowId} --reason <why>\``,
+    );
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.terminate('test finished');
+  });
 });
