@@ -130,9 +130,11 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
     if (ledger) lines.push(`ledger   ${ledger} (shared budget; see \`teamrun ledger status ${ledger}\`)`);
   }
   if (overview.cancelRequestedAt !== null) {
+    const when = new Date(overview.cancelRequestedAt).toISOString();
     lines.push(
-      `cancel   requested ${new Date(overview.cancelRequestedAt).toISOString()}: ` +
-        'nothing new starts; the run closes as Canceled once its attempts settle',
+      overview.open
+        ? `cancel   requested ${when}: nothing new starts; the run closes as Canceled once its attempts settle`
+        : `cancel   requested ${when}: the run closed as Canceled`,
     );
   }
   lines.push(...overview.attempts.filter((a) => a.state === 'scheduled').map(notStartedLine));

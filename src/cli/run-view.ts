@@ -32,7 +32,7 @@ export interface RunOverview {
   pendingAdjudications: AdjudicationRecord[];
   /** An open run's attempts as Temporal holds them: `scheduled` ones no worker has started yet. */
   attempts: PendingAttempt[];
-  /** When Temporal's cancellation of an open run was requested (it closes once its attempts settle). */
+  /** When Temporal's cancellation of the run was requested (an open run closes once its attempts settle). */
   cancelRequestedAt: number | null;
 }
 
@@ -121,7 +121,7 @@ export class RunReader {
       maxConcurrent: result.maxConcurrent,
       pendingAdjudications: result.adjudications.filter((a) => a.decision === null),
       attempts: [],
-      cancelRequestedAt: null,
+      cancelRequestedAt: result.cancellation?.requestedAt ?? null,
     };
   }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { uniqueQueue } from '../helpers/env';
+import { uniqueQueue, waitFor } from '../helpers/env';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { spawnTeamrun, teamrun, waitForOutput } from './teamrun-cli';
 
@@ -75,6 +75,15 @@ describe('teamrun watch', () => {
         `or stop it with \`teamrun abort ${handle.workflowId} --reason <why>\``,
     );
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    await handle.terminate('test finished');
+    // Cancelled the Temporal way, `status` says a cancel was requested (open or closed by then).
+    await handle.cancel();
+    const status = await waitFor('status to show the cancel', async () => {
+      const result = await teamrun(['status', handle.workflowId]);
+      return /\ncancel +requested/.test(result.stdout) ? result : null;
+    });
+    expect(status.stdout).toMatch(
+      /\ncancel +requested \S+Z: (nothing new starts; the run closes as Canceled once|the run closed as Canceled)/,
+    );
+    await handle.terminate('test finished').catch(() => undefined);
   });
 });
