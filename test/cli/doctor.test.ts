@@ -110,10 +110,8 @@ describe('a run started with plain `temporal workflow start` on a namespace with
       await waitForOutput(worker, 'teamrun worker ready');
       const input = JSON.stringify({ name: 'bare', tasks: [{ key: 'a', executor: { kind: 'noop' } }] });
       const id = uniqueQueue('bare-run');
-      await run(temporalBinary(), [
-        ...['workflow', 'start', '--address', server.address, '--workflow-id', id, '--type', 'teamRun'],
-        ...['--task-queue', env.TEAMRUN_TASK_QUEUE, '--input', input],
-      ]);
+      const start = ['workflow', 'start', '--address', server.address, '--workflow-id', id, '--type', 'teamRun'];
+      await run(temporalBinary(), [...start, '--task-queue', env.TEAMRUN_TASK_QUEUE, '--input', input]);
       const status = await waitFor(
         'status to name the failing workflow task',
         async () => {
