@@ -64,6 +64,10 @@ describe('teamrun doctor on a plain `temporal server start-dev` (no search attri
       "namespace default lacks teamrun's search attributes TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName",
     );
     expect(start.stderr).not.toMatch(/\n\s+at /);
+    // The commands it prints name the server in use, not the temporal CLI's own default.
+    expect(start.stderr).toContain(
+      `temporal operator search-attribute create --address ${server.address} --namespace default --name TeamName`,
+    );
 
     for (const command of commands) {
       const [, ...args] = command.split(' ');
