@@ -12,10 +12,16 @@ const POLL_MS = 500;
 /**
  * Waits for a run's result while showing its progress from the `status` query. A workflow that
  * fails instead of returning a result (an invalid plan, a termination) becomes a CliError.
+ * `leaveOnCtrlC`: Ctrl-C exits 130 with a line saying the run goes on.
  */
-export async function waitForRun(handle: TeamRunHandle, progressOptions: ProgressOptions = {}): Promise<RunResult> {
+export async function waitForRun(
+  handle: TeamRunHandle,
+  progressOptions: ProgressOptions = {},
+  options: { leaveOnCtrlC?: boolean } = {},
+): Promise<RunResult> {
   const progress = createProgress(progressOptions);
-  // Ctrl-C stops the watching, not the run: say so, and how to come back or stop it.
+  // With leaveOnCtrlC (`start --wait`, `watch`), Ctrl-C stops the watching, not the run: say so,
+  // and how to come back or stop it. The demo handles Ctrl-C itself (it stops its own stack).
   const interrupted = () => {
     progress.stop();
     const id = handle.workflowId;
@@ -25,7 +31,7 @@ export async function waitForRun(handle: TeamRunHandle, progressOptions: Progres
     );
     process.exit(130);
   };
-  process.once('SIGINT', interrupted);
+  if (options.leaveOnCtrlC) process.once('SIGINT', interrupted);
   let finished = false;
   const result = teamRunResult(handle).finally(() => {
     finished = true;
