@@ -2,6 +2,8 @@
  * teamrun as a library: plans (schema, types, validation) and starting and steering runs.
  * Workers: `teamrun/worker`; the client alone: `teamrun/client`; fenced resources: `teamrun/fenced`.
  */
+// A plan you write is a TeamPlanInput (defaults optional, what startTeamRun takes); TeamPlan is
+// the plan after validation, every default filled in (what validatePlan and loadPlanFile return).
 export {
   TeamPlanSchema,
   TaskSchema,

@@ -1,6 +1,7 @@
 import type { AdjudicationRecord, BudgetView, RunResult, TaskView } from '../contract';
 import { count, duration, oneLine, printable, table, usd } from './format';
 import type { RunOverview } from './run-view';
+import type { PendingAttempt } from '../client/run-health';
 
 /** Above this many tasks a summary lists only the ones that did not succeed. */
 const FULL_TABLE_MAX = 40;
@@ -100,6 +101,18 @@ export function renderResult(workflowId: string, result: RunResult): string {
   return lines.join('\n');
 }
 
+/** An attempt Temporal scheduled that no worker has started: why, as far as the queue tells. */
+function notStartedLine(a: PendingAttempt): string {
+  const since = a.scheduledAt === null ? '' : ` ${duration(Math.max(0, Date.now() - a.scheduledAt))} ago`;
+  const why =
+    a.pollers === 0
+      ? 'no worker polls that queue for activities'
+      : a.pollers === null
+        ? 'its queue could not be described'
+        : `${a.pollers} worker(s) poll it, none has taken it yet`;
+  return `not started  ${a.activityId}: scheduled${since} on task queue "${a.taskQueue ?? '?'}", ${why}`;
+}
+
 /** What `status` prints. */
 export function renderOverview(overview: RunOverview, webUi: string | null): string {
   const lines = [
@@ -116,6 +129,15 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
     const ledger = overview.budget.limits.ledger;
     if (ledger) lines.push(`ledger   ${ledger} (shared budget; see \`teamrun ledger status ${ledger}\`)`);
   }
+  if (overview.cancelRequestedAt !== null) {
+    const when = new Date(overview.cancelRequestedAt).toISOString();
+    lines.push(
+      overview.open
+        ? `cancel   requested ${when}: nothing new starts; the run closes as Canceled once its attempts settle`
+        : `cancel   requested ${when}: the run closed as Canceled`,
+    );
+  }
+  lines.push(...overview.attempts.filter((a) => a.state === 'scheduled').map(notStartedLine));
   if (overview.pendingAdjudications.length) {
     lines.push(
       `pending adjudications (${overview.pendingAdjudications.length})`,

@@ -1,5 +1,12 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../client';
+import {
+  failingWorkflowTask,
+  failingWorkflowTaskText,
+  pendingAttempts,
+  type PendingAttempt,
+} from '../client/run-health';
+import { connectionAddress } from '../client/setup-checks';
 import type { AdjudicationRecord, RunResult, StatusView as RunStatusView, TasksQuery, TaskView } from '../contract';
 import { adjudicationsQuery, statusQuery, tasksQuery } from '../workflows/messages';
 import { TeamName } from '../workflows/search-attributes';
@@ -23,6 +30,10 @@ export interface RunOverview {
   executions: number | null;
   maxConcurrent: number | null;
   pendingAdjudications: AdjudicationRecord[];
+  /** An open run's attempts as Temporal holds them: `scheduled` ones no worker has started yet. */
+  attempts: PendingAttempt[];
+  /** When Temporal's cancellation of the run was requested (an open run closes once its attempts settle). */
+  cancelRequestedAt: number | null;
 }
 
 /**
@@ -61,6 +72,7 @@ export class RunReader {
     const description = await this.describe();
     const name = description.typedSearchAttributes.get(TeamName) ?? null;
     if (description.status.name === 'RUNNING') {
+      await this.throwIfStuck(description);
       const [status, adjudications] = await this.query(description.taskQueue, () =>
         Promise.all([this.handle.query(statusQuery), this.handle.query(adjudicationsQuery)]),
       );
@@ -75,6 +87,8 @@ export class RunReader {
         executions: status.executions,
         maxConcurrent: status.maxConcurrent,
         pendingAdjudications: adjudications.filter((a) => a.decision === null),
+        attempts: await pendingAttempts(this.client, description).catch(() => []),
+        cancelRequestedAt: status.cancelRequestedAt ?? null,
       };
     }
     const closed = await this.closedOutcome();
@@ -90,6 +104,8 @@ export class RunReader {
         executions: null,
         maxConcurrent: null,
         pendingAdjudications: [],
+        attempts: [],
+        cancelRequestedAt: null,
       };
     }
     const { result } = closed;
@@ -104,6 +120,8 @@ export class RunReader {
       executions: result.executions,
       maxConcurrent: result.maxConcurrent,
       pendingAdjudications: result.adjudications.filter((a) => a.decision === null),
+      attempts: [],
+      cancelRequestedAt: result.cancellation?.requestedAt ?? null,
     };
   }
 
@@ -146,10 +164,24 @@ export class RunReader {
     return this.closed;
   }
 
+  /**
+   * A run whose workflow task keeps failing answers no query: say why (missing search attributes
+   * above all) instead of suggesting a worker that is there.
+   */
+  private async throwIfStuck(description: Awaited<ReturnType<TeamRunHandle['describe']>>): Promise<void> {
+    const failing = await failingWorkflowTask(this.client, description, connectionAddress(this.client.connection));
+    if (failing) {
+      throw new CliError(failingWorkflowTaskText(this.workflowId, this.client.options.namespace, failing));
+    }
+  }
+
   private async query<T>(taskQueue: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, fn);
     } catch (err) {
+      // The first attempt of a failing workflow task may have failed since the describe.
+      const now = await this.describe().catch(() => null);
+      if (now?.status.name === 'RUNNING') await this.throwIfStuck(now);
       throw new CliError(
         `run ${this.workflowId} is open but did not answer a query (${(err as Error).message}). ` +
           `Is a worker running on task queue "${taskQueue}"? Start one with \`teamrun worker\`.`,

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { searchAttributeCommands, searchAttributeState } from '../client/setup-checks';
+import { connectionAddress, searchAttributeCommands, searchAttributeState } from '../client/setup-checks';
 import { CliError } from './context';
 
 /** gRPC status codes the server answers a start with. */
@@ -27,7 +27,7 @@ export async function startFailure(err: unknown, client: Client, plan: unknown):
       return new CliError(
         `namespace ${namespace} lacks teamrun's search ` +
           `attributes ${missing.join(', ')}: \`teamrun doctor --fix\` registers them, or:\n` +
-          searchAttributeCommands(namespace, missing)
+          searchAttributeCommands(namespace, missing, connectionAddress(client.connection))
             .map((line) => `  ${line}`)
             .join('\n'),
       );

@@ -12,9 +12,26 @@ const POLL_MS = 500;
 /**
  * Waits for a run's result while showing its progress from the `status` query. A workflow that
  * fails instead of returning a result (an invalid plan, a termination) becomes a CliError.
+ * `leaveOnCtrlC`: Ctrl-C exits 130 with a line saying the run goes on.
  */
-export async function waitForRun(handle: TeamRunHandle, progressOptions: ProgressOptions = {}): Promise<RunResult> {
+export async function waitForRun(
+  handle: TeamRunHandle,
+  progressOptions: ProgressOptions = {},
+  options: { leaveOnCtrlC?: boolean } = {},
+): Promise<RunResult> {
   const progress = createProgress(progressOptions);
+  // With leaveOnCtrlC (`start --wait`, `watch`), Ctrl-C stops the watching, not the run: say so,
+  // and how to come back or stop it. The demo handles Ctrl-C itself (it stops its own stack).
+  const interrupted = () => {
+    progress.stop();
+    const id = handle.workflowId;
+    process.stderr.write(
+      `\nteamrun: stopped watching; run ${id} goes on. ` +
+        `Watch it again with \`teamrun watch ${id}\`, or stop it with \`teamrun abort ${id} --reason <why>\`\n`,
+    );
+    process.exit(130);
+  };
+  if (options.leaveOnCtrlC) process.once('SIGINT', interrupted);
   let finished = false;
   const result = teamRunResult(handle).finally(() => {
     finished = true;
@@ -44,6 +61,7 @@ export async function waitForRun(handle: TeamRunHandle, progressOptions: Progres
     }
     throw err;
   } finally {
+    process.off('SIGINT', interrupted);
     progress.stop();
   }
 }

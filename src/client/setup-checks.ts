@@ -52,13 +52,21 @@ export async function registerSearchAttributes(
   await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
 }
 
-/** The `temporal` CLI commands that register the named attributes, one a line. */
-export function searchAttributeCommands(namespace: string, names: string[], address?: string): string[] {
+/**
+ * The `temporal` CLI commands that register the named attributes, one a line. They name the
+ * address in use: the `temporal` CLI's own default (127.0.0.1:7233) may be another server.
+ */
+export function searchAttributeCommands(namespace: string, names: string[], address: string): string[] {
   return names.map(
     (name) =>
-      `temporal operator search-attribute create${address ? ` --address ${address}` : ''} --namespace ${namespace} ` +
+      `temporal operator search-attribute create --address ${address} --namespace ${namespace} ` +
       `--name ${name} --type ${SEARCH_ATTRIBUTE_TYPES[name as keyof typeof SEARCH_ATTRIBUTE_TYPES]}`,
   );
+}
+
+/** The address a client's connection dialled (a Connection keeps its options; other ConnectionLikes may not). */
+export function connectionAddress(connection: Connection): string {
+  return (connection as { options?: { address?: string } }).options?.address ?? '<your Temporal address>';
 }
 
 export interface Poller {

@@ -1,5 +1,6 @@
 import type { LogEntry, LogLevel, RuntimeOptions } from '@temporalio/worker';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { isStopQueue } from './stop-channel';
 
 /** The log attributes worth a terminal line; the rest (the task token above all) stays out. */
 const KEPT = ['activityId', 'workflowId', 'taskQueue'] as const;
@@ -11,13 +12,27 @@ const KEPT = ['activityId', 'workflowId', 'taskQueue'] as const;
  */
 export function oneLineLogFunction(entry: LogEntry): void {
   const { level, timestampNanos, message, meta } = entry;
+  // The stop queue's worker polls activities only, on purpose (stop-channel.ts): its lifecycle
+  // lines ("No workflows registered" and the like) are noise unless something fails.
+  if (level !== 'ERROR' && typeof meta?.taskQueue === 'string' && isStopQueue(meta.taskQueue)) return;
+  // teamrun registers no Nexus services: the SDK's line saying so is noise as well.
+  if (level === 'INFO' && message.startsWith('No Nexus services registered')) return;
   const at = new Date(Number(timestampNanos / 1_000_000n)).toISOString();
   const fields: string[] = [];
   for (const key of KEPT) if (typeof meta?.[key] === 'string') fields.push(`${key}=${meta[key] as string}`);
   const error = meta?.error ?? meta?.failure;
   if (error !== undefined)
     fields.push(`error=${JSON.stringify(error instanceof Error ? error.message : String(error))}`);
-  process.stderr.write(`${at} [${level}] ${message}${fields.length ? ` (${fields.join(' ')})` : ''}\n`);
+  process.stderr.write(plain(`${at} [${level}] ${message}${fields.length ? ` (${fields.join(' ')})` : ''}`) + '\n');
+}
+
+/** ANSI escape sequences (colours, cursor moves), which a log file or a pipe shows as raw bytes. */
+// oxlint-disable-next-line no-control-regex -- matching the escape character is the point
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+
+/** A log line without terminal escapes: the one-line format has no colours of its own. */
+export function plain(line: string): string {
+  return line.replace(ANSI, '');
 }
 
 /** A logger for the worker's terminal: one line per entry, or the SDK's full detail at DEBUG and TRACE. */
@@ -30,10 +45,18 @@ export function terminalLogger(level: LogLevel): DefaultLogger {
 /**
  * Installs the terminal logger as the Temporal runtime's, once
  * per process (with the runtime's other options, e.g. metrics).
+ * The SDK core's own warnings (a workflow task the server refused, e.g. for missing search
+ * attributes) are forwarded to it: printed by the core itself they carry colour escapes even
+ * into a file or a pipe.
  */
 export function installTerminalLogger(
   level: LogLevel = 'INFO',
   options: Pick<RuntimeOptions, 'shutdownSignals' | 'telemetryOptions'> = {},
 ): void {
-  Runtime.install({ logger: terminalLogger(level), ...options });
+  const logging = { filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }), forward: {} };
+  Runtime.install({
+    logger: terminalLogger(level),
+    ...options,
+    telemetryOptions: { logging, ...options.telemetryOptions },
+  });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
 import type { AttemptGateway } from '../activities/attempt-gateway';
 import { AttemptStops, createStopActivities, type Adopting } from '../activities/attempt-stops';
@@ -15,6 +15,11 @@ import { MAX_STOP_QUEUE_CHARS } from '../team/lease-pace';
 export function stopQueueName(taskQueue: string, identity: string): string {
   const name = `${taskQueue}/stop/${identity.slice(0, 100)}/${randomUUID()}`;
   return name.slice(-MAX_STOP_QUEUE_CHARS);
+}
+
+/** Whether a task queue's name is one `stopQueueName` made (`<queue>/stop/<identity>/<uuid>`). */
+export function isStopQueue(name: string): boolean {
+  return /\/stop\/.*\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(name);
 }
 
 export async function createStopWorker(options: {
@@ -52,6 +57,10 @@ export async function createStopWorker(options: {
     maxConcurrentActivityTaskExecutions: 8 + (options.maxAttempts ?? 0),
     shutdownGraceTime: 1_000,
   });
+  Runtime.instance().logger.debug(
+    'stop queue: polled for stop activities only, no workflows on purpose (the terminal log omits its lines)',
+    { taskQueue: stops.queue },
+  );
   return { stops, worker };
 }
 

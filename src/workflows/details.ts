@@ -33,19 +33,27 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
   for (const a of pending.slice(0, LISTED)) {
     lines.push(
       `- waiting: \`${a.key}\` token ${a.fencingToken}: ` +
-        `${a.code}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? ` (${a.reason})` : ''}`,
+        `${a.code}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? ` (${readableMs(a.reason)})` : ''}`,
     );
   }
   if (pending.length > LISTED) lines.push(`- waiting: and ${pending.length - LISTED} more (query \`adjudications\`)`);
-  if (pending.length)
-    lines.push('- decide: send the `adjudicate` update { key, decision: retry|accept|reject, decisionId }');
   const approvals = pending.filter((a) => a.code === 'TEAM_TASK_APPROVAL_REQUIRED');
+  // The actor is a placeholder that reads as a name: governance refuses an empty one.
+  const others = pending.filter((a) => a.code !== 'TEAM_TASK_APPROVAL_REQUIRED');
+  if (others.length) {
+    const first = others[0].key;
+    lines.push(
+      `- decide: \`teamrun adjudicate ${run.workflowId} ${first} --retry\` (or \`--accept\`, \`--reject\`), or the ` +
+        `\`adjudicate\` update { "key": "${first}", "decision": "retry", "decisionId": "<any new id>", ` +
+        `"actor": "<an operator's name>" }`,
+    );
+  }
   if (approvals.length) {
     const first = approvals[0].key;
     lines.push(
       `- approve: \`teamrun adjudicate ${run.workflowId} ${first} --accept\` (or \`--reject\`), or the ` +
         `\`adjudicate\` update { "key": "${first}", "decision": "accept", "decisionId": "<any new id>", ` +
-        `"actor": "<an approver>" }`,
+        `"actor": "<an approver's name>" }`,
     );
   }
   const mail = run.messagesView({ limit: 0 });
@@ -57,6 +65,11 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
       .slice(0, LISTED)
       .map((c) => `\`${c.activityId}\` (${c.holder}${c.interrupted ? ', interrupted' : ''})`);
     lines.push(`- running: ${shown.join(', ')}${claims.length > LISTED ? ` and ${claims.length - LISTED} more` : ''}`);
+    // The run sees an attempt scheduled, never started: one on a queue nobody polls looks the same.
+    lines.push(
+      `- started? the run sees its attempts scheduled, not started: \`teamrun status ${run.workflowId}\` ` +
+        `tells scheduled from running, \`teamrun doctor ${run.workflowId}\` names queues nobody polls`,
+    );
   }
   for (const { key, links: printed } of links) {
     lines.push(
@@ -118,13 +131,35 @@ function bar(done: number, total: number): string {
 }
 
 function budgetLine(budget: BudgetView): string {
-  const of = (used: number, max: number | undefined, unit = '') =>
-    max === undefined ? `${used}${unit}` : `${used} of ${max}${unit}`;
+  const of = (used: string, max: string | undefined) => (max === undefined ? used : `${used} of ${max}`);
   const parts = [
-    `${of(budget.used.tasks, budget.limits.maxTasks)} attempts`,
-    `${of(budget.used.tokens, budget.limits.maxTokens)} tokens`,
-    `$${of(budget.used.usd, budget.limits.maxUsd)}`,
+    `${of(String(budget.used.tasks), budget.limits.maxTasks?.toString())} attempts`,
+    `${of(String(budget.used.tokens), budget.limits.maxTokens?.toString())} tokens`,
+    of(dollars(budget.used.usd), budget.limits.maxUsd === undefined ? undefined : dollars(budget.limits.maxUsd)),
   ];
-  if (budget.stopped) parts.push(`stopped: ${budget.reason}`);
+  if (budget.stopped) parts.push(`stopped: ${readableMs(budget.reason ?? '')}`);
   return parts.join(', ');
+}
+
+/** Dollars as people read them: cents, or two significant digits below a cent. */
+function dollars(n: number): string {
+  return n !== 0 && Math.abs(n) < 0.01 ? `$${n.toPrecision(2)}` : `$${n.toFixed(2)}`;
+}
+
+/** Durations in a recorded reason (`3600000 ms`) as people read them (`1 h`). */
+export function readableMs(text: string): string {
+  return text.replace(/\b(\d{4,}) ms\b/g, (_, ms: string) => humanMs(Number(ms)));
+}
+
+function humanMs(ms: number): string {
+  const units: Array<[number, string]> = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+    [1_000, 's'],
+  ];
+  for (const [size, unit] of units) {
+    if (ms >= size) return `${Number((ms / size).toFixed(ms % size === 0 ? 0 : 1))} ${unit}`;
+  }
+  return `${ms} ms`;
 }

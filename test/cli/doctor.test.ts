@@ -5,9 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startDevServer, type DevServer } from '../../src/devserver/server';
-import { temporalBinary, uniqueQueue, waitFor } from '../helpers/env';
+import { temporalBinary, testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
-import { teamrun } from './teamrun-cli';
+import { spawnTeamrun, teamrun, waitForOutput } from './teamrun-cli';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-doctor-'));
@@ -32,7 +32,7 @@ describe('teamrun doctor on a plain `temporal server start-dev` (no search attri
       dbFile: path.join(dir, 'plain.db'),
       headless: true,
       searchAttributes: false,
-      extraNamespaces: ['fixme'],
+      extraNamespaces: ['fixme', 'bare'],
     });
   });
   afterAll(async () => {
@@ -64,6 +64,10 @@ describe('teamrun doctor on a plain `temporal server start-dev` (no search attri
       "namespace default lacks teamrun's search attributes TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName",
     );
     expect(start.stderr).not.toMatch(/\n\s+at /);
+    // The commands it prints name the server in use, not the temporal CLI's own default.
+    expect(start.stderr).toContain(
+      `temporal operator search-attribute create --address ${server.address} --namespace default --name TeamName`,
+    );
 
     for (const command of commands) {
       const [, ...args] = command.split(' ');
@@ -83,6 +87,71 @@ describe('teamrun doctor on a plain `temporal server start-dev` (no search attri
       /^ok .*registered TeamRunStatus, TeamRunPendingAdjudications, TeamRunBudgetStopped, TeamName in fixme/,
     );
     expect(line((await teamrun(['doctor'], env)).stdout, 'search attributes')).toMatch(/^ok .*registered in fixme/);
+  });
+});
+
+describe('a run started with plain `temporal workflow start` on a namespace without the search attributes', () => {
+  let server: DevServer;
+  const bareDir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-bare-'));
+  beforeAll(async () => {
+    server = await startDevServer({
+      binary: temporalBinary(),
+      port: await freePort(),
+      dbFile: path.join(bareDir, 'bare.db'),
+      headless: true,
+      searchAttributes: false,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(bareDir, { recursive: true, force: true });
+  });
+
+  it('`status` and `doctor RUN` name the failing workflow task and the exact commands; the worker log has no escapes', async () => {
+    const env = { TEMPORAL_ADDRESS: server.address, TEAMRUN_TASK_QUEUE: uniqueQueue('bare') };
+    const worker = spawnTeamrun(['worker'], env);
+    try {
+      await waitForOutput(worker, 'teamrun worker ready');
+      const input = JSON.stringify({ name: 'bare', tasks: [{ key: 'a', executor: { kind: 'noop' } }] });
+      const id = uniqueQueue('bare-run');
+      const start = ['workflow', 'start', '--address', server.address, '--workflow-id', id, '--type', 'teamRun'];
+      await run(temporalBinary(), [...start, '--task-queue', env.TEAMRUN_TASK_QUEUE, '--input', input]);
+      const status = await waitFor(
+        'status to name the failing workflow task',
+        async () => {
+          const result = await teamrun(['status', id], env);
+          return result.stderr.includes('its workflow task fails') ? result : null;
+        },
+        60_000,
+        500,
+      );
+      expect(status.code).toBe(1);
+      expect(status.stderr).toMatch(
+        /BadSearchAttributes: Namespace default has no mapping defined for search attribute/,
+      );
+      expect(status.stderr).not.toContain('Start one with `teamrun worker`');
+      const command = (name: string, type: string) =>
+        `temporal operator search-attribute create --address ${server.address} --namespace default --name ${name} --type ${type}`;
+      expect(status.stderr).toContain(command('TeamName', 'Keyword'));
+      expect(status.stderr).toContain(command('TeamRunPendingAdjudications', 'Int'));
+
+      const doctor = await teamrun(['doctor', id], env);
+      expect(doctor.code).toBe(1);
+      expect(line(doctor.stdout, 'run')).toMatch(/^FAIL .*is stuck: its workflow task fails .*BadSearchAttributes/);
+      expect(doctor.stdout).toContain(command('TeamRunBudgetStopped', 'Bool'));
+      expect(line(doctor.stdout, 'run queues')).toMatch(/^ok .*polled: /);
+
+      await waitFor('the worker to log the refused workflow task', () =>
+        worker.stderr().includes('BadSearchAttributes'),
+      );
+      // oxlint-disable-next-line no-control-regex -- an escape character is what must not be there
+      expect(worker.stderr() + worker.stdout()).not.toMatch(/\u001b/);
+      expect(worker.stderr()).not.toContain('No workflows registered');
+      expect(worker.stderr()).not.toContain('/stop/');
+    } finally {
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+    }
   });
 });
 
@@ -112,6 +181,38 @@ describe('teamrun doctor on a server with teamrun set up', () => {
     );
     expect(polled.stdout).toContain('all 5 checks passed');
     expect(polled.code).toBe(0);
+  });
+
+  it('shows an `activity` attempt on a queue nobody polls as not started, in `status` and `doctor RUN`', async () => {
+    const worker = await workerForTest({ identity: 'queue-test-worker' });
+    const nobody = uniqueQueue('nobody-polls');
+    const planFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'teamrun-unpolled-')), 'unpolled.yaml');
+    writeFileSync(
+      planFile,
+      [
+        'name: unpolled',
+        `activityQueues: [${nobody}]`,
+        'tasks:',
+        `  - { key: far, executor: { kind: activity, activityType: research, taskQueue: ${nobody}, startToCloseMs: 600000 } }`,
+      ].join('\n'),
+    );
+    const env = { TEAMRUN_TASK_QUEUE: worker.taskQueue };
+    const id = uniqueQueue('unpolled-run');
+    expect((await teamrun(['start', planFile, '--id', id], env)).code).toBe(0);
+    const status = await waitFor('status to list the attempt', async () => {
+      const result = await teamrun(['status', id], env);
+      return result.stdout.includes('not started') ? result : null;
+    });
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `not started +far#1: scheduled .*on task queue "${nobody}", no worker polls that queue for activities`,
+      ),
+    );
+    const doctor = await teamrun(['doctor', id], env);
+    expect(line(doctor.stdout, 'run')).toMatch(new RegExp(`^ok .*${id}: running`));
+    expect(line(doctor.stdout, 'run queues')).toMatch(new RegExp(`^FAIL .*no worker polls "${nobody}" \\(activity\\)`));
+    expect(doctor.code).toBe(1);
+    await (await testClient()).workflow.getHandle(id).terminate('test finished');
   });
 
   it('says within seconds, in one line, that a server it cannot reach is not there', async () => {

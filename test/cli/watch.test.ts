@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { uniqueQueue } from '../helpers/env';
+import { uniqueQueue, waitFor } from '../helpers/env';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { spawnTeamrun, teamrun, waitForOutput } from './teamrun-cli';
 
@@ -57,5 +57,33 @@ describe('teamrun watch', () => {
     const unknown = await teamrun(['watch', 'no-such-run']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no run with id "no-such-run"');
+  });
+
+  it('on Ctrl-C says the run goes on and how to watch or abort it, and exits 130', async () => {
+    const worker = await workerForTest();
+    const handle = await runForTest(
+      { name: uniqueQueue('left'), tasks: [{ key: 'long', executor: { kind: 'sleep', ms: 600_000 } }] },
+      worker,
+    );
+    const watch = spawnTeamrun(['watch', handle.workflowId]);
+    await waitForOutput(watch, '0/1 done · 1 running');
+    watch.child.kill('SIGINT');
+    const { code, stderr } = await watch.exited;
+    expect(code).toBe(130);
+    expect(stderr).toContain(
+      `run ${handle.workflowId} goes on. Watch it again with \`teamrun watch ${handle.workflowId}\`, ` +
+        `or stop it with \`teamrun abort ${handle.workflowId} --reason <why>\``,
+    );
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    // Cancelled the Temporal way, `status` says a cancel was requested (open or closed by then).
+    await handle.cancel();
+    const status = await waitFor('status to show the cancel', async () => {
+      const result = await teamrun(['status', handle.workflowId]);
+      return /\ncancel +requested/.test(result.stdout) ? result : null;
+    });
+    expect(status.stdout).toMatch(
+      /\ncancel +requested \S+Z: (nothing new starts; the run closes as Canceled once|the run closed as Canceled)/,
+    );
+    await handle.terminate('test finished').catch(() => undefined);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,10 +35,8 @@ beforeAll(async () => {
   const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, timeout: 300_000 });
   packed = JSON.parse(stdout)[0];
   mkdirSync(project);
-  writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }, null, 2),
-  );
+  // What the README starts from: `npm init -y`, a CommonJS package.
+  await sh('npm', ['init', '-y']);
   // Without install scripts: the one that matters, better-sqlite3's (used only by teamrun/fenced,
   // not run here), compiles SQLite from source where no prebuilt binary can be downloaded, which
   // is minutes of CPU on a CI machine. Everything tested here runs without it.
@@ -241,8 +239,78 @@ describe('the package installed from its tarball in a fresh project', () => {
     }
   });
 
+  it('`teamrun dev` suggests the demo plan where the package put it', async () => {
+    const dev = path.join(project, 'node_modules', 'teamrun', 'dist', 'cli', 'commands', 'dev.js');
+    const { stdout } = await sh(process.execPath, [
+      '-e',
+      `console.log(require(${JSON.stringify(dev)}).demoPlanPath(process.cwd()))`,
+    ]);
+    expect(stdout.trim()).toBe(path.join('node_modules', 'teamrun', 'examples', 'demo.yaml'));
+    expect(existsSync(path.join(project, stdout.trim()))).toBe(true);
+  });
+
   it('`teamrun demo` works from the installed package', async () => {
     const { stdout } = await npx(['demo'], { TEAMRUN_TASK_QUEUE: uniqueQueue('package-demo') }, 300_000);
     expect(stdout).toMatch(/demo finished in .*: succeeded/);
+  });
+});
+
+/**
+ * The README's "Use it in your project", literally: its code blocks (each headed by a comment
+ * naming its file) written as they stand in a fresh `npm init -y` project, type-checked with its
+ * tsconfig, the worker started with tsx and the client run against the suite's server. The dev
+ * tools the README installs (typescript, tsx, @types/node) are the repository's own.
+ */
+describe("the README's first hour, in a fresh CommonJS project", () => {
+  it('its tsconfig, worker.ts and start.ts compile, and the run they start succeeds', async () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const section = readme.split('\n## Use it in your project\n')[1].split('\n## ')[0];
+    const files = [...section.matchAll(/```(?:ts|jsonc)\n\/\/ (\S+)\n([\s\S]*?)```/g)].map(([, file, body]) => ({
+      file,
+      body,
+    }));
+    expect(files.map((f) => f.file)).toEqual(['tsconfig.json', 'worker.ts', 'start.ts']);
+    expect(section).toContain('npm init -y');
+
+    const dir = path.join(project, 'first-hour');
+    mkdirSync(dir);
+    await sh('npm', ['init', '-y'], { cwd: dir });
+    expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).type ?? 'commonjs').toBe('commonjs');
+    for (const { file, body } of files) writeFileSync(path.join(dir, file), body);
+    const types = path.join(project, 'node_modules', '@types', 'node');
+    mkdirSync(path.dirname(types), { recursive: true });
+    if (!existsSync(types)) symlinkSync(path.join(root, 'node_modules', '@types', 'node'), types);
+
+    const tsc = await sh(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: dir }).then(
+      (r) => r.stdout,
+      (err: { stdout: string }) => `tsc failed:\n${err.stdout}`,
+    );
+    expect(tsc).toBe('');
+
+    const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+    const worker: ChildProcess = spawn(tsx, ['worker.ts'], {
+      cwd: dir,
+      env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    worker.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
+    worker.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+    try {
+      await waitFor(
+        "the README's worker to start",
+        () => {
+          if (worker.exitCode !== null) throw new Error(`worker exited: ${output}`);
+          return output.includes('worker ready on task queue greeters');
+        },
+        120_000,
+        200,
+      );
+      const { stdout } = await sh(tsx, ['start.ts'], { cwd: dir });
+      expect(stdout).toMatch(/^hello-\S+: running\n/);
+      expect(stdout).toContain('succeeded [["ada",{"greeting":"hello Ada","fencingToken":1}],["done",null]]');
+    } finally {
+      worker.kill('SIGINT');
+    }
   });
 });

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { LogLevel } from '@temporalio/worker';
+import { projectRoot } from '../../devserver/binary';
 import { CliError, configFrom } from '../context';
 import { intOption, logLevelOption } from '../options';
 
@@ -42,7 +44,7 @@ export function registerDev(program: Command): void {
           ...(stack.codecServer
             ? [`Codec server:        ${stack.codecServer.url} (the Web UI decodes payloads through it)`]
             : []),
-          `Start a run:         teamrun start examples/demo.yaml --wait`,
+          `Start a run:         teamrun start ${demoPlanPath(process.cwd())} --wait`,
           'Press Ctrl-C to stop.',
           '',
         ].join('\n'),
@@ -65,4 +67,14 @@ export function registerDev(program: Command): void {
       log('stopped');
       if (failed) throw new CliError(`the worker stopped: ${failed.message}`);
     });
+}
+
+/**
+ * The demo plan the package ships, as a path from `cwd`: `examples/demo.yaml` in a clone,
+ * `node_modules/teamrun/examples/demo.yaml` in a project that installed the package, absolute elsewhere.
+ */
+export function demoPlanPath(cwd: string): string {
+  const shipped = path.join(projectRoot(), 'examples', 'demo.yaml');
+  const relative = path.relative(cwd, shipped);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : shipped;
 }

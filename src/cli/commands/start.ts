@@ -40,7 +40,7 @@ export function registerStart(program: Command): void {
         if (link) process.stdout.write(`web ui: ${link}\n`);
         await warnWithoutWorker(client, config);
         if (!options.wait) return;
-        const result = await waitForRun(handle);
+        const result = await waitForRun(handle, {}, { leaveOnCtrlC: true });
         if (options.json) printJson({ workflowId: handle.workflowId, ...result });
         else process.stdout.write(`\n${renderResult(handle.workflowId, result)}\n`);
         if (result.status !== 'succeeded') process.exitCode = 1;

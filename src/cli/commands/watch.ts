@@ -21,7 +21,7 @@ export function registerWatch(program: Command): void {
             ? new CliError(`no run with id "${workflowId}" in namespace ${client.options.namespace}`)
             : err;
         });
-        const result = await waitForRun(handle);
+        const result = await waitForRun(handle, {}, { leaveOnCtrlC: true });
         if (options.json) printJson({ workflowId, ...result });
         else process.stdout.write(`${renderResult(workflowId, result)}\n`);
         if (result.status !== 'succeeded') process.exitCode = 1;
