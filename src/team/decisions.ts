@@ -155,6 +155,26 @@ export function expireApprovals(run: RunContext, now: number): void {
   }
 }
 
+/** Rule change: an abort decides pending approvals at once (runs recorded before it waited for their timers). */
+export const ABORT_REJECTS_APPROVALS = 'teamrun-abort-rejects-approvals';
+
+/**
+ * An abort asks no human any more: each approval still waiting is rejected on the abort's behalf
+ * (its dependents were skipped by the abort already), so the run closes instead of waiting for an
+ * approver or a timer. Other adjudications (attempts the abort stopped) still wait for a person.
+ */
+export function rejectApprovalsOnAbort(run: RunContext, now: number): void {
+  const waiting = run.adjudications.records.filter((r) => r.code === APPROVAL_CODE && !r.decision);
+  if (waiting.length === 0 || !run.patched(ABORT_REJECTS_APPROVALS)) return;
+  const by = run.abort?.actor ?? 'an operator';
+  const why = run.abort?.reason ? `: ${run.abort.reason}` : '';
+  for (const record of waiting) {
+    const decisionId = `abort:${record.key}:${record.fencingToken}`;
+    const reason = `run aborted by ${by} before a decision${why}`;
+    decide(run, { key: record.key, decision: 'reject', decisionId, actor: run.abort?.actor ?? undefined, reason }, now);
+  }
+}
+
 /** The earliest time a pending approval times out, if any does. */
 export function nextApprovalDeadline(run: RunContext): number | null {
   return run.adjudications.approvalDeadline((key) => {

@@ -16,6 +16,7 @@ import {
   type AbortVerdict,
   type InterruptVerdict,
 } from './control';
+import { rejectApprovalsOnAbort } from './decisions';
 import { checkActor } from './governance';
 import type { Attempt, Interruption } from './types';
 
@@ -118,6 +119,7 @@ function applyAbort(run: RunContext, request: AbortRequest, now: number): AbortV
   run.events.record('run:abort-requested', now, { ...run.abort, activeClaims });
   run.leases.stopAll({ kind: 'abort', requireAdjudication: request.requireAdjudication ?? true });
   run.graph.skipNotStarted('run_aborted', now);
+  rejectApprovalsOnAbort(run, now);
   run.touch();
   return { ok: true, activeClaims };
 }

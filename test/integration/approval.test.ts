@@ -180,4 +180,27 @@ describe('approval tasks gate a deploy', () => {
     expect(record.decision!.decidedAt - record.requestedAt).toBeGreaterThanOrEqual(1_500);
     expect(existsSync(`${dir}/deployed`)).toBe(false);
   });
+  it('an abort while an approval waits closes the run at once: the approval is rejected on the abort`s behalf', async () => {
+    const worker = await workerForTest();
+    const dir = tmpDir();
+    // An hour-long timer: the run must not wait for it.
+    const handle = await runForTest(gatedDeploy('approval-abort', dir, { timeoutMs: 3_600_000 }), worker);
+    await waitFor('the approval request', async () => (await handle.query(msg.statusQuery)).pendingAdjudications === 1);
+    await handle.executeUpdate(msg.abortRunUpdate, { args: [{ actor: 'dev', reason: 'release cancelled' }] });
+    const result = await handle.result();
+    expect(result.status).toBe('aborted');
+    expect(result.tasks.map((t) => [t.key, t.status])).toEqual([
+      ['build', 'succeeded'],
+      ['approve', 'failed'],
+      ['deploy', 'skipped'],
+    ]);
+    expect(result.adjudications.find((a) => a.key === 'approve')!.decision).toEqual(
+      expect.objectContaining({
+        decision: 'reject',
+        actor: 'dev',
+        reason: expect.stringContaining('release cancelled'),
+      }),
+    );
+    expect(existsSync(`${dir}/deployed`)).toBe(false);
+  });
 });

@@ -404,6 +404,30 @@ describe('approval tasks', () => {
     expect(run.phase()).toBe('done');
   });
 
+  it('an abort rejects a pending approval at once, so the run closes without waiting for its timer', () => {
+    const run = plan({ timeoutMs: 3_600_000 });
+    const [build] = run.claim(0);
+    run.settle('build', build.fencingToken, ok(), 1);
+    run.claim(2);
+    expect(run.phase()).not.toBe('done');
+    run.abort({ reason: 'release cancelled', actor: 'alice' }, 3);
+    expect(run.tasksView().map((t) => [t.key, t.status])).toEqual([
+      ['build', 'succeeded'],
+      ['approve', 'failed'],
+      ['deploy', 'skipped'],
+    ]);
+    expect(run.adjudicationsView()[0].decision).toEqual(
+      expect.objectContaining({
+        decision: 'reject',
+        actor: 'alice',
+        reason: 'run aborted by alice before a decision: release cancelled',
+      }),
+    );
+    expect(run.approvalDeadline()).toBeNull();
+    expect(run.phase()).toBe('done');
+    expect(run.finish(4).status).toBe('aborted');
+  });
+
   it('approvers narrow governance.operators for the task', () => {
     const run = plan({ approvers: ['rm'] }, { governance: { operators: ['rm', 'dev'] } });
     const [build] = run.claim(0);
