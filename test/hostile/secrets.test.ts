@@ -168,6 +168,8 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
         'LANG',
         'PATH',
         'TEAMRUN_ATTEMPT',
+        'TEAMRUN_ATTEMPT_SECRET',
+        'TEAMRUN_ATTEMPT_SOCKET',
         'TEAMRUN_FENCING_TOKEN',
         'TEAMRUN_HOLDER',
         'TEAMRUN_INBOX',
