@@ -1,5 +1,5 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import { decode } from '@temporalio/common/lib/internal-non-workflow';
+import { decodePayloads as decode } from '../codec';
 import { searchAttributeCommands, searchAttributeState, taskQueuePollers } from './setup-checks';
 
 /** temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_BAD_SEARCH_ATTRIBUTES */

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DataConverter, PayloadCodec } from '@temporalio/common';
-import { decode, visit, walkGetWorkflowExecutionHistoryResponse } from '@temporalio/common/lib/internal-non-workflow';
-import type { History } from '@temporalio/common/lib/proto-utils';
+import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
+import { transformHistoryPayloads } from '../sdk/node-internals';
+import type { History } from '../sdk/proto';
 import type { CodecConfig } from './config';
 import { AesGcmCodec } from './aes-gcm';
 import { loadKeys, parseKey } from './keys';
@@ -51,12 +51,14 @@ export function dataConverterFor(config: CodecSettings, env: NodeJS.ProcessEnv =
  */
 export async function decodeHistory(history: History, codecs: PayloadCodec[]): Promise<History> {
   if (codecs.length === 0) return history;
-  await visit({ history }, walkGetWorkflowExecutionHistoryResponse, {
-    transformPayload: async (payload) => (await decode(codecs, [payload]))[0],
-    transformPayloads: (payloads) => decode(codecs, payloads),
-    skipSearchAttributes: true,
-  });
+  await transformHistoryPayloads(history, (payloads) => decodePayloads(codecs, payloads));
   return history;
+}
+
+/** Decodes payloads through each codec, the last one first: the reverse of the order they encode in. */
+export async function decodePayloads(codecs: PayloadCodec[], payloads: Payload[]): Promise<Payload[]> {
+  for (let i = codecs.length - 1; i >= 0; i--) payloads = await codecs[i].decode(payloads);
+  return payloads;
 }
 
 /**

@@ -29,3 +29,13 @@ export class InvalidFencingToken extends TeamrunError {
     this.name = 'InvalidFencingToken';
   }
 }
+
+/** `teamrun/fenced` used where better-sqlite3 is not installed (an optional peer dependency of teamrun). */
+export class FencedStoreDriverMissing extends TeamrunError {
+  readonly code = 'FENCED_SQLITE_MISSING';
+
+  constructor() {
+    super('teamrun/fenced needs the better-sqlite3 package: npm install better-sqlite3');
+    this.name = 'FencedStoreDriverMissing';
+  }
+}

@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { FencedWriteRejected } from './errors';
+import { sqliteDriver } from './sqlite';
 import { parseFencingToken } from './token';
 
 export interface FencedWrite {
@@ -38,6 +39,8 @@ interface Row {
  * fencing token and lands only if that token is at least the highest one the resource has
  * seen. The check and the write are one statement inside an IMMEDIATE transaction, so
  * concurrent writers in different processes can never move a resource back to an older token.
+ * Needs the better-sqlite3 package (an optional peer dependency): without it the constructor throws
+ * `FencedStoreDriverMissing`, naming the package to install.
  */
 export class FencedStore {
   private readonly db: Database.Database;
@@ -46,7 +49,8 @@ export class FencedStore {
   private readonly writeTx: (write: Row) => FencedWriteResult;
 
   constructor(readonly file: string) {
-    this.db = new Database(file);
+    const Sqlite = sqliteDriver();
+    this.db = new Sqlite(file);
     // Several writers in several processes: wait for the lock instead of failing with SQLITE_BUSY.
     this.db.pragma('busy_timeout = 10000');
     this.db.pragma('journal_mode = WAL');

@@ -5,8 +5,7 @@ import {
   defaultPayloadConverter,
   type Payload,
 } from '@temporalio/common';
-import type { History } from '@temporalio/common/lib/proto-utils';
-import { tsToMs } from '@temporalio/common/lib/time';
+import { tsToMs, type History } from '../sdk/proto';
 import {
   ATTEMPT_RUNNING_SIGNAL,
   type AttemptEvidence,

@@ -1,6 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { History } from '@temporalio/common/lib/proto-utils';
-import { optionalTsToMs } from '@temporalio/common/lib/time';
+import { optionalTsToMs, type History } from '../sdk/proto';
 import { decodeHistory } from '../codec';
 import { TeamrunError } from '../errors';
 import { adjudicationsQuery, statusQuery, tasksQuery } from '../workflows/messages';

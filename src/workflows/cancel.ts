@@ -1,4 +1,4 @@
-import { getActivator } from '@temporalio/workflow/lib/global-attributes';
+import { completeAsCanceled } from '../sdk/workflow-internals';
 import type { RunResult } from './messages';
 
 /**
@@ -8,13 +8,11 @@ import type { RunResult } from './messages';
  *
  * Why not just throw a `CancelledFailure`: the TypeScript SDK (1.24) answers a thrown cancellation
  * with an empty `CancelWorkflowExecution` command and drops its details, although the command
- * (core and server) carries them. So the command is pushed here, the same way the SDK pushes it,
- * with the details filled in; the returned promise never settles, as the workflow has completed.
- * Deterministic: the same command on every replay.
+ * (core and server) carries them; it has no public way to send them either. So the command is
+ * pushed through the SDK adapter, with the details filled in; the returned promise never settles,
+ * as the workflow has completed. Deterministic: the same command on every replay.
  */
 export function closeAsCanceled(result: RunResult): Promise<never> {
-  const activator = getActivator();
-  const details = { payloads: [activator.payloadConverter.toPayload(result)] };
-  activator.pushCommand({ cancelWorkflowExecution: { details } }, true);
+  completeAsCanceled(result);
   return new Promise<never>(() => undefined);
 }

@@ -37,23 +37,12 @@ beforeAll(async () => {
   mkdirSync(project);
   // What the README starts from: `npm init -y`, a CommonJS package.
   await sh('npm', ['init', '-y']);
-  // Without install scripts: the one that matters, better-sqlite3's (used only by teamrun/fenced,
-  // not run here), compiles SQLite from source where no prebuilt binary can be downloaded, which
-  // is minutes of CPU on a CI machine. Everything tested here runs without it.
+  // As a user installs it, install scripts included: nothing is compiled, because better-sqlite3
+  // (which builds SQLite where no prebuilt binary can be fetched) is an optional peer dependency.
   await sh(
     'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--ignore-scripts',
-      path.join(work, packed.filename),
-      'zod@^4',
-    ],
-    {
-      timeout: 900_000,
-    },
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, packed.filename), 'zod@^4'],
+    { timeout: 900_000 },
   );
 }, 1_200_000);
 
@@ -237,6 +226,28 @@ describe('the package installed from its tarball in a fresh project', () => {
     } finally {
       worker.kill('SIGINT');
     }
+  });
+
+  it('installs without better-sqlite3, and teamrun/fenced then names the package to install, in code and in the CLI', async () => {
+    expect(existsSync(path.join(project, 'node_modules', 'better-sqlite3'))).toBe(false);
+    const { stdout } = await sh(process.execPath, [
+      '-e',
+      [
+        "const fenced = require('teamrun/fenced');",
+        "try { new fenced.FencedStore('fenced.db'); } catch (err) {",
+        '  console.log(JSON.stringify({ code: err.code, ours: err instanceof fenced.FencedStoreDriverMissing, message: err.message }));',
+        '}',
+      ].join('\n'),
+    ]);
+    const message = 'teamrun/fenced needs the better-sqlite3 package: npm install better-sqlite3';
+    expect(JSON.parse(stdout)).toEqual({ code: 'FENCED_SQLITE_MISSING', ours: true, message });
+
+    const write = 'fence write --db fenced.db --resource r --token 1 --value v'.split(' ');
+    const fence = await npx(write).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(fence).toMatchObject({ code: 1, stderr: `teamrun: ${message}\n` });
   });
 
   it('`teamrun dev` suggests the demo plan where the package put it', async () => {

@@ -11,7 +11,7 @@ import { ScheduleError } from '../../src/client/schedules';
 import { CodecError } from '../../src/codec';
 import { ConfigError } from '../../src/config/config';
 import { TemporalBinaryNotFound } from '../../src/devserver/binary';
-import { FencedWriteRejected, InvalidFencingToken } from '../../src/fenced';
+import { FencedStoreDriverMissing, FencedWriteRejected, InvalidFencingToken } from '../../src/fenced';
 import { ReportError } from '../../src/report';
 import { TeamControlError } from '../../src/team/control';
 import { LedgerRequestError } from '../../src/team/ledger-requests';
@@ -69,6 +69,7 @@ describe('every teamrun error class is a TeamrunError with a stable code', () =>
     ['ContainmentError', new ContainmentError('no cgroup'), 'TeamShellContainment'],
     ['ExecutorError', new ExecutorError('failed'), 'TeamExecutorFailed'],
     ['ExecutorError with a type', new ExecutorError('refused', { type: 'TeamHttpHostRefused' }), 'TeamHttpHostRefused'],
+    ['FencedStoreDriverMissing', new FencedStoreDriverMissing(), 'FENCED_SQLITE_MISSING'],
     ['FencedWriteRejected', new FencedWriteRejected('report', 1, 2), 'FENCED_WRITE_REJECTED'],
     ['HostRefused', new HostRefused('10.0.0.1: refused'), 'TEAMRUN_HOST_REFUSED'],
     ['InvalidFencingToken', new InvalidFencingToken('x', '--token'), 'FENCED_INVALID_TOKEN'],

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import type { Command } from 'commander';
 import {
   FencedWriteRejected,
@@ -7,6 +6,7 @@ import {
   withFencedStore,
   type FencedStore,
 } from '../../fenced';
+import { isSqliteError } from '../../fenced/sqlite';
 import { CliError, printJson } from '../context';
 
 /** Exit code of a write refused for a stale token, so a shell step can tell it from other errors. */
@@ -67,11 +67,14 @@ export function registerFence(program: Command): void {
     });
 }
 
-/** The store in the user's --db file: one SQLite cannot use (not a database, locked, read-only) is their error. */
+/**
+ * The store in the user's --db file: one SQLite cannot use (not a database, locked, read-only) is
+ * their error. better-sqlite3 missing is a TeamrunError naming the package, printed as it is.
+ */
 function withStore<T>(file: string, use: (store: FencedStore) => T): T {
   try {
     return withFencedStore(file, use);
   } catch (err) {
-    throw err instanceof Database.SqliteError ? new CliError(err.message) : err;
+    throw isSqliteError(err) ? new CliError((err as Error).message) : err;
   }
 }
