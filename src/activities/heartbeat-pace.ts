@@ -25,4 +25,4 @@ export function paceHeartbeats(beat: () => void, everyMs: number): Heartbeats {
 }
 
 /** Without a pace from the plan: the default for a heartbeat timeout of `ttlMs` (see src/team/lease-pace.ts). */
-export { defaultHeartbeatEveryMs } from '../team/lease-pace';
+export { defaultHeartbeatEveryMs } from '../plan/lease-pace';

@@ -1,6 +1,6 @@
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { LedgerLimits, LedgerStatus, RegisterRequest } from '../contract';
-import { ledgerWorkflowId } from '../team/ledger-requests';
+import { ledgerWorkflowId } from '../plan/requests/ledger';
 import type { budgetLedger } from '../workflows/budget-ledger';
 import * as lm from '../workflows/ledger-messages';
 

@@ -4,10 +4,10 @@
  * the request's shape is its zod schema's (src/team/control.ts).
  */
 import type { Usage } from '../plan/schema';
-import type { Decision } from '../team/control';
+import type { Decision } from '../plan/requests/control';
 import type { TaskView } from './run';
 
-export type { AdjudicateRequest, Decision } from '../team/control';
+export type { AdjudicateRequest, Decision } from '../plan/requests/control';
 
 export type AdjudicationCode =
   | 'TEAM_TASK_HUMAN_INTERRUPTED'

@@ -3,7 +3,7 @@
  * what each of its updates answers. Request shapes are their zod schemas' (src/team/ledger-requests.ts);
  * src/team/ledger.ts must satisfy the rest.
  */
-import type { LedgerLimits } from '../team/ledger-requests';
+import type { LedgerLimits } from '../plan/requests/ledger';
 import type { RunEvent } from './events';
 
 export type {
@@ -15,7 +15,7 @@ export type {
   RenewRequest,
   SettleRequest,
   UnregisterRequest,
-} from '../team/ledger-requests';
+} from '../plan/requests/ledger';
 
 /** A limit a ledger refuses on. `max-concurrent` always passes; the others are final once spent. */
 export type LedgerLimitReason = 'max-concurrent' | 'max-tokens' | 'max-usd';

@@ -3,7 +3,7 @@
  * `readInbox` updates' answers, the `messages` and `members` queries. Request shapes are their zod
  * schemas' (src/team/mailbox.ts); src/team/mailbox.ts and members.ts must satisfy the rest.
  */
-export type { ReadInboxRequest, SendMessageRequest } from '../team/mailbox';
+export type { ReadInboxRequest, SendMessageRequest } from '../plan/requests/mailbox';
 
 /**
  * What an attempt's worker adds to a `sendMessage`, `readInbox` or `addTasks` request it sends for

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { jsonBytes } from './bytes';
 
 export { jsonBytes };
-import { LEASE_PACE, maxHeartbeatEveryMs } from '../team/lease-pace';
+import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
 
 /** Limits that keep one run's input and state well inside Temporal's payload and history limits. */
 export const PLAN_LIMITS = {

@@ -4,7 +4,7 @@
  */
 import type { LedgerStatus } from '../contract';
 import type { EventLogSnapshot } from './events';
-import type { LedgerLimits } from './ledger-requests';
+import type { LedgerLimits } from '../plan/requests/ledger';
 import type { Reservation, RunEvent } from './types';
 
 /** One attempt holding a slot; it lives while renewed, so a dead run cannot hold it for ever. */

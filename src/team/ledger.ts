@@ -21,7 +21,7 @@ import type {
   RegisterRequest,
   SettleRequest,
   UnregisterRequest,
-} from './ledger-requests';
+} from '../plan/requests/ledger';
 import type { BudgetReason } from './types';
 import { ledgerStatus, round, type LedgerSlot, type LedgerSnapshot } from './ledger-state';
 

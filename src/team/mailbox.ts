@@ -5,8 +5,8 @@
  */
 import type { MailboxCode, MailMessage, MessagesPage, MessagesQuery, PressureLevel } from '../contract';
 import { jsonBytes } from '../plan/bytes';
-import { TeamControlError } from './control';
-import { BROADCAST, COORDINATOR, MAILBOX_LIMITS, type SendMessageRequest } from './mailbox-requests';
+import { TeamControlError } from '../plan/requests/control';
+import { BROADCAST, COORDINATOR, MAILBOX_LIMITS, type SendMessageRequest } from '../plan/requests/mailbox';
 
 export type { MailboxCode, MailMessage, MessagesQuery, PressureLevel };
 export {
@@ -18,7 +18,7 @@ export {
   parseMailbox,
   type ReadInboxRequest,
   type SendMessageRequest,
-} from './mailbox-requests';
+} from '../plan/requests/mailbox';
 
 export interface MailboxSnapshot {
   nextId: number;

@@ -22,7 +22,7 @@ import {
 } from '../activities/interface';
 import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
 import { adoptOutcome, adoptWithinMs, type Adoption } from '../team/handover';
-import { STOP_ANNOUNCE_AFTER_MS, attemptTimeoutMs } from '../team/lease-pace';
+import { STOP_ANNOUNCE_AFTER_MS, attemptTimeoutMs } from '../plan/lease-pace';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import type { RecentLinks } from './details';

@@ -23,7 +23,7 @@ import {
   UnregisterRequestSchema,
   ledgerActor,
   parseLedgerRequest,
-} from '../team/ledger-requests';
+} from '../plan/requests/ledger';
 import * as lm from './ledger-messages';
 import { abortRunSignal } from './messages';
 

@@ -13,8 +13,8 @@ import { ConfigError } from '../../src/config/config';
 import { TemporalBinaryNotFound } from '../../src/devserver/binary';
 import { FencedWriteRejected, InvalidFencingToken } from '../../src/fenced';
 import { ReportError } from '../../src/report';
-import { TeamControlError } from '../../src/team/control';
-import { LedgerRequestError } from '../../src/team/ledger-requests';
+import { TeamControlError } from '../../src/plan/requests/control';
+import { LedgerRequestError } from '../../src/plan/requests/ledger';
 import { AttemptNotStarted } from '../../src/workflows/team-ledger';
 
 function nodeError(): Error {

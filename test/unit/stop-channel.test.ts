@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
-import { defaultHeartbeatEveryMs, heartbeatEveryMs } from '../../src/team/lease-pace';
+import { defaultHeartbeatEveryMs, heartbeatEveryMs } from '../../src/plan/lease-pace';
 import { SUGGESTED_SIZE_BYTES, handOverDue, handOverDueBefore17 } from '../../src/team/handover';
 import { TeamRun } from '../../src/team/run';
 import {

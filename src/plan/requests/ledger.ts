@@ -4,10 +4,10 @@
  * src/workflows/budget-ledger.ts.
  */
 import { z } from 'zod';
-import { TeamrunError } from '../errors';
-import { UsageSchema } from '../plan/schema';
+import { TeamrunError } from '../../errors';
+import { UsageSchema } from '../schema';
 
-export { LedgerIdSchema } from '../plan/schema';
+export { LedgerIdSchema } from '../schema';
 
 /** The ledger's workflow id; also the actor its cascade aborts carry. */
 export const ledgerWorkflowId = (id: string): string => `ledger:${id}`;
