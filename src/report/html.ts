@@ -1,5 +1,5 @@
 import { usageTokens } from '../team/budget';
-import { count, duration, usd } from '../cli/format';
+import { count, duration, usd } from '../format';
 import { escapeXml as esc, stepChart } from './chart';
 import { GRAPH_MAX_TASKS, STATUS_COLOURS, graphSvg, layoutTaskGraph } from './graph';
 import type { AttemptRecord, ControlRecord, RunReport, TaskReport } from './model';
