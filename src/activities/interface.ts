@@ -1,7 +1,7 @@
 import type { FailureType } from '../contract';
 import type { ExecutorSpec, Usage } from '../plan/schema';
 import type { MailMessage } from '../team/mailbox';
-import type { LedgerLease } from './ledger-interface';
+import type { LedgerLease } from '../ledger/activity-interface';
 
 /**
  * What the workflow hands one attempt, and what the attempt hands back. This file has no

@@ -1,7 +1,7 @@
 /**
  * The shared budget ledger (the `budgetLedger` workflow) as the contract states it: its status and
- * what each of its updates answers. Request shapes are their zod schemas' (src/team/ledger-requests.ts);
- * src/team/ledger.ts must satisfy the rest.
+ * what each of its updates answers. Request shapes are their zod schemas' (src/plan/requests/ledger.ts);
+ * src/ledger/rules.ts must satisfy the rest.
  */
 import type { LedgerLimits } from '../plan/requests/ledger';
 import type { RunEvent } from './events';

@@ -1,7 +1,7 @@
 /**
  * The team's messaging as the contract states it: mailbox messages, the `sendMessage` and
  * `readInbox` updates' answers, the `messages` and `members` queries. Request shapes are their zod
- * schemas' (src/team/mailbox.ts); src/team/mailbox.ts and members.ts must satisfy the rest.
+ * schemas' (src/plan/requests/mailbox.ts); src/team/mailbox.ts and members.ts must satisfy the rest.
  */
 export type { ReadInboxRequest, SendMessageRequest } from '../plan/requests/mailbox';
 

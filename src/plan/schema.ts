@@ -56,7 +56,7 @@ const durationMs = z
 
 /**
  * A lease: its TTL (the heartbeat timeout of every attempt) and the pace an attempt heartbeats at
- * (default: see `defaultHeartbeatEveryMs` in src/team/lease-pace.ts; at most 80% of the TTL).
+ * (default: see `defaultHeartbeatEveryMs` in src/plan/lease-pace.ts; at most 80% of the TTL).
  */
 const leaseSchema = <T extends z.ZodType<number, number | undefined>>(ttlMs: T) =>
   z

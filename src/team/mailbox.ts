@@ -1,6 +1,6 @@
 /**
  * The run's mailbox: messages held in the run's state with their bounds, per-recipient cursors
- * and compaction (what a request may be is mailbox-requests.ts's). Knows the run only through
+ * and compaction (what a request may be is src/plan/requests/mailbox.ts's). Knows the run only through
  * `MailboxRun`; who may send or read is the run's rule (src/team/messaging.ts).
  */
 import type { MailboxCode, MailMessage, MessagesPage, MessagesQuery, PressureLevel } from '../contract';

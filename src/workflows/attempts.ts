@@ -28,7 +28,7 @@ import type { AttemptOutcome, Claim } from '../team/types';
 import type { RecentLinks } from './details';
 import { runForeignActivity } from './foreign-activity';
 import { sendStops } from './stop-channel';
-import { AttemptNotStarted, type RunLedger } from './team-ledger';
+import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
 
 export class Attempts {
   /** The scope of each task's live attempt, by task key. */

@@ -28,7 +28,7 @@ import { registerHandlers } from './handlers';
 import { IdleHooks } from './idle-hooks';
 import { Publisher } from './publish';
 import { handOver } from './stop-channel';
-import { RunLedger } from './team-ledger';
+import { RunLedger } from '../ledger/run-ledger';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
 export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLedger, ledgerStatus } from '../../src/client/ledger';
+import { createLedger, ledgerStatus } from '../../src/ledger/client';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { ledgerWorkflowId, type LedgerLimits } from '../../src/plan/requests/ledger';
 import * as msg from '../../src/workflows/messages';

@@ -15,7 +15,7 @@ import { FencedWriteRejected, InvalidFencingToken } from '../../src/fenced';
 import { ReportError } from '../../src/report';
 import { TeamControlError } from '../../src/plan/requests/control';
 import { LedgerRequestError } from '../../src/plan/requests/ledger';
-import { AttemptNotStarted } from '../../src/workflows/team-ledger';
+import { AttemptNotStarted } from '../../src/ledger/run-ledger';
 
 function nodeError(): Error {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/team/ledger';
+import { Ledger } from '../../src/ledger/rules';
 import type { LedgerLimits } from '../../src/plan/requests/ledger';
 
 const T0 = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 /**
  * The shared ledger's message payloads: zod schemas, the ledger's workflow id, and the error a
- * refused request raises. Parsing only; the rules are in ledger.ts, the Temporal side in
- * src/workflows/budget-ledger.ts.
+ * refused request raises. Parsing only; the rules are in src/ledger/rules.ts, the Temporal side in
+ * src/ledger/workflow.ts.
  */
 import { z } from 'zod';
 import { TeamrunError } from '../../errors';
