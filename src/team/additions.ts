@@ -5,7 +5,7 @@
  * to the graph; the record of requests (idempotency) is spawn.ts's.
  */
 import type { AddTasksVerdict } from '../contract';
-import { AddTasksRequestSchema, type AddTasksRequest } from '../plan/schema';
+import { AddTasksRequestSchema, type AddTasksRequest } from '../plan/requests/add-tasks';
 import { formatPath } from '../plan/validate';
 import { validateAddedTasks } from '../plan/validate-added';
 import type { RunContext } from './context';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AddTasksRequestSchema, type TeamPlanInput } from '../../src/plan/schema';
+import { AddTasksRequestSchema } from '../../src/plan/requests/add-tasks';
+import type { TeamPlanInput } from '../../src/plan/schema';
 import { planJsonSchema } from '../../src/plan/json-schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { TeamControlError } from '../../src/plan/requests/control';
