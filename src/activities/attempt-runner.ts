@@ -199,7 +199,7 @@ function failureOf(
     });
   }
   return ApplicationFailure.create({
-    type: 'TeamExecutorCrashed',
+    type: FAILURE_TYPES.executorCrashed,
     message: redactor.text(`executor "${input.executor.kind}" threw: ${(err as Error)?.message ?? String(err)}`),
     details: [evidence()],
   });

@@ -98,6 +98,8 @@ export const FAILURE_TYPES = {
   invalidExecutor: 'TeamInvalidExecutor',
   outputTooLarge: 'TeamOutputTooLarge',
   invalidPlan: 'InvalidTeamPlan',
+  /** The executor threw something other than an ExecutorError: retried under the task's `retry`. */
+  executorCrashed: 'TeamExecutorCrashed',
 } as const satisfies Record<string, FailureType>;
 
 /** Bound on one task's output, which travels through history to its dependents. */
