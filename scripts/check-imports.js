@@ -66,7 +66,10 @@ for (const file of sources(ROOT)) {
     const target = resolve(file, match[1]);
     if (target) targets.add(rel(target));
   }
-  graph.set(rel(file), [...targets].sort());
+  graph.set(
+    rel(file),
+    [...targets].sort((a, b) => a.localeCompare(b)),
+  );
 }
 
 // The folder (or top-level file) a path belongs to, and whether `rule` (a folder or a file) covers it.
@@ -118,7 +121,8 @@ function strongConnect(node) {
     onStack.delete(member);
     component.push(member);
   } while (member !== node);
-  if (component.length > 1 || graph.get(node).includes(node)) components.push(component.sort());
+  if (component.length > 1 || graph.get(node).includes(node))
+    components.push(component.sort((a, b) => a.localeCompare(b)));
 }
 for (const node of graph.keys()) if (!indexOf.has(node)) strongConnect(node);
 
