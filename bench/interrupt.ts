@@ -5,7 +5,7 @@ import { WORKFLOW_TYPE, activeClaimsQuery, interruptTaskSignal } from '../src/wo
 import { sleep, until, type BenchEnv } from './env';
 import { summarize, type Summary } from './stats';
 import { alive } from '../test/helpers/processes';
-import { STOP_ANNOUNCE_AFTER_MS, defaultHeartbeatEveryMs } from '../src/team/lease-pace';
+import { STOP_ANNOUNCE_AFTER_MS, defaultHeartbeatEveryMs } from '../src/plan/lease-pace';
 
 export interface InterruptResult {
   samples: number[];

@@ -1,5 +1,5 @@
 import type { TeamPlanInput } from '../src/plan/schema';
-import { heartbeatEveryMs } from '../src/team/lease-pace';
+import { heartbeatEveryMs } from '../src/plan/lease-pace';
 import { WORKFLOW_TYPE } from '../src/workflows/messages';
 import type { BenchEnv } from './env';
 import { HEARTBEAT_RPC, serverRequests } from './metrics';

@@ -1,4 +1,4 @@
-import { count, duration, table } from '../src/cli/format';
+import { count, duration, table } from '../src/format';
 import type { FailoverResult } from './failover';
 import type { InterruptResult } from './interrupt';
 import type { LoadResult } from './load';

@@ -7,7 +7,7 @@
  */
 import { ApplicationFailure, CancelledFailure, type Context } from '@temporalio/activity';
 import type { TeamrunConfig } from '../config/config';
-import { ADD_TASKS_LIMITS } from '../plan/schema';
+import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
 import { ExecutorError, type Executor, type ExecutorResult } from './executors';
 import { paceHeartbeats, type Heartbeats } from './heartbeat-pace';
 import {
@@ -199,7 +199,7 @@ function failureOf(
     });
   }
   return ApplicationFailure.create({
-    type: 'TeamExecutorCrashed',
+    type: FAILURE_TYPES.executorCrashed,
     message: redactor.text(`executor "${input.executor.kind}" threw: ${(err as Error)?.message ?? String(err)}`),
     details: [evidence()],
   });

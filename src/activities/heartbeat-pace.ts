@@ -24,5 +24,5 @@ export function paceHeartbeats(beat: () => void, everyMs: number): Heartbeats {
   };
 }
 
-/** Without a pace from the plan: the default for a heartbeat timeout of `ttlMs` (see src/team/lease-pace.ts). */
-export { defaultHeartbeatEveryMs } from '../team/lease-pace';
+/** Without a pace from the plan: the default for a heartbeat timeout of `ttlMs` (see src/plan/lease-pace.ts). */
+export { defaultHeartbeatEveryMs } from '../plan/lease-pace';

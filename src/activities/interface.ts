@@ -1,7 +1,7 @@
 import type { FailureType } from '../contract';
 import type { ExecutorSpec, Usage } from '../plan/schema';
 import type { MailMessage } from '../team/mailbox';
-import type { LedgerLease } from './ledger-interface';
+import type { LedgerLease } from '../ledger/activity-interface';
 
 /**
  * What the workflow hands one attempt, and what the attempt hands back. This file has no
@@ -98,6 +98,8 @@ export const FAILURE_TYPES = {
   invalidExecutor: 'TeamInvalidExecutor',
   outputTooLarge: 'TeamOutputTooLarge',
   invalidPlan: 'InvalidTeamPlan',
+  /** The executor threw something other than an ExecutorError: retried under the task's `retry`. */
+  executorCrashed: 'TeamExecutorCrashed',
 } as const satisfies Record<string, FailureType>;
 
 /** Bound on one task's output, which travels through history to its dependents. */

@@ -8,7 +8,7 @@ import type { Adopting, AttemptStops } from './attempt-stops';
 import type { Executor } from './executors';
 import { defaultHeartbeatEveryMs } from './heartbeat-pace';
 import { FAILURE_TYPES, type RunTaskInput, type RunTaskResult, type TeamActivities } from './interface';
-import { renewLedgerSlot } from './ledger-renewal';
+import { renewLedgerSlot } from '../ledger/renewal';
 import type { Redactor } from './redact';
 import { workerRedactor } from './secrets';
 

@@ -1,6 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import type { StatusView as RunStatusView } from '../contract';
-import { count, ofLimit, usd } from './format';
+import { count, ofLimit, usd } from '../format';
 
 /** The part of the `status` query a progress display reads (a run result can supply it too). */
 export type ProgressInput = Pick<RunStatusView, 'state' | 'stats' | 'budget' | 'pendingAdjudications'>;

@@ -1,5 +1,5 @@
 import type { AdjudicationRecord, BudgetView, RunResult, TaskView } from '../contract';
-import { count, duration, oneLine, printable, table, usd } from './format';
+import { count, duration, oneLine, printable, table, usd } from '../format';
 import type { RunOverview } from './run-view';
 import type { PendingAttempt } from '../client/run-health';
 

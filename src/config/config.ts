@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { CodecConfigSchema } from '../codec/config';
 import { WORKER_EXECUTOR_KINDS } from '../plan/schema';
 import { formatPath } from '../plan/validate';
-import { temporalProfile } from './connection';
+import { temporalProfile } from './profile';
 import { ConfigError } from './errors';
 
 /** The kinds `worker.executors` may enable (the built-in kinds a worker runs). */

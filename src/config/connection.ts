@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TLSConfig } from '@temporalio/client';
-import {
-  loadClientConfigProfile,
-  loadConfigData,
-  type ClientConfigProfile,
-  type ConfigDataSource,
-} from '@temporalio/envconfig';
+import { loadConfigData, type ConfigDataSource } from '@temporalio/envconfig';
 import type { TeamrunConfig } from './config';
 import { ConfigError } from './errors';
+import { temporalProfile } from './profile';
 
 /** How long a client waits for the server before saying it cannot reach it. */
 export const CONNECT_TIMEOUT_MS = 2_000;
@@ -19,29 +15,6 @@ export interface ConnectionOptions {
   tls?: TLSConfig | boolean;
   apiKey?: string;
   metadata?: Record<string, string>;
-}
-
-/**
- * The Temporal connection profile, read as the `temporal` CLI reads it (`@temporalio/envconfig`):
- * the profile `TEMPORAL_PROFILE` names (else `default`) of `temporal.toml` (`TEMPORAL_CONFIG_FILE`,
- * else `~/.config/temporalio/temporal.toml`), with `TEMPORAL_*` variables over it unless `fileOnly`.
- */
-export function temporalProfile(
-  env: NodeJS.ProcessEnv = process.env,
-  options: { fileOnly?: boolean } = {},
-): ClientConfigProfile {
-  try {
-    return loadClientConfigProfile({ overrideEnvVars: definedOnly(env), disableEnv: options.fileOnly });
-  } catch (err) {
-    const where = env.TEMPORAL_CONFIG_FILE ?? 'temporal.toml';
-    throw new ConfigError(
-      `${where}${env.TEMPORAL_PROFILE ? ` (profile "${env.TEMPORAL_PROFILE}")` : ''}: ${(err as Error).message}`,
-    );
-  }
-}
-
-function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /**

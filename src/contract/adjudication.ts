@@ -1,13 +1,13 @@
 /**
  * Adjudication as the contract states it: the codes that send a task to a human, the records the
  * `adjudications` query lists, and the `adjudicate` update's answer and refusals. Shapes only;
- * the request's shape is its zod schema's (src/team/control.ts).
+ * the request's shape is its zod schema's (src/plan/requests/control.ts).
  */
 import type { Usage } from '../plan/schema';
-import type { Decision } from '../team/control';
+import type { Decision } from '../plan/requests/control';
 import type { TaskView } from './run';
 
-export type { AdjudicateRequest, Decision } from '../team/control';
+export type { AdjudicateRequest, Decision } from '../plan/requests/control';
 
 export type AdjudicationCode =
   | 'TEAM_TASK_HUMAN_INTERRUPTED'

@@ -6,7 +6,7 @@
 import type { PlanProblemCode } from './plan';
 import type { Interruption } from './run';
 
-export type { AbortRequest, InterruptRequest } from '../team/control';
+export type { AbortRequest, InterruptRequest } from '../plan/requests/control';
 
 /**
  * The interruption an `interruptTask` update answers with: which attempt, and who asked. The

@@ -5,6 +5,7 @@
  */
 export type * from './plan';
 export type * from './run';
+export type * from './result';
 export type * from './budget';
 export type * from './adjudication';
 export type * from './control';

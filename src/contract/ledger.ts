@@ -1,9 +1,9 @@
 /**
  * The shared budget ledger (the `budgetLedger` workflow) as the contract states it: its status and
- * what each of its updates answers. Request shapes are their zod schemas' (src/team/ledger-requests.ts);
- * src/team/ledger.ts must satisfy the rest.
+ * what each of its updates answers. Request shapes are their zod schemas' (src/plan/requests/ledger.ts);
+ * src/ledger/rules.ts must satisfy the rest.
  */
-import type { LedgerLimits } from '../team/ledger-requests';
+import type { LedgerLimits } from '../plan/requests/ledger';
 import type { RunEvent } from './events';
 
 export type {
@@ -15,7 +15,7 @@ export type {
   RenewRequest,
   SettleRequest,
   UnregisterRequest,
-} from '../team/ledger-requests';
+} from '../plan/requests/ledger';
 
 /** A limit a ledger refuses on. `max-concurrent` always passes; the others are final once spent. */
 export type LedgerLimitReason = 'max-concurrent' | 'max-tokens' | 'max-usd';

@@ -1,9 +1,9 @@
 /**
  * The team's messaging as the contract states it: mailbox messages, the `sendMessage` and
  * `readInbox` updates' answers, the `messages` and `members` queries. Request shapes are their zod
- * schemas' (src/team/mailbox.ts); src/team/mailbox.ts and members.ts must satisfy the rest.
+ * schemas' (src/plan/requests/mailbox.ts); src/team/mailbox.ts and members.ts must satisfy the rest.
  */
-export type { ReadInboxRequest, SendMessageRequest } from '../team/mailbox';
+export type { ReadInboxRequest, SendMessageRequest } from '../plan/requests/mailbox';
 
 /**
  * What an attempt's worker adds to a `sendMessage`, `readInbox` or `addTasks` request it sends for

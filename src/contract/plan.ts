@@ -5,8 +5,6 @@
  */
 export type {
   ActivityExecutorSpec,
-  AddTasksRequest,
-  AddTasksRequestInput,
   ApprovalExecutorSpec,
   BudgetLimits,
   BuiltinExecutorKind,
@@ -16,6 +14,7 @@ export type {
   TeamPlanInput,
   Usage,
 } from '../plan/schema';
+export type { AddTasksRequest, AddTasksRequestInput } from '../plan/requests/add-tasks';
 export type { PlanProblem, PlanValidation } from '../plan/validate';
 
 /** `PlanProblem.code`: what `validatePlan`, `teamrun validate` and an `addTasks` refusal name. */

@@ -3,8 +3,7 @@
  * the result the workflow returns. Shapes only; src/team builds them and must satisfy these.
  * Timestamps are epoch milliseconds (query answers also carry ISO twins, see `WithIsoTimes`).
  */
-import type { AdjudicationRecord } from './adjudication';
-import type { BudgetReason, BudgetView } from './budget';
+import type { BudgetView } from './budget';
 
 export type TaskStatus = 'blocked' | 'ready' | 'leased' | 'succeeded' | 'failed' | 'adjudication' | 'skipped';
 
@@ -74,30 +73,6 @@ export interface StatusView {
   /** Attempts started so far (all tasks), and the most that ran at once. */
   executions: number;
   maxConcurrent: number;
-}
-
-/** What a cancelled run's result says about the cancellation (absent from a run that was not cancelled). */
-export interface CancellationView {
-  requestedAt: number;
-  /** Adjudications still pending when the run closed: nobody can decide them any more. */
-  abandonedAdjudications: number;
-  message: string;
-}
-
-/** What `teamRun` returns (and, for a run closed as Canceled, the cancellation's details). */
-export interface RunResult {
-  status: RunStatus;
-  stats: RunStats;
-  executions: number;
-  maxConcurrent: number;
-  budget: BudgetView;
-  budgetReason: BudgetReason | null;
-  /** Every task's view while they fit in Temporal's result bound; see `omittedTasks`. */
-  tasks: TaskView[];
-  /** Views left out of `tasks` to keep the result small (0 on most runs); the `tasks` query pages them all. */
-  omittedTasks: number;
-  adjudications: AdjudicationRecord[];
-  cancellation?: CancellationView;
 }
 
 /** A human takeover of an attempt, as recorded when it was asked for. */

@@ -1,4 +1,4 @@
-import type { PlanProblem } from './validate';
+import type { PlanProblem } from './problem';
 
 /**
  * What a plan's `env` may not set on a worker that restricts its commands

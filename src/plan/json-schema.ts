@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AddTasksRequestSchema, BUILTIN_EXECUTOR_KINDS, BUILTIN_EXECUTOR_SCHEMAS, TeamPlanSchema } from './schema';
+import { BUILTIN_EXECUTOR_KINDS, BUILTIN_EXECUTOR_SCHEMAS, TeamPlanSchema } from './schema';
+import { AddTasksRequestSchema } from './requests/add-tasks';
 
 type JsonSchema = Record<string, unknown>;
 

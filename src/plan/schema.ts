@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { jsonBytes } from './bytes';
 
 export { jsonBytes };
-import { LEASE_PACE, maxHeartbeatEveryMs } from '../team/lease-pace';
+import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
 
 /** Limits that keep one run's input and state well inside Temporal's payload and history limits. */
 export const PLAN_LIMITS = {
@@ -56,7 +56,7 @@ const durationMs = z
 
 /**
  * A lease: its TTL (the heartbeat timeout of every attempt) and the pace an attempt heartbeats at
- * (default: see `defaultHeartbeatEveryMs` in src/team/lease-pace.ts; at most 80% of the TTL).
+ * (default: see `defaultHeartbeatEveryMs` in src/plan/lease-pace.ts; at most 80% of the TTL).
  */
 const leaseSchema = <T extends z.ZodType<number, number | undefined>>(ttlMs: T) =>
   z
@@ -294,37 +294,6 @@ export const TaskSchema = z
   })
   .strict();
 export type TaskSpec = z.infer<typeof TaskSchema>;
-
-/** Bounds on one `addTasks` request (docs/dynamic-tasks.md). */
-export const ADD_TASKS_LIMITS = {
-  /** Tasks in one request; the run as a whole stays within PLAN_LIMITS.maxTasks. */
-  maxTasks: 1_000,
-  /** A parent chain longer than this is refused whatever `budget.maxDepth` says. */
-  maxDepth: 100,
-} as const;
-
-/**
- * The `addTasks` update, and what a `::teamrun-tasks::` line carries (`{"tasks":[...]}`): new
- * tasks, validated against the running graph exactly as a plan's are.
- */
-export const AddTasksRequestSchema = z
-  .object({
-    tasks: z
-      .array(TaskSchema)
-      .min(1, 'give at least one task')
-      .max(ADD_TASKS_LIMITS.maxTasks, `at most ${ADD_TASKS_LIMITS.maxTasks} tasks in one request`),
-    /** The task adding them (its fencingToken then proves the attempt is current). */
-    parent: z
-      .string()
-      .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'parent must be a task key')
-      .optional(),
-    fencingToken: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).optional(),
-    requestId: z.string().min(1).max(200),
-    actor: z.string().min(1).max(200).optional(),
-  })
-  .strict();
-export type AddTasksRequest = z.infer<typeof AddTasksRequestSchema>;
-export type AddTasksRequestInput = z.input<typeof AddTasksRequestSchema>;
 
 /** A shared ledger's id (`teamrun ledger create <id>`), as a plan's `budget.ledger` names it. */
 export const LedgerIdSchema = z

@@ -7,7 +7,7 @@ import {
   TeamPlanSchema,
   isBuiltinExecutorKind,
 } from './schema';
-import type { PlanProblem } from './validate';
+import type { PlanProblem } from './problem';
 
 /** The fields of the objects a plan nests, by the name they are found under; read from the schemas. */
 const FIELDS: Record<string, ReadonlyArray<string>> = {

@@ -1,4 +1,4 @@
-import { packPlan } from '../team/snapshot';
+import { packPlan } from './packed';
 import { utf8Bytes } from './bytes';
 import { KeyIndex, findCycle, formatCycle } from './graph';
 import { PLAN_LIMITS, type TaskSpec, type TeamPlan } from './schema';

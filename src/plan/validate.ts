@@ -12,14 +12,10 @@ import { utf8Bytes } from './bytes';
 import { normalizeScope } from './scope';
 import { checkPlanEnv } from './env-rules';
 import { unknownFieldProblems } from './unknown-keys';
-import { packPlan } from '../team/snapshot';
+import { packPlan } from './packed';
+import type { PlanProblem } from './problem';
 
-/** One thing wrong with a plan, with where it is (`tasks[3].dependsOn[0]`). */
-export interface PlanProblem {
-  path: string;
-  code: string;
-  message: string;
-}
+export type { PlanProblem };
 
 export type PlanValidation = { ok: true; plan: TeamPlan } | { ok: false; problems: PlanProblem[] };
 

@@ -1,6 +1,6 @@
 import { usageTokens } from '../team/budget';
 import type { AdjudicationRecord, BudgetView, TaskView } from '../contract';
-import type { HistoryAttempt, HistoryFacts } from './history';
+import type { HistoryAttempt, HistoryFacts } from './history-facts';
 import type {
   AdjudicationRow,
   AttemptOutcome,

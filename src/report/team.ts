@@ -1,5 +1,5 @@
 import type { RunSummary } from '../client/runs';
-import { count, duration, usd } from '../cli/format';
+import { count, duration, usd } from '../format';
 import { escapeXml as esc } from './chart';
 import { STATUS_COLOURS } from './graph';
 import type { RunReport } from './model';

@@ -1,5 +1,5 @@
 import { usageTokens } from '../team/budget';
-import { count, duration, oneLine, printable, usd } from '../cli/format';
+import { count, duration, oneLine, printable, usd } from '../format';
 import type { AttemptRecord, RunReport } from './model';
 
 /** The report as readable text, for the terminal: the same story as the HTML, without the chart. */

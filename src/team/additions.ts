@@ -5,12 +5,13 @@
  * to the graph; the record of requests (idempotency) is spawn.ts's.
  */
 import type { AddTasksVerdict } from '../contract';
-import { AddTasksRequestSchema, type AddTasksRequest } from '../plan/schema';
+import { AddTasksRequestSchema, type AddTasksRequest } from '../plan/requests/add-tasks';
 import { formatPath } from '../plan/validate';
 import { validateAddedTasks } from '../plan/validate-added';
 import type { RunContext } from './context';
-import { TeamControlError } from './control';
-import { callerOf, checkActor, checkTaskClaim } from './governance';
+import { TeamControlError } from '../plan/requests/control';
+import { callerOf } from '../plan/requests/caller';
+import { checkActor, checkTaskClaim } from './governance';
 import { newTaskState } from './task-state';
 import { ADDED_EVENT_KEYS } from './spawn';
 import type { Attempt } from './types';

@@ -1,9 +1,9 @@
 /**
  * Owns the run-wide bounds on state held in memory and in the snapshot, and `clip`. Constants
- * only: the parts that hold state enforce them; message bounds stay in control.ts and mailbox.ts.
+ * only: the parts that hold state enforce them; message bounds stay in src/plan/requests/control.ts and mailbox.ts.
  */
 /**
- * Bounds on what a run holds in its state, beside the per-message ones (control.ts) and the
+ * Bounds on what a run holds in its state, beside the per-message ones (src/plan/requests/control.ts) and the
  * plan's (plan/schema.ts): together they keep the snapshot a run hands to itself when it
  * continues as new under Temporal's 2 MB payload limit. docs/bounds.md lists them all.
  */

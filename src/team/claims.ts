@@ -6,7 +6,7 @@
 import type { ReserveResult } from './budget';
 import type { RunContext } from './context';
 import { requestApprovals } from './decisions';
-import { heartbeatEveryMs } from './lease-pace';
+import { heartbeatEveryMs } from '../plan/lease-pace';
 import { scopesOverlap } from './scheduling';
 import type { Claim, Reservation } from './types';
 

@@ -10,7 +10,7 @@ import { jsonBytes } from '../plan/bytes';
 import { Adjudications, type DecisionLog } from './adjudications';
 import { RUN_LIMITS } from './bounds';
 import { Budget, type BudgetSnapshot } from './budget';
-import { ABORT_CODE_DEFAULT } from './control';
+import { ABORT_CODE_DEFAULT } from '../plan/requests/control';
 import { EventLog, type EventLogSnapshot } from './events';
 import { TaskGraph } from './graph';
 import { Leases } from './leases';

@@ -22,7 +22,7 @@ import {
   TeamControlError,
   parseControl,
   type AdjudicateRequest,
-} from './control';
+} from '../plan/requests/control';
 import { checkActor } from './governance';
 
 /** Every check of an `adjudicate` request, in the order the contract gives; throws `TeamControlError`. */

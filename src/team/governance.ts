@@ -5,12 +5,11 @@
  * confirms with that worker before it applies the request; a fencing token alone is a person's
  * claim. Reads the plan only.
  */
-import { z } from 'zod';
 import type { AttemptProof } from '../contract';
+import type { Caller } from '../plan/requests/caller';
 import type { TeamPlan } from '../plan/schema';
-import { TeamControlError, parseControl } from './control';
-import { MAX_STOP_QUEUE_CHARS } from './lease-pace';
-import { ledgerActor } from './ledger-requests';
+import { TeamControlError } from '../plan/requests/control';
+import { ledgerActor } from '../plan/requests/ledger';
 
 /** Throws `forbidden` when governance names operators and `actor` is not one of them. */
 export function checkActor(plan: TeamPlan, actor: string | undefined, message: string): void {
@@ -20,34 +19,6 @@ export function checkActor(plan: TeamPlan, actor: string | undefined, message: s
   if (operators && !(actor && operators.includes(actor))) {
     throw new TeamControlError('forbidden', `${message}: actor "${actor ?? ''}" is not one of governance.operators`);
   }
-}
-
-export const AttemptProofSchema = z
-  .object({
-    queue: z.string().min(1).max(MAX_STOP_QUEUE_CHARS),
-    nonce: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'nonce must be 16..64 chars of [A-Za-z0-9_-]'),
-  })
-  .strict();
-
-const CallerSchema = z.object({
-  // A malformed actor is the request's own schema's to refuse, with its own code.
-  actor: z.string().min(1).max(200).optional().catch(undefined),
-  attempt: AttemptProofSchema.optional(),
-});
-
-/** Who a request says it is from, and the request without the proof (which its own schema does not know). */
-export interface Caller {
-  actor?: string;
-  attempt?: AttemptProof;
-  request: unknown;
-}
-
-export function callerOf(payload: unknown, message: string): Caller {
-  // Not an object: the request's own schema refuses it with its own code.
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { request: payload };
-  const { actor, attempt } = parseControl(CallerSchema, payload, message);
-  const { attempt: _proof, ...request } = payload as Record<string, unknown>;
-  return { ...(actor ? { actor } : {}), ...(attempt ? { attempt } : {}), request };
 }
 
 /**

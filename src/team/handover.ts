@@ -35,8 +35,11 @@ export function handOverDue(info: HistoryInfo, afterEvents: number, maxBytes: nu
   return info.continueAsNewSuggested && info.historySize >= SUGGESTED_SIZE_BYTES;
 }
 
-/** The rule before issue 17 (any suggestion hands over), for runs whose history predates the change. */
-export function handOverDueBefore17(info: HistoryInfo, afterEvents: number, maxBytes: number): boolean {
+/**
+ * The older rule: any suggestion from Temporal hands over, whatever the history's size. Runs whose
+ * history began under it keep it, so they replay as they ran.
+ */
+export function handOverOnAnySuggestion(info: HistoryInfo, afterEvents: number, maxBytes: number): boolean {
   return info.continueAsNewSuggested || info.historyLength >= afterEvents || info.historySize >= maxBytes;
 }
 

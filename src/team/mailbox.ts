@@ -1,12 +1,12 @@
 /**
  * The run's mailbox: messages held in the run's state with their bounds, per-recipient cursors
- * and compaction (what a request may be is mailbox-requests.ts's). Knows the run only through
+ * and compaction (what a request may be is src/plan/requests/mailbox.ts's). Knows the run only through
  * `MailboxRun`; who may send or read is the run's rule (src/team/messaging.ts).
  */
 import type { MailboxCode, MailMessage, MessagesPage, MessagesQuery, PressureLevel } from '../contract';
 import { jsonBytes } from '../plan/bytes';
-import { TeamControlError } from './control';
-import { BROADCAST, COORDINATOR, MAILBOX_LIMITS, type SendMessageRequest } from './mailbox-requests';
+import { TeamControlError } from '../plan/requests/control';
+import { BROADCAST, COORDINATOR, MAILBOX_LIMITS, type SendMessageRequest } from '../plan/requests/mailbox';
 
 export type { MailboxCode, MailMessage, MessagesQuery, PressureLevel };
 export {
@@ -18,7 +18,7 @@ export {
   parseMailbox,
   type ReadInboxRequest,
   type SendMessageRequest,
-} from './mailbox-requests';
+} from '../plan/requests/mailbox';
 
 export interface MailboxSnapshot {
   nextId: number;

@@ -7,8 +7,9 @@
 import type { ReadInboxAnswer, SendMessageVerdict } from '../contract';
 import type { ExecutorSpec } from '../plan/schema';
 import type { RunContext } from './context';
-import { TeamControlError, parseControl } from './control';
-import { callerOf, checkActor, checkTaskClaim } from './governance';
+import { TeamControlError, parseControl } from '../plan/requests/control';
+import { callerOf } from '../plan/requests/caller';
+import { checkActor, checkTaskClaim } from './governance';
 import {
   BROADCAST,
   COORDINATOR,

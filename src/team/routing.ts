@@ -4,6 +4,7 @@
  * a reason. Pure and total: no state, no time; test/unit/routing.test.ts is its table.
  * settlement.ts applies what it answers.
  */
+import { SPAWN_LIMIT_CODE } from './spawn';
 import type { AdjudicationCode, AttemptOutcome, AttemptStop } from './types';
 
 /** What stopped the attempt, as routing needs it. */
@@ -108,8 +109,7 @@ export function route(input: RouteInput): Disposition {
   if (outcome === 'completed') {
     if (!input.outputFits) return { to: 'failed', why: 'output-too-large' };
     if (input.asksToSpawn && input.spawn === undefined) return { to: 'add-tasks' };
-    if (input.spawn === 'limit')
-      return { to: 'adjudication', code: 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED', why: 'spawn-limit' };
+    if (input.spawn === 'limit') return { to: 'adjudication', code: SPAWN_LIMIT_CODE, why: 'spawn-limit' };
     if (input.spawn === undefined || input.spawn === 'added') return { to: 'succeeded' };
   }
   // Tasks refused as an addition (a cycle, a key taken, a bad field) would be printed and refused again by a retry.

@@ -2,7 +2,7 @@
  * Owns the packed form of a run's snapshot for continue-as-new, and packing it back. Pure and
  * lossless; what the snapshot holds is each part's business, not this file's.
  */
-import { TaskSchema, type ExecutorSpec, type TaskSpec, type TeamPlan } from '../plan/schema';
+import { packPlan, sameJson, unpackPlan, type PackedPlan } from '../plan/packed';
 import type { TeamRunSnapshot } from './run';
 import { TASK_STATUSES, type TaskState } from './types';
 
@@ -16,13 +16,10 @@ import { TASK_STATUSES, type TaskState } from './types';
  */
 export interface PackedSnapshot extends Omit<TeamRunSnapshot, 'plan' | 'tasks'> {
   format: typeof FORMAT;
-  plan: Omit<TeamPlan, 'tasks'> & { executors: ExecutorSpec[]; tasks: PackedTaskSpec[] };
+  plan: PackedPlan;
   /** One row per plan task, in plan order; see `PackedTask`. */
   tasks: PackedTask[];
 }
-
-/** `[key, executor, dependsOn, rest]`: executor indexes `plan.executors`, dependsOn holds plan indices. */
-export type PackedTaskSpec = [string, number, number[]?, Partial<TaskSpec>?];
 
 /**
  * `[status, attempts, uncounted, fencingToken, holder, readyAt, startedAt, settledAt, rest]`:
@@ -33,20 +30,6 @@ export type PackedTaskSpec = [string, number, number[]?, Partial<TaskSpec>?];
 export type PackedTask = [number, ...Array<number | string | null | Partial<TaskState>>];
 
 const FORMAT = 1;
-
-/** The task fields the schema fills in when a plan leaves them out (`dependsOn: []`, `priority: 'normal'`, ...). */
-const TASK_DEFAULTS: Record<string, unknown> = (() => {
-  const {
-    key: _key,
-    executor: _executor,
-    dependsOn: _dependsOn,
-    ...defaults
-  } = TaskSchema.parse({
-    key: 'k',
-    executor: { kind: 'noop' },
-  });
-  return defaults;
-})();
 
 /** Row positions 1..7 and the value each takes when it is left out. */
 const ROW_DEFAULTS: ReadonlyArray<number | null> = [0, 0, 0, 0, 0, null, null];
@@ -70,9 +53,6 @@ const ROW_FIELDS = new Set([
   'startedAt',
   'settledAt',
 ]);
-const SPEC_ROW_FIELDS = new Set(['key', 'executor', 'dependsOn']);
-
-const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 export function packSnapshot(snapshot: TeamRunSnapshot): PackedSnapshot {
   const { plan, tasks, ...rest } = snapshot;
@@ -85,54 +65,20 @@ export function packSnapshot(snapshot: TeamRunSnapshot): PackedSnapshot {
   };
 }
 
-/** A plan as a snapshot carries it: executors in a table, task specs as rows without their defaults. */
-export function packPlan(plan: TeamPlan): PackedSnapshot['plan'] {
-  const index = new Map(plan.tasks.map((spec, i) => [spec.key, i]));
-  const executors: ExecutorSpec[] = [];
-  const executorIndex = new Map<string, number>();
-  const specs = plan.tasks.map((spec): PackedTaskSpec => {
-    const json = JSON.stringify(spec.executor);
-    let e = executorIndex.get(json);
-    if (e === undefined) {
-      e = executors.push(spec.executor) - 1;
-      executorIndex.set(json, e);
-    }
-    const specRest: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(spec)) {
-      if (SPEC_ROW_FIELDS.has(field) || value === undefined) continue;
-      if (Object.hasOwn(TASK_DEFAULTS, field) && sameJson(value, TASK_DEFAULTS[field])) continue;
-      specRest[field] = value;
-    }
-    const deps = spec.dependsOn.map((dep) => index.get(dep)!);
-    if (Object.keys(specRest).length > 0) return [spec.key, e, deps, specRest];
-    return deps.length > 0 ? [spec.key, e, deps] : [spec.key, e];
-  });
-  return { ...plan, executors, tasks: specs };
-}
-
 /** The snapshot a packed one was made from (a snapshot that was never packed passes through). */
 export function unpackSnapshot(packed: PackedSnapshot | TeamRunSnapshot): TeamRunSnapshot {
   if (!('format' in packed)) return packed;
   if (packed.format !== FORMAT)
     throw new Error(`snapshot format ${String(packed.format)} is not one this worker reads (${String(FORMAT)})`);
   const { format: _format, plan, tasks, ...rest } = packed;
-  const { executors, tasks: rows, ...planRest } = plan;
-  if (tasks.length !== rows.length) {
-    throw new Error(`snapshot holds ${tasks.length} task states for a plan of ${rows.length} tasks`);
+  if (tasks.length !== plan.tasks.length) {
+    throw new Error(`snapshot holds ${tasks.length} task states for a plan of ${plan.tasks.length} tasks`);
   }
-  const keys = rows.map((row) => row[0]);
-  const specs = rows.map(([key, e, deps, specRest]) => {
-    const spec = { key, dependsOn: deps ? deps.map((d) => keys[d]) : [], executor: executors[e] } as TaskSpec;
-    for (const field in TASK_DEFAULTS) {
-      const value = TASK_DEFAULTS[field];
-      (spec as Record<string, unknown>)[field] = Array.isArray(value) ? [...value] : value;
-    }
-    return specRest ? Object.assign(spec, specRest) : spec;
-  });
+  const unpacked = unpackPlan(plan);
   return {
     ...rest,
-    plan: { ...planRest, tasks: specs },
-    tasks: tasks.map((row, i) => unpackTask(row, keys[i], packed.startedAt)),
+    plan: unpacked,
+    tasks: tasks.map((row, i) => unpackTask(row, unpacked.tasks[i].key, packed.startedAt)),
   };
 }
 

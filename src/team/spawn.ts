@@ -3,7 +3,8 @@
  * for idempotency, and the spawn limits. Pure; the run validates and appends the tasks.
  */
 import type { SpawnLimit } from '../contract';
-import { ADD_TASKS_LIMITS, type BudgetLimits } from '../plan/schema';
+import type { BudgetLimits } from '../plan/schema';
+import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
 
 export type { SpawnLimit };
 

@@ -3,7 +3,7 @@
  * worker queue. Pure; the workflow sends the stops, and cancellation stays the fallback.
  */
 import type { AttemptsRunning } from '../contract';
-import { MAX_STOP_QUEUE_CHARS } from './lease-pace';
+import { MAX_STOP_QUEUE_CHARS } from '../plan/lease-pace';
 
 export type { AttemptsRunning };
 

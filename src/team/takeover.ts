@@ -4,7 +4,7 @@
  * and answered with a verdict. Stops attempts through the leases; what a stopped attempt's
  * outcome then does to its task is settlement's.
  */
-import type { InterruptionView } from '../contract';
+import type { AbortVerdict, InterruptVerdict, InterruptionView } from '../contract';
 import type { RunContext } from './context';
 import {
   ABORT_CODE_DEFAULT,
@@ -13,9 +13,7 @@ import {
   TeamControlError,
   parseControl,
   type AbortRequest,
-  type AbortVerdict,
-  type InterruptVerdict,
-} from './control';
+} from '../plan/requests/control';
 import { rejectApprovalsOnAbort } from './decisions';
 import { checkActor } from './governance';
 import type { Attempt, Interruption } from './types';

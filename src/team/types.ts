@@ -67,7 +67,8 @@ export interface Attempt {
   reservation: Reservation;
   stop: AttemptStop | null;
   /**
-   * Where a stop reaches the attempt at once (its worker's own task queue), once it announced it; see lease-pace.ts.
+   * Where a stop reaches the attempt at once (its worker's own task queue), once it announced it;
+   * see src/plan/lease-pace.ts.
    */
   stopQueue?: string;
 }

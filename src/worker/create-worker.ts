@@ -7,7 +7,7 @@ import { createActivities, type ActivityDeps } from '../activities';
 import { AttemptGateway } from '../activities/attempt-gateway';
 import { adoptingFor } from '../activities/run-task';
 import { workerSecrets } from '../activities/secrets';
-import { createLedgerActivities } from '../activities/ledger';
+import { createLedgerActivities } from '../ledger/activities';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';

@@ -4,7 +4,7 @@ import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@tem
 import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
 import type { AttemptGateway } from '../activities/attempt-gateway';
 import { AttemptStops, createStopActivities, type Adopting } from '../activities/attempt-stops';
-import { MAX_STOP_QUEUE_CHARS } from '../team/lease-pace';
+import { MAX_STOP_QUEUE_CHARS } from '../plan/lease-pace';
 
 /**
  * Temporal's worker-specific task queue pattern: every worker process also polls a task queue

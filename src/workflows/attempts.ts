@@ -22,13 +22,13 @@ import {
 } from '../activities/interface';
 import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
 import { adoptOutcome, adoptWithinMs, type Adoption } from '../team/handover';
-import { STOP_ANNOUNCE_AFTER_MS, attemptTimeoutMs } from '../team/lease-pace';
+import { STOP_ANNOUNCE_AFTER_MS, attemptTimeoutMs } from '../plan/lease-pace';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import type { RecentLinks } from './details';
 import { runForeignActivity } from './foreign-activity';
 import { sendStops } from './stop-channel';
-import { AttemptNotStarted, type RunLedger } from './team-ledger';
+import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
 
 export class Attempts {
   /** The scope of each task's live attempt, by task key. */

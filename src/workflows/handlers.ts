@@ -5,8 +5,9 @@
  */
 import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AttemptMessage } from '../activities/interface';
-import { TeamControlError } from '../team/control';
-import { AttemptConfirmations, callerOf } from '../team/governance';
+import { TeamControlError } from '../plan/requests/control';
+import { callerOf } from '../plan/requests/caller';
+import { AttemptConfirmations } from '../team/governance';
 import type { TeamRun } from '../team/run';
 import { withIsoTimes as iso } from './iso-times';
 import * as msg from './messages';

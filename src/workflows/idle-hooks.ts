@@ -6,7 +6,7 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { TeamActivities } from '../activities/interface';
 import type { ExecutorSpec } from '../plan/schema';
 import type { IdleHookRequest } from '../team/members';
-import { hookTimeoutMs } from '../team/lease-pace';
+import { hookTimeoutMs } from '../plan/lease-pace';
 import type { TeamRun } from '../team/run';
 
 export class IdleHooks {

@@ -1,2 +1,2 @@
 export { teamRun } from './team-run';
-export { budgetLedger } from './budget-ledger';
+export { budgetLedger } from '../ledger/workflow';

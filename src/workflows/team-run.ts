@@ -20,7 +20,7 @@ import { formatProblems, validatePlan } from '../plan/validate';
 import { FAILURE_TYPES } from '../activities/interface';
 import { TeamRun, type TeamRunSnapshot } from '../team/run';
 import { packSnapshot, unpackSnapshot, type PackedSnapshot } from '../team/snapshot';
-import { handOverDue, handOverDueBefore17 } from '../team/handover';
+import { handOverDue, handOverOnAnySuggestion } from '../team/handover';
 import { Attempts } from './attempts';
 import { closeAsCanceled } from './cancel';
 import { RecentLinks } from './details';
@@ -28,7 +28,7 @@ import { registerHandlers } from './handlers';
 import { IdleHooks } from './idle-hooks';
 import { Publisher } from './publish';
 import { handOver } from './stop-channel';
-import { RunLedger } from './team-ledger';
+import { RunLedger } from '../ledger/run-ledger';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
 export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot };
@@ -134,8 +134,8 @@ function startHandover(run: TeamRun, now: number): boolean {
 
 function shouldContinueAsNew(afterEvents: number): boolean {
   const info = workflowInfo();
-  // Runs whose history began before issue 17 keep following every suggestion (replay stays deterministic).
-  const due = info.continueAsNewSuggested && !patched(HANDOVER_ON_SIZE_ONLY) ? handOverDueBefore17 : handOverDue;
+  // Runs whose history began before the size-only rule keep following every suggestion (replay stays deterministic).
+  const due = info.continueAsNewSuggested && !patched(HANDOVER_ON_SIZE_ONLY) ? handOverOnAnySuggestion : handOverDue;
   return due(info, afterEvents, CONTINUE_AS_NEW_HISTORY_BYTES);
 }
 

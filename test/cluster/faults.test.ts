@@ -103,7 +103,7 @@ describe('the cluster under fault: nothing lost, nothing settled twice', () => {
         total += await metricSum(`http://${address}/metrics`, 'temporal_request_failure', labels);
       return total;
     };
-    // Attempts shorter than the heartbeat pace send no heartbeat (issue 17), so what fails is
+    // Attempts shorter than the heartbeat pace send no heartbeat (docs/lease-pace.md), so what fails is
     // whatever activity-task call the workers made during the outage: heartbeats or completions.
     const heartbeatFailures = await sum('operation="RecordActivityTaskHeartbeat"');
     const completionFailures = await sum('operation="RespondActivityTaskCompleted"');

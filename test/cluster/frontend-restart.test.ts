@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdjudicateRequest, InterruptVerdict } from '../../src/team/control';
+import type { AdjudicateRequest, InterruptVerdict } from '../../src/contract';
 import type { TeamRun } from '../../src/team/run';
 import * as msg from '../../src/workflows/messages';
 import { uniqueQueue, waitFor } from '../helpers/env';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdjudicateRequest, InterruptRequest } from '../../src/team/control';
+import type { AdjudicateRequest, InterruptRequest } from '../../src/plan/requests/control';
 import { teamRunHandle } from '../../src/client';
 import * as msg from '../../src/workflows/messages';
 import { waitFor } from '../helpers/env';

@@ -5,7 +5,7 @@ import type { WorkflowHandle, WorkflowHandleWithFirstExecutionRunId } from '@tem
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
-import type { InterruptVerdict } from '../../src/team/control';
+import type { InterruptVerdict } from '../../src/contract';
 import * as msg from '../../src/workflows/messages';
 import { spawnWorkerProcess, startRun, testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { historyAttempts, type HistoryAttempt } from '../helpers/history';

@@ -1,7 +1,7 @@
 import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLedger, ledgerStatus } from '../../src/client/ledger';
+import { createLedger, ledgerStatus } from '../../src/ledger/client';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
 import {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest'
 import { startTeamRun } from '../../src/client';
 import { freePort, startDevServer, type DevServer } from '../../src/devserver/server';
 import type { TeamPlanInput } from '../../src/plan/schema';
-import type { LedgerStatus } from '../../src/team/ledger';
+import type { LedgerStatus } from '../../src/ledger/rules';
 import { createWorker } from '../../src/worker/create-worker';
 import { teamrun } from '../cli/teamrun-cli';
 import { temporalBinary, testConfig, uniqueQueue } from '../helpers/env';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLedger, ledgerStatus } from '../../src/client/ledger';
+import { createLedger, ledgerStatus } from '../../src/ledger/client';
 import type { TeamPlanInput } from '../../src/plan/schema';
-import { ledgerWorkflowId, type LedgerLimits } from '../../src/team/ledger-requests';
+import { ledgerWorkflowId, type LedgerLimits } from '../../src/plan/requests/ledger';
 import * as msg from '../../src/workflows/messages';
 import { teamrun } from '../cli/teamrun-cli';
 import { historyAttempts, maxOverlap } from '../helpers/history';

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { AdjudicateRequest } from '../../src/team/control';
+import type { AdjudicateRequest } from '../../src/plan/requests/control';
 import * as msg from '../../src/workflows/messages';
 import { startRun, waitFor } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';

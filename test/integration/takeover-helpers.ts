@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ExecutorContext } from '../../src/activities/executors';
-import type { AbortRequest, AbortVerdict } from '../../src/team/control';
+import type { AbortRequest, AbortVerdict } from '../../src/contract';
 import type { TeamRunHandle } from '../../src/client';
 import * as msg from '../../src/workflows/messages';
 import { temporalAddress, temporalBinary, waitFor } from '../helpers/env';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it } from 'vitest';
-import type { InterruptRequest } from '../../src/team/control';
+import type { InterruptRequest } from '../../src/plan/requests/control';
 import * as msg from '../../src/workflows/messages';
 import { startRun, waitFor } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';

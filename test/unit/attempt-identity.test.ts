@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { validatePlan } from '../../src/plan/validate';
-import { AttemptConfirmations, MAX_PENDING_CONFIRMATIONS, callerOf } from '../../src/team/governance';
-import { TeamControlError } from '../../src/team/control';
+import { callerOf } from '../../src/plan/requests/caller';
+import { AttemptConfirmations, MAX_PENDING_CONFIRMATIONS } from '../../src/team/governance';
+import { TeamControlError } from '../../src/plan/requests/control';
 import { TeamRun } from '../../src/team/run';
 
 type TaskInput = TeamPlanInput['tasks'][number];

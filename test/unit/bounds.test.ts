@@ -3,10 +3,11 @@ import { jsonBytes } from '../../src/plan/bytes';
 import { PLAN_LIMITS, TEMPORAL_PAYLOAD_LIMIT_BYTES, type TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { RUN_LIMITS } from '../../src/team/bounds';
-import { MESSAGE_LIMITS, TeamControlError } from '../../src/team/control';
+import { MESSAGE_LIMITS, TeamControlError } from '../../src/plan/requests/control';
 import { MAILBOX_LIMITS } from '../../src/team/mailbox';
 import { TeamRun } from '../../src/team/run';
-import { packPlan, packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
+import { packPlan } from '../../src/plan/packed';
+import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { Claim } from '../../src/team/types';
 
 const T0 = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { validatePlan } from '../../src/plan/validate';
-import { TeamControlError } from '../../src/team/control';
+import { TeamControlError } from '../../src/plan/requests/control';
 import { TeamRun } from '../../src/team/run';
 import type { Claim } from '../../src/team/types';
 

@@ -13,9 +13,9 @@ import { ConfigError } from '../../src/config/config';
 import { TemporalBinaryNotFound } from '../../src/devserver/binary';
 import { FencedStoreDriverMissing, FencedWriteRejected, InvalidFencingToken } from '../../src/fenced';
 import { ReportError } from '../../src/report';
-import { TeamControlError } from '../../src/team/control';
-import { LedgerRequestError } from '../../src/team/ledger-requests';
-import { AttemptNotStarted } from '../../src/workflows/team-ledger';
+import { TeamControlError } from '../../src/plan/requests/control';
+import { LedgerRequestError } from '../../src/plan/requests/ledger';
+import { AttemptNotStarted } from '../../src/ledger/run-ledger';
 
 function nodeError(): Error {
   try {

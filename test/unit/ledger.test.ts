@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Ledger } from '../../src/team/ledger';
-import type { LedgerLimits } from '../../src/team/ledger-requests';
+import { Ledger } from '../../src/ledger/rules';
+import type { LedgerLimits } from '../../src/plan/requests/ledger';
 
 const T0 = 1_700_000_000_000;
 const LEASE = 4_000;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildReport, type ExecutionFacts, type FinalState } from '../../src/report/build';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time';
-import { readHistories, type AttemptEnd, type HistoryAttempt, type HistoryFacts } from '../../src/report/history';
+import { readHistories } from '../../src/report/history';
+import type { AttemptEnd, HistoryAttempt, HistoryFacts } from '../../src/report/history-facts';
 import type { ControlRecord } from '../../src/report/model';
 
 const T0 = 1_000_000;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AddTasksRequestSchema, type TeamPlanInput } from '../../src/plan/schema';
+import { AddTasksRequestSchema } from '../../src/plan/requests/add-tasks';
+import type { TeamPlanInput } from '../../src/plan/schema';
 import { planJsonSchema } from '../../src/plan/json-schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
-import { TeamControlError } from '../../src/team/control';
+import { TeamControlError } from '../../src/plan/requests/control';
 import { TeamRun } from '../../src/team/run';
 import { SPAWN_REQUESTS_KEPT, Spawns } from '../../src/team/spawn';
 import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';

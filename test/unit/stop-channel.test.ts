@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
-import { defaultHeartbeatEveryMs, heartbeatEveryMs } from '../../src/team/lease-pace';
-import { SUGGESTED_SIZE_BYTES, handOverDue, handOverDueBefore17 } from '../../src/team/handover';
+import { defaultHeartbeatEveryMs, heartbeatEveryMs } from '../../src/plan/lease-pace';
+import { SUGGESTED_SIZE_BYTES, handOverDue, handOverOnAnySuggestion } from '../../src/team/handover';
 import { TeamRun } from '../../src/team/run';
 import {
   MAX_ANNOUNCED_PER_SIGNAL,
@@ -188,6 +188,6 @@ describe('handing over (continue-as-new)', () => {
     expect(handOverDue(info(4_100, 2_000_000, true), 8_000, maxBytes)).toBe(false);
     expect(handOverDue(info(4_100, SUGGESTED_SIZE_BYTES, true), 8_000, maxBytes)).toBe(true);
     expect(handOverDue(info(4_100, SUGGESTED_SIZE_BYTES, false), 8_000, maxBytes)).toBe(false);
-    expect(handOverDueBefore17(info(4_100, 2_000_000, true), 8_000, maxBytes)).toBe(true);
+    expect(handOverOnAnySuggestion(info(4_100, 2_000_000, true), 8_000, maxBytes)).toBe(true);
   });
 });

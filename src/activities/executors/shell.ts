@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { ADD_TASKS_LIMITS, ShellSpecSchema, UsageSchema, type ShellSpec } from '../../plan/schema';
+import { ShellSpecSchema, UsageSchema, type ShellSpec } from '../../plan/schema';
+import { ADD_TASKS_LIMITS } from '../../plan/requests/add-tasks';
 import { checkExecutorEnv } from '../../plan/env-rules';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { MAX_ATTEMPT_LINKS, type AttemptLink, type AttemptLogs } from '../interface';

@@ -7,7 +7,7 @@ import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../../client';
 import type { AbortRequest, AdjudicateRequest, AdjudicationRecord, Decision, InterruptVerdict } from '../../contract';
 import * as msg from '../../workflows/messages';
 import { CliError, printJson, withClient } from '../context';
-import { oneLine, table } from '../format';
+import { oneLine, table } from '../../format';
 import { intOption } from '../options';
 
 /** Who a control message says it comes from: `--actor`, else $TEAMRUN_ACTOR, else the login name. */

@@ -6,7 +6,7 @@ import { dataConverterFor } from '../../codec';
 import { projectRoot } from '../../devserver/binary';
 import { configFrom } from '../context';
 import { startFailure } from '../start-errors';
-import { duration } from '../format';
+import { duration } from '../../format';
 import type { Stack } from '../local-stack';
 import { intOption } from '../options';
 import { readPlan } from '../plan-file';

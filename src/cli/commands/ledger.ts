@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { InvalidArgumentError, type Command } from 'commander';
-import { abortAllLedger, createLedger, ledgerStatus } from '../../client/ledger';
+import { abortAllLedger, createLedger, ledgerStatus } from '../../ledger/client';
 import type { LedgerLimits, LedgerStatus } from '../../contract';
-import { LedgerIdSchema, ledgerWorkflowId } from '../../team/ledger-requests';
+import { LedgerIdSchema, ledgerWorkflowId } from '../../plan/requests/ledger';
 import { CliError, printJson, withClient } from '../context';
 
 interface CreateOptions {

@@ -3,7 +3,7 @@ import type { MailMessage, ReadInboxAnswer, SendMessageVerdict } from '../../con
 import * as msg from '../../workflows/messages';
 import { askGateway, attemptFromEnv, gatewayFromEnv } from '../attempt-env';
 import { CliError, printJson } from '../context';
-import { oneLine, table } from '../format';
+import { oneLine, table } from '../../format';
 import { intOption } from '../options';
 import { actorOption, defaultActor, update, withRun } from './control';
 

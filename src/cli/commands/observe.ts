@@ -5,7 +5,7 @@ import { loadRunAttempts } from '../../report';
 import { graphDot, graphSvg, graphText, layoutTaskGraph, type GraphTask } from '../../report/graph';
 import type { AttemptRecord } from '../../report/model';
 import { CliError, printJson, withClient } from '../context';
-import { count, duration, table, usd } from '../format';
+import { count, duration, table, usd } from '../../format';
 import { intOption } from '../options';
 import { readPlan } from '../plan-file';
 import { RunReader } from '../run-view';

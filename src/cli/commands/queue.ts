@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { adjudicationQueue } from '../../client/queue';
 import { printJson, withClient } from '../context';
-import { duration, oneLine, table } from '../format';
+import { duration, oneLine, table } from '../../format';
 
 export function registerQueue(program: Command): void {
   program

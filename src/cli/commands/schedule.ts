@@ -20,7 +20,7 @@ import {
 import { loadPlanFile } from '../../plan/load';
 import type { TeamPlanInput } from '../../plan/schema';
 import { CliError, configFrom, printJson, withClient } from '../context';
-import { table } from '../format';
+import { table } from '../../format';
 
 const overlapOption = () =>
   new Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { AddTasksVerdict } from '../../contract';
-import type { AddTasksRequestInput } from '../../plan/schema';
+import type { AddTasksRequestInput } from '../../plan/requests/add-tasks';
 import * as msg from '../../workflows/messages';
 import { askGateway, attemptFromEnv, gatewayFromEnv } from '../attempt-env';
 import { CliError, printJson, userFile } from '../context';

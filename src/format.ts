@@ -1,4 +1,4 @@
-/** Small text helpers shared by the commands that print runs, tasks and budgets. */
+/** Small text helpers shared by what prints runs, tasks and budgets: the CLI's commands and the reports. */
 
 export function count(n: number): string {
   return n.toLocaleString('en-US');

@@ -12,8 +12,8 @@ import type {
   LedgerUnregisterVerdict,
   SettleVerdict,
 } from '../contract';
-import { usageTokens } from './budget';
-import { EventLog } from './events';
+import { usageTokens } from '../team/budget';
+import { EventLog } from '../team/events';
 import type {
   AbortAllRequest,
   AcquireRequest,
@@ -21,12 +21,12 @@ import type {
   RegisterRequest,
   SettleRequest,
   UnregisterRequest,
-} from './ledger-requests';
-import type { BudgetReason } from './types';
-import { ledgerStatus, round, type LedgerSlot, type LedgerSnapshot } from './ledger-state';
+} from '../plan/requests/ledger';
+import type { BudgetReason } from '../team/types';
+import { ledgerStatus, round, type LedgerSlot, type LedgerSnapshot } from './state';
 
 export type { AcquireVerdict, LedgerLimitReason, LedgerStatus, SettleVerdict };
-export type { LedgerSlot, LedgerSnapshot } from './ledger-state';
+export type { LedgerSlot, LedgerSnapshot } from './state';
 
 /** Why a cascade abort happened: the payload of the `abortRun` the ledger sends. */
 export const SESSION_BUDGET_EXHAUSTED = 'session-budget-exhausted';

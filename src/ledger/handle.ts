@@ -1,8 +1,13 @@
+/**
+ * A ledger's workflow reached by its id, from Node: its handle, and an update sent with a start
+ * (the ledger starts on first use). Shared by the operator's calls (client.ts) and the run's
+ * activities (activities.ts, renewal.ts), so neither side imports the other.
+ */
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { LedgerLimits, LedgerStatus, RegisterRequest } from '../contract';
-import { ledgerWorkflowId } from '../team/ledger-requests';
-import type { budgetLedger } from '../workflows/budget-ledger';
-import * as lm from '../workflows/ledger-messages';
+import type { LedgerLimits, RegisterRequest } from '../contract';
+import { ledgerWorkflowId } from '../plan/requests/ledger';
+import type { budgetLedger } from './workflow';
+import * as lm from './messages';
 
 export type LedgerHandle = WorkflowHandle<typeof budgetLedger>;
 
@@ -17,7 +22,7 @@ export function ledgerHandle(client: Client, id: string): LedgerHandle {
 }
 
 /** Starts the ledger's workflow if it is not running, and sends `update` to it in the same call. */
-function withLedger(id: string, limits: LedgerLimits, options: LedgerStartOptions) {
+export function withLedger(id: string, limits: LedgerLimits, options: LedgerStartOptions) {
   const { taskQueue, continueAsNewAfterEvents } = options;
   return new WithStartWorkflowOperation<typeof budgetLedger>(lm.LEDGER_WORKFLOW_TYPE, {
     workflowId: ledgerWorkflowId(id),
@@ -25,19 +30,6 @@ function withLedger(id: string, limits: LedgerLimits, options: LedgerStartOption
     args: [{ id, limits, ...(continueAsNewAfterEvents === undefined ? {} : { continueAsNewAfterEvents }) }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     staticSummary: `shared budget ${id}`,
-  });
-}
-
-/** Creates a ledger with these limits, or gives a running one these limits. */
-export async function createLedger(
-  client: Client,
-  id: string,
-  limits: LedgerLimits,
-  options: LedgerStartOptions,
-): Promise<LedgerStatus> {
-  return client.workflow.executeUpdateWithStart(lm.ledgerConfigureUpdate, {
-    args: [{ limits }],
-    startWorkflowOperation: withLedger(id, limits, options),
   });
 }
 
@@ -52,12 +44,4 @@ export async function registerWithLedger(
     args: [request],
     startWorkflowOperation: withLedger(id, {}, options),
   });
-}
-
-export async function ledgerStatus(client: Client, id: string): Promise<LedgerStatus> {
-  return ledgerHandle(client, id).query(lm.ledgerStatusQuery);
-}
-
-export async function abortAllLedger(client: Client, id: string, request: { reason?: string; actor?: string } = {}) {
-  return ledgerHandle(client, id).executeUpdate(lm.ledgerAbortAllUpdate, { args: [request] });
 }

@@ -15,7 +15,7 @@ import type {
   SettleVerdict,
   UnregisterRequest,
 } from '../contract';
-import type { LedgerSnapshot } from '../team/ledger';
+import type { LedgerSnapshot } from './rules';
 
 /** The shared budget's messages, defined once for the `budgetLedger` workflow and its callers. */
 export const LEDGER_WORKFLOW_TYPE = 'budgetLedger';

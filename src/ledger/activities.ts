@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ledgerHandle, registerWithLedger } from '../client/ledger';
-import * as lm from '../workflows/ledger-messages';
-import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerRefusalDetails } from './ledger-interface';
+import { ledgerHandle, registerWithLedger } from './handle';
+import * as lm from './messages';
+import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerRefusalDetails } from './activity-interface';
 
 /** How often a ledger call heartbeats while the ledger answers (so a crash or a cancel is seen quickly). */
 const HEARTBEAT_EVERY_MS = 1_000;

@@ -1,8 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { ledgerHandle } from '../client/ledger';
-import * as lm from '../workflows/ledger-messages';
-import type { LedgerLease } from './ledger-interface';
+import { ledgerHandle } from './handle';
+import * as lm from './messages';
+import type { LedgerLease } from './activity-interface';
 
 /**
  * Keeps an attempt's ledger slot alive while the attempt runs: a `renew` signal now and every

@@ -1,11 +1,11 @@
 /**
  * The shared ledger's state as continue-as-new carries it (its snapshot and slots), and the
- * `status` view built from it. Shapes and one pure view; the rules are ledger.ts's.
+ * `status` view built from it. Shapes and one pure view; the rules are rules.ts's.
  */
 import type { LedgerStatus } from '../contract';
-import type { EventLogSnapshot } from './events';
-import type { LedgerLimits } from './ledger-requests';
-import type { Reservation, RunEvent } from './types';
+import type { EventLogSnapshot } from '../team/events';
+import type { LedgerLimits } from '../plan/requests/ledger';
+import type { Reservation, RunEvent } from '../team/types';
 
 /** One attempt holding a slot; it lives while renewed, so a dead run cannot hold it for ever. */
 export interface LedgerSlot {

@@ -1,6 +1,6 @@
 import type { FailureType } from '../contract';
 import type { Usage } from '../plan/schema';
-import type { AcquireRequest } from '../team/ledger-requests';
+import type { AcquireRequest } from '../plan/requests/ledger';
 
 /**
  * The activities a team run uses to spend from a shared ledger. No Node imports: the

@@ -11,9 +11,9 @@ import {
   type LedgerActivities,
   type LedgerLease,
   type LedgerRefusalDetails,
-} from '../activities/ledger-interface';
+} from './activity-interface';
 import { TeamrunError } from '../errors';
-import { ledgerBudgetReason } from '../team/ledger';
+import { ledgerBudgetReason } from './rules';
 import type { AttemptOutcome, BudgetReason, Claim } from '../team/types';
 
 /** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */

@@ -4,9 +4,7 @@
  * (src/team/takeover.ts, decisions.ts); the verdicts are declared in src/contract.
  */
 import { z } from 'zod';
-import { TeamrunError } from '../errors';
-export { jsonBytes } from '../plan/bytes';
-export type { AbortVerdict, InterruptVerdict } from '../contract';
+import { TeamrunError } from '../../errors';
 
 /** A control request that cannot apply; `code` is the stable reason a client sees. */
 export class TeamControlError extends TeamrunError {

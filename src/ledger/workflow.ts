@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
-import { Ledger, type LedgerStatus } from '../team/ledger';
+import { Ledger, type LedgerStatus } from './rules';
 import {
   AbortAllRequestSchema,
   AcquireRequestSchema,
@@ -23,9 +23,9 @@ import {
   UnregisterRequestSchema,
   ledgerActor,
   parseLedgerRequest,
-} from '../team/ledger-requests';
-import * as lm from './ledger-messages';
-import { abortRunSignal } from './messages';
+} from '../plan/requests/ledger';
+import * as lm from './messages';
+import { abortRunSignal } from '../workflows/messages';
 
 /**
  * Renewals arrive as signals (a few events each), so the ledger hands over well before

@@ -1,13 +1,13 @@
 /**
  * The shared ledger's message payloads: zod schemas, the ledger's workflow id, and the error a
- * refused request raises. Parsing only; the rules are in ledger.ts, the Temporal side in
- * src/workflows/budget-ledger.ts.
+ * refused request raises. Parsing only; the rules are in src/ledger/rules.ts, the Temporal side in
+ * src/ledger/workflow.ts.
  */
 import { z } from 'zod';
-import { TeamrunError } from '../errors';
-import { UsageSchema } from '../plan/schema';
+import { TeamrunError } from '../../errors';
+import { UsageSchema } from '../schema';
 
-export { LedgerIdSchema } from '../plan/schema';
+export { LedgerIdSchema } from '../schema';
 
 /** The ledger's workflow id; also the actor its cascade aborts carry. */
 export const ledgerWorkflowId = (id: string): string => `ledger:${id}`;
