@@ -129,6 +129,6 @@ describe('updates sent while a run hands over', () => {
     // Applied once each: one acceptance per update in the histories of the whole chain, which handed over often.
     const chain = await chainOf(handle);
     expect(chain.accepted).toEqual({ addTasks: PAIRS, adjudicate: PAIRS + 1 });
-    expect(chain.runs).toBeGreaterThanOrEqual(6);
+    expect(chain.runs).toBeGreaterThanOrEqual(4);
   });
 });
