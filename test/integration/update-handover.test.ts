@@ -13,7 +13,7 @@ const LANES = 5;
 
 /**
  * A run that hands over every ~200 events: 100 approvals waiting for a decision, a gate that
- * keeps it open until the test is done, and a long attempt it carries across every handover.
+ * keeps it open until the test is done, and a 10-second attempt it carries across the first handovers.
  */
 function plan(): TeamPlanInput {
   return {
