@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { retryUpdate } from '../client/update-retry';
 import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest } from './interface';
 import { Redactor, type Secret } from './redact';
 
@@ -200,8 +201,11 @@ export class AttemptGateway {
     };
     const { client } = this.options;
     try {
+      // The retries of an update refused at a handover share the one deadline.
       return await client.withDeadline(Date.now() + GATEWAY_LIMITS.updateTimeoutMs, () =>
-        client.workflow.getHandle(identity.workflowId).executeUpdate(message, { args: [request] }),
+        retryUpdate((updateId) =>
+          client.workflow.getHandle(identity.workflowId).executeUpdate(message, { args: [request], updateId }),
+        ),
       );
     } finally {
       this.nonces.delete(nonce);

@@ -1,4 +1,4 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle, WorkflowUpdateOptions } from '@temporalio/client';
 import type {
   AbortRequest,
   AbortVerdict,
@@ -31,6 +31,7 @@ import {
   tasksQuery,
   interruptTaskUpdate,
 } from '../workflows/messages';
+import { retryUpdate } from './update-retry';
 
 export type {
   AbortRequest,
@@ -70,11 +71,14 @@ export interface TeamRunControls {
 
 /**
  * A handle on one team run: Temporal's workflow handle (`result()`, `describe()`, `cancel()`, ...) and the controls.
+ * Its updates (`executeUpdate`, `startUpdate` and the controls) are sent again when refused at a handover
+ * (update-retry.ts).
  */
 export type TeamRunHandle = WorkflowHandle<typeof teamRun> & TeamRunControls;
 
 /** Adds the controls to a workflow handle of a `teamRun` workflow. */
 export function withControls<H extends WorkflowHandle<typeof teamRun>>(handle: H): H & TeamRunControls {
+  retryingUpdates(handle);
   const controls: TeamRunControls = {
     interrupt: (request) => handle.executeUpdate(interruptTaskUpdate, { args: [request] }),
     abort: (request = {}) => handle.executeUpdate(abortRunUpdate, { args: [request] }),
@@ -88,6 +92,21 @@ export function withControls<H extends WorkflowHandle<typeof teamRun>>(handle: H
     events: (query) => handle.query(eventsQuery, query),
   };
   return Object.assign(handle, controls);
+}
+
+type UpdateOptions = WorkflowUpdateOptions & { args?: unknown[] };
+
+/** Makes the handle's own `executeUpdate` and `startUpdate` retry an update refused at a handover. */
+function retryingUpdates(handle: WorkflowHandle): void {
+  const execute = handle.executeUpdate.bind(handle) as (def: unknown, options?: UpdateOptions) => Promise<unknown>;
+  const start = handle.startUpdate.bind(handle) as (def: unknown, options: UpdateOptions) => Promise<unknown>;
+  // A caller's own update id is kept; without one, every try sends the one retryUpdate chose.
+  Object.assign(handle, {
+    executeUpdate: (def: unknown, options?: UpdateOptions) =>
+      retryUpdate((updateId) => execute(def, { ...options, updateId }), options?.updateId),
+    startUpdate: (def: unknown, options: UpdateOptions) =>
+      retryUpdate((updateId) => start(def, { ...options, updateId }), options.updateId),
+  });
 }
 
 /** The handle of an existing run, by workflow id. */

@@ -1,0 +1,56 @@
+/**
+ * Updates that survive a handover. When a signal (or an activity's result) reaches a run while
+ * it completes its workflow task with continue-as-new, the server refuses the continue-as-new and
+ * fails that task; an update the task had been handed is then refused with gRPC
+ * FAILED_PRECONDITION ("Unable to perform workflow execution update due to unexpected workflow
+ * task failure": the server's WorkflowNotReady). Nothing of a failed workflow task reaches history,
+ * so the update was not applied, and sending it again lands it on the retried task or on the new
+ * run. Every door that sends a run an update (the handle, and through it the CLI; the worker's
+ * attempt gateway) sends it through `retryUpdate`.
+ */
+import { randomUUID } from 'node:crypto';
+import { ServiceError, isGrpcServiceError } from '@temporalio/client';
+
+/** gRPC's status code FAILED_PRECONDITION, which carries the server's WorkflowNotReady. */
+const FAILED_PRECONDITION = 9;
+
+/**
+ * How long a refused update keeps trying: 5 tries, waiting 0.25-0.5, 0.5-1, 1-2 and 2-4 s between them. A handover
+ * takes the server one more workflow task, a few milliseconds to a second; the rest covers a busy server.
+ */
+export const UPDATE_RETRY = {
+  tries: 5,
+  firstWaitMs: 500,
+} as const;
+
+/** True for the refusal an update meets when it reaches a run whose workflow task the server failed. */
+export function refusedAtHandover(err: unknown): boolean {
+  return err instanceof ServiceError && isGrpcServiceError(err.cause) && err.cause.code === FAILED_PRECONDITION;
+}
+
+/**
+ * Sends an update with `send`, again while it is refused at a handover, up to `UPDATE_RETRY.tries`
+ * times. Every try carries the same update id: should an earlier try have reached the run after
+ * all, the same run answers with that update's outcome instead of applying it twice. The request
+ * itself is the caller's to make idempotent (its requestId or decisionId), and is sent unchanged.
+ */
+export async function retryUpdate<T>(
+  send: (updateId: string) => Promise<T>,
+  updateId: string = randomUUID(),
+  wait: (ms: number) => Promise<void> = sleep,
+): Promise<T> {
+  for (let tryNumber = 1; ; tryNumber++) {
+    try {
+      return await send(updateId);
+    } catch (err) {
+      if (tryNumber >= UPDATE_RETRY.tries || !refusedAtHandover(err)) throw err;
+      // Halved at random, so updates refused together do not all come back together.
+      const ms = UPDATE_RETRY.firstWaitMs * 2 ** (tryNumber - 1);
+      await wait(ms / 2 + Math.random() * (ms / 2));
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
