@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { retryUpdate } from '../client/update-retry';
+import { retryUpdate } from '../sdk/update-retry';
 import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest } from './interface';
 import { Redactor, type Secret } from './redact';
 

@@ -31,7 +31,7 @@ import {
   tasksQuery,
   interruptTaskUpdate,
 } from '../workflows/messages';
-import { retryUpdate } from './update-retry';
+import { retryUpdate } from '../sdk/update-retry';
 
 export type {
   AbortRequest,
@@ -72,7 +72,7 @@ export interface TeamRunControls {
 /**
  * A handle on one team run: Temporal's workflow handle (`result()`, `describe()`, `cancel()`, ...) and the controls.
  * Its updates (`executeUpdate`, `startUpdate` and the controls) are sent again when refused at a handover
- * (update-retry.ts).
+ * (sdk/update-retry.ts).
  */
 export type TeamRunHandle = WorkflowHandle<typeof teamRun> & TeamRunControls;
 

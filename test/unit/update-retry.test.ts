@@ -1,6 +1,6 @@
 import { ServiceError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { UPDATE_RETRY, retryUpdate } from '../../src/client/update-retry';
+import { UPDATE_RETRY, retryUpdate } from '../../src/sdk/update-retry';
 
 /** The error the client raises for a gRPC status, shaped as @grpc/grpc-js's (code, details, metadata). */
 function grpcRefusal(code: number, details: string): ServiceError {
