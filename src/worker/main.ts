@@ -1,4 +1,4 @@
-import type { RuntimeOptions } from '@temporalio/worker';
+import { Runtime, type RuntimeOptions } from '@temporalio/worker';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { createWorker } from './create-worker';
 import { installTerminalLogger } from './log-format';
@@ -41,6 +41,9 @@ export async function runWorker(
       `on ${config.connection.address} queue ${worker.options.taskQueue}\n`,
   );
   await worker.run();
+  // The worker's connection stays registered with the runtime, whose forwarded core logs keep the
+  // process alive: shut the runtime down so that a stopped worker exits.
+  await Runtime.instance().shutdown();
 }
 
 if (require.main === module) {
