@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ledgerHandle, registerWithLedger } from './handle';
+import { registerWithLedger, updateLedger } from './handle';
 import * as lm from './messages';
 import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerRefusalDetails } from './activity-interface';
 
@@ -21,9 +21,7 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
     async ledgerAcquire({ ledgerId, ...request }) {
       let verdict;
       try {
-        verdict = await heartbeating(
-          ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerAcquireUpdate, { args: [request] }),
-        );
+        verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerAcquireUpdate, request));
       } catch (err) {
         throw refusalOf(err) ?? err;
       }
@@ -32,16 +30,12 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
     },
 
     async ledgerSettle({ ledgerId, attemptId, usage }) {
-      const verdict = await heartbeating(
-        ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerSettleUpdate, { args: [{ attemptId, usage }] }),
-      );
+      const verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerSettleUpdate, { attemptId, usage }));
       return { duplicate: verdict.duplicate };
     },
 
     async ledgerUnregister({ ledgerId, workflowId }) {
-      await heartbeating(
-        ledgerHandle(client, ledgerId).executeUpdate(lm.ledgerUnregisterUpdate, { args: [{ workflowId }] }),
-      );
+      await heartbeating(updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, { workflowId }));
     },
   };
 }

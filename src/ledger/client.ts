@@ -4,7 +4,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { LedgerLimits, LedgerStatus } from '../contract';
-import { ledgerHandle, withLedger, type LedgerStartOptions } from './handle';
+import { ledgerHandle, updateLedger, updateLedgerWithStart, type LedgerStartOptions } from './handle';
 import * as lm from './messages';
 
 /** Creates a ledger with these limits, or gives a running one these limits. */
@@ -14,10 +14,7 @@ export async function createLedger(
   limits: LedgerLimits,
   options: LedgerStartOptions,
 ): Promise<LedgerStatus> {
-  return client.workflow.executeUpdateWithStart(lm.ledgerConfigureUpdate, {
-    args: [{ limits }],
-    startWorkflowOperation: withLedger(id, limits, options),
-  });
+  return updateLedgerWithStart(client, id, lm.ledgerConfigureUpdate, { limits }, limits, options);
 }
 
 export async function ledgerStatus(client: Client, id: string): Promise<LedgerStatus> {
@@ -25,5 +22,5 @@ export async function ledgerStatus(client: Client, id: string): Promise<LedgerSt
 }
 
 export async function abortAllLedger(client: Client, id: string, request: { reason?: string; actor?: string } = {}) {
-  return ledgerHandle(client, id).executeUpdate(lm.ledgerAbortAllUpdate, { args: [request] });
+  return updateLedger(client, id, lm.ledgerAbortAllUpdate, request);
 }

@@ -1,12 +1,15 @@
 /**
- * A ledger's workflow reached by its id, from Node: its handle, and an update sent with a start
- * (the ledger starts on first use). Shared by the operator's calls (client.ts) and the run's
- * activities (activities.ts, renewal.ts), so neither side imports the other.
+ * A ledger's workflow reached by its id, from Node: its handle, its updates, and an update sent
+ * with a start (the ledger starts on first use). Shared by the operator's calls (client.ts) and
+ * the run's activities (activities.ts, renewal.ts), so neither side imports the other. The ledger
+ * continues as new too, so its updates go through `retryUpdate` like a team run's.
  */
 import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import type { LedgerLimits, RegisterRequest } from '../contract';
 import { ledgerWorkflowId } from '../plan/requests/ledger';
 import type { budgetLedger } from './workflow';
+import { retryUpdate } from '../sdk/update-retry';
 import * as lm from './messages';
 
 export type LedgerHandle = WorkflowHandle<typeof budgetLedger>;
@@ -21,8 +24,39 @@ export function ledgerHandle(client: Client, id: string): LedgerHandle {
   return client.workflow.getHandle<typeof budgetLedger>(ledgerWorkflowId(id));
 }
 
-/** Starts the ledger's workflow if it is not running, and sends `update` to it in the same call. */
-export function withLedger(id: string, limits: LedgerLimits, options: LedgerStartOptions) {
+/** Sends a ledger's workflow `update`, again while a handover refuses it. */
+export function updateLedger<Ret, Request>(
+  client: Client,
+  id: string,
+  update: UpdateDefinition<Ret, [Request]>,
+  request: Request,
+): Promise<Ret> {
+  return retryUpdate((updateId) => ledgerHandle(client, id).executeUpdate(update, { args: [request], updateId }));
+}
+
+/**
+ * Starts the ledger's workflow if it is not running and sends it `update` in the same call, again
+ * while a handover refuses it (a start operation serves one call only, so each try has its own).
+ */
+export function updateLedgerWithStart<Ret, Request>(
+  client: Client,
+  id: string,
+  update: UpdateDefinition<Ret, [Request]>,
+  request: Request,
+  limits: LedgerLimits,
+  options: LedgerStartOptions,
+): Promise<Ret> {
+  return retryUpdate((updateId) =>
+    client.workflow.executeUpdateWithStart(update, {
+      args: [request],
+      updateId,
+      startWorkflowOperation: withLedger(id, limits, options),
+    }),
+  );
+}
+
+/** How the ledger's workflow starts if the call that reaches it finds it not running. */
+function withLedger(id: string, limits: LedgerLimits, options: LedgerStartOptions) {
   const { taskQueue, continueAsNewAfterEvents } = options;
   return new WithStartWorkflowOperation<typeof budgetLedger>(lm.LEDGER_WORKFLOW_TYPE, {
     workflowId: ledgerWorkflowId(id),
@@ -40,8 +74,5 @@ export async function registerWithLedger(
   request: RegisterRequest,
   options: { taskQueue: string },
 ) {
-  return client.workflow.executeUpdateWithStart(lm.ledgerRegisterUpdate, {
-    args: [request],
-    startWorkflowOperation: withLedger(id, {}, options),
-  });
+  return updateLedgerWithStart(client, id, lm.ledgerRegisterUpdate, request, {}, options);
 }

@@ -176,29 +176,11 @@ export class TeamRun {
   }
 
   /**
-   * The run begins to wait: for what, and until when. Waiting on adjudication only starts that
-   * wait's clock (see `adjudicationDeadline`); a run handing over waits for its attempts only.
+   * The run begins to wait: for what, and until when (lifecycle.ts). Waiting on adjudication only
+   * starts that wait's clock, kept in the snapshot; a run handing over waits for its attempts only.
    */
   beginWait(now: number, handingOver: boolean): Wait {
     return lifecycle.beginWait(this.run, now, handingOver);
-  }
-
-  /**
-   * Starts (or, while the run has work, resets) the clock of waiting on adjudication only, and
-   * answers when that wait gives up: `adjudicationTimeoutMs` after it began. Null while the
-   * run has work. The clock is in the snapshot, so continuing as new does not restart it.
-   */
-  adjudicationDeadline(now: number): number | null {
-    return lifecycle.adjudicationDeadline(this.run, now);
-  }
-
-  approvalDeadline(): number | null {
-    return decisions.nextApprovalDeadline(this.run);
-  }
-
-  /** The earliest time after `now` a task waiting out its retry backoff becomes claimable. */
-  nextWakeAt(now: number): number | null {
-    return lifecycle.nextWakeAt(this.run, now);
   }
 
   /** Nobody decided in time: the run closes `unresolved` with its adjudications still pending. */
@@ -311,10 +293,6 @@ export class TeamRun {
    */
   tasksPage(query: TasksQuery = {}): TaskView[] {
     return this.run.graph.tasksView({ ...query, limit: Math.min(query.limit ?? 1_000, MAX_TASKS_PAGE) });
-  }
-
-  tasksView(query: TasksQuery = {}): TaskView[] {
-    return this.run.graph.tasksView(query);
   }
 
   activeClaims(): ActiveClaim[] {

@@ -9,6 +9,7 @@ import { TeamRun } from '../../src/team/run';
 import { packPlan } from '../../src/plan/packed';
 import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { Claim } from '../../src/team/types';
+import { allTasks } from '../helpers/team-run';
 
 const T0 = 1_700_000_000_000;
 type TaskInput = TeamPlanInput['tasks'][number];
@@ -44,7 +45,7 @@ describe('an adjudication result has a bound, and is held once', () => {
     const request = { key: 'a', decision: 'accept', decisionId: 'd1', result: blob(MESSAGE_LIMITS.resultBytes + 100) };
     expect(codeOf(() => run.validateAdjudicate(request))).toBe('value_too_large');
     expect(() => run.validateAdjudicate(request)).toThrow(/result: \d+ bytes of JSON, over the 65536-byte bound/);
-    expect(run.tasksView()[0].status).toBe('adjudication');
+    expect(run.tasksPage()[0].status).toBe('adjudication');
     expect(codeOf(() => run.validateAdjudicate({ ...request, result: blob(60_000) }))).toBe('no error');
   });
 
@@ -103,11 +104,11 @@ describe('an adjudication result has a bound, and is held once', () => {
     );
     for (const c of run.claim(T0))
       run.settle(c.key, c.fencingToken, { kind: 'completed', output: blob(60_000) }, T0 + 1);
-    const statuses = run.tasksView().map((t) => t.status);
+    const statuses = run.tasksPage().map((t) => t.status);
     const fit = Math.floor(RUN_LIMITS.outputsHeldBytes / jsonBytes(blob(60_000)));
     expect(statuses.filter((s) => s === 'succeeded')).toHaveLength(fit);
     expect(statuses.filter((s) => s === 'failed')).toHaveLength(10 - fit);
-    expect(run.tasksView().find((t) => t.status === 'failed')!.lastError).toMatch(
+    expect(run.tasksPage().find((t) => t.status === 'failed')!.lastError).toMatch(
       /does not fit: the run holds \d+ bytes .* at most \d+/,
     );
   });
@@ -145,7 +146,7 @@ describe('text from outside is clipped where the run keeps it', () => {
     const run = runOf([noop('a')], { retry: { maxAttempts: 1 } });
     const [a] = run.claim(T0);
     run.settle('a', a.fencingToken, { kind: 'failed', message: 'e'.repeat(100_000), nonRetryable: true }, T0 + 1);
-    expect(run.tasksView()[0].lastError!.length).toBeLessThan(RUN_LIMITS.errorChars + 40);
+    expect(run.tasksPage()[0].lastError!.length).toBeLessThan(RUN_LIMITS.errorChars + 40);
     const failed = run.eventsView({ limit: 100 }).events.find((e) => e.type === 'task:failed')!;
     expect(String(failed.error).length).toBeLessThan(RUN_LIMITS.eventTextChars + 40);
   });
@@ -232,7 +233,7 @@ describe('the worst case: a run at every bound at once still continues as new', 
     expect(packed).toBeLessThan(TEMPORAL_PAYLOAD_LIMIT_BYTES * 0.8);
     // And what continues is the same run.
     const continued = new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
-    expect(continued.tasksView({ limit: 100_000 })).toEqual(run.tasksView({ limit: 100_000 }));
+    expect(allTasks(continued)).toEqual(allTasks(run));
   });
 });
 

@@ -33,7 +33,7 @@ describe('an attempt whose outcome is lost has unknown usage', () => {
       usageUnknown: true,
       used: { tasks: 1, tokens: 200 },
     });
-    expect(run.tasksView()[0].status).toBe('adjudication');
+    expect(run.tasksPage()[0].status).toBe('adjudication');
     expect(run.adjudicationsView()[0]).toMatchObject({ code: 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED' });
     expect(run.adjudicationsView()[0].reason).toContain('usage-unknown');
     expect(run.claim(T0 + 20)).toEqual([]);
@@ -47,7 +47,7 @@ describe('an attempt whose outcome is lost has unknown usage', () => {
     expect(run.budgetView(T0 + 5)).toMatchObject({ reason: 'usage-unknown', usageUnknown: true, used: { usd: 0.5 } });
     // The other attempt that was already out settles normally; nothing new starts.
     run.settle(b.key, b.fencingToken, { kind: 'completed', usage: { inputTokens: 1, costUsd: 0.01 } }, T0 + 6);
-    expect(run.tasksView().map((t) => t.status)).toEqual(['adjudication', 'succeeded', 'skipped']);
+    expect(run.tasksPage().map((t) => t.status)).toEqual(['adjudication', 'succeeded', 'skipped']);
     run.adjudicate({ key: 't1', decision: 'reject', decisionId: 'd1' }, T0 + 7);
     expect(run.finish(T0 + 8)).toMatchObject({ status: 'budget_stopped', budgetReason: 'usage-unknown' });
   });
@@ -87,7 +87,7 @@ describe('an attempt that never started has no side effects', () => {
       T0 + 1_001,
     );
     run.settle(started.key, started.fencingToken, { kind: 'cancelled', workerIdentity: 'w' }, T0 + 1_002);
-    const tasks = run.tasksView();
+    const tasks = run.tasksPage();
     expect(tasks[1]).toMatchObject({
       key: 't2',
       status: 'skipped',
@@ -110,7 +110,7 @@ describe('an attempt that never started has no side effects', () => {
       { kind: 'not-started', reason: null, message: 'cancelled before a worker started the attempt' },
       T0 + 2,
     );
-    expect(run.tasksView()[0].status).toBe('adjudication');
+    expect(run.tasksPage()[0].status).toBe('adjudication');
   });
 });
 

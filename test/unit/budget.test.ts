@@ -298,7 +298,7 @@ describe('TeamRun budget rules (fake clock)', () => {
       const [long] = t.claim();
       t.advance(4_999);
       t.complete(long);
-      expect(t.run.tasksView()[0].status).toBe('succeeded');
+      expect(t.run.tasksPage()[0].status).toBe('succeeded');
     });
   });
 

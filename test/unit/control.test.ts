@@ -30,7 +30,7 @@ function claimed(run: TeamRun, key: string, claims: Claim[]): Claim {
 }
 
 function statusOf(run: TeamRun, key: string) {
-  return run.tasksView().find((t) => t.key === key)!;
+  return run.tasksPage().find((t) => t.key === key)!;
 }
 
 function eventsOf(run: TeamRun, type: string) {
@@ -683,12 +683,12 @@ describe('bad control input never changes the run and never throws from a signal
   it.each(interrupts)('interruptTask with %s is control:rejected', (scenario, payload) => {
     const run = start([task('a')]);
     run.claim(now);
-    const before = run.tasksView();
+    const before = run.tasksPage();
     const code = expectedCode(scenario);
     expect(run.interrupt(payload, tick())).toMatchObject({ ok: false, reason: code });
     expect(codeOf(() => run.validateInterrupt(payload))).toBe(code);
     expect(run.drainCancellations()).toEqual([]);
-    expect(run.tasksView()).toEqual(before);
+    expect(run.tasksPage()).toEqual(before);
     const [rejected] = eventsOf(run, 'control:rejected');
     expect(rejected).toMatchObject({ message: 'interruptTask', reason: code });
     expect(JSON.stringify(rejected).length).toBeLessThan(2_000);

@@ -76,7 +76,7 @@ describe('handing a run over with attempts in flight', () => {
     // Nothing is claimed twice, and the carried attempt settles the task once, with its own token.
     expect(next.claim(T0 + 20)).toEqual([]);
     next.settle('long', long.fencingToken, { kind: 'completed', output: 'done' }, T0 + 30);
-    expect(next.tasksView().find((t) => t.key === 'long')).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(next.tasksPage().find((t) => t.key === 'long')).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(next.budgetView(T0 + 30).reserved.tokens).toBe(run.budgetView(T0).reserved.tokens - 40);
     expect(next.claim(T0 + 31).map((c) => c.key)).toEqual(['after']);
   });

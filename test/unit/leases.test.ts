@@ -22,7 +22,7 @@ function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun 
 const lost = (workerIdentity?: string): AttemptOutcome => ({ kind: 'lease-lost', workerIdentity });
 const released = (workerIdentity = 'w-draining'): AttemptOutcome => ({ kind: 'released', workerIdentity });
 const ok = (output?: unknown): AttemptOutcome => ({ kind: 'completed', output, workerIdentity: 'w-late' });
-const taskOf = (run: TeamRun, key: string) => run.tasksView().find((t) => t.key === key)!;
+const taskOf = (run: TeamRun, key: string) => run.tasksPage().find((t) => t.key === key)!;
 const eventsOf = (run: TeamRun, type: string) =>
   run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 const only = (claims: Claim[]): Claim => {

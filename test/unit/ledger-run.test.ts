@@ -39,7 +39,7 @@ describe('a team run that spends from a shared ledger', () => {
     const { run, notStarted } = runWithLedger();
     const [a, b] = run.claim(T0);
     notStarted(a, 'ledger-max-usd');
-    const view = run.tasksView().find((t) => t.key === 'a')!;
+    const view = run.tasksPage().find((t) => t.key === 'a')!;
     expect(view).toMatchObject({ status: 'skipped', attempts: 0 });
     expect(run.budgetView(T0).used.tasks).toBe(1);
     expect(run.budgetView(T0)).toMatchObject({ stopped: true, reason: 'ledger-max-usd' });
@@ -56,7 +56,7 @@ describe('a team run that spends from a shared ledger', () => {
     const { run, notStarted } = runWithLedger();
     const [a] = run.claim(T0);
     notStarted(a, null);
-    expect(run.tasksView().find((t) => t.key === 'a')).toMatchObject({ status: 'ready', attempts: 0 });
+    expect(run.tasksPage().find((t) => t.key === 'a')).toMatchObject({ status: 'ready', attempts: 0 });
     expect(run.budgetView(T0).reserved.tokens).toBe(0);
     const again = run.claim(T0 + 20).find((c) => c.key === 'a')!;
     expect(again.fencingToken).toBeGreaterThan(a.fencingToken);
@@ -69,7 +69,7 @@ describe('a team run that spends from a shared ledger', () => {
     run.abort({ reason: 'session-budget-exhausted', actor: 'ledger:company' }, T0 + 5);
     expect(run.drainCancellations().map((c) => c.key)).toContain('a');
     notStarted(a, null);
-    expect(run.tasksView().find((t) => t.key === 'a')).toMatchObject({ status: 'skipped', attempts: 0 });
+    expect(run.tasksPage().find((t) => t.key === 'a')).toMatchObject({ status: 'skipped', attempts: 0 });
     expect(run.adjudicationsView()).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import { Members, emptyMembers } from '../../src/team/members';
 import { TeamRun } from '../../src/team/run';
 import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { AttemptOutcome, Claim } from '../../src/team/types';
+import { wakesAt } from '../helpers/team-run';
 
 type TaskInput = TeamPlanInput['tasks'][number];
 const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
@@ -396,7 +397,7 @@ describe('approval tasks', () => {
       [2, null],
     ]);
     run.adjudicate({ key: 'approve', decision: 'reject', decisionId: 'no', reason: 'not today' }, 5);
-    expect(run.tasksView().map((t) => [t.key, t.status])).toEqual([
+    expect(run.tasksPage().map((t) => [t.key, t.status])).toEqual([
       ['build', 'succeeded'],
       ['approve', 'failed'],
       ['deploy', 'skipped'],
@@ -411,7 +412,7 @@ describe('approval tasks', () => {
     run.claim(2);
     expect(run.phase()).not.toBe('done');
     run.abort({ reason: 'release cancelled', actor: 'alice' }, 3);
-    expect(run.tasksView().map((t) => [t.key, t.status])).toEqual([
+    expect(run.tasksPage().map((t) => [t.key, t.status])).toEqual([
       ['build', 'succeeded'],
       ['approve', 'failed'],
       ['deploy', 'skipped'],
@@ -423,7 +424,7 @@ describe('approval tasks', () => {
         reason: 'run aborted by alice before a decision: release cancelled',
       }),
     );
-    expect(run.approvalDeadline()).toBeNull();
+    expect(wakesAt(run, 3)).toBeNull();
     expect(run.phase()).toBe('done');
     expect(run.finish(4).status).toBe('aborted');
   });
@@ -465,15 +466,15 @@ describe('approval tasks', () => {
       const [build] = run.claim(0);
       run.settle('build', build.fencingToken, ok(), 10);
       run.claim(20);
-      expect(run.approvalDeadline()).toBe(1_020);
+      expect(wakesAt(run, 20)).toBe(1_020);
       run.expireApprovals(1_019);
-      expect(run.tasksView()[1].status).toBe('adjudication');
+      expect(run.tasksPage()[1].status).toBe('adjudication');
       run.expireApprovals(1_020);
-      expect(run.tasksView()[1].status).toBe(status);
+      expect(run.tasksPage()[1].status).toBe(status);
       expect(run.adjudicationsView()[0].decision).toEqual(
         expect.objectContaining({ decisionId: 'approval-timeout:approve:1', actor: null }),
       );
-      expect(run.approvalDeadline()).toBeNull();
+      expect(wakesAt(run, 1_020)).toBeNull();
     }
   });
 });

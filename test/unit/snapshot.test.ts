@@ -7,6 +7,7 @@ import { TeamRun } from '../../src/team/run';
 import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { AttemptOutcome, Claim, ReportedUsage } from '../../src/team/types';
 import type { TaskView } from '../../src/team/views';
+import { allTasks } from '../helpers/team-run';
 
 type TaskInput = TeamPlanInput['tasks'][number];
 
@@ -34,13 +35,13 @@ const byKey = (claims: Claim[], key: string) => claims.find((c) => c.key === key
 const views = (run: TeamRun, now: number) => ({
   status: run.status(now),
   phase: run.phase(),
-  tasks: run.tasksView({ limit: 100_000 }),
+  tasks: allTasks(run),
   claims: run.activeClaims(),
   events: run.eventsView({ limit: 100_000 }),
   budget: run.budgetView(now),
   adjudications: run.adjudicationsView(),
-  wake: run.nextWakeAt(now),
-  adjudicationDeadline: run.adjudicationDeadline(now),
+  // What the workflow waits for next, and until when: a retry backoff's end, the adjudication wait's end.
+  wait: run.beginWait(now, false),
 });
 
 /** A run with a task in every state: succeeded with output and usage, failed, skipped, backing off, leased, in adjudication. */
@@ -80,7 +81,7 @@ function busyRun(): TeamRun {
 describe('snapshot packing (what continue-as-new carries)', () => {
   it('restores a run with a task in every state to the same views', () => {
     const run = busyRun();
-    expect(run.tasksView().map((t) => t.status)).toEqual([
+    expect(run.tasksPage().map((t) => t.status)).toEqual([
       'succeeded',
       'failed',
       'skipped',
@@ -124,8 +125,8 @@ describe('snapshot packing (what continue-as-new carries)', () => {
     const run = runOf([task('review', { onLeaseLost: 'adjudicate' })], { adjudicationTimeoutMs: 60_000 });
     const [claim] = run.claim(T0);
     run.settle('review', claim.fencingToken, { kind: 'lease-lost' }, T0 + 1_000);
-    expect(run.adjudicationDeadline(T0 + 2_000)).toBe(T0 + 62_000);
-    expect(continued(run).adjudicationDeadline(T0 + 30_000)).toBe(T0 + 62_000);
+    expect(run.beginWait(T0 + 2_000, false).closesAt).toBe(T0 + 62_000);
+    expect(continued(run).beginWait(T0 + 30_000, false).closesAt).toBe(T0 + 62_000);
   });
 
   it('fills every defaulted plan field back in, and keeps the ones a plan set', () => {

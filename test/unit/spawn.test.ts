@@ -9,6 +9,7 @@ import { TeamRun } from '../../src/team/run';
 import { SPAWN_REQUESTS_KEPT, Spawns } from '../../src/team/spawn';
 import { packSnapshot, unpackSnapshot } from '../../src/team/snapshot';
 import type { AttemptOutcome } from '../../src/team/types';
+import { allTasks } from '../helpers/team-run';
 
 type TaskInput = TeamPlanInput['tasks'][number];
 
@@ -29,8 +30,8 @@ const ok = (output?: unknown, tasks?: unknown[]): AttemptOutcome => ({
   output,
   ...(tasks ? { tasks } : {}),
 });
-const view = (run: TeamRun, key: string) => run.tasksView({ limit: 100_000 }).find((t) => t.key === key);
-const keysOf = (run: TeamRun) => run.tasksView({ limit: 100_000 }).map((t) => t.key);
+const view = (run: TeamRun, key: string) => allTasks(run).find((t) => t.key === key);
+const keysOf = (run: TeamRun) => allTasks(run).map((t) => t.key);
 const eventsOf = (run: TeamRun, type: string) =>
   run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 
@@ -340,7 +341,7 @@ describe('added tasks across continue-as-new', () => {
       1,
     );
     const next = new TeamRun(unpackSnapshot(JSON.parse(JSON.stringify(packSnapshot(run.snapshot())))));
-    expect(next.tasksView().map((t) => [t.key, t.status, t.parent, t.depth])).toEqual([
+    expect(next.tasksPage().map((t) => [t.key, t.status, t.parent, t.depth])).toEqual([
       ['planner', 'leased', null, 0],
       ['s1', 'ready', 'planner', 1],
       ['s2', 'blocked', 'planner', 1],

@@ -4,6 +4,7 @@ import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { MAX_TASKS_PAGE, TeamRun } from '../../src/team/run';
 import { scopesOverlap } from '../../src/team/scheduling';
 import type { AttemptOutcome, Claim } from '../../src/team/types';
+import { wakesAt } from '../helpers/team-run';
 
 type TaskInput = TeamPlanInput['tasks'][number];
 
@@ -23,7 +24,7 @@ function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun 
 const ok = (output?: unknown): AttemptOutcome => ({ kind: 'completed', output });
 const failed = (message = 'boom', nonRetryable = false): AttemptOutcome => ({ kind: 'failed', message, nonRetryable });
 const keys = (claims: Claim[]) => claims.map((c) => c.key);
-const statusOf = (run: TeamRun, key: string) => run.tasksView().find((t) => t.key === key)?.status;
+const statusOf = (run: TeamRun, key: string) => run.tasksPage().find((t) => t.key === key)?.status;
 const eventsOf = (run: TeamRun, type: string) =>
   run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 
@@ -128,9 +129,9 @@ describe('failures and retries', () => {
     const run = runOf([task('flaky')], { retry: { maxAttempts: 3, backoffMs: 1_000 } });
     const [first] = run.claim(0);
     run.settle('flaky', first.fencingToken, failed('exit code 1'), 100);
-    const view = run.tasksView()[0];
+    const view = run.tasksPage()[0];
     expect(view).toMatchObject({ status: 'ready', attempts: 1, lastError: 'exit code 1' });
-    expect(run.nextWakeAt(100)).toBe(1_100);
+    expect(wakesAt(run, 100)).toBe(1_100);
     expect(run.claim(1_099)).toEqual([]);
     const [second] = run.claim(1_100);
     expect(second).toMatchObject({ key: 'flaky', attempt: 2 });
@@ -148,7 +149,7 @@ describe('failures and retries', () => {
     run.settle('flaky', claims[1].fencingToken, failed(), 200);
     // `reader` has been claimable since 0 but waits on `writer`'s scope; nothing but time frees `flaky`.
     expect(run.claim(200)).toEqual([]);
-    expect(run.nextWakeAt(200)).toBe(1_200);
+    expect(wakesAt(run, 200)).toBe(1_200);
     expect(keys(run.claim(1_200))).toEqual(['flaky']);
   });
 
@@ -168,11 +169,11 @@ describe('failures and retries', () => {
     expect(build.attempt).toBe(2);
     run.settle('build', build.fencingToken, failed('exit 2 again'), 12);
 
-    const views = Object.fromEntries(run.tasksView().map((t) => [t.key, t]));
+    const views = Object.fromEntries(run.tasksPage().map((t) => [t.key, t]));
     expect(views.build).toMatchObject({ status: 'failed', attempts: 2, lastError: 'exit 2 again' });
     expect(views.test).toMatchObject({ status: 'skipped', skipReason: 'dependency "build" failed' });
     expect(views.ship).toMatchObject({ status: 'skipped', skipReason: 'dependency "build" failed' });
-    expect(run.nextWakeAt(12)).toBeNull();
+    expect(wakesAt(run, 12)).toBeNull();
     const docs = run.activeClaims().find((c) => c.key === 'docs')!;
     run.settle('docs', docs.fencingToken, ok(), 13);
     expect(run.phase()).toBe('done');
@@ -189,7 +190,7 @@ describe('failures and retries', () => {
     });
     const [call] = run.claim(0);
     run.settle('call', call.fencingToken, failed('HTTP 400', true), 1);
-    expect(run.tasksView()).toEqual([
+    expect(run.tasksPage()).toEqual([
       expect.objectContaining({ key: 'call', status: 'failed', attempts: 1, lastError: 'HTTP 400' }),
       expect.objectContaining({ key: 'after', status: 'skipped', skipReason: 'dependency "call" failed' }),
     ]);
@@ -211,7 +212,7 @@ describe('fencing', () => {
     });
     expect(tokens).toEqual([...tokens].sort((x, y) => x - y));
     expect(new Set(tokens).size).toBe(tokens.length);
-    expect(run.tasksView()[0]).toMatchObject({ status: 'succeeded', fencingToken: tokens[tokens.length - 1] });
+    expect(run.tasksPage()[0]).toMatchObject({ status: 'succeeded', fencingToken: tokens[tokens.length - 1] });
   });
 
   it('ignores a result from any attempt but the one it waits on, and records it', () => {
@@ -219,14 +220,14 @@ describe('fencing', () => {
     const [first] = run.claim(0);
     run.settle('t', first.fencingToken, { kind: 'lease-lost' }, 1);
     const [second] = run.claim(1);
-    const before = { tasks: run.tasksView(), claims: run.activeClaims(), status: run.status(2) };
+    const before = { tasks: run.tasksPage(), claims: run.activeClaims(), status: run.status(2) };
 
     // The first attempt's worker comes back with a success: it must not become one.
     run.settle('t', first.fencingToken, ok({ phantom: true }), 2);
     run.settle('t', second.fencingToken + 1, ok(), 2);
     run.settle('nope', 1, ok(), 2);
 
-    expect({ tasks: run.tasksView(), claims: run.activeClaims(), status: run.status(2) }).toEqual(before);
+    expect({ tasks: run.tasksPage(), claims: run.activeClaims(), status: run.status(2) }).toEqual(before);
     expect(eventsOf(run, 'attempt:stale-result').map((e) => [e.key, e.fencingToken])).toEqual([
       ['t', first.fencingToken],
       ['t', second.fencingToken + 1],
@@ -243,12 +244,13 @@ describe('snapshot', () => {
   const views = (run: TeamRun, now: number) => ({
     status: run.status(now),
     phase: run.phase(),
-    tasks: run.tasksView(),
+    tasks: run.tasksPage(),
     claims: run.activeClaims(),
     events: run.eventsView({ limit: 10_000 }),
     budget: run.budgetView(now),
     adjudications: run.adjudicationsView(),
-    wake: run.nextWakeAt(now),
+    // What the workflow waits for next, and until when.
+    wait: run.beginWait(now, false),
   });
 
   it('restores a run mid-flight to the same views, and both go on the same way', () => {
