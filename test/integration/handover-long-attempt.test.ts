@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -63,7 +63,9 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
             key: 'long',
             executor: {
               kind: 'shell',
-              command: `echo "$$ $TEAMRUN_FENCING_TOKEN" >> ${dir}/start; sleep 45; echo "$$" >> ${dir}/end`,
+              // Runs until the test releases it (at most 200 s): however slow the machine, the flood
+              // lands while it runs.
+              command: `echo "$$ $TEAMRUN_FENCING_TOKEN" >> ${dir}/start; i=0; while [ ! -f ${dir}/release ] && [ $i -lt 400 ]; do sleep 0.5; i=$((i+1)); done; echo "$$" >> ${dir}/end`,
             },
           },
         ],
@@ -95,6 +97,7 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
     expect(() => readFileSync(`${dir}/end`)).toThrow();
     expect((await handle.query(msg.statusQuery)).state).toBe('running');
 
+    writeFileSync(`${dir}/release`, '');
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
     expect(result.tasks[0]).toMatchObject({ key: 'long', status: 'succeeded', attempts: 1, fencingToken: 1 });
