@@ -3,7 +3,7 @@ import os from 'node:os';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Option, type Command } from 'commander';
-import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../../client';
+import { teamRunHandle, teamRunResult, type TeamRunControls, type TeamRunHandle } from '../../client';
 import type {
   AbortRequest,
   ActiveClaim,
@@ -12,6 +12,7 @@ import type {
   Decision,
   InterruptVerdict,
 } from '../../contract';
+import { TEAM_RUN_MESSAGES, type TeamRunMessages } from '../../workflows/messages';
 import { CliError, printJson, withClient } from '../context';
 import { oneLine, table } from '../../format';
 import { intOption } from '../options';
@@ -53,10 +54,22 @@ function rejectionOf(err: unknown): { code: string; message: string } | null {
   return null;
 }
 
-export async function update<T>(what: string, send: () => Promise<T>): Promise<T> {
+/** The handle's methods that send an update. */
+type UpdateMethod = {
+  [K in keyof TeamRunMessages]: TeamRunMessages[K] extends { readonly omitted: unknown } ? K : never;
+}[keyof TeamRunMessages];
+
+/** Sends the update `method` through the handle; a refusal is a CliError naming the message and its code. */
+export async function update<K extends UpdateMethod>(
+  handle: TeamRunHandle,
+  method: K,
+  ...args: Parameters<TeamRunControls[K]>
+): Promise<Awaited<ReturnType<TeamRunControls[K]>>> {
+  const send = handle[method] as (...request: unknown[]) => ReturnType<TeamRunControls[K]>;
   try {
-    return await send();
+    return await send(...args);
   } catch (err) {
+    const what = TEAM_RUN_MESSAGES[method].definition.name;
     const rejection = rejectionOf(err);
     if (rejection) {
       const said = rejection.message.startsWith(`${rejection.code}: `)
@@ -205,7 +218,7 @@ export function registerControl(program: Command): void {
           actor: options.actor ?? defaultActor(),
           reason: options.reason,
         };
-        return update('interruptTask', () => handle.interrupt(request));
+        return update(handle, 'interrupt', request);
       });
       if (options.json) printJson(verdict);
       else process.stdout.write(`${explainInterrupt(key, verdict)}\n`);
@@ -234,7 +247,7 @@ export function registerControl(program: Command): void {
         actor: options.actor ?? defaultActor(),
         requireAdjudication: options.adjudication,
       };
-      const verdict = await withRun(command, workflowId, (handle) => update('abortRun', () => handle.abort(request)));
+      const verdict = await withRun(command, workflowId, (handle) => update(handle, 'abort', request));
       if (options.json) printJson(verdict);
       else if (!verdict.ok)
         process.stdout.write(`not aborted: ${verdict.reason}${verdict.message ? `: ${verdict.message}` : ''}\n`);
@@ -291,9 +304,7 @@ export function registerControl(program: Command): void {
         evidenceDigest: options.evidenceDigest,
         result: parseResult(options.result),
       };
-      const outcome = await withRun(command, workflowId, (handle) =>
-        update('adjudicate', () => handle.adjudicate(request)),
-      );
+      const outcome = await withRun(command, workflowId, (handle) => update(handle, 'adjudicate', request));
       if (options.json) printJson(outcome);
       else {
         const again = outcome.idempotent ? ' (decided earlier with this decision id)' : '';

@@ -59,7 +59,7 @@ export function registerMailbox(program: Command): void {
       const { messages } = gateway
         ? await askGateway<ReadInboxAnswer>(gateway, 'readInbox', { peek })
         : await withRun(command, attempt.workflowId, (handle) =>
-            update('readInbox', () => handle.readInbox({ key: attempt.key, fencingToken: attempt.fencingToken, peek })),
+            update(handle, 'readInbox', { key: attempt.key, fencingToken: attempt.fencingToken, peek }),
           );
       // One line, so a shell can use it as is (`::teamrun-output::{"got":$(teamrun inbox)}`).
       process.stdout.write(`${JSON.stringify(messages)}\n`);
@@ -111,7 +111,7 @@ export function registerMailbox(program: Command): void {
             subject: options.subject,
             body: bodyOf(text),
           })
-        : await withRun(command, workflowId, (handle) => update('sendMessage', () => handle.sendMessage(request)));
+        : await withRun(command, workflowId, (handle) => update(handle, 'sendMessage', request));
       if (options.json) printJson(answer);
       else process.stdout.write(`sent message ${answer.id} to ${options.to}\n`);
     });

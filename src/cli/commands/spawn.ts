@@ -79,7 +79,7 @@ export function registerSpawn(program: Command): void {
         // Through the worker's gateway the run knows it is the attempt; without one, as a person with the token.
         const answer = gateway
           ? await askGateway<AddTasksVerdict>(gateway, 'addTasks', { tasks, requestId: request.requestId })
-          : await withRun(command, workflowId, (handle) => update('addTasks', () => handle.addTasks(request)));
+          : await withRun(command, workflowId, (handle) => update(handle, 'addTasks', request));
         if (options.json) printJson(answer);
         else
           process.stdout.write(
