@@ -2,34 +2,25 @@ import type { Client, WorkflowHandle, WorkflowUpdateOptions } from '@temporalio/
 import type {
   AbortRequest,
   AbortVerdict,
-  ActiveClaim,
   AddTasksRequestInput,
   AddTasksVerdict,
   AdjudicateRequest,
   AdjudicateVerdict,
   AdjudicationRecord,
-  BudgetView,
   EventsPage,
-  EventsQuery,
   InterruptRequest,
   InterruptVerdict,
-  StatusView,
   TasksQuery,
   TaskView,
-  WithIsoTimes,
 } from '../contract';
 import type { teamRun } from '../workflows/team-run';
 import {
-  abortRunUpdate,
-  addTasksUpdate,
-  activeClaimsQuery,
-  adjudicateUpdate,
-  adjudicationsQuery,
-  budgetQuery,
-  eventsQuery,
-  statusQuery,
-  tasksQuery,
-  interruptTaskUpdate,
+  TEAM_RUN_MESSAGES,
+  type QueryMessage,
+  type SignalMessage,
+  type TeamRunMessage,
+  type TeamRunMessages,
+  type UpdateMessage,
 } from '../workflows/messages';
 import { retryUpdate } from '../sdk/update-retry';
 
@@ -50,24 +41,23 @@ export type AdjudicationsView = AdjudicationRecord[];
 /** The `events` query's answer (older name). */
 export type EventsView = EventsPage;
 
-/** The contract's updates and queries as methods, each typed by its message definition. */
-export interface TeamRunControls {
-  /** Human takeover of the attempt holding `fencingToken` (update `interruptTask`). */
-  interrupt(request: InterruptRequest): Promise<InterruptVerdict>;
-  /** Coordinator abort (update `abortRun`). */
-  abort(request?: AbortRequest): Promise<AbortVerdict>;
-  /** Decides a task in adjudication (update `adjudicate`); a refused decision rejects with the reason. */
-  adjudicate(request: AdjudicateRequest): Promise<AdjudicateVerdict>;
-  /** Adds tasks to the running graph (update `addTasks`); a refusal rejects with its code and path. */
-  addTasks(request: AddTasksRequestInput): Promise<AddTasksVerdict>;
-  /** Queries: answers carry an ISO twin beside each timestamp (`startedAtIso`), except `budget`. */
-  status(): Promise<WithIsoTimes<StatusView>>;
-  tasks(query?: TasksQuery): Promise<WithIsoTimes<TaskView>[]>;
-  activeClaims(): Promise<WithIsoTimes<ActiveClaim>[]>;
-  adjudications(): Promise<WithIsoTimes<AdjudicationRecord>[]>;
-  budget(): Promise<BudgetView>;
-  events(query?: EventsQuery): Promise<WithIsoTimes<EventsPage>>;
-}
+/** A message of the table as a method: a query or an update answers, a signal resolves once the server has it. */
+type MethodOf<M> =
+  M extends QueryMessage<infer Ret, infer Args>
+    ? (...args: Args) => Promise<Ret>
+    : M extends SignalMessage<infer Args>
+      ? (...args: Args) => Promise<void>
+      : M extends UpdateMessage<infer Ret, infer Request>
+        ? undefined extends M['omitted']
+          ? (request: Request) => Promise<Ret>
+          : (request?: Request) => Promise<Ret>
+        : never;
+
+/**
+ * Every message of the run (src/workflows/messages.ts) as a method of the same name, typed by its
+ * definition: `status()`, `interrupt(request)`, `sendMessage(request)`, `signalAbort(request?)`, ...
+ */
+export type TeamRunControls = { [K in keyof TeamRunMessages]: MethodOf<TeamRunMessages[K]> };
 
 /**
  * A handle on one team run: Temporal's workflow handle (`result()`, `describe()`, `cancel()`, ...) and the controls.
@@ -79,19 +69,18 @@ export type TeamRunHandle = WorkflowHandle<typeof teamRun> & TeamRunControls;
 /** Adds the controls to a workflow handle of a `teamRun` workflow. */
 export function withControls<H extends WorkflowHandle<typeof teamRun>>(handle: H): H & TeamRunControls {
   retryingUpdates(handle);
-  const controls: TeamRunControls = {
-    interrupt: (request) => handle.executeUpdate(interruptTaskUpdate, { args: [request] }),
-    abort: (request = {}) => handle.executeUpdate(abortRunUpdate, { args: [request] }),
-    adjudicate: (request) => handle.executeUpdate(adjudicateUpdate, { args: [request] }),
-    addTasks: (request) => handle.executeUpdate(addTasksUpdate, { args: [request] }),
-    status: () => handle.query(statusQuery),
-    tasks: (query) => handle.query(tasksQuery, query),
-    activeClaims: () => handle.query(activeClaimsQuery),
-    adjudications: () => handle.query(adjudicationsQuery),
-    budget: () => handle.query(budgetQuery),
-    events: (query) => handle.query(eventsQuery, query),
-  };
-  return Object.assign(handle, controls);
+  const table = Object.entries(TEAM_RUN_MESSAGES) as Array<[keyof TeamRunMessages, TeamRunMessage]>;
+  const controls = Object.fromEntries(table.map(([method, message]) => [method, methodOf(handle, message)]));
+  return Object.assign(handle, controls as TeamRunControls);
+}
+
+/** One message's method, sent through the handle (whose updates retry a refusal at a handover). */
+function methodOf(handle: WorkflowHandle, message: TeamRunMessage): (...args: unknown[]) => Promise<unknown> {
+  const { definition } = message;
+  if (definition.type === 'query') return (...args) => handle.query(definition, ...args);
+  if (definition.type === 'signal') return (...args) => handle.signal(definition, ...args);
+  const { omitted } = message as UpdateMessage<unknown, unknown>;
+  return (request = omitted) => handle.executeUpdate(definition, { args: [request] });
 }
 
 type UpdateOptions = WorkflowUpdateOptions & { args?: unknown[] };

@@ -1,5 +1,6 @@
 /**
- * The run's message handlers: queries answer from the run's views, updates validate before they
+ * The run's message handlers: one per entry of the message table (messages.ts), each mapped here to
+ * the rule of the run it calls. Queries answer from the run's views, updates validate before they
  * reach history and answer with a verdict, signals apply or are recorded as rejected. A
  * TeamControlError reaches the client as the update's failure; anything else is a bug.
  */
@@ -10,8 +11,83 @@ import { callerOf } from '../plan/requests/caller';
 import { AttemptConfirmations } from '../team/governance';
 import type { TeamRun } from '../team/run';
 import { withIsoTimes as iso } from './iso-times';
-import * as msg from './messages';
+import {
+  TEAM_RUN_MESSAGES,
+  type QueryMessage,
+  type SignalMessage,
+  type TeamRunMessage,
+  type TeamRunMessages,
+  type UpdateMessage,
+} from './messages';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
+
+/** What an update calls: its validator's check and the rule that applies it. */
+export interface UpdateRule<Ret, Request> {
+  validate: (request: Request) => void;
+  apply: (request: Request) => Ret;
+  /**
+   * For a message a task may send as its attempt (sendMessage, readInbox, addTasks): the task and token
+   * its worker is asked to confirm before the run takes the request as the task's.
+   */
+  sentBy?: (request: Request) => { key: string; fencingToken: unknown };
+}
+
+type RuleOf<M> =
+  M extends QueryMessage<infer Ret, infer Args>
+    ? (...args: Args) => Ret
+    : M extends SignalMessage<infer Args>
+      ? (...args: Args) => void
+      : M extends UpdateMessage<infer Ret, infer Request>
+        ? UpdateRule<Ret, Request>
+        : never;
+
+/** The rule of every message of the table: a message without one does not compile. */
+export type MessageRules = { [K in keyof TeamRunMessages]: RuleOf<TeamRunMessages[K]> };
+
+/** Each message mapped to the run's rule; the views that hold timestamps get their ISO twins here. */
+export function messageRules(run: TeamRun, now: () => number): MessageRules {
+  return {
+    status: () => iso(run.status(now())),
+    tasks: (query) => iso(run.tasksPage(query ?? {})),
+    activeClaims: () => iso(run.activeClaims()),
+    adjudications: () => iso(run.adjudicationsView()),
+    budget: () => run.budgetView(now()),
+    events: (query) => iso(run.eventsView(query ?? {})),
+    members: () => run.membersView(),
+    messages: (query) => run.messagesView(query ?? {}),
+    sendMessage: {
+      validate: (request) => run.validateSendMessage(request),
+      apply: (request) => run.sendMessage(request, now()),
+      sentBy: (request) => ({ key: request.from, fencingToken: request.fencingToken }),
+    },
+    readInbox: {
+      validate: (request) => run.validateReadInbox(request),
+      apply: (request) => run.readInbox(request, now()),
+      sentBy: (request) => ({ key: request.key, fencingToken: request.fencingToken }),
+    },
+    // The signal forms: a request that cannot apply is recorded as `control:rejected`, never thrown.
+    signalInterrupt: (request) => {
+      run.interrupt(request, now());
+    },
+    signalAbort: (request) => {
+      run.abort(request, now());
+    },
+    interrupt: {
+      validate: (request) => run.validateInterrupt(request),
+      apply: (request) => run.interrupt(request, now()),
+    },
+    abort: { validate: (request) => run.validateAbort(request), apply: (request) => run.abort(request, now()) },
+    adjudicate: {
+      validate: (request) => run.validateAdjudicate(request),
+      apply: (request) => run.adjudicate(request, now()),
+    },
+    addTasks: {
+      validate: (request) => run.validateAddTasks(request),
+      apply: (request) => run.addTasks(request, now()),
+      sentBy: (request) => ({ key: request.parent ?? '', fencingToken: request.fencingToken }),
+    },
+  };
+}
 
 export function registerHandlers(run: TeamRun): void {
   const now = () => Date.now();
@@ -53,108 +129,33 @@ export function registerHandlers(run: TeamRun): void {
       );
     }
   };
+  // The worker's own signal, not the contract's: it has no entry in the table and no description.
   setHandler(attemptRunningSignal, (announcement) => {
     run.attemptsRunning(announcement);
   });
-  setHandler(msg.statusQuery, () => iso(run.status(now())), {
-    description: 'Progress, budget and pending adjudications',
-  });
-  setHandler(msg.tasksQuery, (query) => iso(run.tasksPage(query ?? {})), {
-    description: 'Tasks, paged: { status?, offset?, limit? } (default limit 1000, at most 2000)',
-  });
-  setHandler(msg.activeClaimsQuery, () => iso(run.activeClaims()), {
-    description: 'Attempts holding a lease now, with the fencing token to interrupt them',
-  });
-  setHandler(msg.adjudicationsQuery, () => iso(run.adjudicationsView()), {
-    description: 'Adjudication records, pending (decision null) and decided',
-  });
-  setHandler(msg.budgetQuery, () => run.budgetView(now()), {
-    description: 'Limits, used, reserved and remaining budget',
-  });
-  setHandler(msg.eventsQuery, (query) => iso(run.eventsView(query ?? {})), {
-    description: 'Run events after a sequence number: { after?, limit? }',
-  });
-  setHandler(msg.membersQuery, () => run.membersView(), {
-    description:
-      'One row per teammate slot: { holder, state: idle|running|shutdown, currentTask, completed, failed, lastError, ' +
-      'since }',
-  });
-  setHandler(msg.messagesQuery, (query) => run.messagesView(query ?? {}), {
-    description: 'Mailbox messages held: { to?, after?, limit? } (at most 100); nextId continues',
-  });
-  setHandler(
-    msg.sendMessageUpdate,
-    async (request) => {
-      await confirmed(request, 'sendMessage', request.from, request.fencingToken);
-      return asFailure(() => run.sendMessage(request, now()));
-    },
-    {
-      validator: (request) => {
-        asFailure(() => run.validateSendMessage(request));
-        checkProof(request, 'sendMessage');
-      },
-      description:
-        'Send a mailbox message: { from, to: task key | teammate-<n> | coordinator | "*", subject?, body, ' +
-        "fencingToken? (a task sending), actor?, attempt? (its worker's proof) }",
-    },
-  );
-  setHandler(
-    msg.readInboxUpdate,
-    async (request) => {
-      await confirmed(request, 'readInbox', request.key, request.fencingToken);
-      return asFailure(() => run.readInbox(request, now()));
-    },
-    {
-      validator: (request) => {
-        asFailure(() => run.validateReadInbox(request));
-        checkProof(request, 'readInbox');
-      },
-      description:
-        "Read a running task's inbox: { key, fencingToken, peek?, attempt? } (advances its cursor unless peek)",
-    },
-  );
-  setHandler(
-    msg.interruptTaskSignal,
-    (request) => {
-      run.interrupt(request, now());
-    },
-    { description: 'Take over a running task: { key, fencingToken, requestId?, actor?, reason?, evidenceDigest? }' },
-  );
-  setHandler(
-    msg.abortRunSignal,
-    (request) => {
-      run.abort(request, now());
-    },
-    { description: 'Abort the run: { reason?, requestId?, actor?, requireAdjudication? }' },
-  );
-  setHandler(msg.interruptTaskUpdate, (request) => run.interrupt(request, now()), {
-    validator: (request) => asFailure(() => run.validateInterrupt(request)),
-    description: 'Take over a running task and get the verdict: { key, fencingToken, requestId?, actor?, reason? }',
-  });
-  setHandler(msg.abortRunUpdate, (request?) => run.abort(request, now()), {
-    validator: (request?) => asFailure(() => run.validateAbort(request)),
-    description: 'Abort the run and get the number of attempts stopped: { reason?, requestId?, actor? }',
-  });
-  setHandler(msg.adjudicateUpdate, (request) => asFailure(() => run.adjudicate(request, now())), {
-    validator: (request) => {
-      asFailure(() => run.validateAdjudicate(request));
-    },
-    description:
-      'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
-  });
-  setHandler(
-    msg.addTasksUpdate,
-    async (request) => {
-      await confirmed(request, 'addTasks', request.parent ?? '', request.fencingToken);
-      return asFailure(() => run.addTasks(request, now()));
-    },
-    {
-      validator: (request) => {
-        asFailure(() => run.validateAddTasks(request));
-        checkProof(request, 'addTasks');
-      },
-      description:
-        'Add tasks to the running graph: { tasks: [TaskSpec...], parent?, fencingToken?, requestId, actor?, attempt? }',
-    },
-  );
+  const rules = messageRules(run, now);
+  const table = Object.entries(TEAM_RUN_MESSAGES) as Array<[keyof TeamRunMessages, TeamRunMessage]>;
+  for (const [method, { definition, description }] of table) {
+    if (definition.type === 'query') {
+      setHandler(definition, rules[method] as (...args: unknown[]) => unknown, { description });
+    } else if (definition.type === 'signal') {
+      setHandler(definition, rules[method] as (...args: unknown[]) => void, { description });
+    } else {
+      const { validate, apply, sentBy } = rules[method] as UpdateRule<unknown, unknown>;
+      // Only the attempt's own messages name who sent them (sentBy), so the name is one of AttemptMessage.
+      const message = definition.name as AttemptMessage;
+      const validator = (request: unknown) => {
+        asFailure(() => validate(request));
+        if (sentBy) checkProof(request, message);
+      };
+      const handler = sentBy
+        ? async (request: unknown) => {
+            const { key, fencingToken } = sentBy(request);
+            await confirmed(request, message, key, fencingToken);
+            return asFailure(() => apply(request));
+          }
+        : (request: unknown) => asFailure(() => apply(request));
+      setHandler(definition, handler, { validator, description });
+    }
+  }
 }

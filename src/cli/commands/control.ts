@@ -3,9 +3,16 @@ import os from 'node:os';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Option, type Command } from 'commander';
-import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../../client';
-import type { AbortRequest, AdjudicateRequest, AdjudicationRecord, Decision, InterruptVerdict } from '../../contract';
-import * as msg from '../../workflows/messages';
+import { teamRunHandle, teamRunResult, type TeamRunControls, type TeamRunHandle } from '../../client';
+import type {
+  AbortRequest,
+  ActiveClaim,
+  AdjudicateRequest,
+  AdjudicationRecord,
+  Decision,
+  InterruptVerdict,
+} from '../../contract';
+import { TEAM_RUN_MESSAGES, type TeamRunMessages } from '../../workflows/messages';
 import { CliError, printJson, withClient } from '../context';
 import { oneLine, table } from '../../format';
 import { intOption } from '../options';
@@ -47,10 +54,22 @@ function rejectionOf(err: unknown): { code: string; message: string } | null {
   return null;
 }
 
-export async function update<T>(what: string, send: () => Promise<T>): Promise<T> {
+/** The handle's methods that send an update. */
+type UpdateMethod = {
+  [K in keyof TeamRunMessages]: TeamRunMessages[K] extends { readonly omitted: unknown } ? K : never;
+}[keyof TeamRunMessages];
+
+/** Sends the update `method` through the handle; a refusal is a CliError naming the message and its code. */
+export async function update<K extends UpdateMethod>(
+  handle: TeamRunHandle,
+  method: K,
+  ...args: Parameters<TeamRunControls[K]>
+): Promise<Awaited<ReturnType<TeamRunControls[K]>>> {
+  const send = handle[method] as (...request: unknown[]) => ReturnType<TeamRunControls[K]>;
   try {
-    return await send();
+    return await send(...args);
   } catch (err) {
+    const what = TEAM_RUN_MESSAGES[method].definition.name;
     const rejection = rejectionOf(err);
     if (rejection) {
       const said = rejection.message.startsWith(`${rejection.code}: `)
@@ -64,7 +83,7 @@ export async function update<T>(what: string, send: () => Promise<T>): Promise<T
 
 const time = (ms: number) => new Date(ms).toISOString();
 
-function claimsTable(claims: msg.ActiveClaim[]): string {
+function claimsTable(claims: ActiveClaim[]): string {
   return table(
     ['KEY', 'TOKEN', 'ATTEMPT', 'HOLDER', 'STARTED', 'INTERRUPTED'],
     claims.map((c) => [
@@ -170,7 +189,7 @@ export function registerControl(program: Command): void {
     .description('attempts that hold a lease now, with the fencing token an interruption must name')
     .option('--json', 'print JSON')
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
-      const claims = await withRun(command, workflowId, (handle) => handle.query(msg.activeClaimsQuery));
+      const claims = await withRun(command, workflowId, (handle) => handle.activeClaims());
       if (options.json) printJson(claims);
       else process.stdout.write(claims.length ? `${claimsTable(claims)}\n` : 'no attempt holds a lease\n');
     });
@@ -191,7 +210,7 @@ export function registerControl(program: Command): void {
       const verdict = await withRun(command, workflowId, async (handle) => {
         // The token is read first, so this can only ever stop the attempt that was seen.
         const fencingToken =
-          options.fencingToken ?? (await handle.query(msg.activeClaimsQuery)).find((c) => c.key === key)?.fencingToken;
+          options.fencingToken ?? (await handle.activeClaims()).find((c) => c.key === key)?.fencingToken;
         const request = {
           key,
           fencingToken,
@@ -199,7 +218,7 @@ export function registerControl(program: Command): void {
           actor: options.actor ?? defaultActor(),
           reason: options.reason,
         };
-        return update('interruptTask', () => handle.executeUpdate(msg.interruptTaskUpdate, { args: [request] }));
+        return update(handle, 'interrupt', request);
       });
       if (options.json) printJson(verdict);
       else process.stdout.write(`${explainInterrupt(key, verdict)}\n`);
@@ -228,9 +247,7 @@ export function registerControl(program: Command): void {
         actor: options.actor ?? defaultActor(),
         requireAdjudication: options.adjudication,
       };
-      const verdict = await withRun(command, workflowId, (handle) =>
-        update('abortRun', () => handle.executeUpdate(msg.abortRunUpdate, { args: [request] })),
-      );
+      const verdict = await withRun(command, workflowId, (handle) => update(handle, 'abort', request));
       if (options.json) printJson(verdict);
       else if (!verdict.ok)
         process.stdout.write(`not aborted: ${verdict.reason}${verdict.message ? `: ${verdict.message}` : ''}\n`);
@@ -252,9 +269,7 @@ export function registerControl(program: Command): void {
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
       const records = await withRun(command, workflowId, async (handle) => {
         const { status } = await handle.describe();
-        return status.name === 'RUNNING'
-          ? handle.query(msg.adjudicationsQuery)
-          : (await teamRunResult(handle)).adjudications;
+        return status.name === 'RUNNING' ? handle.adjudications() : (await teamRunResult(handle)).adjudications;
       });
       if (options.json) {
         printJson(records);
@@ -289,9 +304,7 @@ export function registerControl(program: Command): void {
         evidenceDigest: options.evidenceDigest,
         result: parseResult(options.result),
       };
-      const outcome = await withRun(command, workflowId, (handle) =>
-        update('adjudicate', () => handle.executeUpdate(msg.adjudicateUpdate, { args: [request] })),
-      );
+      const outcome = await withRun(command, workflowId, (handle) => update(handle, 'adjudicate', request));
       if (options.json) printJson(outcome);
       else {
         const again = outcome.idempotent ? ' (decided earlier with this decision id)' : '';

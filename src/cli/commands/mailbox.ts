@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import type { MailMessage, ReadInboxAnswer, SendMessageVerdict } from '../../contract';
-import * as msg from '../../workflows/messages';
 import { askGateway, attemptFromEnv, gatewayFromEnv } from '../attempt-env';
 import { CliError, printJson } from '../context';
 import { oneLine, table } from '../../format';
@@ -60,11 +59,7 @@ export function registerMailbox(program: Command): void {
       const { messages } = gateway
         ? await askGateway<ReadInboxAnswer>(gateway, 'readInbox', { peek })
         : await withRun(command, attempt.workflowId, (handle) =>
-            update('readInbox', () =>
-              handle.executeUpdate(msg.readInboxUpdate, {
-                args: [{ key: attempt.key, fencingToken: attempt.fencingToken, peek }],
-              }),
-            ),
+            update(handle, 'readInbox', { key: attempt.key, fencingToken: attempt.fencingToken, peek }),
           );
       // One line, so a shell can use it as is (`::teamrun-output::{"got":$(teamrun inbox)}`).
       process.stdout.write(`${JSON.stringify(messages)}\n`);
@@ -116,9 +111,7 @@ export function registerMailbox(program: Command): void {
             subject: options.subject,
             body: bodyOf(text),
           })
-        : await withRun(command, workflowId, (handle) =>
-            update('sendMessage', () => handle.executeUpdate(msg.sendMessageUpdate, { args: [request] })),
-          );
+        : await withRun(command, workflowId, (handle) => update(handle, 'sendMessage', request));
       if (options.json) printJson(answer);
       else process.stdout.write(`sent message ${answer.id} to ${options.to}\n`);
     });
@@ -137,7 +130,7 @@ export function registerMailbox(program: Command): void {
         command: Command,
       ) => {
         const page = await withRun(command, workflowId, (handle) =>
-          handle.query(msg.messagesQuery, { to: options.to, after: options.after, limit: options.limit }),
+          handle.messages({ to: options.to, after: options.after, limit: options.limit }),
         );
         if (options.json) printJson(page);
         else process.stdout.write(page.messages.length ? `${messagesTable(page.messages)}\n` : 'no messages\n');
@@ -149,7 +142,7 @@ export function registerMailbox(program: Command): void {
     .description('one row per teammate slot: idle, running or shutdown, its task, and what it has done')
     .option('--json', 'print JSON')
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
-      const members = await withRun(command, workflowId, (handle) => handle.query(msg.membersQuery));
+      const members = await withRun(command, workflowId, (handle) => handle.members());
       if (options.json) printJson(members);
       else {
         const rows = members.map((m) => [

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { AddTasksVerdict } from '../../contract';
 import type { AddTasksRequestInput } from '../../plan/requests/add-tasks';
-import * as msg from '../../workflows/messages';
 import { askGateway, attemptFromEnv, gatewayFromEnv } from '../attempt-env';
 import { CliError, printJson, userFile } from '../context';
 import { actorOption, defaultActor, update, withRun } from './control';
@@ -80,9 +79,7 @@ export function registerSpawn(program: Command): void {
         // Through the worker's gateway the run knows it is the attempt; without one, as a person with the token.
         const answer = gateway
           ? await askGateway<AddTasksVerdict>(gateway, 'addTasks', { tasks, requestId: request.requestId })
-          : await withRun(command, workflowId, (handle) =>
-              update('addTasks', () => handle.executeUpdate(msg.addTasksUpdate, { args: [request] })),
-            );
+          : await withRun(command, workflowId, (handle) => update(handle, 'addTasks', request));
         if (options.json) printJson(answer);
         else
           process.stdout.write(
