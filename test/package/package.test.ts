@@ -39,10 +39,18 @@ beforeAll(async () => {
   await sh('npm', ['init', '-y']);
   // As a user installs it, install scripts included: nothing is compiled, because better-sqlite3
   // (which builds SQLite where no prebuilt binary can be fetched) is an optional peer dependency.
+  // And as on a machine without a C toolchain: the compilers node-gyp would call fail at once.
+  const noToolchain = path.join(work, 'no-toolchain');
+  mkdirSync(noToolchain);
+  for (const tool of ['cc', 'gcc', 'c++', 'g++', 'clang', 'make']) {
+    writeFileSync(path.join(noToolchain, tool), '#!/bin/sh\necho "no C toolchain here" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+  }
   await sh(
     'npm',
     ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, packed.filename), 'zod@^4'],
-    { timeout: 900_000 },
+    { timeout: 900_000, env: { PATH: `${noToolchain}${path.delimiter}${process.env.PATH}`, CC: 'cc', CXX: 'c++' } },
   );
 }, 1_200_000);
 
