@@ -56,6 +56,29 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** A consumer's worker process, once it printed `ready`; it fails at once if the worker exits first. */
+async function startWorker(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, ready: string) {
+  const worker: ChildProcess = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  worker.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  worker.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  try {
+    await waitFor(
+      `${args.join(' ')} to start`,
+      () => {
+        if (worker.exitCode !== null) throw new Error(`worker exited: ${output}`);
+        return output.includes(ready);
+      },
+      120_000,
+      200,
+    );
+  } catch (err) {
+    worker.kill('SIGINT');
+    throw err;
+  }
+  return { worker, output: () => output };
+}
+
 describe('npm pack', () => {
   it('holds the compiled code, its declarations, the workflow bundle, the plan schema, docs and license; nothing of tests, benchmarks, fixtures or sources', () => {
     const files = packed.files.map((f) => f.path);
@@ -196,25 +219,9 @@ describe('the package installed from its tarball in a fresh project', () => {
       ].join('\n'),
     );
     const env = { ...process.env, TEMPORAL_ADDRESS: temporalAddress(), TEAMRUN_TASK_QUEUE: taskQueue };
-    const worker: ChildProcess = spawn(process.execPath, ['worker.js'], {
-      cwd: project,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    worker.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
-    worker.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+    const { worker, output } = await startWorker(process.execPath, ['worker.js'], project, env, 'worker ready');
     try {
-      await waitFor(
-        'the consumer worker to start',
-        () => {
-          if (worker.exitCode !== null) throw new Error(`worker exited: ${output}`);
-          return output.includes('worker ready');
-        },
-        120_000,
-        200,
-      );
-      expect(output).toContain(
+      expect(output()).toContain(
         `workflows from ${path.join(project, 'node_modules', 'teamrun', 'dist', 'workflow-bundle.js')}`,
       );
       const { stdout } = await sh(process.execPath, ['start.js'], { env: { TEAMRUN_TASK_QUEUE: taskQueue } });
@@ -307,24 +314,9 @@ describe("the README's first hour, in a fresh CommonJS project", () => {
     expect(tsc).toBe('');
 
     const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-    const worker: ChildProcess = spawn(tsx, ['worker.ts'], {
-      cwd: dir,
-      env: { ...process.env, TEMPORAL_ADDRESS: temporalAddress() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    worker.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
-    worker.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+    const env = { ...process.env, TEMPORAL_ADDRESS: temporalAddress() };
+    const { worker } = await startWorker(tsx, ['worker.ts'], dir, env, 'worker ready on task queue greeters');
     try {
-      await waitFor(
-        "the README's worker to start",
-        () => {
-          if (worker.exitCode !== null) throw new Error(`worker exited: ${output}`);
-          return output.includes('worker ready on task queue greeters');
-        },
-        120_000,
-        200,
-      );
       const { stdout } = await sh(tsx, ['start.ts'], { cwd: dir });
       expect(stdout).toMatch(/^hello-\S+: running\n/);
       expect(stdout).toContain('succeeded [["ada",{"greeting":"hello Ada","fencingToken":1}],["done",null]]');
