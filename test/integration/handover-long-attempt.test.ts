@@ -8,6 +8,7 @@ import {
   type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { ATTEMPT_RUNNING_SIGNAL } from '../../src/activities/interface';
 import type { TeamRunHandle } from '../../src/client';
 import * as msg from '../../src/workflows/messages';
 import { spawnWorkerProcess, startRun, temporalAddress, testClient, uniqueQueue, waitFor } from '../helpers/env';
@@ -73,6 +74,13 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
       worker,
     );
     await waitFor('long to run', () => lines(`${dir}/start`).length === 1);
+    // A run carries only attempts that told it where they run (after their first second, ATTEMPT_RUNNING_SIGNAL);
+    // until then a handover waits for them, as it always did.
+    await waitFor('long to announce its worker', async () =>
+      ((await handle.fetchHistory()).events ?? []).some(
+        (e) => e.workflowExecutionSignaledEventAttributes?.signalName === ATTEMPT_RUNNING_SIGNAL,
+      ),
+    );
     // A non-operator's interrupt with a 1 MB reason: refused, but the server records every signal first.
     const junk = 'x'.repeat(MB);
     let seen = 0;
@@ -111,6 +119,7 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
     expect(chain.length).toBeGreaterThanOrEqual(4);
     for (const run of chain.slice(0, -1)) expect(run.status).toBe('CONTINUED_AS_NEW');
     expect(chain.at(-1)!.status).toBe('COMPLETED');
+    console.log('RUNS', JSON.stringify(chain.map((r) => r.historyBytes)));
     for (const run of chain) expect(run.historyBytes).toBeLessThan(10 * MB);
     const events = await eventsOf(handle);
     expect(events.filter((e) => e.type === 'task:completed')).toHaveLength(1);
