@@ -58,13 +58,19 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       void sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
     }
     let handingOver = false;
+    // Whether this handover may carry long attempts rather than wait for them: asked once, as it
+    // begins with attempts in flight (runs recorded before carrying existed keep waiting).
+    let carrying = false;
     for (;;) {
       const now = Date.now();
       // Stops asked for while the run waited (takeover, abort, wall clock) go out first.
       attempts.cancelStopped();
       // A cancelled run closes as Canceled here, with its result: it never hands over.
       if (run.cancelling) handingOver = false;
-      else if (!handingOver) handingOver = startHandover(run, now);
+      else if (!handingOver) {
+        handingOver = startHandover(run, now);
+        carrying = handingOver && run.activeCount > 0 && patched(CARRY_ATTEMPTS);
+      }
       run.expireApprovals(now);
       if (!handingOver) for (const claim of run.claim(now)) attempts.launch(claim);
       hooks.start();
@@ -72,7 +78,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       attempts.cancelStopped();
       publisher.publish();
       if (run.phase() === 'done') break;
-      if (handingOver && (run.activeCount === 0 || (run.mayHandOver() && patched(CARRY_ATTEMPTS)))) {
+      if (handingOver && (run.activeCount === 0 || (carrying && run.mayHandOver()))) {
         // Long attempts still running are carried, not waited for: their workers keep them for
         // the next run (which adopts them), and the old run's activities end unanswered.
         const carried = run.activeCount;
@@ -93,7 +99,9 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       // Wait for the next change, or the next time the run must act by itself.
       const seen = run.version;
       const wait = run.beginWait(now, handingOver);
-      const changed = () => run.version !== seen;
+      // An attempt announcing its worker changes no state the loop waits on, but may let a
+      // carrying handover go ahead: wake for that too.
+      const changed = () => run.version !== seen || (carrying && run.mayHandOver());
       let moved = true;
       if (wait.timeoutMs === null) await condition(changed);
       else moved = wait.timeoutMs > 0 && (await condition(changed, wait.timeoutMs));

@@ -83,22 +83,28 @@ async function eventsOf(handle: TeamRunHandle) {
   return (await handle.query(msg.eventsQuery, { limit: 10_000 })).events;
 }
 
-/** How many handovers the run has begun (its events travel with it from run to run). */
-async function handoversBegun(handle: TeamRunHandle): Promise<number> {
-  return (await eventsOf(handle)).filter((e) => e.type === 'run:continuing-as-new').length;
+/** How many handovers the run has begun and completed (its events travel with it from run to run). */
+async function handovers(handle: TeamRunHandle): Promise<{ begun: number; done: number }> {
+  const events = await eventsOf(handle);
+  const count = (type: string) => events.filter((e) => e.type === type).length;
+  return { begun: count('run:continuing-as-new'), done: count('run:continued-as-new') };
 }
 
 /**
  * Keeps pumping until the history has grown past the threshold and the current run begins a
- * handover. A run that carries its long attempts hands over within a workflow task or two, so
- * what is awaited is a handover begun since pumping started, not one still in progress.
+ * handover, then waits for the next run to take over. A run that carries its long attempts hands
+ * over within a workflow task or two, so what is awaited is a handover begun since pumping
+ * started, not one seen in progress.
  */
 async function pumpUntilHandover(handle: TeamRunHandle, prefix: string, sent: Sent): Promise<void> {
-  const before = await handoversBegun(handle);
-  for (let i = 0; (await handoversBegun(handle)) === before; i++) {
+  const before = await handovers(handle);
+  for (let i = 0; (await handovers(handle)).begun === before.begun; i++) {
     if (i === 100) throw new Error(`${handle.workflowId}: still not handing over after ${i} rounds of messages`);
     await pump(handle, `${prefix}-${i}`, 1, sent);
   }
+  // A handover waits up to 10 s for each worker to take note of the attempts it carries: on a busy
+  // machine more than the default 30 s may pass before the next run records that it took over.
+  await waitFor('the next run to take over', async () => (await handovers(handle)).done > before.done, 90_000);
 }
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
@@ -161,8 +167,14 @@ async function runScenario(name: string, continueAsNewAfterEvents?: number) {
   });
   await pump(handle, 'before-freeze', 10, sent);
   if (chained) await pumpUntilHandover(handle, 'until-handover-2', sent);
-  worker.child.kill('SIGSTOP');
+  // Frozen only once the current run attends the attempt (a carried one through an adopt of its
+  // own), so that its heartbeats stop and its lease expires after the TTL in this run.
   const latest = (await testClient()).workflow.getHandle(handle.workflowId);
+  await waitFor('the current run to attend lease', async () => {
+    const pending = (await latest.describe()).raw.pendingActivities ?? [];
+    return pending.some((a) => a.activityId === 'lease#1' && a.lastStartedTime);
+  });
+  worker.child.kill('SIGSTOP');
   const frozenUpdates = [0, 1, 2].map((i) => {
     sent.updates.push(`frozen-${i}-u`);
     return handle.executeUpdate(msg.interruptTaskUpdate, { args: [ghost(`frozen-${i}-u`)] });

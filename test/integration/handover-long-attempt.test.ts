@@ -119,7 +119,6 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
     expect(chain.length).toBeGreaterThanOrEqual(4);
     for (const run of chain.slice(0, -1)) expect(run.status).toBe('CONTINUED_AS_NEW');
     expect(chain.at(-1)!.status).toBe('COMPLETED');
-    console.log('RUNS', JSON.stringify(chain.map((r) => r.historyBytes)));
     for (const run of chain) expect(run.historyBytes).toBeLessThan(10 * MB);
     const events = await eventsOf(handle);
     expect(events.filter((e) => e.type === 'task:completed')).toHaveLength(1);
