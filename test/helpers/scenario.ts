@@ -1,3 +1,4 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
@@ -40,4 +41,15 @@ export async function runForTest(plan: TeamPlanInput, worker: TestWorker): Promi
     if (status.name === 'RUNNING') await handle.terminate('test finished');
   });
   return handle;
+}
+
+/** The code a refused update failed with (its validator's or its handler's), or "accepted". */
+export async function updateCodeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) return (err.cause as { type?: string }).type;
+    throw err;
+  }
+  return 'accepted';
 }

@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { connectClient, startTeamRun, type TeamRunHandle } from '../../src/client';
 import { loadConfig } from '../../src/config/config';
@@ -12,7 +11,7 @@ import type { TeamPlanInput } from '../../src/plan/schema';
 import { loadPlanFile } from '../../src/plan/load';
 import { KEY1, codecFixture } from '../helpers/codec';
 import { temporalAddress, temporalBinary, testClient, uniqueQueue, waitFor } from '../helpers/env';
-import { runForTest, workerForTest } from '../helpers/scenario';
+import { runForTest, workerForTest, updateCodeOf } from '../helpers/scenario';
 
 const root = path.resolve(__dirname, '..', '..');
 /**
@@ -25,17 +24,6 @@ const WORKER_ENV = { PATH: '/usr/bin:/bin', HOME: os.homedir() };
 const READ_MAIL =
   'for i in $(seq 1 240); do m=$(teamrun inbox); if [ "$m" != "[]" ]; then ' +
   'echo "::teamrun-output::$m"; exit 0; fi; sleep 0.5; done; exit 1';
-
-/** The update's refusal code, or 'accepted'. */
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) return (err.cause as { type?: string }).type;
-    throw err;
-  }
-  return 'accepted';
-}
 
 function tmpDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-identity-'));
@@ -81,7 +69,7 @@ describe('a task speaks to its run as its attempt; a fencing token alone is a pe
     const client = await testClient();
     const run = client.workflow.getHandle(handle.workflowId);
     const update = (name: string, request: Record<string, unknown>) =>
-      codeOf(run.executeUpdate<unknown, [unknown]>(name, { args: [request] }));
+      updateCodeOf(run.executeUpdate<unknown, [unknown]>(name, { args: [request] }));
     const evil = { tasks: [{ key: 'evil', executor: { kind: 'noop' } }], parent: 'spawner', fencingToken };
 
     expect(await update('addTasks', { ...evil, requestId: 'evil-1' })).toBe('forbidden');

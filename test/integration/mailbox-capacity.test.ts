@@ -3,18 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAILBOX_LIMITS } from '../../src/team/mailbox';
 import * as msg from '../../src/workflows/messages';
 import { waitFor } from '../helpers/env';
-import { runForTest, workerForTest } from '../helpers/scenario';
-
-/** The code a refused update failed with, or "accepted". */
-const codeOf = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) return (err.cause as { type?: string }).type;
-    throw err;
-  }
-  return 'accepted';
-};
+import { runForTest, workerForTest, updateCodeOf } from '../helpers/scenario';
 
 const historyOf = async (handle: WorkflowHandle) => {
   const events = (await handle.fetchHistory()).events ?? [];
@@ -61,7 +50,7 @@ describe('refused messages cost nothing', () => {
     const codes = new Map<string, number>();
     // Eight at a time: the server takes at most ten updates in flight per workflow.
     for (let batch = 0; batch < 2_000; batch += 8) {
-      const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => codeOf(send({ n: batch + n }))));
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => updateCodeOf(send({ n: batch + n }))));
       for (const code of answers) codes.set(code ?? 'none', (codes.get(code ?? 'none') ?? 0) + 1);
     }
     expect(Object.fromEntries(codes)).toEqual({ TEAM_MAILBOX_CAPACITY_EXCEEDED: 2_000 });

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { MAILBOX_LIMITS } from '../../src/team/mailbox';
@@ -19,7 +18,7 @@ import {
   waitFor,
 } from '../helpers/env';
 import { startOpenAiServer } from '../helpers/openai-server';
-import { runForTest, workerForTest } from '../helpers/scenario';
+import { runForTest, workerForTest, updateCodeOf } from '../helpers/scenario';
 
 const root = path.resolve(__dirname, '..', '..');
 /** The CLI as a shell task runs it: the run, key, token and server come from the attempt's environment. */
@@ -34,16 +33,6 @@ function tmpDir(): string {
 /** Polls `teamrun inbox` until a message arrives, then outputs what it read (one line of JSON). */
 const waitForMail = (extra = '') =>
   `for i in $(seq 1 240); do m=$(${CLI} inbox); if [ "$m" != "[]" ]; then ${extra} echo "::teamrun-output::{\\"received\\":$m}"; exit 0; fi; sleep 0.5; done; exit 1`;
-
-const codeOf = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) return (err.cause as { type?: string }).type;
-    throw err;
-  }
-  return 'accepted';
-};
 
 describe('teammates that talk', () => {
   it('a writer and a reviewer running at once exchange messages through teamrun send / teamrun inbox', async () => {
@@ -228,14 +217,14 @@ describe('teammates that talk', () => {
     ]);
     expect(stdout).toMatch(/Result\s+map\[id:1 ok:true\]/);
 
-    expect(await codeOf(send({ to: 'nobody' }))).toBe('TEAM_MAILBOX_MESSAGE_INVALID');
-    expect(await codeOf(send({ body: 'x'.repeat(MAILBOX_LIMITS.bodyBytes + 1) }))).toBe(
+    expect(await updateCodeOf(send({ to: 'nobody' }))).toBe('TEAM_MAILBOX_MESSAGE_INVALID');
+    expect(await updateCodeOf(send({ body: 'x'.repeat(MAILBOX_LIMITS.bodyBytes + 1) }))).toBe(
       'TEAM_MAILBOX_MESSAGE_TOO_LARGE',
     );
-    expect(await codeOf(send({ actor: 'mallory' }))).toBe('forbidden');
+    expect(await updateCodeOf(send({ actor: 'mallory' }))).toBe('forbidden');
     for (let n = 2; n <= MAILBOX_LIMITS.messages; n++) await send({ body: n });
     // Nobody has read them (the sleeper never runs): nothing can be compacted.
-    expect(await codeOf(send({ body: 'one too many' }))).toBe('TEAM_MAILBOX_CAPACITY_EXCEEDED');
+    expect(await updateCodeOf(send({ body: 'one too many' }))).toBe('TEAM_MAILBOX_CAPACITY_EXCEEDED');
     const { events } = await handle.query(msg.eventsQuery, { limit: 2_000 });
     expect(events.filter((e) => e.type === 'mailbox:pressure').map((e) => e.level)).toEqual([
       'high',

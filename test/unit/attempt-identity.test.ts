@@ -1,33 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TeamPlanInput } from '../../src/plan/schema';
-import { validatePlan } from '../../src/plan/validate';
 import { callerOf } from '../../src/plan/requests/caller';
 import { AttemptConfirmations, MAX_PENDING_CONFIRMATIONS } from '../../src/team/governance';
-import { TeamControlError } from '../../src/plan/requests/control';
-import { TeamRun } from '../../src/team/run';
-
-type TaskInput = TeamPlanInput['tasks'][number];
-const task = (key: string, extra: Partial<TaskInput> = {}): TaskInput => ({
-  key,
-  executor: { kind: 'noop' },
-  ...extra,
-});
-
-function runOf(tasks: TaskInput[], extra: Partial<TeamPlanInput> = {}): TeamRun {
-  const validation = validatePlan({ name: 'unit', teammates: 8, ...extra, tasks });
-  if (!validation.ok) throw new Error(JSON.stringify(validation.problems));
-  return TeamRun.start(validation.plan, 'wf-unit', 0);
-}
-
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return 'accepted';
-  } catch (err) {
-    if (err instanceof TeamControlError) return err.code;
-    throw err;
-  }
-};
+import { codeOf, runOf, task } from '../helpers/team-run';
 
 const proof = (nonce = 'n'.repeat(32)) => ({ queue: 'q/stop/w1/abc', nonce });
 

@@ -77,16 +77,30 @@ export type AdjudicateRequest = z.infer<typeof AdjudicateRequestSchema>;
 
 /** Parses a control payload; a malformed one is a `TeamControlError` naming the field. */
 export function parseControl<T>(schema: z.ZodType<T>, payload: unknown, message: string): T {
+  return parseRequest(schema, payload, message, {
+    tooLarge: 'value_too_large',
+    malformed: (field) => codeForMalformed(message, field),
+    withField: true,
+  });
+}
+
+/**
+ * Parses a request of `message` with `schema`; the first problem is thrown as a `TeamControlError`
+ * saying where (`message: path: problem`), with `tooLarge` for a value past its bound and
+ * `malformed(first path segment)` for anything else, and the path as its field when `withField`.
+ */
+export function parseRequest<T>(
+  schema: z.ZodType<T>,
+  payload: unknown,
+  message: string,
+  codes: { tooLarge: string; malformed: (field: PropertyKey | undefined) => string; withField: boolean },
+): T {
   const parsed = schema.safeParse(payload);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const where = issue.path.length ? issue.path.join('.') : 'payload';
-  const code = issue.code === 'too_big' ? 'value_too_large' : codeForMalformed(message, issue.path[0]);
-  throw new TeamControlError(
-    code,
-    `${message}: ${where}: ${issue.message}`,
-    issue.path.length ? issue.path.join('.') : null,
-  );
+  const path = issue.path.length ? issue.path.join('.') : null;
+  const code = issue.code === 'too_big' ? codes.tooLarge : codes.malformed(issue.path[0]);
+  throw new TeamControlError(code, `${message}: ${path ?? 'payload'}: ${issue.message}`, codes.withField ? path : null);
 }
 
 function codeForMalformed(message: string, field: PropertyKey | undefined): string {

@@ -4,7 +4,7 @@
  * codes. The mailbox itself (held messages, cursors) is mailbox.ts's.
  */
 import { z } from 'zod';
-import { TeamControlError } from './control';
+import { parseRequest } from './control';
 
 /**
  * Bounds of a run's mailbox. It lives in the run's state and travels in the continue-as-new
@@ -60,10 +60,9 @@ export type ReadInboxRequest = z.infer<typeof ReadInboxSchema>;
  * TEAM_MAILBOX_MESSAGE_INVALID.
  */
 export function parseMailbox<T>(schema: z.ZodType<T>, payload: unknown, message: string): T {
-  const parsed = schema.safeParse(payload);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue.path.length ? issue.path.join('.') : 'payload';
-  const code = issue.code === 'too_big' ? 'TEAM_MAILBOX_MESSAGE_TOO_LARGE' : 'TEAM_MAILBOX_MESSAGE_INVALID';
-  throw new TeamControlError(code, `${message}: ${where}: ${issue.message}`);
+  return parseRequest(schema, payload, message, {
+    tooLarge: 'TEAM_MAILBOX_MESSAGE_TOO_LARGE',
+    malformed: () => 'TEAM_MAILBOX_MESSAGE_INVALID',
+    withField: false,
+  });
 }
