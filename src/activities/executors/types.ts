@@ -4,6 +4,7 @@ import { TeamrunError } from '../../errors';
 import type { MailMessage } from '../../team/mailbox';
 import type { AttemptAccess, AttemptIdentity, AttemptLink, AttemptLogs } from '../interface';
 import type { Redactor } from '../redact';
+import type { ToolboxFactory } from '../tools/types';
 
 /** What an executor gets for one attempt. */
 export interface ExecutorContext extends AttemptIdentity {
@@ -22,7 +23,32 @@ export interface ExecutorContext extends AttemptIdentity {
   redactor: Redactor;
   /** How the attempt's own processes speak to its run as the attempt (the worker's attempt gateway). */
   attemptGateway?: AttemptAccess;
+  /** The attempt's reservation, live: usage is counted against it as it is reported (issue 26). */
+  budget?: LiveBudget;
+  /** Records a step of an agent-like attempt as a run event (`agent:turn`, `agent:tool`). */
+  emit?: (event: AttemptStepEvent) => void;
+  /** The worker's tools for this attempt (agent kinds). */
+  tools?: ToolboxFactory;
 }
+
+/**
+ * What the run granted an attempt and what it has reported so far. `report` and `reserve` resolve
+ * `false` once the run refused more: the attempt is then being stopped with
+ * `TEAM_TASK_BUDGET_EXCEEDED`, and the executor should end (its signal aborts too).
+ */
+export interface LiveBudget {
+  readonly granted: { tokens: number; usd: number };
+  readonly used: { tokens: number; usd: number };
+  /** Asks before spending: resolves true once what is left of the grant (extended if needed) covers `ask`. */
+  reserve(ask: { tokens?: number; usd?: number }): Promise<boolean>;
+  /** Counts usage as it is reported (priced by the worker); past the grant it asks for the overshoot. */
+  report(usage: Usage): Promise<boolean>;
+}
+
+/** A step of an agent attempt, as its run records it (CONTRACT: events `agent:turn`, `agent:tool`). */
+export type AttemptStepEvent =
+  | { type: 'agent:turn'; turn: number; inputTokens: number; outputTokens: number; tools: string[] }
+  | { type: 'agent:tool'; turn: number; tool: string; ms: number; ok: boolean };
 
 /**
  * Usage as one record or as records each priced on its own (its own model or its own cost):
