@@ -8,7 +8,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { TeamrunError } from '../errors';
-import { parseRequest } from '../plan/requests/control';
+import { parseControl } from '../plan/requests/control';
 import { McpRefusal, type McpContext } from './context';
 
 /** What a tool may do beside answering: report progress (when the client asked for it) and see a cancelled call. */
@@ -44,12 +44,9 @@ export function inputJsonSchema(tool: ToolSpec): { type: 'object'; [key: string]
   return { ...rest, type: 'object' };
 }
 
+/** As the run parses a control request: `adjudicate`'s fields keep their own codes (`invalid_decision`, ...). */
 export function parseArguments(tool: ToolSpec, args: unknown): unknown {
-  return parseRequest(tool.input, args ?? {}, tool.name, {
-    tooLarge: 'value_too_large',
-    malformed: () => 'invalid_request',
-    withField: false,
-  });
+  return parseControl(tool.input, args ?? {}, tool.name);
 }
 
 export function answer(ctx: McpContext, value: object): CallToolResult {
@@ -85,8 +82,7 @@ const HINTS: Record<string, (ctx: McpContext) => string> = {
   stale_attempt: () => "The task's attempt changed since that fencing token was read: call list_tasks and try again",
   not_active: () => 'The task has no running attempt (not started yet, or settled): list_tasks shows its status',
   already_interrupted: () => 'Another request already interrupted this attempt: it settles in adjudication',
-  adjudication_not_required: () =>
-    'The task is not waiting for a decision: run_status lists the pending adjudications',
+  adjudication_not_required: () => 'The task is not waiting for a decision: run_status lists the pending adjudications',
   run_not_accepting_work: () =>
     'The run was aborted or stopped by its budget, so nothing new starts: decide accept or reject instead',
   evidence_mismatch: () => "The record's evidence changed: read it again with run_status",

@@ -4,9 +4,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, it, type OnTestFinished } from 'vitest';
+import { describe, it } from 'vitest';
 import { temporalAddress, testClient, waitFor } from '../helpers/env';
-import { workerForTest } from '../helpers/scenario';
+import { workerForTest, type OnTestFinished } from '../helpers/scenario';
 import { teamRunHandle } from '../../src/client';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -128,21 +128,37 @@ describe.concurrent('teamrun mcp', () => {
     });
     expect(leased).toMatchObject({ fencingToken: 1 });
 
+    // A long poll from the status read before the interruption: progress notifications while it waits, and
+    // it returns once the run moves.
     const first = await ok<{ cursor: string }>(mcp, 'run_status', { runId });
+    const progress: string[] = [];
+    const waiting = mcp.callTool(
+      { name: 'run_status', arguments: { runId, cursor: first.cursor, waitMs: 30_000 } },
+      undefined,
+      {
+        onprogress: (p) => void progress.push(p.message ?? ''),
+        timeout: 60_000,
+      },
+    );
+    await waitFor('a progress notification', () => progress.length > 0, 10_000);
+    expect(progress[0]).toMatch(/^running: 0 of 2 tasks settled, waiting/);
     const interrupted = await ok(mcp, 'interrupt_task', { runId, key: 'edit', reason: 'going astray' });
     expect(interrupted).toMatchObject({ ok: true, interruption: { key: 'edit', actor: 'alice', fencingToken: 1 } });
-
-    // Long poll from the cursor read before the interruption, with progress notifications while it waits.
-    let status = first as { cursor: string; pendingAdjudications: Array<Record<string, unknown>> };
-    await waitFor('edit in adjudication', async () => {
-      const result = (await mcp.callTool({ name: 'run_status', arguments: { runId, cursor: status.cursor, waitMs: 5_000 } }, undefined, {
-        onprogress: () => undefined,
-      })) as CallToolResult;
-      status = result.structuredContent as typeof status;
-      return status.pendingAdjudications.length > 0;
-    });
+    let status = ((await waiting) as CallToolResult).structuredContent as {
+      cursor: string;
+      changed: boolean;
+      pendingAdjudications: Array<Record<string, unknown>>;
+    };
+    expect(status.changed).toBe(true);
+    while (status.pendingAdjudications.length === 0)
+      status = await ok<typeof status>(mcp, 'run_status', { runId, cursor: status.cursor, waitMs: 10_000 });
     expect(status.pendingAdjudications).toEqual([
-      expect.objectContaining({ key: 'edit', code: 'TEAM_TASK_HUMAN_INTERRUPTED', actor: 'alice', reason: 'going astray' }),
+      expect.objectContaining({
+        key: 'edit',
+        code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+        actor: 'alice',
+        reason: 'going astray',
+      }),
     ]);
 
     const decided = await ok(mcp, 'adjudicate', { runId, key: 'edit', decision: 'retry', decisionId: 'd-1' });
@@ -186,13 +202,24 @@ describe.concurrent('teamrun mcp', () => {
     const wrong = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer not-the-token' }, body: '{}' });
     expect(wrong.status).toBe(401);
 
+    const noToken = spawn(process.execPath, [...serverArgs(worker.taskQueue, 'mallory'), '--http'], {
+      env: { ...process.env, TEAMRUN_MCP_TOKEN: '' },
+    });
+    let said = '';
+    noToken.stderr.setEncoding('utf8').on('data', (d: string) => (said += d));
+    expect(await new Promise((resolve) => noToken.on('close', resolve))).toBe(1);
+    expect(said).toContain('teamrun mcp --http needs a bearer token: set TEAMRUN_MCP_TOKEN');
+
     const mcp = await httpClient(url, onTestFinished);
     expect((await mcp.listTools()).tools).toHaveLength(14);
 
     const invalid = await ok<{ ok: boolean; problems: Array<{ path: string }> }>(mcp, 'validate_plan', {
       plan: { name: 'bad', tasks: [{ key: 'a', dependsOn: ['b'], executor: { kind: 'noop' } }] },
     });
-    expect(invalid).toMatchObject({ ok: false, problems: [expect.objectContaining({ path: 'tasks[0].dependsOn[0]' })] });
+    expect(invalid).toMatchObject({
+      ok: false,
+      problems: [expect.objectContaining({ path: 'tasks[0].dependsOn[0]' })],
+    });
 
     const plan = {
       name: 'mcp-http',
@@ -202,7 +229,9 @@ describe.concurrent('teamrun mcp', () => {
     };
     const { runId } = await ok<{ runId: string }>(mcp, 'start_run', { plan });
     const handle = teamRunHandle(await testClient(), runId);
-    onTestFinished(() => handle.terminate('test over').catch(() => undefined));
+    onTestFinished(async () => {
+      await handle.terminate('test over').catch(() => undefined);
+    });
     await waitFor('hold to be leased', async () => (await handle.activeClaims()).length > 0);
 
     const forbidden = await call(mcp, 'interrupt_task', { runId, key: 'hold' });

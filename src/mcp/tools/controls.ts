@@ -72,7 +72,7 @@ export const interruptTaskTool = defineTool({
   name: 'interrupt_task',
   title: 'Interrupt a task',
   description:
-    "Take over a running task: its attempt is cancelled and the task settles in adjudication " +
+    'Take over a running task: its attempt is cancelled and the task settles in adjudication ' +
     '(TEAM_TASK_HUMAN_INTERRUPTED), never retried on its own; decide it with adjudicate.',
   input: z.object({ runId, key, fencingToken, reason: reason.optional(), requestId }),
   annotations: { ...CONTROL, destructiveHint: true, idempotentHint: true, title: 'Interrupt a task' },
@@ -93,12 +93,14 @@ export const interruptTaskTool = defineTool({
 export const steerTaskTool = defineTool({
   name: 'steer_task',
   title: 'Steer an agent task',
-  description:
-    'Add guidance to a running agent task: the text joins its next model call. Answers { ok: true, turn }.',
+  description: 'Add guidance to a running agent task: the text joins its next model call. Answers { ok: true, turn }.',
   input: z.object({
     runId,
     key,
-    text: z.string().min(1).refine((t) => Buffer.byteLength(t) <= STEER_TEXT_BYTES, 'text: at most 8 KiB'),
+    text: z
+      .string()
+      .min(1)
+      .refine((t) => Buffer.byteLength(t) <= STEER_TEXT_BYTES, 'text: at most 8 KiB'),
     fencingToken,
     requestId,
   }),
@@ -193,7 +195,7 @@ export const addTasksTool = defineTool({
   name: 'add_tasks',
   title: 'Add tasks to a run',
   description:
-    'Add tasks to the running graph, checked as a plan\'s tasks are (keys, dependencies, budget spawn limits); ' +
+    "Add tasks to the running graph, checked as a plan's tasks are (keys, dependencies, budget spawn limits); " +
     'a refusal names the problem and its path. The same requestId again adds nothing more.',
   input: z.object({
     runId,

@@ -40,7 +40,8 @@ export const validatePlanTool = defineTool({
   annotations: { ...READ_ONLY, title: 'Check a plan' },
   run: async ({ plan, kinds: extra }, ctx) => {
     const checked = validatePlan(plan, planChecks(ctx.config, extra));
-    if (checked.ok) return { ok: true, name: checked.plan.name, tasks: checked.plan.tasks.length, teammates: checked.plan.teammates };
+    if (checked.ok)
+      return { ok: true, name: checked.plan.name, tasks: checked.plan.tasks.length, teammates: checked.plan.teammates };
     const problems = checked.problems.slice(0, MAX_PROBLEMS);
     return { ok: false, problems, omittedProblems: checked.problems.length - problems.length };
   },
@@ -119,7 +120,7 @@ export const taskLogTool = defineTool({
   name: 'task_log',
   title: "A task's log",
   description:
-    "What one attempt of a task printed (the redacted tails of stdout and stderr the worker keeps), its outcome " +
+    'What one attempt of a task printed (the redacted tails of stdout and stderr the worker keeps), its outcome ' +
     'and links; the latest attempt unless `attempt` is given. Recorded when the attempt ends.',
   input: z.object({ runId, key: z.string().min(1).max(128), attempt: z.number().int().min(1).optional() }),
   annotations: { ...READ_ONLY, title: "A task's log" },
@@ -145,7 +146,10 @@ export const readEventsTool = defineTool({
     'passed over (teamrun report has its whole history).',
   input: z.object({
     runId,
-    cursor: z.string().regex(/^\d{1,15}$/, 'cursor: a nextCursor this tool gave').optional(),
+    cursor: z
+      .string()
+      .regex(/^\d{1,15}$/, 'cursor: a nextCursor this tool gave')
+      .optional(),
     limit: z.number().int().min(1).max(EVENT_PAGE.max).optional(),
   }),
   annotations: { ...READ_ONLY, title: "A run's events" },
