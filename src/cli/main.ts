@@ -1,13 +1,8 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Command } from 'commander';
+import { version } from './version';
 
-/** The package's version (package.json is two levels up from src/cli and from dist/cli alike). */
-export function version(): string {
-  return (JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string })
-    .version;
-}
+export { version };
 
 /**
  * Commands that need neither a server nor a worker, registered alone when they are the one asked

@@ -156,6 +156,11 @@ export const ConfigSchema = z
     schedules: z.array(ScheduleConfigSchema).default([]),
     // Payload encryption (src/codec): key ids and where each key is read from, never key values.
     codec: CodecConfigSchema.optional(),
+    // `teamrun mcp`: who the server acts as (checked by each run against governance.operators), never the caller's.
+    mcp: z
+      .object({ actor: z.string().min(1).max(200).optional() })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

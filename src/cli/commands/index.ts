@@ -8,6 +8,7 @@ import { registerInspect } from './inspect';
 import { registerLedger } from './ledger';
 import { registerObserve } from './observe';
 import { registerMailbox } from './mailbox';
+import { registerMcp } from './mcp';
 import { registerSpawn } from './spawn';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
@@ -40,6 +41,7 @@ export function registerCommands(program: Command): void {
   registerWatch(program);
   registerLedger(program);
   registerCodecServer(program);
+  registerMcp(program);
   registerDoctor(program);
   registerSchema(program);
 }

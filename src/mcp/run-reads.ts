@@ -1,0 +1,28 @@
+/**
+ * A run read as `teamrun status` and `teamrun tasks` read it (open from its queries, closed from
+ * its result), with the CLI's failures turned into refusals an agent can act on.
+ */
+import type { TasksQuery, TaskView } from '../contract';
+import { CliError } from '../cli/context';
+import { RunReader, type RunOverview } from '../cli/run-view';
+import { McpRefusal, runHandle, type McpContext } from './context';
+
+export async function readOverview(ctx: McpContext, id: string): Promise<RunOverview> {
+  await runHandle(ctx, id);
+  return unavailableIfCli(() => new RunReader(ctx.client, id).overview());
+}
+
+export async function readTasks(ctx: McpContext, id: string, query: TasksQuery): Promise<TaskView[]> {
+  await runHandle(ctx, id);
+  return unavailableIfCli(() => new RunReader(ctx.client, id).tasks(query));
+}
+
+/** The reader's own errors say what is wrong with the run (no worker answers, a failing workflow task). */
+async function unavailableIfCli<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof CliError) throw new McpRefusal('unavailable', err.message);
+    throw err;
+  }
+}
