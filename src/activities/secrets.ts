@@ -8,7 +8,8 @@ import { Redactor, type Secret } from './redact';
 /**
  * The values this worker knows to be secret: the llm executor's API key, `TEMPORAL_API_KEY`,
  * the TLS client key (the file's text and each line of it), every variable of
- * `worker.shell.secretEnv` (tasks may take these by name) and of `worker.redact.env`, and the
+ * `worker.shell.secretEnv` (tasks may take these by name), those an agent CLI takes
+ * (`worker.agentClis.*.env`) and those of `worker.redact.env`, and the
  * payload codec's keys and server token.
  */
 export function workerSecrets(config: TeamrunConfig & { file?: string | null }, env: NodeJS.ProcessEnv): Secret[] {
@@ -20,6 +21,8 @@ export function workerSecrets(config: TeamrunConfig & { file?: string | null }, 
   fromEnv(config.worker.llm.apiKeyEnv);
   fromEnv('TEMPORAL_API_KEY');
   for (const name of config.worker.shell.secretEnv) fromEnv(name);
+  for (const cli of Object.values(config.worker.agentClis))
+    for (const value of Object.values(cli?.env ?? {})) if (typeof value !== 'string') fromEnv(value.fromWorkerEnv);
   const redactNamed = globMatcher(config.worker.redact.env);
   for (const name of Object.keys(env)) if (redactNamed(name)) fromEnv(name);
   const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH || config.connection.clientKeyPath;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CodecConfigSchema } from '../codec/config';
+import { AgentClisConfigSchema } from './agent-clis';
 import { WORKER_EXECUTOR_KINDS } from '../plan/schema';
 import { formatPath } from '../plan/validate';
 import { temporalProfile } from './profile';
@@ -144,6 +145,8 @@ export const ConfigSchema = z
           })
           .strict()
           .prefault({}),
+        // The coding-agent CLIs `agent-cli` tasks may run on this worker (docs/agent-clis.md).
+        agentClis: AgentClisConfigSchema,
         // Worker variables whose values are redacted from everything reported, beyond the ones the worker knows.
         redact: z
           .object({ env: z.array(z.string().min(1)).default([]) })

@@ -13,6 +13,8 @@ export const PLAN_LIMITS = {
   maxScope: 64,
   maxTitle: 500,
   maxCommand: 64 * 1024,
+  /** An `agent-cli` task's prompt; with its inbox it must still fit one argument of the CLI's command line. */
+  maxAgentPrompt: 64 * 1024,
   /** An `activity` task's `input`, as JSON: the same bound as a task's output. */
   maxActivityInputBytes: 64 * 1024,
   maxActivityQueues: 64,
@@ -161,6 +163,27 @@ export const SleepExecutorSchema = planKind('sleep', SleepSpecSchema);
 export const NoopSpecSchema = z.object({}).strict();
 export const NoopExecutorSchema = planKind('noop', NoopSpecSchema);
 
+/** The coding-agent CLIs the `agent-cli` kind runs (each one's binary is the worker's, `worker.agentClis`). */
+export const AGENT_CLIS = ['claude-code', 'codex', 'gemini'] as const;
+
+/**
+ * A coding-agent CLI run headless in its streaming JSON mode (docs/agent-clis.md). The plan names
+ * the CLI, never its binary; `args` must each be listed in the worker's `allowArgs` for that CLI.
+ */
+export const AgentCliSpecSchema = z
+  .object({
+    cli: z.enum(AGENT_CLIS, { error: `must be one of ${AGENT_CLIS.join(', ')}` }),
+    prompt: z.string().min(1).max(PLAN_LIMITS.maxAgentPrompt),
+    cwd: z.string().min(1).max(4_096).optional(),
+    model: z.string().min(1).max(200).optional(),
+    args: z.array(z.string().max(1_024)).max(64).optional(),
+    timeoutMs: durationMs.min(1).optional(),
+    worktree: z.boolean().optional(),
+  })
+  .strict();
+export type AgentCliSpec = z.infer<typeof AgentCliSpecSchema>;
+export const AgentCliExecutorSchema = planKind('agent-cli', AgentCliSpecSchema);
+
 /** A task queue an `activity` task may target, as `activityQueues` lists it. */
 export const ActivityQueueSchema = z.string().min(1).max(PLAN_LIMITS.maxActivityName);
 
@@ -219,6 +242,7 @@ const WORKER_EXECUTOR_SCHEMAS = byKind({
   llm: LlmExecutorSchema,
   sleep: SleepExecutorSchema,
   noop: NoopExecutorSchema,
+  'agent-cli': AgentCliExecutorSchema,
 });
 
 /** The kinds the workflow handles itself, with no executor on a worker. */

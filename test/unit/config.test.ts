@@ -14,7 +14,7 @@ describe('temporal.yaml', () => {
   it('fills defaults when the file leaves things out', () => {
     const config = loadConfig(configFile('connection:\n  taskQueue: nightly\n'), {});
     expect(config.connection).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'nightly' });
-    expect(config.worker.executors).toEqual(['shell', 'http', 'llm', 'sleep', 'noop']);
+    expect(config.worker.executors).toEqual(['shell', 'http', 'llm', 'sleep', 'noop', 'agent-cli']);
     expect(config.devServer.dbFile).toBe('.teamrun/dev.db');
   });
 

@@ -1,4 +1,5 @@
 import type { WorkerExecutorKind } from '../../plan/schema';
+import { agentCliExecutor } from './agent-cli';
 import { sleepExecutor, noopExecutor } from './basic';
 import { httpExecutor } from './http';
 import { llmExecutor } from './llm';
@@ -17,6 +18,7 @@ export const builtinExecutors: Readonly<Record<WorkerExecutorKind, Executor>> = 
   llm: llmExecutor,
   sleep: sleepExecutor,
   noop: noopExecutor,
+  'agent-cli': agentCliExecutor,
 };
 
 export function executorRegistry(

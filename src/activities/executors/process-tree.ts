@@ -23,7 +23,7 @@ export interface AttemptProcesses {
   argv(command: string): string[];
   /** The shell's pid, once spawned. */
   started(pid: number): void;
-  signal(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+  signal(signal: AttemptSignal): Promise<void>;
   /** Whether any process the attempt started still runs. */
   alive(): Promise<boolean>;
   /** Stops tracking and removes the cgroup (call after everything is gone). */
@@ -31,6 +31,9 @@ export interface AttemptProcesses {
 }
 
 export type CgroupMode = 'auto' | 'off' | 'required';
+
+/** SIGINT is an agent CLI's polite stop (it saves its session); TERM a shell's; KILL the last word. */
+export type AttemptSignal = 'SIGINT' | 'SIGTERM' | 'SIGKILL';
 
 export class ContainmentError extends TeamrunError {
   readonly code = 'TeamShellContainment';
@@ -153,7 +156,7 @@ class CgroupProcesses implements AttemptProcesses {
     this.root = pid;
   }
 
-  async signal(signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+  async signal(signal: AttemptSignal): Promise<void> {
     try {
       if (signal === 'SIGKILL') killCgroup(this.dir);
       else for (const pid of cgroupPids(this.dir)) signalPid(pid, signal);
@@ -305,7 +308,7 @@ class TreeProcesses implements AttemptProcesses {
     return procs.filter((p) => p.pgrp === this.root || this.known.get(p.pid) === p.start);
   }
 
-  async signal(signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+  async signal(signal: AttemptSignal): Promise<void> {
     if (this.root === undefined) return;
     signalGroup(this.root, signal);
     for (const p of await this.members()) signalPid(p.pid, signal);

@@ -1,0 +1,67 @@
+// Shared by the stand-in CLIs: reads the prompt, picks a scenario from it, and prints the
+// events the calling stand-in builds, one JSON object a line, with a pause between them.
+// Scenarios (a word in the prompt): "spend" (many costly turns, slowly), "hang" (waits for a
+// signal after its first turn), "fail" (an error result); anything else a short successful run.
+// On SIGINT a stand-in writes its session state to $STANDIN_STATE_DIR/<session>.json and exits.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+function prompt(argv) {
+  const at = argv.indexOf('--prompt');
+  if (at !== -1) return argv[at + 1];
+  try {
+    return fs.readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function stateFile(name) {
+  const dir = process.env.STANDIN_STATE_DIR;
+  return dir ? path.join(dir, name) : undefined;
+}
+
+function write(name, value) {
+  const file = stateFile(name);
+  if (file) fs.writeFileSync(file, JSON.stringify(value));
+}
+
+/** `cli.events(scenario, session)` gives the lines; `cli.session` the id it reports. */
+async function run(cli) {
+  const argv = process.argv.slice(2);
+  const text = prompt(argv);
+  const scenario = ['spend', 'hang', 'fail'].find((s) => text.includes(s)) ?? 'ok';
+  const resume = argv.includes('--resume')
+    ? argv[argv.indexOf('--resume') + 1]
+    : argv.includes('resume')
+      ? argv[argv.indexOf('resume') + 1]
+      : null;
+  const session = resume ?? cli.session;
+  write(`started-${process.pid}.json`, {
+    pid: process.pid,
+    argv,
+    prompt: text,
+    cwd: process.cwd(),
+    env: Object.keys(process.env).filter(
+      (k) => k.startsWith('TEAMRUN_') || k.startsWith('TEMPORAL_') || k === 'STANDIN_KEY',
+    ),
+  });
+  process.on('SIGINT', () => {
+    write(`${session}.json`, { session, interruptedAt: Date.now(), pid: process.pid });
+    process.exit(130);
+  });
+  const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+  for (const line of cli.events(scenario, session, text)) {
+    if (line === 'WAIT') {
+      await pause(600_000);
+      continue;
+    }
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    await pause(scenario === 'spend' ? 300 : 20);
+  }
+  write(`finished-${process.pid}.json`, { pid: process.pid });
+  process.exitCode = scenario === 'fail' ? 1 : 0;
+}
+
+module.exports = { run };
