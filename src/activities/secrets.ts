@@ -8,7 +8,8 @@ import { Redactor, type Secret } from './redact';
 /**
  * The values this worker knows to be secret: the llm executor's API key, `TEMPORAL_API_KEY`,
  * the TLS client key (the file's text and each line of it), every variable of
- * `worker.shell.secretEnv` (tasks may take these by name) and of `worker.redact.env`, and the
+ * `worker.shell.secretEnv` (tasks may take these by name) and of `worker.redact.env`, the values
+ * `worker.mcpServers` gives its servers (stdio `env`, the variables `headersEnv` names), and the
  * payload codec's keys and server token.
  */
 export function workerSecrets(config: TeamrunConfig & { file?: string | null }, env: NodeJS.ProcessEnv): Secret[] {
@@ -20,6 +21,11 @@ export function workerSecrets(config: TeamrunConfig & { file?: string | null }, 
   fromEnv(config.worker.llm.apiKeyEnv);
   fromEnv('TEMPORAL_API_KEY');
   for (const name of config.worker.shell.secretEnv) fromEnv(name);
+  // MCP servers: the header values their URLs are called with, and the values a stdio server is given.
+  for (const [server, spec] of Object.entries(config.worker.mcpServers)) {
+    if ('url' in spec) for (const name of Object.values(spec.headersEnv ?? {})) fromEnv(name);
+    else for (const [name, value] of Object.entries(spec.env ?? {})) secrets.push({ name: `${server}.${name}`, value });
+  }
   const redactNamed = globMatcher(config.worker.redact.env);
   for (const name of Object.keys(env)) if (redactNamed(name)) fromEnv(name);
   const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH || config.connection.clientKeyPath;
