@@ -46,7 +46,8 @@ export class AttemptTools implements Toolbox {
     private readonly attempt: AttemptIdentity & { signal: AbortSignal },
   ) {
     // A stopped attempt stops its servers at once, whatever the loop is doing.
-    attempt.signal.addEventListener('abort', () => void this.close(), { once: true });
+    if (attempt.signal.aborted) this.closed = true;
+    else attempt.signal.addEventListener('abort', () => void this.close(), { once: true });
   }
 
   async resolve(patterns: readonly string[]): Promise<ToolSpec[]> {
