@@ -22,6 +22,7 @@ import {
 } from './interface';
 import { priceUsage } from './pricing';
 import type { Redactor } from './redact';
+import type { ToolboxFactory } from './tools/types';
 
 /** What an attempt's reports need from its worker. */
 export interface Reporting {
@@ -51,6 +52,7 @@ export class LiveAttempt {
     readonly reporting: Reporting,
     env: NodeJS.ProcessEnv,
     attemptGateway?: AttemptAccess,
+    tools?: ToolboxFactory,
   ) {
     // Called on the next microtask so that an executor throwing at once still settles `ended`.
     this.ended = Promise.resolve()
@@ -73,6 +75,7 @@ export class LiveAttempt {
           env,
           redactor: reporting.redactor,
           ...(attemptGateway ? { attemptGateway } : {}),
+          ...(tools ? { tools } : {}),
         }),
       )
       .then(

@@ -10,6 +10,7 @@ import { defaultHeartbeatEveryMs } from './heartbeat-pace';
 import { FAILURE_TYPES, type RunTaskInput, type RunTaskResult, type TeamActivities } from './interface';
 import { renewLedgerSlot } from '../ledger/renewal';
 import type { Redactor } from './redact';
+import type { ToolboxFactory } from './tools/types';
 import { workerRedactor } from './secrets';
 
 export interface ActivityDeps {
@@ -25,6 +26,8 @@ export interface ActivityDeps {
   redactor?: Redactor;
   /** Lets the attempt's processes speak to the run as the attempt; its redactor adds the attempt's secret. */
   gateway?: AttemptGateway;
+  /** The worker's MCP servers and custom tools, opened per attempt by the executors that call tools. */
+  tools?: ToolboxFactory;
 }
 
 /**
@@ -55,7 +58,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       // The gateway stays open while the executor runs, which may be past this activity (a handed-over attempt).
       const gate = deps.gateway?.open(input);
       const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
-      const live = new LiveAttempt(input, executor, attemptReporting, env, gate?.access);
+      const live = new LiveAttempt(input, executor, attemptReporting, env, gate?.access, deps.tools);
       if (gate) void live.ended.then(() => gate.close());
       const channel = deps.stops && input.announceAfterMs !== undefined ? deps.stops : undefined;
       const unregister = channel?.register(

@@ -9,8 +9,9 @@ import { Redactor, type Secret } from './redact';
  * The values this worker knows to be secret: the llm executor's API key, `TEMPORAL_API_KEY`,
  * the TLS client key (the file's text and each line of it), every variable of
  * `worker.shell.secretEnv` (tasks may take these by name), those an agent CLI takes
- * (`worker.agentClis.*.env`) and those of `worker.redact.env`, and the
- * payload codec's keys and server token.
+ * (`worker.agentClis.*.env`) and those of `worker.redact.env`, the values `worker.mcpServers`
+ * gives its servers (stdio `env`, the variables `headersEnv` names), and the payload codec's keys
+ * and server token.
  */
 export function workerSecrets(config: TeamrunConfig & { file?: string | null }, env: NodeJS.ProcessEnv): Secret[] {
   const secrets: Secret[] = [];
@@ -23,6 +24,11 @@ export function workerSecrets(config: TeamrunConfig & { file?: string | null }, 
   for (const name of config.worker.shell.secretEnv) fromEnv(name);
   for (const cli of Object.values(config.worker.agentClis))
     for (const value of Object.values(cli?.env ?? {})) if (typeof value !== 'string') fromEnv(value.fromWorkerEnv);
+  // MCP servers: the header values their URLs are called with, and the values a stdio server is given.
+  for (const [server, spec] of Object.entries(config.worker.mcpServers)) {
+    if ('url' in spec) for (const name of Object.values(spec.headersEnv ?? {})) fromEnv(name);
+    else for (const [name, value] of Object.entries(spec.env ?? {})) secrets.push({ name: `${server}.${name}`, value });
+  }
   const redactNamed = globMatcher(config.worker.redact.env);
   for (const name of Object.keys(env)) if (redactNamed(name)) fromEnv(name);
   const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH || config.connection.clientKeyPath;

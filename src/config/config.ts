@@ -8,6 +8,7 @@ import { WORKER_EXECUTOR_KINDS } from '../plan/schema';
 import { formatPath } from '../plan/validate';
 import { temporalProfile } from './profile';
 import { ConfigError } from './errors';
+import { McpServersSchema } from './mcp-servers';
 
 /** The kinds `worker.executors` may enable (the built-in kinds a worker runs). */
 export const BUILTIN_EXECUTORS = WORKER_EXECUTOR_KINDS;
@@ -147,6 +148,8 @@ export const ConfigSchema = z
           .prefault({}),
         // The coding-agent CLIs `agent-cli` tasks may run on this worker (docs/agent-clis.md).
         agentClis: AgentClisConfigSchema,
+        // MCP servers whose tools this worker's agents may call (`<server>__<tool>`): docs/configuration.md.
+        mcpServers: McpServersSchema.default({}),
         // Worker variables whose values are redacted from everything reported, beyond the ones the worker knows.
         redact: z
           .object({ env: z.array(z.string().min(1)).default([]) })

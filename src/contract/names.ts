@@ -48,4 +48,8 @@ export type FailureType =
   | 'TeamLlmUnreachable'
   /** A shared ledger had no slot yet (retried), or refused the attempt for good. */
   | 'TeamLedgerBusy'
-  | 'TeamLedgerRefused';
+  | 'TeamLedgerRefused'
+  /** An agent's task lists a tool its worker does not have (non-retryable). */
+  | 'TeamUnknownTool'
+  /** An MCP server the task's tools name could not list its tools (retried). */
+  | 'TeamToolServerFailed';

@@ -6,7 +6,8 @@ import { Client } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from '../activities';
 import { AttemptGateway } from '../activities/attempt-gateway';
 import { adoptingFor } from '../activities/run-task';
-import { workerSecrets } from '../activities/secrets';
+import { workerRedactor, workerSecrets } from '../activities/secrets';
+import { workerTools, type CustomTool, type WorkerTools } from '../activities/tools';
 import { createLedgerActivities } from '../ledger/activities';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
@@ -29,6 +30,8 @@ export interface CreateWorkerOptions {
   env?: NodeJS.ProcessEnv;
   /** More activities on the same worker (the benchmark's bare baseline registers its trivial one here). */
   activities?: WorkerOptions['activities'];
+  /** Custom tools for agents (`defineTool`), by the name a task lists them with. */
+  tools?: Record<string, CustomTool>;
 }
 
 /**
@@ -65,18 +68,30 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   // and its runs ask there whether a request came from one of its attempts (attempt-gateway.ts).
   const queue = stopQueueName(taskQueue, identity);
   const env = options.env ?? process.env;
+  // Before anything starts: a custom tool's bad name or an MCP header's missing variable stops the worker here.
+  const tools = workerTools({ config, env, tools: options.tools, redactor: workerRedactor(config, env) });
   const gateway = await AttemptGateway.start({ client, queue, secrets: workerSecrets(config, env) });
   try {
-    return runAlongside(
-      ...(await workers(options, { config, connection, identity, client, dataConverter, taskQueue, queue, gateway })),
-    );
+    const [worker, stop] = await workers(options, {
+      config,
+      connection,
+      identity,
+      client,
+      dataConverter,
+      taskQueue,
+      queue,
+      gateway,
+      tools,
+    });
+    return runAlongside(worker, stop, gateway, tools);
   } catch (err) {
     await gateway.close();
+    await tools.close();
     throw err;
   }
 }
 
-/** The main worker and its stop worker, with the attempt gateway they share. */
+/** The main worker and its stop worker; the attempt gateway and the tools are given, shared by both. */
 async function workers(
   options: CreateWorkerOptions,
   setup: {
@@ -88,8 +103,9 @@ async function workers(
     taskQueue: string;
     queue: string;
     gateway: AttemptGateway;
+    tools: WorkerTools;
   },
-): Promise<[Worker, Worker, AttemptGateway]> {
+): Promise<[Worker, Worker]> {
   const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway } = setup;
   const deps: ActivityDeps = {
     config,
@@ -98,6 +114,7 @@ async function workers(
     env: options.env,
     client,
     gateway,
+    tools: setup.tools.factory,
   };
   // Stops for its long attempts arrive on its own queue, and so do the adopts of a run that
   // continued as new while they ran.
@@ -138,7 +155,7 @@ async function workers(
     // replay elsewhere); too long and a crashed worker's runs wait. Figures: docs/lease-pace.md.
     stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
   });
-  return [worker, stop.worker, gateway];
+  return [worker, stop.worker];
 }
 
 function workflowCode(

@@ -2,6 +2,16 @@ export { createWorker, prebuiltWorkflowBundle, workflowsPath, type CreateWorkerO
 export { defineExecutor, type DefinedExecutor, type SpecSchema } from './define-executor';
 export { runWorker } from './main';
 export {
+  defineTool,
+  type CustomTool,
+  type DefinedTool,
+  type ToolCallResult,
+  type ToolContext,
+  type ToolSpec,
+  type Toolbox,
+  type ToolboxFactory,
+} from '../activities/tools';
+export {
   ExecutorError,
   attemptEnv,
   type Executor,

@@ -67,9 +67,10 @@ export async function createStopWorker(options: {
 /**
  * Runs `stop` alongside `main`: `main.run()` also runs the stop worker, and shuts it down once
  * the main worker has stopped (attempts finishing in the shutdown grace time may still be
- * stopped meanwhile), then the attempt gateway; `main.shutdown()` stops both.
+ * stopped meanwhile), then what its attempts shared (the attempt gateway, the MCP connections);
+ * `main.shutdown()` stops both.
  */
-export function runAlongside(main: Worker, stop: Worker, gateway?: AttemptGateway): Worker {
+export function runAlongside(main: Worker, stop: Worker, ...shared: ReadonlyArray<{ close(): Promise<void> }>): Worker {
   const run = main.run.bind(main);
   const shutdown = main.shutdown.bind(main);
   main.run = async () => {
@@ -79,7 +80,7 @@ export function runAlongside(main: Worker, stop: Worker, gateway?: AttemptGatewa
     } finally {
       if (stop.getState() === 'RUNNING') stop.shutdown();
       await stopping.catch(() => undefined);
-      await gateway?.close();
+      for (const part of shared) await part.close();
     }
   };
   main.shutdown = () => {

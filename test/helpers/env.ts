@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { Executor } from '../../src/activities/executors';
+import type { CustomTool } from '../../src/activities/tools';
 import { ConfigSchema, type TeamrunConfig } from '../../src/config/config';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { startTeamRun, type TeamRunHandle } from '../../src/client';
@@ -56,6 +57,7 @@ export async function startTestWorker(
     config?: TeamrunConfig;
     identity?: string;
     env?: NodeJS.ProcessEnv;
+    tools?: Record<string, CustomTool>;
   } = {},
 ): Promise<TestWorker> {
   if (!runtimeQuiet) {
@@ -70,6 +72,7 @@ export async function startTestWorker(
     taskQueue,
     identity: options.identity,
     executors: options.executors,
+    tools: options.tools,
     env: options.env,
     workflowBundle: { codePath: inject('workflowBundle') },
   });

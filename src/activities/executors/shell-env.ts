@@ -11,7 +11,7 @@ type ShellConfig = TeamrunConfig['worker']['shell'];
 export type PlanEnvValue = NonNullable<ShellSpec['env']>[string];
 
 /** The worker's variables every task gets (when set), whatever the config says. */
-const BASE_ENV = ['PATH', 'HOME', 'LANG', 'LC_*', 'TMPDIR', 'TZ'];
+export const BASE_ENV = ['PATH', 'HOME', 'LANG', 'LC_*', 'TMPDIR', 'TZ'];
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** `*` and `?` globs over names (`AWS_*`); anything else matches literally. */

@@ -100,7 +100,7 @@ export class ExecutorError extends TeamrunError {
 }
 
 /** The variables every side effect of an attempt can use to fence its writes. */
-export function attemptEnv(ctx: ExecutorContext): Record<string, string> {
+export function attemptEnv(ctx: AttemptIdentity): Record<string, string> {
   return {
     TEAMRUN_WORKFLOW_ID: ctx.workflowId,
     TEAMRUN_TASK_KEY: ctx.taskKey,

@@ -1,0 +1,91 @@
+/**
+ * The worker's tools, opened for each attempt (the `ToolboxFactory` an agent's executor gets):
+ * its MCP servers (`worker.mcpServers`) and its custom tools (`createWorker({ tools })`). A stdio
+ * server is started for the attempt that uses it, with that attempt's `TEAMRUN_*` variables and
+ * none of the worker's other variables beyond PATH, HOME, LANG, LC_*, TMPDIR and TZ; HTTP servers
+ * are shared by the worker's attempts. Every call carries the attempt's fencing token.
+ */
+import type { TeamrunConfig } from '../../config/config';
+import { ConfigError } from '../../config/errors';
+import { isHttpServer } from '../../config/mcp-servers';
+import { RESERVED_TOOL_SERVER, TOOL_NAME_PATTERN, TOOL_SEPARATOR, serverOf } from '../../plan/tool-names';
+import { BASE_ENV, globMatcher } from '../executors/shell-env';
+import { attemptEnv } from '../executors/types';
+import { Redactor } from '../redact';
+import type { CustomTool } from './define-tool';
+import { McpConnection } from './mcp-connection';
+import { AttemptTools, type WorkerToolSources } from './attempt-tools';
+import type { ToolboxFactory } from './types';
+
+/** The worker's tools: a factory for its attempts, and what to close when the worker stops. */
+export interface WorkerTools {
+  factory: ToolboxFactory;
+  close(): Promise<void>;
+}
+
+/**
+ * The tools of a worker with this config, environment and custom tools. Refuses (ConfigError) a
+ * custom tool whose name does not fit or clashes with an MCP server's, and an HTTP server whose
+ * header variable is not set: better a worker that does not start than one whose agents fail later.
+ */
+export function workerTools(options: {
+  config: TeamrunConfig;
+  env: NodeJS.ProcessEnv;
+  tools?: Readonly<Record<string, CustomTool>>;
+  redactor?: Redactor;
+}): WorkerTools {
+  const { config, env } = options;
+  const servers = config.worker.mcpServers;
+  const custom = new Map(Object.entries(options.tools ?? {}));
+  for (const name of custom.keys()) checkCustomName(name, servers);
+  const shared = new Map<string, McpConnection>();
+  for (const [server, spec] of Object.entries(servers)) {
+    if (!isHttpServer(spec)) continue;
+    const headers: Record<string, string> = {};
+    for (const [header, variable] of Object.entries(spec.headersEnv ?? {})) {
+      const value = env[variable];
+      if (value === undefined) {
+        throw new ConfigError(
+          `worker.mcpServers.${server}.headersEnv.${header}: ` +
+            `the variable ${variable} is not set in the worker's environment`,
+        );
+      }
+      headers[header] = value;
+    }
+    shared.set(server, McpConnection.http(server, spec, headers));
+  }
+  const passes = globMatcher(BASE_ENV);
+  const base: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && passes(name)) base[name] = value;
+  const sources: WorkerToolSources = {
+    config,
+    custom,
+    shared,
+    stdio(server, attempt) {
+      const spec = servers[server];
+      if (!spec || isHttpServer(spec)) return undefined;
+      return McpConnection.stdio(server, spec, { ...base, ...spec.env, ...attemptEnv(attempt) });
+    },
+    redactor: options.redactor ?? new Redactor([]),
+  };
+  return {
+    factory: (attempt) => Promise.resolve(new AttemptTools(sources, attempt)),
+    close: async () => {
+      await Promise.all([...shared.values()].map((connection) => connection.close()));
+    },
+  };
+}
+
+function checkCustomName(name: string, servers: TeamrunConfig['worker']['mcpServers']): void {
+  const where = `createWorker({ tools }): "${name}"`;
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    throw new ConfigError(`${where}: a tool name has letters, digits, "_" and "-", at most 64 characters`);
+  }
+  const server = serverOf(name);
+  if (server === RESERVED_TOOL_SERVER) {
+    throw new ConfigError(`${where}: "${RESERVED_TOOL_SERVER}${TOOL_SEPARATOR}" names teamrun's own tools`);
+  }
+  if (server !== undefined && Object.hasOwn(servers, server)) {
+    throw new ConfigError(`${where}: "${server}" is an MCP server of worker.mcpServers; name the tool otherwise`);
+  }
+}
