@@ -14,6 +14,7 @@ import { registerWorker } from './worker';
 import { registerFence } from './fence';
 import { registerQueue } from './queue';
 import { registerReport } from './report';
+import { registerReserve } from './reserve';
 import { registerWatch } from './watch';
 import { registerSchedule } from './schedule';
 import { registerSchema } from './schema';
@@ -30,6 +31,7 @@ export function registerCommands(program: Command): void {
   registerControl(program);
   registerMailbox(program);
   registerSpawn(program);
+  registerReserve(program);
   registerValidate(program);
   registerTemporalPath(program);
   registerFence(program);
