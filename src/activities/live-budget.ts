@@ -23,6 +23,11 @@ export type AskRun = (extension: {
 type Amount = { tokens: number; usd: number };
 
 const USD_EPSILON = 1e-9;
+/**
+ * A refused `reserve` stops the attempt this long after it answers: the process that asked (`teamrun
+ * reserve`, exit 3) can see the refusal. Nothing it spends meanwhile was granted, and it is charged.
+ */
+export const RESERVE_STOP_GRACE_MS = 1_000;
 const roundUsd = (usd: number) => Math.ceil(usd * 1e9 - 1e-3) / 1e9;
 
 export class AttemptBudget implements LiveBudget {
@@ -48,7 +53,7 @@ export class AttemptBudget implements LiveBudget {
     return this.serially(async () => {
       const wanted = { tokens: Math.max(0, ask.tokens ?? 0), usd: Math.max(0, ask.usd ?? 0) };
       const short = this.shortBy(wanted, this.promised);
-      if (short && !(await this.extend(short))) return false;
+      if (short && !(await this.extend(short, RESERVE_STOP_GRACE_MS))) return false;
       this.promised.tokens += wanted.tokens;
       this.promised.usd += wanted.usd;
       return true;
@@ -68,7 +73,7 @@ export class AttemptBudget implements LiveBudget {
       this.promised.tokens = Math.max(0, this.promised.tokens - spent.tokens);
       this.promised.usd = Math.max(0, this.promised.usd - spent.usd);
       const over = this.shortBy({ tokens: 0, usd: 0 }, this.promised);
-      return over ? this.extend(over) : true;
+      return over ? this.extend(over, 0) : true;
     });
   }
 
@@ -85,7 +90,8 @@ export class AttemptBudget implements LiveBudget {
     };
   }
 
-  private async extend(extension: { tokens?: number; usd?: number }): Promise<boolean> {
+  /** `graceMs`: how long the refused attempt's processes have to hear the answer before they are stopped. */
+  private async extend(extension: { tokens?: number; usd?: number }, graceMs: number): Promise<boolean> {
     if (this.refusal) return false;
     let answer: Awaited<ReturnType<AskRun>>;
     try {
@@ -98,8 +104,10 @@ export class AttemptBudget implements LiveBudget {
       this.granted.usd = Math.max(this.granted.usd, answer.granted.usd);
       return true;
     }
-    this.refusal = { code: answer.code, message: answer.message };
-    this.onRefused(this.refusal);
+    const refusal = { code: answer.code, message: answer.message };
+    this.refusal = refusal;
+    if (graceMs > 0) setTimeout(() => this.onRefused(refusal), graceMs).unref();
+    else this.onRefused(refusal);
     return false;
   }
 

@@ -42,9 +42,4 @@ export interface ExtendReservationVerdict {
 
 /** Why `extendReservation` is refused (the update's failure type): the budget's reason, or who asked. */
 export type ExtendReservationRejectReason =
-  | BudgetReason
-  | 'stale_attempt'
-  | 'not_found'
-  | 'forbidden'
-  | 'invalid_request'
-  | 'value_too_large';
+  BudgetReason | 'stale_attempt' | 'not_found' | 'forbidden' | 'invalid_request' | 'value_too_large';
