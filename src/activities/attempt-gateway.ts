@@ -278,7 +278,9 @@ async function reserve(attempt: OpenAttempt, body: unknown): Promise<[number, Ga
     {
       ok: false,
       code: BUDGET_EXCEEDED,
-      message: `reserve: the run refused ${parsed.data.tokens ?? 0} tokens and $${parsed.data.usd ?? 0}; the attempt is stopped`,
+      message:
+        `reserve: the run refused ${parsed.data.tokens ?? 0} tokens and $${parsed.data.usd ?? 0}; ` +
+        'the attempt is stopped',
     },
   ];
 }

@@ -111,10 +111,9 @@ export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => 
   if (usage && !usage.success) {
     // Usage that does not fit the contract cannot be counted: the attempt fails for good, as an activity's does.
     const issue = usage.error.issues[0];
+    const where = issue.path.length ? `usage.${issue.path.join('.')}` : 'usage';
     throw new ExecutorError(
-      redact(
-        `${method} ${url.href}: the response's usage does not fit the contract: ${issue.path.join('.') || 'usage'}: ${issue.message}`,
-      ),
+      redact(`${method} ${url.href}: the response's usage does not fit the contract: ${where}: ${issue.message}`),
       { nonRetryable: true, type: 'TeamInvalidUsage' },
     );
   }

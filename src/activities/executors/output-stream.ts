@@ -71,8 +71,10 @@ export class StreamCapture {
   private endPending = false;
 
   private finish(): void {
-    if (this.lineBytes > 0 && !this.halted) this.endLine();
-    this.ended?.();
+    const answer = this.lineBytes > 0 && !this.halted ? this.endLine() : undefined;
+    // A last line's answer (a usage line without a newline) is waited for too.
+    if (answer) void answer.catch(() => false).then(() => this.ended?.());
+    else this.ended?.();
   }
 
   private scan(chunk: Buffer): void {
