@@ -14,7 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { EXTENSION_LIMITS } from '../plan/requests/budget';
 import { retryUpdate } from '../sdk/update-retry';
+import type { LiveBudget } from './executors/types';
+import { BUDGET_EXCEEDED, type AskRun } from './live-budget';
 import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest } from './interface';
 import { Redactor, type Secret } from './redact';
 
@@ -29,7 +33,9 @@ export const GATEWAY_LIMITS = {
   updateTimeoutMs: 60_000,
 } as const;
 
+/** What a task may send its run as itself; an extension goes through its live reservation (`/reserve`) instead. */
 const MESSAGES: ReadonlySet<string> = new Set<AttemptMessage>(['sendMessage', 'readInbox', 'addTasks']);
+const RESERVE = 'reserve';
 
 /** What a gateway answers the in-task CLI: the run's verdict, or a refusal with its stable code. */
 export type GatewayAnswer = { ok: true; answer: unknown } | { ok: false; code: string; message: string };
@@ -37,7 +43,17 @@ export type GatewayAnswer = { ok: true; answer: unknown } | { ok: false; code: s
 interface OpenAttempt {
   identity: AttemptIdentity;
   redactor: Redactor;
+  /** The attempt's live reservation, which `teamrun reserve` inside the task asks (absent: nothing to ask). */
+  budget?: LiveBudget;
 }
+
+/** Bound on one `teamrun reserve`: the extension request's own (src/plan/requests/budget.ts). */
+const ReserveSchema = z
+  .object({
+    tokens: z.number().int().nonnegative().max(EXTENSION_LIMITS.tokens).optional(),
+    usd: z.number().nonnegative().max(EXTENSION_LIMITS.usd).optional(),
+  })
+  .strict();
 
 interface PendingNonce {
   /** The digest of the secret of the attempt that sent it. */
@@ -95,15 +111,26 @@ export class AttemptGateway {
    * Registers an attempt as it starts: its secret, and its redactor (the worker's secrets and
    * this one). `close` drops it when the attempt ends; its secret then opens nothing.
    */
-  open(identity: AttemptIdentity): { access: AttemptAccess; redactor: Redactor; close(): void } {
+  open(identity: AttemptIdentity): OpenedAttempt {
     const secret = randomBytes(32).toString('base64url');
     const id = digest(secret);
     const redactor = new Redactor([...this.options.secrets, { name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }]);
-    this.attempts.set(id, { identity, redactor });
+    const attempt: OpenAttempt = { identity, redactor };
+    this.attempts.set(id, attempt);
     return {
       access: { socket: this.socket, secret, binDir: this.binDir },
       redactor,
       close: () => void this.attempts.delete(id),
+      attachBudget: (budget) => void (attempt.budget = budget),
+      extend: async (extension) => {
+        try {
+          const answer = await this.forward(id, attempt, 'extendReservation', extension);
+          return { ok: true, granted: (answer as { granted: { tokens: number; usd: number } }).granted };
+        } catch (err) {
+          const refusal = refusalOf(err, 'extendReservation');
+          return { ok: false, code: refusal.code, message: redactor.text(refusal.message) };
+        }
+      },
     };
   }
 
@@ -141,11 +168,11 @@ export class AttemptGateway {
       reply(status, { ok: false, code, message });
     };
     const message = (req.url ?? '').slice(1);
-    if (req.method !== 'POST' || !MESSAGES.has(message))
+    if (req.method !== 'POST' || !(MESSAGES.has(message) || message === RESERVE))
       return refuse(
         404,
         'TEAM_ATTEMPT_GATEWAY_NOT_FOUND',
-        'the gateway takes POST /sendMessage, /readInbox, /addTasks',
+        'the gateway takes POST /sendMessage, /readInbox, /addTasks, /reserve',
       );
     const bearer = /^Bearer ([A-Za-z0-9_-]{1,100})$/.exec(req.headers.authorization ?? '')?.[1];
     const id = bearer === undefined ? undefined : digest(bearer);
@@ -170,6 +197,7 @@ export class AttemptGateway {
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       return refuse(400, 'TEAM_ATTEMPT_REQUEST_INVALID', 'the request is not a JSON object');
+    if (message === RESERVE) return reply(...(await reserve(attempt, body)));
     try {
       const answer = await this.forward(id, attempt, message as AttemptMessage, body as Record<string, unknown>);
       reply(200, { ok: true, answer });
@@ -222,6 +250,41 @@ export class AttemptGateway {
   }
 }
 
+/** What one attempt's registration gives its worker. */
+export interface OpenedAttempt {
+  access: AttemptAccess;
+  redactor: Redactor;
+  close(): void;
+  /** `teamrun reserve` inside the task asks this reservation. */
+  attachBudget(budget: LiveBudget): void;
+  /** Asks the run for more budget as this attempt (`extendReservation`, confirmed like every attempt message). */
+  extend: AskRun;
+}
+
+/** `teamrun reserve`: the attempt's live reservation asked first; granted, or refused (the attempt is then stopped). */
+async function reserve(attempt: OpenAttempt, body: unknown): Promise<[number, GatewayAnswer]> {
+  const parsed = ReserveSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length ? issue.path.join('.') : 'payload';
+    return [400, { ok: false, code: 'TEAM_ATTEMPT_REQUEST_INVALID', message: `reserve: ${where}: ${issue.message}` }];
+  }
+  if (!attempt.budget) {
+    return [409, { ok: false, code: 'TEAM_ATTEMPT_NO_BUDGET', message: 'reserve: this attempt has no live budget' }];
+  }
+  if (await attempt.budget.reserve(parsed.data)) return [200, { ok: true, answer: { granted: parsed.data } }];
+  return [
+    402,
+    {
+      ok: false,
+      code: BUDGET_EXCEEDED,
+      message:
+        `reserve: the run refused ${parsed.data.tokens ?? 0} tokens and $${parsed.data.usd ?? 0}; ` +
+        'the attempt is stopped',
+    },
+  ];
+}
+
 /** The request as the task's attempt sends it: who it is comes from the gateway, never from the task. */
 function asTask(message: AttemptMessage, id: AttemptIdentity, body: Record<string, unknown>): Record<string, unknown> {
   const given = (fields: Record<string, unknown>) =>
@@ -239,6 +302,8 @@ function asTask(message: AttemptMessage, id: AttemptIdentity, body: Record<strin
         fencingToken,
         requestId: body.requestId ?? `${key}#${fencingToken}`,
       });
+    case 'extendReservation':
+      return given({ key, fencingToken, tokens: body.tokens, usd: body.usd });
   }
 }
 

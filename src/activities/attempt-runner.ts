@@ -14,12 +14,13 @@ import {
   FAILURE_TYPES,
   MAX_OUTPUT_BYTES,
   MAX_SPAWN_BYTES,
-  type AttemptAccess,
   type AttemptEvidence,
   type HeartbeatDetails,
   type RunTaskInput,
   type RunTaskResult,
 } from './interface';
+import type { OpenedAttempt } from './attempt-gateway';
+import { AttemptBudget, BUDGET_EXCEEDED } from './live-budget';
 import { priceUsage } from './pricing';
 import type { Redactor } from './redact';
 import type { ToolboxFactory } from './tools/types';
@@ -44,6 +45,8 @@ export class LiveAttempt {
   /** The attendant's way to send a heartbeat at once (a stop asks the server for the attempt's cancellation). */
   beatNow: () => void = () => undefined;
   private attendant = new AbortController();
+  /** The attempt's live reservation, when its run counts spend and the gateway can reach the run. */
+  readonly budget?: AttemptBudget;
 
   constructor(
     readonly input: RunTaskInput,
@@ -51,9 +54,17 @@ export class LiveAttempt {
     /** This attempt's reporting: its redactor knows the attempt's own secret too. */
     readonly reporting: Reporting,
     env: NodeJS.ProcessEnv,
-    attemptGateway?: AttemptAccess,
+    gate?: OpenedAttempt,
     tools?: ToolboxFactory,
   ) {
+    const attemptGateway = gate?.access;
+    if (gate && input.grant) {
+      // Refused: the attempt is stopped like an interrupt, here and at once (its run is not asked to cancel it).
+      this.budget = new AttemptBudget(input.grant, reporting.config.prices, gate.extend, (refusal) =>
+        this.stop.abort(new Error(`${BUDGET_EXCEEDED}: ${refusal.code}: ${refusal.message}`)),
+      );
+      gate.attachBudget(this.budget);
+    }
     // Called on the next microtask so that an executor throwing at once still settles `ended`.
     this.ended = Promise.resolve()
       .then(() =>
@@ -76,6 +87,7 @@ export class LiveAttempt {
           redactor: reporting.redactor,
           ...(attemptGateway ? { attemptGateway } : {}),
           ...(tools ? { tools } : {}),
+          ...(this.budget ? { budget: this.budget } : {}),
         }),
       )
       .then(
@@ -134,6 +146,9 @@ export async function attend(
       ...reportable(reported, redactor, reporting.config.prices, withOutput),
       workerIdentity,
     });
+    // Refused more budget: stopped on the worker, and a failure for good whatever the executor returned.
+    if (live.budget?.refusal)
+      throw budgetExceeded(live.budget, evidence(ended.ok ? ended.result : asReported(ended.error)));
     if (!ended.ok) {
       const err = ended.error;
       if (live.stop.signal.aborted)
@@ -148,6 +163,29 @@ export async function attend(
     ctx.cancellationSignal.removeEventListener('abort', cancelled);
     attached.removeEventListener('abort', letGo);
   }
+}
+
+function asReported(err: unknown): ExecutorResult {
+  return err instanceof ExecutorError ? err : {};
+}
+
+/**
+ * The failure of an attempt its run refused more budget: not retried, adjudicated, and charged what it
+ * reported (what its live budget counted, when the executor handed over no usage of its own).
+ */
+function budgetExceeded(budget: AttemptBudget, evidence: AttemptEvidence): ApplicationFailure {
+  const { used, granted, refusal } = budget;
+  const usage =
+    evidence.usage ?? (used.tokens > 0 || used.usd > 0 ? { outputTokens: used.tokens, costUsd: used.usd } : undefined);
+  return ApplicationFailure.create({
+    type: BUDGET_EXCEEDED,
+    message:
+      `the run refused the attempt more budget (${refusal?.code ?? 'refused'}): it had used ${used.tokens} tokens ` +
+      `and $${Math.round(used.usd * 1e6) / 1e6} of the ${granted.tokens} tokens and $${granted.usd} granted` +
+      (refusal?.message ? `; ${refusal.message.slice(0, 300)}` : ''),
+    nonRetryable: true,
+    details: [{ ...evidence, ...(usage ? { usage } : {}) }],
+  });
 }
 
 /** The attempt's result within its bounds (output size, tasks it asks to add), or the failure that says which. */

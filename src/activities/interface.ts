@@ -1,6 +1,7 @@
 import type { FailureType } from '../contract';
 import type { ExecutorSpec, Usage } from '../plan/schema';
 import type { MailMessage } from '../team/mailbox';
+import type { Grant } from '../team/types';
 import type { LedgerLease } from '../ledger/activity-interface';
 
 /**
@@ -31,6 +32,8 @@ export interface RunTaskInput extends AttemptIdentity {
   heartbeatEveryMs?: number;
   /** Past this long, the attempt tells its run which worker queue reaches it (`attemptRunning`). */
   announceAfterMs?: number;
+  /** What the attempt may spend before it asks its run for more (absent in attempts started before live budgets). */
+  grant?: Grant;
 }
 
 /**
@@ -113,7 +116,7 @@ export interface TeamActivities {
 export const ATTEMPT_RUNNING_SIGNAL = 'attemptRunning';
 
 /** The messages a task sends its run through its worker's attempt gateway. */
-export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks';
+export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendReservation';
 
 /**
  * A run asks the worker it names whether a request that carries `attempt: { queue, nonce }` was

@@ -58,7 +58,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       // The gateway stays open while the executor runs, which may be past this activity (a handed-over attempt).
       const gate = deps.gateway?.open(input);
       const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
-      const live = new LiveAttempt(input, executor, attemptReporting, env, gate?.access, deps.tools);
+      const live = new LiveAttempt(input, executor, attemptReporting, env, gate, deps.tools);
       if (gate) void live.ended.then(() => gate.close());
       const channel = deps.stops && input.announceAfterMs !== undefined ? deps.stops : undefined;
       const unregister = channel?.register(

@@ -30,7 +30,7 @@ const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
  */
 export async function askGateway<T>(
   gateway: { socket: string; secret: string },
-  message: 'sendMessage' | 'readInbox' | 'addTasks',
+  message: 'sendMessage' | 'readInbox' | 'addTasks' | 'reserve',
   body: Record<string, unknown>,
 ): Promise<T> {
   const text = await new Promise<string>((resolve, reject) => {
@@ -69,5 +69,16 @@ export async function askGateway<T>(
     throw new CliError(`${message}: the worker's attempt gateway answered something that is not JSON`);
   }
   if (answer.ok === true) return answer.answer as T;
-  throw new CliError(`${message} rejected: ${String(answer.code)}: ${String(answer.message)}`);
+  throw new GatewayRefusal(message, String(answer.code), String(answer.message));
+}
+
+/** The gateway, or the run behind it, refused the request: `refusal` is its stable code. */
+export class GatewayRefusal extends CliError {
+  constructor(
+    message: string,
+    readonly refusal: string,
+    detail: string,
+  ) {
+    super(`${message} rejected: ${refusal}: ${detail}`);
+  }
 }

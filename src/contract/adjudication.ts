@@ -15,7 +15,9 @@ export type AdjudicationCode =
   | 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED'
   | 'TEAM_WALL_BUDGET_EXHAUSTED'
   | 'TEAM_TASK_APPROVAL_REQUIRED'
-  | 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED';
+  | 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED'
+  /** The attempt was refused more budget while it ran (a usage report or `teamrun reserve` past its grant). */
+  | 'TEAM_TASK_BUDGET_EXCEEDED';
 
 export interface AdjudicationDecision {
   decisionId: string;

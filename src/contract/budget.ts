@@ -4,6 +4,8 @@
  */
 import type { BudgetLimits } from '../plan/schema';
 
+export type { ExtendReservationRequest } from '../plan/requests/budget';
+
 export type BudgetReason =
   | 'max-tasks'
   | 'max-tokens'
@@ -28,3 +30,16 @@ export interface BudgetView {
   /** An attempt's usage was lost: `used` counts at least its reservation. */
   usageUnknown: boolean;
 }
+
+/**
+ * The `extendReservation` update's answer: what the attempt holds now, its reservation and every
+ * extension granted so far (released at settlement, when its usage is charged instead).
+ */
+export interface ExtendReservationVerdict {
+  ok: true;
+  granted: { tokens: number; usd: number };
+}
+
+/** Why `extendReservation` is refused (the update's failure type): the budget's reason, or who asked. */
+export type ExtendReservationRejectReason =
+  BudgetReason | 'stale_attempt' | 'not_found' | 'forbidden' | 'invalid_request' | 'value_too_large';

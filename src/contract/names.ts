@@ -31,6 +31,8 @@ export type FailureType =
   | 'TeamExecutorTimeout'
   | 'TeamOutputTooLarge'
   | 'TeamInvalidUsage'
+  /** The run refused the attempt more budget while it ran: it was stopped, and goes to adjudication. */
+  | 'TEAM_TASK_BUDGET_EXCEEDED'
   | 'TeamShellFailed'
   | 'TeamShellTooBig'
   | 'TeamShellBadCwd'

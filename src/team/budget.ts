@@ -25,6 +25,8 @@ export interface BudgetSnapshot {
 
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: BudgetReason };
 
+export type ExtendResult = { ok: true; extension: Reservation } | { ok: false; reason: BudgetReason };
+
 export type ChargeResult = { ok: true; tokens: number; usd: number } | { ok: false; reason: 'unpriced-usage' };
 
 /** Fair shares of dollars are rounded up to a micro-dollar. */
@@ -98,6 +100,32 @@ export class Budget {
     reserved.usd = sumUsd(reserved.usd, usd);
     this.s.inFlight += 1;
     return { ok: true, reservation: { tokens, usd } };
+  }
+
+  /**
+   * Extends a running attempt's reservation by `ask`, all of it or nothing: what remains once usage and every
+   * reservation are counted must cover it. The caller adds the extension to the attempt's reservation, so that
+   * settlement releases both. A stopped budget grants nothing more.
+   */
+  extend(ask: { tokens?: number; usd?: number }): ExtendResult {
+    const { limits, used, reserved } = this.s;
+    if (this.s.stopped) return { ok: false, reason: this.s.reason ?? 'max-tokens' };
+    const tokens = ask.tokens ?? 0;
+    const usd = ask.usd ?? 0;
+    if (limits.maxTokens !== undefined && tokens > limits.maxTokens - used.tokens - reserved.tokens)
+      return { ok: false, reason: 'max-tokens' };
+    if (limits.maxUsd !== undefined && usd > sumUsd(limits.maxUsd, -sumUsd(used.usd, reserved.usd)) + USD_STEP / 2)
+      return { ok: false, reason: 'max-usd' };
+    reserved.tokens += tokens;
+    reserved.usd = sumUsd(reserved.usd, usd);
+    return { ok: true, extension: { tokens, usd } };
+  }
+
+  /** Gives back an extension the run granted and the shared ledger then refused. */
+  release(extension: Reservation): void {
+    const { reserved } = this.s;
+    reserved.tokens = Math.max(0, reserved.tokens - extension.tokens);
+    reserved.usd = Math.max(0, sumUsd(reserved.usd, -extension.usd));
   }
 
   /**

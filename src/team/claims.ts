@@ -8,7 +8,7 @@ import type { RunContext } from './context';
 import { requestApprovals } from './decisions';
 import { heartbeatEveryMs } from '../plan/lease-pace';
 import { scopesOverlap } from './scheduling';
-import type { Claim, Reservation } from './types';
+import type { Claim, Grant, Reservation } from './types';
 
 /** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
 export function claim(run: RunContext, now: number): Claim[] {
@@ -88,6 +88,7 @@ function lease(run: RunContext, i: number, reservation: Reservation, now: number
     executor: spec.executor,
     dependencyOutputs: run.graph.dependencyOutputs(i),
     estimate: { tokens: spec.estimate?.tokens ?? 0, usd: spec.estimate?.usd ?? 0 },
+    grant: grantOf(run, reservation),
     ...(inbox.length ? { inbox } : {}),
     ...(spec.allowSpawn ? { allowSpawn: true as const } : {}),
   };
@@ -99,5 +100,16 @@ export function leaseTimes(run: RunContext, i: number): { ttlMs: number; heartbe
   return {
     ttlMs: spec.lease?.ttlMs ?? run.plan.lease.ttlMs,
     heartbeatEveryMs: heartbeatEveryMs(spec.lease ?? run.plan.lease),
+  };
+}
+
+/** What the attempt's worker counts usage against: a dimension no limit applies to is not counted. */
+function grantOf(run: RunContext, reservation: Reservation): Grant {
+  const { maxTokens, maxUsd, ledger } = run.plan.budget;
+  // A shared ledger's limits are its own: the run counts both dimensions and lets the ledger answer.
+  const shared = ledger !== undefined;
+  return {
+    tokens: maxTokens !== undefined || shared ? reservation.tokens : null,
+    usd: maxUsd !== undefined || shared ? reservation.usd : null,
   };
 }

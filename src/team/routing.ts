@@ -31,6 +31,8 @@ export interface RouteInput {
   spawn?: SpawnResult;
   /** The executor said the failure is for good. */
   nonRetryable: boolean;
+  /** The attempt failed because its run refused it more budget while it ran (`TEAM_TASK_BUDGET_EXCEEDED`). */
+  budgetExceeded?: boolean;
   attemptsSpent: boolean;
   onLeaseLost: 'retry' | 'adjudicate';
   acceptingWork: boolean;
@@ -50,7 +52,7 @@ export type Disposition =
   | {
       to: 'adjudication';
       code: AdjudicationCode;
-      why: 'stopped' | 'usage-unknown' | 'lease-lost' | 'released' | 'spawn-limit';
+      why: 'stopped' | 'usage-unknown' | 'lease-lost' | 'released' | 'spawn-limit' | 'budget-exceeded';
       because?: NoReLease;
     };
 
@@ -77,6 +79,8 @@ export function defaultStopReason(stop: StopKind, by: string | null): string {
 }
 
 const ABANDONED: AdjudicationCode = 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED';
+/** Also the failure type the worker gives such an attempt (src/activities/live-budget.ts). */
+export const BUDGET_EXCEEDED_CODE: AdjudicationCode = 'TEAM_TASK_BUDGET_EXCEEDED';
 
 export function stopKind(stop: AttemptStop | null): StopKind | null {
   if (!stop) return null;
@@ -99,6 +103,9 @@ export function route(input: RouteInput): Disposition {
   // A success that races a stop is evidence, never a success.
   if (stop) return { to: 'adjudication', code: STOP_CODE[stop], why: 'stopped' };
   if (input.unpriced) return { to: 'failed', why: 'unpriced' };
+  // Stopped on its worker, like an interrupt: what it did is for a human to judge, and a retry would spend again.
+  if (outcome === 'failed' && input.budgetExceeded)
+    return { to: 'adjudication', code: BUDGET_EXCEEDED_CODE, why: 'budget-exceeded' };
   if (input.usageUnknown) return { to: 'adjudication', code: ABANDONED, why: 'usage-unknown' };
   if (outcome === 'lease-lost' || outcome === 'released') {
     const lost = outcome === 'lease-lost';

@@ -14,6 +14,8 @@ import type {
   AdjudicationRecord,
   BudgetView,
   EventsPage,
+  ExtendReservationRequest,
+  ExtendReservationVerdict,
   EventsQuery,
   InterruptVerdict,
   MemberRecord,
@@ -36,6 +38,7 @@ import { Budget } from './budget';
 import { claim } from './claims';
 import { RunContext, type TeamRunSnapshot } from './context';
 import * as decisions from './decisions';
+import * as extensions from './extensions';
 import type { Cancellation } from './leases';
 import type { IdleHookRequest } from './members';
 import * as messaging from './messaging';
@@ -267,6 +270,19 @@ export class TeamRun {
 
   readInbox(payload: unknown, now: number): ReadInboxAnswer {
     return messaging.readInbox(this.run, payload, now);
+  }
+
+  validateExtendReservation(payload: unknown): ExtendReservationRequest {
+    return extensions.validateExtend(this.run, payload);
+  }
+
+  extendReservation(payload: unknown, now: number): ExtendReservationVerdict {
+    return extensions.extend(this.run, payload, now);
+  }
+
+  /** Gives back an extension the shared ledger refused after the run granted it. */
+  withdrawExtension(key: string, fencingToken: number, extension: { tokens: number; usd: number }): void {
+    extensions.withdraw(this.run, key, fencingToken, extension);
   }
 
   // ---- views (queries) --------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { RUN_LIMITS, clip } from './bounds';
 import type { RunContext } from './context';
 import { sendFromOutcome } from './messaging';
 import {
+  BUDGET_EXCEEDED_CODE,
   defaultStopReason,
   neverStarted,
   route,
@@ -65,6 +66,7 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
     outputFits: outcome.kind === 'completed' && run.canHold(outcome.output),
     asksToSpawn: outcome.kind === 'completed' && outcome.tasks !== undefined,
     nonRetryable: outcome.kind === 'failed' && outcome.nonRetryable,
+    budgetExceeded: outcome.kind === 'failed' && outcome.errorType === BUDGET_EXCEEDED_CODE,
     attemptsSpent: run.attemptsSpent(i),
     onLeaseLost: run.spec(i).onLeaseLost,
     acceptingWork: run.acceptingWork,
@@ -221,6 +223,12 @@ class Settling {
       }
       case 'spawn-limit':
         return { reason: this.spawnMessage, usage: usage ?? null, result: evidence ?? null };
+      case 'budget-exceeded':
+        return {
+          reason: clip(this.attemptError(), RUN_LIMITS.errorChars),
+          usage: usage ?? null,
+          result: evidence ?? null,
+        };
       case 'usage-unknown':
         return {
           reason:

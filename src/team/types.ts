@@ -55,6 +55,12 @@ export interface Reservation {
   usd: number;
 }
 
+/** An attempt's grant as its worker counts it: null where no limit applies. */
+export interface Grant {
+  tokens: number | null;
+  usd: number | null;
+}
+
 /** The live attempt that holds a task's lease. */
 export interface Attempt {
   attempt: number;
@@ -153,6 +159,11 @@ export interface Claim {
   dependencyOutputs: Record<string, unknown>;
   /** The task's estimate (0 where it gives none): what a shared ledger reserves for the attempt. */
   estimate: Reservation;
+  /**
+   * What the attempt may spend before it asks for more (`extendReservation`): its reservation, per
+   * dimension a limit applies to (the run's, or a shared ledger's); null where nothing limits it.
+   */
+  grant: Grant;
   /** Mailbox messages waiting for the task when the attempt starts (absent when none). */
   inbox?: MailMessage[];
   /** The task may add tasks (`allowSpawn`); absent when it may not. */

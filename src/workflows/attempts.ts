@@ -70,6 +70,7 @@ export class Attempts {
       ...(claim.inbox ? { inbox: claim.inbox } : {}),
       heartbeatEveryMs: claim.heartbeatEveryMs,
       announceAfterMs: STOP_ANNOUNCE_AFTER_MS,
+      grant: claim.grant,
     };
     // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it.
     const foreign = isForeignActivity(claim);

@@ -5,6 +5,7 @@
  * TeamControlError reaches the client as the update's failure; anything else is a bug.
  */
 import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { ExtendReservationRequest, ExtendReservationVerdict } from '../contract';
 import type { AttemptMessage } from '../activities/interface';
 import { TeamControlError } from '../plan/requests/control';
 import { callerOf } from '../plan/requests/caller';
@@ -24,7 +25,8 @@ import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 /** What an update calls: its validator's check and the rule that applies it. */
 export interface UpdateRule<Ret, Request> {
   validate: (request: Request) => void;
-  apply: (request: Request) => Ret;
+  /** A promise where the rule must ask elsewhere before it answers (an extension the shared ledger must grant too). */
+  apply: (request: Request) => Ret | Promise<Ret>;
   /**
    * For a message a task may send as its attempt (sendMessage, readInbox, addTasks): the task and token
    * its worker is asked to confirm before the run takes the request as the task's.
@@ -44,8 +46,17 @@ type RuleOf<M> =
 /** The rule of every message of the table: a message without one does not compile. */
 export type MessageRules = { [K in keyof TeamRunMessages]: RuleOf<TeamRunMessages[K]> };
 
+/** The shared ledger's side of an extension (src/ledger/run-ledger.ts); absent when the run has no ledger. */
+export interface LedgerExtensions {
+  /** Resolves null once the ledger granted it too, or the refusal's budget reason and message. */
+  extend(
+    attemptId: string,
+    extension: { tokens: number; usd: number },
+  ): Promise<{ reason: string; message: string } | null>;
+}
+
 /** Each message mapped to the run's rule; the views that hold timestamps get their ISO twins here. */
-export function messageRules(run: TeamRun, now: () => number): MessageRules {
+export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExtensions): MessageRules {
   return {
     status: () => iso(run.status(now())),
     tasks: (query) => iso(run.tasksPage(query ?? {})),
@@ -86,20 +97,49 @@ export function messageRules(run: TeamRun, now: () => number): MessageRules {
       apply: (request) => run.addTasks(request, now()),
       sentBy: (request) => ({ key: request.parent ?? '', fencingToken: request.fencingToken }),
     },
+    extendReservation: {
+      validate: (request) => run.validateExtendReservation(request),
+      apply: (request) => extendReservation(run, request, now(), ledger),
+      sentBy: (request) => ({ key: request.key, fencingToken: request.fencingToken }),
+    },
   };
 }
 
-export function registerHandlers(run: TeamRun): void {
+/** The run grants first (so two asks cannot both take its last tokens), then the ledger; its refusal undoes it. */
+async function extendReservation(
+  run: TeamRun,
+  request: ExtendReservationRequest,
+  now: number,
+  ledger: LedgerExtensions | undefined,
+): Promise<ExtendReservationVerdict> {
+  const before = run.activeClaims().find((claim) => claim.key === request.key);
+  const verdict = run.extendReservation(request, now);
+  if (!ledger || !before) return verdict;
+  const extension = { tokens: request.tokens ?? 0, usd: request.usd ?? 0 };
+  const refused = await ledger.extend(before.leaseId, extension);
+  if (!refused) return verdict;
+  run.withdrawExtension(request.key, before.fencingToken, extension);
+  throw new TeamControlError(refused.reason, `extendReservation: ${refused.message}`);
+}
+
+export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void {
   const now = () => Date.now();
   // A TeamControlError must reach the client as the update's failure, never fail the workflow task.
+  const failure = (err: unknown): unknown =>
+    // The code leads the message too: the Web UI shows an update's failure message, not its type.
+    err instanceof TeamControlError ? ApplicationFailure.nonRetryable(`${err.code}: ${err.message}`, err.code) : err;
   const asFailure = <T>(check: () => T): T => {
     try {
       return check();
     } catch (err) {
-      // The code leads the message too: the Web UI shows an update's failure message, not its type.
-      if (err instanceof TeamControlError)
-        throw ApplicationFailure.nonRetryable(`${err.code}: ${err.message}`, err.code);
-      throw err;
+      throw failure(err);
+    }
+  };
+  const asFailureLater = async <T>(answer: Promise<T>): Promise<T> => {
+    try {
+      return await answer;
+    } catch (err) {
+      throw failure(err);
     }
   };
   const confirmations = new AttemptConfirmations();
@@ -133,7 +173,7 @@ export function registerHandlers(run: TeamRun): void {
   setHandler(attemptRunningSignal, (announcement) => {
     run.attemptsRunning(announcement);
   });
-  const rules = messageRules(run, now);
+  const rules = messageRules(run, now, ledger);
   const table = Object.entries(TEAM_RUN_MESSAGES) as Array<[keyof TeamRunMessages, TeamRunMessage]>;
   for (const [method, { definition, description }] of table) {
     if (definition.type === 'query') {
@@ -152,7 +192,9 @@ export function registerHandlers(run: TeamRun): void {
         ? async (request: unknown) => {
             const { key, fencingToken } = sentBy(request);
             await confirmed(request, message, key, fencingToken);
-            return asFailure(() => apply(request));
+            const answer = asFailure(() => apply(request));
+            // Only a rule that asks elsewhere waits here: the others answer in the same step as before.
+            return answer instanceof Promise ? asFailureLater(answer) : answer;
           }
         : (request: unknown) => asFailure(() => apply(request));
       setHandler(definition, handler, { validator, description });

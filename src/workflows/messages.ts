@@ -12,6 +12,8 @@ import type {
   BudgetView,
   EventsPage,
   EventsQuery,
+  ExtendReservationRequest,
+  ExtendReservationVerdict,
   InterruptRequest,
   InterruptVerdict,
   MemberRecord,
@@ -155,6 +157,12 @@ export const TEAM_RUN_MESSAGES = {
     'addTasks',
     'Add tasks to the running graph: { tasks: [TaskSpec...], parent?, fencingToken?, requestId, actor?, attempt? }',
   ),
+  /** A running attempt asks for more budget (update `extendReservation`); a refusal rejects with the budget reason. */
+  extendReservation: update<ExtendReservationVerdict, ExtendReservationRequest>(
+    'extendReservation',
+    "A running attempt asks for more budget: { key, fencingToken, tokens?, usd?, attempt? (its worker's proof) }; " +
+      'answers what the attempt holds now',
+  ),
 } as const satisfies Record<string, TeamRunMessage>;
 
 export type TeamRunMessages = typeof TEAM_RUN_MESSAGES;
@@ -176,6 +184,7 @@ export const interruptTaskUpdate = TEAM_RUN_MESSAGES.interrupt.definition;
 export const abortRunUpdate = TEAM_RUN_MESSAGES.abort.definition;
 export const adjudicateUpdate = TEAM_RUN_MESSAGES.adjudicate.definition;
 export const addTasksUpdate = TEAM_RUN_MESSAGES.addTasks.definition;
+export const extendReservationUpdate = TEAM_RUN_MESSAGES.extendReservation.definition;
 
 /** Older names of contract types, kept for code that imports them from here (`messages.RunResult`). */
 export type { ActiveClaim, AddTasksVerdict, BudgetView, RunResult, StatusView as RunStatusView };

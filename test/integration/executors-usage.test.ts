@@ -38,7 +38,7 @@ describe.concurrent('usage priced per record, end to end (maxUsd 1)', () => {
     expect(result.tasks[1].status).toBe('skipped');
   });
 
-  it('1M tokens of a $10/M model beside a cheap line charge $10.0001 and stop the run for max-usd', async ({
+  it('1M tokens of a $10/M model past maxUsd 1: stopped at that line, charged $10, adjudicated as over budget', async ({
     onTestFinished,
   }) => {
     const worker = await workerForTest({ config: testConfig({}, prices) }, onTestFinished);
@@ -46,6 +46,7 @@ describe.concurrent('usage priced per record, end to end (maxUsd 1)', () => {
       {
         name: 'priced-records',
         teammates: 1,
+        awaitAdjudication: false,
         budget: { maxUsd: 1 },
         tasks: [
           {
@@ -61,9 +62,11 @@ describe.concurrent('usage priced per record, end to end (maxUsd 1)', () => {
       worker.taskQueue,
     );
     const result = await handle.result();
-    expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'max-usd', executions: 1 });
-    expect(result.budget.used.usd).toBe(10.0001);
-    expect(result.tasks[0]).toMatchObject({ status: 'succeeded', usage: { inputTokens: 1_000_001, costUsd: 10.0001 } });
+    // The line past the grant is refused more budget: the attempt stops there, and the cheap line after it is not read.
+    expect(result).toMatchObject({ status: 'unresolved', executions: 1 });
+    expect(result.budget.used.usd).toBe(10);
+    expect(result.tasks[0]).toMatchObject({ status: 'adjudication', usage: { inputTokens: 1_000_000, costUsd: 10 } });
+    expect(result.tasks[0].lastError).toMatch(/^TEAM_TASK_BUDGET_EXCEEDED: .*\(max-usd\)/);
     expect(result.tasks[1].status).toBe('skipped');
   });
 });

@@ -41,6 +41,7 @@ function claim(executor: Record<string, unknown>, extra: Partial<Claim> = {}): C
     executor: executor as Claim['executor'],
     dependencyOutputs: { fetch: 'pages' },
     estimate: { tokens: 0, usd: 0 },
+    grant: { tokens: null, usd: null },
     ...extra,
   };
 }

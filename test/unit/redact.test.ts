@@ -72,12 +72,12 @@ describe("redaction of the worker's secrets", () => {
 });
 
 describe('StreamCapture', () => {
-  it('hands over directive lines whole, however they are chunked, and drops the ones over the line limit', () => {
+  it('hands over directive lines whole, however they are chunked, and drops the ones over the line limit', async () => {
     const lines: string[] = [];
-    const capture = new StreamCapture({ keepBytes: 16, maxLineBytes: 1024, onDirective: (l) => lines.push(l) });
+    const capture = new StreamCapture({ keepBytes: 16, maxLineBytes: 1024, onDirective: (l) => void lines.push(l) });
     const text = `plain\n::teamrun-output::{"a":1}\r\n::teamrun-usage::${'9'.repeat(2000)}\n::teamrun-link::{}`;
     for (let i = 0; i < text.length; i += 3) capture.push(Buffer.from(text.slice(i, i + 3)));
-    capture.end();
+    await capture.end();
     expect(lines).toEqual(['::teamrun-output::{"a":1}', '::teamrun-link::{}']);
     expect(capture.droppedDirectiveLines).toBe(1);
     expect(capture.droppedDirectives).toEqual(['::teamrun-usage::']);

@@ -126,6 +126,11 @@ const rules: Array<[string, Partial<RouteInput>, Disposition]> = [
     { outcome: 'failed', nonRetryable: true },
     { to: 'failed', why: 'attempt-failed' },
   ],
+  [
+    'an attempt its run refused more budget goes to adjudication, not retried',
+    { outcome: 'failed', nonRetryable: true, budgetExceeded: true },
+    { to: 'adjudication', code: 'TEAM_TASK_BUDGET_EXCEEDED', why: 'budget-exceeded' },
+  ],
   ['an attempt cancelled though nobody stopped it is retried', { outcome: 'cancelled' }, { to: 'retry' }],
   [
     'an attempt cancelled with its attempts spent fails the task',

@@ -106,9 +106,19 @@ export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => 
 
   const text = answer.body.toString('utf8');
   const json = parseJson(text);
-  const usage =
-    json && typeof json === 'object' ? UsageSchema.safeParse((json as { usage?: unknown }).usage) : undefined;
-  const reportedUsage = usage?.success ? usage.data : undefined;
+  const reported = json && typeof json === 'object' ? (json as { usage?: unknown }).usage : undefined;
+  const usage = reported === undefined ? undefined : UsageSchema.safeParse(reported);
+  if (usage && !usage.success) {
+    // Usage that does not fit the contract cannot be counted: the attempt fails for good, as an activity's does.
+    const issue = usage.error.issues[0];
+    const where = issue.path.length ? `usage.${issue.path.join('.')}` : 'usage';
+    throw new ExecutorError(
+      redact(`${method} ${url.href}: the response's usage does not fit the contract: ${where}: ${issue.message}`),
+      { nonRetryable: true, type: 'TeamInvalidUsage' },
+    );
+  }
+  const reportedUsage = usage?.data;
+  if (reportedUsage) await ctx.budget?.report(reportedUsage);
   const output =
     json && typeof json === 'object' && 'output' in json ? (json as { output: unknown }).output : undefined;
   if (answer.status < 200 || answer.status >= 300) {

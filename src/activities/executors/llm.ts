@@ -1,5 +1,5 @@
 import { TeamrunError } from '../../errors';
-import { LlmSpecSchema } from '../../plan/schema';
+import { LlmSpecSchema, type Usage } from '../../plan/schema';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { Redactor } from '../redact';
 import { defineExecutor } from './define';
@@ -80,12 +80,15 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
       signal,
     });
   } catch (err) {
-    if (ctx.signal.aborted) throw err;
     const timedOut = (err as Error).name === 'TimeoutError';
+    // The request may have been answered and billed: its usage is unknown, so it is charged its reservation.
+    const unknown = ctx.signal.aborted || timedOut ? reservationCharge(spec.model, ctx) : undefined;
+    if (ctx.signal.aborted) throw new ExecutorError(`llm ${url}: aborted`, { usage: unknown });
     throw new ExecutorError(
       redact(`llm ${url}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`),
       {
         type: timedOut ? 'TeamExecutorTimeout' : 'TeamLlmUnreachable',
+        usage: unknown,
       },
     );
   }
@@ -93,7 +96,12 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
   try {
     text = await readBounded(response, ctx.config.worker.http.maxBodyBytes);
   } catch (err) {
-    if (ctx.signal.aborted) throw err;
+    if (ctx.signal.aborted || (err as Error).name === 'TimeoutError') {
+      throw new ExecutorError(redact(`llm ${url}: ${(err as Error).message}`), {
+        type: ctx.signal.aborted ? 'TeamExecutorFailed' : 'TeamExecutorTimeout',
+        usage: reservationCharge(spec.model, ctx),
+      });
+    }
     throw new ExecutorError(redact(`llm ${url}: ${(err as Error).message}`), {
       nonRetryable: err instanceof BodyTooLarge,
       type: 'TeamLlmBadResponse',
@@ -113,6 +121,7 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
         cacheTokens: body.usage.prompt_tokens_details?.cached_tokens ?? 0,
       }
     : undefined;
+  if (usage) await ctx.budget?.report(usage);
   if (!response.ok) {
     throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status}: ${redact(text).slice(0, 500)}`), {
       nonRetryable: !retryableStatus(response.status),
@@ -139,6 +148,20 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
     ...(tasks ? { tasks } : {}),
   };
 });
+
+/**
+ * What an llm request whose answer never came is charged: the attempt's grant (its reservation and
+ * extensions), since the provider may have billed it; nothing where no limit applies.
+ */
+function reservationCharge(model: string, ctx: ExecutorContext): Usage | undefined {
+  const granted = ctx.budget?.granted;
+  if (!granted || (granted.tokens <= 0 && granted.usd <= 0)) return undefined;
+  return {
+    model,
+    ...(granted.tokens > 0 ? { inputTokens: granted.tokens } : {}),
+    ...(granted.usd > 0 ? { costUsd: granted.usd } : {}),
+  };
+}
 
 class BodyTooLarge extends TeamrunError {
   readonly code = 'TeamLlmBodyTooLarge';

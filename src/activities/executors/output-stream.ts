@@ -10,8 +10,13 @@ export interface StreamCaptureOptions {
   keepBytes: number;
   /** A directive line longer than this is dropped, not parsed. */
   maxLineBytes: number;
-  /** Called with each complete directive line (newline and a trailing CR removed). */
-  onDirective?: (line: string) => void;
+  /**
+   * Called with each complete directive line (newline and a trailing CR removed). A promise holds
+   * the lines after it until it settles (the stream is paused meanwhile); `false` hands over no more.
+   */
+  onDirective?: (line: string) => void | Promise<boolean>;
+  /** Asked to pause the stream's source while a directive is being answered, and to resume it after. */
+  pause?: (paused: boolean) => void;
 }
 
 /**
@@ -33,8 +38,17 @@ export class StreamCapture {
   private line: Buffer[] = [];
   private lineBytes = 0;
   private mode: 'undecided' | 'directive' | 'other' | 'overlong' = 'undecided';
+  /** Chunks read while a directive is answered (bounded: the source is paused meanwhile). */
+  private backlog: Buffer[] = [];
+  private waiting = false;
+  /** A directive's answer said stop: later lines are counted as bytes, never handed over. */
+  private halted = false;
+  private ended: (() => void) | null = null;
+  private readonly drained: Promise<void>;
 
-  constructor(private readonly options: StreamCaptureOptions) {}
+  constructor(private readonly options: StreamCaptureOptions) {
+    this.drained = new Promise((resolve) => (this.ended = resolve));
+  }
 
   get droppedDirectiveLines(): number {
     return this.droppedDirectiveCount;
@@ -43,20 +57,62 @@ export class StreamCapture {
   push(chunk: Buffer): void {
     this.total += chunk.length;
     this.keep(chunk);
+    if (this.waiting) this.backlog.push(chunk);
+    else this.scan(chunk);
+  }
+
+  /** The stream ended: a last line without a newline still counts. Resolves once every line was handed over. */
+  end(): Promise<void> {
+    this.endPending = true;
+    if (!this.waiting) this.finish();
+    return this.drained;
+  }
+
+  private endPending = false;
+
+  private finish(): void {
+    const answer = this.lineBytes > 0 && !this.halted ? this.endLine() : undefined;
+    // A last line's answer (a usage line without a newline) is waited for too.
+    if (answer) void answer.catch(() => false).then(() => this.ended?.());
+    else this.ended?.();
+  }
+
+  private scan(chunk: Buffer): void {
     let at = 0;
     while (at < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, at);
       const end = newline === -1 ? chunk.length : newline;
       this.feed(chunk.subarray(at, end));
       if (newline === -1) break;
-      this.endLine();
+      const answer = this.endLine();
       at = newline + 1;
+      if (answer) {
+        this.wait(answer, chunk.subarray(at));
+        return;
+      }
     }
   }
 
-  /** The stream ended: a last line without a newline still counts. */
-  end(): void {
-    if (this.lineBytes > 0) this.endLine();
+  /** Holds the rest until the directive's answer, then reads on (or, told to stop, hands over nothing more). */
+  private wait(answer: Promise<boolean>, rest: Buffer): void {
+    this.waiting = true;
+    this.backlog.unshift(rest);
+    this.options.pause?.(true);
+    const go = (more: boolean) => {
+      if (!more) this.halted = true;
+      this.waiting = false;
+      const backlog = this.backlog.splice(0);
+      for (let i = 0; i < backlog.length; i++) {
+        this.scan(backlog[i]);
+        if (this.waiting) {
+          this.backlog.push(...backlog.slice(i + 1));
+          return;
+        }
+      }
+      this.options.pause?.(false);
+      if (this.endPending) this.finish();
+    };
+    answer.then(go, () => go(false));
   }
 
   /** The redacted tail: at most `limit` bytes of the stream's end, as text (invalid UTF-8 shown as U+FFFD). */
@@ -103,13 +159,15 @@ export class StreamCapture {
     }
   }
 
-  private endLine(): void {
-    if (this.mode === 'directive' || this.mode === 'undecided') {
+  private endLine(): Promise<boolean> | undefined {
+    let answer: Promise<boolean> | undefined;
+    if (!this.halted && (this.mode === 'directive' || this.mode === 'undecided')) {
       const line = Buffer.concat(this.line).toString('utf8').replace(/\r$/, '');
-      if (line.startsWith(DIRECTIVE_PREFIX)) this.options.onDirective?.(line);
+      if (line.startsWith(DIRECTIVE_PREFIX)) answer = this.options.onDirective?.(line) ?? undefined;
     }
     this.line = [];
     this.lineBytes = 0;
     this.mode = 'undecided';
+    return answer;
   }
 }

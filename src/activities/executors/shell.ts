@@ -20,6 +20,8 @@ const TASKS_PREFIX = '::teamrun-tasks::';
 const DIRECTIVE_PREFIXES = [USAGE_PREFIX, OUTPUT_PREFIX, ERROR_PREFIX, LINK_PREFIX, MESSAGE_PREFIX, TASKS_PREFIX];
 const MAX_LINK_URL = 2_048;
 const MAX_LINK_LABEL = 200;
+/** Why the shell was stopped when a usage line could not be read. */
+const INVALID_USAGE_STOP = 'stopped at a usage line that does not fit the contract';
 /** Worker notes (malformed or dropped lines) kept for the stderr log, at most. */
 const MAX_NOTES = 10;
 
@@ -87,13 +89,19 @@ function runContained(
   const note = (text: string) => {
     if (notes.length < MAX_NOTES) notes.push(`[teamrun] ${text}`);
   };
-  const onDirective = (line: string) => {
+  // Set once the child runs: what stops it (a usage line that cannot be read, a refused extension).
+  let stopNow: (why: string) => void = () => undefined;
+  const onDirective = (line: string): Promise<boolean> | undefined => {
     const prefix = DIRECTIVE_PREFIXES.find((p) => line.startsWith(p));
-    if (prefix === undefined) return;
+    if (prefix === undefined) return undefined;
     try {
       const value: unknown = JSON.parse(line.slice(prefix.length));
-      if (prefix === USAGE_PREFIX) usage.add(UsageSchema.parse(value));
-      else if (prefix === OUTPUT_PREFIX) output = value;
+      if (prefix === USAGE_PREFIX) {
+        const record = UsageSchema.parse(value);
+        usage.add(record);
+        // Counted at once: past a refused extension the attempt stops at this line, not at its end.
+        return ctx.budget?.report(record);
+      } else if (prefix === OUTPUT_PREFIX) output = value;
       else if (prefix === ERROR_PREFIX) reported = value as typeof reported;
       else if (prefix === LINK_PREFIX) addLink(links, value);
       else if (prefix === MESSAGE_PREFIX) addMessage(messages, value);
@@ -105,9 +113,16 @@ function runContained(
       // or task line would let the attempt succeed on something other than what it reported.
       if (prefix === LINK_PREFIX) note(`ignored malformed line "${shown}": ${reason}`);
       else malformed ??= { prefix, line: shown, reason };
+      // Usage that cannot be read cannot be counted: nothing more is spent on it.
+      if (prefix === USAGE_PREFIX) {
+        stopNow(INVALID_USAGE_STOP);
+        return Promise.resolve(false);
+      }
     }
+    return undefined;
   };
-  const stdout = new StreamCapture({ keepBytes, maxLineBytes, onDirective });
+  let pauseStdout: (paused: boolean) => void = () => undefined;
+  const stdout = new StreamCapture({ keepBytes, maxLineBytes, onDirective, pause: (paused) => pauseStdout(paused) });
   const stderr = new StreamCapture({ keepBytes, maxLineBytes });
 
   return new Promise((resolve, reject) => {
@@ -158,6 +173,8 @@ function runContained(
       stoppedBy = why;
       terminate();
     };
+    stopNow = stop;
+    pauseStdout = (paused) => (paused ? child.stdout?.pause() : child.stdout?.resume());
     const onAbort = () => stop('cancelled');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     const timeout = spec.timeoutMs
@@ -209,9 +226,8 @@ function runContained(
         .catch(() => undefined)
         .finally(() => {
           processes.dispose();
-          stdout.end();
-          stderr.end();
-          settle();
+          // The last usage line may still be answered: the attempt settles once it is.
+          void Promise.all([stdout.end(), stderr.end()]).then(settle);
         });
     }
 
@@ -250,7 +266,7 @@ function runContained(
       }
       const { code, signal } = exit!;
       const dropped = stdout.droppedDirectiveLines;
-      if (malformed && !stoppedBy) {
+      if (malformed && (!stoppedBy || stoppedBy === INVALID_USAGE_STOP)) {
         reject(malformedLine(malformed, evidence));
         return;
       }

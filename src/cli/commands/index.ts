@@ -15,6 +15,7 @@ import { registerWorker } from './worker';
 import { registerFence } from './fence';
 import { registerQueue } from './queue';
 import { registerReport } from './report';
+import { registerReserve } from './reserve';
 import { registerWatch } from './watch';
 import { registerSchedule } from './schedule';
 import { registerSchema } from './schema';
@@ -31,6 +32,7 @@ export function registerCommands(program: Command): void {
   registerControl(program);
   registerMailbox(program);
   registerSpawn(program);
+  registerReserve(program);
   registerValidate(program);
   registerTemporalPath(program);
   registerFence(program);

@@ -1,0 +1,160 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { adjudicationsQuery, eventsQuery } from '../../src/workflows/messages';
+import { historyAttempts } from '../helpers/history';
+import { startRun, testConfig } from '../helpers/env';
+import { workerForTest } from '../helpers/scenario';
+
+const usageLine = (tokens: number) => `echo '::teamrun-usage::{"outputTokens":${tokens}}'`;
+
+/**
+ * What `teamrun reserve --tokens K` does, without starting a Node process per call (100 attempts at
+ * once on two cores): the same request to the same gateway endpoint; prints the HTTP status.
+ */
+const reserveStatus = (tokens: number) =>
+  `curl -s -o /dev/null -w '%{http_code}' --unix-socket "$TEAMRUN_ATTEMPT_SOCKET" ` +
+  `-H "Authorization: Bearer $TEAMRUN_ATTEMPT_SECRET" -d '{"tokens":${tokens}}' http://gateway/reserve`;
+
+const tasks = (n: number, command: string) =>
+  Array.from({ length: n }, (_, i) => ({ key: `t${i + 1}`, executor: { kind: 'shell', command } }));
+
+/** Settlements per task: each attempt closes once in history, and each task here has one attempt. */
+function closedPerTask(attempts: Array<{ activityId: string; outcome: string }>): Map<string, number> {
+  const closed = new Map<string, number>();
+  for (const a of attempts) {
+    if (a.outcome === 'open') continue;
+    const key = a.activityId.split('#')[0];
+    closed.set(key, (closed.get(key) ?? 0) + 1);
+  }
+  return closed;
+}
+
+describe.concurrent('live reservations on a real dev server', () => {
+  it('100 attempts at once reserve before each spend: used stays within maxTokens exactly, each refused one adjudicated once', async ({
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({ config: testConfig({ maxConcurrentAttempts: 128 }) }, onTestFinished);
+    const spend = `while [ "$(${reserveStatus(7)})" = 200 ]; do ${usageLine(7)}; done; sleep 30`;
+    const handle = await startRun(
+      {
+        name: 'live-reserve',
+        teammates: 100,
+        lease: { ttlMs: 20_000 },
+        awaitAdjudication: false,
+        budget: { maxTokens: 1_000 },
+        tasks: tasks(100, spend),
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.maxConcurrent).toBe(100);
+    expect(result.budget.used.tokens).toBeLessThanOrEqual(1_000);
+    expect(result.budget.reserved.tokens).toBe(0);
+    // What was granted was spent: each attempt stopped with less than one spend of its grant left.
+    expect(result.budget.used.tokens).toBeGreaterThan(1_000 - 100 * 7);
+    const records = await handle.query(adjudicationsQuery);
+    expect(records).toHaveLength(100);
+    expect(new Set(records.map((r) => r.code))).toEqual(new Set(['TEAM_TASK_BUDGET_EXCEEDED']));
+    const charged = result.tasks.reduce((sum, t) => sum + t.usage.outputTokens, 0);
+    expect(charged).toBe(result.budget.used.tokens);
+    const closed = closedPerTask((await historyAttempts(handle)).filter((a) => a.activityType === 'runTask'));
+    expect(closed.size).toBe(100);
+    expect([...closed.values()].every((n) => n === 1)).toBe(true);
+  }, 120_000);
+
+  it('attempts that only print usage lines: each stopped at the first report past a refused extension', async ({
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'live-usage-lines',
+        teammates: 10,
+        lease: { ttlMs: 20_000 },
+        awaitAdjudication: false,
+        budget: { maxTokens: 300 },
+        tasks: tasks(10, `while true; do ${usageLine(7)}; sleep 0.01; done`),
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    const { events } = await handle.query(eventsQuery, { limit: 1_000 });
+    // What each attempt held when it was refused: its reservation, then each extension.
+    const grant = new Map<string, number>();
+    for (const e of events) {
+      if (e.type === 'task:claimed' || e.type === 'budget:reservation-extended') {
+        grant.set(String(e.key), (e.reservation as { tokens: number }).tokens);
+      }
+    }
+    for (const task of result.tasks) {
+      expect(task.status).toBe('adjudication');
+      expect(task.usage.outputTokens).toBeGreaterThan(grant.get(task.key)!);
+      expect(task.usage.outputTokens).toBeLessThanOrEqual(grant.get(task.key)! + 7);
+    }
+    expect(result.budget.used.tokens).toBeLessThanOrEqual(300 + 10 * 7);
+    const records = await handle.query(adjudicationsQuery);
+    expect(records.map((r) => r.code)).toEqual(new Array(10).fill('TEAM_TASK_BUDGET_EXCEEDED'));
+    expect(records.every((r) => (r.usage?.outputTokens ?? 0) > 0)).toBe(true);
+  }, 120_000);
+
+  it('a usage line with an extra key fails the attempt with TeamInvalidUsage, not retried', async ({
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'live-invalid-usage',
+        teammates: 1,
+        lease: { ttlMs: 10_000 },
+        retry: { maxAttempts: 3, backoffMs: 0 },
+        budget: { maxTokens: 1_000 },
+        tasks: tasks(1, `echo '::teamrun-usage::{"outputTokens":5,"tokens":5}'; sleep 30`),
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.tasks[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(result.tasks[0].lastError).toContain('malformed ::teamrun-usage:: line');
+    const [attempt] = await historyAttempts(handle);
+    expect(attempt.failure).toMatchObject({ type: 'TeamInvalidUsage', nonRetryable: true });
+  }, 60_000);
+
+  it('teamrun reserve exits 0 when granted and 3 when refused (the attempt is stopped); outside a task it explains', async ({
+    onTestFinished,
+  }) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-reserve-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const worker = await workerForTest({}, onTestFinished);
+    const codes = path.join(dir, 'codes');
+    const command =
+      `echo start > ${codes}; teamrun reserve --tokens 60; echo "first $?" >> ${codes}; ${usageLine(60)}; ` +
+      `teamrun reserve --tokens 500; echo "second $?" >> ${codes}; sleep 30`;
+    const handle = await startRun(
+      {
+        name: 'live-reserve-cli',
+        teammates: 1,
+        lease: { ttlMs: 20_000 },
+        awaitAdjudication: false,
+        budget: { maxTokens: 100 },
+        tasks: tasks(1, command),
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(readFileSync(codes, 'utf8')).toBe('start\nfirst 0\nsecond 3\n');
+    expect(result.tasks[0]).toMatchObject({ status: 'adjudication', attempts: 1 });
+    const [record] = await handle.query(adjudicationsQuery);
+    expect(record).toMatchObject({ code: 'TEAM_TASK_BUDGET_EXCEEDED', usage: { outputTokens: 60 } });
+    expect(result.budget).toMatchObject({ used: { tokens: 60 }, reserved: { tokens: 0 } });
+
+    const outside = spawnSync(process.execPath, ['bin/teamrun.js', 'reserve', '--tokens', '5'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
+    expect(outside.status).toBe(1);
+    expect(outside.stderr).toContain('teamrun reserve runs inside a task');
+  }, 90_000);
+});
