@@ -115,8 +115,9 @@ export function runCli(how: CliProcess): { done: Promise<CliExit>; stop(why: str
     });
 
     function ended(code: number | null, signal: NodeJS.Signals | null): CliExit {
-      stdoutTail.end();
-      stderrTail.end();
+      // These tails hand no lines over (the stream is read by `lines`): nothing to wait for.
+      void stdoutTail.end();
+      void stderrTail.end();
       return {
         code,
         signal,
