@@ -14,6 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { journalUpdate } from '../agent/messages';
+import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalRequest, type JournalSnapshot } from '../agent/types';
 import { retryUpdate } from '../sdk/update-retry';
 import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest } from './interface';
 import { Redactor, type Secret } from './redact';
@@ -37,6 +39,8 @@ export type GatewayAnswer = { ok: true; answer: unknown } | { ok: false; code: s
 interface OpenAttempt {
   identity: AttemptIdentity;
   redactor: Redactor;
+  /** An agent attempt's task queue, where its journal workflow runs (src/agent); absent: no journal. */
+  journalQueue?: string;
 }
 
 interface PendingNonce {
@@ -95,11 +99,14 @@ export class AttemptGateway {
    * Registers an attempt as it starts: its secret, and its redactor (the worker's secrets and
    * this one). `close` drops it when the attempt ends; its secret then opens nothing.
    */
-  open(identity: AttemptIdentity): { access: AttemptAccess; redactor: Redactor; close(): void } {
+  open(
+    identity: AttemptIdentity,
+    options: { journalQueue?: string } = {},
+  ): { access: AttemptAccess; redactor: Redactor; close(): void } {
     const secret = randomBytes(32).toString('base64url');
     const id = digest(secret);
     const redactor = new Redactor([...this.options.secrets, { name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }]);
-    this.attempts.set(id, { identity, redactor });
+    this.attempts.set(id, { identity, redactor, ...options });
     return {
       access: { socket: this.socket, secret, binDir: this.binDir },
       redactor,
@@ -141,11 +148,11 @@ export class AttemptGateway {
       reply(status, { ok: false, code, message });
     };
     const message = (req.url ?? '').slice(1);
-    if (req.method !== 'POST' || !MESSAGES.has(message))
+    if (req.method !== 'POST' || (!MESSAGES.has(message) && message !== 'journal'))
       return refuse(
         404,
         'TEAM_ATTEMPT_GATEWAY_NOT_FOUND',
-        'the gateway takes POST /sendMessage, /readInbox, /addTasks',
+        'the gateway takes POST /sendMessage, /readInbox, /addTasks, /journal',
       );
     const bearer = /^Bearer ([A-Za-z0-9_-]{1,100})$/.exec(req.headers.authorization ?? '')?.[1];
     const id = bearer === undefined ? undefined : digest(bearer);
@@ -171,7 +178,10 @@ export class AttemptGateway {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       return refuse(400, 'TEAM_ATTEMPT_REQUEST_INVALID', 'the request is not a JSON object');
     try {
-      const answer = await this.forward(id, attempt, message as AttemptMessage, body as Record<string, unknown>);
+      const answer =
+        message === 'journal'
+          ? await this.journal(attempt, body as Record<string, unknown>)
+          : await this.forward(id, attempt, message as AttemptMessage, body as Record<string, unknown>);
       reply(200, { ok: true, answer });
     } catch (err) {
       const refusal = refusalOf(err, message);
@@ -212,6 +222,38 @@ export class AttemptGateway {
     }
   }
 
+  /**
+   * An agent attempt's step in its task's journal, with the attempt's own fencing token: the
+   * journal refuses a token lower than one it has seen. The first step of the task starts it.
+   */
+  private async journal({ identity, redactor, journalQueue }: OpenAttempt, body: Record<string, unknown>) {
+    if (!journalQueue) throw new JournalUnavailable('only an agent attempt has a journal');
+    const { client } = this.options;
+    const workflowId = journalId(identity.workflowId, identity.taskKey);
+    const request = { ...(redactor.deep(body) as object), fencingToken: identity.fencingToken } as JournalRequest;
+    if (request.op === 'open') {
+      const start: JournalSnapshot = {
+        runWorkflowId: identity.workflowId,
+        key: identity.taskKey,
+        fencingToken: identity.fencingToken,
+        entries: [],
+        turnOpen: 0,
+        pending: [],
+      };
+      await client.workflow.start(JOURNAL_WORKFLOW_TYPE, {
+        workflowId,
+        taskQueue: journalQueue,
+        args: [start],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+    }
+    return client.withDeadline(Date.now() + GATEWAY_LIMITS.updateTimeoutMs, () =>
+      retryUpdate((updateId) =>
+        client.workflow.getHandle(workflowId).executeUpdate(journalUpdate, { args: [request], updateId }),
+      ),
+    );
+  }
+
   private remember(nonce: string, pending: PendingNonce): void {
     const now = Date.now();
     for (const [key, old] of this.nonces) {
@@ -242,7 +284,10 @@ function asTask(message: AttemptMessage, id: AttemptIdentity, body: Record<strin
   }
 }
 
+class JournalUnavailable extends Error {}
+
 function refusalOf(err: unknown, message: string): { status: number; code: string; message: string } {
+  if (err instanceof JournalUnavailable) return { status: 403, code: 'TEAM_ATTEMPT_NO_JOURNAL', message: err.message };
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
     const code = err.cause.type ?? 'rejected';
     const text = err.cause.message.startsWith(`${code}: `)

@@ -8,7 +8,7 @@
 import { ApplicationFailure, CancelledFailure, type Context } from '@temporalio/activity';
 import type { TeamrunConfig } from '../config/config';
 import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
-import { ExecutorError, type Executor, type ExecutorResult } from './executors';
+import { ExecutorError, type Executor, type ExecutorContext, type ExecutorResult } from './executors';
 import { paceHeartbeats, type Heartbeats } from './heartbeat-pace';
 import {
   FAILURE_TYPES,
@@ -51,6 +51,8 @@ export class LiveAttempt {
     readonly reporting: Reporting,
     env: NodeJS.ProcessEnv,
     attemptGateway?: AttemptAccess,
+    /** Records the attempt's steps as run events (agent kinds); absent on a worker without a client. */
+    emit?: ExecutorContext['emit'],
   ) {
     // Called on the next microtask so that an executor throwing at once still settles `ended`.
     this.ended = Promise.resolve()
@@ -73,6 +75,7 @@ export class LiveAttempt {
           env,
           redactor: reporting.redactor,
           ...(attemptGateway ? { attemptGateway } : {}),
+          ...(emit ? { emit } : {}),
         }),
       )
       .then(

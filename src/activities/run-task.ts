@@ -11,6 +11,7 @@ import { FAILURE_TYPES, type RunTaskInput, type RunTaskResult, type TeamActiviti
 import { renewLedgerSlot } from '../ledger/renewal';
 import type { Redactor } from './redact';
 import { workerRedactor } from './secrets';
+import { stepReporter } from './step-reporter';
 
 export interface ActivityDeps {
   config: TeamrunConfig;
@@ -53,9 +54,12 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       }
       const ttlMs = ctx.info.heartbeatTimeoutMs ?? 30_000;
       // The gateway stays open while the executor runs, which may be past this activity (a handed-over attempt).
-      const gate = deps.gateway?.open(input);
+      // An agent's journal runs on the run's own queue, beside the run.
+      const agent = input.executor.kind === 'agent';
+      const gate = deps.gateway?.open(input, agent ? { journalQueue: ctx.info.taskQueue } : {});
       const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
-      const live = new LiveAttempt(input, executor, attemptReporting, env, gate?.access);
+      const emit = deps.client ? stepReporter(deps.client, input) : undefined;
+      const live = new LiveAttempt(input, executor, attemptReporting, env, gate?.access, emit);
       if (gate) void live.ended.then(() => gate.close());
       const channel = deps.stops && input.announceAfterMs !== undefined ? deps.stops : undefined;
       const unregister = channel?.register(

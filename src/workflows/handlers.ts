@@ -19,12 +19,13 @@ import {
   type TeamRunMessages,
   type UpdateMessage,
 } from './messages';
+import { agentStepsSignal, steerRule } from './agents';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 
 /** What an update calls: its validator's check and the rule that applies it. */
 export interface UpdateRule<Ret, Request> {
   validate: (request: Request) => void;
-  apply: (request: Request) => Ret;
+  apply: (request: Request) => Ret | Promise<Ret>;
   /**
    * For a message a task may send as its attempt (sendMessage, readInbox, addTasks): the task and token
    * its worker is asked to confirm before the run takes the request as the task's.
@@ -86,6 +87,7 @@ export function messageRules(run: TeamRun, now: () => number): MessageRules {
       apply: (request) => run.addTasks(request, now()),
       sentBy: (request) => ({ key: request.parent ?? '', fencingToken: request.fencingToken }),
     },
+    steer: steerRule(run, now),
   };
 }
 
@@ -132,6 +134,9 @@ export function registerHandlers(run: TeamRun): void {
   // The worker's own signal, not the contract's: it has no entry in the table and no description.
   setHandler(attemptRunningSignal, (announcement) => {
     run.attemptsRunning(announcement);
+  });
+  setHandler(agentStepsSignal, (steps) => {
+    run.recordAgentSteps(steps, now());
   });
   const rules = messageRules(run, now);
   const table = Object.entries(TEAM_RUN_MESSAGES) as Array<[keyof TeamRunMessages, TeamRunMessage]>;

@@ -1,4 +1,5 @@
 import type { WorkerExecutorKind } from '../../plan/schema';
+import { agentExecutor } from './agent';
 import { sleepExecutor, noopExecutor } from './basic';
 import { httpExecutor } from './http';
 import { llmExecutor } from './llm';
@@ -15,6 +16,7 @@ export const builtinExecutors: Readonly<Record<WorkerExecutorKind, Executor>> = 
   shell: shellExecutor,
   http: httpExecutor,
   llm: llmExecutor,
+  agent: agentExecutor,
   sleep: sleepExecutor,
   noop: noopExecutor,
 };
