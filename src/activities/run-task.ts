@@ -58,8 +58,9 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       const agent = input.executor.kind === 'agent';
       const gate = deps.gateway?.open(input, agent ? { journalQueue: ctx.info.taskQueue } : {});
       const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
-      const emit = deps.client ? stepReporter(deps.client, input) : undefined;
-      const live = new LiveAttempt(input, executor, attemptReporting, env, gate?.access, emit);
+      const steps = deps.client ? stepReporter(deps.client, input) : undefined;
+      const reported: Executor = steps ? (spec, c) => executor(spec, c).finally(() => steps.drain()) : executor;
+      const live = new LiveAttempt(input, reported, attemptReporting, env, gate?.access, steps?.emit);
       if (gate) void live.ended.then(() => gate.close());
       const channel = deps.stops && input.announceAfterMs !== undefined ? deps.stops : undefined;
       const unregister = channel?.register(

@@ -14,9 +14,17 @@ export const STEP_REPORTING = {
   flushMs: 250,
   /** Steps held while a signal is on its way. */
   held: 200,
+  /** How long an ending attempt waits for its last steps to reach the run. */
+  drainMs: 2_000,
 } as const;
 
-export function stepReporter(client: Client, attempt: AttemptIdentity): (step: AttemptStepEvent) => void {
+export interface StepReporter {
+  emit: (step: AttemptStepEvent) => void;
+  /** Sends what waits, before the attempt reports its end (the run records the last step before it settles). */
+  drain: () => Promise<void>;
+}
+
+export function stepReporter(client: Client, attempt: AttemptIdentity): StepReporter {
   const waiting: AttemptStepEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   let sending: Promise<void> = Promise.resolve();
@@ -32,9 +40,16 @@ export function stepReporter(client: Client, attempt: AttemptIdentity): (step: A
         if (waiting.length && !timer) timer = setTimeout(flush, 0);
       });
   };
-  return (step) => {
-    waiting.push(step);
-    if (waiting.length > STEP_REPORTING.held) waiting.splice(0, waiting.length - STEP_REPORTING.held);
-    timer ??= setTimeout(flush, STEP_REPORTING.flushMs);
+  return {
+    emit: (step) => {
+      waiting.push(step);
+      if (waiting.length > STEP_REPORTING.held) waiting.splice(0, waiting.length - STEP_REPORTING.held);
+      timer ??= setTimeout(flush, STEP_REPORTING.flushMs);
+    },
+    drain: async () => {
+      clearTimeout(timer);
+      while (waiting.length) flush();
+      await Promise.race([sending, new Promise((resolve) => setTimeout(resolve, STEP_REPORTING.drainMs))]);
+    },
   };
 }

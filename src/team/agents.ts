@@ -35,6 +35,11 @@ export function validateSteer(run: RunContext, payload: unknown): SteerRequest &
   if (utf8Bytes(request.text) > STEER_LIMITS.textBytes)
     throw new TeamControlError('value_too_large', `steerTask: text: at most ${STEER_LIMITS.textBytes} bytes`, 'text');
   checkActor(run.plan, request.actor, 'steerTask');
+  // A task that is not an agent is never steerable, running or not.
+  const i = run.graph.indexOf(request.key);
+  const kind = i === undefined ? undefined : run.graph.specs[i].executor.kind;
+  if (kind !== 'agent')
+    throw new TeamControlError('not_an_agent', `steerTask: task "${request.key}" is a ${kind} task, not an agent`);
   const attempt = run.leases.get(request.key);
   if (!attempt || attempt.stop)
     throw new TeamControlError('not_active', `steerTask: task "${request.key}" has no running attempt`);
@@ -44,10 +49,6 @@ export function validateSteer(run: RunContext, payload: unknown): SteerRequest &
       `steerTask: fencing token ${request.fencingToken} is not the running attempt's (${attempt.fencingToken})`,
     );
   }
-  const i = run.graph.indexOf(request.key);
-  const kind = i === undefined ? undefined : run.graph.specs[i].executor.kind;
-  if (kind !== 'agent')
-    throw new TeamControlError('not_an_agent', `steerTask: task "${request.key}" is a ${kind} task, not an agent`);
   return { ...request, fencingToken: attempt.fencingToken };
 }
 

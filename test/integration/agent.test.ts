@@ -93,7 +93,7 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
         lease: { ttlMs: 5_000 },
         tasks: [
           { key: 'write', executor: { kind: 'agent', model: 'agent-steer', prompt: 'Write', tools: ['teamrun__*'] } },
-          { key: 'plain', executor: { kind: 'sleep', ms: 3_000 } },
+          { key: 'plain', executor: { kind: 'noop' } },
         ],
       },
       worker.taskQueue,
@@ -144,6 +144,13 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
     const settledInMs = (result.tasks[0].settledAt ?? 0) - asked;
     expect(abortedInMs).toBeLessThan(1_000);
     expect(settledInMs).toBeLessThan(1_000);
-    expect(result.adjudications).toMatchObject([{ key: 'think', code: 'TEAM_TASK_HUMAN_INTERRUPTED', result: null }]);
+    expect(result.adjudications).toMatchObject([
+      {
+        key: 'think',
+        code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+        // Where the transcript is, for whoever decides: `teamrun logs RUN KEY` prints it.
+        result: { journal: `teamrun-agent:${handle.workflowId}:think`, turns: 0 },
+      },
+    ]);
   });
 });
