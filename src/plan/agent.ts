@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ChatMessageSchema, durationMs, onePromptOrMessages } from './fields';
+import { nearest } from './graph';
 
 /** Every bound of an agent's spec, named once (docs/agents.md lists them). */
 export const AGENT_LIMITS = {
@@ -39,7 +40,7 @@ const ToolNameSchema = z
   .superRefine((name, ctx) => {
     if (!name.startsWith('teamrun__') || name === 'teamrun__*' || (TEAMRUN_TOOLS as readonly string[]).includes(name))
       return;
-    const near = TEAMRUN_TOOLS.find((t) => closeTo(t, name));
+    const near = nearest(name, TEAMRUN_TOOLS);
     ctx.addIssue({
       code: 'custom',
       message: `unknown teamrun tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}: ${TEAMRUN_TOOLS.join(', ')}`,
@@ -64,13 +65,3 @@ export const AgentSpecSchema = z
   .strict()
   .refine(...onePromptOrMessages);
 export type AgentSpec = z.infer<typeof AgentSpecSchema>;
-
-/** Same length and one character apart, or one a prefix of the other past `teamrun__`: enough for a typo. */
-function closeTo(known: string, given: string): boolean {
-  const a = known.slice('teamrun__'.length);
-  const b = given.slice('teamrun__'.length);
-  if (a.startsWith(b) || b.startsWith(a)) return true;
-  let diff = Math.abs(a.length - b.length);
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) diff++;
-  return diff <= 2;
-}
