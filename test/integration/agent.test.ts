@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPlanFile } from '../../src/plan/load';
 import { startOpenAiServer, type OpenAiServer, type RecordedRequest } from '../helpers/openai-server';
 import { startRun, testConfig, waitFor } from '../helpers/env';
 import { updateCodeOf, workerForTest, type OnTestFinished } from '../helpers/scenario';
@@ -152,5 +154,71 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
         result: { journal: `teamrun-agent:${handle.workflowId}:think`, turns: 0 },
       },
     ]);
+  });
+});
+
+describe('examples/agent-team.yaml', () => {
+  it('runs end to end against the local model server: the planner adds two workers, the reviewer messages one', async ({
+    onTestFinished,
+  }) => {
+    const server = await startOpenAiServer();
+    onTestFinished(() => server.close());
+    const worker = (body: string) => ({
+      key: body,
+      executor: {
+        kind: 'agent',
+        model: 'gpt-4o-mini',
+        prompt: `Write ${body}`,
+        tools: ['teamrun__read_inbox', 'teamrun__set_output'],
+      },
+    });
+    // Who speaks is told by the instructions the example gives each agent.
+    server.script('gpt-4o-mini', (r) => {
+      const system = r.messages[0]?.role === 'system' ? (r.messages[0].content ?? '') : '';
+      if (system.startsWith('You plan'))
+        return r.turn === 1
+          ? {
+              usage,
+              toolCalls: [
+                { name: 'teamrun__add_tasks', arguments: { tasks: [worker('worker-1'), worker('worker-2')] } },
+              ],
+            }
+          : { usage, content: 'two workers, one part each' };
+      if (system.startsWith('You review'))
+        return r.turn === 1
+          ? {
+              usage,
+              toolCalls: [{ name: 'teamrun__send_message', arguments: { to: 'worker-1', body: 'cite the contract' } }],
+            }
+          : { usage, content: 'reviewed' };
+      // The workers take their time, so the reviewer's message reaches worker-1 while it still runs.
+      return r.turn === 1
+        ? {
+            usage,
+            delayMs: 4_000,
+            toolCalls: [{ name: 'teamrun__set_output', arguments: { output: { part: r.messages[0].content } } }],
+          }
+        : { usage, content: 'written' };
+    });
+    const loaded = loadPlanFile(path.join(__dirname, '../../examples/agent-team.yaml'));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    const test = await workerForTest(
+      { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }), env: { [KEY_ENV]: 'sk-agent' } },
+      onTestFinished,
+    );
+    const handle = await startRun(loaded.plan, test.taskQueue);
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(Object.fromEntries(result.tasks.map((t) => [t.key, t.output]))).toEqual({
+      plan: { content: 'two workers, one part each' },
+      review: { content: 'reviewed' },
+      'worker-1': { part: 'Write worker-1' },
+      'worker-2': { part: 'Write worker-2' },
+    });
+    const reviewed = server.requests.find((r) => r.turn === 2 && r.messages[0]?.content?.startsWith('You review'));
+    expect(reviewed?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"ok":true,"id":1}']);
+    const { events } = await handle.events({ limit: 1000 });
+    expect(events.filter((e) => e.type === 'mailbox:sent')).toMatchObject([{ from: 'review', to: 'worker-1' }]);
+    expect(events.filter((e) => e.type === 'task:added').length).toBeGreaterThan(0);
   });
 });
