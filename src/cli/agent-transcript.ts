@@ -44,7 +44,9 @@ function renderEntry(entry: JournalEntry): string {
     }
     case 'tool-start':
       return `[tool, turn ${entry.turn}] ${entry.name} started`;
-    case 'tool-result':
-      return `[tool, turn ${entry.turn}] ${entry.name} ${entry.ok ? 'ok' : 'failed'} in ${entry.ms} ms: ${entry.content}`;
+    case 'tool-result': {
+      const how = entry.ok ? 'ok' : 'failed';
+      return `[tool, turn ${entry.turn}] ${entry.name} ${how} (${entry.ms} ms): ${entry.content}`;
+    }
   }
 }

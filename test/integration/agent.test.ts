@@ -222,3 +222,55 @@ describe('examples/agent-team.yaml', () => {
     expect(events.filter((e) => e.type === 'task:added').length).toBeGreaterThan(0);
   });
 });
+
+// Needs the attempt's live budget (ctx.budget, issue 26, branch i26-budget): unskip once it is merged.
+describe.skip('an agent on a token budget', () => {
+  it('never sends the model call the budget cannot cover: adjudication with the reason and the transcript', async ({
+    onTestFinished,
+  }) => {
+    const server = await startOpenAiServer();
+    onTestFinished(() => server.close());
+    // Each call reserves 100 tokens and uses 120: after two (240 of 300), a third reservation cannot fit.
+    server.script('agent-budget', () => ({
+      usage,
+      toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 1 } }],
+    }));
+    const worker = await workerForTest(
+      { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }), env: { [KEY_ENV]: 'sk-agent' } },
+      onTestFinished,
+    );
+    const handle = await startRun(
+      {
+        name: 'agent-budget',
+        lease: { ttlMs: 5_000 },
+        awaitAdjudication: false,
+        budget: { maxTokens: 300 },
+        tasks: [
+          {
+            key: 'spend',
+            estimate: { tokens: 100 },
+            executor: {
+              kind: 'agent',
+              model: 'agent-budget',
+              prompt: 'Go',
+              maxTokens: 100,
+              tools: ['teamrun__set_output'],
+            },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    const sent = server.requests.filter((r) => r.idempotencyKey?.startsWith(`${handle.workflowId}/`));
+    expect(sent.map((r) => r.turn)).toEqual([1, 2]);
+    expect(result.adjudications).toMatchObject([
+      {
+        key: 'spend',
+        code: 'TEAM_TASK_BUDGET_EXCEEDED',
+        result: { journal: `teamrun-agent:${handle.workflowId}:spend`, turns: 2 },
+      },
+    ]);
+    expect(result.adjudications[0].reason).toContain('max-tokens');
+  });
+});
