@@ -28,7 +28,10 @@ describe('temporal.yaml', () => {
   });
 
   it.each([
-    ['worker:\n  executors: [shel, noop]\n', 'worker.executors[0]: must be one of shell, http, llm, agent, sleep, noop'],
+    [
+      'worker:\n  executors: [shel, noop]\n',
+      'worker.executors[0]: must be one of shell, http, llm, agent, sleep, noop',
+    ],
     ['devServer:\n  port: "7233"\n', 'devServer.port'],
     ['prices:\n  gpt-x: { inputPerMTok: -1, outputPerMTok: 1 }\n', 'prices.gpt-x.inputPerMTok'],
     ['connection:\n  adress: x\n', 'connection'],
