@@ -20,10 +20,11 @@ const MAY_IMPORT = {
   plan: ['errors.ts', 'contract'],
   // activities/interface.ts: the activity's input and output shapes, free of Node (the workflow imports it too).
   team: [...BASE, 'activities/interface.ts'],
+  agent: [...BASE],
   // The ledger workflow signals the runs it aborts with the team run's own message; its Node side sends
   // updates through sdk/'s retry.
   ledger: [...BASE, 'sdk', 'team', 'config', 'activities/interface.ts', 'workflows/messages.ts'],
-  activities: [...BASE, 'sdk', 'team', 'ledger', 'config', 'codec', 'format.ts'],
+  activities: [...BASE, 'sdk', 'team', 'ledger', 'agent', 'config', 'codec', 'format.ts'],
   // A report reads a closed run through the client and the workflow's message names; only the CLI is above it.
   report: [...BASE, 'sdk', 'team', 'format.ts', 'config', 'codec', 'client', 'workflows', 'activities/interface.ts'],
 };

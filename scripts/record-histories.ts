@@ -18,7 +18,14 @@ import { ConfigSchema } from '../src/config/config';
 import { findTemporalBinary, freePort, startDevServer } from '../src/devserver';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { createWorker, workflowsPath } from '../src/worker/create-worker';
-import { activeClaimsQuery, adjudicateUpdate, interruptTaskUpdate, statusQuery } from '../src/workflows/messages';
+import {
+  activeClaimsQuery,
+  adjudicateUpdate,
+  interruptTaskUpdate,
+  statusQuery,
+  steerTaskUpdate,
+} from '../src/workflows/messages';
+import { startOpenAiServer, type OpenAiServer } from '../test/helpers/openai-server';
 
 const root = path.resolve(__dirname, '..');
 const fixtures = path.join(root, 'test/fixtures/histories');
@@ -35,6 +42,8 @@ interface Scenario {
     address: string;
     queue: string;
   }) => Promise<void>;
+  /** A local model server for the worker's `worker.llm` (agent scenarios). */
+  model?: () => Promise<OpenAiServer>;
 }
 
 const wait = async <T>(what: string, check: () => Promise<T> | T, timeoutMs = 60_000): Promise<NonNullable<T>> => {
@@ -166,6 +175,31 @@ const scenarios: Scenario[] = [
       });
     },
   },
+  {
+    // An agent steered while its first model call is slow: the steerTask update schedules the
+    // steerAgent activity; the worker reports steps with the agentSteps signal.
+    name: 'agent-steer',
+    plan: () => ({
+      name: 'fixture-agent-steer',
+      tasks: [{ key: 'write', executor: { kind: 'agent', model: 'fixture', prompt: 'Write', tools: ['teamrun__*'] } }],
+    }),
+    model: async () => {
+      const server = await startOpenAiServer();
+      const usage = { promptTokens: 10, completionTokens: 5 };
+      server.script('fixture', (r) =>
+        r.turn === 1
+          ? { usage, delayMs: 3_000, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 'ok' } }] }
+          : { usage, content: 'done' },
+      );
+      return server;
+    },
+    drive: async (ctx) => {
+      await ctx.startWorker();
+      const handle = ctx.client.workflow.getHandle(ctx.workflowId);
+      await wait('the attempt to run', async () => (await handle.query(activeClaimsQuery)).length > 0);
+      await handle.executeUpdate(steerTaskUpdate, { args: [{ key: 'write', text: 'Be brief.', actor: 'ops' }] });
+    },
+  },
 ];
 
 async function record(scenario: Scenario, bundlePath: string): Promise<void> {
@@ -183,6 +217,8 @@ async function record(scenario: Scenario, bundlePath: string): Promise<void> {
   const workflowId = `fixture-${scenario.name}`;
   const config = ConfigSchema.parse({ worker: { shutdownGraceMs: 500, shell: { killGraceMs: 1_000 } } });
   config.connection.address = server.address;
+  const model = await scenario.model?.();
+  if (model) config.worker.llm.baseUrl = model.baseUrl;
   let running: Promise<void> | undefined;
   let stop = () => {};
   try {
@@ -223,6 +259,7 @@ async function record(scenario: Scenario, bundlePath: string): Promise<void> {
     await workerConnection.close();
     await connection.close();
     await server.stop();
+    await model?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

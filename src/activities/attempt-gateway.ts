@@ -14,11 +14,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { z } from 'zod';
-import { EXTENSION_LIMITS } from '../plan/requests/budget';
+import { journalUpdate } from '../agent/messages';
+import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalRequest, type JournalSnapshot } from '../agent/types';
 import { retryUpdate } from '../sdk/update-retry';
 import type { LiveBudget } from './executors/types';
-import { BUDGET_EXCEEDED, type AskRun } from './live-budget';
+import type { AskRun } from './live-budget';
+import { reserve, type GatewayAnswer } from './gateway-reserve';
+
+export type { GatewayAnswer };
 import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest } from './interface';
 import { Redactor, type Secret } from './redact';
 
@@ -38,23 +41,17 @@ const MESSAGES: ReadonlySet<string> = new Set<AttemptMessage>(['sendMessage', 'r
 const RESERVE = 'reserve';
 
 /** What a gateway answers the in-task CLI: the run's verdict, or a refusal with its stable code. */
-export type GatewayAnswer = { ok: true; answer: unknown } | { ok: false; code: string; message: string };
 
 interface OpenAttempt {
   identity: AttemptIdentity;
   redactor: Redactor;
   /** The attempt's live reservation, which `teamrun reserve` inside the task asks (absent: nothing to ask). */
   budget?: LiveBudget;
+  /** An agent attempt's task queue, where its journal workflow runs (src/agent); absent: no journal. */
+  journalQueue?: string;
 }
 
 /** Bound on one `teamrun reserve`: the extension request's own (src/plan/requests/budget.ts). */
-const ReserveSchema = z
-  .object({
-    tokens: z.number().int().nonnegative().max(EXTENSION_LIMITS.tokens).optional(),
-    usd: z.number().nonnegative().max(EXTENSION_LIMITS.usd).optional(),
-  })
-  .strict();
-
 interface PendingNonce {
   /** The digest of the secret of the attempt that sent it. */
   attempt: string;
@@ -111,11 +108,11 @@ export class AttemptGateway {
    * Registers an attempt as it starts: its secret, and its redactor (the worker's secrets and
    * this one). `close` drops it when the attempt ends; its secret then opens nothing.
    */
-  open(identity: AttemptIdentity): OpenedAttempt {
+  open(identity: AttemptIdentity, options: { journalQueue?: string } = {}): OpenedAttempt {
     const secret = randomBytes(32).toString('base64url');
     const id = digest(secret);
     const redactor = new Redactor([...this.options.secrets, { name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }]);
-    const attempt: OpenAttempt = { identity, redactor };
+    const attempt: OpenAttempt = { identity, redactor, ...options };
     this.attempts.set(id, attempt);
     return {
       access: { socket: this.socket, secret, binDir: this.binDir },
@@ -168,11 +165,11 @@ export class AttemptGateway {
       reply(status, { ok: false, code, message });
     };
     const message = (req.url ?? '').slice(1);
-    if (req.method !== 'POST' || !(MESSAGES.has(message) || message === RESERVE))
+    if (req.method !== 'POST' || !(MESSAGES.has(message) || message === RESERVE || message === 'journal'))
       return refuse(
         404,
         'TEAM_ATTEMPT_GATEWAY_NOT_FOUND',
-        'the gateway takes POST /sendMessage, /readInbox, /addTasks, /reserve',
+        'the gateway takes POST /sendMessage, /readInbox, /addTasks, /reserve, /journal',
       );
     const bearer = /^Bearer ([A-Za-z0-9_-]{1,100})$/.exec(req.headers.authorization ?? '')?.[1];
     const id = bearer === undefined ? undefined : digest(bearer);
@@ -199,7 +196,10 @@ export class AttemptGateway {
       return refuse(400, 'TEAM_ATTEMPT_REQUEST_INVALID', 'the request is not a JSON object');
     if (message === RESERVE) return reply(...(await reserve(attempt, body)));
     try {
-      const answer = await this.forward(id, attempt, message as AttemptMessage, body as Record<string, unknown>);
+      const answer =
+        message === 'journal'
+          ? await this.journal(attempt, body as Record<string, unknown>)
+          : await this.forward(id, attempt, message as AttemptMessage, body as Record<string, unknown>);
       reply(200, { ok: true, answer });
     } catch (err) {
       const refusal = refusalOf(err, message);
@@ -240,6 +240,38 @@ export class AttemptGateway {
     }
   }
 
+  /**
+   * An agent attempt's step in its task's journal, with the attempt's own fencing token: the
+   * journal refuses a token lower than one it has seen. The first step of the task starts it.
+   */
+  private async journal({ identity, redactor, journalQueue }: OpenAttempt, body: Record<string, unknown>) {
+    if (!journalQueue) throw new JournalUnavailable('only an agent attempt has a journal');
+    const { client } = this.options;
+    const workflowId = journalId(identity.workflowId, identity.taskKey);
+    const request = { ...(redactor.deep(body) as object), fencingToken: identity.fencingToken } as JournalRequest;
+    if (request.op === 'open') {
+      const start: JournalSnapshot = {
+        runWorkflowId: identity.workflowId,
+        key: identity.taskKey,
+        fencingToken: identity.fencingToken,
+        entries: [],
+        turnOpen: 0,
+        pending: [],
+      };
+      await client.workflow.start(JOURNAL_WORKFLOW_TYPE, {
+        workflowId,
+        taskQueue: journalQueue,
+        args: [start],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+    }
+    return client.withDeadline(Date.now() + GATEWAY_LIMITS.updateTimeoutMs, () =>
+      retryUpdate((updateId) =>
+        client.workflow.getHandle(workflowId).executeUpdate(journalUpdate, { args: [request], updateId }),
+      ),
+    );
+  }
+
   private remember(nonce: string, pending: PendingNonce): void {
     const now = Date.now();
     for (const [key, old] of this.nonces) {
@@ -259,30 +291,6 @@ export interface OpenedAttempt {
   attachBudget(budget: LiveBudget): void;
   /** Asks the run for more budget as this attempt (`extendReservation`, confirmed like every attempt message). */
   extend: AskRun;
-}
-
-/** `teamrun reserve`: the attempt's live reservation asked first; granted, or refused (the attempt is then stopped). */
-async function reserve(attempt: OpenAttempt, body: unknown): Promise<[number, GatewayAnswer]> {
-  const parsed = ReserveSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length ? issue.path.join('.') : 'payload';
-    return [400, { ok: false, code: 'TEAM_ATTEMPT_REQUEST_INVALID', message: `reserve: ${where}: ${issue.message}` }];
-  }
-  if (!attempt.budget) {
-    return [409, { ok: false, code: 'TEAM_ATTEMPT_NO_BUDGET', message: 'reserve: this attempt has no live budget' }];
-  }
-  if (await attempt.budget.reserve(parsed.data)) return [200, { ok: true, answer: { granted: parsed.data } }];
-  return [
-    402,
-    {
-      ok: false,
-      code: BUDGET_EXCEEDED,
-      message:
-        `reserve: the run refused ${parsed.data.tokens ?? 0} tokens and $${parsed.data.usd ?? 0}; ` +
-        'the attempt is stopped',
-    },
-  ];
 }
 
 /** The request as the task's attempt sends it: who it is comes from the gateway, never from the task. */
@@ -307,7 +315,10 @@ function asTask(message: AttemptMessage, id: AttemptIdentity, body: Record<strin
   }
 }
 
+class JournalUnavailable extends Error {}
+
 function refusalOf(err: unknown, message: string): { status: number; code: string; message: string } {
+  if (err instanceof JournalUnavailable) return { status: 403, code: 'TEAM_ATTEMPT_NO_JOURNAL', message: err.message };
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
     const code = err.cause.type ?? 'rejected';
     const text = err.cause.message.startsWith(`${code}: `)

@@ -8,7 +8,7 @@
 import { ApplicationFailure, CancelledFailure, type Context } from '@temporalio/activity';
 import type { TeamrunConfig } from '../config/config';
 import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
-import { ExecutorError, type Executor, type ExecutorResult } from './executors';
+import { ExecutorError, type Executor, type ExecutorContext, type ExecutorResult } from './executors';
 import { paceHeartbeats, type Heartbeats } from './heartbeat-pace';
 import {
   FAILURE_TYPES,
@@ -56,6 +56,8 @@ export class LiveAttempt {
     env: NodeJS.ProcessEnv,
     gate?: OpenedAttempt,
     tools?: ToolboxFactory,
+    /** Records the attempt's steps as run events (agent kinds); absent on a worker without a client. */
+    emit?: ExecutorContext['emit'],
   ) {
     const attemptGateway = gate?.access;
     if (gate && input.grant) {
@@ -88,6 +90,7 @@ export class LiveAttempt {
           ...(attemptGateway ? { attemptGateway } : {}),
           ...(tools ? { tools } : {}),
           ...(this.budget ? { budget: this.budget } : {}),
+          ...(emit ? { emit } : {}),
         }),
       )
       .then(

@@ -115,6 +115,9 @@ export interface TeamActivities {
 /** The signal a long attempt sends its run: `{ key, fencingToken, queue }` (see src/team/stop-channel.ts). */
 export const ATTEMPT_RUNNING_SIGNAL = 'attemptRunning';
 
+/** The signal an agent attempt's worker sends its run: `{ key, fencingToken, steps }` (src/team/agents.ts). */
+export const AGENT_STEPS_SIGNAL = 'agentSteps';
+
 /** The messages a task sends its run through its worker's attempt gateway. */
 export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendReservation';
 

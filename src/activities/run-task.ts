@@ -12,6 +12,7 @@ import { renewLedgerSlot } from '../ledger/renewal';
 import type { Redactor } from './redact';
 import type { ToolboxFactory } from './tools/types';
 import { workerRedactor } from './secrets';
+import { stepReporter } from './step-reporter';
 
 export interface ActivityDeps {
   config: TeamrunConfig;
@@ -56,9 +57,13 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       }
       const ttlMs = ctx.info.heartbeatTimeoutMs ?? 30_000;
       // The gateway stays open while the executor runs, which may be past this activity (a handed-over attempt).
-      const gate = deps.gateway?.open(input);
+      // An agent's journal runs on the run's own queue, beside the run.
+      const agent = input.executor.kind === 'agent';
+      const gate = deps.gateway?.open(input, agent ? { journalQueue: ctx.info.taskQueue } : {});
       const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
-      const live = new LiveAttempt(input, executor, attemptReporting, env, gate, deps.tools);
+      const steps = deps.client ? stepReporter(deps.client, input) : undefined;
+      const reported: Executor = steps ? (spec, c) => executor(spec, c).finally(() => steps.drain()) : executor;
+      const live = new LiveAttempt(input, reported, attemptReporting, env, gate, deps.tools, steps?.emit);
       if (gate) void live.ended.then(() => gate.close());
       const channel = deps.stops && input.announceAfterMs !== undefined ? deps.stops : undefined;
       const unregister = channel?.register(

@@ -13,3 +13,4 @@ export type * from './mailbox';
 export type * from './events';
 export type * from './names';
 export type * from './ledger';
+export type * from './agent';

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { AgentSpecSchema } from './agent';
 import { jsonBytes } from './bytes';
+import { ChatMessageSchema, MAX_TIMEOUT_MS, durationMs, onePromptOrMessages } from './fields';
 
-export { jsonBytes };
+export { jsonBytes, MAX_TIMEOUT_MS };
 import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
 
 /** Limits that keep one run's input and state well inside Temporal's payload and history limits. */
@@ -29,9 +31,6 @@ export const PLAN_LIMITS = {
   maxPackedPlanBytes: 640 * 1024,
 } as const;
 
-/** Temporal's timers and timeouts hold at most this many milliseconds (a signed 32-bit integer). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
 /** Temporal's default limit on one payload (a workflow's input, a continue-as-new snapshot, an update). */
 export const TEMPORAL_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -49,12 +48,6 @@ export const CONTINUE_AS_NEW_EVENTS = { min: 200, max: 10_000, default: 8_000 } 
  * in-flight attempts settle before the handover.
  */
 export const CONTINUE_AS_NEW_HISTORY_BYTES = 8 * 1024 * 1024;
-
-const durationMs = z
-  .number()
-  .int()
-  .nonnegative()
-  .max(MAX_TIMEOUT_MS, `at most ${MAX_TIMEOUT_MS} ms (2^31-1, about 24.8 days): timers fire at once past it`);
 
 /**
  * A lease: its TTL (the heartbeat timeout of every attempt) and the pace an attempt heartbeats at
@@ -137,13 +130,6 @@ export const HttpSpecSchema = z
 export type HttpSpec = z.infer<typeof HttpSpecSchema>;
 export const HttpExecutorSchema = planKind('http', HttpSpecSchema);
 
-const ChatMessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }).strict();
-
-const onePromptOrMessages = [
-  (e: { prompt?: string; messages?: unknown[] }) => (e.prompt === undefined) !== (e.messages === undefined),
-  { message: 'give exactly one of "prompt" or "messages"' },
-] as const;
-
 export const LlmSpecSchema = z
   .object({
     model: z.string().min(1),
@@ -156,6 +142,9 @@ export const LlmSpecSchema = z
   .refine(...onePromptOrMessages);
 export type LlmSpec = z.infer<typeof LlmSpecSchema>;
 export const LlmExecutorSchema = planKind('llm', LlmSpecSchema).refine(...onePromptOrMessages);
+
+export { AgentSpecSchema, type AgentSpec } from './agent';
+export const AgentExecutorSchema = planKind('agent', AgentSpecSchema).refine(...onePromptOrMessages);
 
 export const SleepSpecSchema = z.object({ ms: durationMs }).strict();
 export const SleepExecutorSchema = planKind('sleep', SleepSpecSchema);
@@ -240,6 +229,7 @@ const WORKER_EXECUTOR_SCHEMAS = byKind({
   shell: ShellExecutorSchema,
   http: HttpExecutorSchema,
   llm: LlmExecutorSchema,
+  agent: AgentExecutorSchema,
   sleep: SleepExecutorSchema,
   noop: NoopExecutorSchema,
   'agent-cli': AgentCliExecutorSchema,

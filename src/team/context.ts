@@ -5,6 +5,7 @@
  * succeeds, fails, goes to adjudication; the run stops on its budget or its wall clock). Pure and
  * deterministic: the caller passes the time. `snapshot()` is everything continue-as-new carries.
  */
+import type { AgentProgress } from './types';
 import type { TaskSpec, TeamPlan } from '../plan/schema';
 import { jsonBytes } from '../plan/bytes';
 import { Adjudications, type DecisionLog } from './adjudications';
@@ -73,6 +74,8 @@ export class RunContext {
   readonly mailbox: Mailbox;
   readonly members: Members;
   readonly spawns: Spawns;
+  /** Which turn each running agent is in (team/agents.ts); not in the snapshot. */
+  readonly agents = new Map<string, AgentProgress>();
   abort: TeamRunSnapshot['abort'];
   closed: TeamRunSnapshot['closed'];
   awaitingSince: number | null;

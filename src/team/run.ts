@@ -33,7 +33,10 @@ import type {
   TasksQuery,
 } from '../contract';
 import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../plan/schema';
+import type { SteerRequest } from '../plan/requests/agent';
 import * as additions from './additions';
+import * as agents from './agents';
+import type { AgentProgress } from './types';
 import { Budget } from './budget';
 import { claim } from './claims';
 import { RunContext, type TeamRunSnapshot } from './context';
@@ -132,6 +135,26 @@ export class TeamRun {
     const { applied, stopsQueued } = this.run.leases.announce(payload);
     if (stopsQueued > 0) this.run.touch();
     return applied;
+  }
+
+  /** An agent attempt's steps, reported by its worker (`agentSteps`): events, and which turn it is in. */
+  recordAgentSteps(payload: unknown, now: number): number {
+    return agents.recordSteps(this.run, payload, now);
+  }
+
+  /** Checks a steer (`steerTask`); answers the request with the running attempt's fencing token. */
+  validateSteer(payload: unknown): SteerRequest & { fencingToken: number } {
+    return agents.validateSteer(this.run, payload);
+  }
+
+  steered(request: SteerRequest, fencingToken: number, turn: number, now: number): void {
+    agents.steered(this.run, request, fencingToken, turn, now);
+  }
+
+  /** Where a running agent is (its turn and last tool), if its worker reported a step of this attempt. */
+  agentProgress(key: string, fencingToken: number): AgentProgress | undefined {
+    const progress = this.run.agents.get(key);
+    return progress?.fencingToken === fencingToken ? progress : undefined;
   }
 
   /** True when the run may continue as new now: nothing in flight, or only attempts it can carry (handover.ts). */

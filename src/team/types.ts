@@ -169,3 +169,10 @@ export interface Claim {
   /** The task may add tasks (`allowSpawn`); absent when it may not. */
   allowSpawn?: true;
 }
+
+/** Where an agent attempt is: what the Web UI's details show. Not in the snapshot: the next step refreshes it. */
+export interface AgentProgress {
+  fencingToken: number;
+  turn: number;
+  lastTool: string | null;
+}

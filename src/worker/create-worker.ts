@@ -4,6 +4,7 @@ import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from '../activities';
+import { createAgentActivities } from '../activities/agent-activities';
 import { AttemptGateway } from '../activities/attempt-gateway';
 import { adoptingFor } from '../activities/run-task';
 import { workerRedactor, workerSecrets } from '../activities/secrets';
@@ -139,6 +140,7 @@ async function workers(
     activities: {
       ...createActivities({ ...deps, stops: stop.stops }),
       ...createLedgerActivities({ client }),
+      ...createAgentActivities({ client }),
       ...options.activities,
     },
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentAttempts,

@@ -63,7 +63,7 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
   if (claims.length) {
     const shown = claims
       .slice(0, LISTED)
-      .map((c) => `\`${c.activityId}\` (${c.holder}${c.interrupted ? ', interrupted' : ''})`);
+      .map((c) => `\`${c.activityId}\` (${c.holder}${agentAt(run, c)}${c.interrupted ? ', interrupted' : ''})`);
     lines.push(`- running: ${shown.join(', ')}${claims.length > LISTED ? ` and ${claims.length - LISTED} more` : ''}`);
     // The run sees an attempt scheduled, never started: one on a queue nobody polls looks the same.
     lines.push(
@@ -162,4 +162,11 @@ function humanMs(ms: number): string {
     if (ms >= size) return `${Number((ms / size).toFixed(ms % size === 0 ? 0 : 1))} ${unit}`;
   }
   return `${ms} ms`;
+}
+
+/** Which turn a running agent is in and the tool it called last, as its worker last reported. */
+function agentAt(run: TeamRun, claim: { key: string; fencingToken: number }): string {
+  const progress = run.agentProgress(claim.key, claim.fencingToken);
+  if (!progress) return '';
+  return `, agent turn ${progress.turn}${progress.lastTool ? `, last tool \`${progress.lastTool}\`` : ''}`;
 }

@@ -20,6 +20,7 @@ import {
   type TeamRunMessages,
   type UpdateMessage,
 } from './messages';
+import { agentStepsSignal, steerRule } from './agents';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 
 /** What an update calls: its validator's check and the rule that applies it. */
@@ -102,6 +103,7 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
       apply: (request) => extendReservation(run, request, now(), ledger),
       sentBy: (request) => ({ key: request.key, fencingToken: request.fencingToken }),
     },
+    steer: steerRule(run, now),
   };
 }
 
@@ -172,6 +174,9 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void 
   // The worker's own signal, not the contract's: it has no entry in the table and no description.
   setHandler(attemptRunningSignal, (announcement) => {
     run.attemptsRunning(announcement);
+  });
+  setHandler(agentStepsSignal, (steps) => {
+    run.recordAgentSteps(steps, now());
   });
   const rules = messageRules(run, now, ledger);
   const table = Object.entries(TEAM_RUN_MESSAGES) as Array<[keyof TeamRunMessages, TeamRunMessage]>;

@@ -25,6 +25,8 @@ import type {
   SendMessageRequest,
   SendMessageVerdict,
   StatusView,
+  SteerTaskRequest,
+  SteerTaskVerdict,
   TaskActivityType,
   TasksQuery,
   TaskView,
@@ -163,6 +165,12 @@ export const TEAM_RUN_MESSAGES = {
     "A running attempt asks for more budget: { key, fencingToken, tokens?, usd?, attempt? (its worker's proof) }; " +
       'answers what the attempt holds now',
   ),
+  /** Guidance for a running agent before its next model call (update `steerTask`); a refusal rejects with its code. */
+  steer: update<SteerTaskVerdict, SteerTaskRequest>(
+    'steerTask',
+    'Steer a running agent: { key, text (at most 8 KiB), fencingToken?, requestId?, actor? }; answers the ' +
+      'model call (turn) it joins',
+  ),
 } as const satisfies Record<string, TeamRunMessage>;
 
 export type TeamRunMessages = typeof TEAM_RUN_MESSAGES;
@@ -185,6 +193,7 @@ export const abortRunUpdate = TEAM_RUN_MESSAGES.abort.definition;
 export const adjudicateUpdate = TEAM_RUN_MESSAGES.adjudicate.definition;
 export const addTasksUpdate = TEAM_RUN_MESSAGES.addTasks.definition;
 export const extendReservationUpdate = TEAM_RUN_MESSAGES.extendReservation.definition;
+export const steerTaskUpdate = TEAM_RUN_MESSAGES.steer.definition;
 
 /** Older names of contract types, kept for code that imports them from here (`messages.RunResult`). */
 export type { ActiveClaim, AddTasksVerdict, BudgetView, RunResult, StatusView as RunStatusView };

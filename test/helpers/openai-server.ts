@@ -13,12 +13,18 @@ export interface Reply {
   delayMs?: number;
   /** A raw body instead of the OpenAI-shaped one (for error answers). */
   body?: (request: RecordedRequest) => unknown;
+  /** Tool calls the assistant asks for (function calling); `arguments` is sent as given, or as JSON. */
+  toolCalls?: Array<{ name: string; arguments: unknown; id?: string }>;
 }
 
 export interface RecordedRequest {
   path: string;
   model: string | null;
-  messages: Array<{ role: string; content: string }>;
+  messages: Array<{ role: string; content: string | null; tool_call_id?: string; tool_calls?: unknown[] }>;
+  /** The agent's turn this request is: assistant messages already in the conversation, plus one. */
+  turn: number;
+  /** Names of the tools offered (function calling). */
+  tools: string[];
   maxTokens: number | null;
   authorization: string | null;
   idempotencyKey: string | null;
@@ -35,6 +41,8 @@ export interface OpenAiServer {
   queue(...replies: Reply[]): void;
   /** Sets the replies to requests that name `model`: one per request, in order, the last one repeating. */
   model(model: string, ...replies: Reply[]): void;
+  /** Answers requests that name `model` with what `script` returns for each (an agent's turn by turn). */
+  script(model: string, script: (request: RecordedRequest) => Reply): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +55,7 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
   const requests: RecordedRequest[] = [];
   const queued: Reply[] = [];
   const byModel = new Map<string, Reply[]>();
+  const scripts = new Map<string, (request: RecordedRequest) => Reply>();
 
   const server = createServer((req, res) => {
     void answer(req, res).catch((err: unknown) => {
@@ -57,10 +66,15 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req);
+    const messages = Array.isArray(body.messages) ? (body.messages as RecordedRequest['messages']) : [];
     const record: RecordedRequest = {
       path: req.url ?? '',
       model: typeof body.model === 'string' ? body.model : null,
-      messages: Array.isArray(body.messages) ? (body.messages as RecordedRequest['messages']) : [],
+      messages,
+      turn: messages.filter((m) => m.role === 'assistant').length + 1,
+      tools: Array.isArray(body.tools)
+        ? (body.tools as Array<{ function?: { name?: string } }>).map((t) => t.function?.name ?? '')
+        : [],
       maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : null,
       authorization: req.headers.authorization ?? null,
       idempotencyKey: header(req, 'idempotency-key'),
@@ -71,7 +85,8 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       return send(res, record, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     }
-    const reply = queued.shift() ?? modelReply(record.model) ?? defaults;
+    const scripted = record.model === null ? undefined : scripts.get(record.model);
+    const reply = queued.shift() ?? scripted?.(record) ?? modelReply(record.model) ?? defaults;
     if (reply.delayMs) {
       const gone = await waitOrClose(res, reply.delayMs);
       if (gone) {
@@ -84,13 +99,22 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
     if (status !== 200)
       return send(res, record, status, { error: { message: `simulated HTTP ${status}`, type: 'test' } });
     const lastUser = [...record.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+    const toolCalls = reply.toolCalls?.map((call, i) => ({
+      id: call.id ?? `call_${requests.length}_${i}`,
+      type: 'function',
+      function: {
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+      },
+    }));
+    const message = toolCalls?.length
+      ? { role: 'assistant', content: reply.content ?? null, tool_calls: toolCalls }
+      : { role: 'assistant', content: reply.content ?? lastUser };
     send(res, record, 200, {
       id: `chatcmpl-${requests.length}`,
       object: 'chat.completion',
       model: record.model,
-      choices: [
-        { index: 0, message: { role: 'assistant', content: reply.content ?? lastUser }, finish_reason: 'stop' },
-      ],
+      choices: [{ index: 0, message, finish_reason: toolCalls?.length ? 'tool_calls' : 'stop' }],
       ...(reply.usage && {
         usage: {
           prompt_tokens: reply.usage.promptTokens,
@@ -115,6 +139,7 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
     requests,
     queue: (...replies) => void queued.push(...replies),
     model: (model, ...replies) => void byModel.set(model, replies),
+    script: (model, script) => void scripts.set(model, script),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -24,7 +24,11 @@ it('offers the Web UI every message of the table, with its description, and noth
       .filter((m) => m.definition.type === type)
       .map((m) => ({ name: m.definition.name, description: m.description }));
   expect(listed(definition.queryDefinitions)).toEqual(declared('query'));
-  // attemptRunning is the worker's own signal, outside the contract: no description.
-  expect(listed(definition.signalDefinitions)).toEqual([{ name: 'attemptRunning' }, ...declared('signal')]);
+  // attemptRunning and agentSteps are the worker's own signals, outside the contract: no description.
+  expect(listed(definition.signalDefinitions)).toEqual([
+    { name: 'attemptRunning' },
+    { name: 'agentSteps' },
+    ...declared('signal'),
+  ]);
   expect(listed(definition.updateDefinitions)).toEqual(declared('update'));
 });

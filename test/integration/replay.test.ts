@@ -58,6 +58,7 @@ async function replay(histories: Array<{ workflowId: string; history: unknown }>
 describe('replaying recorded team runs with the current workflow code', () => {
   it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue and a retried refused addition", () => {
     expect(fixtures.map((f) => [f.name, f.status])).toEqual([
+      ['agent-steer', 'succeeded'],
       ['interrupt-stop', 'unresolved'],
       ['lease-adjudicated', 'succeeded'],
       ['lease-expiry', 'succeeded'],
@@ -71,6 +72,10 @@ describe('replaying recorded team runs with the current workflow code', () => {
     // Recorded when tasks printed as a cycle were retried: it must replay so, behind its patch.
     expect(types('spawn-cycle-retried').filter((t) => t === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(3);
     expect(types('lease-adjudicated')).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+    // A steer schedules the steerAgent activity from its update; the agent's steps arrive as signals.
+    const agent = fixtures.find((f) => f.name === 'agent-steer')!.history.events;
+    expect(JSON.stringify(agent)).toContain('"steerAgent"');
+    expect(JSON.stringify(agent)).toContain('"agentSteps"');
     expect(types('interrupt-stop')).toEqual(
       expect.arrayContaining(['EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', 'EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED']),
     );

@@ -14,7 +14,7 @@ describe('temporal.yaml', () => {
   it('fills defaults when the file leaves things out', () => {
     const config = loadConfig(configFile('connection:\n  taskQueue: nightly\n'), {});
     expect(config.connection).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'nightly' });
-    expect(config.worker.executors).toEqual(['shell', 'http', 'llm', 'sleep', 'noop', 'agent-cli']);
+    expect(config.worker.executors).toEqual(['shell', 'http', 'llm', 'agent', 'sleep', 'noop', 'agent-cli']);
     expect(config.devServer.dbFile).toBe('.teamrun/dev.db');
   });
 
@@ -28,7 +28,10 @@ describe('temporal.yaml', () => {
   });
 
   it.each([
-    ['worker:\n  executors: [shel, noop]\n', 'worker.executors[0]: must be one of shell, http, llm, sleep, noop'],
+    [
+      'worker:\n  executors: [shel, noop]\n',
+      'worker.executors[0]: must be one of shell, http, llm, agent, sleep, noop',
+    ],
     ['devServer:\n  port: "7233"\n', 'devServer.port'],
     ['prices:\n  gpt-x: { inputPerMTok: -1, outputPerMTok: 1 }\n', 'prices.gpt-x.inputPerMTok'],
     ['connection:\n  adress: x\n', 'connection'],

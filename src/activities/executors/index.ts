@@ -1,4 +1,5 @@
 import type { WorkerExecutorKind } from '../../plan/schema';
+import { agentExecutor } from './agent';
 import { agentCliExecutor } from './agent-cli';
 import { sleepExecutor, noopExecutor } from './basic';
 import { httpExecutor } from './http';
@@ -16,6 +17,7 @@ export const builtinExecutors: Readonly<Record<WorkerExecutorKind, Executor>> = 
   shell: shellExecutor,
   http: httpExecutor,
   llm: llmExecutor,
+  agent: agentExecutor,
   sleep: sleepExecutor,
   noop: noopExecutor,
   'agent-cli': agentCliExecutor,

@@ -41,7 +41,7 @@ function lookup(ref: string, outputs: Record<string, unknown>): unknown {
 }
 
 /** Status codes worth another attempt: rate limits, timeouts and the provider's own errors. */
-const retryableStatus = (status: number) => status === 429 || status === 408 || status >= 500;
+export const retryableStatus = (status: number) => status === 429 || status === 408 || status >= 500;
 
 /**
  * OpenAI-compatible chat completions. The base URL and the key come from the worker's config
@@ -168,7 +168,7 @@ class BodyTooLarge extends TeamrunError {
 }
 
 /** The response body, read up to `max` bytes and no further. */
-async function readBounded(response: Response, max: number): Promise<string> {
+export async function readBounded(response: Response, max: number): Promise<string> {
   if (!response.body) return '';
   const chunks: Uint8Array[] = [];
   let read = 0;
@@ -184,7 +184,7 @@ async function readBounded(response: Response, max: number): Promise<string> {
 }
 
 /** The inbox as one user message: who sent what, in order. */
-function inboxPrompt(inbox: ExecutorContext['inbox']): string {
+export function inboxPrompt(inbox: ExecutorContext['inbox']): string {
   const lines = inbox.map(
     (m) =>
       `- from ${m.from}${m.subject ? ` (${m.subject})` : ''}: ` +

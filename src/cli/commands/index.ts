@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAgent } from './agent';
 import { registerCodecServer } from './codec-server';
 import { registerControl } from './control';
 import { registerDemo } from './demo';
@@ -30,6 +31,7 @@ export function registerCommands(program: Command): void {
   registerStart(program);
   registerInspect(program);
   registerControl(program);
+  registerAgent(program);
   registerMailbox(program);
   registerSpawn(program);
   registerReserve(program);

@@ -8,6 +8,7 @@ import { CliError, printJson, withClient } from '../context';
 import { count, duration, table, usd } from '../../format';
 import { intOption } from '../options';
 import { readPlan } from '../plan-file';
+import { readTranscript, renderTranscript } from '../agent-transcript';
 import { RunReader } from '../run-view';
 
 /** `graph`, `logs` and `runs`: what an operator looks at besides one run's status. */
@@ -28,7 +29,7 @@ export function registerObserve(program: Command): void {
     .command('logs <workflowId> <key>')
     .description(
       "the tail of what a task's attempt printed (stdout, stderr) " +
-        'and the links it printed; the latest attempt unless --attempt',
+        "and the links it printed; the latest attempt unless --attempt; an agent's transcript after it",
     )
     .option('--attempt <n>', 'this attempt number of the task', intOption)
     .option('--all', 'every attempt of the task')
@@ -62,8 +63,12 @@ export function registerObserve(program: Command): void {
           } else if (!options.all) {
             attempts = attempts.slice(-1);
           }
-          if (options.json) printJson(attempts);
-          else process.stdout.write(`${attempts.map(renderAttemptLogs).join('\n\n')}\n`);
+          const journal = await readTranscript(client, workflowId, key);
+          if (options.json) printJson(journal ? { attempts, transcript: journal } : attempts);
+          else {
+            const blocks = [...attempts.map(renderAttemptLogs), ...(journal ? [renderTranscript(journal)] : [])];
+            process.stdout.write(`${blocks.join('\n\n')}\n`);
+          }
         });
       },
     );

@@ -1,0 +1,56 @@
+/**
+ * The activity a team run calls to steer one of its agents: the text goes to the task's journal
+ * (src/agent), which queues it for the agent's next model call and answers which turn that is.
+ * The run checked the request first (src/team/agents.ts); the journal refuses a stale token.
+ */
+import { Context, ApplicationFailure } from '@temporalio/activity';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { steerUpdate } from '../agent/messages';
+import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalSnapshot } from '../agent/types';
+import { retryUpdate } from '../sdk/update-retry';
+
+export interface SteerAgentInput {
+  workflowId: string;
+  key: string;
+  text: string;
+  actor: string | null;
+  fencingToken: number;
+}
+
+export interface AgentActivities {
+  steerAgent(input: SteerAgentInput): Promise<{ turn: number }>;
+}
+
+export function createAgentActivities(deps: { client: Client }): AgentActivities {
+  return {
+    async steerAgent(input) {
+      const { client } = deps;
+      const workflowId = journalId(input.workflowId, input.key);
+      // A steer may come before the attempt opened its journal: it then waits there for the first call.
+      const start: JournalSnapshot = {
+        runWorkflowId: input.workflowId,
+        key: input.key,
+        fencingToken: input.fencingToken,
+        entries: [],
+        turnOpen: 0,
+        pending: [],
+      };
+      await client.workflow.start(JOURNAL_WORKFLOW_TYPE, {
+        workflowId,
+        taskQueue: Context.current().info.taskQueue,
+        args: [start],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+      const request = { text: input.text, actor: input.actor, fencingToken: input.fencingToken };
+      try {
+        return await retryUpdate((updateId) =>
+          client.workflow.getHandle(workflowId).executeUpdate(steerUpdate, { args: [request], updateId }),
+        );
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+          throw ApplicationFailure.nonRetryable(err.cause.message, err.cause.type ?? 'rejected');
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * The `agent` kind: a tool-using loop over the worker's OpenAI-compatible endpoint (`worker.llm`).
+ * Each model call and each tool call is a step journaled in the task's `agentJournal` workflow
+ * (src/agent) before the loop acts on it, so the next attempt continues from the last step and
+ * asks the model nothing it already answered. Budget is reserved before each model call, steers
+ * join before it, and each step is reported as a run event. docs/agents.md tells the whole story.
+ */
+import { journalId, type JournalEntry } from '../../../agent/types';
+import { AGENT_LIMITS, AgentSpecSchema, type AgentSpec } from '../../../plan/agent';
+import type { Usage } from '../../../plan/schema';
+import { Redactor } from '../../redact';
+import type { ToolSpec } from '../../tools/types';
+import { defineExecutor } from '../define';
+import { inboxPrompt, renderPrompt } from '../llm';
+import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
+import { chat } from './chat';
+import { AgentGateway } from './gateway';
+import { ownTools } from './own-tools';
+import { INTERRUPTED, runToolCall, type ToolStepContext } from './tool-step';
+import { Transcript } from './transcript';
+
+export const agentExecutor = defineExecutor(AgentSpecSchema, async (spec, ctx) => {
+  if (!ctx.attemptGateway) {
+    throw new ExecutorError("the agent kind needs the worker's attempt gateway (createWorker starts one)", {
+      nonRetryable: true,
+      type: 'TeamAgentNoGateway',
+    });
+  }
+  const gateway = new AgentGateway(ctx.attemptGateway, ctx.signal);
+  const toolbox = ctx.tools ? await ctx.tools({ ...identityOf(ctx), signal: ctx.signal }) : undefined;
+  const used: Usage[] = [];
+  let transcript: Transcript | undefined;
+  try {
+    const listed = spec.tools ?? [];
+    const external = listed.filter((name) => !name.startsWith('teamrun__'));
+    if (external.length && !toolbox) {
+      throw new ExecutorError(
+        `tools ${external.join(', ')}: this worker has no tools (worker.mcpServers, createWorker({ tools }))`,
+        {
+          nonRetryable: true,
+          type: 'TeamAgentToolUnknown',
+        },
+      );
+    }
+    const offered = new Map<string, ToolSpec>();
+    for (const tool of [
+      ...ownTools(listed, ctx.allowSpawn === true),
+      ...(toolbox && external.length ? await toolbox.resolve(external) : []),
+    ])
+      offered.set(tool.name, tool);
+    transcript = new Transcript((await gateway.journal({ op: 'open' })).entries);
+    return await loop(spec, ctx, { gateway, toolbox, offered, transcript, used });
+  } catch (err) {
+    throw stoppedWith(err, ctx, transcript, used);
+  } finally {
+    await toolbox?.close();
+  }
+});
+
+interface Loop {
+  gateway: AgentGateway;
+  toolbox: ToolStepContext['toolbox'];
+  offered: Map<string, ToolSpec>;
+  transcript: Transcript;
+  used: Usage[];
+}
+
+async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise<ExecutorResult> {
+  const { gateway, transcript, used } = state;
+  const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
+  const apiKey = ctx.env[apiKeyEnv];
+  // Whatever is journaled reaches history: the key and the worker's secrets never do.
+  const own = new Redactor(apiKey ? [{ name: apiKeyEnv, value: apiKey }] : []);
+  const redact = (text: string) => own.text(ctx.redactor.text(text));
+  const append = async (...entries: JournalEntry[]) => {
+    await gateway.journal({ op: 'append', entries });
+    for (const entry of entries) transcript.add(entry);
+  };
+  const opening: JournalEntry[] = [];
+  if (!transcript.entries.length) opening.push({ kind: 'start', messages: startMessages(spec, ctx, redact) });
+  const step: ToolStepContext = {
+    gateway,
+    toolbox: state.toolbox,
+    offered: state.offered,
+    signal: ctx.signal,
+    timeoutMs: spec.toolTimeoutMs,
+    callKey: (call) => `${ctx.taskKey}:agent:${transcript.turns}:${call.id}`.slice(0, 200),
+    redact,
+  };
+  const maxTurns = spec.maxTurns ?? AGENT_LIMITS.defaultMaxTurns;
+  const maxToolCalls = spec.maxToolCalls ?? AGENT_LIMITS.defaultMaxToolCalls;
+  const maxTokens = spec.maxTokens ?? AGENT_LIMITS.defaultMaxTokens;
+  const tools = [...state.offered.values()].map((t) => ({
+    type: 'function' as const,
+    function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
+  }));
+  let inboxJoined = false;
+  for (;;) {
+    // Calls of the last answer without a result: cut by a crash (reported as such unless the tool
+    // is idempotent), or not yet run.
+    for (const { call, begun } of transcript.pendingCalls()) {
+      const turn = transcript.turns;
+      if (begun && !state.offered.get(call.function.name)?.idempotent) {
+        await append({
+          kind: 'tool-result',
+          turn,
+          id: call.id,
+          name: call.function.name,
+          ok: false,
+          content: INTERRUPTED,
+          ms: 0,
+        });
+        continue;
+      }
+      if (transcript.toolCalls >= maxToolCalls) {
+        const content = `error: the task's maxToolCalls (${maxToolCalls}) is spent; answer without tools`;
+        await append({ kind: 'tool-result', turn, id: call.id, name: call.function.name, ok: false, content, ms: 0 });
+        continue;
+      }
+      await append({ kind: 'tool-start', turn, id: call.id, name: call.function.name });
+      ctx.progress({ turn, tool: call.function.name });
+      const { entry, ms } = await runToolCall(call, turn, step);
+      await append(entry);
+      ctx.emit?.({ type: 'agent:tool', turn, tool: call.function.name, ms, ok: entry.ok });
+    }
+    // The inbox joins once the conversation is whole again (after every tool result it owes).
+    if (!inboxJoined) {
+      inboxJoined = true;
+      if (ctx.inbox.length) opening.push({ kind: 'inbox', content: redact(inboxPrompt(ctx.inbox)) });
+      if (opening.length) await append(...opening.splice(0));
+    }
+    const final = transcript.finalAnswer;
+    if (final) return finish(gateway, transcript, used, final.content ?? '');
+    const turn = transcript.turns + 1;
+    if (turn > maxTurns) {
+      throw new ExecutorError(`the agent reached its maxTurns (${maxTurns}) without a final answer`, {
+        nonRetryable: true,
+        type: 'TeamAgentMaxTurns',
+      });
+    }
+    if (ctx.budget && !(await ctx.budget.reserve({ tokens: maxTokens }))) {
+      throw new ExecutorError(`the run's budget refused the ${maxTokens} tokens of model call ${turn}`, {
+        nonRetryable: true,
+        type: 'TEAM_TASK_BUDGET_EXCEEDED',
+      });
+    }
+    const { steers } = await gateway.journal({ op: 'beginTurn', turn });
+    for (const steer of steers) transcript.add({ kind: 'steer', turn, ...steer });
+    ctx.progress({ turn, tool: null });
+    const answer = await chat(
+      {
+        url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
+        apiKey,
+        model: spec.model,
+        messages: transcript.messages(),
+        tools,
+        maxTokens,
+        idempotencyKey: `${ctx.workflowId}/${ctx.taskKey}/agent/${turn}`,
+        maxBodyBytes: ctx.config.worker.http.maxBodyBytes,
+        redact,
+      },
+      ctx.signal,
+      spec.turnTimeoutMs,
+    );
+    if (answer.usage) {
+      used.push(answer.usage);
+      await ctx.budget?.report(answer.usage);
+    }
+    const message = ctx.redactor.deep(answer.message);
+    await append({ kind: 'model', turn, message, ...(answer.usage ? { usage: answer.usage } : {}) });
+    ctx.emit?.({
+      type: 'agent:turn',
+      turn,
+      inputTokens: answer.usage?.inputTokens ?? 0,
+      outputTokens: answer.usage?.outputTokens ?? 0,
+      tools: (message.tool_calls ?? []).map((c) => c.function.name),
+    });
+  }
+}
+
+async function finish(
+  gateway: AgentGateway,
+  transcript: Transcript,
+  used: Usage[],
+  content: string,
+): Promise<ExecutorResult> {
+  // Closing the journal is tidiness: a failure here must not undo an answer already given.
+  await gateway.journal({ op: 'finish' }).catch(() => undefined);
+  return {
+    output: transcript.output ? transcript.output.value : { content },
+    ...(used.length ? { usage: used } : {}),
+  };
+}
+
+/** The conversation as the first attempt begins it: instructions, then the prompt or messages. */
+function startMessages(spec: AgentSpec, ctx: ExecutorContext, redact: (text: string) => string) {
+  const given = spec.messages ?? [{ role: 'user' as const, content: spec.prompt ?? '' }];
+  return [
+    ...(spec.instructions ? [{ role: 'system' as const, content: spec.instructions }] : []),
+    ...given.map((m) => ({ role: m.role, content: redact(renderPrompt(m.content, ctx.dependencyOutputs)) })),
+  ];
+}
+
+/** Where the transcript is, for whoever decides a stopped agent: `teamrun logs RUN KEY` prints it. */
+function pointer(ctx: ExecutorContext, transcript: Transcript | undefined) {
+  return {
+    journal: journalId(ctx.workflowId, ctx.taskKey),
+    turns: transcript?.turns ?? 0,
+    toolCalls: transcript?.toolCalls ?? 0,
+    transcript: `teamrun logs ${ctx.workflowId} ${ctx.taskKey}`,
+  };
+}
+
+/** Every way the loop ends early carries the transcript's pointer and this attempt's usage. */
+function stoppedWith(err: unknown, ctx: ExecutorContext, transcript: Transcript | undefined, used: Usage[]): unknown {
+  const evidence = { output: pointer(ctx, transcript), ...(used.length ? { usage: used } : {}) };
+  if (err instanceof ExecutorError) {
+    const usage = [...used, ...(err.usage === undefined ? [] : [err.usage].flat())];
+    return new ExecutorError(err.message, {
+      nonRetryable: err.nonRetryable,
+      type: err.type,
+      output: evidence.output,
+      ...(usage.length ? { usage } : {}),
+    });
+  }
+  if (ctx.signal.aborted) {
+    return new ExecutorError(`the agent was stopped at turn ${transcript?.turns ?? 0}`, {
+      type: 'TeamAgentStopped',
+      ...evidence,
+    });
+  }
+  const message = `agent: ${(err as Error)?.message ?? String(err)}`;
+  return new ExecutorError(message, { type: (err as { code?: string })?.code ?? 'TeamAgentFailed', ...evidence });
+}
+
+function identityOf(ctx: ExecutorContext) {
+  const { workflowId, taskKey, attempt, fencingToken, leaseId, holder } = ctx;
+  return { workflowId, taskKey, attempt, fencingToken, leaseId, holder };
+}

@@ -1,0 +1,118 @@
+/**
+ * The journal's rules, pure: who may write (the greatest fencing token seen, never a lower one),
+ * what fits (the transcript's bounds), and when a steer joins the conversation.
+ */
+import { jsonBytes, utf8Bytes } from '../plan/bytes';
+import {
+  JOURNAL_LIMITS,
+  type JournalAnswer,
+  type JournalEntry,
+  type JournalRefusal,
+  type JournalRequest,
+  type JournalSnapshot,
+  type SteerRequest,
+} from './types';
+
+export class JournalRefused extends Error {
+  constructor(
+    readonly code: JournalRefusal,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'JournalRefused';
+  }
+}
+
+const ENTRY_KINDS: ReadonlySet<string> = new Set(['start', 'inbox', 'steer', 'model', 'tool-start', 'tool-result']);
+
+export class JournalState {
+  private bytes: number;
+  finished = false;
+
+  constructor(readonly snapshot: JournalSnapshot) {
+    this.bytes = jsonBytes(snapshot.entries);
+  }
+
+  /** Checks a request before it reaches history (the update's validator). */
+  validate(request: JournalRequest): void {
+    if (typeof request !== 'object' || request === null || !Number.isSafeInteger(request.fencingToken))
+      throw new JournalRefused('invalid_request', 'a journal request needs an integer fencingToken');
+    if (request.fencingToken < this.snapshot.fencingToken) {
+      throw new JournalRefused(
+        'stale_attempt',
+        `fencing token ${request.fencingToken} is older than the journal's ${this.snapshot.fencingToken}`,
+      );
+    }
+    if (request.op === 'append') {
+      if (!Array.isArray(request.entries) || request.entries.some((e) => !ENTRY_KINDS.has(e?.kind)))
+        throw new JournalRefused('invalid_request', 'append takes entries of the known kinds');
+      const size = jsonBytes(request.entries);
+      if (size > JOURNAL_LIMITS.appendBytes || this.bytes + size > JOURNAL_LIMITS.transcriptBytes) {
+        throw new JournalRefused(
+          'transcript_too_large',
+          `the transcript would be ${this.bytes + size} bytes, over its ${JOURNAL_LIMITS.transcriptBytes}-byte bound`,
+        );
+      }
+    } else if (request.op === 'beginTurn') {
+      if (!Number.isSafeInteger(request.turn) || request.turn < 1)
+        throw new JournalRefused('invalid_request', 'beginTurn takes a turn number from 1');
+    } else if (request.op !== 'open' && request.op !== 'finish') {
+      throw new JournalRefused('invalid_request', 'op is one of open, append, beginTurn, finish');
+    }
+  }
+
+  apply(request: JournalRequest): JournalAnswer {
+    this.validate(request);
+    this.snapshot.fencingToken = request.fencingToken;
+    switch (request.op) {
+      case 'open':
+        // A steer now joins the next model call, which the opening attempt numbers from here.
+        this.snapshot.turnOpen = this.snapshot.entries.filter((e) => e.kind === 'model').length;
+        return { op: 'open', entries: this.snapshot.entries };
+      case 'append':
+        this.push(request.entries);
+        return { op: 'append', bytes: this.bytes };
+      case 'beginTurn': {
+        // What waited joins this call; a steer from now on joins the next one.
+        const steers = this.snapshot.pending.splice(0);
+        this.push(steers.map((s): JournalEntry => ({ kind: 'steer', turn: request.turn, ...s })));
+        this.snapshot.turnOpen = request.turn;
+        return { op: 'beginTurn', steers };
+      }
+      case 'finish':
+        this.finished = true;
+        return { op: 'finish' };
+    }
+  }
+
+  validateSteer(request: SteerRequest): void {
+    if (typeof request?.text !== 'string' || !Number.isSafeInteger(request.fencingToken))
+      throw new JournalRefused('invalid_request', 'a steer needs text and the attempt fencingToken');
+    if (request.fencingToken < this.snapshot.fencingToken) {
+      throw new JournalRefused(
+        'stale_attempt',
+        `fencing token ${request.fencingToken} is older than the agent's ${this.snapshot.fencingToken}`,
+      );
+    }
+    if (utf8Bytes(request.text) > JOURNAL_LIMITS.steerBytes)
+      throw new JournalRefused('value_too_large', `a steer's text is at most ${JOURNAL_LIMITS.steerBytes} bytes`);
+    if (this.snapshot.pending.length >= JOURNAL_LIMITS.pendingSteers) {
+      throw new JournalRefused(
+        'value_too_large',
+        `${JOURNAL_LIMITS.pendingSteers} steers already wait for the agent's next model call`,
+      );
+    }
+  }
+
+  /** Queues guidance for the next model call; answers which turn that is. */
+  steer(request: SteerRequest): { turn: number } {
+    this.validateSteer(request);
+    this.snapshot.pending.push({ text: request.text, actor: request.actor });
+    return { turn: this.snapshot.turnOpen + 1 };
+  }
+
+  private push(entries: JournalEntry[]): void {
+    this.snapshot.entries.push(...entries);
+    this.bytes += jsonBytes(entries);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The `agent` executor kind's spec (CONTRACT.md "Further additions"): a tool-using loop over the
+ * worker's OpenAI-compatible endpoint. The plan only names tools; the worker defines them.
+ */
+import { z } from 'zod';
+import { ChatMessageSchema, durationMs, onePromptOrMessages } from './fields';
+import { nearest } from './graph';
+
+/** Every bound of an agent's spec, named once (docs/agents.md lists them). */
+export const AGENT_LIMITS = {
+  /** Model calls of one attempt, at most. */
+  maxTurns: 200,
+  defaultMaxTurns: 30,
+  /** Tool calls of one attempt, at most. */
+  maxToolCalls: 1_000,
+  defaultMaxToolCalls: 100,
+  /** Names (or `<server>__*` patterns) one task may list. */
+  maxTools: 64,
+  instructionsChars: 64 * 1024,
+  /** Output tokens the loop reserves for a call that does not say (`maxTokens`). */
+  defaultMaxTokens: 1_024,
+} as const;
+
+/** teamrun's own tools for agents; `add_tasks` only for a task with `allowSpawn`. */
+export const TEAMRUN_TOOLS = [
+  'teamrun__send_message',
+  'teamrun__read_inbox',
+  'teamrun__add_tasks',
+  'teamrun__set_output',
+] as const;
+export type TeamrunToolName = (typeof TEAMRUN_TOOLS)[number];
+
+/** OpenAI function names: letters, digits, `_` and `-`, at most 64; here `<server>__<tool>` or `<server>__*`. */
+const TOOL_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*__(?:\*|[A-Za-z0-9_-]+)$/;
+
+const ToolNameSchema = z
+  .string()
+  .max(64, 'a tool name is at most 64 characters (an OpenAI function name)')
+  .regex(TOOL_NAME, 'a tool is named "<server>__<tool>" or "<server>__*" (letters, digits, "_" and "-")')
+  .superRefine((name, ctx) => {
+    if (!name.startsWith('teamrun__') || name === 'teamrun__*' || (TEAMRUN_TOOLS as readonly string[]).includes(name))
+      return;
+    const near = nearest(name, TEAMRUN_TOOLS);
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown teamrun tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}: ${TEAMRUN_TOOLS.join(', ')}`,
+    });
+  });
+
+export const AgentSpecSchema = z
+  .object({
+    model: z.string().min(1).max(200),
+    /** The system message, before the prompt or messages. */
+    instructions: z.string().max(AGENT_LIMITS.instructionsChars).optional(),
+    prompt: z.string().optional(),
+    messages: z.array(ChatMessageSchema).min(1).optional(),
+    tools: z.array(ToolNameSchema).max(AGENT_LIMITS.maxTools).optional(),
+    maxTurns: z.number().int().min(1).max(AGENT_LIMITS.maxTurns).optional(),
+    maxToolCalls: z.number().int().min(0).max(AGENT_LIMITS.maxToolCalls).optional(),
+    /** Output tokens of one model call: sent as `max_tokens` and reserved before the call. */
+    maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+    turnTimeoutMs: durationMs.min(1).optional(),
+    toolTimeoutMs: durationMs.min(1).optional(),
+  })
+  .strict()
+  .refine(...onePromptOrMessages);
+export type AgentSpec = z.infer<typeof AgentSpecSchema>;

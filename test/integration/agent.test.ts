@@ -1,0 +1,277 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPlanFile } from '../../src/plan/load';
+import { startOpenAiServer, type OpenAiServer, type RecordedRequest } from '../helpers/openai-server';
+import { startRun, testConfig, waitFor } from '../helpers/env';
+import { updateCodeOf, workerForTest, type OnTestFinished } from '../helpers/scenario';
+
+const KEY_ENV = 'TEAMRUN_TEST_AGENT_KEY';
+const usage = { promptTokens: 100, completionTokens: 20 };
+
+describe.concurrent('the agent executor: a tool-using loop against a local model server', () => {
+  let server: OpenAiServer;
+  beforeAll(async () => {
+    server = await startOpenAiServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const agentWorker = (finished: OnTestFinished) =>
+    workerForTest(
+      { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }), env: { [KEY_ENV]: 'sk-agent' } },
+      finished,
+    );
+  const sentBy = (model: string) => server.requests.filter((r) => r.model === model);
+  const toolMessages = (r: RecordedRequest) => r.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+
+  it('calls tools until the model answers without any; an invented tool and bad arguments go back as tool errors', async ({
+    onTestFinished,
+  }) => {
+    server.script('agent-e2e', (r) =>
+      r.turn === 1
+        ? {
+            usage,
+            toolCalls: [
+              { name: 'teamrun__set_output', arguments: { output: { summary: 'three files' } } },
+              { name: 'fs__delete_everything', arguments: {} },
+              { name: 'teamrun__set_output', arguments: '{"output": ' },
+            ],
+          }
+        : { usage, content: 'done' },
+    );
+    const worker = await agentWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'agent-e2e',
+        lease: { ttlMs: 5_000 },
+        tasks: [
+          {
+            key: 'summarize',
+            executor: {
+              kind: 'agent',
+              model: 'agent-e2e',
+              instructions: 'You summarize.',
+              prompt: 'Summarize the files',
+              tools: ['teamrun__set_output'],
+            },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(result.tasks[0].output).toEqual({ summary: 'three files' });
+    expect(result.tasks[0].usage).toMatchObject({ inputTokens: 200, outputTokens: 40 });
+    const sent = sentBy('agent-e2e').filter((r) => r.idempotencyKey?.startsWith(`${handle.workflowId}/`));
+    expect(sent.map((r) => r.turn)).toEqual([1, 2]);
+    expect(sent[0].tools).toEqual(['teamrun__set_output']);
+    expect(sent[0].messages).toMatchObject([
+      { role: 'system', content: 'You summarize.' },
+      { role: 'user', content: 'Summarize the files' },
+    ]);
+    const [ok, invented, malformed] = toolMessages(sent[1]);
+    expect(ok).toBe('output set');
+    expect(invented).toContain('no tool "fs__delete_everything"');
+    expect(malformed).toContain('the arguments are not JSON');
+    const { events } = await handle.events({ limit: 1000 });
+    expect(events.filter((e) => e.type === 'agent:turn').map((e) => [e.turn, e.tools])).toEqual([
+      [1, ['teamrun__set_output', 'fs__delete_everything', 'teamrun__set_output']],
+      [2, []],
+    ]);
+    expect(events.filter((e) => e.type === 'agent:tool').map((e) => e.ok)).toEqual([true, false, false]);
+  });
+
+  it('a steer joins the next model call and answers which turn that is', async ({ onTestFinished }) => {
+    server.script('agent-steer', (r) =>
+      r.turn === 1
+        ? { usage, delayMs: 2_000, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 1 } }] }
+        : { usage, content: 'steered' },
+    );
+    const worker = await agentWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'agent-steer',
+        lease: { ttlMs: 5_000 },
+        tasks: [
+          { key: 'write', executor: { kind: 'agent', model: 'agent-steer', prompt: 'Write', tools: ['teamrun__*'] } },
+          { key: 'plain', executor: { kind: 'noop' } },
+        ],
+      },
+      worker.taskQueue,
+    );
+    await waitFor('the first model call', () =>
+      sentBy('agent-steer').some((r) => r.idempotencyKey?.startsWith(handle.workflowId)),
+    );
+    expect(await handle.steer({ key: 'write', text: 'Prefer short sentences.', actor: 'alice' })).toEqual({
+      ok: true,
+      turn: 2,
+    });
+    expect(await updateCodeOf(handle.steer({ key: 'plain', text: 'hi' }))).toBe('not_an_agent');
+    expect(await updateCodeOf(handle.steer({ key: 'write', text: 'x'.repeat(9_000) }))).toBe('value_too_large');
+    expect(await updateCodeOf(handle.steer({ key: 'write', text: 'hi', fencingToken: 99 }))).toBe('stale_attempt');
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    const second = sentBy('agent-steer').find((r) => r.turn === 2 && r.idempotencyKey?.startsWith(handle.workflowId));
+    expect(second?.messages.at(-1)).toEqual({ role: 'user', content: 'Guidance from alice: Prefer short sentences.' });
+  });
+
+  it('an interrupt during a slow model call ends the attempt within a second, the request aborted', async ({
+    onTestFinished,
+  }) => {
+    server.script('agent-slow', () => ({ usage, delayMs: 60_000, content: 'never' }));
+    const worker = await agentWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'agent-interrupt',
+        lease: { ttlMs: 10_000 },
+        awaitAdjudication: false,
+        tasks: [{ key: 'think', executor: { kind: 'agent', model: 'agent-slow', prompt: 'Think hard' } }],
+      },
+      worker.taskQueue,
+    );
+    const request = await waitFor('the model call', () =>
+      sentBy('agent-slow').find((r) => r.idempotencyKey === `${handle.workflowId}/think/agent/1`),
+    );
+    // Past the announcement (1 s), a stop reaches the attempt through its worker's own queue.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const [claim] = await handle.activeClaims();
+    const asked = Date.now();
+    expect(await handle.interrupt({ key: 'think', fencingToken: claim.fencingToken, actor: 'alice' })).toMatchObject({
+      ok: true,
+    });
+    await waitFor('the request aborted', () => request.aborted, 5_000, 20);
+    const abortedInMs = Date.now() - asked;
+    const result = await handle.result();
+    const settledInMs = (result.tasks[0].settledAt ?? 0) - asked;
+    // The design's bound is 1 s (measured alone: well under it); 2 s leaves room for a loaded 2-core
+    // CI machine running three test files at once, where a fixed 1 s failed once in three runs.
+    expect(abortedInMs).toBeLessThan(2_000);
+    expect(settledInMs).toBeLessThan(2_000);
+    expect(result.adjudications).toMatchObject([
+      {
+        key: 'think',
+        code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+        // Where the transcript is, for whoever decides: `teamrun logs RUN KEY` prints it.
+        result: { journal: `teamrun-agent:${handle.workflowId}:think`, turns: 0 },
+      },
+    ]);
+  });
+});
+
+describe('examples/agent-team.yaml', () => {
+  it('runs end to end against the local model server: the planner adds two workers, the reviewer messages one', async ({
+    onTestFinished,
+  }) => {
+    const server = await startOpenAiServer();
+    onTestFinished(() => server.close());
+    const worker = (body: string) => ({
+      key: body,
+      executor: {
+        kind: 'agent',
+        model: 'gpt-4o-mini',
+        prompt: `Write ${body}`,
+        tools: ['teamrun__read_inbox', 'teamrun__set_output'],
+      },
+    });
+    // Who speaks is told by the instructions the example gives each agent.
+    server.script('gpt-4o-mini', (r) => {
+      const system = r.messages[0]?.role === 'system' ? (r.messages[0].content ?? '') : '';
+      if (system.startsWith('You plan'))
+        return r.turn === 1
+          ? {
+              usage,
+              toolCalls: [
+                { name: 'teamrun__add_tasks', arguments: { tasks: [worker('worker-1'), worker('worker-2')] } },
+              ],
+            }
+          : { usage, content: 'two workers, one part each' };
+      if (system.startsWith('You review'))
+        return r.turn === 1
+          ? {
+              usage,
+              toolCalls: [{ name: 'teamrun__send_message', arguments: { to: 'worker-1', body: 'cite the contract' } }],
+            }
+          : { usage, content: 'reviewed' };
+      // The workers take their time, so the reviewer's message reaches worker-1 while it still runs.
+      return r.turn === 1
+        ? {
+            usage,
+            delayMs: 4_000,
+            toolCalls: [{ name: 'teamrun__set_output', arguments: { output: { part: r.messages[0].content } } }],
+          }
+        : { usage, content: 'written' };
+    });
+    const loaded = loadPlanFile(path.join(__dirname, '../../examples/agent-team.yaml'));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    const test = await workerForTest(
+      { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }), env: { [KEY_ENV]: 'sk-agent' } },
+      onTestFinished,
+    );
+    const handle = await startRun(loaded.plan, test.taskQueue);
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(Object.fromEntries(result.tasks.map((t) => [t.key, t.output]))).toEqual({
+      plan: { content: 'two workers, one part each' },
+      review: { content: 'reviewed' },
+      'worker-1': { part: 'Write worker-1' },
+      'worker-2': { part: 'Write worker-2' },
+    });
+    const reviewed = server.requests.find((r) => r.turn === 2 && r.messages[0]?.content?.startsWith('You review'));
+    expect(reviewed?.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['{"ok":true,"id":1}']);
+    const { events } = await handle.events({ limit: 1000 });
+    expect(events.filter((e) => e.type === 'mailbox:sent')).toMatchObject([{ from: 'review', to: 'worker-1' }]);
+    expect(events.filter((e) => e.type === 'task:added').length).toBeGreaterThan(0);
+  });
+});
+
+describe('an agent on a token budget', () => {
+  it('never sends the model call the budget cannot cover: adjudication with the reason and the transcript', async ({
+    onTestFinished,
+  }) => {
+    const server = await startOpenAiServer();
+    onTestFinished(() => server.close());
+    // Each call reserves 100 tokens and uses 120: after two (240 of 300), a third reservation cannot fit.
+    server.script('agent-budget', () => ({
+      usage,
+      toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 1 } }],
+    }));
+    const worker = await workerForTest(
+      { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }), env: { [KEY_ENV]: 'sk-agent' } },
+      onTestFinished,
+    );
+    const handle = await startRun(
+      {
+        name: 'agent-budget',
+        lease: { ttlMs: 5_000 },
+        awaitAdjudication: false,
+        budget: { maxTokens: 300 },
+        tasks: [
+          {
+            key: 'spend',
+            estimate: { tokens: 100 },
+            executor: {
+              kind: 'agent',
+              model: 'agent-budget',
+              prompt: 'Go',
+              maxTokens: 100,
+              tools: ['teamrun__set_output'],
+            },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    const sent = server.requests.filter((r) => r.idempotencyKey?.startsWith(`${handle.workflowId}/`));
+    expect(sent.map((r) => r.turn)).toEqual([1, 2]);
+    expect(result.adjudications).toMatchObject([
+      {
+        key: 'spend',
+        code: 'TEAM_TASK_BUDGET_EXCEEDED',
+        result: { journal: `teamrun-agent:${handle.workflowId}:spend`, turns: 2 },
+      },
+    ]);
+    expect(result.adjudications[0].reason).toContain('max-tokens');
+  });
+});
