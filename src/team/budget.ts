@@ -38,6 +38,15 @@ export function usageTokens(usage: ReportedUsage | null | undefined): number {
   return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + (usage.cacheTokens ?? 0);
 }
 
+/** Usage with tokens (or a model) but no price: while `maxUsd` is set it cannot be trusted to fit. */
+export function isUnpriced(usage: ReportedUsage | null | undefined): boolean {
+  if (!usage) return false;
+  return (
+    (usage.unpricedTokens ?? 0) > 0 ||
+    (usage.costUsd === undefined && (usageTokens(usage) > 0 || usage.model !== undefined))
+  );
+}
+
 /**
  * The run's budget: a reservation is taken before an attempt is claimed (no reservation,
  * no claim) and released when it settles, when its actual usage is charged instead.
@@ -113,9 +122,7 @@ export class Budget {
     const usd = usage?.costUsd ?? 0;
     used.tokens += tokens;
     used.usd = sumUsd(used.usd, usd);
-    const unpriced =
-      (usage?.unpricedTokens ?? 0) > 0 || (usage?.costUsd === undefined && (tokens > 0 || usage?.model !== undefined));
-    if (limits.maxUsd !== undefined && unpriced) return { ok: false, reason: 'unpriced-usage' };
+    if (limits.maxUsd !== undefined && isUnpriced(usage)) return { ok: false, reason: 'unpriced-usage' };
     return { ok: true, tokens, usd };
   }
 

@@ -163,6 +163,15 @@ export class TeamRun {
     this.run.events.record(type, now, fields);
   }
 
+  /**
+   * An attempt began or ended a wait for its shared ledger's recovery (`ledger:waiting`, `ledger:admitted`): the
+   * event says why it has not started, and the loop wakes to publish it.
+   */
+  ledgerWait(phase: 'waiting' | 'admitted', fields: Record<string, unknown>, now: number): void {
+    this.run.events.record(`ledger:${phase}`, now, fields);
+    this.run.touch();
+  }
+
   wallDeadline(): number | null {
     return this.run.wallDeadline();
   }
