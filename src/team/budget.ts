@@ -5,7 +5,11 @@
  */
 import type { BudgetView } from '../contract';
 import type { BudgetLimits } from '../plan/schema';
+import { TIGHTENED_LIMITS } from '../plan/requests/control';
 import type { BudgetReason, ReportedUsage, Reservation } from './types';
+
+/** The limits `tightenBudget` may lower. */
+export type TightenedLimits = Partial<Record<(typeof TIGHTENED_LIMITS)[number], number>>;
 
 export type { BudgetView };
 
@@ -153,6 +157,30 @@ export class Budget {
     reserved.tokens = Math.max(0, reserved.tokens - reservation.tokens);
     reserved.usd = Math.max(0, sumUsd(reserved.usd, -reservation.usd));
     this.s.inFlight = Math.max(0, this.s.inFlight - 1);
+  }
+
+  /** The limits `next` would loosen (raise), as `maxUsd 5 -> 10`; empty when it only tightens or adds limits. */
+  loosenings(next: TightenedLimits): string[] {
+    const { limits } = this.s;
+    return TIGHTENED_LIMITS.flatMap((name) => {
+      const was = limits[name];
+      const now = next[name];
+      return was !== undefined && now !== undefined && now > was ? [`${name} ${was} -> ${now}`] : [];
+    });
+  }
+
+  /**
+   * Lowers limits while the run runs (`tightenBudget`). Returns the reason the run must stop now: a new limit that
+   * leaves nothing for another attempt (at or below what is used, or the wall time already past).
+   */
+  tighten(next: TightenedLimits, wallMs: number): BudgetReason | null {
+    const { limits, used } = this.s;
+    for (const name of TIGHTENED_LIMITS) if (next[name] !== undefined) limits[name] = next[name];
+    if (limits.maxWallMs !== undefined && wallMs >= limits.maxWallMs) return 'max-wall-ms';
+    if (limits.maxTasks !== undefined && used.tasks >= limits.maxTasks) return 'max-tasks';
+    if (limits.maxTokens !== undefined && used.tokens >= limits.maxTokens) return 'max-tokens';
+    if (limits.maxUsd !== undefined && used.usd >= limits.maxUsd - USD_STEP / 2) return 'max-usd';
+    return null;
   }
 
   stop(reason: BudgetReason): boolean {

@@ -29,6 +29,8 @@ import type {
   StatusView,
   TaskView,
   TasksQuery,
+  TightenBudgetRequest,
+  TightenBudgetVerdict,
 } from '../contract';
 import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../plan/schema';
 import * as additions from './additions';
@@ -42,6 +44,7 @@ import * as messaging from './messaging';
 import { settle } from './settlement';
 import type { StopRequest } from './stop-channel';
 import * as takeover from './takeover';
+import * as tighten from './tighten';
 import { newTaskState } from './task-state';
 import type { AttemptOutcome, Claim } from './types';
 import * as handover from './handover';
@@ -252,6 +255,14 @@ export class TeamRun {
 
   adjudicate(payload: unknown, now: number): AdjudicateVerdict {
     return decisions.adjudicate(this.run, payload, now);
+  }
+
+  validateTightenBudget(payload: unknown): TightenBudgetRequest {
+    return tighten.validateTightenBudget(this.run, payload);
+  }
+
+  tightenBudget(payload: unknown, now: number): TightenBudgetVerdict {
+    return tighten.tightenBudget(this.run, payload, now);
   }
 
   validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {

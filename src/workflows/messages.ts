@@ -26,6 +26,8 @@ import type {
   TaskActivityType,
   TasksQuery,
   TaskView,
+  TightenBudgetRequest,
+  TightenBudgetVerdict,
   WithIsoTimes,
   WorkflowType,
 } from '../contract';
@@ -155,6 +157,12 @@ export const TEAM_RUN_MESSAGES = {
     'addTasks',
     'Add tasks to the running graph: { tasks: [TaskSpec...], parent?, fencingToken?, requestId, actor?, attempt? }',
   ),
+  /** Lowers the run's limits while it runs (update `tightenBudget`); a loosening is refused `loosening_refused`. */
+  tightenBudget: update<TightenBudgetVerdict, TightenBudgetRequest>(
+    'tightenBudget',
+    'Lower the budget while the run runs: { maxTasks?, maxTokens?, maxUsd?, maxWallMs?, requestId?, actor? }; a ' +
+      'limit at or below what is used stops the run at once',
+  ),
 } as const satisfies Record<string, TeamRunMessage>;
 
 export type TeamRunMessages = typeof TEAM_RUN_MESSAGES;
@@ -176,6 +184,7 @@ export const interruptTaskUpdate = TEAM_RUN_MESSAGES.interrupt.definition;
 export const abortRunUpdate = TEAM_RUN_MESSAGES.abort.definition;
 export const adjudicateUpdate = TEAM_RUN_MESSAGES.adjudicate.definition;
 export const addTasksUpdate = TEAM_RUN_MESSAGES.addTasks.definition;
+export const tightenBudgetUpdate = TEAM_RUN_MESSAGES.tightenBudget.definition;
 
 /** Older names of contract types, kept for code that imports them from here (`messages.RunResult`). */
 export type { ActiveClaim, AddTasksVerdict, BudgetView, RunResult, StatusView as RunStatusView };

@@ -60,7 +60,7 @@ describe('the message table (src/workflows/messages.ts): each message declared o
     );
     expect(names('signal').sort()).toEqual(['abortRun', 'interruptTask']);
     expect(names('update').sort()).toEqual(
-      ['abortRun', 'addTasks', 'adjudicate', 'interruptTask', 'readInbox', 'sendMessage'].sort(),
+      ['abortRun', 'addTasks', 'adjudicate', 'interruptTask', 'readInbox', 'sendMessage', 'tightenBudget'].sort(),
     );
     for (const [method, message] of table) expect(message.description.length, method).toBeGreaterThan(20);
   });

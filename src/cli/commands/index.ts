@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerBudget } from './budget';
 import { registerCodecServer } from './codec-server';
 import { registerControl } from './control';
 import { registerDemo } from './demo';
@@ -39,6 +40,7 @@ export function registerCommands(program: Command): void {
   registerObserve(program);
   registerWatch(program);
   registerLedger(program);
+  registerBudget(program);
   registerCodecServer(program);
   registerDoctor(program);
   registerSchema(program);

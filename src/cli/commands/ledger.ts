@@ -172,7 +172,7 @@ function positiveInt(value: string): number {
   return n;
 }
 
-function nonNegative(value: string): number {
+export function nonNegative(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0)
     throw new InvalidArgumentError(`"${value}" is not a non-negative number.`);
