@@ -103,7 +103,10 @@ export class Ledger {
     return `ledger ${this.id}: the new limits loosen ${loosened.join(', ')}; limits only tighten (${how})`;
   }
 
-  /** Replaces the limits (an operator's `ledger create` on an existing ledger); a loosening is recorded with who forced it. */
+  /**
+   * Replaces the limits (an operator's `ledger create` on an existing ledger); a forced loosening is recorded with
+   * who forced it.
+   */
   configure(request: ConfigureRequest, now: number): void {
     const refusal = this.checkConfigure(request);
     if (refusal) throw new Error(refusal);

@@ -143,8 +143,8 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
         }
       },
       description:
-        'Settle the lost attempts (usage unknown) so runs start attempts again: { usage: { inputTokens?, ..., costUsd? } } ' +
-        'or { release: true } (their reservations charged), with { actor }',
+        'Settle the lost attempts (usage unknown) so runs start attempts again: ' +
+        '{ usage: { inputTokens?, ..., costUsd? } } or { release: true } (their reservations charged), with { actor }',
     },
   );
   setHandler(
