@@ -141,6 +141,8 @@ describe('a shared ledger fails closed for every run on it (shared dev server)',
     expect((await b.tasks()).find((t) => t.key === 'next')?.status).not.toBe('succeeded');
     const shown = await teamrun(['ledger', 'status', ledger]);
     expect(shown.stdout).toContain('RECOVERY REQUIRED');
+    const run = await teamrun(['status', b.workflowId]);
+    expect(run.stdout).toContain(`waiting  ledger ${ledger} requires recovery: 1 lost attempt(s)`);
 
     const resolved = await teamrun([
       'ledger',
