@@ -214,14 +214,18 @@ export class Ledger {
     if (slot) this.release(slot);
     this.s.counters.settled += 1;
     this.remember(attemptId);
-    if (request.lost) {
-      // Its usage is unknown: what it held stays held, and admission waits for an operator.
+    const { maxTokens, maxUsd } = this.s.limits;
+    if (request.lost && (maxTokens !== undefined || maxUsd !== undefined)) {
+      // Unknown usage that a spend limit cannot count: what it held stays held, admission waits for an operator.
       const { reservation, workflowId } = request.lost;
       recordLost(this.s, this.events, { attemptId, workflowId, reservation }, now);
       this.touch();
       return { ok: true, duplicate: false, charged: { tokens: 0, usd: 0 }, crossed: null, abort: [] };
     }
-    const charged = { tokens: usageTokens(request.usage), usd: request.usage?.costUsd ?? 0 };
+    // Without a spend limit a lost attempt is charged its reservation, as a run's own budget charges it.
+    const charged = request.lost
+      ? { ...request.lost.reservation }
+      : { tokens: usageTokens(request.usage), usd: request.usage?.costUsd ?? 0 };
     const { crossed, abort } = this.charge(charged, isUnpriced(request.usage), attemptId, now);
     this.touch();
     return { ok: true, duplicate: false, charged, crossed, abort };

@@ -78,6 +78,17 @@ describe('a ledger fails closed on usage it cannot price or count', () => {
     expect(ledger.resolve({ release: true, actor: 'bob' }, T0)).toBeNull();
   });
 
+  it('charges a lost attempt its reservation and waits for nobody when the ledger caps only concurrency', () => {
+    const ledger = ledgerWith({ maxConcurrent: 1 });
+    acquire(ledger, 'run-a/x/1', { tokens: 300, usd: 0.2 });
+    const lost = { reservation: { tokens: 300, usd: 0.2 }, workflowId: 'run-a' };
+    expect(ledger.settle({ attemptId: 'run-a/x/1', usage: null, lost }, T0)).toMatchObject({
+      charged: { tokens: 300, usd: 0.2 },
+    });
+    expect(ledger.status(T0)).toMatchObject({ state: 'open', recovery: null, used: { tokens: 300 } });
+    expect(acquire(ledger, 'run-b/y/1')).toMatchObject({ ok: true });
+  });
+
   it('keeps requiring recovery across a window reset: the lost usage is still unknown', () => {
     const ledger = ledgerWith({ maxTokens: 10_000, windowMs: 60_000 });
     acquire(ledger, 'run-a/x/1');
