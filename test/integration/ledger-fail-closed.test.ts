@@ -115,7 +115,11 @@ describe('a shared ledger fails closed for every run on it (shared dev server)',
       aQueue,
     );
     terminateLater(a);
-    await waitFor('A to hold a slot', async () => (await ledgerStatus(client, ledger)).inFlight === 1);
+    // Its attempt runs on the doomed worker: it renewed its slot (the lease moved past its first expiry).
+    await waitFor('A to hold and renew a slot', async () => {
+      const [slot] = (await ledgerStatus(client, ledger)).slots;
+      return slot !== undefined && slot.expiresAt > slot.acquiredAt + slot.leaseMs;
+    });
     doomed.child.kill('SIGKILL');
     await doomed.exited;
     // A's workflow needs a worker to see its attempt's lease expire.
