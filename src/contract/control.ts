@@ -5,8 +5,9 @@
  */
 import type { PlanProblemCode } from './plan';
 import type { Interruption } from './run';
+import type { BudgetView } from './budget';
 
-export type { AbortRequest, InterruptRequest } from '../plan/requests/control';
+export type { AbortRequest, InterruptRequest, TightenBudgetRequest } from '../plan/requests/control';
 
 /**
  * The interruption an `interruptTask` update answers with: which attempt, and who asked. The
@@ -34,6 +35,15 @@ export type AbortRejectReason = 'forbidden' | 'invalid_request' | 'value_too_lar
 /** `activeClaims`: the attempts the abort stopped (or, repeated, that still hold a lease). */
 export type AbortVerdict =
   { ok: true; idempotent?: true; activeClaims: number } | { ok: false; reason: AbortRejectReason; message?: string };
+
+/** `tightenBudget`: the budget with its new limits (the run stopped already if they are at or below what is used). */
+export interface TightenBudgetVerdict {
+  ok: true;
+  budget: BudgetView;
+}
+
+/** Why `tightenBudget` is refused (the update's failure type). */
+export type TightenBudgetRejectReason = 'loosening_refused' | 'forbidden' | 'invalid_request';
 
 /** The spawn limits: refusal codes of `addTasks`, never reasons the run stops. */
 export type SpawnLimit = 'max-spawned-tasks' | 'max-depth';

@@ -13,12 +13,40 @@ export type {
   LedgerLimits,
   RegisterRequest,
   RenewRequest,
+  ResolveRequest,
   SettleRequest,
   UnregisterRequest,
 } from '../plan/requests/ledger';
 
-/** A limit a ledger refuses on. `max-concurrent` always passes; the others are final once spent. */
-export type LedgerLimitReason = 'max-concurrent' | 'max-tokens' | 'max-usd';
+/**
+ * Why a ledger refuses an attempt. `max-concurrent` always passes, and so does `recovery-required` (an attempt's
+ * usage is unknown until an operator resolves it); the others are final once spent (`unpriced-usage`: usage without
+ * a price was charged while `maxUsd` is set, so the dollars spent are unknown).
+ */
+export type LedgerLimitReason = 'max-concurrent' | 'max-tokens' | 'max-usd' | 'unpriced-usage' | 'recovery-required';
+
+/** What stopped a ledger for the rest of its window. */
+export type LedgerExhaustion = 'max-tokens' | 'max-usd' | 'unpriced-usage';
+
+/** Attempts whose outcome, and usage, were lost: no run starts an attempt on the ledger until they are resolved. */
+export interface LedgerRecovery {
+  since: number;
+  count: number;
+  /** The first lost attempts' ids (at most 20) and the runs they belonged to (at most 20). */
+  attempts: string[];
+  runs: string[];
+  /** What the lost attempts held: charged in full by `resolve --release`. */
+  reservation: { tokens: number; usd: number };
+}
+
+/** How an operator resolved the last recovery: recorded usage, or the reservations released as the charge. */
+export interface LedgerResolution {
+  actor: string;
+  at: number;
+  count: number;
+  how: 'usage' | 'release';
+  charged: { tokens: number; usd: number };
+}
 
 /** One attempt holding a slot, as the ledger's `status` shows it. */
 export interface LedgerSlotView {
@@ -34,6 +62,8 @@ export interface LedgerSlotView {
 /** The ledger's `status` query (and `configure` update) answer. */
 export interface LedgerStatus {
   id: string;
+  /** `recovery_required` while lost attempts wait for `teamrun ledger resolve`; `exhausted` once a limit is spent. */
+  state: 'open' | 'exhausted' | 'recovery_required';
   limits: LedgerLimits;
   createdAt: number;
   window: { ms: number; startedAt: number; resetsAt: number } | null;
@@ -42,7 +72,9 @@ export interface LedgerStatus {
   reserved: { tokens: number; usd: number };
   /** What is left of each limit; null where none is set. */
   remaining: { concurrent: number | null; tokens: number | null; usd: number | null };
-  exhausted: { reason: 'max-tokens' | 'max-usd'; at: number } | null;
+  exhausted: { reason: LedgerExhaustion; at: number } | null;
+  recovery: LedgerRecovery | null;
+  lastResolution: LedgerResolution | null;
   slots: LedgerSlotView[];
   runs: Array<{ workflowId: string; name: string | null; registeredAt: number }>;
   counters: { acquired: number; settled: number; duplicateSettles: number; expired: number };
@@ -79,8 +111,8 @@ export interface SettleVerdict {
   ok: true;
   duplicate: boolean;
   charged: { tokens: number; usd: number };
-  /** The hard limit this charge crossed, if it did. */
-  crossed: 'max-tokens' | 'max-usd' | null;
+  /** The hard limit this charge crossed, if it did (`unpriced-usage`: a charge without a price while maxUsd is set). */
+  crossed: LedgerExhaustion | null;
   /** Workflow ids of the runs to abort because of that crossing. */
   abort: string[];
 }
@@ -89,4 +121,10 @@ export interface SettleVerdict {
 export interface LedgerAbortAllVerdict {
   ok: true;
   runs: string[];
+}
+
+/** `resolve`: how many lost attempts it settled and what it charged. */
+export interface LedgerResolveVerdict {
+  ok: true;
+  resolution: LedgerResolution;
 }

@@ -18,19 +18,21 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
       return { exhausted: verdict.exhausted };
     },
 
-    async ledgerAcquire({ ledgerId, ...request }) {
+    async ledgerAcquire({ ledgerId, refuseRecovery, ...request }) {
+      // Told at once (not waited for) when the caller wants to say why it waits.
+      const retryable = (reason: string, wait: boolean) => wait && !(refuseRecovery && reason === 'recovery-required');
       let verdict;
       try {
         verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerAcquireUpdate, request));
       } catch (err) {
-        throw refusalOf(err) ?? err;
+        throw refusalOf(err, retryable) ?? err;
       }
-      if (!verdict.ok) throw refusal(verdict.reason, verdict.retryable, verdict.message);
+      if (!verdict.ok) throw refusal(verdict.reason, retryable(verdict.reason, verdict.retryable), verdict.message);
       return { expiresAt: verdict.expiresAt };
     },
 
-    async ledgerSettle({ ledgerId, attemptId, usage }) {
-      const verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerSettleUpdate, { attemptId, usage }));
+    async ledgerSettle({ ledgerId, ...request }) {
+      const verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerSettleUpdate, request));
       return { duplicate: verdict.duplicate };
     },
 
@@ -41,12 +43,13 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
 }
 
 /** The ledger's validator refused the acquire: a wait becomes a retryable failure, a spent limit a final one. */
-function refusalOf(err: unknown): ApplicationFailure | null {
+function refusalOf(err: unknown, retryable: (reason: string, wait: boolean) => boolean): ApplicationFailure | null {
   if (!(err instanceof WorkflowUpdateFailedError)) return null;
   const cause = err.cause;
   if (!(cause instanceof ApplicationFailure) || cause.type !== lm.LEDGER_REFUSED) return null;
   const details = cause.details?.[0] as { reason: string; retryable: boolean } | undefined;
-  return refusal(details?.reason ?? 'max-concurrent', details?.retryable ?? true, cause.message);
+  const reason = details?.reason ?? 'max-concurrent';
+  return refusal(reason, retryable(reason, details?.retryable ?? true), cause.message);
 }
 
 /**

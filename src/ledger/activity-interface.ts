@@ -1,6 +1,5 @@
 import type { FailureType } from '../contract';
-import type { Usage } from '../plan/schema';
-import type { AcquireRequest } from '../plan/requests/ledger';
+import type { AcquireRequest, SettleRequest } from '../plan/requests/ledger';
 
 /**
  * The activities a team run uses to spend from a shared ledger. No Node imports: the
@@ -14,9 +13,12 @@ export interface LedgerActivities {
    * the retryable `TeamLedgerBusy`, so Temporal's retry policy backs off; a spent limit throws
    * the non-retryable `TeamLedgerRefused` with `{ reason }` in its details.
    */
-  ledgerAcquire(input: { ledgerId: string } & AcquireRequest): Promise<{ expiresAt: number }>;
-  /** Charges the attempt and frees its slot; retried until it lands, charged once. */
-  ledgerSettle(input: { ledgerId: string; attemptId: string; usage: Usage | null }): Promise<{ duplicate: boolean }>;
+  ledgerAcquire(input: { ledgerId: string; refuseRecovery?: boolean } & AcquireRequest): Promise<{ expiresAt: number }>;
+  /**
+   * Charges the attempt and frees its slot; retried until it lands, charged once. `lost`: its outcome was lost,
+   * its usage unknown (the ledger then requires recovery).
+   */
+  ledgerSettle(input: { ledgerId: string } & SettleRequest): Promise<{ duplicate: boolean }>;
   ledgerUnregister(input: { ledgerId: string; workflowId: string }): Promise<void>;
 }
 
@@ -34,7 +36,10 @@ export const LEDGER_FAILURE_TYPES = {
 
 /** Details of a `TeamLedgerRefused` failure. */
 export interface LedgerRefusalDetails {
-  /** `max-tokens` or `max-usd` (spent), or `settled` (the attempt was given up already). */
+  /**
+   * `max-tokens`, `max-usd` or `unpriced-usage` (spent), `settled` (the attempt was given up already), or
+   * `recovery-required` (only when the acquire asked to be told rather than wait).
+   */
   reason: string;
   message: string;
 }

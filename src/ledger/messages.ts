@@ -7,10 +7,12 @@ import type {
   LedgerAbortAllVerdict,
   LedgerLimits,
   LedgerRegisterVerdict,
+  LedgerResolveVerdict,
   LedgerStatus,
   LedgerUnregisterVerdict,
   RegisterRequest,
   RenewRequest,
+  ResolveRequest,
   SettleRequest,
   SettleVerdict,
   UnregisterRequest,
@@ -22,6 +24,9 @@ export const LEDGER_WORKFLOW_TYPE = 'budgetLedger';
 
 /** Failure type of an acquire the ledger refused (details: `{ reason, retryable }`). */
 export const LEDGER_REFUSED = 'LedgerRefused';
+/** Failure types of an operator's call the ledger refused: new limits that loosen, a resolve with nothing lost. */
+export const LOOSENING_REFUSED = 'loosening_refused';
+export const NOTHING_TO_RESOLVE = 'nothing_to_resolve';
 
 /**
  * What `budgetLedger` takes: an id and limits, or (from continue-as-new) the ledger so far.
@@ -38,6 +43,7 @@ export const ledgerRegisterUpdate = defineUpdate<LedgerRegisterVerdict, [Registe
 export const ledgerUnregisterUpdate = defineUpdate<LedgerUnregisterVerdict, [UnregisterRequest]>('unregister');
 export const ledgerAcquireUpdate = defineUpdate<AcquireVerdict, [AcquireRequest]>('acquire');
 export const ledgerSettleUpdate = defineUpdate<Omit<SettleVerdict, 'abort'>, [SettleRequest]>('settle');
+export const ledgerResolveUpdate = defineUpdate<LedgerResolveVerdict, [ResolveRequest]>('resolve');
 export const ledgerAbortAllUpdate = defineUpdate<LedgerAbortAllVerdict, [AbortAllRequest]>('abortAll');
 
 export const ledgerRenewSignal = defineSignal<[RenewRequest]>('renew');

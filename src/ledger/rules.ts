@@ -6,24 +6,31 @@
 import type {
   AcquireVerdict,
   LedgerAbortAllVerdict,
+  LedgerExhaustion,
   LedgerLimitReason,
+  LedgerResolveVerdict,
   LedgerRegisterVerdict,
   LedgerStatus,
   LedgerUnregisterVerdict,
   SettleVerdict,
 } from '../contract';
-import { usageTokens } from '../team/budget';
+import { isUnpriced, usageTokens } from '../team/budget';
 import { EventLog } from '../team/events';
 import type {
   AbortAllRequest,
   AcquireRequest,
+  ConfigureRequest,
   LedgerLimits,
   RegisterRequest,
+  ResolveRequest,
   SettleRequest,
   UnregisterRequest,
 } from '../plan/requests/ledger';
+import { loosenings } from './limits';
+import { USD_EPSILON, admissionRefusal } from './admission';
+import { recordLost, resolveLost } from './recovery';
 import type { BudgetReason } from '../team/types';
-import { ledgerStatus, round, type LedgerSlot, type LedgerSnapshot } from './state';
+import { ledgerStatus, type LedgerSlot, type LedgerSnapshot } from './state';
 
 export type { AcquireVerdict, LedgerLimitReason, LedgerStatus, SettleVerdict };
 export type { LedgerSlot, LedgerSnapshot } from './state';
@@ -31,7 +38,6 @@ export type { LedgerSlot, LedgerSnapshot } from './state';
 /** Why a cascade abort happened: the payload of the `abortRun` the ledger sends. */
 export const SESSION_BUDGET_EXHAUSTED = 'session-budget-exhausted';
 
-const USD_EPSILON = 1e-9;
 const SETTLED_MEMORY = 10_000;
 
 /**
@@ -85,13 +91,36 @@ export class Ledger {
     return this.s.limits;
   }
 
-  /** Replaces the limits (an operator's `ledger create` on an existing ledger). */
-  configure(limits: LedgerLimits, now: number): void {
+  /**
+   * Why `configure` would refuse these limits: each limit it loosens, unless an operator forces it (`force` with
+   * the `actor` who does). Null when it may apply.
+   */
+  checkConfigure(request: ConfigureRequest): string | null {
+    const loosened = loosenings(this.s.limits, request.limits);
+    if (!loosened.length) return null;
+    if (request.force && request.actor) return null;
+    const how = request.force ? 'force needs the actor who forces it' : 'only an operator may loosen, with force';
+    return `ledger ${this.id}: the new limits loosen ${loosened.join(', ')}; limits only tighten (${how})`;
+  }
+
+  /**
+   * Replaces the limits (an operator's `ledger create` on an existing ledger); a forced loosening is recorded with
+   * who forced it.
+   */
+  configure(request: ConfigureRequest, now: number): void {
+    const refusal = this.checkConfigure(request);
+    if (refusal) throw new Error(refusal);
     this.expire(now);
+    const { limits } = request;
+    const loosened = loosenings(this.s.limits, limits);
     const windowChanged = limits.windowMs !== this.s.limits.windowMs;
     this.s.limits = limits;
     if (windowChanged) this.s.windowStartedAt = now;
-    this.events.record('ledger:configured', now, { limits });
+    this.events.record('ledger:configured', now, {
+      limits,
+      ...(loosened.length ? { loosened, forcedBy: request.actor } : {}),
+      ...(request.actor ? { actor: request.actor } : {}),
+    });
     this.touch();
   }
 
@@ -154,66 +183,10 @@ export class Ledger {
   /**
    * Why `acquire` would refuse this request at `now`, without changing anything (update
    * validators use it, so a refused acquire leaves no trace in the ledger's history); null when
-   * it fits. It sees the clock as `expire(now)` would: expired slots free, a new window fresh.
+   * it fits.
    */
   check(request: AcquireRequest, now: number): Extract<AcquireVerdict, { ok: false }> | null {
-    const { limits } = this.s;
-    const { attemptId, reservation } = request;
-    const live = [...this.slots.values()].filter((slot) => slot.expiresAt > now);
-    if (live.some((slot) => slot.attemptId === attemptId)) return null;
-    if (this.settled.has(attemptId)) {
-      return { ok: false, reason: 'settled', retryable: false, message: `attempt ${attemptId} was already settled` };
-    }
-    const newWindow = limits.windowMs !== undefined && now >= this.s.windowStartedAt + limits.windowMs;
-    const exhausted = newWindow ? null : this.s.exhausted;
-    const used = newWindow ? { tokens: 0, usd: 0 } : this.s.used;
-    const held = live.reduce(
-      (sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }),
-      {
-        tokens: 0,
-        usd: 0,
-      },
-    );
-    if (exhausted) {
-      return {
-        ok: false,
-        reason: exhausted.reason,
-        retryable: false,
-        message: `ledger ${this.id}: ${exhausted.reason} was crossed`,
-      };
-    }
-    if (limits.maxConcurrent !== undefined && live.length >= limits.maxConcurrent) {
-      return {
-        ok: false,
-        reason: 'max-concurrent',
-        retryable: true,
-        message: `ledger ${this.id}: ${live.length} of ${limits.maxConcurrent} slots in use`,
-      };
-    }
-    const fits = (
-      reason: 'max-tokens' | 'max-usd',
-      max: number | undefined,
-      spent: number,
-      reserved: number,
-      asked: number,
-      eps: number,
-    ) => {
-      if (max === undefined) return null;
-      // Spent, or more than could ever fit: waiting cannot help.
-      if (spent >= max - eps || spent + asked > max + eps) {
-        const message = `ledger ${this.id}: ${reason} ${max} spent (used ${round(spent)}, asked ${round(asked)})`;
-        return { ok: false as const, reason, retryable: false, message };
-      }
-      if (spent + reserved + asked > max + eps) {
-        const message = `ledger ${this.id}: ${reason} ${max} reserved by attempts in flight`;
-        return { ok: false as const, reason, retryable: true, message };
-      }
-      return null;
-    };
-    return (
-      fits('max-tokens', limits.maxTokens, used.tokens, held.tokens, reservation.tokens, 0) ??
-      fits('max-usd', limits.maxUsd, used.usd, held.usd, reservation.usd, USD_EPSILON)
-    );
+    return admissionRefusal(this.s, [...this.slots.values()], this.settled, request, now);
   }
 
   /** Extends a slot's lease; false when the attempt holds none (settled, expired, unknown). */
@@ -239,28 +212,65 @@ export class Ledger {
     }
     const slot = this.slots.get(attemptId);
     if (slot) this.release(slot);
-    const tokens = usageTokens(request.usage);
-    const usd = request.usage?.costUsd ?? 0;
-    this.s.used.tokens += tokens;
-    this.s.used.usd += usd;
     this.s.counters.settled += 1;
     this.remember(attemptId);
-    const crossed = this.crossed();
-    let abort: string[] = [];
-    if (crossed) {
-      this.s.exhausted = { reason: crossed, at: now };
-      this.events.record('ledger:limit-crossed', now, { reason: crossed, attemptId, used: { ...this.s.used } });
-      abort = this.abortTargets(SESSION_BUDGET_EXHAUSTED, `ledger:${this.id}`, now);
+    const { maxTokens, maxUsd } = this.s.limits;
+    if (request.lost && (maxTokens !== undefined || maxUsd !== undefined)) {
+      // Unknown usage that a spend limit cannot count: what it held stays held, admission waits for an operator.
+      const { reservation, workflowId } = request.lost;
+      recordLost(this.s, this.events, { attemptId, workflowId, reservation }, now);
+      this.touch();
+      return { ok: true, duplicate: false, charged: { tokens: 0, usd: 0 }, crossed: null, abort: [] };
     }
+    // Without a spend limit a lost attempt is charged its reservation, as a run's own budget charges it.
+    const charged = request.lost
+      ? { ...request.lost.reservation }
+      : { tokens: usageTokens(request.usage), usd: request.usage?.costUsd ?? 0 };
+    const { crossed, abort } = this.charge(charged, isUnpriced(request.usage), attemptId, now);
     this.touch();
-    return { ok: true, duplicate: false, charged: { tokens, usd }, crossed, abort };
+    return { ok: true, duplicate: false, charged, crossed, abort };
   }
 
-  private crossed(): 'max-tokens' | 'max-usd' | null {
+  /**
+   * Settles every lost attempt (an operator's `teamrun ledger resolve`): the usage recorded, or their reservations
+   * as the charge; admission then resumes. Null when no attempt waits for recovery.
+   */
+  resolve(request: ResolveRequest, now: number): { verdict: LedgerResolveVerdict; abort: string[] } | null {
+    this.expire(now);
+    const resolution = resolveLost(this.s, this.events, request, now);
+    if (!resolution) return null;
+    const { abort } = this.charge(resolution.charged, isUnpriced(request.usage), null, now);
+    this.touch();
+    return { verdict: { ok: true, resolution }, abort };
+  }
+
+  /**
+   * Adds a charge to what is used; one that crosses a hard limit exhausts the ledger and aborts every run on it.
+   * Unpriced usage while `maxUsd` is set exhausts it too (the dollars are unknown), but aborts nothing: attempts in
+   * flight settle, as a run's own budget lets them.
+   */
+  private charge(
+    charged: { tokens: number; usd: number },
+    unpriced: boolean,
+    attemptId: string | null,
+    now: number,
+  ): { crossed: LedgerExhaustion | null; abort: string[] } {
+    this.s.used.tokens += charged.tokens;
+    this.s.used.usd += charged.usd;
+    const crossed = this.crossed(unpriced);
+    if (!crossed) return { crossed, abort: [] };
+    this.s.exhausted = { reason: crossed, at: now };
+    this.events.record('ledger:limit-crossed', now, { reason: crossed, attemptId, used: { ...this.s.used } });
+    if (crossed === 'unpriced-usage') return { crossed, abort: [] };
+    return { crossed, abort: this.abortTargets(SESSION_BUDGET_EXHAUSTED, `ledger:${this.id}`, now) };
+  }
+
+  private crossed(unpriced: boolean): LedgerExhaustion | null {
     const { limits, used, exhausted } = this.s;
     if (exhausted) return null;
     if (limits.maxTokens !== undefined && used.tokens > limits.maxTokens) return 'max-tokens';
     if (limits.maxUsd !== undefined && used.usd > limits.maxUsd + USD_EPSILON) return 'max-usd';
+    if (limits.maxUsd !== undefined && unpriced) return 'unpriced-usage';
     return null;
   }
 
@@ -375,5 +385,6 @@ export class Ledger {
 export function ledgerBudgetReason(reason: string): BudgetReason | null {
   if (reason === 'max-tokens') return 'ledger-max-tokens';
   if (reason === 'max-usd') return 'ledger-max-usd';
+  if (reason === 'unpriced-usage') return 'unpriced-usage';
   return null;
 }

@@ -51,12 +51,25 @@ export class RunLedger {
   /** Attempts that asked for a slot and must be settled with the ledger (held or maybe held). */
   private readonly asked = new Set<string>();
   private readonly settling = new Set<Promise<unknown>>();
+  /** Attempts waiting for the ledger's recovery, by activity id: workflow memory, for the current details. */
+  private readonly waiting = new Set<string>();
 
   constructor(
     readonly id: string,
     private readonly workflowId: string,
     private readonly name: string,
+    /** Tells the run an attempt began (`waiting`) or ended (`admitted`) a wait for the ledger's recovery. */
+    private readonly onWait: (claim: Claim, phase: 'waiting' | 'admitted', message: string) => void = () => {},
   ) {}
+
+  /** The status line while attempts wait for an operator to resolve the ledger; null when none waits. */
+  waitingLine(): string | null {
+    if (!this.waiting.size) return null;
+    return (
+      `${this.waiting.size} attempt(s) wait: ledger ${this.id} requires recovery (a lost attempt's usage is ` +
+      `unknown); an operator runs \`teamrun ledger resolve ${this.id} --usage '{...}'\` or \`--release\``
+    );
+  }
 
   async register(): Promise<void> {
     await registration.ledgerRegister({ ledgerId: this.id, workflowId: this.workflowId, name: this.name });
@@ -73,28 +86,9 @@ export class RunLedger {
    * `AttemptNotStarted` when the attempt never started.
    */
   async admit<T>(claim: Claim, start: () => Promise<T>): Promise<T> {
-    const { ledgerAcquire } = proxyActivities<LedgerActivities>({
-      activityId: `${claim.activityId}:ledger-acquire`,
-      startToCloseTimeout: '30s',
-      heartbeatTimeout: '5s',
-      // Waiting for a slot is retrying with backoff: the retries stay out of history.
-      retry: {
-        initialInterval: '200ms',
-        backoffCoefficient: 1.5,
-        maximumInterval: '2s',
-        nonRetryableErrorTypes: [LEDGER_FAILURE_TYPES.refused],
-      },
-      summary: `ledger ${this.id}: slot for ${claim.activityId}`,
-    });
     this.asked.add(claim.leaseId);
     try {
-      await ledgerAcquire({
-        ledgerId: this.id,
-        attemptId: claim.leaseId,
-        workflowId: this.workflowId,
-        reservation: claim.estimate,
-        leaseMs: 2 * claim.ttlMs,
-      });
+      await this.acquire(claim);
     } catch (err) {
       const refused = refusalOf(err);
       if (refused) {
@@ -111,10 +105,55 @@ export class RunLedger {
     return start();
   }
 
+  /**
+   * Takes the slot, waiting (retries out of history) while slots or reservations are held. A ledger that requires
+   * recovery refuses the first try, so the run can say why it waits; the second try then waits for an operator.
+   */
+  private async acquire(claim: Claim): Promise<void> {
+    const tries = (activityId: string) =>
+      proxyActivities<LedgerActivities>({
+        activityId,
+        startToCloseTimeout: '30s',
+        heartbeatTimeout: '5s',
+        retry: {
+          initialInterval: '200ms',
+          backoffCoefficient: 1.5,
+          maximumInterval: '2s',
+          nonRetryableErrorTypes: [LEDGER_FAILURE_TYPES.refused],
+        },
+        summary: `ledger ${this.id}: slot for ${claim.activityId}`,
+      }).ledgerAcquire;
+    const request = {
+      ledgerId: this.id,
+      attemptId: claim.leaseId,
+      workflowId: this.workflowId,
+      reservation: claim.estimate,
+      leaseMs: 2 * claim.ttlMs,
+    };
+    try {
+      await tries(`${claim.activityId}:ledger-acquire`)({ ...request, refuseRecovery: true });
+      return;
+    } catch (err) {
+      const refused = refusalOf(err);
+      if (refused?.reason !== 'recovery-required') throw err;
+      this.waiting.add(claim.activityId);
+      this.onWait(claim, 'waiting', refused.message);
+    }
+    try {
+      await tries(`${claim.activityId}:ledger-recovery`)(request);
+      this.onWait(claim, 'admitted', `ledger ${this.id} resolved`);
+    } finally {
+      this.waiting.delete(claim.activityId);
+    }
+  }
+
   /** Charges the attempt's usage to the ledger and frees its slot, in the background, retried until it lands. */
   settle(claim: Claim, outcome: AttemptOutcome): void {
     if (!this.asked.delete(claim.leaseId)) return;
     const usage = ('usage' in outcome ? outcome.usage : undefined) ?? null;
+    // A lost attempt's usage is unknown: the ledger holds what it reserved until an operator resolves it.
+    const lost =
+      outcome.kind === 'lease-lost' ? { lost: { reservation: claim.estimate, workflowId: this.workflowId } } : {};
     const { ledgerSettle } = proxyActivities<LedgerActivities>({
       activityId: `${claim.activityId}:ledger-settle`,
       startToCloseTimeout: '30s',
@@ -124,7 +163,7 @@ export class RunLedger {
     });
     // Not cancellable: an aborted run still owes the ledger its usage.
     const settling = CancellationScope.nonCancellable(() =>
-      ledgerSettle({ ledgerId: this.id, attemptId: claim.leaseId, usage }),
+      ledgerSettle({ ledgerId: this.id, attemptId: claim.leaseId, usage, ...lost }),
     ).then(
       () => undefined,
       (err: unknown) =>

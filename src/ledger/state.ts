@@ -2,7 +2,7 @@
  * The shared ledger's state as continue-as-new carries it (its snapshot and slots), and the
  * `status` view built from it. Shapes and one pure view; the rules are rules.ts's.
  */
-import type { LedgerStatus } from '../contract';
+import type { LedgerExhaustion, LedgerRecovery, LedgerResolution, LedgerStatus } from '../contract';
 import type { EventLogSnapshot } from '../team/events';
 import type { LedgerLimits } from '../plan/requests/ledger';
 import type { Reservation, RunEvent } from '../team/types';
@@ -29,7 +29,10 @@ export interface LedgerSnapshot {
   /** Attempts already settled, oldest first (bounded): a second settle of one charges nothing. */
   settled: string[];
   /** Set when a charge crossed a hard limit; cleared when the window resets. */
-  exhausted: { reason: 'max-tokens' | 'max-usd'; at: number } | null;
+  exhausted: { reason: LedgerExhaustion; at: number } | null;
+  /** Lost attempts waiting for an operator (absent in older snapshots: none). */
+  recovery?: LedgerRecovery | null;
+  lastResolution?: LedgerResolution | null;
   counters: {
     acquired: number;
     settled: number;
@@ -50,8 +53,12 @@ export function ledgerStatus(
 ): LedgerStatus {
   const { limits, used, reserved } = s;
   const left = (max: number | undefined, spent: number) => (max === undefined ? null : Math.max(0, max - spent));
+  const recovery = s.recovery ?? null;
+  // What lost attempts held stays held until an operator resolves them.
+  const lost = recovery?.reservation ?? { tokens: 0, usd: 0 };
   return {
     id: s.id,
+    state: recovery ? 'recovery_required' : s.exhausted ? 'exhausted' : 'open',
     limits,
     createdAt: s.createdAt,
     window:
@@ -63,10 +70,12 @@ export function ledgerStatus(
     reserved: { tokens: reserved.tokens, usd: round(reserved.usd) },
     remaining: {
       concurrent: left(limits.maxConcurrent, slots.length),
-      tokens: left(limits.maxTokens, used.tokens + reserved.tokens),
-      usd: limits.maxUsd === undefined ? null : round(Math.max(0, limits.maxUsd - used.usd - reserved.usd)),
+      tokens: left(limits.maxTokens, used.tokens + reserved.tokens + lost.tokens),
+      usd: limits.maxUsd === undefined ? null : round(Math.max(0, limits.maxUsd - used.usd - reserved.usd - lost.usd)),
     },
     exhausted: s.exhausted,
+    recovery,
+    lastResolution: s.lastResolution ?? null,
     slots: slots.map((slot) => ({ ...slot, expiresInMs: Math.max(0, slot.expiresAt - now) })),
     runs,
     counters: { ...s.counters },

@@ -19,6 +19,7 @@ import {
   LedgerRequestError,
   RegisterRequestSchema,
   RenewRequestSchema,
+  ResolveRequestSchema,
   SettleRequestSchema,
   UnregisterRequestSchema,
   ledgerActor,
@@ -112,12 +113,38 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
   setHandler(
     lm.ledgerConfigureUpdate,
     (request) => {
-      ledger.configure(parse(ConfigureRequestSchema, request, 'configure').limits, now());
+      ledger.configure(parse(ConfigureRequestSchema, request, 'configure'), now());
       return ledger.status(now());
     },
     {
-      validator: (request) => void parse(ConfigureRequestSchema, request, 'configure'),
-      description: 'Replace the limits: { limits: { maxConcurrent?, maxTokens?, maxUsd?, windowMs? } }',
+      validator: (request) => {
+        const refusal = ledger.checkConfigure(parse(ConfigureRequestSchema, request, 'configure'));
+        if (refusal) throw ApplicationFailure.nonRetryable(`${lm.LOOSENING_REFUSED}: ${refusal}`, lm.LOOSENING_REFUSED);
+      },
+      description:
+        'Replace the limits, which only tighten unless an operator forces it: ' +
+        '{ limits: { maxConcurrent?, maxTokens?, maxUsd?, windowMs? }, force?, actor? }',
+    },
+  );
+  setHandler(
+    lm.ledgerResolveUpdate,
+    (request) => {
+      const resolved = ledger.resolve(parse(ResolveRequestSchema, request, 'resolve'), now());
+      if (!resolved) throw ApplicationFailure.nonRetryable('nothing to resolve', lm.NOTHING_TO_RESOLVE);
+      if (resolved.abort.length) cascade(resolved.abort);
+      return resolved.verdict;
+    },
+    {
+      validator: (request) => {
+        parse(ResolveRequestSchema, request, 'resolve');
+        if (ledger.status(now()).recovery === null) {
+          const message = `${lm.NOTHING_TO_RESOLVE}: ledger ${ledger.id} has no lost attempts waiting for recovery`;
+          throw ApplicationFailure.nonRetryable(message, lm.NOTHING_TO_RESOLVE);
+        }
+      },
+      description:
+        'Settle the lost attempts (usage unknown) so runs start attempts again: ' +
+        '{ usage: { inputTokens?, ..., costUsd? } } or { release: true } (their reservations charged), with { actor }',
     },
   );
   setHandler(
@@ -191,10 +218,16 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
 }
 
 function details(status: LedgerStatus): string {
-  const { limits, used, inFlight, exhausted } = status;
+  const { limits, used, inFlight, exhausted, recovery } = status;
   const of = (max: number | undefined) => (max === undefined ? '' : ` of ${max}`);
   return [
     `**ledger ${status.id}**${exhausted ? ` · exhausted (${exhausted.reason})` : ''}`,
+    ...(recovery
+      ? [
+          `recovery required: ${recovery.count} lost attempt(s), usage unknown; no run starts an attempt until ` +
+            `\`teamrun ledger resolve ${status.id} --usage '{...}'\` (or \`--release\`)`,
+        ]
+      : []),
     `in flight: ${inFlight}${of(limits.maxConcurrent)} · tokens: ${used.tokens}${of(limits.maxTokens)} · usd: ` +
       `${used.usd}${of(limits.maxUsd)}`,
     `runs registered: ${status.runs.length}`,

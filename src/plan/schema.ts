@@ -343,6 +343,11 @@ export const TeamPlanSchema = z
       .strict()
       .default({ maxAttempts: 3, backoffMs: 1_000 }),
     budget: BudgetSchema.default({}),
+    /**
+     * The scope of every task that names none (`["*"]`: the whole workspace, so such tasks run one at a time and
+     * never beside a scoped one). Absent: a task without a scope claims nothing (docs/plans.md says why).
+     */
+    defaultScope: z.array(z.string().min(1).max(500)).max(PLAN_LIMITS.maxScope).optional(),
     governance: z
       .object({ operators: z.array(z.string().min(1).max(200)).optional() })
       .strict()

@@ -120,6 +120,11 @@ function checkPackedSize(plan: TeamPlan): PlanProblem[] {
  */
 function checkScopes(plan: TeamPlan): PlanProblem[] {
   const problems: PlanProblem[] = [];
+  plan.defaultScope?.forEach((scope, j) => {
+    const check = normalizeScope(scope);
+    if (check.ok) plan.defaultScope![j] = check.scope;
+    else problems.push({ path: `defaultScope[${j}]`, code: 'invalid_scope', message: check.message });
+  });
   plan.tasks.forEach((task, i) => {
     task.scope.forEach((scope, j) => {
       const check = normalizeScope(scope);

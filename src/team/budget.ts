@@ -5,7 +5,11 @@
  */
 import type { BudgetView } from '../contract';
 import type { BudgetLimits } from '../plan/schema';
+import { TIGHTENED_LIMITS } from '../plan/requests/control';
 import type { BudgetReason, ReportedUsage, Reservation } from './types';
+
+/** The limits `tightenBudget` may lower. */
+export type TightenedLimits = Partial<Record<(typeof TIGHTENED_LIMITS)[number], number>>;
 
 export type { BudgetView };
 
@@ -38,6 +42,15 @@ const sumUsd = (a: number, b: number) => Math.round((a + b) * 1e9) / 1e9;
 export function usageTokens(usage: ReportedUsage | null | undefined): number {
   if (!usage) return 0;
   return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + (usage.cacheTokens ?? 0);
+}
+
+/** Usage with tokens (or a model) but no price: while `maxUsd` is set it cannot be trusted to fit. */
+export function isUnpriced(usage: ReportedUsage | null | undefined): boolean {
+  if (!usage) return false;
+  return (
+    (usage.unpricedTokens ?? 0) > 0 ||
+    (usage.costUsd === undefined && (usageTokens(usage) > 0 || usage.model !== undefined))
+  );
 }
 
 /**
@@ -141,9 +154,7 @@ export class Budget {
     const usd = usage?.costUsd ?? 0;
     used.tokens += tokens;
     used.usd = sumUsd(used.usd, usd);
-    const unpriced =
-      (usage?.unpricedTokens ?? 0) > 0 || (usage?.costUsd === undefined && (tokens > 0 || usage?.model !== undefined));
-    if (limits.maxUsd !== undefined && unpriced) return { ok: false, reason: 'unpriced-usage' };
+    if (limits.maxUsd !== undefined && isUnpriced(usage)) return { ok: false, reason: 'unpriced-usage' };
     return { ok: true, tokens, usd };
   }
 
@@ -174,6 +185,30 @@ export class Budget {
     reserved.tokens = Math.max(0, reserved.tokens - reservation.tokens);
     reserved.usd = Math.max(0, sumUsd(reserved.usd, -reservation.usd));
     this.s.inFlight = Math.max(0, this.s.inFlight - 1);
+  }
+
+  /** The limits `next` would loosen (raise), as `maxUsd 5 -> 10`; empty when it only tightens or adds limits. */
+  loosenings(next: TightenedLimits): string[] {
+    const { limits } = this.s;
+    return TIGHTENED_LIMITS.flatMap((name) => {
+      const was = limits[name];
+      const now = next[name];
+      return was !== undefined && now !== undefined && now > was ? [`${name} ${was} -> ${now}`] : [];
+    });
+  }
+
+  /**
+   * Lowers limits while the run runs (`tightenBudget`). Returns the reason the run must stop now: a new limit that
+   * leaves nothing for another attempt (at or below what is used, or the wall time already past).
+   */
+  tighten(next: TightenedLimits, wallMs: number): BudgetReason | null {
+    const { limits, used } = this.s;
+    for (const name of TIGHTENED_LIMITS) if (next[name] !== undefined) limits[name] = next[name];
+    if (limits.maxWallMs !== undefined && wallMs >= limits.maxWallMs) return 'max-wall-ms';
+    if (limits.maxTasks !== undefined && used.tasks >= limits.maxTasks) return 'max-tasks';
+    if (limits.maxTokens !== undefined && used.tokens >= limits.maxTokens) return 'max-tokens';
+    if (limits.maxUsd !== undefined && used.usd >= limits.maxUsd - USD_STEP / 2) return 'max-usd';
+    return null;
   }
 
   stop(reason: BudgetReason): boolean {

@@ -50,12 +50,18 @@ export function claim(run: RunContext, now: number): Claim[] {
 }
 
 function scopeBusy(run: RunContext, i: number): boolean {
-  const scope = run.spec(i).scope;
+  const scope = scopeOf(run, i);
   if (scope.length === 0) return false;
   for (const key of run.leases.keys()) {
-    if (scopesOverlap(scope, run.spec(run.graph.indexOf(key)!).scope)) return true;
+    if (scopesOverlap(scope, scopeOf(run, run.graph.indexOf(key)!))) return true;
   }
   return false;
+}
+
+/** A task's own scope, or the plan's `defaultScope` when it names none (added tasks too). */
+function scopeOf(run: RunContext, i: number): ReadonlyArray<string> {
+  const own = run.spec(i).scope;
+  return own.length ? own : (run.plan.defaultScope ?? []);
 }
 
 function lease(run: RunContext, i: number, reservation: Reservation, now: number): Claim {

@@ -271,7 +271,8 @@ export class RunContext {
   // ---- wall clock -------------------------------------------------------------------------
 
   wallDeadline(): number | null {
-    const max = this.plan.budget.maxWallMs;
+    // The budget's own limits: tightenBudget may have lowered the plan's.
+    const max = this.budget.limits.maxWallMs;
     return max === undefined ? null : this.startedAt + max;
   }
 

@@ -31,6 +31,8 @@ import type {
   StatusView,
   TaskView,
   TasksQuery,
+  TightenBudgetRequest,
+  TightenBudgetVerdict,
 } from '../contract';
 import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../plan/schema';
 import type { SteerRequest } from '../plan/requests/agent';
@@ -48,6 +50,7 @@ import * as messaging from './messaging';
 import { settle } from './settlement';
 import type { StopRequest } from './stop-channel';
 import * as takeover from './takeover';
+import * as tighten from './tighten';
 import { newTaskState } from './task-state';
 import type { AttemptOutcome, Claim } from './types';
 import * as handover from './handover';
@@ -189,6 +192,15 @@ export class TeamRun {
     this.run.events.record(type, now, fields);
   }
 
+  /**
+   * An attempt began or ended a wait for its shared ledger's recovery (`ledger:waiting`, `ledger:admitted`): the
+   * event says why it has not started, and the loop wakes to publish it.
+   */
+  ledgerWait(phase: 'waiting' | 'admitted', fields: Record<string, unknown>, now: number): void {
+    this.run.events.record(`ledger:${phase}`, now, fields);
+    this.run.touch();
+  }
+
   wallDeadline(): number | null {
     return this.run.wallDeadline();
   }
@@ -269,6 +281,14 @@ export class TeamRun {
 
   adjudicate(payload: unknown, now: number): AdjudicateVerdict {
     return decisions.adjudicate(this.run, payload, now);
+  }
+
+  validateTightenBudget(payload: unknown): TightenBudgetRequest {
+    return tighten.validateTightenBudget(this.run, payload);
+  }
+
+  tightenBudget(payload: unknown, now: number): TightenBudgetVerdict {
+    return tighten.tightenBudget(this.run, payload, now);
   }
 
   validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {

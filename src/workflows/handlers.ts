@@ -4,7 +4,7 @@
  * reach history and answer with a verdict, signals apply or are recorded as rejected. A
  * TeamControlError reaches the client as the update's failure; anything else is a bug.
  */
-import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { ExtendReservationRequest, ExtendReservationVerdict } from '../contract';
 import type { AttemptMessage } from '../activities/interface';
 import { TeamControlError } from '../plan/requests/control';
@@ -93,6 +93,16 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
       validate: (request) => run.validateAdjudicate(request),
       apply: (request) => run.adjudicate(request, now()),
     },
+    tightenBudget: {
+      validate: (request) => run.validateTightenBudget(request),
+      apply: (request) => {
+        const before = run.wallDeadline();
+        const verdict = run.tightenBudget(request, now());
+        const after = run.wallDeadline();
+        if (after !== null && (before === null || after < before)) armWallClock(run, after);
+        return verdict;
+      },
+    },
     addTasks: {
       validate: (request) => run.validateAddTasks(request),
       apply: (request) => run.addTasks(request, now()),
@@ -122,6 +132,15 @@ async function extendReservation(
   if (!refused) return verdict;
   run.withdrawExtension(request.key, before.fencingToken, extension);
   throw new TeamControlError(refused.reason, `extendReservation: ${refused.message}`);
+}
+
+/**
+ * tightenBudget brought the wall-clock deadline nearer (or set one): a timer of its own marks the run then (the
+ * loop wakes), as the one armed at the start does. A timer for a later deadline finds the run marked already.
+ */
+function armWallClock(run: TeamRun, deadline: number): void {
+  if (deadline <= Date.now()) return;
+  void sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
 }
 
 export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void {

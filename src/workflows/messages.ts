@@ -30,6 +30,8 @@ import type {
   TaskActivityType,
   TasksQuery,
   TaskView,
+  TightenBudgetRequest,
+  TightenBudgetVerdict,
   WithIsoTimes,
   WorkflowType,
 } from '../contract';
@@ -171,6 +173,12 @@ export const TEAM_RUN_MESSAGES = {
     'Steer a running agent: { key, text (at most 8 KiB), fencingToken?, requestId?, actor? }; answers the ' +
       'model call (turn) it joins',
   ),
+  /** Lowers the run's limits while it runs (update `tightenBudget`); a loosening is refused `loosening_refused`. */
+  tightenBudget: update<TightenBudgetVerdict, TightenBudgetRequest>(
+    'tightenBudget',
+    'Lower the budget while the run runs: { maxTasks?, maxTokens?, maxUsd?, maxWallMs?, requestId?, actor? }; a ' +
+      'limit at or below what is used stops the run at once',
+  ),
 } as const satisfies Record<string, TeamRunMessage>;
 
 export type TeamRunMessages = typeof TEAM_RUN_MESSAGES;
@@ -194,6 +202,7 @@ export const adjudicateUpdate = TEAM_RUN_MESSAGES.adjudicate.definition;
 export const addTasksUpdate = TEAM_RUN_MESSAGES.addTasks.definition;
 export const extendReservationUpdate = TEAM_RUN_MESSAGES.extendReservation.definition;
 export const steerTaskUpdate = TEAM_RUN_MESSAGES.steer.definition;
+export const tightenBudgetUpdate = TEAM_RUN_MESSAGES.tightenBudget.definition;
 
 /** Older names of contract types, kept for code that imports them from here (`messages.RunResult`). */
 export type { ActiveClaim, AddTasksVerdict, BudgetView, RunResult, StatusView as RunStatusView };

@@ -4,6 +4,7 @@
  * command in history).
  */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import type { RunLedger } from '../ledger/run-ledger';
 import type { TeamRun } from '../team/run';
 import { currentDetails, type RecentLinks } from './details';
 import * as sa from './search-attributes';
@@ -14,6 +15,7 @@ export class Publisher {
   constructor(
     private readonly run: TeamRun,
     private readonly links: RecentLinks,
+    private readonly ledger: RunLedger | null = null,
   ) {}
 
   publish(): void {
@@ -21,7 +23,8 @@ export class Publisher {
     const state = run.state();
     const budget = run.budgetView(Date.now());
     const key = `${state}|${run.pendingAdjudications}|${budget.stopped}`;
-    setCurrentDetails(currentDetails(run, Date.now(), this.links.recent));
+    const waiting = this.ledger?.waitingLine();
+    setCurrentDetails(currentDetails(run, Date.now(), this.links.recent) + (waiting ? `\n- ledger: ${waiting}` : ''));
     if (key === this.published) return;
     this.published = key;
     upsertSearchAttributes([

@@ -37,12 +37,20 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const run = begin(input);
   run.usePatches(patched);
   const ledger =
-    run.ledgerId === null ? null : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name);
+    run.ledgerId === null
+      ? null
+      : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name, (claim, phase, message) =>
+          run.ledgerWait(
+            phase,
+            { key: claim.key, fencingToken: claim.fencingToken, ledger: run.ledgerId, message },
+            Date.now(),
+          ),
+        );
   // Links the latest attempts printed, for the current details only: never in the run's state.
   const links = new RecentLinks();
   const attempts = new Attempts(run, ledger, links);
   const hooks = new IdleHooks(run);
-  const publisher = new Publisher(run, links);
+  const publisher = new Publisher(run, links, ledger);
 
   registerHandlers(run);
   // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.

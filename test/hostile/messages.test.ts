@@ -44,6 +44,8 @@ describe('hostile messages against a live run', () => {
       rejectionCode(handle.executeUpdate(msg.sendMessageUpdate, { args: [request as never] }));
     const read = (request: unknown) =>
       rejectionCode(handle.executeUpdate(msg.readInboxUpdate, { args: [request as never] }));
+    const tighten = (request: unknown) =>
+      rejectionCode(handle.executeUpdate(msg.tightenBudgetUpdate, { args: [request as never] }));
 
     // Updates: refused by their validators, with a code, before anything reaches history.
     const updates: Array<[string, Promise<string>, string]> = [
@@ -72,6 +74,10 @@ describe('hostile messages against a live run', () => {
       ['abort: a lower-case code', abort({ code: 'deploy_freeze' }), 'invalid_request'],
       ['abort: a 65-char code', abort({ code: 'A'.repeat(65) }), 'invalid_request'],
       ['abort: a 100 KB reason', abort({ reason: big(100_000) }), 'value_too_large'],
+      ['tightenBudget: no limit', tighten({ actor: 'x' }), 'invalid_request'],
+      ['tightenBudget: a negative limit', tighten({ maxUsd: -1 }), 'invalid_request'],
+      ['tightenBudget: a misspelt limit', tighten({ maxUSD: 1 }), 'invalid_request'],
+      ['tightenBudget: a 1,000-char actor', tighten({ maxTasks: 1_000_000, actor: big(1_000) }), 'value_too_large'],
       [
         'adjudicate: key __proto__',
         adjudicate({ key: '__proto__', decision: 'accept', decisionId: 'd0' }),

@@ -69,6 +69,7 @@ describe('the message table (src/workflows/messages.ts): each message declared o
         'readInbox',
         'sendMessage',
         'steerTask',
+        'tightenBudget',
       ].sort(),
     );
     for (const [method, message] of table) expect(message.description.length, method).toBeGreaterThan(20);

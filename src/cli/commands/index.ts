@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerAgent } from './agent';
+import { registerBudget } from './budget';
 import { registerCodecServer } from './codec-server';
 import { registerControl } from './control';
 import { registerDemo } from './demo';
@@ -44,6 +45,7 @@ export function registerCommands(program: Command): void {
   registerObserve(program);
   registerWatch(program);
   registerLedger(program);
+  registerBudget(program);
   registerCodecServer(program);
   registerMcp(program);
   registerDoctor(program);

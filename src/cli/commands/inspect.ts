@@ -1,10 +1,12 @@
+import type { Client } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { TaskStatus } from '../../contract';
+import { ledgerStatus } from '../../ledger/client';
 import { TASK_STATUSES } from '../../team/types';
 import { printJson, withClient } from '../context';
 import { intOption } from '../options';
 import { renderOverview, tasksTable } from '../render';
-import { RunReader } from '../run-view';
+import { RunReader, type RunOverview } from '../run-view';
 import { runUrl } from '../web-ui';
 
 interface TasksOptions {
@@ -41,7 +43,10 @@ export function registerInspect(program: Command): void {
       await withClient(command, async (client, config) => {
         const overview = await new RunReader(client, workflowId).overview();
         if (options.json) printJson(overview);
-        else process.stdout.write(`${renderOverview(overview, runUrl(config, workflowId))}\n`);
+        else {
+          const waiting = await ledgerWait(client, overview);
+          process.stdout.write(`${renderOverview(overview, runUrl(config, workflowId))}\n${waiting ?? ''}`);
+        }
       });
     });
 
@@ -74,4 +79,17 @@ export function registerInspect(program: Command): void {
         else process.stdout.write(tasks.length ? `${tasksTable(tasks, 100)}\n` : 'no tasks match\n');
       });
     });
+}
+
+/** An open run on a ledger that requires recovery starts no attempt until an operator acts: say so. */
+async function ledgerWait(client: Client, overview: RunOverview): Promise<string | null> {
+  const ledger = overview.budget?.limits.ledger;
+  if (!overview.open || !ledger) return null;
+  // The run's status stands without it: a ledger that cannot be read adds no line.
+  const status = await ledgerStatus(client, ledger).catch(() => null);
+  if (!status?.recovery) return null;
+  return (
+    `waiting  ledger ${ledger} requires recovery: ${status.recovery.count} lost attempt(s) with unknown usage; ` +
+    `no attempt starts until \`teamrun ledger resolve ${ledger} --usage '{...}'\` (or --release)\n`
+  );
 }

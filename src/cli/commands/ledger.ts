@@ -1,17 +1,24 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
-import { abortAllLedger, createLedger, ledgerStatus } from '../../ledger/client';
+import { abortAllLedger, createLedger, ledgerStatus, resolveLedger } from '../../ledger/client';
 import type { LedgerLimits, LedgerStatus } from '../../contract';
-import { LedgerIdSchema, ledgerWorkflowId } from '../../plan/requests/ledger';
+import { LedgerIdSchema, ResolveRequestSchema, ledgerWorkflowId } from '../../plan/requests/ledger';
 import { CliError, printJson, withClient } from '../context';
+import { actorOption, defaultActor } from './control';
 
 interface CreateOptions {
   maxConcurrent?: number;
   maxTokens?: number;
   maxUsd?: number;
   window?: number;
+  force?: boolean;
+  actor?: string;
   json?: boolean;
 }
+
+/** The longest `--usage` JSON `ledger resolve` reads. */
+const MAX_USAGE_CHARS = 4_096;
 
 /** `teamrun ledger create|status|abort-all <id>`: a budget shared by many runs. */
 export function registerLedger(program: Command): void {
@@ -24,11 +31,15 @@ export function registerLedger(program: Command): void {
 
   ledger
     .command('create <id>')
-    .description('create a ledger with these limits, or set these limits on a running one')
+    .description(
+      'create a ledger with these limits, or set these limits on a running one (they only tighten unless --force)',
+    )
     .option('--max-concurrent <n>', 'attempts in flight across all runs', positiveInt)
     .option('--max-tokens <n>', 'tokens (input + output + cache) per window', nonNegative)
     .option('--max-usd <n>', 'dollars per window', nonNegative)
     .option('--window <duration>', 'usage resets every window, e.g. 1d, 12h, 30m (default: never)', windowOption)
+    .option('--force', "loosen a running ledger's limits (recorded with --actor)")
+    .addOption(actorOption())
     .option('--json', 'print JSON')
     .action(async (id: string, options: CreateOptions, command: Command) => {
       ledgerId(id);
@@ -39,7 +50,11 @@ export function registerLedger(program: Command): void {
         ...(options.window !== undefined && { windowMs: options.window }),
       };
       await withClient(command, async (client, config) => {
-        const status = await createLedger(client, id, limits, { taskQueue: config.connection.taskQueue });
+        const status = await createLedger(client, id, limits, {
+          taskQueue: config.connection.taskQueue,
+          ...(options.force ? { force: true } : {}),
+          actor: options.actor ?? defaultActor(),
+        }).catch((err: unknown) => refused(err, id));
         if (options.json) printJson(status);
         else process.stdout.write(`${renderLedger(status)}\n`);
       });
@@ -55,6 +70,31 @@ export function registerLedger(program: Command): void {
         const status = await ledgerStatus(client, id).catch((err: unknown) => notFound(err, id));
         if (options.json) printJson(status);
         else process.stdout.write(`${renderLedger(status)}\n`);
+      });
+    });
+
+  ledger
+    .command('resolve <id>')
+    .description(
+      "settle the ledger's lost attempts (usage unknown), so runs start attempts on it again: record what they " +
+        'used, or release them (their reservations are charged)',
+    )
+    .option('--usage <json>', 'what the lost attempts used together: {"inputTokens":..,"outputTokens":..,"costUsd":..}')
+    .option('--release', 'charge what the lost attempts reserved instead')
+    .addOption(actorOption())
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: ResolveOptions, command: Command) => {
+      ledgerId(id);
+      const request = resolveRequest(options);
+      await withClient(command, async (client) => {
+        const verdict = await resolveLedger(client, id, request).catch((err: unknown) => refused(err, id));
+        if (options.json) return printJson(verdict);
+        const { resolution: r } = verdict;
+        process.stdout.write(
+          `ledger ${id}: ${r.count} lost attempt(s) resolved by ${r.actor} ` +
+            `(${r.how === 'usage' ? 'usage recorded' : 'reservations released'}): charged ${r.charged.tokens} ` +
+            `tokens, $${r.charged.usd}; runs start attempts again\n`,
+        );
       });
     });
 
@@ -78,6 +118,45 @@ function ledgerId(id: string): void {
   if (!parsed.success) throw new CliError(`"${id}": ${parsed.error.issues[0].message}`);
 }
 
+interface ResolveOptions {
+  usage?: string;
+  release?: boolean;
+  actor?: string;
+  json?: boolean;
+}
+
+function resolveRequest(options: ResolveOptions) {
+  if ((options.usage === undefined) === (options.release === undefined)) {
+    throw new CliError('give either --usage \'{"inputTokens":..,"costUsd":..}\' or --release');
+  }
+  let usage: unknown;
+  if (options.usage !== undefined) {
+    if (options.usage.length > MAX_USAGE_CHARS) throw new CliError(`--usage: longer than ${MAX_USAGE_CHARS} chars`);
+    try {
+      usage = JSON.parse(options.usage);
+    } catch (err) {
+      throw new CliError(`--usage: not JSON (${(err as Error).message})`);
+    }
+  }
+  const parsed = ResolveRequestSchema.safeParse({
+    ...(options.usage !== undefined ? { usage } : { release: true }),
+    actor: options.actor ?? defaultActor(),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CliError(`--${issue.path[0] === 'actor' ? 'actor' : 'usage'}: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** A call the ledger refused (loosening, nothing to resolve): its code and what was wrong. */
+function refused(err: unknown, id: string): never {
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+    throw new CliError(err.cause.message);
+  }
+  return notFound(err, id);
+}
+
 function notFound(err: unknown, id: string): never {
   if (err instanceof WorkflowNotFoundError) {
     throw new CliError(
@@ -93,7 +172,7 @@ function positiveInt(value: string): number {
   return n;
 }
 
-function nonNegative(value: string): number {
+export function nonNegative(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0)
     throw new InvalidArgumentError(`"${value}" is not a non-negative number.`);
@@ -113,7 +192,7 @@ export function windowOption(value: string): number {
 }
 
 export function renderLedger(status: LedgerStatus): string {
-  const { limits, used, reserved, exhausted, counters, lastAbort, window } = status;
+  const { limits, used, reserved, exhausted, counters, lastAbort, window, recovery, lastResolution } = status;
   const of = (value: string, max: number | undefined, unit = (n: number) => n.toLocaleString('en-US')) =>
     max === undefined ? value : `${value} of ${unit(max)}`;
   const dollars = (n: number) => `$${n.toFixed(n !== 0 && n < 0.01 ? 6 : 2)}`;
@@ -123,6 +202,14 @@ export function renderLedger(status: LedgerStatus): string {
   const lines = [
     `ledger ${status.id} ` +
       `(workflow ${ledgerWorkflowId(status.id)})${exhausted ? `: EXHAUSTED (${exhausted.reason})` : ''}`,
+    ...(recovery
+      ? [
+          `  RECOVERY REQUIRED since ${new Date(recovery.since).toISOString()}: ${recovery.count} lost attempt(s) ` +
+            `(usage unknown; ${recovery.reservation.tokens.toLocaleString('en-US')} tokens, ` +
+            `${dollars(recovery.reservation.usd)} reserved); no run starts an attempt until ` +
+            `\`teamrun ledger resolve ${status.id} --usage '{...}'\` or \`--release\``,
+        ]
+      : []),
     `  in flight  ${of(String(status.inFlight), limits.maxConcurrent)}`,
     `  tokens     ${of(used.tokens.toLocaleString('en-US'), limits.maxTokens)} ` +
       `used, ${reserved.tokens.toLocaleString('en-US')} reserved`,
@@ -133,6 +220,13 @@ export function renderLedger(status: LedgerStatus): string {
     `  attempts   ${counters.acquired} acquired, ${counters.settled} settled ` +
       `(${counters.duplicateSettles} duplicate settles charged nothing), ${counters.expired} slots expired`,
   ];
+  if (lastResolution) {
+    const r = lastResolution;
+    lines.push(
+      `  resolved   ${new Date(r.at).toISOString()} by ${r.actor}: ${r.count} lost attempt(s), ` +
+        `${r.how === 'usage' ? 'usage recorded' : 'reservations released'}`,
+    );
+  }
   if (lastAbort) {
     lines.push(
       `  last abort ${new Date(lastAbort.at).toISOString()} ${lastAbort.reason} ` +

@@ -75,6 +75,27 @@ export const AdjudicateRequestSchema = z.object({
 });
 export type AdjudicateRequest = z.infer<typeof AdjudicateRequestSchema>;
 
+export const TIGHTENED_LIMITS = ['maxTasks', 'maxTokens', 'maxUsd', 'maxWallMs'] as const;
+
+/**
+ * `tightenBudget`: new limits for a running run, each only lower than (or equal to) the one it replaces; a limit the
+ * plan did not set may be added. At least one limit; an unknown field (a typo) is refused.
+ */
+export const TightenBudgetRequestSchema = z
+  .object({
+    maxTasks: z.number().int().min(0).optional(),
+    maxTokens: z.number().nonnegative().optional(),
+    maxUsd: z.number().nonnegative().optional(),
+    maxWallMs: z.number().int().min(1).optional(),
+    requestId: id.optional(),
+    actor: id.optional(),
+  })
+  .strict()
+  .refine((r) => TIGHTENED_LIMITS.some((limit) => r[limit] !== undefined), {
+    message: 'give at least one of maxTasks, maxTokens, maxUsd, maxWallMs',
+  });
+export type TightenBudgetRequest = z.infer<typeof TightenBudgetRequestSchema>;
+
 /** Parses a control payload; a malformed one is a `TeamControlError` naming the field. */
 export function parseControl<T>(schema: z.ZodType<T>, payload: unknown, message: string): T {
   return parseRequest(schema, payload, message, {

@@ -28,6 +28,9 @@ export type LedgerLimits = z.infer<typeof LedgerLimitsSchema>;
 const workflowId = z.string().min(1).max(1_000);
 /** `<workflowId>/<taskKey>/<fencingToken>`: the leaseId of the attempt. */
 const attemptId = z.string().min(1).max(1_500);
+const reservation = z.object({ tokens: z.number().nonnegative(), usd: z.number().nonnegative() }).strict();
+/** `<who>` in the ledger's records: an operator's name. */
+const actor = z.string().min(1).max(200);
 
 export const RegisterRequestSchema = z.object({ workflowId, name: z.string().max(200).optional() }).strict();
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
@@ -39,14 +42,21 @@ export const AcquireRequestSchema = z
   .object({
     attemptId,
     workflowId,
-    reservation: z.object({ tokens: z.number().nonnegative(), usd: z.number().nonnegative() }).strict(),
+    reservation,
     /** How long the slot lives without a renewal. */
     leaseMs: z.number().int().min(1_000),
   })
   .strict();
 export type AcquireRequest = z.infer<typeof AcquireRequestSchema>;
 
-export const SettleRequestSchema = z.object({ attemptId, usage: UsageSchema.nullable() }).strict();
+export const SettleRequestSchema = z
+  .object({
+    attemptId,
+    usage: UsageSchema.nullable(),
+    /** The attempt's outcome was lost (its lease expired): its usage is unknown, `reservation` what it held. */
+    lost: z.object({ reservation, workflowId }).strict().optional(),
+  })
+  .strict();
 export type SettleRequest = z.infer<typeof SettleRequestSchema>;
 
 export const RenewRequestSchema = z.object({ attemptId }).strict();
@@ -57,8 +67,23 @@ export const AbortAllRequestSchema = z
   .strict();
 export type AbortAllRequest = z.infer<typeof AbortAllRequestSchema>;
 
-export const ConfigureRequestSchema = z.object({ limits: LedgerLimitsSchema }).strict();
+/** New limits; a loosening needs `force` and the `actor` who forces it. */
+export const ConfigureRequestSchema = z
+  .object({ limits: LedgerLimitsSchema, force: z.boolean().optional(), actor: actor.optional() })
+  .strict();
 export type ConfigureRequest = z.infer<typeof ConfigureRequestSchema>;
+
+/**
+ * An operator settles a ledger's lost attempts: the usage they had (`usage`, all of them together) or their
+ * reservations as the charge (`release`); exactly one of the two.
+ */
+export const ResolveRequestSchema = z
+  .object({ usage: UsageSchema.optional(), release: z.literal(true).optional(), actor })
+  .strict()
+  .refine((r) => (r.usage === undefined) !== (r.release === undefined), {
+    message: 'give either usage or release: true, not both or neither',
+  });
+export type ResolveRequest = z.infer<typeof ResolveRequestSchema>;
 
 /** A malformed ledger request: `code` is stable, the message names the field. */
 export class LedgerRequestError extends TeamrunError {

@@ -1,0 +1,88 @@
+/**
+ * Whether a ledger admits one more attempt: the check behind `acquire` (and its update validator, so a refused
+ * acquire leaves no trace in the ledger's history). Pure; reads the ledger's snapshot as `expire(now)` would see
+ * it: expired slots free, a new window fresh.
+ */
+import type { AcquireVerdict } from '../contract';
+import type { AcquireRequest } from '../plan/requests/ledger';
+import { round, type LedgerSlot, type LedgerSnapshot } from './state';
+
+export const USD_EPSILON = 1e-9;
+
+/** Why `acquire` would refuse `request` at `now`; null when it fits. */
+export function admissionRefusal(
+  s: LedgerSnapshot,
+  slots: LedgerSlot[],
+  settled: ReadonlySet<string>,
+  request: AcquireRequest,
+  now: number,
+): Extract<AcquireVerdict, { ok: false }> | null {
+  const { limits } = s;
+  const { attemptId, reservation } = request;
+  const live = slots.filter((slot) => slot.expiresAt > now);
+  if (live.some((slot) => slot.attemptId === attemptId)) return null;
+  if (settled.has(attemptId)) {
+    return { ok: false, reason: 'settled', retryable: false, message: `attempt ${attemptId} was already settled` };
+  }
+  const newWindow = limits.windowMs !== undefined && now >= s.windowStartedAt + limits.windowMs;
+  const exhausted = newWindow ? null : s.exhausted;
+  const used = newWindow ? { tokens: 0, usd: 0 } : s.used;
+  const held = live.reduce(
+    (sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }),
+    {
+      tokens: 0,
+      usd: 0,
+    },
+  );
+  if (exhausted) {
+    return {
+      ok: false,
+      reason: exhausted.reason,
+      retryable: false,
+      message: `ledger ${s.id}: ${exhausted.reason} was crossed`,
+    };
+  }
+  const recovery = s.recovery;
+  if (recovery) {
+    return {
+      ok: false,
+      reason: 'recovery-required',
+      retryable: true,
+      message:
+        `ledger ${s.id}: recovery required: ${recovery.count} lost attempt(s) have unknown usage; ` +
+        `an operator runs \`teamrun ledger resolve ${s.id} --usage '{...}'\` or \`--release\``,
+    };
+  }
+  if (limits.maxConcurrent !== undefined && live.length >= limits.maxConcurrent) {
+    return {
+      ok: false,
+      reason: 'max-concurrent',
+      retryable: true,
+      message: `ledger ${s.id}: ${live.length} of ${limits.maxConcurrent} slots in use`,
+    };
+  }
+  const fits = (
+    reason: 'max-tokens' | 'max-usd',
+    max: number | undefined,
+    spent: number,
+    reserved: number,
+    asked: number,
+    eps: number,
+  ) => {
+    if (max === undefined) return null;
+    // Spent, or more than could ever fit: waiting cannot help.
+    if (spent >= max - eps || spent + asked > max + eps) {
+      const message = `ledger ${s.id}: ${reason} ${max} spent (used ${round(spent)}, asked ${round(asked)})`;
+      return { ok: false as const, reason, retryable: false, message };
+    }
+    if (spent + reserved + asked > max + eps) {
+      const message = `ledger ${s.id}: ${reason} ${max} reserved by attempts in flight`;
+      return { ok: false as const, reason, retryable: true, message };
+    }
+    return null;
+  };
+  return (
+    fits('max-tokens', limits.maxTokens, used.tokens, held.tokens, reservation.tokens, 0) ??
+    fits('max-usd', limits.maxUsd, used.usd, held.usd, reservation.usd, USD_EPSILON)
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * A ledger's lost attempts: an attempt whose outcome was lost (its lease expired) spent an unknown amount, so the
+ * ledger fails closed. Its reservation stays held, and no run starts an attempt on the ledger, until an operator
+ * records the usage (`resolve` with `usage`) or accepts the reservations as the charge (`release`). Pure functions
+ * over the ledger's snapshot; rules.ts calls them.
+ */
+import type { LedgerRecovery, LedgerResolution } from '../contract';
+import type { ResolveRequest } from '../plan/requests/ledger';
+import { usageTokens } from '../team/budget';
+import type { EventLog } from '../team/events';
+import type { Reservation } from '../team/types';
+import type { LedgerSnapshot } from './state';
+
+/** Lost attempts and runs the recovery names; past it they are only counted. */
+const NAMED = 20;
+
+/** Records a lost attempt: the ledger now requires recovery. */
+export function recordLost(
+  s: LedgerSnapshot,
+  events: EventLog,
+  lost: { attemptId: string; workflowId: string; reservation: Reservation },
+  now: number,
+): void {
+  const recovery: LedgerRecovery = s.recovery ?? {
+    since: now,
+    count: 0,
+    attempts: [],
+    runs: [],
+    reservation: { tokens: 0, usd: 0 },
+  };
+  recovery.count += 1;
+  if (recovery.attempts.length < NAMED) recovery.attempts.push(lost.attemptId);
+  if (recovery.runs.length < NAMED && !recovery.runs.includes(lost.workflowId)) {
+    recovery.runs.push(lost.workflowId);
+  }
+  recovery.reservation.tokens += lost.reservation.tokens;
+  recovery.reservation.usd += lost.reservation.usd;
+  s.recovery = recovery;
+  events.record('ledger:recovery-required', now, {
+    attemptId: lost.attemptId,
+    workflowId: lost.workflowId,
+    reservation: lost.reservation,
+    lost: recovery.count,
+  });
+}
+
+/**
+ * An operator resolves every lost attempt at once: `usage` is what they used together, `release` charges what they
+ * held. Returns what to charge, or null when nothing waits for recovery.
+ */
+export function resolveLost(
+  s: LedgerSnapshot,
+  events: EventLog,
+  request: ResolveRequest,
+  now: number,
+): LedgerResolution | null {
+  const recovery = s.recovery;
+  if (!recovery) return null;
+  const charged = request.usage
+    ? { tokens: usageTokens(request.usage), usd: request.usage.costUsd ?? 0 }
+    : { ...recovery.reservation };
+  const resolution: LedgerResolution = {
+    actor: request.actor,
+    at: now,
+    count: recovery.count,
+    how: request.usage ? 'usage' : 'release',
+    charged,
+  };
+  s.recovery = null;
+  s.lastResolution = resolution;
+  events.record('ledger:recovery-resolved', now, { ...resolution, attempts: recovery.attempts });
+  return resolution;
+}
