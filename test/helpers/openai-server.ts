@@ -148,6 +148,39 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
   };
 }
 
+/** One tool call the assistant asked for earlier in a conversation, with the result it got back. */
+export interface ToolExchange {
+  name: string;
+  arguments: unknown;
+  /** What the agent returned to the model for the call (`error: ...` for a tool error), null before it answered. */
+  content: string | null;
+}
+
+/**
+ * The tool calls of a request's conversation, oldest first, each paired with its result by call id: what a
+ * script reads to act on earlier answers (a run id from one tool, a cursor from another), as a model would.
+ */
+export function toolExchanges(request: RecordedRequest): ToolExchange[] {
+  const results = new Map(
+    request.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content] as const),
+  );
+  return request.messages.flatMap((m) =>
+    ((m.tool_calls ?? []) as Array<{ id: string; function: { name: string; arguments: string } }>).map((call) => ({
+      name: call.function.name,
+      arguments: parseOr(call.function.arguments),
+      content: results.get(call.id) ?? null,
+    })),
+  );
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 function send(res: ServerResponse, record: RecordedRequest, status: number, body: unknown): void {
   record.status = status;
   res.writeHead(status, { 'Content-Type': 'application/json' });
