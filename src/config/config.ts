@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CodecConfigSchema } from '../codec/config';
+import { TelemetryConfigSchema } from '../telemetry/config';
 import { WORKER_EXECUTOR_KINDS } from '../plan/schema';
 import { formatPath } from '../plan/validate';
 import { temporalProfile } from './profile';
@@ -156,6 +157,8 @@ export const ConfigSchema = z
     schedules: z.array(ScheduleConfigSchema).default([]),
     // Payload encryption (src/codec): key ids and where each key is read from, never key values.
     codec: CodecConfigSchema.optional(),
+    // Traces (and metrics) over OTLP (src/telemetry); the standard OTEL_* variables win over it.
+    telemetry: TelemetryConfigSchema.optional(),
   })
   .strict();
 
