@@ -1,20 +1,18 @@
 /**
- * The OpenTelemetry SDK and its OTLP exporters, loaded only once tracing is on (see `config.ts`):
- * a process with tracing off never requires this file, so none of it is loaded or spent.
+ * The OpenTelemetry SDK and its OTLP span exporter, loaded only once tracing is on (see
+ * `config.ts`): a process with tracing off never requires this file, so none of it is loaded or
+ * spent. Metrics take the Temporal runtime's path instead (src/worker/main.ts).
  */
-import { metrics, trace } from '@opentelemetry/api';
+import { trace } from '@opentelemetry/api';
 import { AsyncHooksContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetrySettings } from './config';
 
 export interface Telemetry {
-  settings: TelemetrySettings;
   resource: Resource;
   /** Where the worker's workflow spans (sent out of the sandbox through a sink) are exported too. */
   spanProcessor: SpanProcessor;
@@ -25,7 +23,7 @@ export interface Telemetry {
 let running: Telemetry | null = null;
 
 /**
- * Registers the process-wide tracer (and meter) providers, once: a process holding a worker and a
+ * Registers the process-wide tracer provider, once: a process holding a worker and a
  * client exports through one pipeline. Spans are batched (`OTEL_BSP_*` tune it) and flushed when
  * the process is about to exit.
  */
@@ -43,34 +41,17 @@ export function startTelemetry(settings: TelemetrySettings): Telemetry {
     contextManager: new AsyncHooksContextManager().enable(),
     propagator: new W3CTraceContextPropagator(),
   });
-  const meterProvider = settings.metricsUrl
-    ? new MeterProvider({
-        resource,
-        readers: [
-          new PeriodicExportingMetricReader({
-            exporter: new OTLPMetricExporter({ url: settings.metricsUrl, headers: settings.headers }),
-          }),
-        ],
-      })
-    : null;
-  if (meterProvider) metrics.setGlobalMeterProvider(meterProvider);
   let closing: Promise<void> | null = null;
   const shutdown = () =>
-    (closing ??= Promise.all([provider.shutdown(), meterProvider?.shutdown()]).then(() => {
+    (closing ??= provider.shutdown().then(() => {
       trace.disable();
-      metrics.disable();
       running = null;
     }));
   // `beforeExit` fires once the event loop is empty, where an async flush still runs: a CLI
   // command's spans leave before it exits.
   process.once('beforeExit', () => void shutdown());
-  running = { settings, resource, spanProcessor, shutdown };
+  running = { resource, spanProcessor, shutdown };
   return running;
-}
-
-/** Exports what the running telemetry (if any) still holds. */
-export async function shutdownTelemetry(): Promise<void> {
-  await running?.shutdown();
 }
 
 /** The package's own manifest, two folders up from src/telemetry and dist/telemetry alike. */
