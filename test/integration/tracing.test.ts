@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startJaeger, type RunningJaeger } from '../../src/devserver/jaeger';
 import { freePort } from '../../src/devserver/server';
 import type { TeamPlanInput } from '../../src/plan/schema';
@@ -51,7 +53,7 @@ afterAll(async () => {
 /** 60 quick tasks: enough history for the run to continue as new at least once (at 200 events). */
 const filler = Array.from({ length: 60 }, (_, i) => ({ key: `f${i}`, executor: { kind: 'noop' } as const }));
 
-function tracedPlan(pyQueue: string): TeamPlanInput {
+function tracedPlan(pyQueue: string, hookUrl: string): TeamPlanInput {
   return {
     name: 'traced',
     retry: { maxAttempts: 3, backoffMs: 100 },
@@ -67,6 +69,7 @@ function tracedPlan(pyQueue: string): TeamPlanInput {
           command: `node ${JSON.stringify(path.join(root, 'test/helpers/traced-child.cjs'))}`,
         },
       },
+      { key: 'hook', dependsOn: ['flaky'], executor: { kind: 'http', url: hookUrl, method: 'POST', body: {} } },
       {
         key: 'research',
         dependsOn: ['flaky'],
@@ -81,9 +84,23 @@ describe('one trace per team run, in Jaeger', () => {
   it('holds teamrun start, every run of the chain, every attempt with its token, a shell child and a Python activity', async () => {
     const taskQueue = uniqueQueue('traced');
     const pyQueue = uniqueQueue('traced-py');
+    // A service the http task calls: it keeps the traceparent header it was sent.
+    const traceparents: string[] = [];
+    const hook = createServer((req, res) => {
+      traceparents.push(String(req.headers.traceparent));
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => hook.close(() => resolve())));
+    const hookPort = (hook.address() as AddressInfo).port;
     const config = path.join(dir, 'worker.yaml');
     // The collector's address reaches the shell task only because the operator passes OTEL_* on.
-    writeFileSync(config, 'worker:\n  maxConcurrentAttempts: 8\n  shell:\n    passEnv: ["OTEL_*"]\n');
+    writeFileSync(
+      config,
+      'worker:\n  maxConcurrentAttempts: 8\n  shell:\n    passEnv: ["OTEL_*"]\n' +
+        `  http:\n    allowHosts: ["127.0.0.1:${hookPort}"]\n`,
+    );
     const loaded = { worker: path.join(dir, 'worker.modules.json'), cli: path.join(dir, 'cli.modules.json') };
     const worker = await spawnWorkerProcess({
       taskQueue,
@@ -98,7 +115,7 @@ describe('one trace per team run, in Jaeger', () => {
     });
     await spawnPythonWorker(pyQueue, 'traced-python', dir, tracingEnv());
     const planFile = path.join(dir, 'traced.yaml');
-    writeFileSync(planFile, JSON.stringify(tracedPlan(pyQueue)));
+    writeFileSync(planFile, JSON.stringify(tracedPlan(pyQueue, `http://127.0.0.1:${hookPort}/hook`)));
     const workflowId = uniqueQueue('traced');
 
     const started = await teamrun(['start', planFile, '--id', workflowId, '--json', '--task-queue', taskQueue], {
@@ -119,7 +136,7 @@ describe('one trace per team run, in Jaeger', () => {
         names.filter((n) => n === 'RunWorkflow:teamRun').length >= 2 &&
         names.includes('child-work') &&
         names.includes('RunActivity:research_agent') &&
-        names.filter((n) => n.startsWith('attempt ')).length >= 63
+        names.filter((n) => n.startsWith('attempt ')).length >= 64
       );
     };
     const trace = await waitFor(
@@ -163,13 +180,16 @@ describe('one trace per team run, in Jaeger', () => {
     }
     const attempts = trace.spans.filter((s) => s.operationName.startsWith('attempt '));
     expect(new Set(attempts.map((s) => spanTag(s, 'teamrun.task.key')))).toEqual(
-      new Set(['flaky', 'child', 'research', ...filler.map((t) => t.key)]),
+      new Set(['flaky', 'child', 'hook', 'research', ...filler.map((t) => t.key)]),
     );
     // The shell task's own program continued the trace from TRACEPARENT, under its attempt's span.
     const [childWork] = byName('child-work');
     const childAttempt = attempts.find((s) => spanTag(s, 'teamrun.task.key') === 'child')!;
     expect(childWork.references[0].spanID).toBe(childAttempt.spanID);
     expect(trace.serviceOf(childWork)).toBe('traced-child');
+    // The http task's service was sent the trace, naming its attempt's span as the parent.
+    const hookAttempt = attempts.find((s) => spanTag(s, 'teamrun.task.key') === 'hook')!;
+    expect(traceparents).toEqual([`00-${trace.traceID.padStart(32, '0')}-${hookAttempt.spanID.padStart(16, '0')}-01`]);
     // The Python worker's activity joined through Temporal's headers.
     expect(trace.serviceOf(byName('RunActivity:research_agent')[0])).toBe('teamrun-python-worker');
 
