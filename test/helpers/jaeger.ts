@@ -32,7 +32,9 @@ export async function jaegerTrace(
   tags: Record<string, string>,
 ): Promise<JaegerTrace | null> {
   const search = new URLSearchParams({ service, tags: JSON.stringify(tags), limit: '20', lookback: '1h' });
-  const found = (await (await fetch(`${queryUrl}/api/traces?${search.toString()}`)).json()) as { data: RawTrace[] | null };
+  const found = (await (await fetch(`${queryUrl}/api/traces?${search.toString()}`)).json()) as {
+    data: RawTrace[] | null;
+  };
   const ids = [...new Set((found.data ?? []).map((t) => t.traceID))];
   if (ids.length === 0) return null;
   if (ids.length > 1) throw new Error(`${ids.length} traces for ${JSON.stringify(tags)}: ${ids.join(', ')}`);
