@@ -17,7 +17,7 @@ export class Publisher {
     private readonly run: TeamRun,
     private readonly links: RecentLinks,
   ) {
-    this.telemetry = new RunTelemetry(run);
+    this.telemetry = new RunTelemetry(run, Date.now());
   }
 
   publish(): void {

@@ -58,9 +58,16 @@ export class RunTelemetry {
   private readonly tokens = metricMeter.createGauge('teamrun_budget_tokens', 'int', 'tokens', 'used and reserved');
   private readonly usd = metricMeter.createGauge('teamrun_budget_usd', 'float', 'USD', 'used and reserved');
 
-  constructor(private readonly run: TeamRun) {
+  /** The plan's name, the gauges' `team` label: read once, as a run's status is a view of every task. */
+  private readonly team: string;
+
+  constructor(
+    private readonly run: TeamRun,
+    now: number,
+  ) {
     // Events the run began with (a continued run's) were counted by the run before it.
     this.seen = run.eventsView({ after: 0, limit: 0 }).nextSeq;
+    this.team = run.status(now).name;
   }
 
   /** Counts and traces the events since the last step, and sets the gauges. */
@@ -69,7 +76,7 @@ export class RunTelemetry {
     const page = run.eventsView({ after: this.seen, limit: EVENTS_PER_STEP });
     this.seen = page.nextSeq;
     for (const event of page.events) this.count(event);
-    const team = { team: run.status(now).name };
+    const team = { team: this.team };
     const budget = run.budgetView(now);
     this.pending.set(run.pendingAdjudications, team);
     this.tokens.set(budget.used.tokens, { ...team, kind: 'used' });
