@@ -18,11 +18,18 @@ async function main() {
 
   const { bundleWorkflowCode } = require('@temporalio/worker');
   const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
-  // Two bundles: the plain one, and one with the codec's failure converter (with `codec:` set,
-  // failures the workflow raises are encrypted too); createWorker picks by the config.
+  // Four bundles: the plain one, one with the codec's failure converter (with `codec:` set,
+  // failures the workflow raises are encrypted too), and each of them with Temporal's OpenTelemetry
+  // workflow interceptors (`-otel`, for a worker with tracing on); createWorker picks by the config.
+  const codec = { failureConverterPath: path.join(dist, 'codec', 'failure-converter.js') };
+  const otel = {
+    workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
+  };
   for (const [file, extra] of [
     ['workflow-bundle.js', {}],
-    ['workflow-bundle-codec.js', { failureConverterPath: path.join(dist, 'codec', 'failure-converter.js') }],
+    ['workflow-bundle-codec.js', codec],
+    ['workflow-bundle-otel.js', otel],
+    ['workflow-bundle-codec-otel.js', { ...codec, ...otel }],
   ]) {
     const { code } = await bundleWorkflowCode({
       workflowsPath: path.join(dist, 'workflows', 'index.js'),

@@ -24,7 +24,9 @@ const MAY_IMPORT = {
   // The ledger workflow signals the runs it aborts with the team run's own message; its Node side sends
   // updates through sdk/'s retry.
   ledger: [...BASE, 'sdk', 'team', 'config', 'activities/interface.ts', 'workflows/messages.ts'],
-  activities: [...BASE, 'sdk', 'team', 'ledger', 'agent', 'config', 'codec', 'format.ts'],
+  // OpenTelemetry's config and teamrun's spans (src/telemetry): beside sdk/, it imports only config's error.
+  telemetry: ['errors.ts', 'config/errors.ts'],
+  activities: [...BASE, 'sdk', 'team', 'ledger', 'agent', 'config', 'codec', 'format.ts', 'telemetry'],
   // A report reads a closed run through the client and the workflow's message names; only the CLI is above it.
   report: [...BASE, 'sdk', 'team', 'format.ts', 'config', 'codec', 'client', 'workflows', 'activities/interface.ts'],
 };

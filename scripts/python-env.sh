@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project-local Python environment for the `activity` executor's helper library and its tests:
-# .teamrun/venv with temporalio, the teamrun-activity package (editable) and pytest. Nothing is
-# installed globally. Idempotent: when the venv already has what the package asks for, it returns
-# at once (a stamp file records the pyproject.toml it was built from).
+# .teamrun/venv with temporalio, the teamrun-activity package (editable), pytest and the
+# OpenTelemetry packages of its tracing module. Nothing is installed globally. Idempotent: when the
+# venv already has what the package asks for, it returns at once (a stamp file records the
+# pyproject.toml it was built from).
 # Prints the venv's python on its last line.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,6 +23,6 @@ command -v "$python" >/dev/null || { echo "python-env: no $python on PATH (Pytho
   || { echo "python-env: $("$python" --version 2>&1) is too old (3.10+ is needed)" >&2; exit 1; }
 mkdir -p "$root/.teamrun"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv" >&2
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$pkg[test]" >&2
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$pkg[test,tracing]" >&2
 printf '%s' "$want" > "$stamp"
 echo "$venv/bin/python"

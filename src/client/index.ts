@@ -2,6 +2,7 @@ import { Client, Connection, type WorkflowHandleWithFirstExecutionRunId } from '
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions, CONNECT_TIMEOUT_MS } from '../config/connection';
 import { dataConverterFor } from '../codec';
+import { telemetrySettings } from '../telemetry/config';
 import type { TeamPlanInput } from '../plan/schema';
 import type { teamRun } from '../workflows/team-run';
 import { WORKFLOW_TYPE } from '../workflows/messages';
@@ -20,12 +21,18 @@ export const DEFAULT_TASK_QUEUE = 'teamrun';
  * A client for the config's cluster and namespace (by default the config `loadConfig()` finds:
  * teamrun.yaml, the temporal.toml profile, TEMPORAL_* variables). An unreachable server fails
  * after the connect timeout (2 s), not after the SDK's retries. With `codec:` set in the config,
- * the client encrypts and decrypts payloads with it.
+ * the client encrypts and decrypts payloads with it; with tracing on (docs/observability.md), its
+ * calls are spans.
  */
 export async function connectClient(config: TeamrunConfig = loadConfig()): Promise<Client> {
   const dataConverter = dataConverterFor(config);
   const connection = await Connection.connect({ connectTimeout: CONNECT_TIMEOUT_MS, ...connectionOptions(config) });
-  return new Client({ connection, namespace: config.connection.namespace, dataConverter });
+  // With tracing on (OTEL_* or `telemetry:`), each call is a span and a run started joins the caller's trace.
+  const tracing = telemetrySettings(config.telemetry, process.env, 'client');
+  const interceptors = tracing
+    ? (require('./tracing') as typeof import('./tracing')).tracedClientInterceptors(tracing)
+    : undefined;
+  return new Client({ connection, namespace: config.connection.namespace, dataConverter, interceptors });
 }
 
 export interface StartTeamRunOptions {

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CodecConfigSchema } from '../codec/config';
 import { AgentClisConfigSchema } from './agent-clis';
+import { TelemetryConfigSchema } from '../telemetry/config';
 import { WORKER_EXECUTOR_KINDS } from '../plan/schema';
 import { formatPath } from '../plan/validate';
 import { temporalProfile } from './profile';
@@ -167,6 +168,8 @@ export const ConfigSchema = z
       .object({ actor: z.string().min(1).max(200).optional() })
       .strict()
       .prefault({}),
+    // Traces (and metrics) over OTLP (src/telemetry); the standard OTEL_* variables win over it.
+    telemetry: TelemetryConfigSchema.optional(),
   })
   .strict();
 

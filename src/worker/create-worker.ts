@@ -14,6 +14,7 @@ import { executorRegistry, type Executor } from '../activities/executors';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
 import { dataConverterFor } from '../codec';
+import { telemetrySettings } from '../telemetry/config';
 import { createStopWorker, runAlongside, stopQueueName } from './stop-channel';
 
 export interface CreateWorkerOptions {
@@ -38,12 +39,14 @@ export interface CreateWorkerOptions {
 /**
  * A workflow bundle the package build makes (`npm run build`, beside the compiled code):
  * dist/workflow-bundle.js, or with `codec` dist/workflow-bundle-codec.js, which also holds the
- * codec's failure converter (so failures the workflow raises are encrypted too). Null when running
- * from source, where the workflows are bundled at start.
+ * codec's failure converter (so failures the workflow raises are encrypted too); with `tracing`,
+ * `-otel` before `.js`: Temporal's workflow interceptors are in it. Null when running from source,
+ * where the workflows are bundled at start.
  */
-export function prebuiltWorkflowBundle(options: { codec?: boolean } = {}): string | null {
+export function prebuiltWorkflowBundle(options: { codec?: boolean; tracing?: boolean } = {}): string | null {
   if (!__filename.endsWith('.js')) return null;
-  const file = path.join(__dirname, '..', options.codec ? 'workflow-bundle-codec.js' : 'workflow-bundle.js');
+  const name = `workflow-bundle${options.codec ? '-codec' : ''}${options.tracing ? '-otel' : ''}.js`;
+  const file = path.join(__dirname, '..', name);
   return existsSync(file) ? file : null;
 }
 
@@ -108,6 +111,11 @@ async function workers(
   },
 ): Promise<[Worker, Worker]> {
   const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway } = setup;
+  // Tracing off: nothing of the OpenTelemetry SDK is loaded (src/telemetry/config.ts says when it is on).
+  const tracing = telemetrySettings(config.telemetry, options.env ?? process.env, 'worker');
+  const traced = tracing
+    ? (require('./tracing') as typeof import('./tracing')).tracedWorkerOptions(tracing, identity)
+    : {};
   const deps: ActivityDeps = {
     config,
     executors: executorRegistry(config.worker.executors, options.executors),
@@ -136,7 +144,8 @@ async function workers(
     dataConverter,
     taskQueue,
     identity,
-    ...workflowCode(options.workflowBundle, Boolean(config.codec)),
+    ...workflowCode(options.workflowBundle, Boolean(config.codec), Boolean(tracing)),
+    ...traced,
     activities: {
       ...createActivities({ ...deps, stops: stop.stops }),
       ...createLedgerActivities({ client }),
@@ -163,9 +172,10 @@ async function workers(
 function workflowCode(
   given: CreateWorkerOptions['workflowBundle'],
   codec: boolean,
+  tracing: boolean,
 ): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
   if (given) return { workflowBundle: given };
-  const prebuilt = prebuiltWorkflowBundle({ codec });
+  const prebuilt = prebuiltWorkflowBundle({ codec, tracing });
   return prebuilt ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: workflowsPath() };
 }
 

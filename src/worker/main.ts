@@ -1,16 +1,26 @@
 import { Runtime, type RuntimeOptions } from '@temporalio/worker';
 import { loadConfig, type TeamrunConfig } from '../config/config';
+import { telemetrySettings } from '../telemetry/config';
 import { createWorker } from './create-worker';
 import { installTerminalLogger } from './log-format';
 
 /**
- * `TEAMRUN_METRICS_ADDRESS=127.0.0.1:9464` serves the worker's Temporal SDK metrics for
- * Prometheus at http://127.0.0.1:9464/metrics (docs/deploy.md lists the ones that show lease
- * trouble); without it there is no endpoint.
+ * Where the Temporal runtime sends the worker's metrics (the SDK's and teamrun's own, which the
+ * workflow records through its `metricMeter`; docs/observability.md lists them):
+ * `TEAMRUN_METRICS_ADDRESS=127.0.0.1:9464` serves them for Prometheus at
+ * http://127.0.0.1:9464/metrics (docs/deploy.md lists the ones that show lease trouble); else, with
+ * OTLP metrics on (`OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`, `OTEL_METRICS_EXPORTER=otlp`, or
+ * `telemetry.metrics`), they go over OTLP/HTTP; else nowhere.
  */
-function metricsOptions(env: NodeJS.ProcessEnv = process.env): Pick<RuntimeOptions, 'telemetryOptions'> {
+function metricsOptions(
+  config: TeamrunConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<RuntimeOptions, 'telemetryOptions'> {
   const bindAddress = env.TEAMRUN_METRICS_ADDRESS;
-  return bindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress } } } } : {};
+  if (bindAddress) return { telemetryOptions: { metrics: { prometheus: { bindAddress } } } };
+  const otlp = telemetrySettings(config.telemetry, env, 'worker');
+  if (!otlp?.metricsUrl) return {};
+  return { telemetryOptions: { metrics: { otel: { url: otlp.metricsUrl, http: true, headers: otlp.headers } } } };
 }
 
 /**
@@ -29,7 +39,14 @@ export async function runWorker(
         'unless the bundle was built with the failureConverterPath of dataConverterFor(config) (docs/security.md)\n',
     );
   }
-  installTerminalLogger('INFO', metricsOptions());
+  if (bundle && telemetrySettings(config.telemetry, process.env, 'worker')) {
+    process.stderr.write(
+      'teamrun worker: tracing on with a pre-built workflow bundle: the run and its attempts join ' +
+        "one trace only if the bundle holds Temporal's OpenTelemetry workflow interceptors " +
+        '(dist/workflow-bundle-otel.js does; docs/observability.md)\n',
+    );
+  }
+  installTerminalLogger('INFO', metricsOptions(config));
   const worker = await createWorker({
     config,
     taskQueue: options.taskQueue,

@@ -1,25 +1,30 @@
 /**
- * What the run shows outside: the current details the Web UI renders (every step) and the
+ * What the run shows outside: the current details the Web UI renders (every step), the
  * search attributes operators filter on (only when one of them changed: each upsert is a
- * command in history).
+ * command in history), and its metrics and spans (telemetry.ts, no command at all).
  */
 import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunLedger } from '../ledger/run-ledger';
 import type { TeamRun } from '../team/run';
 import { currentDetails, type RecentLinks } from './details';
 import * as sa from './search-attributes';
+import { RunTelemetry } from './telemetry';
 
 export class Publisher {
   private published = '';
+  private readonly telemetry: RunTelemetry;
 
   constructor(
     private readonly run: TeamRun,
     private readonly links: RecentLinks,
     private readonly ledger: RunLedger | null = null,
-  ) {}
+  ) {
+    this.telemetry = new RunTelemetry(run, Date.now());
+  }
 
   publish(): void {
     const { run } = this;
+    this.telemetry.record(Date.now());
     const state = run.state();
     const budget = run.budgetView(Date.now());
     const key = `${state}|${run.pendingAdjudications}|${budget.stopped}`;

@@ -131,6 +131,8 @@ export async function spawnWorkerProcess(options: {
   address?: string;
   /** A config file of its own (default `test/helpers/worker.yaml`). */
   config?: string;
+  /** A workflow bundle of its own (default the one global-setup built). */
+  workflowBundle?: string;
 }): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/worker/main.ts')], {
     cwd: root,
@@ -140,7 +142,7 @@ export async function spawnWorkerProcess(options: {
       TEMPORAL_ADDRESS: options.address ?? temporalAddress(),
       TEAMRUN_TASK_QUEUE: options.taskQueue,
       TEAMRUN_WORKER_IDENTITY: options.identity,
-      TEAMRUN_WORKFLOW_BUNDLE: inject('workflowBundle'),
+      TEAMRUN_WORKFLOW_BUNDLE: options.workflowBundle ?? inject('workflowBundle'),
       TEAMRUN_CONFIG: options.config ?? path.join(root, 'test/helpers/worker.yaml'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

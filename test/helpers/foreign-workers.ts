@@ -54,10 +54,11 @@ async function spawnForeignWorker(
   args: string[],
   identity: string,
   readyLine: string,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<ForeignWorker> {
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, TEAMRUN_WORKER_IDENTITY: identity, PYTHONUNBUFFERED: '1' },
+    env: { ...process.env, ...env, TEAMRUN_WORKER_IDENTITY: identity, PYTHONUNBUFFERED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -82,13 +83,19 @@ async function spawnForeignWorker(
 }
 
 /** A real Python worker (test/helpers/python-worker.py, the temporalio SDK). */
-export function spawnPythonWorker(taskQueue: string, identity: string, markerDir: string): Promise<ForeignWorker> {
+export function spawnPythonWorker(
+  taskQueue: string,
+  identity: string,
+  markerDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ForeignWorker> {
   const script = path.join(root, 'test/helpers/python-worker.py');
   return spawnForeignWorker(
     venvPython(),
     [script, temporalAddress(), taskQueue, identity, markerDir],
     identity,
     'python worker ready',
+    env,
   );
 }
 

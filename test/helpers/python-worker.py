@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python" / "teamrun
 import teamrun_activity  # noqa: E402
 from research_agent import research_agent  # noqa: E402
 from teamrun_activity import Task  # noqa: E402
+from teamrun_activity.tracing import tracing_interceptors  # noqa: E402
 
 address, task_queue, identity, marker_dir = sys.argv[1:5]
 markers = Path(marker_dir)
@@ -104,7 +105,8 @@ async def fenced_publish(task: Task) -> dict:
 
 
 async def main() -> None:
-    client = await Client.connect(address)
+    # With OTEL_EXPORTER_OTLP_ENDPOINT set (test/integration/tracing.test.ts), activities join the run's trace.
+    client = await Client.connect(address, interceptors=tracing_interceptors())
     worker = Worker(
         client,
         task_queue=task_queue,

@@ -5,6 +5,7 @@ import { TeamrunError } from '../../errors';
 import { HttpSpecSchema, UsageSchema } from '../../plan/schema';
 import { defineExecutor } from './define';
 import { HostPolicy, HostRefused } from './http-guard';
+import { traceparent } from '../../telemetry/spans';
 import { ExecutorError } from './types';
 
 /** 4xx answers mean the request itself is wrong, except these, which may pass on another try. */
@@ -35,6 +36,8 @@ export const httpExecutor = defineExecutor(HttpSpecSchema, async (spec, ctx) => 
     ...spec.headers,
     'Teamrun-Fencing-Token': String(ctx.fencingToken),
     'Idempotency-Key': `${ctx.workflowId}/${ctx.taskKey}/${ctx.fencingToken}`,
+    // With tracing on, the service's spans join the attempt's (W3C trace context).
+    ...traceHeader(),
   };
   let body =
     spec.body === undefined ? undefined : typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
@@ -193,6 +196,11 @@ function send(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+function traceHeader(): Record<string, string> {
+  const parent = traceparent();
+  return parent ? { traceparent: parent } : {};
 }
 
 function withoutHeaders(headers: Record<string, string>, names: string[]): Record<string, string> {

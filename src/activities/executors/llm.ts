@@ -1,5 +1,6 @@
 import { TeamrunError } from '../../errors';
-import { LlmSpecSchema, type Usage } from '../../plan/schema';
+import { LlmSpecSchema, type LlmSpec, type Usage } from '../../plan/schema';
+import { modelCallSpan } from '../../telemetry/spans';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { Redactor } from '../redact';
 import { defineExecutor } from './define';
@@ -47,7 +48,16 @@ export const retryableStatus = (status: number) => status === 429 || status === 
  * OpenAI-compatible chat completions. The base URL and the key come from the worker's config
  * and environment, never from the plan, so the key never reaches workflow history.
  */
-export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
+export const llmExecutor = defineExecutor(LlmSpecSchema, (spec, ctx) =>
+  // With tracing on, the call is a `gen_ai.*` span under the attempt's; failures are recorded on it.
+  modelCallSpan({ model: spec.model, maxTokens: spec.maxTokens }, async () => {
+    const answer = await chat(spec, ctx);
+    const usage = answer.usage as Usage | undefined;
+    return { answer, usage: { inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens } };
+  }),
+);
+
+async function chat(spec: LlmSpec, ctx: ExecutorContext) {
   const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
   const apiKey = ctx.env[apiKeyEnv];
   // Whatever this returns or throws is written to workflow history: the key must never be in it.
@@ -147,7 +157,7 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, async (spec, ctx) => {
     ...(sent.length ? { messages: sent } : {}),
     ...(tasks ? { tasks } : {}),
   };
-});
+}
 
 /**
  * What an llm request whose answer never came is charged: the attempt's grant (its reservation and

@@ -5,6 +5,7 @@ import type { MailMessage } from '../../team/mailbox';
 import type { AttemptAccess, AttemptIdentity, AttemptLink, AttemptLogs } from '../interface';
 import type { Redactor } from '../redact';
 import type { ToolboxFactory } from '../tools/types';
+import { traceparent } from '../../telemetry/spans';
 
 /** What an executor gets for one attempt. */
 export interface ExecutorContext extends AttemptIdentity {
@@ -99,9 +100,14 @@ export class ExecutorError extends TeamrunError {
   }
 }
 
-/** The variables every side effect of an attempt can use to fence its writes. */
+/**
+ * The variables every side effect of an attempt can use to fence its writes, and, with tracing on,
+ * `TRACEPARENT` (W3C): the attempt's span, for the process's own spans to join the run's trace.
+ */
 export function attemptEnv(ctx: AttemptIdentity): Record<string, string> {
+  const parent = traceparent();
   return {
+    ...(parent ? { TRACEPARENT: parent } : {}),
     TEAMRUN_WORKFLOW_ID: ctx.workflowId,
     TEAMRUN_TASK_KEY: ctx.taskKey,
     TEAMRUN_ATTEMPT: String(ctx.attempt),

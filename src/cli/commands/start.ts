@@ -8,6 +8,7 @@ import { KIND_OPTION_HELP, planChecks, readPlan } from '../plan-file';
 import { renderResult } from '../render';
 import { waitForRun } from '../wait';
 import { runUrl } from '../web-ui';
+import { ATTR, inSpan } from '../../telemetry/spans';
 
 interface StartOptions {
   id?: string;
@@ -54,11 +55,16 @@ async function start(
   plan: Parameters<typeof startTeamRun>[1],
   workflowId?: string,
 ) {
-  try {
-    return await startTeamRun(client, plan, { taskQueue: config.connection.taskQueue, workflowId });
-  } catch (err) {
-    throw await startFailure(err, client, plan);
-  }
+  // With tracing on, this span opens the run's trace: the start, the run and every attempt join it.
+  return inSpan('teamrun start', { 'teamrun.plan': plan.name }, async (span) => {
+    try {
+      const handle = await startTeamRun(client, plan, { taskQueue: config.connection.taskQueue, workflowId });
+      span.setAttribute(ATTR.runId, handle.workflowId);
+      return handle;
+    } catch (err) {
+      throw await startFailure(err, client, plan);
+    }
+  });
 }
 
 /** A run on a queue nobody polls waits silently; say so rather than look stuck. */

@@ -230,6 +230,7 @@ def task(
 
         async def run_attempt(raw: dict) -> dict:
             t = parse_task(raw, input_type, identity or _default_identity())
+            _label_span(t)
             token = _current.set(t)
             beating = asyncio.create_task(_heartbeat(t))
             try:
@@ -276,6 +277,23 @@ def task(
         return run_attempt
 
     return wrap(fn) if fn is not None else wrap
+
+
+def _label_span(t: Task[Any]) -> None:
+    """With tracing on (``teamrun_activity.tracing``), the activity's span names its attempt as teamrun's do."""
+    try:
+        from opentelemetry import trace
+    except ImportError:
+        return
+    trace.get_current_span().set_attributes(
+        {
+            "teamrun.run_id": t.workflow_id,
+            "teamrun.task.key": t.task_key,
+            "teamrun.attempt": t.attempt,
+            "teamrun.fencing_token": t.fencing_token,
+            "teamrun.holder": t.holder,
+        }
+    )
 
 
 def defn(

@@ -1,0 +1,29 @@
+// A user's own program run by a shell task: it continues the run's trace from TRACEPARENT (W3C),
+// as any OpenTelemetry SDK can, and exports one span, `child-work`, to OTEL_EXPORTER_OTLP_ENDPOINT.
+const { context, defaultTextMapGetter } = require('@opentelemetry/api');
+const { W3CTraceContextPropagator } = require('@opentelemetry/core');
+const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http');
+const { Resource } = require('@opentelemetry/resources');
+const { BasicTracerProvider, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+
+async function main() {
+  if (!process.env.TRACEPARENT) throw new Error('no TRACEPARENT in the environment');
+  const provider = new BasicTracerProvider({
+    resource: new Resource({ 'service.name': 'traced-child' }),
+    spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter())],
+  });
+  const parent = new W3CTraceContextPropagator().extract(
+    context.active(),
+    { traceparent: process.env.TRACEPARENT },
+    defaultTextMapGetter,
+  );
+  const span = provider.getTracer('traced-child').startSpan('child-work', { attributes: { pid: process.pid } }, parent);
+  span.end();
+  await provider.shutdown();
+  process.stdout.write(`::teamrun-output::${JSON.stringify({ traceparent: process.env.TRACEPARENT })}\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`traced-child: ${err.stack}\n`);
+  process.exit(1);
+});
