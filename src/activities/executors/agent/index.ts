@@ -16,6 +16,7 @@ import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../typ
 import { chat } from './chat';
 import { AgentGateway } from './gateway';
 import { ownTools } from './own-tools';
+import { modelCallSpan } from '../../../telemetry/spans';
 import { INTERRUPTED, runToolCall, type ToolStepContext } from './tool-step';
 import { Transcript } from './transcript';
 
@@ -147,20 +148,26 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
     const { steers } = await gateway.journal({ op: 'beginTurn', turn });
     for (const steer of steers) transcript.add({ kind: 'steer', turn, ...steer });
     ctx.progress({ turn, tool: null });
-    const answer = await chat(
-      {
-        url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
-        apiKey,
-        model: spec.model,
-        messages: transcript.messages(),
-        tools,
-        maxTokens,
-        idempotencyKey: `${ctx.workflowId}/${ctx.taskKey}/agent/${turn}`,
-        maxBodyBytes: ctx.config.worker.http.maxBodyBytes,
-        redact,
-      },
-      ctx.signal,
-      spec.turnTimeoutMs,
+    // With tracing on, each turn is a `gen_ai.*` span under the attempt's (src/telemetry).
+    const answer = await modelCallSpan({ model: spec.model, maxTokens }, () =>
+      chat(
+        {
+          url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
+          apiKey,
+          model: spec.model,
+          messages: transcript.messages(),
+          tools,
+          maxTokens,
+          idempotencyKey: `${ctx.workflowId}/${ctx.taskKey}/agent/${turn}`,
+          maxBodyBytes: ctx.config.worker.http.maxBodyBytes,
+          redact,
+        },
+        ctx.signal,
+        spec.turnTimeoutMs,
+      ).then((answer) => ({
+        answer,
+        usage: { inputTokens: answer.usage?.inputTokens, outputTokens: answer.usage?.outputTokens },
+      })),
     );
     if (answer.usage) {
       used.push(answer.usage);

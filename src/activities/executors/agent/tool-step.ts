@@ -4,6 +4,7 @@
  * JSON go back to the model as the tool's error; a long result is cut, with a note to the model.
  */
 import { JOURNAL_LIMITS, type JournalEntry, type ToolCall } from '../../../agent/types';
+import { inSpan } from '../../../telemetry/spans';
 import type { ToolCallResult, Toolbox, ToolSpec } from '../../tools/types';
 import type { AgentGateway } from './gateway';
 import { callOwnTool, isOwnTool } from './own-tools';
@@ -31,7 +32,12 @@ export async function runToolCall(
 ): Promise<{ entry: Extract<JournalEntry, { kind: 'tool-result' }>; ms: number }> {
   const started = Date.now();
   const name = call.function.name;
-  const result = await attempt(call, step);
+  // With tracing on, a tool call is a span (GenAI conventions: `execute_tool <name>`) under the attempt's.
+  const result = await inSpan(
+    `execute_tool ${name}`,
+    { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.id': call.id },
+    () => attempt(call, step),
+  );
   const ms = Date.now() - started;
   const content = result.ok ? cut(step.redact(result.content)) : `error: ${cut(step.redact(result.error))}`;
   return { entry: { kind: 'tool-result', turn, id: call.id, name, ok: result.ok, content, ms }, ms };
