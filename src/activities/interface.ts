@@ -34,6 +34,52 @@ export interface RunTaskInput extends AttemptIdentity {
 }
 
 /**
+ * What the workflow sends an attempt since compact inputs (a patch; older runs send RunTaskInput
+ * whole, which `runTask` still takes): what the executor needs and nothing the worker can derive.
+ * The worker takes the run's workflow id from the activity's info and the lease id from its
+ * parts (`leaseIdOf`); a field equal to its default is left out: `title` (the key),
+ * `dependencyOutputs` (none), `heartbeatEveryMs` (from the heartbeat timeout), `announceAfterMs`
+ * (STOP_ANNOUNCE_AFTER_MS). Every byte here is stored in the run's history once per attempt.
+ */
+export type CompactRunTaskInput = Omit<RunTaskInput, 'workflowId' | 'leaseId' | 'title' | 'dependencyOutputs'> & {
+  workflowId?: undefined;
+  /** Only when it is not `leaseIdOf(workflowId, taskKey, fencingToken)`. */
+  leaseId?: string;
+  title?: string;
+  dependencyOutputs?: Record<string, unknown>;
+};
+
+/** What `runTask` takes: the compact input, or the whole one of attempts scheduled before it. */
+export type RunTaskWireInput = RunTaskInput | CompactRunTaskInput;
+
+/** The lease id of an attempt: its run, task and fencing token (src/team/leases.ts makes them so). */
+export function leaseIdOf(workflowId: string, taskKey: string, fencingToken: number): string {
+  return `${workflowId}/${taskKey}/${fencingToken}`;
+}
+
+/**
+ * The whole input of an attempt from what its run sent: `workflowId` is the activity's run's;
+ * `defaults` are the worker's own (the heartbeat timeout's pace, the announce delay).
+ */
+export function expandRunTaskInput(
+  input: RunTaskWireInput,
+  workflowId: string,
+  defaults: { heartbeatEveryMs: number; announceAfterMs: number },
+): RunTaskInput {
+  if (input.workflowId !== undefined) return input;
+  const { leaseId, title, dependencyOutputs, heartbeatEveryMs, announceAfterMs, ...rest } = input;
+  return {
+    ...rest,
+    workflowId,
+    leaseId: leaseId ?? leaseIdOf(workflowId, input.taskKey, input.fencingToken),
+    title: title ?? input.taskKey,
+    dependencyOutputs: dependencyOutputs ?? {},
+    heartbeatEveryMs: heartbeatEveryMs ?? defaults.heartbeatEveryMs,
+    announceAfterMs: announceAfterMs ?? defaults.announceAfterMs,
+  };
+}
+
+/**
  * The end of what an attempt printed: redacted tails (at most `worker.shell.logTailBytes` each)
  * and the total bytes each stream carried. Kept in history (the activity's result or failure
  * details), never in the run's state.
@@ -106,7 +152,7 @@ export const FAILURE_TYPES = {
 export const MAX_OUTPUT_BYTES = 64 * 1024;
 
 export interface TeamActivities {
-  runTask(input: RunTaskInput): Promise<RunTaskResult>;
+  runTask(input: RunTaskWireInput): Promise<RunTaskResult>;
 }
 
 /** The signal a long attempt sends its run: `{ key, fencingToken, queue }` (see src/team/stop-channel.ts). */
