@@ -42,7 +42,8 @@ export class LiveAttempt {
   readonly ended: Promise<Ended>;
   /** The attendant's way to send a heartbeat at once (a stop asks the server for the attempt's cancellation). */
   beatNow: () => void = () => undefined;
-  private attendant = new AbortController();
+  /** Null until the first activity attends: aborting a controller nobody listens to still costs a DOMException. */
+  private attendant: AbortController | null = null;
 
   constructor(
     readonly input: RunTaskInput,
@@ -83,7 +84,7 @@ export class LiveAttempt {
 
   /** A new activity attends the attempt; the one before it (if any) lets go. Aborted when the next one attaches. */
   attach(): AbortSignal {
-    this.attendant.abort();
+    this.attendant?.abort();
     this.attendant = new AbortController();
     return this.attendant.signal;
   }
