@@ -59,8 +59,8 @@ export async function profileWorker(env: BenchEnv, n: number): Promise<WorkerPro
 /** Where a frame's code lives, the first of these rules that matches, from the sampled frame up. */
 const PLACES: Array<[string, (url: string) => boolean]> = [
   ['teamRun workflow code (src/workflows, src/team, in the bundle)', (url) => /workflow-bundle/.test(url)],
-  ['runTask activity (src/activities)', (url) => /\/dist\/activities\//.test(url)],
-  ['teamrun worker (config, logging, stop queue, gateway)', (url) => /\/dist\/(worker|config|codec)\//.test(url)],
+  ['runTask activity (src/activities)', (url) => /\/dist[^/]*\/activities\//.test(url)],
+  ['teamrun worker (config, logging, stop queue, gateway)', (url) => /\/dist[^/]*\/(worker|config|codec)\//.test(url)],
   ['Temporal SDK (worker, proto, payload conversion)', (url) => /@temporalio|protobufjs|long\//.test(url)],
 ];
 
