@@ -10,7 +10,9 @@ import { profileWorker } from './profile';
 /**
  * `npx tsx bench/cost-main.ts [--rounds N] [--noop N] [--no-profile]`: only the cost tables of
  * docs/benchmarks.md (what a task costs against bare), on a dev server of its own. Needs the
- * built CLI (`npm run build`). Writes the figures to .bench/cost-latest.json.
+ * built CLI (`npm run build`); BENCH_TEAMRUN_DIST=<dir> runs another build (a copy of dist/ from
+ * before a change), BENCH_PROFILE_DIR=<dir> keeps the worker's CPU profiles. Writes the figures
+ * to .bench/cost-latest.json.
  */
 async function main(): Promise<void> {
   const arg = (name: string, fallback: number) => {
