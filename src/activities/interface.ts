@@ -36,13 +36,21 @@ export interface RunTaskInput extends AttemptIdentity {
 /**
  * What the workflow sends an attempt since compact inputs (a patch; older runs send RunTaskInput
  * whole, which `runTask` still takes): what the executor needs and nothing the worker can derive.
- * The worker takes the run's workflow id from the activity's info and the lease id from its
- * parts (`leaseIdOf`); a field equal to its default is left out: `title` (the key),
- * `dependencyOutputs` (none), `heartbeatEveryMs` (from the heartbeat timeout), `announceAfterMs`
- * (STOP_ANNOUNCE_AFTER_MS). Every byte here is stored in the run's history once per attempt.
+ * The worker takes the run's workflow id from the activity's info, the task key and fencing token
+ * from its activity id (`<key>#<token>`, `attemptActivityId`), the lease id from those
+ * (`leaseIdOf`); a field equal to its default is left out: `attempt` (the fencing token), `title`
+ * (the key), `dependencyOutputs` (none), `heartbeatEveryMs` (from the heartbeat timeout),
+ * `announceAfterMs` (STOP_ANNOUNCE_AFTER_MS). Every byte here is stored in history once per attempt.
  */
-export type CompactRunTaskInput = Omit<RunTaskInput, 'workflowId' | 'leaseId' | 'title' | 'dependencyOutputs'> & {
+export type CompactRunTaskInput = Omit<
+  RunTaskInput,
+  'workflowId' | 'taskKey' | 'attempt' | 'fencingToken' | 'leaseId' | 'title' | 'dependencyOutputs'
+> & {
   workflowId?: undefined;
+  /** Only when the activity id does not name them. */
+  taskKey?: string;
+  fencingToken?: number;
+  attempt?: number;
   /** Only when it is not `leaseIdOf(workflowId, taskKey, fencingToken)`. */
   leaseId?: string;
   title?: string;
@@ -57,22 +65,40 @@ export function leaseIdOf(workflowId: string, taskKey: string, fencingToken: num
   return `${workflowId}/${taskKey}/${fencingToken}`;
 }
 
+/** The activity id of an attempt's `runTask`: its task and fencing token (src/team/leases.ts makes them so). */
+export function attemptActivityId(taskKey: string, fencingToken: number): string {
+  return `${taskKey}#${fencingToken}`;
+}
+
 /**
- * The whole input of an attempt from what its run sent: `workflowId` is the activity's run's;
- * `defaults` are the worker's own (the heartbeat timeout's pace, the announce delay).
+ * The whole input of an attempt from what its run sent and its activity's info (`workflowId`,
+ * `activityId`); `defaults` are the worker's own (the heartbeat timeout's pace, the announce delay).
  */
 export function expandRunTaskInput(
   input: RunTaskWireInput,
-  workflowId: string,
+  activity: { workflowId: string; activityId: string },
   defaults: { heartbeatEveryMs: number; announceAfterMs: number },
 ): RunTaskInput {
   if (input.workflowId !== undefined) return input;
   const { leaseId, title, dependencyOutputs, heartbeatEveryMs, announceAfterMs, ...rest } = input;
+  const { workflowId, activityId } = activity;
+  const cut = activityId.lastIndexOf('#');
+  const taskKey = input.taskKey ?? activityId.slice(0, cut);
+  const fencingToken = input.fencingToken ?? Number(activityId.slice(cut + 1));
+  const named = input.taskKey !== undefined && input.fencingToken !== undefined;
+  if (!named && (cut < 1 || !Number.isSafeInteger(fencingToken))) {
+    throw new Error(
+      `runTask: activity id "${activityId}" is not <task key>#<fencing token>, and the input names neither`,
+    );
+  }
   return {
     ...rest,
     workflowId,
-    leaseId: leaseId ?? leaseIdOf(workflowId, input.taskKey, input.fencingToken),
-    title: title ?? input.taskKey,
+    taskKey,
+    attempt: input.attempt ?? fencingToken,
+    fencingToken,
+    leaseId: leaseId ?? leaseIdOf(workflowId, taskKey, fencingToken),
+    title: title ?? taskKey,
     dependencyOutputs: dependencyOutputs ?? {},
     heartbeatEveryMs: heartbeatEveryMs ?? defaults.heartbeatEveryMs,
     announceAfterMs: announceAfterMs ?? defaults.announceAfterMs,

@@ -50,7 +50,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       const ctx = Context.current();
       const ttlMs = ctx.info.heartbeatTimeoutMs ?? 30_000;
       // A compact input names no run: the activity's own workflow is its run (never absent for runTask).
-      const input = expandRunTaskInput(sent, ctx.info.workflowExecution?.workflowId ?? '', {
+      const activity = { workflowId: ctx.info.workflowExecution?.workflowId ?? '', activityId: ctx.info.activityId };
+      const input = expandRunTaskInput(sent, activity, {
         heartbeatEveryMs: defaultHeartbeatEveryMs(ttlMs),
         announceAfterMs: STOP_ANNOUNCE_AFTER_MS,
       });

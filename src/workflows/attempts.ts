@@ -16,6 +16,7 @@ import {
 import { TimeoutType } from '@temporalio/common';
 import {
   FAILURE_TYPES,
+  attemptActivityId,
   leaseIdOf,
   type AttemptEvidence,
   type CompactRunTaskInput,
@@ -171,10 +172,10 @@ function wholeInput(claim: Claim, workflowId: string, ledger: RunLedger | null):
 
 /** The whole input less what the worker derives (expandRunTaskInput): stored in history once per attempt. */
 function compactInput(claim: Claim, workflowId: string, ledger: RunLedger | null): CompactRunTaskInput {
+  const named = claim.activityId === attemptActivityId(claim.key, claim.fencingToken);
   return {
-    taskKey: claim.key,
-    attempt: claim.attempt,
-    fencingToken: claim.fencingToken,
+    ...(named ? {} : { taskKey: claim.key, fencingToken: claim.fencingToken }),
+    ...(claim.attempt === claim.fencingToken ? {} : { attempt: claim.attempt }),
     holder: claim.holder,
     executor: claim.executor,
     ...(claim.leaseId === leaseIdOf(workflowId, claim.key, claim.fencingToken) ? {} : { leaseId: claim.leaseId }),

@@ -37,8 +37,8 @@ describe("an attempt's compact input (issue 31)", () => {
       ];
     });
     expect(scheduled.map((s) => Object.keys(s.input).sort())).toEqual([
-      ['attempt', 'executor', 'fencingToken', 'holder', 'taskKey'],
-      ['attempt', 'dependencyOutputs', 'executor', 'fencingToken', 'holder', 'taskKey', 'title'],
+      ['executor', 'holder'],
+      ['dependencyOutputs', 'executor', 'holder', 'title'],
     ]);
     // The activity id already names the task and token: a summary only where the title says more.
     expect(scheduled.map((s) => s.summary)).toEqual([null, 'Second']);

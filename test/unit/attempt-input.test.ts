@@ -18,23 +18,23 @@ describe("an attempt's input", () => {
       heartbeatEveryMs: 5_000,
       announceAfterMs: 1_000,
     };
-    expect(expandRunTaskInput(whole, 'ignored', defaults)).toBe(whole);
+    expect(expandRunTaskInput(whole, { workflowId: 'other', activityId: 'x#9' }, defaults)).toBe(whole);
   });
 
-  it('derives the run, the lease id and the defaults a compact input leaves out', () => {
+  it('derives the run, the task, the token, the lease id and the defaults a compact input leaves out', () => {
     expect(
       expandRunTaskInput(
-        { taskKey: 'build', attempt: 1, fencingToken: 4, holder: 'teammate-2', executor: { kind: 'noop' } },
-        'run-1',
+        { holder: 'teammate-2', executor: { kind: 'noop' } },
+        { workflowId: 'run-1', activityId: 'a#b#4' },
         defaults,
       ),
     ).toEqual({
       workflowId: 'run-1',
-      taskKey: 'build',
-      title: 'build',
-      attempt: 1,
+      taskKey: 'a#b',
+      title: 'a#b',
+      attempt: 4,
       fencingToken: 4,
-      leaseId: leaseIdOf('run-1', 'build', 4),
+      leaseId: leaseIdOf('run-1', 'a#b', 4),
       holder: 'teammate-2',
       executor: { kind: 'noop' },
       dependencyOutputs: {},
@@ -48,19 +48,37 @@ describe("an attempt's input", () => {
     const input = expandRunTaskInput(
       {
         taskKey: 'b',
+        fencingToken: 3,
+        attempt: 2,
         title: 'Second',
-        attempt: 1,
-        fencingToken: 1,
         holder: 'h',
         executor: { kind: 'noop' },
         dependencyOutputs: { a: 1 },
         heartbeatEveryMs: 2_000,
         allowSpawn: true,
       },
-      'run-2',
+      { workflowId: 'run-2', activityId: 'custom-id' },
       defaults,
     );
-    expect(input).toMatchObject({ title: 'Second', dependencyOutputs: { a: 1 }, heartbeatEveryMs: 2_000 });
-    expect(input.allowSpawn).toBe(true);
+    expect(input).toMatchObject({
+      taskKey: 'b',
+      fencingToken: 3,
+      attempt: 2,
+      leaseId: 'run-2/b/3',
+      title: 'Second',
+      dependencyOutputs: { a: 1 },
+      heartbeatEveryMs: 2_000,
+      allowSpawn: true,
+    });
+  });
+
+  it('refuses a compact input whose activity id names no task and token', () => {
+    expect(() =>
+      expandRunTaskInput(
+        { holder: 'h', executor: { kind: 'noop' } },
+        { workflowId: 'r', activityId: 'plain' },
+        defaults,
+      ),
+    ).toThrow(/activity id "plain" is not <task key>#<fencing token>/);
   });
 });
