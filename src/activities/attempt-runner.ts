@@ -140,12 +140,22 @@ export async function attend(
     }
     // A result that races a cancellation is evidence for a human, never a success.
     if (live.stop.signal.aborted) throw await stopped(ctx, evidence(ended.result), heartbeats);
-    return bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor);
+    return withoutWorker(bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor));
   } finally {
     heartbeats.stop();
     ctx.cancellationSignal.removeEventListener('abort', cancelled);
     attached.removeEventListener('abort', letGo);
   }
+}
+
+/**
+ * A success names no worker: history records it (ActivityTaskStarted, ActivityTaskCompleted), and
+ * the run keeps an attempt's worker only as evidence of a lease it lost or released, which a
+ * failure's or cancellation's details still carry. 20-odd bytes of every attempt's history.
+ */
+function withoutWorker(result: RunTaskResult): RunTaskResult {
+  const { workerIdentity, ...rest } = result;
+  return workerIdentity === undefined ? result : rest;
 }
 
 /** The attempt's result within its bounds (output size, tasks it asks to add), or the failure that says which. */

@@ -129,7 +129,8 @@ export const MAX_ATTEMPT_LINKS = 5;
 export interface RunTaskResult {
   output?: unknown;
   usage?: Usage;
-  workerIdentity: string;
+  /** Absent since issue 31 (history records the worker that completed the activity). */
+  workerIdentity?: string;
   logs?: AttemptLogs;
   links?: AttemptLink[];
   /** `::teamrun-message::` lines: mailbox messages the run sends when this attempt settles the task. */
