@@ -13,6 +13,8 @@ export interface BaselineInput {
   dependsOn?: number[][];
   /** bareRun only: each activity sleeps this long (`bareSleep`) instead of returning at once. */
   sleepMs?: number;
+  /** bareRun only: activity `i` runs `commands[i]` (`bareShell`), given its dependencies' outputs. */
+  commands?: string[];
 }
 
 /**
@@ -44,8 +46,12 @@ export async function baselineRun(input: BaselineInput): Promise<{ completed: nu
  * worker (same throttle, same slots).
  */
 export async function bareRun(input: BaselineInput): Promise<{ completed: number; failed: number }> {
-  const { bareNoop, bareSleep } = proxyActivities<BareActivities>(sameOptions(input));
-  return fanOut(input, (key) => (input.sleepMs === undefined ? bareNoop(key) : bareSleep(key, input.sleepMs)));
+  const { bareNoop, bareSleep, bareShell } = proxyActivities<BareActivities>(sameOptions(input));
+  const { commands, sleepMs } = input;
+  return fanOut(input, (key, i, inputs) => {
+    if (commands) return bareShell(key, commands[i], inputs).then((r) => r.output);
+    return sleepMs === undefined ? bareNoop(key) : bareSleep(key, sleepMs);
+  });
 }
 
 function sameOptions(input: BaselineInput) {
@@ -59,7 +65,7 @@ function sameOptions(input: BaselineInput) {
 
 async function fanOut(
   input: BaselineInput,
-  run: (key: string) => Promise<unknown>,
+  run: (key: string, index: number, inputs: Record<string, unknown>) => Promise<unknown>,
 ): Promise<{ completed: number; failed: number }> {
   // A failed activity (e.g. timed out) is counted, not fatal: the fan-out still finishes, for its timing.
   let failed = 0;
@@ -77,17 +83,18 @@ async function fanOut(
     if (next) next();
     else free += 1;
   };
-  const done: Array<Promise<void>> = [];
+  const done: Array<Promise<unknown>> = [];
   for (let i = 0; i < input.keys.length; i++) {
-    const deps = (input.dependsOn?.[i] ?? []).map((d) => done[d]);
+    const deps = input.dependsOn?.[i] ?? [];
     done.push(
       (async () => {
-        await Promise.all(deps);
+        const outputs = await Promise.all(deps.map((d) => done[d]));
         await slot();
         try {
-          await run(input.keys[i]);
+          return await run(input.keys[i], i, Object.fromEntries(deps.map((d, j) => [input.keys[d], outputs[j]])));
         } catch {
           failed += 1;
+          return null;
         } finally {
           release();
         }

@@ -93,15 +93,51 @@ export async function spawnWorker(
   configPath = env.configPath,
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/worker.ts')], {
+  return spawnWith(['--import', 'tsx', path.join(root, 'bench/worker.ts')], env, taskQueue, identity, {
+    TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
+    TEAMRUN_CONFIG: configPath,
+    ...extraEnv,
+  });
+}
+
+/**
+ * `teamrun worker` as users start it (the built CLI, dist/: run `npm run build` first), with its
+ * shipped workflow bundle; `nodeArgs` go to node (e.g. `--cpu-prof`).
+ */
+export async function spawnCliWorker(
+  env: BenchEnv,
+  taskQueue: string,
+  identity: string,
+  nodeArgs: string[] = [],
+): Promise<WorkerProcess> {
+  // BENCH_TEAMRUN_DIST: another build to compare (a copy of dist/ from before a change).
+  const main = path.join(path.resolve(root, process.env.BENCH_TEAMRUN_DIST ?? 'dist'), 'cli/main.js');
+  return spawnWith([...nodeArgs, main, 'worker', '--identity', identity], env, taskQueue, identity, {
+    TEAMRUN_CONFIG: env.configPath,
+  });
+}
+
+/** The bare baseline's own worker (bench/bare-worker.ts): a plain Temporal worker, the bench bundle, the bare activities. */
+export async function spawnBareWorker(env: BenchEnv, taskQueue: string, identity: string): Promise<WorkerProcess> {
+  return spawnWith(['--import', 'tsx', path.join(root, 'bench/bare-worker.ts')], env, taskQueue, identity, {
+    TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
+  });
+}
+
+async function spawnWith(
+  argv: string[],
+  env: BenchEnv,
+  taskQueue: string,
+  identity: string,
+  extraEnv: NodeJS.ProcessEnv,
+): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, argv, {
     cwd: root,
     env: {
       ...process.env,
       TEMPORAL_ADDRESS: env.server.address,
       TEAMRUN_TASK_QUEUE: taskQueue,
       TEAMRUN_WORKER_IDENTITY: identity,
-      TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
-      TEAMRUN_CONFIG: configPath,
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

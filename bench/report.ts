@@ -1,4 +1,6 @@
 import { count, duration, table } from '../src/format';
+import type { CostResult } from './cost';
+import { formatCost } from './cost-report';
 import type { FailoverResult } from './failover';
 import type { InterruptResult } from './interrupt';
 import type { LoadResult } from './load';
@@ -22,6 +24,8 @@ export interface BenchReport {
     loadAverage: { atStart: number[]; atEnd: number[] };
   };
   throughput: ThroughputResult[];
+  /** What a task costs against bare (issue 31): teamrun worker as users start it, interleaved rounds. */
+  cost: CostResult[];
   interrupt: InterruptResult;
   failover: FailoverResult;
   scale: ScaleResult;
@@ -46,6 +50,23 @@ export function targetsOf(report: Omit<BenchReport, 'targets'>): Target[] {
   const { throughput, interrupt, failover, scale, pace, wide, load } = report;
   const flat = throughput.find((t) => t.bare);
   const lean: Target[] = [];
+  // The must-show bounds hold for noop tasks; the other scenarios are shown so a saving there hides no cost.
+  const noop = report.cost[0];
+  if (noop) {
+    const bounds = [
+      ['worker CPU', noop.ratios.workerCpu, 1.1],
+      ['server CPU', noop.ratios.serverCpu, 1.1],
+      ['history bytes', noop.ratios.historyBytes, 1.3],
+    ] as const;
+    for (const [what, ratio, bound] of bounds) {
+      lean.push({
+        name: `${what} per task teamRun / bare (${noop.scenario}, teamrun worker)`,
+        goal: `<= ${bound.toFixed(1)}`,
+        measured: ratio.toFixed(2),
+        met: ratio <= bound,
+      });
+    }
+  }
   if (flat?.bare) {
     lean.push(
       {
@@ -197,6 +218,8 @@ export function formatReport(report: BenchReport): string {
           '',
         ]
       : []),
+    '(0b) what a task costs against bare: `teamrun worker` (the built CLI) and a plain worker for the bare fan-out',
+    ...report.cost.flatMap((c) => [formatCost(c), '']),
     `(1)+(2) throughput and history, ${count(throughput[0]?.n ?? 0)} noop tasks, 32 teammates, one worker`,
     table(
       [

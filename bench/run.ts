@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Runtime, DefaultLogger } from '@temporalio/worker';
 import { startBenchEnv, spawnWorker } from './env';
+import { costScenarios, measureCost, startCostWorkers } from './cost';
 import { measureFailover } from './failover';
 import { measureInterrupts } from './interrupt';
 import { measureLoad } from './load';
@@ -14,12 +16,15 @@ import { measureThroughput } from './throughput';
 
 /**
  * `npm run bench [-- --quick]`: every benchmark of docs/benchmarks.md on an embedded dev server
- * of its own. Prints the tables and writes the figures to .bench/ as JSON.
+ * of its own. Prints the tables and writes the figures to .bench/ as JSON. Builds the CLI first
+ * (the cost section runs `teamrun worker` as users start it, from dist/).
  */
 const SETTINGS = {
   full: {
     n: 2_000,
-    rounds: 3,
+    // Throughput is a median of interleaved rounds: on a shared machine fewer swing too much.
+    rounds: 6,
+    cost: { noop: 2_000, sleep: 200, outputs: 20 },
     interrupts: 20,
     failoverTrials: 3,
     ttlMs: 3_000,
@@ -33,6 +38,7 @@ const SETTINGS = {
   quick: {
     n: 200,
     rounds: 1,
+    cost: { noop: 200, sleep: 40, outputs: 4 },
     interrupts: 5,
     failoverTrials: 1,
     ttlMs: 3_000,
@@ -51,6 +57,8 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
+  log('building the CLI (npm run build)...');
+  execFileSync('npm', ['run', 'build'], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
   log(`starting a dev server for the ${mode} benchmark...`);
   const env = await startBenchEnv();
   try {
@@ -58,6 +66,10 @@ async function main(): Promise<void> {
     const worker = await spawnWorker(env, taskQueue, 'bench-worker');
     log(`(1)-(3) throughput: ${settings.n} tasks, ${settings.rounds} round(s) per workflow and graph`);
     const throughput = await measureThroughput(env, worker, settings.n, settings.rounds, log);
+    log(`(0b) cost per task against bare on teamrun worker (the built CLI), ${settings.rounds} round(s)`);
+    const costWorkers = await startCostWorkers(env);
+    const cost = await measureCost(env, costWorkers, costScenarios(settings.cost), settings.rounds, log);
+    await costWorkers.stop();
     log(`(4) interrupt latency over ${settings.interrupts}`);
     const interrupt = await measureInterrupts(env, taskQueue, settings.interrupts);
     log(
@@ -91,6 +103,7 @@ async function main(): Promise<void> {
         loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() },
       },
       throughput,
+      cost,
       interrupt,
       failover,
       scale,

@@ -74,6 +74,8 @@ export interface GatewayOptions {
 export class AttemptGateway {
   private readonly attempts = new Map<string, OpenAttempt>();
   private readonly nonces = new Map<string, PendingNonce>();
+  /** Every attempt gets a secret, noop ones too: drawn from a pool, not one system call each. */
+  private readonly secrets = new RandomPool(32);
 
   private constructor(
     private readonly options: GatewayOptions,
@@ -109,7 +111,7 @@ export class AttemptGateway {
    * this one). `close` drops it when the attempt ends; its secret then opens nothing.
    */
   open(identity: AttemptIdentity, options: { journalQueue?: string } = {}): OpenedAttempt {
-    const secret = randomBytes(32).toString('base64url');
+    const secret = this.secrets.next().toString('base64url');
     const id = digest(secret);
     const redactor = new Redactor([...this.options.secrets, { name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }]);
     const attempt: OpenAttempt = { identity, redactor, ...options };
@@ -367,4 +369,21 @@ function writeLauncher(dir: string): string | null {
     mode: 0o700,
   });
   return bin;
+}
+
+/** Random `size`-byte values, 128 per draw from the system's CSPRNG; each value is handed out once. */
+class RandomPool {
+  private pool = Buffer.alloc(0);
+  private at = 0;
+
+  constructor(private readonly size: number) {}
+
+  next(): Buffer {
+    if (this.at + this.size > this.pool.length) {
+      this.pool = randomBytes(this.size * 128);
+      this.at = 0;
+    }
+    this.at += this.size;
+    return this.pool.subarray(this.at - this.size, this.at);
+  }
 }

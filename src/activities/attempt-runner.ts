@@ -44,7 +44,8 @@ export class LiveAttempt {
   readonly ended: Promise<Ended>;
   /** The attendant's way to send a heartbeat at once (a stop asks the server for the attempt's cancellation). */
   beatNow: () => void = () => undefined;
-  private attendant = new AbortController();
+  /** Null until the first activity attends: aborting a controller nobody listens to still costs a DOMException. */
+  private attendant: AbortController | null = null;
   /** The attempt's live reservation, when its run counts spend and the gateway can reach the run. */
   readonly budget?: AttemptBudget;
 
@@ -101,7 +102,7 @@ export class LiveAttempt {
 
   /** A new activity attends the attempt; the one before it (if any) lets go. Aborted when the next one attaches. */
   attach(): AbortSignal {
-    this.attendant.abort();
+    this.attendant?.abort();
     this.attendant = new AbortController();
     return this.attendant.signal;
   }
@@ -160,7 +161,7 @@ export async function attend(
     }
     // A result that races a cancellation is evidence for a human, never a success.
     if (live.stop.signal.aborted) throw await stopped(ctx, evidence(ended.result), heartbeats);
-    return bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor);
+    return withoutWorker(bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor));
   } finally {
     heartbeats.stop();
     ctx.cancellationSignal.removeEventListener('abort', cancelled);
@@ -189,6 +190,16 @@ function budgetExceeded(budget: AttemptBudget, evidence: AttemptEvidence): Appli
     nonRetryable: true,
     details: [{ ...evidence, ...(usage ? { usage } : {}) }],
   });
+}
+
+/**
+ * A success names no worker: history records it (ActivityTaskStarted, ActivityTaskCompleted), and
+ * the run keeps an attempt's worker only as evidence of a lease it lost or released, which a
+ * failure's or cancellation's details still carry. 20-odd bytes of every attempt's history.
+ */
+function withoutWorker(result: RunTaskResult): RunTaskResult {
+  const { workerIdentity, ...rest } = result;
+  return workerIdentity === undefined ? result : rest;
 }
 
 /** The attempt's result within its bounds (output size, tasks it asks to add), or the failure that says which. */

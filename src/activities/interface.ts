@@ -37,6 +37,78 @@ export interface RunTaskInput extends AttemptIdentity {
 }
 
 /**
+ * What the workflow sends an attempt since compact inputs (a patch; older runs send RunTaskInput
+ * whole, which `runTask` still takes): what the executor needs and nothing the worker can derive.
+ * The worker takes the run's workflow id from the activity's info, the task key and fencing token
+ * from its activity id (`<key>#<token>`, `attemptActivityId`), the lease id from those
+ * (`leaseIdOf`); a field equal to its default is left out: `attempt` (the fencing token), `title`
+ * (the key), `dependencyOutputs` (none), `heartbeatEveryMs` (from the heartbeat timeout),
+ * `announceAfterMs` (STOP_ANNOUNCE_AFTER_MS). Every byte here is stored in history once per attempt.
+ */
+export type CompactRunTaskInput = Omit<
+  RunTaskInput,
+  'workflowId' | 'taskKey' | 'attempt' | 'fencingToken' | 'leaseId' | 'title' | 'dependencyOutputs'
+> & {
+  workflowId?: undefined;
+  /** Only when the activity id does not name them. */
+  taskKey?: string;
+  fencingToken?: number;
+  attempt?: number;
+  /** Only when it is not `leaseIdOf(workflowId, taskKey, fencingToken)`. */
+  leaseId?: string;
+  title?: string;
+  dependencyOutputs?: Record<string, unknown>;
+};
+
+/** What `runTask` takes: the compact input, or the whole one of attempts scheduled before it. */
+export type RunTaskWireInput = RunTaskInput | CompactRunTaskInput;
+
+/** The lease id of an attempt: its run, task and fencing token (src/team/leases.ts makes them so). */
+export function leaseIdOf(workflowId: string, taskKey: string, fencingToken: number): string {
+  return `${workflowId}/${taskKey}/${fencingToken}`;
+}
+
+/** The activity id of an attempt's `runTask`: its task and fencing token (src/team/leases.ts makes them so). */
+export function attemptActivityId(taskKey: string, fencingToken: number): string {
+  return `${taskKey}#${fencingToken}`;
+}
+
+/**
+ * The whole input of an attempt from what its run sent and its activity's info (`workflowId`,
+ * `activityId`); `defaults` are the worker's own (the heartbeat timeout's pace, the announce delay).
+ */
+export function expandRunTaskInput(
+  input: RunTaskWireInput,
+  activity: { workflowId: string; activityId: string },
+  defaults: { heartbeatEveryMs: number; announceAfterMs: number },
+): RunTaskInput {
+  if (input.workflowId !== undefined) return input;
+  const { leaseId, title, dependencyOutputs, heartbeatEveryMs, announceAfterMs, ...rest } = input;
+  const { workflowId, activityId } = activity;
+  const cut = activityId.lastIndexOf('#');
+  const taskKey = input.taskKey ?? activityId.slice(0, cut);
+  const fencingToken = input.fencingToken ?? Number(activityId.slice(cut + 1));
+  const named = input.taskKey !== undefined && input.fencingToken !== undefined;
+  if (!named && (cut < 1 || !Number.isSafeInteger(fencingToken))) {
+    throw new Error(
+      `runTask: activity id "${activityId}" is not <task key>#<fencing token>, and the input names neither`,
+    );
+  }
+  return {
+    ...rest,
+    workflowId,
+    taskKey,
+    attempt: input.attempt ?? fencingToken,
+    fencingToken,
+    leaseId: leaseId ?? leaseIdOf(workflowId, taskKey, fencingToken),
+    title: title ?? taskKey,
+    dependencyOutputs: dependencyOutputs ?? {},
+    heartbeatEveryMs: heartbeatEveryMs ?? defaults.heartbeatEveryMs,
+    announceAfterMs: announceAfterMs ?? defaults.announceAfterMs,
+  };
+}
+
+/**
  * The end of what an attempt printed: redacted tails (at most `worker.shell.logTailBytes` each)
  * and the total bytes each stream carried. Kept in history (the activity's result or failure
  * details), never in the run's state.
@@ -60,7 +132,8 @@ export const MAX_ATTEMPT_LINKS = 5;
 export interface RunTaskResult {
   output?: unknown;
   usage?: Usage;
-  workerIdentity: string;
+  /** Absent since issue 31 (history records the worker that completed the activity). */
+  workerIdentity?: string;
   logs?: AttemptLogs;
   links?: AttemptLink[];
   /** `::teamrun-message::` lines: mailbox messages the run sends when this attempt settles the task. */
@@ -109,7 +182,7 @@ export const FAILURE_TYPES = {
 export const MAX_OUTPUT_BYTES = 64 * 1024;
 
 export interface TeamActivities {
-  runTask(input: RunTaskInput): Promise<RunTaskResult>;
+  runTask(input: RunTaskWireInput): Promise<RunTaskResult>;
 }
 
 /** The signal a long attempt sends its run: `{ key, fencingToken, queue }` (see src/team/stop-channel.ts). */

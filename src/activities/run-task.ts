@@ -7,7 +7,14 @@ import { DETACHED, LiveAttempt, attend, type Reporting } from './attempt-runner'
 import type { Adopting, AttemptStops } from './attempt-stops';
 import type { Executor } from './executors';
 import { defaultHeartbeatEveryMs } from './heartbeat-pace';
-import { FAILURE_TYPES, type RunTaskInput, type RunTaskResult, type TeamActivities } from './interface';
+import {
+  FAILURE_TYPES,
+  expandRunTaskInput,
+  type RunTaskResult,
+  type RunTaskWireInput,
+  type TeamActivities,
+} from './interface';
+import { STOP_ANNOUNCE_AFTER_MS } from '../plan/lease-pace';
 import { renewLedgerSlot } from '../ledger/renewal';
 import type { Redactor } from './redact';
 import type { ToolboxFactory } from './tools/types';
@@ -43,8 +50,15 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
   const env = deps.env ?? process.env;
   const reporting = reportingOf(deps);
   return {
-    async runTask(input: RunTaskInput): Promise<RunTaskResult> {
+    async runTask(sent: RunTaskWireInput): Promise<RunTaskResult> {
       const ctx = Context.current();
+      const ttlMs = ctx.info.heartbeatTimeoutMs ?? 30_000;
+      // A compact input names no run: the activity's own workflow is its run (never absent for runTask).
+      const activity = { workflowId: ctx.info.workflowExecution?.workflowId ?? '', activityId: ctx.info.activityId };
+      const input = expandRunTaskInput(sent, activity, {
+        heartbeatEveryMs: defaultHeartbeatEveryMs(ttlMs),
+        announceAfterMs: STOP_ANNOUNCE_AFTER_MS,
+      });
       const executor = deps.executors.get(input.executor.kind);
       if (!executor) {
         throw ApplicationFailure.create({
@@ -55,7 +69,6 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
           nonRetryable: true,
         });
       }
-      const ttlMs = ctx.info.heartbeatTimeoutMs ?? 30_000;
       // The gateway stays open while the executor runs, which may be past this activity (a handed-over attempt).
       // An agent's journal runs on the run's own queue, beside the run.
       const agent = input.executor.kind === 'agent';

@@ -87,9 +87,9 @@ export function renderResult(workflowId: string, result: RunResult): string {
       ? result.tasks
       : result.tasks.filter((t) => t.status !== 'succeeded').slice(0, FULL_TABLE_MAX);
   if (shown.length) lines.push(indent(tasksTable(shown)));
-  if (shown.length < result.tasks.length) {
-    lines.push(`  (${result.tasks.length - shown.length} more; see \`teamrun tasks ${workflowId}\`)`);
-  }
+  // A big run's result leaves views out (`omittedTasks`): the `tasks` query has them all.
+  const more = result.tasks.length - shown.length + result.omittedTasks;
+  if (more > 0) lines.push(`  (${more} more; see \`teamrun tasks ${workflowId}\`)`);
   const failing = result.tasks.filter((t) => t.status === 'failed' || t.status === 'adjudication');
   if (failing.length) {
     lines.push('', 'failing tasks:');

@@ -8,11 +8,13 @@ import {
 import { tsToMs, type History } from '../sdk/proto';
 import {
   ATTEMPT_RUNNING_SIGNAL,
+  expandRunTaskInput,
   type AttemptEvidence,
   type AttemptLogs,
   type HeartbeatDetails,
   type RunTaskInput,
   type RunTaskResult,
+  type RunTaskWireInput,
 } from '../activities/interface';
 import { foreignResultOutcome, type ForeignActivityInput } from '../team/foreign-activity';
 import type { TeamPlanInput } from '../plan/schema';
@@ -44,14 +46,15 @@ function failureOf(failure: ProtoFailure | null | undefined): Error | null {
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /** Decodes the histories of one team run, oldest run first (several when it continued as new). */
-export function readHistories(histories: History[]): HistoryFacts {
+/** `workflowId`: the run's, which a compact attempt input leaves out (its lease id names it). */
+export function readHistories(histories: History[], workflowId = ''): HistoryFacts {
   const facts: HistoryFacts = { plan: null, startedAt: 0, close: null, attempts: [], control: [] };
   histories.forEach((history, runIndex) => {
     const scheduled = new Map<string, HistoryAttempt>();
     const updates = new Map<string, ControlRecord>();
     for (const event of history.events ?? []) {
       const at = tsToMs(event.eventTime);
-      readEvent(event, at, runIndex, facts, scheduled, updates);
+      readEvent(event, at, { runIndex, workflowId }, facts, scheduled, updates);
     }
   });
   return facts;
@@ -60,7 +63,7 @@ export function readHistories(histories: History[]): HistoryFacts {
 function readEvent(
   event: HistoryEvent,
   at: number,
-  runIndex: number,
+  { runIndex, workflowId }: { runIndex: number; workflowId: string },
   facts: HistoryFacts,
   scheduled: Map<string, HistoryAttempt>,
   updates: Map<string, ControlRecord>,
@@ -74,7 +77,7 @@ function readEvent(
   }
   const s = event.activityTaskScheduledEventAttributes;
   if (s) {
-    const input = attemptInput(first<RunTaskInput | ForeignActivityInput>(s.input), s);
+    const input = attemptInput(first<RunTaskWireInput | ForeignActivityInput>(s.input), s, workflowId);
     if (!input) return;
     const attempt: HistoryAttempt = {
       input,
@@ -347,11 +350,21 @@ function verdictOf(value: unknown): string {
  * which is told from its type and queue.
  */
 function attemptInput(
-  input: RunTaskInput | ForeignActivityInput | undefined,
+  input: RunTaskWireInput | ForeignActivityInput | undefined,
   scheduled: NonNullable<HistoryEvent['activityTaskScheduledEventAttributes']>,
+  workflowId: string,
 ): RunTaskInput | null {
-  if (!input || typeof input !== 'object' || scheduled.activityId !== `${input.taskKey}#${input.fencingToken}`)
-    return null;
+  if (!input || typeof input !== 'object') return null;
+  if ('executor' in input && input.workflowId === undefined) {
+    // A compact runTask input: its activity id names the task and token. The lease's pace is not read here.
+    const activity = { workflowId, activityId: scheduled.activityId ?? '' };
+    try {
+      return expandRunTaskInput(input, activity, { heartbeatEveryMs: 0, announceAfterMs: 0 });
+    } catch {
+      return null;
+    }
+  }
+  if (scheduled.activityId !== `${input.taskKey}#${input.fencingToken}`) return null;
   if ('executor' in input) return input;
   return {
     ...input,

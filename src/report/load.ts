@@ -30,7 +30,7 @@ export async function loadRunReport(
   options: { webUi?: string | null } = {},
 ): Promise<RunReport> {
   const { description, histories, runIds } = await readRun(client, workflowId);
-  const facts = readHistories(histories);
+  const facts = readHistories(histories, workflowId);
   const execution: ExecutionFacts = {
     workflowId,
     runIds,
@@ -67,7 +67,7 @@ export async function loadRunReport(
  */
 export async function loadRunAttempts(client: Client, workflowId: string): Promise<RunReport> {
   const { description, histories, runIds } = await readRun(client, workflowId);
-  const facts = readHistories(histories);
+  const facts = readHistories(histories, workflowId);
   const pending = (description.raw.pendingActivities ?? []).map((p) => ({
     activityId: p.activityId ?? '',
     startedAt: optionalTsToMs(p.lastStartedTime) ?? null,

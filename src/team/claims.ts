@@ -111,7 +111,9 @@ export function leaseTimes(run: RunContext, i: number): { ttlMs: number; heartbe
 
 /** What the attempt's worker counts usage against: a dimension no limit applies to is not counted. */
 function grantOf(run: RunContext, reservation: Reservation): Grant {
-  const { maxTokens, maxUsd, ledger } = run.plan.budget;
+  // The budget's limits, not the plan's: tightenBudget may have set one the plan did not.
+  const { maxTokens, maxUsd } = run.budget.limits;
+  const { ledger } = run.plan.budget;
   // A shared ledger's limits are its own: the run counts both dimensions and lets the ledger answer.
   const shared = ledger !== undefined;
   return {

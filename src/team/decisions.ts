@@ -123,6 +123,8 @@ function earlierDecision(run: RunContext, decisionId: string): AdjudicateVerdict
  * no reservation. Each request has a fencing token of its own, so a `retry` asks again.
  */
 export function requestApprovals(run: RunContext, now: number): void {
+  // Claiming asks on every step: a run without approval tasks must not walk its ready queue each time.
+  if (!hasApprovalTasks(run)) return;
   const ready = [...run.graph.ready.inOrder()].filter((i) => approvalOf(run.spec(i)) !== null);
   for (const i of ready) {
     const task = run.graph.tasks[i];
@@ -181,4 +183,16 @@ export function nextApprovalDeadline(run: RunContext): number | null {
     const i = run.graph.indexOf(key);
     return i === undefined ? undefined : run.spec(i);
   });
+}
+
+/** Approval tasks counted so far per graph: tasks are only ever appended, so only the new ones are looked at. */
+const approvalCounts = new WeakMap<object, { size: number; count: number }>();
+
+function hasApprovalTasks(run: RunContext): boolean {
+  const { specs } = run.graph;
+  const known = approvalCounts.get(run.graph) ?? { size: 0, count: 0 };
+  let { count } = known;
+  for (let i = known.size; i < specs.length; i++) if (approvalOf(specs[i]) !== null) count += 1;
+  approvalCounts.set(run.graph, { size: specs.length, count });
+  return count > 0;
 }

@@ -29,6 +29,12 @@ export class TaskGraph {
   private readonly waitingOn: number[];
   private readonly counts = new Map<TaskStatus, number>();
   private treeCache: { key: string; tree: SpawnTreeEntry[] } | null = null;
+  /**
+   * Every ready task whose `readyAt` may lie ahead (made ready again, or ready when the run was
+   * restored), pruned as it is asked about: the run asks on every step when it must wake next,
+   * and must not walk the whole ready queue to learn it. Others became ready at a `now` passed.
+   */
+  private readonly delayed = new Set<number>();
 
   /** `specs` is the plan's own list: tasks added while the run runs are appended to it. */
   constructor(
@@ -52,7 +58,10 @@ export class TaskGraph {
     });
     tasks.forEach((task, i) => {
       this.counts.set(task.status, (this.counts.get(task.status) ?? 0) + 1);
-      if (task.status === 'ready') this.ready.add(i);
+      if (task.status === 'ready') {
+        this.ready.add(i);
+        this.delayed.add(i);
+      }
     });
   }
 
@@ -87,20 +96,25 @@ export class TaskGraph {
     this.tasks[i].readyAt = readyAt;
     this.setStatus(this.tasks[i], 'ready');
     this.ready.add(i);
+    this.delayed.add(i);
   }
 
   /** True when a ready task waits out its retry backoff past `now`. */
   backingOff(now: number): boolean {
-    for (const i of this.ready.inOrder()) if (this.tasks[i].readyAt > now) return true;
-    return false;
+    return this.nextReadyAt(now) !== null;
   }
 
   /** The earliest `readyAt` after `now` among ready tasks, if any. */
   nextReadyAt(now: number): number | null {
     let wake: number | null = null;
-    for (const i of this.ready.inOrder()) {
-      const at = this.tasks[i].readyAt;
-      if (at > now && (wake === null || at < wake)) wake = at;
+    for (const i of this.delayed) {
+      const task = this.tasks[i];
+      // Claimed, settled or past its backoff: it wakes nothing again unless made ready again.
+      if (task.status !== 'ready' || task.readyAt <= now) {
+        this.delayed.delete(i);
+        continue;
+      }
+      if (wake === null || task.readyAt < wake) wake = task.readyAt;
     }
     return wake;
   }

@@ -5,6 +5,7 @@
  * holder. It does not decide what an attempt's outcome does to its task.
  */
 import type { ActiveClaim } from '../contract';
+import { attemptActivityId, leaseIdOf } from '../activities/interface';
 import { parseAnnouncements, stopsByQueue, type StopRequest } from './stop-channel';
 import type { Attempt, AttemptStop, Reservation, TaskState } from './types';
 
@@ -59,9 +60,9 @@ export class Leases {
     const attempt: Attempt = {
       attempt: task.attempts,
       fencingToken,
-      leaseId: `${workflowId}/${task.key}/${fencingToken}`,
+      leaseId: leaseIdOf(workflowId, task.key, fencingToken),
       holder: `teammate-${slot}`,
-      activityId: `${task.key}#${fencingToken}`,
+      activityId: attemptActivityId(task.key, fencingToken),
       startedAt: now,
       workerIdentity: null,
       reservation,

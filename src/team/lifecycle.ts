@@ -6,7 +6,7 @@
 import type { CancellationView, RunResult, RunState, RunStatus, StatusView } from '../contract';
 import type { RunContext } from './context';
 import { nextApprovalDeadline } from './decisions';
-import { boundTaskViews } from './result';
+import { COMPACT_RESULT, RESULT_TASKS_COMPACT_BYTES, RESULT_TASKS_MAX_BYTES, boundTaskViews } from './result';
 
 /** What the workflow waits for after a step: any change, or also a time. */
 export interface Wait {
@@ -104,8 +104,11 @@ export function finish(run: RunContext, now: number): RunResult {
     maxConcurrent: run.maxConcurrent,
     budget: run.budget.view(now, run.startedAt),
     budgetReason: run.budget.reason,
-    // Every view while they fit in the 2 MB result; past that, see `boundTaskViews`.
-    ...boundTaskViews(run.graph.tasksView({ limit: run.graph.size })),
+    // Every view while they fit in a page (older runs: in the 2 MB result); past that, see `boundTaskViews`.
+    ...boundTaskViews(
+      run.graph.tasksView({ limit: run.graph.size }),
+      run.patched(COMPACT_RESULT) ? RESULT_TASKS_COMPACT_BYTES : RESULT_TASKS_MAX_BYTES,
+    ),
     adjudications: run.adjudications.records,
     ...(cancellation ? { cancellation } : {}),
   };

@@ -12,6 +12,14 @@ import type { TaskView } from '../contract';
 export const RESULT_TASKS_MAX_BYTES = 1_000_000;
 
 /**
+ * The bound since compact results (a patch): about a page a person reads. The result is stored in
+ * the run's history, once more than the views the `tasks` query answers from (on a closed run
+ * too), so a big run's views beyond this (succeeded ones first) are left to that query.
+ */
+export const RESULT_TASKS_COMPACT_BYTES = 16 * 1024;
+export const COMPACT_RESULT = 'teamrun-compact-result';
+
+/**
  * The task views a result carries: all of them when they fit in `maxBytes`; otherwise every
  * task that did not succeed (the ones a reader has to look at), then succeeded ones in plan
  * order, while they fit. Views keep plan order; `omittedTasks` counts the ones left out, which

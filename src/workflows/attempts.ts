@@ -10,19 +10,24 @@ import {
   CancellationScope,
   CancelledFailure,
   TimeoutFailure,
+  patched,
   proxyActivities,
 } from '@temporalio/workflow';
 import { TimeoutType } from '@temporalio/common';
 import {
   FAILURE_TYPES,
+  attemptActivityId,
+  leaseIdOf,
   type AttemptEvidence,
+  type CompactRunTaskInput,
+  type RunTaskInput,
   type HeartbeatDetails,
   type StopActivities,
   type TeamActivities,
 } from '../activities/interface';
 import { boundForeignOutcome, isForeignActivity } from '../team/foreign-activity';
 import { adoptOutcome, adoptWithinMs, type Adoption } from '../team/handover';
-import { STOP_ANNOUNCE_AFTER_MS, attemptTimeoutMs } from '../plan/lease-pace';
+import { STOP_ANNOUNCE_AFTER_MS, attemptTimeoutMs, defaultHeartbeatEveryMs } from '../plan/lease-pace';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import type { RecentLinks } from './details';
@@ -42,41 +47,23 @@ export class Attempts {
 
   launch(claim: Claim): void {
     const { run, ledger } = this;
-    const summary =
-      `${claim.title} · attempt ${claim.attempt} · token ${claim.fencingToken} · ` +
-      `${claim.executor.kind} · ${claim.holder}`;
+    const compact = patched(COMPACT_ATTEMPTS);
     const { runTask } = proxyActivities<TeamActivities>({
       activityId: claim.activityId,
       heartbeatTimeout: claim.ttlMs,
       startToCloseTimeout: attemptTimeoutMs(claim.executor, claim.ttlMs),
       retry: { maximumAttempts: 1 },
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      summary,
+      ...summaryOf(claim, compact),
     });
     const scope = new CancellationScope();
     this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
-    const input = {
-      workflowId: run.workflowId,
-      taskKey: claim.key,
-      title: claim.title,
-      attempt: claim.attempt,
-      fencingToken: claim.fencingToken,
-      leaseId: claim.leaseId,
-      holder: claim.holder,
-      executor: claim.executor,
-      dependencyOutputs: claim.dependencyOutputs,
-      ...(claim.allowSpawn ? { allowSpawn: true } : {}),
-      ...(ledger ? { ledger: ledger.lease(claim) } : {}),
-      ...(claim.inbox ? { inbox: claim.inbox } : {}),
-      heartbeatEveryMs: claim.heartbeatEveryMs,
-      announceAfterMs: STOP_ANNOUNCE_AFTER_MS,
-      grant: claim.grant,
-    };
-    // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it.
+    const input = (compact ? compactInput : wholeInput)(claim, run.workflowId, ledger);
     const foreign = isForeignActivity(claim);
     const attempt = (): Promise<AttemptOutcome> =>
+      // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it.
       foreign
-        ? runForeignActivity(claim, run.workflowId, summary)
+        ? runForeignActivity(claim, run.workflowId, longSummary(claim))
         : runTask(input).then((result): AttemptOutcome => ({ kind: 'completed', ...result }));
     void scope
       .run(() => (ledger ? ledger.admit(claim, attempt) : attempt()))
@@ -146,6 +133,64 @@ export class Attempts {
     this.run.settle(key, fencingToken, outcome, Date.now());
     if (claim) this.ledger?.settle(claim, outcome);
   }
+}
+
+/** Runs whose history began before compact attempt inputs send the whole input and the long summary (replay). */
+const COMPACT_ATTEMPTS = 'teamrun-compact-attempts';
+
+/** What the Web UI shows beside an attempt: its title where it says more than the activity id (`<key>#<token>`). */
+function summaryOf(claim: Claim, compact: boolean): { summary?: string } {
+  if (!compact) return { summary: longSummary(claim) };
+  return claim.title === claim.key ? {} : { summary: claim.title };
+}
+
+function longSummary(claim: Claim): string {
+  return (
+    `${claim.title} · attempt ${claim.attempt} · token ${claim.fencingToken} · ` +
+    `${claim.executor.kind} · ${claim.holder}`
+  );
+}
+
+function wholeInput(claim: Claim, workflowId: string, ledger: RunLedger | null): RunTaskInput {
+  return {
+    workflowId,
+    taskKey: claim.key,
+    title: claim.title,
+    attempt: claim.attempt,
+    fencingToken: claim.fencingToken,
+    leaseId: claim.leaseId,
+    holder: claim.holder,
+    executor: claim.executor,
+    dependencyOutputs: claim.dependencyOutputs,
+    ...(claim.allowSpawn ? { allowSpawn: true } : {}),
+    ...(ledger ? { ledger: ledger.lease(claim) } : {}),
+    ...(claim.inbox ? { inbox: claim.inbox } : {}),
+    heartbeatEveryMs: claim.heartbeatEveryMs,
+    announceAfterMs: STOP_ANNOUNCE_AFTER_MS,
+    grant: claim.grant,
+  };
+}
+
+/** The whole input less what the worker derives (expandRunTaskInput): stored in history once per attempt. */
+function compactInput(claim: Claim, workflowId: string, ledger: RunLedger | null): CompactRunTaskInput {
+  const named = claim.activityId === attemptActivityId(claim.key, claim.fencingToken);
+  return {
+    ...(named ? {} : { taskKey: claim.key, fencingToken: claim.fencingToken }),
+    ...(claim.attempt === claim.fencingToken ? {} : { attempt: claim.attempt }),
+    holder: claim.holder,
+    executor: claim.executor,
+    ...(claim.leaseId === leaseIdOf(workflowId, claim.key, claim.fencingToken) ? {} : { leaseId: claim.leaseId }),
+    ...(claim.title === claim.key ? {} : { title: claim.title }),
+    ...(Object.keys(claim.dependencyOutputs).length ? { dependencyOutputs: claim.dependencyOutputs } : {}),
+    ...(claim.allowSpawn ? { allowSpawn: true } : {}),
+    ...(ledger ? { ledger: ledger.lease(claim) } : {}),
+    ...(claim.inbox ? { inbox: claim.inbox } : {}),
+    // What the attempt may spend before it asks for more: only when a limit applies (a run with none never asks).
+    ...(claim.grant && (claim.grant.tokens !== null || claim.grant.usd !== null) ? { grant: claim.grant } : {}),
+    ...(claim.heartbeatEveryMs === defaultHeartbeatEveryMs(claim.ttlMs)
+      ? {}
+      : { heartbeatEveryMs: claim.heartbeatEveryMs }),
+  };
 }
 
 /** What the server puts in the details of an activity it cancelled before any worker started it. */

@@ -53,3 +53,19 @@ export async function updateCodeOf(promise: Promise<unknown>): Promise<string | 
   }
   return 'accepted';
 }
+
+/**
+ * Every task view of a run, through the `tasks` query's pages (on a closed run too, while a worker
+ * polls its queue): a big run's result leaves views out (`omittedTasks`).
+ */
+/** Task views as the `tasks` query answers them (times as ISO strings). */
+export type TaskViews = Awaited<ReturnType<TeamRunHandle['tasks']>>;
+
+export async function allTaskViews(handle: TeamRunHandle): Promise<TaskViews> {
+  const views: TaskViews = [];
+  for (;;) {
+    const page = await handle.tasks({ offset: views.length, limit: 1_000 });
+    if (page.length === 0) return views;
+    views.push(...page);
+  }
+}

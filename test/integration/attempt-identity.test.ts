@@ -170,7 +170,10 @@ describe('an in-task teamrun send under the payload codec', () => {
   });
 });
 
-/** The encoding of every payload of a `temporal workflow show -o json` history but search attributes (never encoded). */
+/**
+ * The encoding of every payload of a `temporal workflow show -o json` history but search
+ * attributes and the SDK's patch markers (never encoded; a patch marker holds only the patch id).
+ */
 function payloadEncodings(json: unknown): string[] {
   const out: string[] = [];
   const walk = (value: unknown): void => {
@@ -178,6 +181,8 @@ function payloadEncodings(json: unknown): string[] {
     if (!value || typeof value !== 'object') return;
     for (const [key, inner] of Object.entries(value)) {
       if (key === 'searchAttributes') continue;
+      if (key === 'markerRecordedEventAttributes' && (inner as { markerName?: unknown }).markerName === 'core_patch')
+        continue;
       if (key === 'metadata' && inner && typeof inner === 'object' && 'encoding' in inner) {
         out.push(Buffer.from(String((inner as { encoding: unknown }).encoding), 'base64').toString('utf8'));
       } else walk(inner);

@@ -4,7 +4,7 @@ import type { TeamRunHandle } from '../../src/client';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import * as msg from '../../src/workflows/messages';
 import { testClient, waitFor } from '../helpers/env';
-import { runForTest, workerForTest } from '../helpers/scenario';
+import { allTaskViews, runForTest, workerForTest } from '../helpers/scenario';
 
 /** Approvals decided through the handovers, and as many tasks added: 200 updates in all. */
 const PAIRS = 100;
@@ -119,7 +119,7 @@ describe('updates sent while a run hands over', () => {
     await handle.adjudicate({ key: 'gate', decision: 'accept', decisionId: 'open-gate', actor: 'ops' });
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
-    expect(result.tasks.map((t) => `${t.key} ${t.status}`).sort()).toEqual(
+    expect((await allTaskViews(handle)).map((t) => `${t.key} ${t.status}`).sort()).toEqual(
       ['gate', 'hold', ...Array.from({ length: PAIRS }, (_, i) => [`a${i}`, `n${i}`]).flat()]
         .map((key) => `${key} succeeded`)
         .sort(),
