@@ -176,11 +176,13 @@ describe('a team run with the payload codec on', () => {
       Object.values(value).forEach(walk);
     };
     walk(raw);
+    // TemporalChangeVersion: the SDK's own record of the patches a run took (patch ids, nothing of the plan).
     expect([...indexed].sort()).toEqual([
       'TeamName',
       'TeamRunBudgetStopped',
       'TeamRunPendingAdjudications',
       'TeamRunStatus',
+      'TemporalChangeVersion',
     ]);
   });
 
