@@ -195,7 +195,8 @@ export class RunLedger implements LedgerExtensions {
     const usage = ('usage' in outcome ? outcome.usage : undefined) ?? null;
     const more = this.extended.get(claim.leaseId) ?? { tokens: 0, usd: 0 };
     this.extended.delete(claim.leaseId);
-    // A lost attempt's usage is unknown: the ledger holds what it reserved, extensions too, until an operator resolves it.
+    // A lost attempt's usage is unknown: the ledger holds what it reserved (extensions too) until an operator
+    // resolves it.
     const reservation = { tokens: claim.estimate.tokens + more.tokens, usd: claim.estimate.usd + more.usd };
     const lost = outcome.kind === 'lease-lost' ? { lost: { reservation, workflowId: this.workflowId } } : {};
     const { ledgerSettle } = proxyActivities<LedgerActivities>({

@@ -74,11 +74,11 @@ describe.concurrent('live reservations on a real dev server', () => {
     const client = await testClient();
     const ledger = uniqueQueue('live-ledger');
     await createLedger(client, ledger, { maxTokens: 300 }, { taskQueue: worker.taskQueue });
-    onTestFinished(() =>
-      ledgerHandle(client, ledger)
+    onTestFinished(async () => {
+      await ledgerHandle(client, ledger)
         .terminate('test cleanup')
-        .catch(() => undefined),
-    );
+        .catch(() => undefined);
+    });
     // The runs have no limits of their own: only the ledger can refuse. 50 spends at most, so a ledger that
     // granted everything would show (20 attempts x 350 tokens) rather than loop for ever.
     const spend =
