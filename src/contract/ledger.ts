@@ -10,6 +10,7 @@ export type {
   AbortAllRequest,
   AcquireRequest,
   ConfigureRequest,
+  ExtendRequest,
   LedgerLimits,
   RegisterRequest,
   RenewRequest,
@@ -105,6 +106,14 @@ export type AcquireVerdict =
       retryable: boolean;
       message: string;
     };
+
+/**
+ * `extend`: what the attempt's slot holds now, or why the ledger refuses to grow it (`no-slot`: the attempt holds
+ * none, being settled, expired or unknown). A refusal is final: the run takes its own grant back and stops the attempt.
+ */
+export type LedgerExtendVerdict =
+  | { ok: true; idempotent?: true; reservation: { tokens: number; usd: number } }
+  | { ok: false; reason: LedgerExhaustion | 'recovery-required' | 'no-slot'; message: string };
 
 /** What settling an attempt did; the `settle` update answers it without `abort`. */
 export interface SettleVerdict {

@@ -31,6 +31,19 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
       return { expiresAt: verdict.expiresAt };
     },
 
+    async ledgerExtend({ ledgerId, ...request }) {
+      // One update id per extension: a retried activity finds the ledger's answer instead of asking twice.
+      const updateId = `extend:${request.attemptId}:${request.extensionId}`;
+      let verdict;
+      try {
+        verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerExtendUpdate, request, updateId));
+      } catch (err) {
+        throw refusalOf(err, () => false) ?? unsupported(err, ledgerId) ?? err;
+      }
+      if (!verdict.ok) throw refusal(verdict.reason, false, verdict.message);
+      return { reservation: verdict.reservation };
+    },
+
     async ledgerSettle({ ledgerId, ...request }) {
       const verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerSettleUpdate, request));
       return { duplicate: verdict.duplicate };
@@ -50,6 +63,16 @@ function refusalOf(err: unknown, retryable: (reason: string, wait: boolean) => b
   const details = cause.details?.[0] as { reason: string; retryable: boolean } | undefined;
   const reason = details?.reason ?? 'max-concurrent';
   return refusal(reason, retryable(reason, details?.retryable ?? true), cause.message);
+}
+
+/**
+ * The ledger's workflow refused the update itself: one of an older version has no `extend` ("No registered handler
+ * for update"). Asking again cannot help: the extension is refused, so the run stops the attempt rather than wait.
+ */
+function unsupported(err: unknown, ledgerId: string): ApplicationFailure | null {
+  if (!(err instanceof WorkflowUpdateFailedError)) return null;
+  const why = err.cause instanceof Error ? err.cause.message : String(err.cause);
+  return refusal('unsupported', false, `ledger ${ledgerId} cannot grant extensions: ${why}`);
 }
 
 /**

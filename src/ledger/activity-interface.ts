@@ -1,5 +1,5 @@
 import type { FailureType } from '../contract';
-import type { AcquireRequest, SettleRequest } from '../plan/requests/ledger';
+import type { AcquireRequest, ExtendRequest, SettleRequest } from '../plan/requests/ledger';
 
 /**
  * The activities a team run uses to spend from a shared ledger. No Node imports: the
@@ -14,6 +14,12 @@ export interface LedgerActivities {
    * the non-retryable `TeamLedgerRefused` with `{ reason }` in its details.
    */
   ledgerAcquire(input: { ledgerId: string; refuseRecovery?: boolean } & AcquireRequest): Promise<{ expiresAt: number }>;
+  /**
+   * Grows a running attempt's slot by an extension its run granted it. A refusal never waits (the attempt spends
+   * meanwhile): it throws the non-retryable `TeamLedgerRefused` with `{ reason }`, as does a ledger whose workflow
+   * cannot extend (an older version: it has no `extend` update).
+   */
+  ledgerExtend(input: { ledgerId: string } & ExtendRequest): Promise<{ reservation: { tokens: number; usd: number } }>;
   /**
    * Charges the attempt and frees its slot; retried until it lands, charged once. `lost`: its outcome was lost,
    * its usage unknown (the ledger then requires recovery).
@@ -38,7 +44,8 @@ export const LEDGER_FAILURE_TYPES = {
 export interface LedgerRefusalDetails {
   /**
    * `max-tokens`, `max-usd` or `unpriced-usage` (spent), `settled` (the attempt was given up already), or
-   * `recovery-required` (only when the acquire asked to be told rather than wait).
+   * `recovery-required` (only when the acquire asked to be told rather than wait, and for an extension);
+   * for an extension also `no-slot` and `unsupported` (the ledger's workflow has no `extend`).
    */
   reason: string;
   message: string;

@@ -24,14 +24,16 @@ export function ledgerHandle(client: Client, id: string): LedgerHandle {
   return client.workflow.getHandle<typeof budgetLedger>(ledgerWorkflowId(id));
 }
 
-/** Sends a ledger's workflow `update`, again while a handover refuses it. */
+/** Sends a ledger's workflow `update`, again while a handover refuses it (under `updateId`, when given). */
 export function updateLedger<Ret, Request>(
   client: Client,
   id: string,
   update: UpdateDefinition<Ret, [Request]>,
   request: Request,
+  updateId?: string,
 ): Promise<Ret> {
-  return retryUpdate((updateId) => ledgerHandle(client, id).executeUpdate(update, { args: [request], updateId }));
+  const send = (tryId: string) => ledgerHandle(client, id).executeUpdate(update, { args: [request], updateId: tryId });
+  return retryUpdate(send, updateId);
 }
 
 /**

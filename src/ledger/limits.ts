@@ -3,6 +3,7 @@
  * removed; a window loosens when it is added or shortened (usage then resets sooner).
  */
 import type { LedgerLimits } from '../plan/requests/ledger';
+import type { BudgetReason } from '../team/types';
 
 const SPEND_LIMITS = ['maxConcurrent', 'maxTokens', 'maxUsd'] as const;
 
@@ -20,4 +21,12 @@ export function loosenings(from: LedgerLimits, to: LedgerLimits): string[] {
     found.push(`windowMs ${window(from.windowMs)} -> ${window(to.windowMs)}`);
   }
   return found;
+}
+
+/** The budget reason a run stops with when its ledger refuses an attempt for good (null: not a limit). */
+export function ledgerBudgetReason(reason: string): BudgetReason | null {
+  if (reason === 'max-tokens') return 'ledger-max-tokens';
+  if (reason === 'max-usd') return 'ledger-max-usd';
+  if (reason === 'unpriced-usage') return 'unpriced-usage';
+  return null;
 }

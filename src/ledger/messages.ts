@@ -4,7 +4,9 @@ import type {
   AcquireRequest,
   AcquireVerdict,
   ConfigureRequest,
+  ExtendRequest,
   LedgerAbortAllVerdict,
+  LedgerExtendVerdict,
   LedgerLimits,
   LedgerRegisterVerdict,
   LedgerResolveVerdict,
@@ -42,6 +44,7 @@ export const ledgerConfigureUpdate = defineUpdate<LedgerStatus, [ConfigureReques
 export const ledgerRegisterUpdate = defineUpdate<LedgerRegisterVerdict, [RegisterRequest]>('register');
 export const ledgerUnregisterUpdate = defineUpdate<LedgerUnregisterVerdict, [UnregisterRequest]>('unregister');
 export const ledgerAcquireUpdate = defineUpdate<AcquireVerdict, [AcquireRequest]>('acquire');
+export const ledgerExtendUpdate = defineUpdate<LedgerExtendVerdict, [ExtendRequest]>('extend');
 export const ledgerSettleUpdate = defineUpdate<Omit<SettleVerdict, 'abort'>, [SettleRequest]>('settle');
 export const ledgerResolveUpdate = defineUpdate<LedgerResolveVerdict, [ResolveRequest]>('resolve');
 export const ledgerAbortAllUpdate = defineUpdate<LedgerAbortAllVerdict, [AbortAllRequest]>('abortAll');

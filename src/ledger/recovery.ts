@@ -14,13 +14,24 @@ import type { LedgerSnapshot } from './state';
 /** Lost attempts and runs the recovery names; past it they are only counted. */
 const NAMED = 20;
 
-/** Records a lost attempt: the ledger now requires recovery. */
+/**
+ * Records a lost attempt: the ledger now requires recovery. What it held is its slot's reservation with every
+ * extension when the slot is still there (`slotHeld`), even if its run told less (a run of an older version).
+ */
 export function recordLost(
   s: LedgerSnapshot,
   events: EventLog,
-  lost: { attemptId: string; workflowId: string; reservation: Reservation },
+  told: { attemptId: string; workflowId: string; reservation: Reservation },
   now: number,
+  slotHeld?: Reservation,
 ): void {
+  const lost = {
+    ...told,
+    reservation: {
+      tokens: Math.max(told.reservation.tokens, slotHeld?.tokens ?? 0),
+      usd: Math.max(told.reservation.usd, slotHeld?.usd ?? 0),
+    },
+  };
   const recovery: LedgerRecovery = s.recovery ?? {
     since: now,
     count: 0,

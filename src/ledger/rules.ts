@@ -7,6 +7,7 @@ import type {
   AcquireVerdict,
   LedgerAbortAllVerdict,
   LedgerExhaustion,
+  LedgerExtendVerdict,
   LedgerLimitReason,
   LedgerResolveVerdict,
   LedgerRegisterVerdict,
@@ -20,6 +21,7 @@ import type {
   AbortAllRequest,
   AcquireRequest,
   ConfigureRequest,
+  ExtendRequest,
   LedgerLimits,
   RegisterRequest,
   ResolveRequest,
@@ -28,8 +30,8 @@ import type {
 } from '../plan/requests/ledger';
 import { loosenings } from './limits';
 import { USD_EPSILON, admissionRefusal } from './admission';
+import { extensionRefusal, growSlot } from './extension';
 import { recordLost, resolveLost } from './recovery';
-import type { BudgetReason } from '../team/types';
 import { ledgerStatus, type LedgerSlot, type LedgerSnapshot } from './state';
 
 export type { AcquireVerdict, LedgerLimitReason, LedgerStatus, SettleVerdict };
@@ -189,6 +191,22 @@ export class Ledger {
     return admissionRefusal(this.s, [...this.slots.values()], this.settled, request, now);
   }
 
+  /** Why `extend` would refuse, without changing anything (the update's validator); null when it fits. */
+  checkExtend(request: ExtendRequest, now: number): Extract<LedgerExtendVerdict, { ok: false }> | null {
+    return extensionRefusal(this.s, [...this.slots.values()], request, now);
+  }
+
+  /** Grows a running attempt's slot by what its run granted it more, if the limits allow; once per extension id. */
+  extend(request: ExtendRequest, now: number): LedgerExtendVerdict {
+    this.expire(now);
+    const refusal = this.checkExtend(request, now);
+    if (refusal) return refusal;
+    const slot = this.slots.get(request.attemptId)!;
+    const idempotent = !growSlot(this.s, slot, request);
+    if (!idempotent) this.touch();
+    return { ok: true, ...(idempotent ? { idempotent: true as const } : {}), reservation: { ...slot.reservation } };
+  }
+
   /** Extends a slot's lease; false when the attempt holds none (settled, expired, unknown). */
   renew(attemptId: string, now: number): boolean {
     const slot = this.slots.get(attemptId);
@@ -217,8 +235,7 @@ export class Ledger {
     const { maxTokens, maxUsd } = this.s.limits;
     if (request.lost && (maxTokens !== undefined || maxUsd !== undefined)) {
       // Unknown usage that a spend limit cannot count: what it held stays held, admission waits for an operator.
-      const { reservation, workflowId } = request.lost;
-      recordLost(this.s, this.events, { attemptId, workflowId, reservation }, now);
+      recordLost(this.s, this.events, { attemptId, ...request.lost }, now, slot?.reservation);
       this.touch();
       return { ok: true, duplicate: false, charged: { tokens: 0, usd: 0 }, crossed: null, abort: [] };
     }
@@ -379,12 +396,4 @@ export class Ledger {
   private touch(): void {
     this.version += 1;
   }
-}
-
-/** The budget reason a run stops with when its ledger refuses an attempt for good (null: not a limit). */
-export function ledgerBudgetReason(reason: string): BudgetReason | null {
-  if (reason === 'max-tokens') return 'ledger-max-tokens';
-  if (reason === 'max-usd') return 'ledger-max-usd';
-  if (reason === 'unpriced-usage') return 'unpriced-usage';
-  return null;
 }

@@ -4,7 +4,9 @@ import {
   CancellationScope,
   isCancellation,
   log,
+  patched,
   proxyActivities,
+  uuid4,
 } from '@temporalio/workflow';
 import {
   LEDGER_FAILURE_TYPES,
@@ -13,8 +15,9 @@ import {
   type LedgerRefusalDetails,
 } from './activity-interface';
 import { TeamrunError } from '../errors';
-import { ledgerBudgetReason } from './rules';
-import type { AttemptOutcome, BudgetReason, Claim } from '../team/types';
+import { ledgerBudgetReason } from './limits';
+import type { AttemptOutcome, BudgetReason, Claim, Reservation } from '../team/types';
+import type { LedgerExtensions } from '../workflows/handlers';
 
 /** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
 export class AttemptNotStarted extends TeamrunError {
@@ -42,15 +45,23 @@ const farewell = proxyActivities<LedgerActivities>({
   retry: { initialInterval: '1s', maximumInterval: '10s' },
 });
 
+/** Runs recorded before the ledger granted extensions never asked it: their histories replay without the call. */
+const LEDGER_EXTENSIONS = 'teamrun-ledger-extensions';
+
 /**
  * A team run's side of a shared ledger (`budget.ledger` in its plan): register at start, a slot
  * before each attempt, a settlement after it, unregister at the end. Each attempt is charged to
  * the ledger once (the run's own budget charges it once more, on its own account).
  */
-export class RunLedger {
+export class RunLedger implements LedgerExtensions {
   /** Attempts that asked for a slot and must be settled with the ledger (held or maybe held). */
   private readonly asked = new Set<string>();
   private readonly settling = new Set<Promise<unknown>>();
+  /**
+   * What the ledger granted each attempt beyond its reservation, by attempt id: a lost attempt held that too. Workflow
+   * memory is enough: a run on a ledger carries no attempt across its continue-as-new (each settles first).
+   */
+  private readonly extended = new Map<string, Reservation>();
   /** Attempts waiting for the ledger's recovery, by activity id: workflow memory, for the current details. */
   private readonly waiting = new Set<string>();
 
@@ -147,13 +158,47 @@ export class RunLedger {
     }
   }
 
+  /**
+   * Grows the attempt's slot by an extension the run granted it: null once the ledger grants it too, else the
+   * budget reason and why. It fails closed: a ledger that cannot be asked (unreachable, or of an older version
+   * without `extend`) refuses.
+   */
+  async extend(attemptId: string, extension: Reservation): Promise<{ reason: string; message: string } | null> {
+    if (!patched(LEDGER_EXTENSIONS)) return null;
+    const { ledgerExtend } = proxyActivities<LedgerActivities>({
+      startToCloseTimeout: '10s',
+      scheduleToCloseTimeout: '30s',
+      heartbeatTimeout: '5s',
+      retry: {
+        initialInterval: '200ms',
+        maximumInterval: '2s',
+        nonRetryableErrorTypes: [LEDGER_FAILURE_TYPES.refused],
+      },
+      summary: `ledger ${this.id}: extend ${attemptId}`,
+    });
+    try {
+      await ledgerExtend({ ledgerId: this.id, attemptId, extensionId: uuid4(), extension });
+    } catch (err) {
+      const refused = refusalOf(err);
+      if (refused)
+        return { reason: ledgerBudgetReason(refused.reason) ?? `ledger-${refused.reason}`, message: refused.message };
+      return { reason: 'ledger-unreachable', message: `ledger ${this.id} could not be asked: ${String(err)}` };
+    }
+    const held = this.extended.get(attemptId) ?? { tokens: 0, usd: 0 };
+    this.extended.set(attemptId, { tokens: held.tokens + extension.tokens, usd: held.usd + extension.usd });
+    return null;
+  }
+
   /** Charges the attempt's usage to the ledger and frees its slot, in the background, retried until it lands. */
   settle(claim: Claim, outcome: AttemptOutcome): void {
     if (!this.asked.delete(claim.leaseId)) return;
     const usage = ('usage' in outcome ? outcome.usage : undefined) ?? null;
-    // A lost attempt's usage is unknown: the ledger holds what it reserved until an operator resolves it.
-    const lost =
-      outcome.kind === 'lease-lost' ? { lost: { reservation: claim.estimate, workflowId: this.workflowId } } : {};
+    const more = this.extended.get(claim.leaseId) ?? { tokens: 0, usd: 0 };
+    this.extended.delete(claim.leaseId);
+    // A lost attempt's usage is unknown: the ledger holds what it reserved (extensions too) until an operator
+    // resolves it.
+    const reservation = { tokens: claim.estimate.tokens + more.tokens, usd: claim.estimate.usd + more.usd };
+    const lost = outcome.kind === 'lease-lost' ? { lost: { reservation, workflowId: this.workflowId } } : {};
     const { ledgerSettle } = proxyActivities<LedgerActivities>({
       activityId: `${claim.activityId}:ledger-settle`,
       startToCloseTimeout: '30s',

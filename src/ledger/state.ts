@@ -15,6 +15,8 @@ export interface LedgerSlot {
   leaseMs: number;
   acquiredAt: number;
   expiresAt: number;
+  /** The newest extensions that grew `reservation`, by id (absent in older snapshots: none). */
+  extensions?: string[];
 }
 
 export interface LedgerSnapshot {

@@ -14,6 +14,7 @@ import {
   AbortAllRequestSchema,
   AcquireRequestSchema,
   ConfigureRequestSchema,
+  ExtendRequestSchema,
   LedgerIdSchema,
   LedgerLimitsSchema,
   LedgerRequestError,
@@ -183,6 +184,23 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
         'A slot and a reservation for one attempt: { attemptId, workflowId, reservation: { tokens, usd }, leaseMs }',
     },
   );
+  setHandler(lm.ledgerExtendUpdate, (request) => ledger.extend(parse(ExtendRequestSchema, request, 'extend'), now()), {
+    // Refused here, like an acquire: a refused extension leaves no trace in the ledger's history.
+    validator: (request) => {
+      const refusal = ledger.checkExtend(parse(ExtendRequestSchema, request, 'extend'), now());
+      if (refusal) {
+        throw ApplicationFailure.create({
+          type: lm.LEDGER_REFUSED,
+          message: refusal.message,
+          nonRetryable: true,
+          details: [{ reason: refusal.reason, retryable: false }],
+        });
+      }
+    },
+    description:
+      "Grow a running attempt's slot by what its run granted it more, if the limits allow: " +
+      '{ attemptId, extensionId, extension: { tokens, usd } }',
+  });
   setHandler(
     lm.ledgerSettleUpdate,
     (request) => {

@@ -3,9 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createLedger, ledgerStatus } from '../../src/ledger/client';
+import { ledgerHandle } from '../../src/ledger/handle';
 import { adjudicationsQuery, eventsQuery } from '../../src/workflows/messages';
 import { historyAttempts } from '../helpers/history';
-import { startRun, testConfig } from '../helpers/env';
+import { startRun, testClient, testConfig, uniqueQueue } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
 
 const usageLine = (tokens: number) => `echo '::teamrun-usage::{"outputTokens":${tokens}}'`;
@@ -63,6 +65,51 @@ describe.concurrent('live reservations on a real dev server', () => {
     const closed = closedPerTask((await historyAttempts(handle)).filter((a) => a.activityType === 'runTask'));
     expect(closed.size).toBe(100);
     expect([...closed.values()].every((n) => n === 1)).toBe(true);
+  }, 120_000);
+
+  it("two runs on one ledger reserve past their reservations: the ledger's maxTokens holds across both, each refused attempt adjudicated", async ({
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const client = await testClient();
+    const ledger = uniqueQueue('live-ledger');
+    await createLedger(client, ledger, { maxTokens: 300 }, { taskQueue: worker.taskQueue });
+    onTestFinished(async () => {
+      await ledgerHandle(client, ledger)
+        .terminate('test cleanup')
+        .catch(() => undefined);
+    });
+    // The runs have no limits of their own: only the ledger can refuse. 50 spends at most, so a ledger that
+    // granted everything would show (20 attempts x 350 tokens) rather than loop for ever.
+    const spend =
+      `i=0; while [ $i -lt 50 ] && [ "$(${reserveStatus(7)})" = 200 ]; do ${usageLine(7)}; i=$((i+1)); done; ` +
+      'sleep 30';
+    const run = (name: string) =>
+      startRun(
+        {
+          name,
+          teammates: 10,
+          lease: { ttlMs: 20_000 },
+          awaitAdjudication: false,
+          budget: { ledger },
+          tasks: tasks(10, spend),
+        },
+        worker.taskQueue,
+      );
+    const runs = await Promise.all([run('live-ledger-a'), run('live-ledger-b')]);
+    const results = await Promise.all(runs.map((handle) => handle.result()));
+    const status = await ledgerStatus(client, ledger);
+    expect(status.used.tokens).toBeLessThanOrEqual(300);
+    expect(status.reserved.tokens).toBe(0);
+    // What the ledger granted was spent: each attempt stopped with less than one spend of its grant left.
+    expect(status.used.tokens).toBeGreaterThan(300 - 20 * 7);
+    // Charged once, truthfully: what the runs charged themselves is what the ledger counted.
+    expect(results[0].budget.used.tokens + results[1].budget.used.tokens).toBe(status.used.tokens);
+    for (const handle of runs) {
+      const records = await handle.query(adjudicationsQuery);
+      expect(records.map((r) => r.code)).toEqual(new Array(10).fill('TEAM_TASK_BUDGET_EXCEEDED'));
+      expect(records.every((r) => (r.reason ?? '').includes('(ledger-max-tokens)'))).toBe(true);
+    }
   }, 120_000);
 
   it('attempts that only print usage lines: each stopped at the first report past a refused extension', async ({

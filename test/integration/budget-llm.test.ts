@@ -136,6 +136,31 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     expect(history).not.toContain(API_KEY);
   });
 
+  it('an llm request that times out is charged its reservation: its usage is unknown, the provider may bill it', async ({
+    onTestFinished,
+  }) => {
+    const worker = await llmWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'llm-timeout-charged',
+        retry: { maxAttempts: 1 },
+        budget: { maxTokens: 10_000 },
+        tasks: [
+          {
+            key: 'slow',
+            estimate: { tokens: 500 },
+            executor: { kind: 'llm', model: 'slow-model', prompt: 'take your time', timeoutMs: 1_000 },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.tasks[0]).toMatchObject({ status: 'failed', usage: { inputTokens: 500 } });
+    expect(result.tasks[0].lastError).toContain('timed out after 1000 ms');
+    expect(result.budget).toMatchObject({ used: { tokens: 500 }, reserved: { tokens: 0 } });
+  });
+
   it('a cancelled attempt aborts its HTTP request', async ({ onTestFinished }) => {
     const worker = await llmWorker(onTestFinished);
     const handle = await startRun(

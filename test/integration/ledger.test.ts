@@ -65,8 +65,10 @@ describe('team runs sharing one ledger (shared dev server)', () => {
     );
     await waitFor('the victim to hold a ledger slot', async () => (await ledgerStatus(client, ledger)).inFlight === 1);
 
+    // The ledger refuses the spender's extension past its maxTokens (its attempt goes to adjudication), but the
+    // usage was reported already: charged truthfully, it crosses the limit and the cascade aborts both runs.
     const spender = await startRun(
-      plan('spender', ledger, [{ key: 'expensive', executor: spends(1_500) }]),
+      plan('spender', ledger, [{ key: 'expensive', executor: spends(1_500) }], { awaitAdjudication: false }),
       worker.taskQueue,
     );
     const result = await victim.result();
@@ -79,7 +81,9 @@ describe('team runs sharing one ledger (shared dev server)', () => {
         actor: `ledger:${ledger}`,
       }),
     ]);
-    await spender.result();
+    expect((await spender.result()).adjudications).toEqual([
+      expect.objectContaining({ key: 'expensive', code: 'TEAM_TASK_BUDGET_EXCEEDED' }),
+    ]);
     const status = await ledgerStatus(client, ledger);
     expect(status).toMatchObject({ used: { tokens: 1_500 }, exhausted: { reason: 'max-tokens' }, inFlight: 0 });
     expect(status.lastAbort?.runs).toEqual(expect.arrayContaining([victim.workflowId]));

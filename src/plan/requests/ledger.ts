@@ -59,6 +59,15 @@ export const SettleRequestSchema = z
   .strict();
 export type SettleRequest = z.infer<typeof SettleRequestSchema>;
 
+/**
+ * A running attempt's slot grows by `extension`: its run granted the attempt that much more. `extensionId` is the
+ * run's name for this one extension, so a retried request grows the slot once.
+ */
+export const ExtendRequestSchema = z
+  .object({ attemptId, extensionId: z.string().min(1).max(200), extension: reservation })
+  .strict();
+export type ExtendRequest = z.infer<typeof ExtendRequestSchema>;
+
 export const RenewRequestSchema = z.object({ attemptId }).strict();
 export type RenewRequest = z.infer<typeof RenewRequestSchema>;
 
