@@ -17,7 +17,6 @@ import {
 import { TeamrunError } from '../errors';
 import { ledgerBudgetReason } from './limits';
 import type { AttemptOutcome, BudgetReason, Claim, Reservation } from '../team/types';
-import type { LedgerExtensions } from '../workflows/handlers';
 
 /** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
 export class AttemptNotStarted extends TeamrunError {
@@ -238,4 +237,13 @@ function refusalOf(err: unknown): LedgerRefusalDetails | null {
   if (!(cause instanceof ApplicationFailure) || cause.type !== LEDGER_FAILURE_TYPES.refused) return null;
   const details = cause.details?.[0] as LedgerRefusalDetails | undefined;
   return { reason: details?.reason ?? 'unknown', message: cause.message };
+}
+
+/** The shared ledger's side of an extension, as the run's extendReservation asks it; absent when the run has no ledger. */
+export interface LedgerExtensions {
+  /** Resolves null once the ledger granted it too, or the refusal's budget reason and message. */
+  extend(
+    attemptId: string,
+    extension: { tokens: number; usd: number },
+  ): Promise<{ reason: string; message: string } | null>;
 }

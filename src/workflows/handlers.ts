@@ -21,6 +21,7 @@ import {
   type UpdateMessage,
 } from './messages';
 import { agentStepsSignal, steerRule } from './agents';
+import type { LedgerExtensions } from '../ledger/run-ledger';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 
 /** What an update calls: its validator's check and the rule that applies it. */
@@ -46,15 +47,6 @@ type RuleOf<M> =
 
 /** The rule of every message of the table: a message without one does not compile. */
 export type MessageRules = { [K in keyof TeamRunMessages]: RuleOf<TeamRunMessages[K]> };
-
-/** The shared ledger's side of an extension (src/ledger/run-ledger.ts); absent when the run has no ledger. */
-export interface LedgerExtensions {
-  /** Resolves null once the ledger granted it too, or the refusal's budget reason and message. */
-  extend(
-    attemptId: string,
-    extension: { tokens: number; usd: number },
-  ): Promise<{ reason: string; message: string } | null>;
-}
 
 /** Each message mapped to the run's rule; the views that hold timestamps get their ISO twins here. */
 export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExtensions): MessageRules {
