@@ -1,4 +1,5 @@
 import { count, duration, table } from '../src/format';
+import type { AgentBenchResult } from './agent';
 import type { CostResult } from './cost';
 import { formatCost } from './cost-report';
 import type { FailoverResult } from './failover';
@@ -32,6 +33,8 @@ export interface BenchReport {
   pace: PaceResult;
   wide: WideResult;
   load: LoadResult;
+  /** (10): absent from reports written before it existed. */
+  agent?: AgentBenchResult;
   targets: Target[];
 }
 
@@ -361,6 +364,7 @@ export function formatReport(report: BenchReport): string {
       ]),
     ),
     '',
+    ...(report.agent ? [formatAgent(report.agent), ''] : []),
     'targets',
     table(
       ['target', 'goal', 'measured', ''],
@@ -368,4 +372,26 @@ export function formatReport(report: BenchReport): string {
     ),
   );
   return out.join('\n');
+}
+
+/** (10): an agent task's steps against the same loop written by hand on Temporal. */
+export function formatAgent(agent: AgentBenchResult): string {
+  const { agents, turns, rounds } = agent.settings;
+  return [
+    `(10) agent steps: ${agents} agent(s) one after another, ${turns} model calls each (each but the last asks ` +
+      `for one tool call: ${agent.steps} steps a run), zero-delay local model server, one worker, ${rounds} round(s)`,
+    table(
+      ['', 'ms/step (median)', 'history events/step', 'journal events/step'],
+      [
+        [
+          'teamRun (agent kind)',
+          agent.teamRun.msPerStep.toFixed(1),
+          agent.teamRun.runEventsPerStep.toFixed(2),
+          agent.teamRun.journalEventsPerStep.toFixed(2),
+        ],
+        ['bare (activity per call)', agent.bare.msPerStep.toFixed(1), agent.bare.eventsPerStep.toFixed(2), '-'],
+      ],
+    ),
+    `ratio teamRun / bare per step: ${agent.ratio.toFixed(2)}`,
+  ].join('\n');
 }

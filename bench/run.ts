@@ -3,21 +3,23 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Runtime, DefaultLogger } from '@temporalio/worker';
-import { startBenchEnv, spawnWorker } from './env';
+import { measureAgents, type AgentBenchSettings } from './agent';
 import { costScenarios, measureCost, startCostWorkers } from './cost';
+import { startBenchEnv, spawnWorker, type BenchEnv } from './env';
 import { measureFailover } from './failover';
 import { measureInterrupts } from './interrupt';
 import { measureLoad } from './load';
 import { measurePace } from './pace';
 import { measureWide } from './wide';
-import { formatReport, targetsOf, type BenchReport } from './report';
+import { formatAgent, formatReport, targetsOf, type BenchReport } from './report';
 import { measureScale } from './scale';
 import { measureThroughput } from './throughput';
 
 /**
- * `npm run bench [-- --quick]`: every benchmark of docs/benchmarks.md on an embedded dev server
- * of its own. Prints the tables and writes the figures to .bench/ as JSON. Builds the CLI first
- * (the cost section runs `teamrun worker` as users start it, from dist/).
+ * `npm run bench [-- --quick] [--only agent]`: every benchmark of docs/benchmarks.md (or only the
+ * agent one) on an embedded dev server of its own. Prints the tables and writes the figures to
+ * .bench/ as JSON. Builds the CLI first (the cost section runs `teamrun worker` as users start it,
+ * from dist/).
  */
 const SETTINGS = {
   full: {
@@ -33,6 +35,7 @@ const SETTINGS = {
     pace: { attempts: 10, attemptMs: 90_000, ttlMs: 30_000 },
     wide: { tasks: 5_000, teammates: 1_000, taskMs: 5_000, workers: 4 },
     load: { runs: 20, tasksPerRun: 50, teammates: 4, taskMs: 300, passes: 2 },
+    agent: { agents: 4, turns: 50, rounds: 3 },
   },
   // A smoke run: small enough for a few minutes, with a low handover threshold so continue-as-new still happens.
   quick: {
@@ -47,6 +50,7 @@ const SETTINGS = {
     pace: { attempts: 4, attemptMs: 12_000, ttlMs: 6_000 },
     wide: { tasks: 400, teammates: 100, taskMs: 2_000, workers: 2 },
     load: { runs: 5, tasksPerRun: 20, teammates: 4, taskMs: 300, passes: 1 },
+    agent: { agents: 2, turns: 10, rounds: 1 },
   },
 } as const;
 
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
   execFileSync('npm', ['run', 'build'], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
   log(`starting a dev server for the ${mode} benchmark...`);
   const env = await startBenchEnv();
+  if (process.argv.includes('--only')) return onlyAgent(env, mode, log);
   try {
     const taskQueue = 'bench-main';
     const worker = await spawnWorker(env, taskQueue, 'bench-worker');
@@ -89,6 +94,8 @@ async function main(): Promise<void> {
     const failover = await measureFailover(env, settings.failoverTrials, settings.ttlMs);
     log(`(6) scale: ${settings.scaleTasks} tasks`);
     const scale = await measureScale(env, settings.scaleTasks, 64, log, settings.scaleEvery);
+    log(agentLine(settings.agent));
+    const agent = await measureAgents(env, settings.agent, log);
     const cpus = os.cpus();
     const partial = {
       mode,
@@ -110,6 +117,7 @@ async function main(): Promise<void> {
       pace,
       wide,
       load,
+      agent,
     } satisfies Omit<BenchReport, 'targets'>;
     const report: BenchReport = { ...partial, targets: targetsOf(partial) };
     const dir = path.resolve(__dirname, '..', '.bench');
@@ -118,6 +126,36 @@ async function main(): Promise<void> {
     writeFileSync(path.join(dir, `${startedAt.replace(/[:.]/g, '-')}-${mode}.json`), json);
     writeFileSync(path.join(dir, `latest-${mode}.json`), json);
     process.stdout.write(`${formatReport(report)}\n\nfigures written to .bench/latest-${mode}.json\n`);
+  } finally {
+    await env.close();
+  }
+}
+
+const agentLine = (s: AgentBenchSettings) =>
+  `(10) agent steps: ${s.agents} agents x ${s.turns} model calls, ${s.rounds} round(s)`;
+
+/** `--only agent`: the agent benchmark alone (it needs no other), written to .bench/latest-agent-<mode>.json. */
+async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
+  const only = process.argv[process.argv.indexOf('--only') + 1];
+  try {
+    if (only !== 'agent') throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent" does)`);
+    const settings = SETTINGS[mode].agent;
+    log(agentLine(settings));
+    const loadAtStart = os.loadavg();
+    const agent = await measureAgents(env, settings, log);
+    const machine = { cpus: os.cpus().length, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() } };
+    const dir = path.resolve(__dirname, '..', '.bench');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, `latest-agent-${mode}.json`),
+      `${JSON.stringify({ mode, machine, agent }, null, 2)}\n`,
+    );
+    const load = (l: number[]) => l.map((n) => n.toFixed(1)).join('/');
+    process.stdout.write(
+      `${formatAgent(agent)}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
+        `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\n` +
+        `figures written to .bench/latest-agent-${mode}.json\n`,
+    );
   } finally {
     await env.close();
   }

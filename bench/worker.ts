@@ -2,10 +2,12 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config/config';
 import { createWorker } from '../src/worker/create-worker';
 import { bareActivities } from './bare-activity';
+import { bareAgentActivities } from './bare-agent';
 
 /**
  * The benchmark's worker process: teamrun's own worker (src/worker/create-worker.ts, the same
- * options) with the bare baseline's trivial activity registered too, so both run side by side.
+ * options) with the bare baselines' activities (a trivial one, an agent's model and tool calls)
+ * registered too, so both run side by side.
  */
 async function main(): Promise<void> {
   if (process.env.BENCH_TRACE_ACTIVITIES) {
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
     config,
     identity: process.env.TEAMRUN_WORKER_IDENTITY,
     workflowBundle: bundle ? { codePath: bundle } : undefined,
-    activities: bareActivities,
+    activities: { ...bareActivities, ...bareAgentActivities },
   });
   process.stdout.write(`teamrun worker ready: ${worker.options.identity} queue ${worker.options.taskQueue}\n`);
   await worker.run();

@@ -1,3 +1,4 @@
-/** The benchmark worker's workflows: teamrun's own and the bare baseline, bundled together for one worker. */
+/** The benchmark worker's workflows: teamrun's own and the bare baselines, bundled together for one worker. */
 export * from '../src/workflows';
 export { bareRun, baselineRun } from './baseline-workflow';
+export { bareAgentRun } from './bare-agent-workflow';

@@ -239,7 +239,7 @@ function refusalOf(err: unknown): LedgerRefusalDetails | null {
   return { reason: details?.reason ?? 'unknown', message: cause.message };
 }
 
-/** The shared ledger's side of an extension, as the run's extendReservation asks it; absent when the run has no ledger. */
+/** The shared ledger's side of an extension, as extendReservation asks it; absent when the run has no ledger. */
 export interface LedgerExtensions {
   /** Resolves null once the ledger granted it too, or the refusal's budget reason and message. */
   extend(

@@ -58,6 +58,11 @@ export function buildReport(
       `The run's result lists ${final.tasks.length} of ${final.stats?.total} tasks; the others show attempts only.`,
     );
   }
+  if (facts.stepsDropped) {
+    notes.push(
+      `The timeline shows the first ${facts.steps.length} agent steps; ${facts.stepsDropped} more are left out.`,
+    );
+  }
   const close = facts.close;
   if (close?.kind === 'cancelled' && close.result?.cancellation) {
     notes.push(
@@ -85,6 +90,7 @@ export function buildReport(
     spawned: spawnedOf(facts, tasks),
     leases: leaseRecords(attempts),
     control: facts.control,
+    steps: facts.steps,
     adjudications: final ? final.adjudications.map(adjudicationRow) : null,
     budget: budgetOf(facts, attempts, final),
     notes,

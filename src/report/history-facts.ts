@@ -5,7 +5,7 @@
 import type { AttemptLogs, RunTaskInput } from '../activities/interface';
 import type { RunResult } from '../contract';
 import type { TeamPlanInput, Usage } from '../plan/schema';
-import type { ControlRecord } from './model';
+import type { AgentStepRecord, ControlRecord } from './model';
 
 export type AttemptLink = { url: string; label?: string };
 
@@ -56,4 +56,7 @@ export interface HistoryFacts {
   close: WorkflowClose | null;
   attempts: HistoryAttempt[];
   control: ControlRecord[];
+  /** Agent steps; `stepsDropped` counts those past REPORT_STEPS_MAX. */
+  steps: AgentStepRecord[];
+  stepsDropped: number;
 }

@@ -7,6 +7,7 @@ import {
 } from '@temporalio/common';
 import { tsToMs, type History } from '../sdk/proto';
 import {
+  AGENT_STEPS_SIGNAL,
   ATTEMPT_RUNNING_SIGNAL,
   expandRunTaskInput,
   type AttemptEvidence,
@@ -19,6 +20,7 @@ import {
 import { foreignResultOutcome, type ForeignActivityInput } from '../team/foreign-activity';
 import type { TeamPlanInput } from '../plan/schema';
 import type { RunResult } from '../contract';
+import { REPORT_STEPS_MAX, agentStepsOf } from './agent-steps';
 import type { ControlRecord } from './model';
 import type { AttemptLink, AttemptPrinted, HistoryAttempt, HistoryFacts } from './history-facts';
 
@@ -48,7 +50,15 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
 /** Decodes the histories of one team run, oldest run first (several when it continued as new). */
 /** `workflowId`: the run's, which a compact attempt input leaves out (its lease id names it). */
 export function readHistories(histories: History[], workflowId = ''): HistoryFacts {
-  const facts: HistoryFacts = { plan: null, startedAt: 0, close: null, attempts: [], control: [] };
+  const facts: HistoryFacts = {
+    plan: null,
+    startedAt: 0,
+    close: null,
+    attempts: [],
+    control: [],
+    steps: [],
+    stepsDropped: 0,
+  };
   histories.forEach((history, runIndex) => {
     const scheduled = new Map<string, HistoryAttempt>();
     const updates = new Map<string, ControlRecord>();
@@ -189,6 +199,14 @@ function readEvent(
   const signaled = event.workflowExecutionSignaledEventAttributes;
   // A worker telling the run where its long attempts run (`attemptRunning`) is plumbing, not a control message.
   if (signaled?.signalName === ATTEMPT_RUNNING_SIGNAL) return;
+  // An agent's steps are drawn on the timeline, not listed as control.
+  if (signaled?.signalName === AGENT_STEPS_SIGNAL) {
+    const steps = agentStepsOf(first(signaled.input), at);
+    const room = Math.max(0, REPORT_STEPS_MAX - facts.steps.length);
+    facts.steps.push(...steps.slice(0, room));
+    facts.stepsDropped += Math.max(0, steps.length - room);
+    return;
+  }
   if (signaled) {
     facts.control.push(
       controlRecord('signal', signaled.signalName ?? '?', first(signaled.input), at, signaled.identity ?? null),
@@ -326,6 +344,7 @@ function controlRecord(
     summary =
       `message ${text(fields.from) ?? '?'} ` +
       `→ ${text(fields.to) ?? '?'}${text(fields.subject) ? `: ${text(fields.subject)}` : ''}`;
+  else if (name === 'steerTask') summary = `steer ${key ?? '?'}: ${(text(fields.text) ?? '').slice(0, 120)}`;
   else if (name === 'readInbox') summary = `${key ?? '?'} reads its inbox${fields.peek === true ? ' (peek)' : ''}`;
   else summary = name;
   if (reason) summary += `: ${reason}`;

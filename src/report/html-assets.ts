@@ -24,6 +24,17 @@ h2 { font-size: 16px; margin: 24px 0 8px; }
 body[data-filter="tasks"] section[data-kind]:not([data-kind="tasks"]),
 body[data-filter="control"] section[data-kind]:not([data-kind="control"]),
 body[data-filter="budget"] section[data-kind]:not([data-kind="budget"]) { display: none; }
+#timeline[data-steps="model"] .row:not(.axis) .track > :not(.step-model),
+#timeline[data-steps="tools"] .row:not(.axis) .track > :not(.step-tool),
+#timeline[data-steps="system"] .row:not(.axis) .track > :not(.sys) { display: none; }
+.filters.steps { position: static; border: none; padding: 0 0 8px; }
+.step { position: absolute; top: 3px; transform: translateX(-50%); font-size: 10px; line-height: 14px;
+  text-shadow: 0 0 2px #fff, 0 0 2px #fff; }
+.step-model, .step-sample.step-model { color: #0f6b8f; }
+.step-tool, .step-sample.step-tool { color: #b5560b; }
+.step.failed { color: var(--bad); }
+.step-sample { margin: 0 4px 0 10px; font-size: 10px; }
+.mark.steer, .mark-sample.steer { color: var(--run); }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .03em; }
@@ -112,6 +123,18 @@ export const SCRIPT = `
       var kind = e.currentTarget.getAttribute('data-filter');
       show(kind);
       if (location.hash !== '#' + kind) location.hash = kind;
+    });
+  }
+  // The timeline's step filter: which steps its rows show (the axis row has no steps, so it stays).
+  var timeline = document.getElementById('timeline');
+  var stepButtons = document.querySelectorAll('button[data-steps]');
+  for (var j = 0; j < stepButtons.length; j++) {
+    stepButtons[j].addEventListener('click', function (e) {
+      var steps = e.currentTarget.getAttribute('data-steps');
+      timeline.setAttribute('data-steps', steps);
+      for (var k = 0; k < stepButtons.length; k++) {
+        stepButtons[k].setAttribute('aria-pressed', String(stepButtons[k].getAttribute('data-steps') === steps));
+      }
     });
   }
   window.addEventListener('hashchange', function () { show(location.hash.slice(1)); });

@@ -20,7 +20,7 @@ export function ganttRow(task: TaskReport, report: RunReport, end: number): stri
         `${a.activityId} · ${a.holder}${a.worker ? ` @${a.worker}` : ''} ` +
         `· ${a.outcome}${a.detail ? `: ${a.detail}` : ''}`;
       return (
-        `<span class="bar o-${a.outcome}" style="left:${pct(from)}%;width:${width.toFixed(2)}%" ` +
+        `<span class="bar sys o-${a.outcome}" style="left:${pct(from)}%;width:${width.toFixed(2)}%" ` +
         `title="${esc(tip)}">${esc(`#${a.fencingToken}`)}</span>`
       );
     })
@@ -35,7 +35,7 @@ export function ganttRow(task: TaskReport, report: RunReport, end: number): stri
           `-> ${a.decision.decision} by ${a.decision.actor ?? '?'}`
         : `waiting for a human since +${duration(a.requestedAt - report.startedAt)}: ${a.code}`;
       return (
-        `<span class="wait${a.decision ? '' : ' open'}" ` +
+        `<span class="wait sys${a.decision ? '' : ' open'}" ` +
         `style="left:${pct(a.requestedAt)}%;width:${width.toFixed(2)}%" ` +
         `title="${esc(tip)}">${a.decision ? '' : 'waiting'}</span>`
       );
@@ -46,7 +46,7 @@ export function ganttRow(task: TaskReport, report: RunReport, end: number): stri
       .filter((c) => c.name === 'interruptTask' && c.key === task.key)
       .map(
         (c) =>
-          `<span class="mark" style="left:${pct(c.at)}%" ` +
+          `<span class="mark sys" style="left:${pct(c.at)}%" ` +
           `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">◆</span>`,
       ),
     // The conversation: each message sent with the sendMessage update, on its recipient's row.
@@ -54,15 +54,31 @@ export function ganttRow(task: TaskReport, report: RunReport, end: number): stri
       .filter((c) => c.name === 'sendMessage' && c.key === task.key)
       .map(
         (c) =>
-          `<span class="mark message" style="left:${pct(c.at)}%" ` +
+          `<span class="mark sys message" style="left:${pct(c.at)}%" ` +
           `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">✉</span>`,
       ),
     ...(report.adjudications ?? [])
       .filter((a) => a.key === task.key && a.decision)
       .map(
         (a) =>
-          `<span class="mark decision" style="left:${pct(a.decision!.decidedAt)}%" ` +
+          `<span class="mark sys decision" style="left:${pct(a.decision!.decidedAt)}%" ` +
           `title="${esc(`${a.decision!.decision} by ${a.decision!.actor ?? '?'}`)}">✔</span>`,
+      ),
+    // A person's guidance to an agent: the run's step, like an interruption.
+    ...report.control
+      .filter((c) => c.name === 'steerTask' && c.key === task.key)
+      .map(
+        (c) =>
+          `<span class="mark sys steer" style="left:${pct(c.at)}%" ` +
+          `title="${esc(`${c.summary}${c.verdict ? ` -> ${c.verdict}` : ''}`)}">✎</span>`,
+      ),
+    // The agent's own steps: each model call and each tool call, filtered apart from the run's.
+    ...report.steps
+      .filter((s) => s.key === task.key)
+      .map(
+        (s) =>
+          `<span class="step step-${s.kind}${s.ok ? '' : ' failed'}" style="left:${pct(s.at)}%" ` +
+          `title="${esc(`${s.summary} (attempt token ${s.fencingToken})`)}">${s.kind === 'model' ? '●' : '▲'}</span>`,
       ),
   ].join('');
   return (

@@ -39,6 +39,7 @@ export function webUiLinks(report: Pick<RunReport, 'webUi' | 'workflowId' | 'run
 /**
  * The report as ONE self-contained HTML page: inline CSS, inline script, inline SVG, no network.
  * Sections carry `data-kind` (tasks / control / budget); the filter buttons show one kind or all.
+ * The timeline's own buttons show one kind of step (model calls, tool calls, the run's) or all.
  * The report's data is embedded as JSON too (`#teamrun-report`), for anyone who wants to script it.
  */
 export function renderReportHtml(report: RunReport): string {
@@ -92,11 +93,13 @@ export function renderReportHtml(report: RunReport): string {
   <h2>Task graph</h2>
   ${graphSection(report)}
 </section>
-<section id="timeline" data-kind="tasks">
+<section id="timeline" data-kind="tasks" data-steps="all">
   <h2>Timeline</h2>
+  ${stepFilters(report)}
   <div class="legend">${OUTCOMES.map((o) => `<span class="bar-sample o-${o}"></span>${o}`).join(' ')}
     <span class="bar-sample wait-sample"></span>waiting for a human
-    <span class="mark-sample">◆</span>interruption <span class="mark-sample decision">✔</span>decision</div>
+    <span class="mark-sample">◆</span>interruption <span class="mark-sample decision">✔</span>decision
+    ${report.steps.length ? STEP_LEGEND : ''}</div>
   <div class="gantt">
     ${report.tasks.map((task) => ganttRow(task, report, end)).join('\n')}
     ${axisRow(end - report.startedAt)}
@@ -155,6 +158,26 @@ ${spawnedSection(report)}
 </body>
 </html>
 `;
+}
+
+const STEP_LEGEND =
+  '<span class="mark-sample steer">✎</span>steer <span class="step-sample step-model">●</span>model call ' +
+  '<span class="step-sample step-tool">▲</span>tool call';
+
+/**
+ * Which steps the timeline shows: all, an agent's model calls, its tool calls, or the run's own
+ * (system) steps: attempts, waits, interruptions, messages, steers and decisions.
+ */
+function stepFilters(report: RunReport): string {
+  const models = report.steps.filter((s) => s.kind === 'model').length;
+  const tools = report.steps.length - models;
+  const button = (kind: string, label: string) =>
+    `<button type="button" data-steps="${kind}" aria-pressed="${kind === 'all'}">${label}</button>`;
+  return (
+    `<nav class="filters steps" aria-label="Steps">${button('all', 'Every step')}` +
+    `${button('model', `Model (${models})`)}${button('tools', `Tools (${tools})`)}` +
+    `${button('system', 'System')}</nav>`
+  );
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -82,6 +82,20 @@ export interface ControlRecord {
   verdict: string | null;
 }
 
+/**
+ * One step of an agent task (from the worker's `agentSteps` signals): a model call or a tool call.
+ * `at` is when the run received the batch holding it (batches leave at most every 250 ms).
+ */
+export interface AgentStepRecord {
+  at: number;
+  key: string;
+  fencingToken: number;
+  kind: 'model' | 'tool';
+  turn: number;
+  summary: string;
+  ok: boolean;
+}
+
 /** A lease that expired, and the attempt that re-leased the task (if any). */
 export interface LeaseRecord {
   at: number;
@@ -135,6 +149,8 @@ export interface RunReport {
   spawned: SpawnedTasks;
   leases: LeaseRecord[];
   control: ControlRecord[];
+  /** Agent tasks' model and tool steps, oldest first (at most REPORT_STEPS_MAX). */
+  steps: AgentStepRecord[];
   /** Null when neither the result nor a query could say (an open run with no worker). */
   adjudications: AdjudicationRow[] | null;
   budget: {

@@ -73,6 +73,8 @@ function facts(attempts: HistoryAttempt[], control: ControlRecord[] = []): Histo
     startedAt: T0,
     close: null,
     attempts,
+    steps: [],
+    stepsDropped: 0,
     control,
   };
 }
