@@ -8,7 +8,7 @@ import { ledgerHandle } from '../../src/ledger/handle';
 import { adjudicationsQuery, eventsQuery } from '../../src/workflows/messages';
 import { historyAttempts } from '../helpers/history';
 import { startRun, testClient, testConfig, uniqueQueue } from '../helpers/env';
-import { workerForTest } from '../helpers/scenario';
+import { allTaskViews, workerForTest } from '../helpers/scenario';
 
 const usageLine = (tokens: number) => `echo '::teamrun-usage::{"outputTokens":${tokens}}'`;
 
@@ -59,8 +59,11 @@ describe.concurrent('live reservations on a real dev server', () => {
     expect(result.budget.used.tokens).toBeGreaterThan(1_000 - 100 * 7);
     const records = await handle.query(adjudicationsQuery);
     expect(records).toHaveLength(100);
-    expect(new Set(records.map((r) => r.code))).toEqual(new Set(['TEAM_TASK_BUDGET_EXCEEDED']));
-    const charged = result.tasks.reduce((sum, t) => sum + t.usage.outputTokens, 0);
+    // Each one refused more budget; anything else (a lease lost, an interrupt) is named with its reason.
+    expect(records.filter((r) => r.code !== 'TEAM_TASK_BUDGET_EXCEEDED').map((r) => [r.key, r.code, r.reason])).toEqual(
+      [],
+    );
+    const charged = (await allTaskViews(handle)).reduce((sum, t) => sum + t.usage.outputTokens, 0);
     expect(charged).toBe(result.budget.used.tokens);
     const closed = closedPerTask((await historyAttempts(handle)).filter((a) => a.activityType === 'runTask'));
     expect(closed.size).toBe(100);
