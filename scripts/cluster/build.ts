@@ -1,7 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../src/devserver/binary';
+import { goBuild } from '../../src/devserver/go-build';
 
 /**
  * The Temporal server the cluster runs: the one inside the `temporal` CLI teamrun's dev server
@@ -48,60 +48,22 @@ export function builtServer(version = TEMPORAL_SERVER_VERSION): ServerBuild | nu
 export function ensureServerBuild(log: (line: string) => void, version = TEMPORAL_SERVER_VERSION): ServerBuild {
   const done = builtServer(version);
   if (done) return done;
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.status !== 0) {
-    throw Object.assign(
-      new Error(
-        `building the Temporal server ${version} needs the Go toolchain ("go" on PATH): ${go.error?.message ?? go.stderr}`,
-      ),
-      {
-        code: 'GO_NOT_FOUND',
-      },
-    );
-  }
   const began = Date.now();
-  log(`building Temporal server ${version} with ${go.stdout.trim()} (once; cached in ${buildDir(version)})`);
-  const module = JSON.parse(
-    execFileSync('go', ['mod', 'download', '-json', `go.temporal.io/server@${version}`], {
-      encoding: 'utf8',
-      maxBuffer: 16 << 20,
-    }),
-  ) as { Dir?: string; Error?: string };
-  if (!module.Dir)
-    throw Object.assign(new Error(`go mod download go.temporal.io/server@${version}: ${module.Error}`), {
-      code: 'GO_DOWNLOAD_FAILED',
-    });
   const dir = buildDir(version);
-  const scratch = `${dir}.partial`;
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(path.join(scratch, 'bin'), { recursive: true });
-  // Built inside the module's own directory, so its go.mod (and every replace in it) applies as
-  // upstream builds it. `nice`: the build takes minutes of every core it can get.
-  const built = spawnSync(
-    'nice',
-    [
-      '-n',
-      '10',
-      'go',
-      'build',
-      '-trimpath',
-      '-ldflags',
-      '-s -w',
-      '-o',
-      path.join(scratch, 'bin') + path.sep,
-      './cmd/server',
-      './cmd/tools/sql',
-    ],
-    { cwd: module.Dir, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, GOFLAGS: '-mod=mod' } },
-  );
-  if (built.status !== 0)
-    throw Object.assign(new Error(`go build of Temporal server ${version} failed (exit ${built.status})`), {
-      code: 'GO_BUILD_FAILED',
-    });
+  const { scratch, moduleDir } = goBuild({
+    what: 'Temporal server',
+    module: 'go.temporal.io/server',
+    version,
+    packages: ['./cmd/server', './cmd/tools/sql'],
+    dir,
+    output: (bin) => bin + path.sep,
+    fail: (code, message) => Object.assign(new Error(message), { code }),
+    log,
+  });
   renameSync(path.join(scratch, 'bin', 'server'), path.join(scratch, 'bin', 'temporal-server'));
   renameSync(path.join(scratch, 'bin', 'sql'), path.join(scratch, 'bin', 'temporal-sql-tool'));
   // The module cache is read-only; the copy is made writable so `rm -rf .teamrun` works for anyone.
-  cpSync(path.join(module.Dir, 'schema', 'postgresql', 'v12'), path.join(scratch, 'schema', 'postgresql', 'v12'), {
+  cpSync(path.join(moduleDir, 'schema', 'postgresql', 'v12'), path.join(scratch, 'schema', 'postgresql', 'v12'), {
     recursive: true,
   });
   makeWritable(path.join(scratch, 'schema'));

@@ -1,4 +1,4 @@
-import http from 'node:http';
+import { postToGateway } from '../activities/gateway-request';
 import { CliError } from './context';
 
 /**
@@ -18,11 +18,6 @@ export function gatewayFromEnv(): { socket: string; secret: string } | null {
   return socket && secret ? { socket, secret } : null;
 }
 
-/** Longer than the gateway waits for its run (60 s), so the gateway's own answer comes first. */
-const GATEWAY_TIMEOUT_MS = 75_000;
-/** A readInbox answer is at most one batch of bounded messages; anything bigger is not the gateway. */
-const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-
 /**
  * Sends a request to the run as the attempt, through its worker's gateway: the worker adds who it
  * is from and sends it with its own client and codec. Resolves with the run's verdict; a refusal
@@ -33,31 +28,7 @@ export async function askGateway<T>(
   message: 'sendMessage' | 'readInbox' | 'addTasks' | 'reserve',
   body: Record<string, unknown>,
 ): Promise<T> {
-  const text = await new Promise<string>((resolve, reject) => {
-    const req = http.request(
-      {
-        socketPath: gateway.socket,
-        path: `/${message}`,
-        method: 'POST',
-        headers: { authorization: `Bearer ${gateway.secret}`, 'content-type': 'application/json' },
-        timeout: GATEWAY_TIMEOUT_MS,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) req.destroy(new Error(`answer over ${MAX_ANSWER_BYTES} bytes`));
-          else chunks.push(chunk);
-        });
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer in ${GATEWAY_TIMEOUT_MS / 1000} s`)));
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  }).catch((err: Error) => {
+  const text = await postToGateway(gateway, message, body).catch((err: Error) => {
     throw new CliError(
       `${message}: the worker's attempt gateway ($TEAMRUN_ATTEMPT_SOCKET) did not answer: ${err.message}`,
     );

@@ -9,18 +9,19 @@
  * `/`; the query API (`/api/traces`, `/api/services`) is complete. `JAEGER_UI_ASSETS` names a
  * directory of a built jaeger-ui to serve instead (Jaeger's `ui.assets_path`).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TeamrunError } from '../errors';
 import { projectRoot } from './binary';
+import { goBuild, type GoBuildFailure } from './go-build';
 
 export const JAEGER_MODULE = 'github.com/jaegertracing/jaeger';
 export const JAEGER_VERSION = 'v1.76.0';
 
 export class JaegerError extends TeamrunError {
   constructor(
-    readonly code: 'GO_NOT_FOUND' | 'GO_DOWNLOAD_FAILED' | 'GO_BUILD_FAILED' | 'JAEGER_NOT_READY',
+    readonly code: GoBuildFailure | 'JAEGER_NOT_READY',
     message: string,
   ) {
     super(message);
@@ -43,43 +44,17 @@ export function jaegerBinary(version = JAEGER_VERSION): string {
 export function ensureJaegerBuild(log: (line: string) => void, version = JAEGER_VERSION): string {
   const binary = jaegerBinary(version);
   if (existsSync(binary)) return binary;
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.status !== 0)
-    throw new JaegerError('GO_NOT_FOUND', `building Jaeger ${version} needs the Go toolchain ("go" on PATH)`);
   const began = Date.now();
-  log(`building Jaeger ${version} with ${go.stdout.trim()} (once; cached in ${jaegerDir(version)})`);
-  const download = spawnSync('go', ['mod', 'download', '-json', `${JAEGER_MODULE}@${version}`], {
-    encoding: 'utf8',
-    maxBuffer: 16 << 20,
+  const { scratch } = goBuild({
+    what: 'Jaeger',
+    module: JAEGER_MODULE,
+    version,
+    packages: ['./cmd/jaeger'],
+    dir: jaegerDir(version),
+    output: (bin) => path.join(bin, 'jaeger'),
+    fail: (code, message) => new JaegerError(code, message),
+    log,
   });
-  const module = JSON.parse(download.stdout || '{}') as { Dir?: string; Error?: string };
-  if (!module.Dir)
-    throw new JaegerError(
-      'GO_DOWNLOAD_FAILED',
-      `go mod download ${JAEGER_MODULE}@${version}: ${module.Error ?? download.stderr}`,
-    );
-  const scratch = `${jaegerDir(version)}.partial`;
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(path.join(scratch, 'bin'), { recursive: true });
-  // `nice`: the build takes minutes of every core it can get.
-  const built = spawnSync(
-    'nice',
-    [
-      '-n',
-      '10',
-      'go',
-      'build',
-      '-trimpath',
-      '-ldflags',
-      '-s -w',
-      '-o',
-      path.join(scratch, 'bin', 'jaeger'),
-      './cmd/jaeger',
-    ],
-    { cwd: module.Dir, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, GOFLAGS: '-mod=mod' } },
-  );
-  if (built.status !== 0)
-    throw new JaegerError('GO_BUILD_FAILED', `go build of Jaeger ${version} failed (exit ${built.status})`);
   rmSync(jaegerDir(version), { recursive: true, force: true });
   renameSync(scratch, jaegerDir(version));
   const mb = (statSync(binary).size / 1e6).toFixed(1);
