@@ -153,8 +153,9 @@ describe('the did-you-mean search is bounded', () => {
     expect(unknown).toHaveLength(30);
     for (const p of unknown) expect(p.message).toMatch(/\(did you mean "task-\d{6}-build-step-of-[a-z-]+"\?\)/);
     expect(unknown[29].message).toContain(`did you mean "${key(19_979)}"`);
-    // A generous bound for a loaded machine: ~150 ms measured; the search before the index took minutes on keys this long.
-    expect(ms).toBeLessThan(5_000);
+    // A guard against the quadratic search, not a speed target: ~150 ms measured alone, 5-7 s seen
+    // with eight test suites on two cores; the search before the index took minutes on keys this long.
+    expect(ms).toBeLessThan(30_000);
   });
 
   it('thousands of misspelt long keys still validate fast (suggestions stop at the budget)', () => {
@@ -166,6 +167,7 @@ describe('the did-you-mean search is bounded', () => {
     }));
     const started = performance.now();
     expect(problemsOf(plan(tasks))).toHaveLength(4_999);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // As above: a guard against minutes of search, generous for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 });
