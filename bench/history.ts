@@ -48,9 +48,11 @@ function activitiesOf(events: HistoryEvent[]): ActivityRecord[] {
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled) {
       const payload = scheduled.input?.payloads?.[0]?.data;
-      // runTask's input names its task; the bare baseline's trivial activity takes the key itself.
+      // The bare baseline's trivial activity takes the key itself; runTask's whole input names its task, and a
+      // compact one leaves it to the activity id (`<key>#<fencing token>`).
       const input: unknown = payload ? JSON.parse(Buffer.from(payload).toString('utf8')) : '';
-      const taskKey = typeof input === 'string' ? input : ((input as { taskKey?: string }).taskKey ?? '');
+      const fromId = (scheduled.activityId ?? '').replace(/#\d+$/, '');
+      const taskKey = typeof input === 'string' ? input : ((input as { taskKey?: string }).taskKey ?? fromId);
       byScheduledId.set(String(event.eventId), {
         taskKey,
         scheduledAt: at,

@@ -1,7 +1,12 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Span } from '@opentelemetry/api';
-import type { RunTaskInput, RunTaskResult } from '../activities/interface';
+import {
+  expandRunTaskInput,
+  type RunTaskInput,
+  type RunTaskResult,
+  type RunTaskWireInput,
+} from '../activities/interface';
 import type { Usage } from '../plan/schema';
 import { ATTR, inSpan } from '../telemetry/spans';
 
@@ -15,7 +20,12 @@ export function attemptSpans(workerIdentity: string): ActivityInterceptorsFactor
       execute: (input, next) =>
         ctx.info.activityType === 'runTask'
           ? attemptSpan(
-              input.args[0] as RunTaskInput,
+              // A compact input names neither the run nor the token: read them as runTask does.
+              expandRunTaskInput(
+                input.args[0] as RunTaskWireInput,
+                { workflowId: ctx.info.workflowExecution?.workflowId ?? '', activityId: ctx.info.activityId },
+                { heartbeatEveryMs: 0, announceAfterMs: 0 },
+              ),
               { ttlMs: ctx.info.heartbeatTimeoutMs ?? 0, workerIdentity },
               () => next(input) as Promise<RunTaskResult>,
             )

@@ -3,7 +3,7 @@ import type { AdjudicateRequest, InterruptRequest } from '../../src/plan/request
 import { teamRunHandle } from '../../src/client';
 import * as msg from '../../src/workflows/messages';
 import { waitFor } from '../helpers/env';
-import { runForTest, workerForTest } from '../helpers/scenario';
+import { allTaskViews, runForTest, workerForTest } from '../helpers/scenario';
 import { claimOf, eventsOf, rejectionCode, waitForStatus } from '../integration/takeover-helpers';
 import { expectLiveWorker, largeMessageClient, workflowTaskFailures } from './corpus';
 
@@ -239,7 +239,9 @@ describe('hostile messages against a live run', () => {
     await handle.executeUpdate(msg.adjudicateUpdate, { args: [{ key: 'c', decision: 'reject', decisionId: 'd-c' }] });
     const final = await handle.result();
     expect(final).toMatchObject({ status: 'aborted' });
-    expect(final.tasks.map((t) => [t.key, t.status])).toEqual([
+    // Two 60 KB outputs do not fit the result's 64 KiB of views: the tasks query holds every view.
+    expect(final.omittedTasks).toBeGreaterThan(0);
+    expect((await allTaskViews(handle)).map((t) => [t.key, t.status])).toEqual([
       ['a', 'succeeded'],
       ['b', 'succeeded'],
       ['c', 'failed'],

@@ -85,7 +85,7 @@ describe('teammates that talk', () => {
     expect(report.code, report.stderr).toBe(0);
     const html = readFileSync(file, 'utf8');
     expect(html).toMatch(
-      /<div class="row" id="task-writer"[^\n]*class="mark message"[^>]*title="message reviewer → writer: review -&gt; ok"/,
+      /<div class="row" id="task-writer"[^\n]*class="mark sys message"[^>]*title="message reviewer → writer: review -&gt; ok"/,
     );
     expect(html).toMatch(/<tr class="control" data-name="sendMessage">.*?message reviewer → writer: review/);
   });
