@@ -106,7 +106,12 @@ describe('a shared ledger when a worker process dies (shared dev server)', () =>
 
     const handle = await startRun(
       plan('resettle', ledger, [
-        { key: 'spend', executor: { kind: 'shell', command: `sleep 1; echo '::teamrun-usage::{"inputTokens":700}'` } },
+        // Its estimate covers what it reports, so the usage line needs nothing of the ledger while it runs.
+        {
+          key: 'spend',
+          estimate: { tokens: 1_000 },
+          executor: { kind: 'shell', command: `sleep 1; echo '::teamrun-usage::{"inputTokens":700}'` },
+        },
       ]),
       runQueue,
     );

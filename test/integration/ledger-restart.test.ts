@@ -39,6 +39,8 @@ async function workerOn(address: string, taskQueue: string): Promise<() => Promi
 const spending = (name: string, ledger: string, tokens: number): TeamPlanInput => ({
   name,
   lease: { ttlMs: 2_000 },
+  // A spend the ledger refuses while it runs goes to adjudication: the run closes rather than wait for a person.
+  awaitAdjudication: false,
   budget: { ledger },
   tasks: [{ key: 'spend', executor: { kind: 'shell', command: `echo '::teamrun-usage::{"inputTokens":${tokens}}'` } }],
 });
@@ -94,10 +96,12 @@ describe('a shared ledger across a dev-server restart (its own dev server)', () 
       runs: [],
     });
 
-    // 400 more crosses 1,000 only because the 700 from before the restart still count.
+    // 400 more crosses 1,000 only because the 700 from before the restart still count: the ledger refuses the
+    // attempt's extension while it runs, and the attempt is charged what it reported.
     connection = await Connection.connect({ address });
     const after = new Client({ connection });
-    await (await startTeamRun(after, spending('after', ledger, 400), { taskQueue })).result();
+    const crossed = await (await startTeamRun(after, spending('after', ledger, 400), { taskQueue })).result();
+    expect(crossed.adjudications).toMatchObject([{ key: 'spend', code: 'TEAM_TASK_BUDGET_EXCEEDED' }]);
     const late = await (await startTeamRun(after, spending('late', ledger, 1), { taskQueue })).result();
     expect(late).toMatchObject({ status: 'budget_stopped', budgetReason: 'ledger-max-tokens', executions: 0 });
     const text = await cli('status', ledger);
