@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/ledger/rules';
-import type { LedgerLimits } from '../../src/plan/requests/ledger';
-
-const T0 = 1_700_000_000_000;
-const LEASE = 4_000;
-
-function ledgerWith(limits: LedgerLimits): Ledger {
-  const ledger = Ledger.create('shared', limits, T0);
-  for (const workflowId of ['run-a', 'run-b']) ledger.register({ workflowId }, T0);
-  return ledger;
-}
+import { LEASE, T0, ledgerWith } from '../helpers/ledger-rules';
 
 const acquire = (ledger: Ledger, attemptId: string, reservation = { tokens: 100, usd: 0.1 }, now = T0) =>
   ledger.acquire({ attemptId, workflowId: attemptId.split('/')[0], reservation, leaseMs: LEASE }, now);

@@ -40,14 +40,7 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
   const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes, ctx.inbox);
   try {
     const env = shellEnvironment(spec.env, ctx, inputs.env);
-    let processes: AttemptProcesses;
-    try {
-      processes = containAttempt(shell.cgroup, environmentMarker(ctx));
-    } catch (err) {
-      if (err instanceof ContainmentError)
-        throw new ExecutorError(err.message, { nonRetryable: true, type: 'TeamShellContainment' });
-      throw err;
-    }
+    const processes = containProcesses(ctx);
     return await runContained(spec, ctx, { env, cwd, processes });
   } finally {
     inputs.remove();
@@ -368,4 +361,18 @@ function spawnFailure(err: NodeJS.ErrnoException, evidence: ExecutorResult = {})
     );
   }
   return new ExecutorError(`could not start /bin/sh: ${err.message}`, { ...evidence });
+}
+
+/**
+ * The containment of an attempt's processes (shell and agent-cli tasks): a cgroup or a process-tree
+ * watch, per `worker.shell.cgroup`; one that cannot be had fails the attempt for good.
+ */
+export function containProcesses(ctx: ExecutorContext): AttemptProcesses {
+  try {
+    return containAttempt(ctx.config.worker.shell.cgroup, environmentMarker(ctx));
+  } catch (err) {
+    if (err instanceof ContainmentError)
+      throw new ExecutorError(err.message, { nonRetryable: true, type: 'TeamShellContainment' });
+    throw err;
+  }
 }

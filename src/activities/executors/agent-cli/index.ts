@@ -2,8 +2,8 @@ import type { AgentCliConfig } from '../../../config/agent-clis';
 import { AgentCliSpecSchema, type AgentCliSpec } from '../../../plan/schema';
 import type { MailMessage } from '../../../team/mailbox';
 import { defineExecutor } from '../define';
-import { ContainmentError, containAttempt } from '../process-tree';
-import { environmentMarker, resolveCwd, shellEnvironment, writeInputs } from '../shell-env';
+import { containProcesses } from '../shell';
+import { resolveCwd, shellEnvironment, writeInputs } from '../shell-env';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
 import { record, type CliAdapter } from './adapter';
 import { claudeCode } from './claude-code';
@@ -145,14 +145,7 @@ async function stream(
   },
 ): Promise<CliExit> {
   const shell = ctx.config.worker.shell;
-  let processes;
-  try {
-    processes = containAttempt(shell.cgroup, environmentMarker(ctx));
-  } catch (err) {
-    if (err instanceof ContainmentError)
-      throw new ExecutorError(err.message, { nonRetryable: true, type: 'TeamShellContainment' });
-    throw err;
-  }
+  const processes = containProcesses(ctx);
   const { progress } = how;
   const parser = how.adapter.parser();
   const running = runCli({
