@@ -9,7 +9,7 @@ import { ApplicationFailure, CancelledFailure, type Context } from '@temporalio/
 import type { TeamrunConfig } from '../config/config';
 import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
 import { ExecutorError, type Executor, type ExecutorContext, type ExecutorResult } from './executors';
-import { paceHeartbeats, type Heartbeats } from './heartbeat-pace';
+import { firstHeartbeatInMs, paceHeartbeats, type Heartbeats } from './heartbeat-pace';
 import {
   FAILURE_TYPES,
   MAX_OUTPUT_BYTES,
@@ -133,7 +133,8 @@ export async function attend(
       elapsedMs: Date.now() - live.started,
       progress: redactor.deep(live.progress),
     } satisfies HeartbeatDetails);
-  const heartbeats = paceHeartbeats(beat, heartbeatEveryMs);
+  const firstInMs = firstHeartbeatInMs(heartbeatEveryMs, ctx.info.currentAttemptScheduledTimestampMs, Date.now());
+  const heartbeats = paceHeartbeats(beat, heartbeatEveryMs, firstInMs);
   live.beatNow = () => heartbeats.now();
   let letGo: () => void = () => undefined;
   const detached = new Promise<typeof DETACHED>((resolve) => (letGo = () => resolve(DETACHED)));

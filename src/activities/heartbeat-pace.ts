@@ -1,7 +1,7 @@
 /**
  * The lease's heartbeats, on their own timers whatever the executor does: the first one
- * `everyMs` after the start (an attempt shorter than that sends none: Temporal counts the
- * heartbeat timeout from the start until the first heartbeat), then one per `everyMs`.
+ * `firstInMs` from now (`everyMs` by default; an attempt shorter than that sends none: Temporal
+ * counts the heartbeat timeout from the start until the first heartbeat), then one per `everyMs`.
  * `now()` sends one at once (a stop asks the server for the attempt's cancellation).
  */
 export interface Heartbeats {
@@ -9,12 +9,15 @@ export interface Heartbeats {
   stop(): void;
 }
 
-export function paceHeartbeats(beat: () => void, everyMs: number): Heartbeats {
+export function paceHeartbeats(beat: () => void, everyMs: number, firstInMs = everyMs): Heartbeats {
   let interval: NodeJS.Timeout | undefined;
-  const first = setTimeout(() => {
-    beat();
-    interval = setInterval(beat, everyMs);
-  }, everyMs);
+  const first = setTimeout(
+    () => {
+      beat();
+      interval = setInterval(beat, everyMs);
+    },
+    Math.max(0, Math.min(everyMs, firstInMs)),
+  );
   return {
     now: beat,
     stop() {
@@ -22,6 +25,18 @@ export function paceHeartbeats(beat: () => void, everyMs: number): Heartbeats {
       clearInterval(interval);
     },
   };
+}
+
+/**
+ * When the first heartbeat is due, from now: `everyMs` after the attempt was scheduled. Temporal
+ * counts the heartbeat timeout from the activity's start, when it handed the task to the worker's
+ * poller, possibly long before the activity function runs on a busy worker (seen: 11 s,
+ * with 100 attempts starting at once on two loaded cores, which lost a 60 s lease paced from the
+ * function's start). The start is never before the schedule, so this is never late; a clock
+ * ahead of the server's only makes it early.
+ */
+export function firstHeartbeatInMs(everyMs: number, scheduledAtMs: number, nowMs: number): number {
+  return Math.max(0, everyMs - Math.max(0, nowMs - scheduledAtMs));
 }
 
 /** Without a pace from the plan: the default for a heartbeat timeout of `ttlMs` (see src/plan/lease-pace.ts). */

@@ -15,11 +15,13 @@ import { ServiceError, isGrpcServiceError } from '@temporalio/client';
 const FAILED_PRECONDITION = 9;
 
 /**
- * How long a refused update keeps trying: 5 tries, waiting 0.25-0.5, 0.5-1, 1-2 and 2-4 s between them. A handover
- * takes the server one more workflow task, a few milliseconds to a second; the rest covers a busy server.
+ * How long a refused update keeps trying: 6 tries, waiting 0.25-0.5, 0.5-1, 1-2, 2-4 and 4-8 s between them. A
+ * handover takes the server one more workflow task, a few milliseconds to a second. The rest covers a busy worker:
+ * a workflow task the server timed out (10 s) leaves the workflow refusing updates, with the same status ("Workflow
+ * Task in failed state"), until its next task completes (seen: a ledger's first task took 15 s on two loaded cores).
  */
 export const UPDATE_RETRY = {
-  tries: 5,
+  tries: 6,
   firstWaitMs: 500,
 } as const;
 

@@ -44,8 +44,8 @@ describe.concurrent('live reservations on a real dev server', () => {
       {
         name: 'live-reserve',
         teammates: 100,
-        // 100 shells asking at once on a loaded 2-core CI machine once kept a worker's heartbeat past
-        // 20 s (a lease lost, adjudicated as abandoned): this test is about budgets, not leases.
+        // 100 shells asking at once on a loaded 2-core machine: the gateway's updates wait their turn (10 in flight
+        // per run on the dev server), and each attempt lives through several. This test is about budgets, not leases.
         lease: { ttlMs: 60_000 },
         awaitAdjudication: false,
         budget: { maxTokens: 1_000 },
@@ -61,19 +61,13 @@ describe.concurrent('live reservations on a real dev server', () => {
     expect(result.budget.used.tokens).toBeGreaterThan(1_000 - 100 * 7);
     const records = await handle.query(adjudicationsQuery);
     expect(records).toHaveLength(100);
-    // Each one refused more budget. KNOWN BUG (issue 26 stays open for it): under CI load about one run in three
-    // has one attempt that stops heartbeating after its refusal and is adjudicated as a lost lease (usage unknown,
-    // charged its whole grant) instead; the limit still holds. Anything else is named with its reason.
-    const lost = records.filter(
-      (r) => r.code === 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED' && r.reason?.startsWith('lease lost'),
+    // Each one refused more budget, and none lost its lease: on a loaded machine an attempt's function can start
+    // seconds after the server handed its task over, and its first heartbeat is paced from the schedule for that.
+    expect(records.filter((r) => r.code !== 'TEAM_TASK_BUDGET_EXCEEDED').map((r) => [r.key, r.code, r.reason])).toEqual(
+      [],
     );
-    expect(lost.length).toBeLessThanOrEqual(2);
-    const other = records.filter((r) => r.code !== 'TEAM_TASK_BUDGET_EXCEEDED' && !lost.includes(r));
-    expect(other.map((r) => [r.key, r.code, r.reason])).toEqual([]);
     const charged = (await allTaskViews(handle)).reduce((sum, t) => sum + t.usage.outputTokens, 0);
-    // A lost attempt is charged its grant, which its task's view does not report as usage.
-    if (lost.length === 0) expect(charged).toBe(result.budget.used.tokens);
-    else expect(charged).toBeLessThanOrEqual(result.budget.used.tokens);
+    expect(charged).toBe(result.budget.used.tokens);
     const closed = closedPerTask((await historyAttempts(handle)).filter((a) => a.activityType === 'runTask'));
     expect(closed.size).toBe(100);
     expect([...closed.values()].every((n) => n === 1)).toBe(true);
