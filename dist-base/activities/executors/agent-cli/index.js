@@ -1,0 +1,205 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.agentCliExecutor = void 0;
+exports.withInbox = withInbox;
+const schema_1 = require("../../../plan/schema");
+const define_1 = require("../define");
+const shell_1 = require("../shell");
+const shell_env_1 = require("../shell-env");
+const types_1 = require("../types");
+const adapter_1 = require("./adapter");
+const claude_code_1 = require("./claude-code");
+const codex_1 = require("./codex");
+const gemini_1 = require("./gemini");
+const progress_1 = require("./progress");
+const sessions_1 = require("./sessions");
+const stream_1 = require("./stream");
+const worktree_1 = require("./worktree");
+/** Each CLI's adapter, by the name a plan gives it; `reportsCost`: its result carries the run's total cost. */
+const ADAPTERS = {
+    'claude-code': { adapter: claude_code_1.claudeCode, reportsCost: true },
+    codex: { adapter: codex_1.codex, reportsCost: false },
+    gemini: { adapter: gemini_1.gemini, reportsCost: false },
+};
+/** The prompt with its inbox, at most: it must fit one argument of a command line (Linux: 128 KiB). */
+const MAX_PROMPT_BYTES = 120 * 1024;
+/**
+ * `agent-cli`: a coding-agent CLI (Claude Code, Codex, Gemini CLI) run headless in its streaming
+ * JSON mode, contained as a shell task is and with its environment (so `teamrun send` and
+ * `teamrun add-tasks` work inside it). Its stream is read as it comes: each turn's usage is
+ * charged to the run at once, turns and tool calls become `agent:turn` / `agent:tool` events, and
+ * its final result the task's output `{ content, sessionId?, worktree? }` (docs/agent-clis.md).
+ */
+exports.agentCliExecutor = (0, define_1.defineExecutor)(schema_1.AgentCliSpecSchema, async (spec, ctx) => {
+    const cli = configOf(spec, ctx);
+    const { adapter, reportsCost } = ADAPTERS[spec.cli];
+    const prompt = withInbox(spec.prompt, ctx.inbox);
+    const base = (0, shell_env_1.resolveCwd)(spec.cwd, ctx.config.worker.shell) ?? process.cwd();
+    const worktree = spec.worktree ? await (0, worktree_1.addWorktree)(base, ctx) : undefined;
+    const cwd = worktree ?? base;
+    const inputs = (0, shell_env_1.writeInputs)(ctx.dependencyOutputs, ctx.config.worker.shell.inlineInputsMaxBytes, ctx.inbox);
+    try {
+        const sessions = new sessions_1.SessionStore(ctx, spec.cli);
+        const saved = sessions.load();
+        const resume = saved && (adapter.resumeAnywhere || saved.cwd === cwd) ? saved.sessionId : undefined;
+        const invocation = adapter.invocation({ prompt, model: spec.model, resume, args: spec.args ?? [] });
+        const env = (0, shell_env_1.shellEnvironment)(undefined, ctx, { ...inputs.env, ...cliEnv(spec.cli, cli, ctx) });
+        const progress = new progress_1.CliProgress(ctx, spec.cli, reportsCost, (id) => sessions.save(id, cwd));
+        const exit = await stream(spec, ctx, { cli, adapter, invocation, cwd, env, progress });
+        const output = {
+            content: progress.content,
+            ...(progress.sessionId ? { sessionId: progress.sessionId } : {}),
+            ...(worktree ? { worktree } : {}),
+        };
+        const result = {
+            output,
+            ...(progress.usage.empty ? {} : { usage: progress.usage.records }),
+            logs: { ...exit.logs, stderr: exit.logs.stderr + notes(progress, exit) },
+        };
+        const failure = failureOf(spec, progress, exit);
+        if (failure)
+            throw new types_1.ExecutorError(failure.message, { ...failure, ...result });
+        sessions.remove();
+        return result;
+    }
+    finally {
+        inputs.remove();
+        if (worktree && !cli.keepWorktrees)
+            await (0, worktree_1.removeWorktree)(base, worktree);
+    }
+});
+/** The worker's set-up of the plan's CLI, with the plan's arguments checked against it. */
+function configOf(spec, ctx) {
+    const configured = ctx.config.worker.agentClis;
+    const cli = Object.hasOwn(configured, spec.cli) ? configured[spec.cli] : undefined;
+    if (!cli) {
+        const names = Object.keys(configured);
+        throw new types_1.ExecutorError(`executor.cli: "${spec.cli}" is not set up on this worker (worker.agentClis in teamrun.yaml ` +
+            `lists ${names.length ? names.join(', ') : 'none'}); its operator names the binary there, never the plan`, { nonRetryable: true, type: 'TeamAgentCliNotConfigured' });
+    }
+    (spec.args ?? []).forEach((arg, i) => {
+        if (cli.allowArgs.includes(arg))
+            return;
+        throw new types_1.ExecutorError(`executor.args[${i}]: "${arg.slice(0, 100)}" is not in worker.agentClis.${spec.cli}.allowArgs ` +
+            `(${cli.allowArgs.map((a) => JSON.stringify(a)).join(', ') || 'empty: no extra argument may be passed'})`, { nonRetryable: true, type: 'TeamAgentCliArgRefused' });
+    });
+    return cli;
+}
+/** The CLI's own variables from the worker's set-up: literals, or the worker's variables by name. */
+function cliEnv(name, cli, ctx) {
+    const env = {};
+    for (const [key, value] of Object.entries(cli.env)) {
+        if (typeof value === 'string') {
+            env[key] = value;
+            continue;
+        }
+        const resolved = ctx.env[value.fromWorkerEnv];
+        if (resolved === undefined) {
+            throw new types_1.ExecutorError(`worker.agentClis.${name}.env.${key}: fromWorkerEnv "${value.fromWorkerEnv}" ` +
+                `is not set in this worker's environment`, { nonRetryable: true, type: 'TeamAgentCliEnv' });
+        }
+        env[key] = resolved;
+    }
+    return env;
+}
+/** A message's body as the agent reads it: text as it is, any other JSON as JSON. */
+function bodyText(body) {
+    return typeof body === 'string' ? body : JSON.stringify(body);
+}
+/** The task's prompt, then the mailbox messages waiting for it when the attempt started. */
+function withInbox(prompt, inbox) {
+    const text = inbox.length
+        ? `${prompt}\n\nMessages for this task from your team (oldest first):\n` +
+            inbox.map((m) => `- from ${m.from}${m.subject ? `, "${m.subject}"` : ''}: ${bodyText(m.body)}`).join('\n')
+        : prompt;
+    if (Buffer.byteLength(text) > MAX_PROMPT_BYTES) {
+        throw new types_1.ExecutorError(`executor.prompt: the prompt with its ${inbox.length} inbox message(s) is ` +
+            `${Buffer.byteLength(text)} bytes, over ${MAX_PROMPT_BYTES}; put long material in files and name them`, { nonRetryable: true, type: 'TeamAgentCliPromptTooLarge' });
+    }
+    return text;
+}
+async function stream(spec, ctx, how) {
+    const shell = ctx.config.worker.shell;
+    const processes = (0, shell_1.containProcesses)(ctx);
+    const { progress } = how;
+    const parser = how.adapter.parser();
+    const running = (0, stream_1.runCli)({
+        argv: [how.cli.command, ...how.invocation.args],
+        stdin: how.invocation.stdin,
+        cwd: how.cwd,
+        env: how.env,
+        processes,
+        killGraceMs: shell.killGraceMs,
+        maxLineBytes: shell.maxLineBytes,
+        logTailBytes: shell.logTailBytes,
+        timeoutMs: spec.timeoutMs,
+        signal: ctx.signal,
+        redactor: ctx.redactor,
+        async onLine(line) {
+            if (!line.trim())
+                return;
+            let event;
+            try {
+                event = (0, adapter_1.record)(JSON.parse(line));
+            }
+            catch {
+                progress.notJson++;
+                return;
+            }
+            const events = parser.parse(event);
+            if (events === null)
+                progress.unknownType(event.type);
+            for (const e of events ?? [])
+                await progress.apply(e);
+            ctx.progress({ cli: spec.cli, turns: progress.turns, toolCalls: progress.toolCalls });
+            if (progress.refused)
+                running.stop('the run refused more budget');
+        },
+    });
+    const exit = await running.done;
+    for (const e of parser.end())
+        await progress.apply(e);
+    return exit;
+}
+/** Why the attempt failed, if it did: stopped, the CLI's own error, or no result. */
+function failureOf(spec, progress, exit) {
+    const session = progress.sessionId ? ` (session ${progress.sessionId})` : '';
+    if (progress.refused) {
+        return {
+            message: `${spec.cli} stopped at turn ${progress.turns}: the run refused more budget${session}`,
+            type: 'TEAM_TASK_BUDGET_EXCEEDED',
+            nonRetryable: true,
+        };
+    }
+    if (exit.stoppedBy) {
+        const type = exit.stoppedBy.startsWith('timed out') ? 'TeamExecutorTimeout' : 'TeamAgentCliStopped';
+        return { message: `${spec.cli} stopped (${exit.stoppedBy})${session}`, type };
+    }
+    if (exit.spawnError)
+        return { message: `could not start ${spec.cli}: ${exit.spawnError}`, type: 'TeamAgentCliFailed' };
+    const how = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+    const result = progress.result;
+    if (!result) {
+        const tail = exit.logs.stderr.trim().slice(-500);
+        return {
+            message: `${spec.cli} ended (${how}) without a result${tail ? `: ${tail}` : ''}`,
+            type: 'TeamAgentCliFailed',
+        };
+    }
+    if (!result.ok)
+        return { message: `${spec.cli}: ${result.error ?? 'error'}${session}`.slice(0, 2_000), type: 'TeamAgentCliFailed' };
+    if (exit.code !== 0)
+        return { message: `${spec.cli} reported a result but ended with ${how}`, type: 'TeamAgentCliFailed' };
+    return undefined;
+}
+/** What the worker noticed in the stream, appended to the attempt's stderr log. */
+function notes(progress, exit) {
+    const lines = [];
+    if (progress.unknown)
+        lines.push(`${progress.unknown} event(s) of unknown type ignored (${progress.unknownTypes.join(', ')})`);
+    if (progress.notJson)
+        lines.push(`${progress.notJson} stdout line(s) not JSON, ignored`);
+    if (exit.longLines)
+        lines.push(`${exit.longLines} stdout line(s) over worker.shell.maxLineBytes, skipped`);
+    return lines.map((l) => `[teamrun] ${l}\n`).join('');
+}

@@ -1,0 +1,226 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.agentExecutor = void 0;
+/**
+ * The `agent` kind: a tool-using loop over the worker's OpenAI-compatible endpoint (`worker.llm`).
+ * Each model call and each tool call is a step journaled in the task's `agentJournal` workflow
+ * (src/agent) before the loop acts on it, so the next attempt continues from the last step and
+ * asks the model nothing it already answered. Budget is reserved before each model call, steers
+ * join before it, and each step is reported as a run event. docs/agents.md tells the whole story.
+ */
+const types_1 = require("../../../agent/types");
+const agent_1 = require("../../../plan/agent");
+const redact_1 = require("../../redact");
+const define_1 = require("../define");
+const llm_1 = require("../llm");
+const types_2 = require("../types");
+const chat_1 = require("./chat");
+const gateway_1 = require("./gateway");
+const own_tools_1 = require("./own-tools");
+const spans_1 = require("../../../telemetry/spans");
+const tool_step_1 = require("./tool-step");
+const transcript_1 = require("./transcript");
+exports.agentExecutor = (0, define_1.defineExecutor)(agent_1.AgentSpecSchema, async (spec, ctx) => {
+    if (!ctx.attemptGateway) {
+        throw new types_2.ExecutorError("the agent kind needs the worker's attempt gateway (createWorker starts one)", {
+            nonRetryable: true,
+            type: 'TeamAgentNoGateway',
+        });
+    }
+    const gateway = new gateway_1.AgentGateway(ctx.attemptGateway, ctx.signal);
+    const toolbox = ctx.tools ? await ctx.tools({ ...identityOf(ctx), signal: ctx.signal }) : undefined;
+    const used = [];
+    let transcript;
+    try {
+        const listed = spec.tools ?? [];
+        const external = listed.filter((name) => !name.startsWith('teamrun__'));
+        if (external.length && !toolbox) {
+            throw new types_2.ExecutorError(`tools ${external.join(', ')}: this worker has no tools (worker.mcpServers, createWorker({ tools }))`, {
+                nonRetryable: true,
+                type: 'TeamAgentToolUnknown',
+            });
+        }
+        const offered = new Map();
+        for (const tool of [
+            ...(0, own_tools_1.ownTools)(listed, ctx.allowSpawn === true),
+            ...(toolbox && external.length ? await toolbox.resolve(external) : []),
+        ])
+            offered.set(tool.name, tool);
+        transcript = new transcript_1.Transcript((await gateway.journal({ op: 'open' })).entries);
+        return await loop(spec, ctx, { gateway, toolbox, offered, transcript, used });
+    }
+    catch (err) {
+        throw stoppedWith(err, ctx, transcript, used);
+    }
+    finally {
+        await toolbox?.close();
+    }
+});
+async function loop(spec, ctx, state) {
+    const { gateway, transcript, used } = state;
+    const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
+    const apiKey = ctx.env[apiKeyEnv];
+    // Whatever is journaled reaches history: the key and the worker's secrets never do.
+    const own = new redact_1.Redactor(apiKey ? [{ name: apiKeyEnv, value: apiKey }] : []);
+    const redact = (text) => own.text(ctx.redactor.text(text));
+    const append = async (...entries) => {
+        await gateway.journal({ op: 'append', entries });
+        for (const entry of entries)
+            transcript.add(entry);
+    };
+    const opening = [];
+    if (!transcript.entries.length)
+        opening.push({ kind: 'start', messages: startMessages(spec, ctx, redact) });
+    const step = {
+        gateway,
+        toolbox: state.toolbox,
+        offered: state.offered,
+        signal: ctx.signal,
+        timeoutMs: spec.toolTimeoutMs,
+        callKey: (call) => `${ctx.taskKey}:agent:${transcript.turns}:${call.id}`.slice(0, 200),
+        redact,
+    };
+    const maxTurns = spec.maxTurns ?? agent_1.AGENT_LIMITS.defaultMaxTurns;
+    const maxToolCalls = spec.maxToolCalls ?? agent_1.AGENT_LIMITS.defaultMaxToolCalls;
+    const maxTokens = spec.maxTokens ?? agent_1.AGENT_LIMITS.defaultMaxTokens;
+    const tools = [...state.offered.values()].map((t) => ({
+        type: 'function',
+        function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
+    }));
+    let inboxJoined = false;
+    for (;;) {
+        // Calls of the last answer without a result: cut by a crash (reported as such unless the tool
+        // is idempotent), or not yet run.
+        for (const { call, begun } of transcript.pendingCalls()) {
+            const turn = transcript.turns;
+            if (begun && !state.offered.get(call.function.name)?.idempotent) {
+                await append({
+                    kind: 'tool-result',
+                    turn,
+                    id: call.id,
+                    name: call.function.name,
+                    ok: false,
+                    content: tool_step_1.INTERRUPTED,
+                    ms: 0,
+                });
+                continue;
+            }
+            if (transcript.toolCalls >= maxToolCalls) {
+                const content = `error: the task's maxToolCalls (${maxToolCalls}) is spent; answer without tools`;
+                await append({ kind: 'tool-result', turn, id: call.id, name: call.function.name, ok: false, content, ms: 0 });
+                continue;
+            }
+            await append({ kind: 'tool-start', turn, id: call.id, name: call.function.name });
+            ctx.progress({ turn, tool: call.function.name });
+            const { entry, ms } = await (0, tool_step_1.runToolCall)(call, turn, step);
+            await append(entry);
+            ctx.emit?.({ type: 'agent:tool', turn, tool: call.function.name, ms, ok: entry.ok });
+        }
+        // The inbox joins once the conversation is whole again (after every tool result it owes).
+        if (!inboxJoined) {
+            inboxJoined = true;
+            if (ctx.inbox.length)
+                opening.push({ kind: 'inbox', content: redact((0, llm_1.inboxPrompt)(ctx.inbox)) });
+            if (opening.length)
+                await append(...opening.splice(0));
+        }
+        const final = transcript.finalAnswer;
+        if (final)
+            return finish(gateway, transcript, used, final.content ?? '');
+        const turn = transcript.turns + 1;
+        if (turn > maxTurns) {
+            throw new types_2.ExecutorError(`the agent reached its maxTurns (${maxTurns}) without a final answer`, {
+                nonRetryable: true,
+                type: 'TeamAgentMaxTurns',
+            });
+        }
+        if (ctx.budget && !(await ctx.budget.reserve({ tokens: maxTokens }))) {
+            throw new types_2.ExecutorError(`the run's budget refused the ${maxTokens} tokens of model call ${turn}`, {
+                nonRetryable: true,
+                type: 'TEAM_TASK_BUDGET_EXCEEDED',
+            });
+        }
+        const { steers } = await gateway.journal({ op: 'beginTurn', turn });
+        for (const steer of steers)
+            transcript.add({ kind: 'steer', turn, ...steer });
+        ctx.progress({ turn, tool: null });
+        // With tracing on, each turn is a `gen_ai.*` span under the attempt's (src/telemetry).
+        const answer = await (0, spans_1.modelCallSpan)({ model: spec.model, maxTokens }, () => (0, chat_1.chat)({
+            url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
+            apiKey,
+            model: spec.model,
+            messages: transcript.messages(),
+            tools,
+            maxTokens,
+            idempotencyKey: `${ctx.workflowId}/${ctx.taskKey}/agent/${turn}`,
+            maxBodyBytes: ctx.config.worker.http.maxBodyBytes,
+            redact,
+        }, ctx.signal, spec.turnTimeoutMs).then((answer) => ({
+            answer,
+            usage: { inputTokens: answer.usage?.inputTokens, outputTokens: answer.usage?.outputTokens },
+        })));
+        if (answer.usage) {
+            used.push(answer.usage);
+            await ctx.budget?.report(answer.usage);
+        }
+        const message = ctx.redactor.deep(answer.message);
+        await append({ kind: 'model', turn, message, ...(answer.usage ? { usage: answer.usage } : {}) });
+        ctx.emit?.({
+            type: 'agent:turn',
+            turn,
+            inputTokens: answer.usage?.inputTokens ?? 0,
+            outputTokens: answer.usage?.outputTokens ?? 0,
+            tools: (message.tool_calls ?? []).map((c) => c.function.name),
+        });
+    }
+}
+async function finish(gateway, transcript, used, content) {
+    // Closing the journal is tidiness: a failure here must not undo an answer already given.
+    await gateway.journal({ op: 'finish' }).catch(() => undefined);
+    return {
+        output: transcript.output ? transcript.output.value : { content },
+        ...(used.length ? { usage: used } : {}),
+    };
+}
+/** The conversation as the first attempt begins it: instructions, then the prompt or messages. */
+function startMessages(spec, ctx, redact) {
+    const given = spec.messages ?? [{ role: 'user', content: spec.prompt ?? '' }];
+    return [
+        ...(spec.instructions ? [{ role: 'system', content: spec.instructions }] : []),
+        ...given.map((m) => ({ role: m.role, content: redact((0, llm_1.renderPrompt)(m.content, ctx.dependencyOutputs)) })),
+    ];
+}
+/** Where the transcript is, for whoever decides a stopped agent: `teamrun logs RUN KEY` prints it. */
+function pointer(ctx, transcript) {
+    return {
+        journal: (0, types_1.journalId)(ctx.workflowId, ctx.taskKey),
+        turns: transcript?.turns ?? 0,
+        toolCalls: transcript?.toolCalls ?? 0,
+        transcript: `teamrun logs ${ctx.workflowId} ${ctx.taskKey}`,
+    };
+}
+/** Every way the loop ends early carries the transcript's pointer and this attempt's usage. */
+function stoppedWith(err, ctx, transcript, used) {
+    const evidence = { output: pointer(ctx, transcript), ...(used.length ? { usage: used } : {}) };
+    if (err instanceof types_2.ExecutorError) {
+        const usage = [...used, ...(err.usage === undefined ? [] : [err.usage].flat())];
+        return new types_2.ExecutorError(err.message, {
+            nonRetryable: err.nonRetryable,
+            type: err.type,
+            output: evidence.output,
+            ...(usage.length ? { usage } : {}),
+        });
+    }
+    if (ctx.signal.aborted) {
+        return new types_2.ExecutorError(`the agent was stopped at turn ${transcript?.turns ?? 0}`, {
+            type: 'TeamAgentStopped',
+            ...evidence,
+        });
+    }
+    const message = `agent: ${err?.message ?? String(err)}`;
+    return new types_2.ExecutorError(message, { type: err?.code ?? 'TeamAgentFailed', ...evidence });
+}
+function identityOf(ctx) {
+    const { workflowId, taskKey, attempt, fencingToken, leaseId, holder } = ctx;
+    return { workflowId, taskKey, attempt, fencingToken, leaseId, holder };
+}

@@ -1,0 +1,225 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.llmExecutor = exports.retryableStatus = void 0;
+exports.renderPrompt = renderPrompt;
+exports.readBounded = readBounded;
+exports.inboxPrompt = inboxPrompt;
+const errors_1 = require("../../errors");
+const schema_1 = require("../../plan/schema");
+const spans_1 = require("../../telemetry/spans");
+const mailbox_1 = require("../../team/mailbox");
+const redact_1 = require("../redact");
+const define_1 = require("./define");
+const types_1 = require("./types");
+/**
+ * `{{outputs.<key>}}` in a prompt is replaced by that dependency's output, and
+ * `{{outputs.<key>.<field>...}}` by a field of it (`{{outputs.draft.content}}` is an llm task's answer).
+ */
+function renderPrompt(template, outputs) {
+    return template.replace(/\{\{\s*outputs\.([A-Za-z0-9._:-]+)\s*\}\}/g, (_, ref) => {
+        const value = lookup(ref, outputs);
+        return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+    });
+}
+/** Task keys may contain dots: the longest prefix that names a dependency is the key, the rest a field path. */
+function lookup(ref, outputs) {
+    const parts = ref.split('.');
+    for (let n = parts.length; n > 0; n--) {
+        const key = parts.slice(0, n).join('.');
+        if (!Object.hasOwn(outputs, key))
+            continue;
+        let value = outputs[key];
+        for (const field of parts.slice(n)) {
+            value = value !== null && typeof value === 'object' ? value[field] : undefined;
+        }
+        return value;
+    }
+    return undefined;
+}
+/** Status codes worth another attempt: rate limits, timeouts and the provider's own errors. */
+const retryableStatus = (status) => status === 429 || status === 408 || status >= 500;
+exports.retryableStatus = retryableStatus;
+/**
+ * OpenAI-compatible chat completions. The base URL and the key come from the worker's config
+ * and environment, never from the plan, so the key never reaches workflow history.
+ */
+exports.llmExecutor = (0, define_1.defineExecutor)(schema_1.LlmSpecSchema, (spec, ctx) => 
+// With tracing on, the call is a `gen_ai.*` span under the attempt's; failures are recorded on it.
+(0, spans_1.modelCallSpan)({ model: spec.model, maxTokens: spec.maxTokens }, async () => {
+    const answer = await chat(spec, ctx);
+    const usage = answer.usage;
+    return { answer, usage: { inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens } };
+}));
+async function chat(spec, ctx) {
+    const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
+    const apiKey = ctx.env[apiKeyEnv];
+    // Whatever this returns or throws is written to workflow history: the key must never be in it.
+    const own = new redact_1.Redactor(apiKey ? [{ name: apiKeyEnv, value: apiKey }] : []);
+    const redact = (text) => own.text(ctx.redactor.text(text));
+    const messages = (spec.messages ?? [{ role: 'user', content: spec.prompt ?? '' }]).map((m) => ({
+        ...m,
+        content: renderPrompt(m.content, ctx.dependencyOutputs),
+    }));
+    // What teammates sent before the attempt started joins the conversation, after the plan's messages.
+    if (ctx.inbox.length)
+        messages.push({ role: 'user', content: inboxPrompt(ctx.inbox) });
+    const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    const signal = spec.timeoutMs ? AbortSignal.any([ctx.signal, AbortSignal.timeout(spec.timeoutMs)]) : ctx.signal;
+    let response;
+    try {
+        response = await fetch(url, {
+            method: 'POST',
+            headers: {
+                'Content-Type': 'application/json',
+                'Idempotency-Key': `${ctx.workflowId}/${ctx.taskKey}/${ctx.fencingToken}`,
+                ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
+            },
+            body: JSON.stringify({
+                model: spec.model,
+                messages,
+                ...(spec.maxTokens ? { max_tokens: spec.maxTokens } : {}),
+                // A task that may add tasks answers in JSON: its `tasks` field holds them.
+                ...(ctx.allowSpawn ? { response_format: { type: 'json_object' } } : {}),
+            }),
+            signal,
+        });
+    }
+    catch (err) {
+        const timedOut = err.name === 'TimeoutError';
+        // The request may have been answered and billed: its usage is unknown, so it is charged its reservation.
+        const unknown = ctx.signal.aborted || timedOut ? reservationCharge(spec.model, ctx) : undefined;
+        if (ctx.signal.aborted)
+            throw new types_1.ExecutorError(`llm ${url}: aborted`, { usage: unknown });
+        throw new types_1.ExecutorError(redact(`llm ${url}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : err.message}`), {
+            type: timedOut ? 'TeamExecutorTimeout' : 'TeamLlmUnreachable',
+            usage: unknown,
+        });
+    }
+    let text;
+    try {
+        text = await readBounded(response, ctx.config.worker.http.maxBodyBytes);
+    }
+    catch (err) {
+        if (ctx.signal.aborted || err.name === 'TimeoutError') {
+            throw new types_1.ExecutorError(redact(`llm ${url}: ${err.message}`), {
+                type: ctx.signal.aborted ? 'TeamExecutorFailed' : 'TeamExecutorTimeout',
+                usage: reservationCharge(spec.model, ctx),
+            });
+        }
+        throw new types_1.ExecutorError(redact(`llm ${url}: ${err.message}`), {
+            nonRetryable: err instanceof BodyTooLarge,
+            type: 'TeamLlmBadResponse',
+        });
+    }
+    let body;
+    try {
+        body = JSON.parse(text);
+    }
+    catch {
+        // Reported below with the status.
+    }
+    const usage = body?.usage
+        ? {
+            model: spec.model,
+            inputTokens: (body.usage.prompt_tokens ?? 0) - (body.usage.prompt_tokens_details?.cached_tokens ?? 0),
+            outputTokens: body.usage.completion_tokens ?? 0,
+            cacheTokens: body.usage.prompt_tokens_details?.cached_tokens ?? 0,
+        }
+        : undefined;
+    if (usage)
+        await ctx.budget?.report(usage);
+    if (!response.ok) {
+        throw new types_1.ExecutorError(redact(`llm ${url}: HTTP ${response.status}: ${redact(text).slice(0, 500)}`), {
+            nonRetryable: !(0, exports.retryableStatus)(response.status),
+            type: `TeamLlm${response.status}`,
+            usage,
+        });
+    }
+    const content = body?.choices?.[0]?.message?.content;
+    if (typeof content !== 'string') {
+        throw new types_1.ExecutorError(redact(`llm ${url}: HTTP ${response.status} without a chat completion: ${redact(text).slice(0, 500)}`), {
+            type: 'TeamLlmBadResponse',
+            usage,
+        });
+    }
+    const sent = messagesIn(content);
+    const tasks = ctx.allowSpawn ? tasksIn(content) : undefined;
+    return {
+        output: { content: redact(content) },
+        usage,
+        ...(sent.length ? { messages: sent } : {}),
+        ...(tasks ? { tasks } : {}),
+    };
+}
+/**
+ * What an llm request whose answer never came is charged: the attempt's grant (its reservation and
+ * extensions), since the provider may have billed it; nothing where no limit applies.
+ */
+function reservationCharge(model, ctx) {
+    const granted = ctx.budget?.granted;
+    if (!granted || (granted.tokens <= 0 && granted.usd <= 0))
+        return undefined;
+    return {
+        model,
+        ...(granted.tokens > 0 ? { inputTokens: granted.tokens } : {}),
+        ...(granted.usd > 0 ? { costUsd: granted.usd } : {}),
+    };
+}
+class BodyTooLarge extends errors_1.TeamrunError {
+    code = 'TeamLlmBodyTooLarge';
+}
+/** The response body, read up to `max` bytes and no further. */
+async function readBounded(response, max) {
+    if (!response.body)
+        return '';
+    const chunks = [];
+    let read = 0;
+    for await (const chunk of response.body) {
+        read += chunk.length;
+        // Leaving the loop cancels the stream.
+        if (read > max) {
+            throw new BodyTooLarge(`the response body is over ${max} bytes (worker.http.maxBodyBytes)`);
+        }
+        chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+}
+/** The inbox as one user message: who sent what, in order. */
+function inboxPrompt(inbox) {
+    const lines = inbox.map((m) => `- from ${m.from}${m.subject ? ` (${m.subject})` : ''}: ` +
+        `${typeof m.body === 'string' ? m.body : JSON.stringify(m.body)}`);
+    return `Messages from your team:\n${lines.join('\n')}`;
+}
+/** Lines of an answer that are `::teamrun-message::{json}`: the model sends mail the way a shell task does. */
+function messagesIn(content) {
+    const out = [];
+    for (const line of content.split('\n')) {
+        const at = line.indexOf('::teamrun-message::');
+        if (at < 0 || out.length >= mailbox_1.MAILBOX_LIMITS.perAttempt)
+            continue;
+        try {
+            const value = JSON.parse(line.slice(at + '::teamrun-message::'.length));
+            if (typeof value === 'object' && value !== null && typeof value.to === 'string')
+                out.push(value);
+        }
+        catch {
+            // Not a message: the line stays part of the answer and nothing is sent.
+        }
+    }
+    return out;
+}
+/**
+ * The `tasks` field of an answer in JSON (`{"tasks":[{"key":...,"executor":{...}}]}`), taken when
+ * the plan allows the task to add tasks; the run checks them like any `addTasks` request. An
+ * answer that is not JSON, or has no `tasks` array, adds nothing.
+ */
+function tasksIn(content) {
+    const json = content.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+    try {
+        const parsed = JSON.parse(json);
+        return parsed && Array.isArray(parsed.tasks) ? parsed.tasks : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}

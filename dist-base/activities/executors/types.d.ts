@@ -1,0 +1,106 @@
+import type { Usage } from '../../plan/schema';
+import type { TeamrunConfig } from '../../config/config';
+import { TeamrunError } from '../../errors';
+import type { MailMessage } from '../../team/mailbox';
+import type { AttemptAccess, AttemptIdentity, AttemptLink, AttemptLogs } from '../interface';
+import type { Redactor } from '../redact';
+import type { ToolboxFactory } from '../tools/types';
+/** What an executor gets for one attempt. */
+export interface ExecutorContext extends AttemptIdentity {
+    /** Aborted when the attempt is cancelled (interrupt, abort, lease gone, worker shutting down). */
+    signal: AbortSignal;
+    dependencyOutputs: Record<string, unknown>;
+    /** Mailbox messages waiting for the task when the attempt started. */
+    inbox: MailMessage[];
+    /** The plan lets this task add tasks (`allowSpawn`): an llm answer's `tasks` field is then taken. */
+    allowSpawn?: boolean;
+    /** Progress shown in the attempt's heartbeat details; the heartbeat itself runs on its own timer. */
+    progress(details: unknown): void;
+    config: TeamrunConfig;
+    env: NodeJS.ProcessEnv;
+    /** The worker's secrets: whatever an executor reports passes through it, before any cut. */
+    redactor: Redactor;
+    /** How the attempt's own processes speak to its run as the attempt (the worker's attempt gateway). */
+    attemptGateway?: AttemptAccess;
+    /** The attempt's reservation, live: usage is counted against it as it is reported (issue 26). */
+    budget?: LiveBudget;
+    /** Records a step of an agent-like attempt as a run event (`agent:turn`, `agent:tool`). */
+    emit?: (event: AttemptStepEvent) => void;
+    /** The worker's tools for this attempt (agent kinds). */
+    tools?: ToolboxFactory;
+}
+/**
+ * What the run granted an attempt and what it has reported so far. `report` and `reserve` resolve
+ * `false` once the run refused more: the attempt is then being stopped with
+ * `TEAM_TASK_BUDGET_EXCEEDED`, and the executor should end (its signal aborts too).
+ */
+export interface LiveBudget {
+    readonly granted: {
+        tokens: number;
+        usd: number;
+    };
+    readonly used: {
+        tokens: number;
+        usd: number;
+    };
+    /** Asks before spending: resolves true once what is left of the grant (extended if needed) covers `ask`. */
+    reserve(ask: {
+        tokens?: number;
+        usd?: number;
+    }): Promise<boolean>;
+    /** Counts usage as it is reported (priced by the worker); past the grant it asks for the overshoot. */
+    report(usage: Usage): Promise<boolean>;
+}
+/** A step of an agent attempt, as its run records it (CONTRACT: events `agent:turn`, `agent:tool`). */
+export type AttemptStepEvent = {
+    type: 'agent:turn';
+    turn: number;
+    inputTokens: number;
+    outputTokens: number;
+    tools: string[];
+} | {
+    type: 'agent:tool';
+    turn: number;
+    tool: string;
+    ms: number;
+    ok: boolean;
+};
+/**
+ * Usage as one record or as records each priced on its own (its own model or its own cost):
+ * an executor that saw several usage reports hands them over separately.
+ */
+export type ReportedUsage = Usage | Usage[];
+export interface ExecutorResult {
+    output?: unknown;
+    usage?: ReportedUsage;
+    logs?: AttemptLogs;
+    links?: AttemptLink[];
+    /** Mailbox messages (`{ to, subject?, body }`) the run sends as this task if the attempt settles it. */
+    messages?: unknown[];
+    /** Tasks to add (TaskSpec-shaped), applied by the run only when this attempt settles its task. */
+    tasks?: unknown[];
+}
+/** An executor kind: runs one attempt of a task whose `executor.kind` names it. */
+export type Executor = (spec: Record<string, unknown> & {
+    kind: string;
+}, ctx: ExecutorContext) => Promise<ExecutorResult>;
+/** A failure an executor reports on purpose; usage and output travel with it to the budget and the record. */
+export declare class ExecutorError extends TeamrunError {
+    get code(): string;
+    readonly nonRetryable: boolean;
+    readonly type: string;
+    readonly usage?: ReportedUsage;
+    readonly output?: unknown;
+    readonly logs?: AttemptLogs;
+    readonly links?: AttemptLink[];
+    readonly messages?: unknown[];
+    constructor(message: string, options?: {
+        nonRetryable?: boolean;
+        type?: string;
+    } & ExecutorResult);
+}
+/**
+ * The variables every side effect of an attempt can use to fence its writes, and, with tracing on,
+ * `TRACEPARENT` (W3C): the attempt's span, for the process's own spans to join the run's trace.
+ */
+export declare function attemptEnv(ctx: AttemptIdentity): Record<string, string>;

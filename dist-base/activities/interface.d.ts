@@ -1,0 +1,194 @@
+import type { ExecutorSpec, Usage } from '../plan/schema';
+import type { MailMessage } from '../team/mailbox';
+import type { Grant } from '../team/types';
+import type { LedgerLease } from '../ledger/activity-interface';
+/**
+ * What the workflow hands one attempt, and what the attempt hands back. This file has no
+ * Node imports: the workflow uses it too.
+ */
+/** Which attempt of which task this is: what every attempt hands on, whatever runs it. */
+export interface AttemptIdentity {
+    workflowId: string;
+    taskKey: string;
+    attempt: number;
+    fencingToken: number;
+    leaseId: string;
+    holder: string;
+}
+export interface RunTaskInput extends AttemptIdentity {
+    title: string;
+    executor: ExecutorSpec;
+    dependencyOutputs: Record<string, unknown>;
+    /** The shared-ledger slot this attempt holds, which it renews while it runs. */
+    ledger?: LedgerLease;
+    /** Mailbox messages waiting for the task when the attempt started (absent when none). */
+    inbox?: MailMessage[];
+    /** The task may add tasks (the plan's `allowSpawn`). */
+    allowSpawn?: boolean;
+    /** Heartbeat pace (the lease's; none before the first). Absent: derived from the heartbeat timeout. */
+    heartbeatEveryMs?: number;
+    /** Past this long, the attempt tells its run which worker queue reaches it (`attemptRunning`). */
+    announceAfterMs?: number;
+    /** What the attempt may spend before it asks its run for more (absent in attempts started before live budgets). */
+    grant?: Grant;
+}
+/**
+ * What the workflow sends an attempt since compact inputs (a patch; older runs send RunTaskInput
+ * whole, which `runTask` still takes): what the executor needs and nothing the worker can derive.
+ * The worker takes the run's workflow id from the activity's info, the task key and fencing token
+ * from its activity id (`<key>#<token>`, `attemptActivityId`), the lease id from those
+ * (`leaseIdOf`); a field equal to its default is left out: `attempt` (the fencing token), `title`
+ * (the key), `dependencyOutputs` (none), `heartbeatEveryMs` (from the heartbeat timeout),
+ * `announceAfterMs` (STOP_ANNOUNCE_AFTER_MS). Every byte here is stored in history once per attempt.
+ */
+export type CompactRunTaskInput = Omit<RunTaskInput, 'workflowId' | 'taskKey' | 'attempt' | 'fencingToken' | 'leaseId' | 'title' | 'dependencyOutputs'> & {
+    workflowId?: undefined;
+    /** Only when the activity id does not name them. */
+    taskKey?: string;
+    fencingToken?: number;
+    attempt?: number;
+    /** Only when it is not `leaseIdOf(workflowId, taskKey, fencingToken)`. */
+    leaseId?: string;
+    title?: string;
+    dependencyOutputs?: Record<string, unknown>;
+};
+/** What `runTask` takes: the compact input, or the whole one of attempts scheduled before it. */
+export type RunTaskWireInput = RunTaskInput | CompactRunTaskInput;
+/** The lease id of an attempt: its run, task and fencing token (src/team/leases.ts makes them so). */
+export declare function leaseIdOf(workflowId: string, taskKey: string, fencingToken: number): string;
+/** The activity id of an attempt's `runTask`: its task and fencing token (src/team/leases.ts makes them so). */
+export declare function attemptActivityId(taskKey: string, fencingToken: number): string;
+/**
+ * The whole input of an attempt from what its run sent and its activity's info (`workflowId`,
+ * `activityId`); `defaults` are the worker's own (the heartbeat timeout's pace, the announce delay).
+ */
+export declare function expandRunTaskInput(input: RunTaskWireInput, activity: {
+    workflowId: string;
+    activityId: string;
+}, defaults: {
+    heartbeatEveryMs: number;
+    announceAfterMs: number;
+}): RunTaskInput;
+/**
+ * The end of what an attempt printed: redacted tails (at most `worker.shell.logTailBytes` each)
+ * and the total bytes each stream carried. Kept in history (the activity's result or failure
+ * details), never in the run's state.
+ */
+export interface AttemptLogs {
+    stdout: string;
+    stderr: string;
+    stdoutBytes: number;
+    stderrBytes: number;
+}
+/** A link an attempt printed (`::teamrun-link::{"url":...,"label":...}`): where its full logs or results are. */
+export interface AttemptLink {
+    url: string;
+    label: string;
+}
+/** At most this many links per attempt; later ones are ignored. */
+export declare const MAX_ATTEMPT_LINKS = 5;
+export interface RunTaskResult {
+    output?: unknown;
+    usage?: Usage;
+    /** Absent since issue 31 (history records the worker that completed the activity). */
+    workerIdentity?: string;
+    logs?: AttemptLogs;
+    links?: AttemptLink[];
+    /** `::teamrun-message::` lines: mailbox messages the run sends when this attempt settles the task. */
+    messages?: unknown[];
+    /**
+     * Tasks to add (`::teamrun-tasks::` lines, an llm answer's
+     * `tasks`): the run adds them if this attempt settles the task.
+     */
+    tasks?: unknown[];
+}
+/** Bound on the tasks one attempt asks to add, as JSON (and ADD_TASKS_LIMITS.maxTasks of them). */
+export declare const MAX_SPAWN_BYTES: number;
+/** Carried in a failure's details and a cancellation's details: what the attempt did before it stopped. */
+export interface AttemptEvidence {
+    usage?: Usage;
+    output?: unknown;
+    workerIdentity: string;
+    logs?: AttemptLogs;
+    links?: AttemptLink[];
+    messages?: unknown[];
+}
+/** Carried in every heartbeat. */
+export interface HeartbeatDetails {
+    workerIdentity: string;
+    fencingToken: number;
+    elapsedMs: number;
+    progress?: unknown;
+}
+/** Failure types the workflow tells apart. */
+export declare const FAILURE_TYPES: {
+    /** The worker is shutting down: the attempt is handed back to be re-leased, not adjudicated. */
+    readonly workerShutdown: 'TeamWorkerShutdown';
+    readonly executorNotEnabled: 'TeamExecutorNotEnabled';
+    readonly invalidExecutor: 'TeamInvalidExecutor';
+    readonly outputTooLarge: 'TeamOutputTooLarge';
+    readonly invalidPlan: 'InvalidTeamPlan';
+    /** The executor threw something other than an ExecutorError: retried under the task's `retry`. */
+    readonly executorCrashed: 'TeamExecutorCrashed';
+};
+/** Bound on one task's output, which travels through history to its dependents. */
+export declare const MAX_OUTPUT_BYTES: number;
+export interface TeamActivities {
+    runTask(input: RunTaskWireInput): Promise<RunTaskResult>;
+}
+/** The signal a long attempt sends its run: `{ key, fencingToken, queue }` (see src/team/stop-channel.ts). */
+export declare const ATTEMPT_RUNNING_SIGNAL = "attemptRunning";
+/** The signal an agent attempt's worker sends its run: `{ key, fencingToken, steps }` (src/team/agents.ts). */
+export declare const AGENT_STEPS_SIGNAL = "agentSteps";
+/** The messages a task sends its run through its worker's attempt gateway. */
+export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendReservation';
+/**
+ * A run asks the worker it names whether a request that carries `attempt: { queue, nonce }` was
+ * sent by the gateway for this attempt (src/activities/attempt-gateway.ts).
+ */
+export interface ConfirmAttemptRequest {
+    nonce: string;
+    workflowId: string;
+    key: string;
+    fencingToken: number;
+    message: AttemptMessage;
+}
+/**
+ * How a task's own processes reach the worker's attempt gateway (`TEAMRUN_ATTEMPT_SOCKET`,
+ * `TEAMRUN_ATTEMPT_SECRET`), and the directory of the worker's own `teamrun` launcher.
+ */
+export interface AttemptAccess {
+    socket: string;
+    secret: string;
+    binDir: string | null;
+}
+/** Which running attempt an adopt re-attaches to, and the lease it heartbeats for its new run. */
+export interface AdoptAttemptInput {
+    workflowId: string;
+    taskKey: string;
+    fencingToken: number;
+    leaseId: string;
+    /** The lease's heartbeat pace (none sent before the first is due). */
+    heartbeatEveryMs: number;
+}
+/**
+ * Run on one worker's own stop queue. `stopAttempts` stops the attempts it runs among `leaseIds`
+ * at once; `confirmAttemptRequest` confirms (once) a request its attempt gateway sent for one of
+ * them; `handOverAttempts` tells it their run is continuing as new, so the executors outlive
+ * the old run's activities; `adoptAttempt` re-attaches the next run to one of them and answers as
+ * its runTask would (fails with type ATTEMPT_GONE, src/team/handover.ts, when the worker no longer has it).
+ */
+export interface StopActivities {
+    stopAttempts(input: {
+        leaseIds: string[];
+    }): Promise<{
+        stopped: number;
+    }>;
+    confirmAttemptRequest(input: ConfirmAttemptRequest): Promise<boolean>;
+    handOverAttempts(input: {
+        leaseIds: string[];
+    }): Promise<{
+        handedOver: number;
+    }>;
+    adoptAttempt(input: AdoptAttemptInput): Promise<RunTaskResult>;
+}

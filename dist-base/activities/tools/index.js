@@ -1,0 +1,14 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.workerTools = exports.FENCING_TOKEN_META = exports.MAX_TOOL_RESULT_BYTES = exports.TOOL_FAILURE_TYPES = exports.DEFAULT_TOOL_TIMEOUT_MS = exports.defineTool = void 0;
+var define_tool_1 = require("./define-tool");
+Object.defineProperty(exports, "defineTool", { enumerable: true, get: function () { return define_tool_1.defineTool; } });
+var attempt_tools_1 = require("./attempt-tools");
+Object.defineProperty(exports, "DEFAULT_TOOL_TIMEOUT_MS", { enumerable: true, get: function () { return attempt_tools_1.DEFAULT_TOOL_TIMEOUT_MS; } });
+Object.defineProperty(exports, "TOOL_FAILURE_TYPES", { enumerable: true, get: function () { return attempt_tools_1.TOOL_FAILURE_TYPES; } });
+var content_1 = require("./content");
+Object.defineProperty(exports, "MAX_TOOL_RESULT_BYTES", { enumerable: true, get: function () { return content_1.MAX_TOOL_RESULT_BYTES; } });
+var mcp_connection_1 = require("./mcp-connection");
+Object.defineProperty(exports, "FENCING_TOKEN_META", { enumerable: true, get: function () { return mcp_connection_1.FENCING_TOKEN_META; } });
+var toolbox_1 = require("./toolbox");
+Object.defineProperty(exports, "workerTools", { enumerable: true, get: function () { return toolbox_1.workerTools; } });

@@ -1,0 +1,136 @@
+/**
+ * An agent task's journal: the transcript of its attempts, step by step, kept in a workflow of its
+ * own (`agentJournal`, one per task of a run), never in the run's snapshot or history. Shapes and
+ * bounds only; no Node imports (the workflow uses this file).
+ */
+import type { Usage } from '../plan/schema';
+export declare const JOURNAL_WORKFLOW_TYPE = "agentJournal";
+/** The journal of task `key` of run `workflowId`: one id per task, whichever attempt writes it. */
+export declare function journalId(workflowId: string, key: string): string;
+export declare const JOURNAL_LIMITS: {
+    /** The transcript as JSON: it rides in one continue-as-new payload (Temporal's limit is 2 MB). */
+    readonly transcriptBytes: number;
+    /** One append's entries as JSON. */
+    readonly appendBytes: number;
+    /** A tool result as the model sees it: a longer one is cut, with a note saying so. */
+    readonly toolResultChars: number;
+    /** A model answer's text kept in the transcript. */
+    readonly answerChars: number;
+    /** A steer's text (CONTRACT: `steerTask`), in bytes. */
+    readonly steerBytes: number;
+    /** Steers waiting for the agent's next model call. */
+    readonly pendingSteers: 16;
+    /** History events before the journal continues as new (each step is an update). */
+    readonly continueAsNewEvents: 2000;
+    /** A journal nobody wrote to for this long closes (a later attempt then starts afresh). */
+    readonly idleMs: number;
+};
+export interface ChatMessage {
+    role: 'system' | 'user' | 'assistant';
+    content: string;
+}
+export interface ToolCall {
+    id: string;
+    type: 'function';
+    function: {
+        name: string;
+        arguments: string;
+    };
+}
+/** A model's answer as the conversation holds it. */
+export interface AssistantMessage {
+    role: 'assistant';
+    content: string | null;
+    tool_calls?: ToolCall[];
+}
+/** One step of the transcript; replayed in order, these are the conversation so far. */
+export type JournalEntry = 
+/** The conversation as the first attempt began it (instructions, prompt, dependency outputs). */
+{
+    kind: 'start';
+    messages: ChatMessage[];
+}
+/** Mail an attempt found waiting when it started, as one user message. */
+ | {
+    kind: 'inbox';
+    content: string;
+}
+/** A person's guidance (`steerTask`), joined before model call `turn`. */
+ | {
+    kind: 'steer';
+    turn: number;
+    text: string;
+    actor: string | null;
+}
+/** Model call `turn` answered: journaled before any tool it asks for runs. */
+ | {
+    kind: 'model';
+    turn: number;
+    message: AssistantMessage;
+    usage?: Usage;
+}
+/** A tool call about to run: a crash before its result makes it "interrupted" (unless idempotent). */
+ | {
+    kind: 'tool-start';
+    turn: number;
+    id: string;
+    name: string;
+} | {
+    kind: 'tool-result';
+    turn: number;
+    id: string;
+    name: string;
+    ok: boolean;
+    content: string;
+    ms: number;
+};
+export interface JournalSnapshot {
+    runWorkflowId: string;
+    key: string;
+    /** The greatest fencing token that wrote here: a lower one is a stale attempt. */
+    fencingToken: number;
+    entries: JournalEntry[];
+    /** The model call whose steers were last taken (0: none yet): a steer now joins the next one. */
+    turnOpen: number;
+    pending: Array<{
+        text: string;
+        actor: string | null;
+    }>;
+}
+export type JournalOp = {
+    op: 'open';
+} | {
+    op: 'append';
+    entries: JournalEntry[];
+} | {
+    op: 'beginTurn';
+    turn: number;
+} | {
+    op: 'finish';
+};
+/** What the attempt's gateway sends: the op, with the token of the attempt that asks. */
+export type JournalRequest = JournalOp & {
+    fencingToken: number;
+};
+export type JournalAnswer = {
+    op: 'open';
+    entries: JournalEntry[];
+} | {
+    op: 'append';
+    bytes: number;
+} | {
+    op: 'beginTurn';
+    steers: Array<{
+        text: string;
+        actor: string | null;
+    }>;
+} | {
+    op: 'finish';
+};
+export interface SteerRequest {
+    text: string;
+    actor: string | null;
+    fencingToken: number;
+}
+/** A refusal's code (the failure's type): CONTRACT's for steers, the journal's own for the rest. */
+export type JournalRefusal = 'stale_attempt' | 'value_too_large' | 'transcript_too_large' | 'invalid_request';

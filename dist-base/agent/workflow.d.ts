@@ -1,0 +1,2 @@
+import { type JournalSnapshot } from './types';
+export declare function agentJournal(snapshot: JournalSnapshot): Promise<JournalSnapshot>;

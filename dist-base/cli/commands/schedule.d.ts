@@ -1,0 +1,2 @@
+import { type Command } from 'commander';
+export declare function registerSchedule(program: Command): void;

@@ -1,0 +1,191 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.registerSchedule = registerSchedule;
+const commander_1 = require("commander");
+const schedule_sync_1 = require("../../client/schedule-sync");
+const schedules_1 = require("../../client/schedules");
+const load_1 = require("../../plan/load");
+const context_1 = require("../context");
+const format_1 = require("../../format");
+const overlapOption = () => new commander_1.Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(Object.keys(schedules_1.OVERLAP_POLICIES));
+function registerSchedule(program) {
+    const schedule = program
+        .command('schedule')
+        .description('run a team plan on a schedule (Temporal Schedules): create, ' +
+        'list, describe, trigger, pause, unpause, delete, sync');
+    schedule
+        .command('create <id>')
+        .description('create a schedule that starts a team run of <plan> at every cron time or interval')
+        .requiredOption('--plan <file>', 'team plan (YAML or JSON), validated before the schedule is created')
+        .option('--cron <expr>', 'cron expression, e.g. "0 3 * * *"')
+        .option('--every <duration>', 'interval, e.g. 15m, 1h, 1d')
+        .addOption(overlapOption().default('skip'))
+        .option('--paused', 'create it paused', false)
+        .option('--timezone <tz>', 'IANA time zone for cron times (default UTC)')
+        .action(async (id, options, command) => {
+        if ((options.cron === undefined) === (options.every === undefined))
+            throw new context_1.CliError('give exactly one of --cron or --every');
+        const loaded = (0, load_1.loadPlanFile)(options.plan);
+        if (!loaded.ok) {
+            throw new context_1.CliError(`${options.plan}: ${loaded.problems.length} ` +
+                `problem(s)\n${loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`);
+        }
+        const everyMs = options.every === undefined ? undefined : (0, schedules_1.parseEvery)(options.every);
+        const config = (0, context_1.configFrom)(command);
+        await (0, context_1.withClient)(command, async (client) => {
+            await (0, schedules_1.createTeamSchedule)(client, {
+                id,
+                plan: loaded.raw,
+                ...(options.cron !== undefined ? { cron: options.cron } : { everyMs }),
+                overlap: options.overlap,
+                paused: options.paused,
+                ...(options.timezone ? { timezone: options.timezone } : {}),
+                taskQueue: config.connection.taskQueue,
+            });
+            const description = await (0, schedules_1.describeTeamSchedule)(client, id);
+            const next = description.info.nextActionTimes[0];
+            process.stdout.write(`created schedule ${id}: team ${loaded.plan.name}, ${(0, schedules_1.recordedAction)(description).when}, ` +
+                `overlap ${options.overlap}` +
+                `${options.paused ? ', paused' : ''}, task queue ${config.connection.taskQueue}\n` +
+                (next && !options.paused ? `next run: ${next.toISOString()}\n` : ''));
+        });
+    });
+    schedule
+        .command('list')
+        .description('list the schedules that start team runs')
+        .option('--json', 'print JSON')
+        .action(async (options, command) => {
+        await (0, context_1.withClient)(command, async (client) => {
+            const rows = await (0, schedules_1.listTeamSchedules)(client);
+            if (options.json)
+                return (0, context_1.printJson)(rows);
+            if (!rows.length)
+                return void process.stdout.write('no team schedules\n');
+            const cells = rows.map((r) => [
+                r.id,
+                r.team ?? '-',
+                r.spec,
+                r.paused ? 'paused' : 'active',
+                r.owner ? `teamrun ${r.owner.source}` : 'other',
+                r.nextRun?.toISOString() ?? '-',
+                r.lastRun ? `${r.lastRun.workflowId}` : '-',
+            ]);
+            process.stdout.write(`${(0, format_1.table)(['SCHEDULE', 'TEAM', 'WHEN', 'STATE', 'CREATED BY', 'NEXT RUN', 'LAST RUN'], cells)}\n`);
+        });
+    });
+    schedule
+        .command('describe <id>')
+        .description('show a schedule: timing, policy, state, recent and running team runs')
+        .option('--json', 'print JSON')
+        .action(async (id, options, command) => {
+        await (0, context_1.withClient)(command, async (client) => {
+            const d = await (0, schedules_1.describeTeamSchedule)(client, id);
+            const action = d.action;
+            const plan = action.args?.[0];
+            const owner = (0, schedules_1.scheduleOwner)(d.memo);
+            const summary = {
+                id,
+                team: (0, schedules_1.scheduledTeam)(d),
+                when: (0, schedules_1.recordedAction)(d).when ?? (0, schedules_1.describeSpec)(d.spec),
+                overlap: (0, schedules_1.overlapName)(d.policies.overlap),
+                paused: d.state.paused,
+                note: d.state.note ?? null,
+                createdBy: owner ? `teamrun ${owner.source}` : null,
+                taskQueue: action.taskQueue ?? null,
+                workflowType: action.workflowType ?? null,
+                tasks: plan?.tasks.length ?? null,
+                actionsTaken: d.info.numActionsTaken,
+                skippedForOverlap: d.info.numActionsSkippedOverlap,
+                nextRuns: d.state.paused ? [] : d.info.nextActionTimes.slice(0, 3).map((t) => t.toISOString()),
+                running: d.info.runningActions.map((a) => a.workflow.workflowId),
+                recent: d.info.recentActions.map((a) => ({
+                    workflowId: a.action.workflow.workflowId,
+                    takenAt: a.takenAt.toISOString(),
+                })),
+            };
+            if (options.json)
+                return (0, context_1.printJson)(summary);
+            const lines = [
+                `schedule ${id}`,
+                `  team:            ${summary.team ?? '-'} (${summary.tasks ?? '?'} ` +
+                    `tasks) on task queue ${summary.taskQueue ?? '-'}`,
+                `  when:            ${summary.when}`,
+                `  overlap:         ${summary.overlap}`,
+                `  state:           ${summary.paused ? 'paused' : 'active'}${summary.note ? ` (${summary.note})` : ''}`,
+                `  created by:      ${summary.createdBy ?? 'not teamrun'}`,
+                `  runs started:    ${summary.actionsTaken}, skipped for overlap: ${summary.skippedForOverlap}`,
+                `  next runs:       ${summary.nextRuns.join(', ') || (summary.paused ? '- (paused)' : '-')}`,
+                `  running now:     ${summary.running.join(', ') || '-'}`,
+                `  recent runs:`,
+                ...(summary.recent.length ? summary.recent.map((r) => `    ${r.takenAt}  ${r.workflowId}`) : ['    -']),
+            ];
+            process.stdout.write(`${lines.join('\n')}\n`);
+        });
+    });
+    schedule
+        .command('trigger <id>')
+        .description("start a run now, under the schedule's overlap policy (skip: not while one is running)")
+        .addOption(overlapOption())
+        .action(async (id, options, command) => {
+        await (0, context_1.withClient)(command, async (client) => {
+            const policy = await (0, schedules_1.triggerTeamSchedule)(client, id, options.overlap);
+            process.stdout.write(`triggered schedule ${id} (overlap ${(0, schedules_1.overlapName)(policy)})\n`);
+        });
+    });
+    schedule
+        .command('pause <id>')
+        .description('stop starting runs until unpaused')
+        .option('--reason <text>', 'note shown on the schedule')
+        .action(async (id, options, command) => {
+        await (0, context_1.withClient)(command, async (client) => {
+            await (0, schedules_1.pauseTeamSchedule)(client, id, options.reason);
+            process.stdout.write(`paused schedule ${id}\n`);
+        });
+    });
+    schedule
+        .command('unpause <id>')
+        .description('start runs again at the next due time')
+        .option('--reason <text>', 'note shown on the schedule')
+        .action(async (id, options, command) => {
+        await (0, context_1.withClient)(command, async (client) => {
+            await (0, schedules_1.unpauseTeamSchedule)(client, id, options.reason);
+            process.stdout.write(`unpaused schedule ${id}\n`);
+        });
+    });
+    schedule
+        .command('delete <id>')
+        .description('delete a schedule (runs it already started keep running)')
+        .action(async (id, _options, command) => {
+        await (0, context_1.withClient)(command, async (client) => {
+            await (0, schedules_1.deleteTeamSchedule)(client, id);
+            process.stdout.write(`deleted schedule ${id}\n`);
+        });
+    });
+    schedule
+        .command('sync')
+        .description('apply `schedules:` from teamrun.yaml: create missing, ' +
+        'update changed, --prune delete undeclared ones sync created')
+        .option('--prune', 'delete schedules created by `schedule sync` for this task queue that are no longer declared', false)
+        .option('--dry-run', 'print what would change, change nothing', false)
+        .action(async (options, command) => {
+        const config = (0, context_1.configFrom)(command);
+        const declared = (0, schedule_sync_1.declaredSchedules)(config);
+        await (0, context_1.withClient)(command, async (client) => {
+            const steps = await (0, schedule_sync_1.planSync)(client, declared, {
+                prune: options.prune,
+                taskQueue: config.connection.taskQueue,
+            });
+            if (!options.dryRun)
+                await (0, schedule_sync_1.applySync)(client, declared, steps);
+            const verb = (op) => options.dryRun ? `would ${op}` : ({ create: 'created', update: 'updated', delete: 'deleted' }[op] ?? op);
+            for (const step of steps)
+                process.stdout.write(`${verb(step.op).padEnd(12)} ${step.id}: ${step.detail}\n`);
+            const count = (op) => steps.filter((s) => s.op === op).length;
+            process.stdout.write(`${options.dryRun ? 'dry run: ' : ''}${count('create')} ` +
+                `created, ${count('update')} updated, ${count('delete')} deleted, ` +
+                `${count('unchanged')} unchanged${count('conflict') ? `, ${count('conflict')} conflict(s)` : ''}\n`);
+            if (count('conflict'))
+                throw new context_1.CliError('some declared schedules exist but were not created by teamrun (see above)');
+        });
+    });
+}

@@ -1,0 +1,10 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.failureConverter = void 0;
+const common_1 = require("@temporalio/common");
+/**
+ * With the codec on, a failure's message and stack trace (a shell task's output tail, an error
+ * body) go into an encoded payload instead of plain proto fields, so the codec encrypts them too.
+ * Loaded by path (`failureConverterPath`): workers and the workflow bundle both need it.
+ */
+exports.failureConverter = new common_1.DefaultFailureConverter({ encodeCommonAttributes: true });

@@ -1,0 +1,44 @@
+/**
+ * Adjudication as the contract states it: the codes that send a task to a human, the records the
+ * `adjudications` query lists, and the `adjudicate` update's answer and refusals. Shapes only;
+ * the request's shape is its zod schema's (src/plan/requests/control.ts).
+ */
+import type { Usage } from '../plan/schema';
+import type { Decision } from '../plan/requests/control';
+import type { TaskView } from './run';
+export type { AdjudicateRequest, Decision } from '../plan/requests/control';
+export type AdjudicationCode = 'TEAM_TASK_HUMAN_INTERRUPTED' | 'TEAM_RUN_ABORTED_ADJUDICATION_REQUIRED' | 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED' | 'TEAM_WALL_BUDGET_EXHAUSTED' | 'TEAM_TASK_APPROVAL_REQUIRED' | 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED'
+/** The attempt was refused more budget while it ran (a usage report or `teamrun reserve` past its grant). */
+ | 'TEAM_TASK_BUDGET_EXCEEDED';
+export interface AdjudicationDecision {
+    decisionId: string;
+    decision: Decision;
+    actor: string | null;
+    reason: string | null;
+    decidedAt: number;
+}
+/** One adjudication, pending (`decision` null) or decided. */
+export interface AdjudicationRecord {
+    key: string;
+    /** One of `AdjudicationCode`, or the operator's own from `abortRun { code }`. */
+    code: AdjudicationCode | (string & {});
+    reason: string | null;
+    requestId: string | null;
+    actor: string | null;
+    evidenceDigest: string | null;
+    holder: string;
+    leaseId: string;
+    fencingToken: number;
+    requestedAt: number;
+    usage: Usage | null;
+    result: unknown;
+    decision: AdjudicationDecision | null;
+}
+/** The `adjudicate` update's answer; a repeated `decisionId` answers `idempotent` with the task as it is now. */
+export interface AdjudicateVerdict {
+    ok: true;
+    idempotent?: true;
+    task: TaskView;
+}
+/** Why the `adjudicate` validator refuses a decision (the update's failure type). */
+export type AdjudicateRejectReason = 'not_found' | 'invalid_decision' | 'decision_id_required' | 'adjudication_not_required' | 'evidence_mismatch' | 'forbidden' | 'run_not_accepting_work' | 'value_too_large' | 'invalid_request';

@@ -1,0 +1,37 @@
+/**
+ * The run's event log as the contract states it: event types, the `events` query's page, and the
+ * ISO twins every timestamp of a query answer carries. Shapes only; src/team/events.ts keeps the
+ * log and src/workflows/iso-times.ts adds the twins.
+ */
+/** Event types a team run records. */
+export type RunEventType = 'run:start' | 'run:end' | 'run:abort-requested' | 'run:cancel-requested' | 'run:budget-exhausted' | 'run:adjudication-timeout' | 'run:continuing-as-new' | 'run:continued-as-new' | 'task:claimed' | 'task:completed' | 'task:failed' | 'task:skipped' | 'task:not-started' | 'task:interrupt-requested' | 'task:adjudication-required' | 'task:adjudicated' | 'task:added' | 'lease:expired' | 'lease:changed' | 'lease:released' | 'attempt:stale-result' | 'control:rejected' | 'control:idempotent' | 'mailbox:sent' | 'mailbox:delivered' | 'mailbox:backpressure' | 'mailbox:pressure' | 'mailbox:compacted' | 'teammate:state' | 'teammate:idle' | 'hook:completed' | 'hook:failed';
+/** One event: its sequence number, type and time, and fields of its own. */
+export interface RunEvent {
+    seq: number;
+    type: RunEventType | (string & {});
+    at: number;
+    [field: string]: unknown;
+}
+/** The `events` query's argument: events with `seq > after`, at most `limit`. */
+export interface EventsQuery {
+    after?: number;
+    limit?: number;
+}
+/** The `events` query's answer; `nextSeq` is where to continue (`after`). */
+export interface EventsPage {
+    events: RunEvent[];
+    nextSeq: number;
+}
+/** Fields holding the user's own data: never given ISO twins. */
+type OpaqueField = 'output' | 'result' | 'usage' | 'limits' | 'plan' | 'executor';
+type IsoTwin<K> = K extends 'at' | `${string}At` ? `${K}Iso` : never;
+/**
+ * A query answer as it arrives: beside each epoch-ms timestamp (`at`, `...At`) an ISO 8601 twin
+ * (`atIso`, `startedAtIso`), present when the timestamp is set.
+ */
+export type WithIsoTimes<T> = T extends string | number | boolean | bigint | symbol | null | undefined ? T : T extends ReadonlyArray<infer U> ? WithIsoTimes<U>[] : T extends object ? {
+    [K in keyof T]: K extends OpaqueField ? T[K] : WithIsoTimes<T[K]>;
+} & {
+    [K in keyof T as IsoTwin<K>]?: string;
+} : T;
+export {};

@@ -1,0 +1,30 @@
+/**
+ * The contract's fixed names as types: the workflow and activity types, the search attributes
+ * and their status keywords, and the failure types an attempt or a run can end with. The values
+ * live beside the code that uses them (src/workflows, src/activities) and are checked against these.
+ */
+export type WorkflowType = 'teamRun';
+/** The activity type of an attempt teamrun's own workers run. */
+export type TaskActivityType = 'runTask';
+export type SearchAttributeName = 'TeamRunStatus' | 'TeamRunPendingAdjudications' | 'TeamRunBudgetStopped' | 'TeamName';
+/** `TeamRunStatus` values: the run's `RunState` in PascalCase (`awaiting_adjudication` -> `AwaitingAdjudication`). */
+export type StatusKeyword = 'Running' | 'AwaitingAdjudication' | 'Succeeded' | 'Failed' | 'Aborted' | 'BudgetStopped' | 'Unresolved';
+/**
+ * Failure types (`ApplicationFailure.type`) teamrun gives an attempt or a run. Custom executors may
+ * use their own; these are the ones the run, the CLI and reports tell apart.
+ */
+export type FailureType = 
+/** The run's input is not a valid plan. */
+'InvalidTeamPlan'
+/** The worker shut down: the attempt is handed back to be re-leased, not adjudicated. */
+ | 'TeamWorkerShutdown' | 'TeamExecutorNotEnabled' | 'TeamInvalidExecutor' | 'TeamExecutorSpecInvalid' | 'TeamExecutorFailed' | 'TeamExecutorCrashed' | 'TeamExecutorTimeout' | 'TeamOutputTooLarge' | 'TeamInvalidUsage'
+/** The run refused the attempt more budget while it ran: it was stopped, and goes to adjudication. */
+ | 'TEAM_TASK_BUDGET_EXCEEDED' | 'TeamShellFailed' | 'TeamShellTooBig' | 'TeamShellBadCwd' | 'TeamShellCwdRefused' | 'TeamShellCommandRefused' | 'TeamShellEnvRefused'
+/** A `::teamrun-*::` line that is not its prefix and one line of valid JSON. */
+ | 'TeamShellMalformedLine' | 'TeamShellContainment' | 'TeamHttpHostRefused' | 'TeamHttpBodyTooLarge' | 'TeamHttpTooManyRedirects' | 'TeamHttpUnreachable' | 'TeamLlmBadResponse' | 'TeamLlmUnreachable'
+/** A shared ledger had no slot yet (retried), or refused the attempt for good. */
+ | 'TeamLedgerBusy' | 'TeamLedgerRefused'
+/** An agent's task lists a tool its worker does not have (non-retryable). */
+ | 'TeamUnknownTool'
+/** An MCP server the task's tools name could not list its tools (retried). */
+ | 'TeamToolServerFailed';

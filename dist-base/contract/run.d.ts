@@ -1,0 +1,92 @@
+/**
+ * What a run shows of itself: task states and views, the `status` and `activeClaims` answers and
+ * the result the workflow returns. Shapes only; src/team builds them and must satisfy these.
+ * Timestamps are epoch milliseconds (query answers also carry ISO twins, see `WithIsoTimes`).
+ */
+import type { BudgetView } from './budget';
+export type TaskStatus = 'blocked' | 'ready' | 'leased' | 'succeeded' | 'failed' | 'adjudication' | 'skipped';
+/** How a run ended. */
+export type RunStatus = 'succeeded' | 'failed' | 'aborted' | 'budget_stopped' | 'unresolved';
+/** Where a run is: still working, waiting on people only, or ended. */
+export type RunState = 'running' | 'awaiting_adjudication' | RunStatus;
+/** What a task's attempts used, summed. */
+export interface UsageTotals {
+    inputTokens: number;
+    outputTokens: number;
+    cacheTokens: number;
+    costUsd: number;
+}
+/** One task, as the `tasks` query and the run result show it. */
+export interface TaskView {
+    key: string;
+    title: string;
+    status: TaskStatus;
+    attempts: number;
+    fencingToken: number;
+    dependsOn: string[];
+    holder: string | null;
+    startedAt: number | null;
+    settledAt: number | null;
+    lastError: string | null;
+    skipReason: string | null;
+    usage: UsageTotals;
+    output?: unknown;
+    /** The task that added this one, or null. */
+    parent: string | null;
+    /** Parent chain length from a plan task (0 for plan tasks). */
+    depth: number;
+}
+/** The `tasks` query's argument: one page, optionally of one status. */
+export interface TasksQuery {
+    status?: TaskStatus;
+    offset?: number;
+    limit?: number;
+}
+/** Tasks by state. `running` counts `leased`, `pending` counts `ready` and `blocked`. */
+export interface RunStats {
+    total: number;
+    succeeded: number;
+    failed: number;
+    skipped: number;
+    adjudication: number;
+    running: number;
+    pending: number;
+}
+/** The `status` query's answer. */
+export interface StatusView {
+    name: string;
+    state: RunState;
+    stats: RunStats;
+    budget: BudgetView;
+    teammates: {
+        requested: number;
+        active: number;
+    };
+    startedAt: number;
+    pendingAdjudications: number;
+    /** Present once Temporal's cancellation was requested. */
+    cancelRequestedAt?: number;
+    /** Attempts started so far (all tasks), and the most that ran at once. */
+    executions: number;
+    maxConcurrent: number;
+}
+/** A human takeover of an attempt, as recorded when it was asked for. */
+export interface Interruption {
+    requestId: string | null;
+    actor: string | null;
+    reason: string | null;
+    evidenceDigest: string | null;
+    requestedAt: number;
+}
+/** One attempt holding a lease now (the `activeClaims` query). */
+export interface ActiveClaim {
+    key: string;
+    holder: string;
+    leaseId: string;
+    fencingToken: number;
+    attempt: number;
+    activityId: string;
+    startedAt: number;
+    interrupted: boolean;
+    interruption: Interruption | null;
+}

@@ -1,0 +1,3 @@
+export { FencedStoreDriverMissing, FencedWriteRejected, InvalidFencingToken } from './errors';
+export { fencingTokenFromEnv, parseFencingToken } from './token';
+export { FencedStore, withFencedStore, type FencedRecord, type FencedWrite, type FencedWriteResult } from './store';

@@ -1,0 +1,13 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.withFencedStore = exports.FencedStore = exports.parseFencingToken = exports.fencingTokenFromEnv = exports.InvalidFencingToken = exports.FencedWriteRejected = exports.FencedStoreDriverMissing = void 0;
+var errors_1 = require("./errors");
+Object.defineProperty(exports, "FencedStoreDriverMissing", { enumerable: true, get: function () { return errors_1.FencedStoreDriverMissing; } });
+Object.defineProperty(exports, "FencedWriteRejected", { enumerable: true, get: function () { return errors_1.FencedWriteRejected; } });
+Object.defineProperty(exports, "InvalidFencingToken", { enumerable: true, get: function () { return errors_1.InvalidFencingToken; } });
+var token_1 = require("./token");
+Object.defineProperty(exports, "fencingTokenFromEnv", { enumerable: true, get: function () { return token_1.fencingTokenFromEnv; } });
+Object.defineProperty(exports, "parseFencingToken", { enumerable: true, get: function () { return token_1.parseFencingToken; } });
+var store_1 = require("./store");
+Object.defineProperty(exports, "FencedStore", { enumerable: true, get: function () { return store_1.FencedStore; } });
+Object.defineProperty(exports, "withFencedStore", { enumerable: true, get: function () { return store_1.withFencedStore; } });

@@ -1,0 +1,72 @@
+import type { AcquireRequest, ExtendRequest, SettleRequest } from '../plan/requests/ledger';
+/**
+ * The activities a team run uses to spend from a shared ledger. No Node imports: the
+ * workflow uses these types too.
+ */
+export interface LedgerActivities {
+    /** Registers the run (starting the ledger on the run's task queue if it does not exist). */
+    ledgerRegister(input: {
+        ledgerId: string;
+        workflowId: string;
+        name: string;
+    }): Promise<{
+        exhausted: string | null;
+    }>;
+    /**
+     * A slot for one attempt. A wait (`max-concurrent`, or reservations holding the rest) throws
+     * the retryable `TeamLedgerBusy`, so Temporal's retry policy backs off; a spent limit throws
+     * the non-retryable `TeamLedgerRefused` with `{ reason }` in its details.
+     */
+    ledgerAcquire(input: {
+        ledgerId: string;
+        refuseRecovery?: boolean;
+    } & AcquireRequest): Promise<{
+        expiresAt: number;
+    }>;
+    /**
+     * Grows a running attempt's slot by an extension its run granted it. A refusal never waits (the attempt spends
+     * meanwhile): it throws the non-retryable `TeamLedgerRefused` with `{ reason }`, as does a ledger whose workflow
+     * cannot extend (an older version: it has no `extend` update).
+     */
+    ledgerExtend(input: {
+        ledgerId: string;
+    } & ExtendRequest): Promise<{
+        reservation: {
+            tokens: number;
+            usd: number;
+        };
+    }>;
+    /**
+     * Charges the attempt and frees its slot; retried until it lands, charged once. `lost`: its outcome was lost,
+     * its usage unknown (the ledger then requires recovery).
+     */
+    ledgerSettle(input: {
+        ledgerId: string;
+    } & SettleRequest): Promise<{
+        duplicate: boolean;
+    }>;
+    ledgerUnregister(input: {
+        ledgerId: string;
+        workflowId: string;
+    }): Promise<void>;
+}
+/** What `runTask` needs to keep its attempt's ledger slot alive while it runs. */
+export interface LedgerLease {
+    ledgerId: string;
+    attemptId: string;
+    renewEveryMs: number;
+}
+export declare const LEDGER_FAILURE_TYPES: {
+    readonly busy: 'TeamLedgerBusy';
+    readonly refused: 'TeamLedgerRefused';
+};
+/** Details of a `TeamLedgerRefused` failure. */
+export interface LedgerRefusalDetails {
+    /**
+     * `max-tokens`, `max-usd` or `unpriced-usage` (spent), `settled` (the attempt was given up already), or
+     * `recovery-required` (only when the acquire asked to be told rather than wait, and for an extension);
+     * for an extension also `no-slot` and `unsupported` (the ledger's workflow has no `extend`).
+     */
+    reason: string;
+    message: string;
+}

@@ -1,0 +1,54 @@
+/**
+ * Owns the heartbeat pace of an attempt's lease, when an attempt announces its stop queue, and the
+ * time bounds of its activity. Constants and pure functions shared by the run, the workflow and the
+ * worker; no state.
+ */
+/**
+ * How often an attempt heartbeats, and when it becomes reachable for a stop of its own.
+ *
+ * Temporal counts an attempt's heartbeat timeout (the lease TTL) from its start until its first
+ * heartbeat, and from each heartbeat to the next. So an attempt shorter than its first
+ * heartbeat's deadline needs none (it costs what a bare activity costs), and a long one needs
+ * one per `heartbeatEveryMs`, not one a second: every heartbeat is a server RPC and, on Temporal
+ * Cloud, a billable action.
+ */
+export declare const LEASE_PACE: {
+    /** The fastest pace a plan may ask for. */
+    readonly minHeartbeatEveryMs: 250;
+    /** The slowest, as a fraction of the TTL: the SDK's own default throttle (80% of the heartbeat timeout). */
+    readonly maxFractionOfTtl: 0.8;
+    /** By default a heartbeat has at least this long (or half the TTL, whichever is longer) to reach the server. */
+    readonly defaultMarginMs: 10000;
+};
+/**
+ * The default pace for a lease of `ttlMs`: half the TTL, or the TTL less 10 s when that is
+ * longer. 30 s TTL -> every 20 s (a 10-minute attempt sends 30 heartbeats); 3 s -> every 1.5 s;
+ * 2 min -> every 110 s. A heartbeat always has at least max(TTL / 2, 10 s) of slack before the
+ * server would declare the lease lost.
+ */
+export declare function defaultHeartbeatEveryMs(ttlMs: number): number;
+/** The slowest pace a lease of `ttlMs` allows. */
+export declare function maxHeartbeatEveryMs(ttlMs: number): number;
+/** The pace an attempt heartbeats at: the lease's own, or the default for its TTL. */
+export declare function heartbeatEveryMs(lease: {
+    ttlMs: number;
+    heartbeatEveryMs?: number;
+}): number;
+/**
+ * An attempt still running this long after it started tells its run where to send a stop (its
+ * worker's own task queue, see src/worker/stop-channel.ts): from then on an interrupt reaches it
+ * in one activity dispatch, whatever its heartbeat pace. Shorter attempts never announce (a
+ * `noop` costs no more than a bare activity); one interrupted before it announces is stopped as
+ * soon as it does, or by the response to its first heartbeat, whichever comes first.
+ */
+export declare const STOP_ANNOUNCE_AFTER_MS = 1000;
+/** Bound on a worker's stop queue name, as an announcement carries it into the run's state. */
+export declare const MAX_STOP_QUEUE_CHARS = 300;
+/**
+ * The start-to-close bound of an attempt's activity. The executor enforces its own `timeoutMs`;
+ * this only bounds an attempt that ignores it (the timeout, one lease and a minute), and an
+ * executor without one gets 30 days.
+ */
+export declare function attemptTimeoutMs(executor: object, ttlMs: number): number;
+/** The bound of one teammateIdle hook run: its executor's timeout (10 minutes unless it says) and a minute. */
+export declare function hookTimeoutMs(executor: object): number;

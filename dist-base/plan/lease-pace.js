@@ -1,0 +1,70 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.MAX_STOP_QUEUE_CHARS = exports.STOP_ANNOUNCE_AFTER_MS = exports.LEASE_PACE = void 0;
+exports.defaultHeartbeatEveryMs = defaultHeartbeatEveryMs;
+exports.maxHeartbeatEveryMs = maxHeartbeatEveryMs;
+exports.heartbeatEveryMs = heartbeatEveryMs;
+exports.attemptTimeoutMs = attemptTimeoutMs;
+exports.hookTimeoutMs = hookTimeoutMs;
+/**
+ * Owns the heartbeat pace of an attempt's lease, when an attempt announces its stop queue, and the
+ * time bounds of its activity. Constants and pure functions shared by the run, the workflow and the
+ * worker; no state.
+ */
+/**
+ * How often an attempt heartbeats, and when it becomes reachable for a stop of its own.
+ *
+ * Temporal counts an attempt's heartbeat timeout (the lease TTL) from its start until its first
+ * heartbeat, and from each heartbeat to the next. So an attempt shorter than its first
+ * heartbeat's deadline needs none (it costs what a bare activity costs), and a long one needs
+ * one per `heartbeatEveryMs`, not one a second: every heartbeat is a server RPC and, on Temporal
+ * Cloud, a billable action.
+ */
+exports.LEASE_PACE = {
+    /** The fastest pace a plan may ask for. */
+    minHeartbeatEveryMs: 250,
+    /** The slowest, as a fraction of the TTL: the SDK's own default throttle (80% of the heartbeat timeout). */
+    maxFractionOfTtl: 0.8,
+    /** By default a heartbeat has at least this long (or half the TTL, whichever is longer) to reach the server. */
+    defaultMarginMs: 10_000,
+};
+/**
+ * The default pace for a lease of `ttlMs`: half the TTL, or the TTL less 10 s when that is
+ * longer. 30 s TTL -> every 20 s (a 10-minute attempt sends 30 heartbeats); 3 s -> every 1.5 s;
+ * 2 min -> every 110 s. A heartbeat always has at least max(TTL / 2, 10 s) of slack before the
+ * server would declare the lease lost.
+ */
+function defaultHeartbeatEveryMs(ttlMs) {
+    return Math.max(Math.floor(ttlMs / 2), ttlMs - exports.LEASE_PACE.defaultMarginMs);
+}
+/** The slowest pace a lease of `ttlMs` allows. */
+function maxHeartbeatEveryMs(ttlMs) {
+    return Math.floor(ttlMs * exports.LEASE_PACE.maxFractionOfTtl);
+}
+/** The pace an attempt heartbeats at: the lease's own, or the default for its TTL. */
+function heartbeatEveryMs(lease) {
+    return lease.heartbeatEveryMs ?? defaultHeartbeatEveryMs(lease.ttlMs);
+}
+/**
+ * An attempt still running this long after it started tells its run where to send a stop (its
+ * worker's own task queue, see src/worker/stop-channel.ts): from then on an interrupt reaches it
+ * in one activity dispatch, whatever its heartbeat pace. Shorter attempts never announce (a
+ * `noop` costs no more than a bare activity); one interrupted before it announces is stopped as
+ * soon as it does, or by the response to its first heartbeat, whichever comes first.
+ */
+exports.STOP_ANNOUNCE_AFTER_MS = 1_000;
+/** Bound on a worker's stop queue name, as an announcement carries it into the run's state. */
+exports.MAX_STOP_QUEUE_CHARS = 300;
+/**
+ * The start-to-close bound of an attempt's activity. The executor enforces its own `timeoutMs`;
+ * this only bounds an attempt that ignores it (the timeout, one lease and a minute), and an
+ * executor without one gets 30 days.
+ */
+function attemptTimeoutMs(executor, ttlMs) {
+    const timeoutMs = executor.timeoutMs;
+    return typeof timeoutMs === 'number' ? timeoutMs + ttlMs + 60_000 : 30 * 24 * 3600_000;
+}
+/** The bound of one teammateIdle hook run: its executor's timeout (10 minutes unless it says) and a minute. */
+function hookTimeoutMs(executor) {
+    return (executor.timeoutMs ?? 600_000) + 60_000;
+}

@@ -1,0 +1,219 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.buildReport = buildReport;
+const budget_1 = require("../team/budget");
+/** Puts a run's history and final state together into the report's story. */
+function buildReport(facts, execution, final, now) {
+    const notes = [];
+    const attempts = facts.attempts.map((a) => attemptRecord(a, facts.control, execution.pending, execution.runIds));
+    const tasks = taskReports(facts, attempts, final);
+    if (!final && execution.workflowStatus === 'RUNNING') {
+        notes.push('The run is open and did not answer queries (no worker on ' +
+            'its task queue?): task states and adjudications are missing.');
+    }
+    else if (!final) {
+        notes.push('The workflow closed without a run result: task states and adjudications are missing.');
+    }
+    if (final && final.tasks.length < (final.stats?.total ?? 0)) {
+        notes.push(`The run's result lists ${final.tasks.length} of ${final.stats?.total} tasks; the others show attempts only.`);
+    }
+    if (facts.stepsDropped) {
+        notes.push(`The timeline shows the first ${facts.steps.length} agent steps; ${facts.stepsDropped} more are left out.`);
+    }
+    const close = facts.close;
+    if (close?.kind === 'cancelled' && close.result?.cancellation) {
+        notes.push(`The workflow closed Canceled (a Temporal cancel request, ` +
+            `handled as abortRun): ${close.result.cancellation.message}.`);
+    }
+    return {
+        workflowId: execution.workflowId,
+        webUi: execution.webUi ?? null,
+        runIds: execution.runIds,
+        team: execution.team ?? facts.plan?.name ?? null,
+        taskQueue: execution.taskQueue,
+        state: final?.state ??
+            (close && close.kind !== 'completed'
+                ? `workflow ${close.kind}: ${close.message}`
+                : execution.workflowStatus.toLowerCase()),
+        workflowStatus: execution.workflowStatus,
+        startedAt: facts.startedAt,
+        closedAt: close?.at ?? null,
+        generatedAt: now,
+        stats: final?.stats ?? null,
+        tasks,
+        spawned: spawnedOf(facts, tasks),
+        leases: leaseRecords(attempts),
+        control: facts.control,
+        steps: facts.steps,
+        adjudications: final ? final.adjudications.map(adjudicationRow) : null,
+        budget: budgetOf(facts, attempts, final),
+        notes,
+    };
+}
+function attemptRecord(a, control, pending, runIds) {
+    const live = a.end ? undefined : pending.find((p) => p.activityId === a.activityId);
+    const interruption = control.find((c) => c.name === 'interruptTask' &&
+        c.key === a.input.taskKey &&
+        c.fencingToken === a.input.fencingToken &&
+        (c.verdict === null || c.verdict.startsWith('ok')));
+    const [outcome, detail] = classify(a, Boolean(live?.startedAt), interruption);
+    const end = a.end;
+    return {
+        key: a.input.taskKey,
+        activityId: a.activityId,
+        attempt: a.input.attempt,
+        fencingToken: a.input.fencingToken,
+        leaseId: a.input.leaseId,
+        holder: a.input.holder,
+        worker: end?.worker ?? a.worker ?? live?.worker ?? null,
+        executor: a.input.executor.kind,
+        summary: a.summary,
+        scheduledAt: a.scheduledAt,
+        startedAt: a.startedAt ?? live?.startedAt ?? null,
+        endedAt: end?.at ?? null,
+        cancelRequestedAt: a.cancelRequestedAt,
+        outcome,
+        detail,
+        usage: end && 'usage' in end ? end.usage : null,
+        runId: runIds[a.runIndex] ?? null,
+        scheduledEventId: a.scheduledEventId || null,
+        logs: (end && 'logs' in end ? end.logs : null) ?? null,
+        links: (end && 'links' in end ? end.links : null) ?? [],
+    };
+}
+/** The same rules as the team run's settlement: a stop (interrupt, abort) decides before what the attempt returned. */
+function classify(a, started, interruption) {
+    const end = a.end;
+    if (!end)
+        return [started ? 'running' : 'scheduled', null];
+    const stopped = a.cancelRequestedAt !== null;
+    if (stopped && interruption) {
+        const how = end.kind === 'completed'
+            ? 'it completed anyway: evidence only'
+            : end.kind === 'timed-out'
+                ? 'its lease expired before it stopped'
+                : 'it stopped';
+        return ['interrupted', `${interruption.actor ? `by ${interruption.actor}; ` : ''}${how}`];
+    }
+    if (stopped)
+        return ['cancelled', `stopped by the run (abort or wall-clock budget); ${end.kind}`];
+    switch (end.kind) {
+        case 'completed':
+            return ['succeeded', null];
+        case 'failed':
+            if (end.type === 'TeamWorkerShutdown')
+                return ['released', end.message];
+            return ['failed', end.type ? `${end.type}: ${end.message}` : end.message];
+        case 'timed-out':
+            if (end.timeoutType === 'HEARTBEAT')
+                return ['lease-expired', 'no heartbeat within the lease TTL'];
+            return ['timed-out', `${end.timeoutType.toLowerCase().replace(/_/g, '-')} timeout`];
+        case 'cancelled':
+            return ['cancelled', 'cancelled'];
+    }
+}
+function taskReports(facts, attempts, final) {
+    const views = new Map((final?.tasks ?? []).map((t) => [t.key, t]));
+    const specs = facts.plan?.tasks ?? [];
+    const keys = [
+        ...new Set([...specs.map((t) => t.key), ...(final?.tasks ?? []).map((t) => t.key), ...attempts.map((a) => a.key)]),
+    ];
+    return keys.map((key) => {
+        const spec = specs.find((t) => t.key === key);
+        const view = views.get(key);
+        return {
+            key,
+            title: view?.title ?? spec?.title ?? key,
+            status: view?.status ?? null,
+            dependsOn: view?.dependsOn ?? spec?.dependsOn ?? [],
+            attempts: attempts.filter((a) => a.key === key).sort((x, y) => x.fencingToken - y.fencingToken),
+            lastError: view?.lastError ?? null,
+            parent: view?.parent ?? null,
+        };
+    });
+}
+function spawnedOf(facts, tasks) {
+    const planned = new Set((facts.plan?.tasks ?? []).map((t) => t.key));
+    const tree = new Map();
+    for (const task of tasks) {
+        if (task.parent === null)
+            continue;
+        const children = tree.get(task.parent);
+        if (children)
+            children.push(task.key);
+        else
+            tree.set(task.parent, [task.key]);
+    }
+    return {
+        added: facts.plan ? tasks.filter((t) => !planned.has(t.key)).length : 0,
+        tree: [...tree].map(([parent, children]) => ({ parent, children })),
+    };
+}
+function leaseRecords(attempts) {
+    return attempts
+        .filter((a) => a.outcome === 'lease-expired' || a.outcome === 'released')
+        .map((a) => {
+        const next = attempts
+            .filter((b) => b.key === a.key && b.fencingToken > a.fencingToken)
+            .sort((x, y) => x.fencingToken - y.fencingToken)[0];
+        return {
+            at: a.endedAt ?? a.scheduledAt,
+            key: a.key,
+            fencingToken: a.fencingToken,
+            leaseId: a.leaseId,
+            worker: a.worker,
+            next: next ? { fencingToken: next.fencingToken, at: next.scheduledAt } : null,
+        };
+    });
+}
+function adjudicationRow(record) {
+    return {
+        key: record.key,
+        code: record.code,
+        reason: record.reason,
+        actor: record.actor,
+        fencingToken: record.fencingToken,
+        requestedAt: record.requestedAt,
+        decision: record.decision && {
+            decision: record.decision.decision,
+            decisionId: record.decision.decisionId,
+            actor: record.decision.actor,
+            reason: record.decision.reason,
+            decidedAt: record.decision.decidedAt,
+        },
+    };
+}
+/** Budget over time: an attempt counts when it starts, its usage when it settles. */
+function budgetOf(facts, attempts, final) {
+    const steps = [];
+    for (const a of attempts) {
+        steps.push({ at: a.scheduledAt, attempts: 1, tokens: 0, usd: 0 });
+        if (a.usage && a.endedAt !== null)
+            steps.push({ at: a.endedAt, attempts: 0, tokens: (0, budget_1.usageTokens)(a.usage), usd: a.usage.costUsd ?? 0 });
+    }
+    steps.sort((x, y) => x.at - y.at);
+    const points = [{ at: facts.startedAt, attempts: 0, tokens: 0, usd: 0 }];
+    for (const step of steps) {
+        const last = points[points.length - 1];
+        const point = {
+            at: step.at,
+            attempts: last.attempts + step.attempts,
+            tokens: last.tokens + step.tokens,
+            usd: Math.round((last.usd + step.usd) * 1e9) / 1e9,
+        };
+        if (point.at === last.at)
+            points[points.length - 1] = point;
+        else
+            points.push(point);
+    }
+    const end = points[points.length - 1];
+    return {
+        limits: final?.budget.limits ?? facts.plan?.budget ?? {},
+        used: final
+            ? { attempts: final.budget.used.tasks, tokens: final.budget.used.tokens, usd: final.budget.used.usd }
+            : { attempts: end.attempts, tokens: end.tokens, usd: end.usd },
+        points,
+        stopped: final?.budget.stopped ?? false,
+        reason: final?.budget.reason ?? null,
+    };
+}

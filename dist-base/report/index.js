@@ -1,0 +1,15 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.renderReportHtml = exports.renderReportText = exports.readHistories = exports.buildReport = exports.ReportError = exports.loadRunReport = exports.loadRunAttempts = void 0;
+var load_1 = require("./load");
+Object.defineProperty(exports, "loadRunAttempts", { enumerable: true, get: function () { return load_1.loadRunAttempts; } });
+Object.defineProperty(exports, "loadRunReport", { enumerable: true, get: function () { return load_1.loadRunReport; } });
+Object.defineProperty(exports, "ReportError", { enumerable: true, get: function () { return load_1.ReportError; } });
+var build_1 = require("./build");
+Object.defineProperty(exports, "buildReport", { enumerable: true, get: function () { return build_1.buildReport; } });
+var history_1 = require("./history");
+Object.defineProperty(exports, "readHistories", { enumerable: true, get: function () { return history_1.readHistories; } });
+var text_1 = require("./text");
+Object.defineProperty(exports, "renderReportText", { enumerable: true, get: function () { return text_1.renderReportText; } });
+var html_1 = require("./html");
+Object.defineProperty(exports, "renderReportHtml", { enumerable: true, get: function () { return html_1.renderReportHtml; } });

@@ -1,0 +1,66 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.TelemetryConfigSchema = void 0;
+exports.telemetrySettings = telemetrySettings;
+const zod_1 = require("zod");
+const errors_1 = require("../config/errors");
+const ENV_NAME = zod_1.z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an environment variable name');
+/**
+ * `telemetry:` in teamrun.yaml: where spans and metrics go (OTLP over HTTP). The standard `OTEL_*`
+ * variables win over it, as every OpenTelemetry SDK reads them; header values are read from the
+ * environment (`headersEnv`), never written in the file.
+ */
+exports.TelemetryConfigSchema = zod_1.z
+    .object({
+    /** The OTLP/HTTP base URL (`/v1/traces` and `/v1/metrics` are added), like `OTEL_EXPORTER_OTLP_ENDPOINT`. */
+    endpoint: zod_1.z.url({ protocol: /^https?$/, error: 'an http(s) URL, like http://127.0.0.1:4318' }).max(2048),
+    serviceName: zod_1.z.string().min(1).max(128).optional(),
+    /** Header name -> the environment variable holding its value (an API key, say). */
+    headersEnv: zod_1.z.record(zod_1.z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'not a header name'), ENV_NAME).optional(),
+    /** Metrics too, to `<endpoint>/v1/metrics` (off by default: Jaeger, say, takes traces only). */
+    metrics: zod_1.z.boolean().default(false),
+})
+    .strict();
+const MAX_ENV_VALUE = 4096;
+/**
+ * Tracing is on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) or the config's
+ * `telemetry.endpoint` names a collector, unless `OTEL_SDK_DISABLED=true` or
+ * `OTEL_TRACES_EXPORTER=none`. Null when off: then nothing of the SDK is loaded.
+ */
+function telemetrySettings(config, env, role) {
+    if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true')
+        return null;
+    if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none')
+        return null;
+    const base = bounded(env.OTEL_EXPORTER_OTLP_ENDPOINT, 'OTEL_EXPORTER_OTLP_ENDPOINT') ?? config?.endpoint;
+    const traces = bounded(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+    if (!base && !traces)
+        return null;
+    const metricsExporter = env.OTEL_METRICS_EXPORTER?.trim().toLowerCase();
+    const metrics = bounded(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT, 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT');
+    const metricsOn = metricsExporter !== 'none' && (metrics || metricsExporter === 'otlp' || config?.metrics === true);
+    const headers = {};
+    for (const [name, variable] of Object.entries(config?.headersEnv ?? {})) {
+        const value = bounded(env[variable], variable);
+        if (value === undefined)
+            throw new errors_1.ConfigError(`telemetry.headersEnv.${name}: environment variable ${variable} is not set`);
+        headers[name] = value;
+    }
+    return {
+        tracesUrl: traces ?? joinUrl(base, 'v1/traces'),
+        metricsUrl: metricsOn ? (metrics ?? (base ? joinUrl(base, 'v1/metrics') : null)) : null,
+        serviceName: bounded(env.OTEL_SERVICE_NAME, 'OTEL_SERVICE_NAME') ?? config?.serviceName ?? `teamrun-${role}`,
+        headers,
+    };
+}
+function bounded(value, name) {
+    const trimmed = value?.trim();
+    if (!trimmed)
+        return undefined;
+    if (trimmed.length > MAX_ENV_VALUE)
+        throw new errors_1.ConfigError(`${name}: longer than ${MAX_ENV_VALUE} characters`);
+    return trimmed;
+}
+function joinUrl(base, suffix) {
+    return `${base.replace(/\/+$/, '')}/${suffix}`;
+}

@@ -1,0 +1,1 @@
+export { defineExecutor, type DefinedExecutor, type SpecSchema } from '../activities/executors/define';

@@ -1,0 +1,149 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.RecentLinks = void 0;
+exports.currentDetails = currentDetails;
+exports.readableMs = readableMs;
+/** How many pending adjudications and running attempts the details list by name. */
+const LISTED = 5;
+/**
+ * The short markdown the Web UI shows as the run's current details: where the run is, what
+ * waits for a human (and how to decide it), what runs now, and the budget.
+ */
+function currentDetails(run, now, links = []) {
+    const status = run.status(now);
+    const { stats, budget } = status;
+    const done = stats.succeeded + stats.failed + stats.skipped;
+    const lines = [
+        `**${status.name}** · ${status.state}`,
+        '',
+        `- tasks: ${done}/${stats.total} done (${stats.succeeded} succeeded, ${stats.failed} failed, ${stats.skipped} ` +
+            `skipped), ${stats.running} running`,
+        `- progress: ${bar(done, stats.total)}`,
+        `- adjudication: ${status.pendingAdjudications} pending`,
+    ];
+    const pending = run.adjudicationsView().filter((a) => a.decision === null);
+    if (run.cancelling) {
+        lines.push(pending.length && status.state === 'awaiting_adjudication'
+            ? `- cancel requested: nothing new starts; closes as Canceled once the ${pending.length} pending ` +
+                `adjudication(s) below are decided`
+            : '- cancel requested: nothing new starts; closes as Canceled when the stopped attempts settle');
+    }
+    for (const a of pending.slice(0, LISTED)) {
+        lines.push(`- waiting: \`${a.key}\` token ${a.fencingToken}: ` +
+            `${a.code}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? ` (${readableMs(a.reason)})` : ''}`);
+    }
+    if (pending.length > LISTED)
+        lines.push(`- waiting: and ${pending.length - LISTED} more (query \`adjudications\`)`);
+    const approvals = pending.filter((a) => a.code === 'TEAM_TASK_APPROVAL_REQUIRED');
+    // The actor is a placeholder that reads as a name: governance refuses an empty one.
+    const others = pending.filter((a) => a.code !== 'TEAM_TASK_APPROVAL_REQUIRED');
+    if (others.length) {
+        const first = others[0].key;
+        lines.push(`- decide: \`teamrun adjudicate ${run.workflowId} ${first} --retry\` (or \`--accept\`, \`--reject\`), or the ` +
+            `\`adjudicate\` update { "key": "${first}", "decision": "retry", "decisionId": "<any new id>", ` +
+            `"actor": "<an operator's name>" }`);
+    }
+    if (approvals.length) {
+        const first = approvals[0].key;
+        lines.push(`- approve: \`teamrun adjudicate ${run.workflowId} ${first} --accept\` (or \`--reject\`), or the ` +
+            `\`adjudicate\` update { "key": "${first}", "decision": "accept", "decisionId": "<any new id>", ` +
+            `"actor": "<an approver's name>" }`);
+    }
+    const mail = run.messagesView({ limit: 0 });
+    if (mail.nextId > 0)
+        lines.push(`- mailbox: ${mail.nextId} message(s) sent (query \`messages\`; members: query \`members\`)`);
+    const claims = run.activeClaims();
+    if (claims.length) {
+        const shown = claims
+            .slice(0, LISTED)
+            .map((c) => `\`${c.activityId}\` (${c.holder}${agentAt(run, c)}${c.interrupted ? ', interrupted' : ''})`);
+        lines.push(`- running: ${shown.join(', ')}${claims.length > LISTED ? ` and ${claims.length - LISTED} more` : ''}`);
+        // The run sees an attempt scheduled, never started: one on a queue nobody polls looks the same.
+        lines.push(`- started? the run sees its attempts scheduled, not started: \`teamrun status ${run.workflowId}\` ` +
+            `tells scheduled from running, \`teamrun doctor ${run.workflowId}\` names queues nobody polls`);
+    }
+    for (const { key, links: printed } of links) {
+        lines.push(`- links of \`${key}\`: ${printed.map((l) => `[${markdownText(l.label || l.url)}](${l.url})`).join(', ')}`);
+    }
+    if (run.addedTasks > 0) {
+        lines.push(`- added while running: ${run.addedTasks} task(s)`);
+        const tree = run.spawnTree(LISTED, LISTED);
+        for (const { parent, children, total } of tree) {
+            const more = total > children.length ? ` and ${total - children.length} more` : '';
+            lines.push(`  - \`${parent}\` -> ${children.map((c) => `\`${c}\``).join(', ')}${more}`);
+        }
+    }
+    lines.push(`- budget: ${budgetLine(budget)}`);
+    return lines.join('\n');
+}
+/**
+ * The links (`::teamrun-link::`) the latest attempts printed, newest last, at most LISTED tasks:
+ * kept in workflow memory for the current details only, rebuilt from history on replay.
+ */
+class RecentLinks {
+    recent = [];
+    remember(key, carrier) {
+        const printed = carrier.links;
+        const links = Array.isArray(printed) ? printed.filter(isSafeLink).slice(0, LISTED) : [];
+        if (!links.length)
+            return;
+        this.recent = [...this.recent.filter((entry) => entry.key !== key), { key, links }].slice(-LISTED);
+    }
+}
+exports.RecentLinks = RecentLinks;
+/** Only plain http(s) URLs without spaces or parentheses reach the markdown the Web UI renders. */
+function isSafeLink(link) {
+    const l = link;
+    return (!!l &&
+        typeof l.url === 'string' &&
+        l.url.length <= 2_048 &&
+        /^https?:\/\/[^\s()<>]+$/i.test(l.url) &&
+        (l.label === undefined || typeof l.label === 'string'));
+}
+function markdownText(text) {
+    return text.slice(0, 100).replace(/[\\`*_[\]()<>#!|]/g, (c) => `\\${c}`);
+}
+function bar(done, total) {
+    const width = 20;
+    const filled = total === 0 ? width : Math.round((done / total) * width);
+    return `${'▰'.repeat(filled)}${'▱'.repeat(width - filled)} ${total === 0 ? 100 : Math.floor((done / total) * 100)}%`;
+}
+function budgetLine(budget) {
+    const of = (used, max) => (max === undefined ? used : `${used} of ${max}`);
+    const parts = [
+        `${of(String(budget.used.tasks), budget.limits.maxTasks?.toString())} attempts`,
+        `${of(String(budget.used.tokens), budget.limits.maxTokens?.toString())} tokens`,
+        of(dollars(budget.used.usd), budget.limits.maxUsd === undefined ? undefined : dollars(budget.limits.maxUsd)),
+    ];
+    if (budget.stopped)
+        parts.push(`stopped: ${readableMs(budget.reason ?? '')}`);
+    return parts.join(', ');
+}
+/** Dollars as people read them: cents, or two significant digits below a cent. */
+function dollars(n) {
+    return n !== 0 && Math.abs(n) < 0.01 ? `$${n.toPrecision(2)}` : `$${n.toFixed(2)}`;
+}
+/** Durations in a recorded reason (`3600000 ms`) as people read them (`1 h`). */
+function readableMs(text) {
+    return text.replace(/\b(\d{4,}) ms\b/g, (_, ms) => humanMs(Number(ms)));
+}
+function humanMs(ms) {
+    const units = [
+        [86_400_000, 'd'],
+        [3_600_000, 'h'],
+        [60_000, 'min'],
+        [1_000, 's'],
+    ];
+    for (const [size, unit] of units) {
+        if (ms >= size)
+            return `${Number((ms / size).toFixed(ms % size === 0 ? 0 : 1))} ${unit}`;
+    }
+    return `${ms} ms`;
+}
+/** Which turn a running agent is in and the tool it called last, as its worker last reported. */
+function agentAt(run, claim) {
+    const progress = run.agentProgress(claim.key, claim.fencingToken);
+    if (!progress)
+        return '';
+    return `, agent turn ${progress.turn}${progress.lastTool ? `, last tool \`${progress.lastTool}\`` : ''}`;
+}
