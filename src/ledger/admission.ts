@@ -72,7 +72,9 @@ export function admissionRefusal(
     if (max === undefined) return null;
     // Spent, or more than could ever fit: waiting cannot help.
     if (spent >= max - eps || spent + asked > max + eps) {
-      const message = `ledger ${s.id}: ${reason} ${max} spent (used ${round(spent)}, asked ${round(asked)})`;
+      // An ask larger than what is left (a run's fair share, say) is not shortened: the attempt may spend it all.
+      const why = spent >= max - eps ? 'spent' : `left cannot hold the attempt's ${round(asked)}`;
+      const message = `ledger ${s.id}: ${reason} ${max} ${why} (used ${round(spent)}, asked ${round(asked)})`;
       return { ok: false as const, reason, retryable: false, message };
     }
     if (spent + reserved + asked > max + eps) {

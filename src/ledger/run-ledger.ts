@@ -46,6 +46,8 @@ const farewell = proxyActivities<LedgerActivities>({
 
 /** Runs recorded before the ledger granted extensions never asked it: their histories replay without the call. */
 const LEDGER_EXTENSIONS = 'teamrun-ledger-extensions';
+/** Runs recorded before a slot held the attempt's grant asked the ledger to hold its estimate: they replay so. */
+const LEDGER_HOLDS_GRANT = 'teamrun-ledger-holds-grant';
 
 /**
  * A team run's side of a shared ledger (`budget.ledger` in its plan): register at start, a slot
@@ -53,8 +55,11 @@ const LEDGER_EXTENSIONS = 'teamrun-ledger-extensions';
  * the ledger once (the run's own budget charges it once more, on its own account).
  */
 export class RunLedger implements LedgerExtensions {
-  /** Attempts that asked for a slot and must be settled with the ledger (held or maybe held). */
-  private readonly asked = new Set<string>();
+  /**
+   * Attempts that asked for a slot and must be settled with the ledger (held or maybe held), by attempt id, with
+   * what they asked the slot to hold: a lost attempt held that.
+   */
+  private readonly asked = new Map<string, Reservation>();
   private readonly settling = new Set<Promise<unknown>>();
   /**
    * What the ledger granted each attempt beyond its reservation, by attempt id: a lost attempt held that too. Workflow
@@ -96,9 +101,10 @@ export class RunLedger implements LedgerExtensions {
    * `AttemptNotStarted` when the attempt never started.
    */
   async admit<T>(claim: Claim, start: () => Promise<T>): Promise<T> {
-    this.asked.add(claim.leaseId);
+    const holds = this.holds(claim);
+    this.asked.set(claim.leaseId, holds);
     try {
-      await this.acquire(claim);
+      await this.acquire(claim, holds);
     } catch (err) {
       const refused = refusalOf(err);
       if (refused) {
@@ -116,10 +122,20 @@ export class RunLedger implements LedgerExtensions {
   }
 
   /**
+   * What the attempt's slot holds: what the attempt may spend without asking (its grant, 0 where nothing limits it),
+   * so that the ledger's limits hold however the run sized it (an estimate, or a fair share of the run's own limit).
+   * A grant the ledger can never hold is refused with the ledger's reason, as an estimate is: the run stops for it.
+   */
+  private holds(claim: Claim): Reservation {
+    if (!patched(LEDGER_HOLDS_GRANT)) return claim.estimate;
+    return { tokens: claim.grant.tokens ?? 0, usd: claim.grant.usd ?? 0 };
+  }
+
+  /**
    * Takes the slot, waiting (retries out of history) while slots or reservations are held. A ledger that requires
    * recovery refuses the first try, so the run can say why it waits; the second try then waits for an operator.
    */
-  private async acquire(claim: Claim): Promise<void> {
+  private async acquire(claim: Claim, reservation: Reservation): Promise<void> {
     const tries = (activityId: string) =>
       proxyActivities<LedgerActivities>({
         activityId,
@@ -137,7 +153,7 @@ export class RunLedger implements LedgerExtensions {
       ledgerId: this.id,
       attemptId: claim.leaseId,
       workflowId: this.workflowId,
-      reservation: claim.estimate,
+      reservation,
       leaseMs: 2 * claim.ttlMs,
     };
     try {
@@ -190,13 +206,15 @@ export class RunLedger implements LedgerExtensions {
 
   /** Charges the attempt's usage to the ledger and frees its slot, in the background, retried until it lands. */
   settle(claim: Claim, outcome: AttemptOutcome): void {
-    if (!this.asked.delete(claim.leaseId)) return;
+    const held = this.asked.get(claim.leaseId);
+    if (!held) return;
+    this.asked.delete(claim.leaseId);
     const usage = ('usage' in outcome ? outcome.usage : undefined) ?? null;
     const more = this.extended.get(claim.leaseId) ?? { tokens: 0, usd: 0 };
     this.extended.delete(claim.leaseId);
     // A lost attempt's usage is unknown: the ledger holds what it reserved (extensions too) until an operator
     // resolves it.
-    const reservation = { tokens: claim.estimate.tokens + more.tokens, usd: claim.estimate.usd + more.usd };
+    const reservation = { tokens: held.tokens + more.tokens, usd: held.usd + more.usd };
     const lost = outcome.kind === 'lease-lost' ? { lost: { reservation, workflowId: this.workflowId } } : {};
     const { ledgerSettle } = proxyActivities<LedgerActivities>({
       activityId: `${claim.activityId}:ledger-settle`,

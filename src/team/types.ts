@@ -157,11 +157,15 @@ export interface Claim {
   heartbeatEveryMs: number;
   executor: ExecutorSpec;
   dependencyOutputs: Record<string, unknown>;
-  /** The task's estimate (0 where it gives none): what a shared ledger reserves for the attempt. */
+  /**
+   * The task's estimate (0 where it gives none): what a shared ledger held for the attempt in runs recorded before
+   * it held the attempt's `grant` (src/ledger/run-ledger.ts).
+   */
   estimate: Reservation;
   /**
    * What the attempt may spend before it asks for more (`extendReservation`): its reservation, per
-   * dimension a limit applies to (the run's, or a shared ledger's); null where nothing limits it.
+   * dimension a limit applies to (the run's, or a shared ledger's); null where nothing limits it. A shared ledger's
+   * slot holds it (0 where null).
    */
   grant: Grant;
   /** Mailbox messages waiting for the task when the attempt starts (absent when none). */

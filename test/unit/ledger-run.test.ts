@@ -26,7 +26,7 @@ function runWithLedger(plan: Partial<TeamPlanInput> = {}) {
 }
 
 describe('a team run that spends from a shared ledger', () => {
-  it('hands each claim the task estimate for the ledger to reserve', () => {
+  it('hands each claim the task estimate (what a run recorded before grants had the ledger hold)', () => {
     const { run } = runWithLedger();
     expect(run.ledgerId).toBe('company');
     expect(run.claim(T0).map((c) => [c.key, c.estimate])).toEqual([

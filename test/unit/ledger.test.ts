@@ -114,6 +114,7 @@ describe('a spent ledger stops everyone', () => {
       ok: false,
       reason: 'max-usd',
       retryable: false,
+      message: "ledger shared: max-usd 1 left cannot hold the attempt's 0.5 (used 0.6, asked 0.5)",
     });
     expect(acquire(ledger, 'run-b/test/1', T0, { tokens: 0, usd: 0.3 })).toMatchObject({ ok: true });
   });
