@@ -140,9 +140,14 @@ export class TeamRun {
     return applied;
   }
 
-  /** An agent attempt's steps, reported by its worker (`agentSteps`): events, and which turn it is in. */
-  recordAgentSteps(payload: unknown, now: number): number {
-    return agents.recordSteps(this.run, payload, now);
+  /** An agent attempt's steps, reported by its worker (`agentSteps`), once proven: events, and which turn it is in. */
+  recordAgentSteps(payload: unknown, now: number, proven: agents.StepsProven = 'link'): number {
+    return agents.recordSteps(this.run, payload, now, proven);
+  }
+
+  /** The anchor an attempt's first steps signal asks to confirm with its worker, if the run awaits that attempt. */
+  agentStepsAnchor(payload: unknown): ReturnType<typeof agents.anchorToConfirm> {
+    return agents.anchorToConfirm(this.run, payload);
   }
 
   /** Checks a steer (`steerTask`); answers the request with the running attempt's fencing token. */

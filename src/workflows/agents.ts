@@ -1,17 +1,87 @@
 /**
  * The run's side of its agent tasks: the worker's `agentSteps` signal (steps to record as
- * events) and the `steerTask` rule, which hands checked guidance to the task's journal through an
- * activity and answers which model call it joins. The transcript never enters this workflow.
+ * events, once proven as the attempt's) and the `steerTask` rule, which hands checked guidance to
+ * the task's journal through an activity and answers which model call it joins. The transcript
+ * never enters this workflow.
  */
-import { ActivityFailure, ApplicationFailure, defineSignal, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  defineSignal,
+  patched,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/agent-activities';
 import { AGENT_STEPS_SIGNAL } from '../activities/interface';
 import type { SteerTaskRequest, SteerTaskVerdict } from '../contract';
 import type { AgentSteps } from '../plan/requests/agent';
+import type { AttemptConfirmations } from '../team/governance';
 import type { TeamRun } from '../team/run';
+import { confirmAttemptRequest } from './stop-channel';
 
 /** Sent by an agent attempt's worker, batched (src/activities/step-reporter.ts). */
 export const agentStepsSignal = defineSignal<[AgentSteps]>(AGENT_STEPS_SIGNAL);
+
+/** Since this patch the run records only proven steps (a run recorded before it replays as it ran). */
+export const AGENT_STEPS_PROOF_PATCH = 'teamrun-agent-steps-proof';
+
+/** Signals of one attempt that wait while its anchor is confirmed; past it the newest are dropped. */
+const MAX_WAITING_SIGNALS = 64;
+
+/**
+ * The `agentSteps` handler. A signal is anyone's to send, and the fencing token it names is public
+ * (`activeClaims`): the run records steps only as proven by the attempt's worker (src/agent/chain.ts).
+ * The first signal of an attempt carries its chain's anchor, which the run confirms with that
+ * worker (one activity per attempt that reports steps); each later one the chain's next link.
+ * Signals of one attempt are taken in order: those arriving during the confirmation wait for it.
+ */
+export function agentStepsHandler(run: TeamRun, now: () => number, confirmations: AttemptConfirmations) {
+  const queues = new Map<string, { tail: Promise<void>; waiting: number }>();
+  const take = async (payload: AgentSteps): Promise<void> => {
+    const proof = run.agentStepsAnchor(payload);
+    if (!proof) return void run.recordAgentSteps(payload, now());
+    try {
+      confirmations.check({ attempt: proof.attempt, request: payload }, 'agentSteps');
+    } catch {
+      return;
+    }
+    confirmations.begin(proof.attempt);
+    let yes = false;
+    try {
+      const { key, fencingToken, anchor } = proof;
+      const { workflowId } = workflowInfo();
+      yes = await confirmAttemptRequest(proof.attempt, {
+        workflowId,
+        key,
+        fencingToken,
+        message: 'agentSteps',
+        anchor,
+      });
+    } finally {
+      confirmations.end();
+    }
+    if (yes) run.recordAgentSteps(payload, now(), 'confirmed');
+  };
+  return (payload: AgentSteps): void => {
+    if (!patched(AGENT_STEPS_PROOF_PATCH)) return void run.recordAgentSteps(payload, now(), 'unproven');
+    const id = `${String(payload?.key)}#${String(payload?.fencingToken)}`;
+    const queue = queues.get(id);
+    if (!queue) {
+      // Nothing waits: a link is checked in this step; an anchor starts its confirmation, which later ones wait for.
+      if (run.agentStepsAnchor(payload) === undefined) return void run.recordAgentSteps(payload, now());
+      const entry = { tail: take(payload), waiting: 0 };
+      queues.set(id, entry);
+      void entry.tail.finally(() => queues.get(id) === entry && queues.delete(id));
+      return;
+    }
+    if (queue.waiting >= MAX_WAITING_SIGNALS) return;
+    queue.waiting += 1;
+    const tail = queue.tail.then(() => take(payload));
+    queue.tail = tail;
+    void tail.finally(() => queues.get(id)?.tail === tail && queues.delete(id));
+  };
+}
 
 const { steerAgent } = proxyActivities<AgentActivities>({
   startToCloseTimeout: '30s',
