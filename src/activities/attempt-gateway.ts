@@ -21,6 +21,7 @@ import type { AskRun } from './live-budget';
 import { JournalUnavailable, writeJournal, type JournalAccess } from './gateway-journal';
 import { reserve, type GatewayAnswer } from './gateway-reserve';
 import { HashChain } from './hash-chain';
+import { RandomPool } from './random-pool';
 
 export type { GatewayAnswer };
 import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest, ProvenMessage } from './interface';
@@ -146,6 +147,16 @@ export class AttemptGateway {
     };
   }
 
+  /**
+   * The proof a steer carries to an agent's journal (src/activities/agent-activities.ts): the run
+   * checked it (its governance) and handed it to this worker's `steerAgent`; the journal asks this
+   * worker before it takes the text, bound by its SHA-256.
+   */
+  proveSteer(target: { workflowId: string; key: string; fencingToken: number }, textDigest: string): AttemptProof {
+    const identity = { ...target, taskKey: target.key, attempt: 0, leaseId: '', holder: '' };
+    return this.prove('', identity, 'steer', textDigest);
+  }
+
   /** The run's question: did this gateway send that request, for an attempt still running? Once per nonce. */
   confirm(request: ConfirmAttemptRequest): boolean {
     const pending = typeof request.nonce === 'string' ? this.nonces.get(request.nonce) : undefined;
@@ -153,7 +164,9 @@ export class AttemptGateway {
     this.nonces.delete(request.nonce);
     return (
       pending.expires > Date.now() &&
-      this.attempts.has(pending.attempt) &&
+      // A steer is the run's, handed to this worker's activity; the last steps of an attempt may be
+      // confirmed just after it ended. Either nonce was drawn for that alone, and is taken once.
+      (pending.message === 'steer' || pending.message === 'agentSteps' || this.attempts.has(pending.attempt)) &&
       pending.workflowId === request.workflowId &&
       pending.key === request.key &&
       pending.fencingToken === request.fencingToken &&
@@ -371,21 +384,4 @@ function writeLauncher(dir: string): string | null {
     mode: 0o700,
   });
   return bin;
-}
-
-/** Random `size`-byte values, 128 per draw from the system's CSPRNG; each value is handed out once. */
-class RandomPool {
-  private pool = Buffer.alloc(0);
-  private at = 0;
-
-  constructor(private readonly size: number) {}
-
-  next(): Buffer {
-    if (this.at + this.size > this.pool.length) {
-      this.pool = randomBytes(this.size * 128);
-      this.at = 0;
-    }
-    this.at += this.size;
-    return this.pool.subarray(this.at - this.size, this.at);
-  }
 }

@@ -195,10 +195,11 @@ export const AGENT_STEPS_SIGNAL = 'agentSteps';
 export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendReservation';
 
 /**
- * What a worker's gateway proves as an attempt's: its messages to the run, and the anchors of the
- * hash chains its agent's journal writes (`journal`) and step signals (`agentSteps`) carry.
+ * What a worker's gateway proves: an attempt's messages to the run, the anchors of the hash chains
+ * its agent's journal writes (`journal`) and step signals (`agentSteps`) carry, and a steer the
+ * run handed this worker's `steerAgent` for an agent's journal (`steer`).
  */
-export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps';
+export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps' | 'steer';
 
 /**
  * A run (or an agent's journal) asks the worker it names whether a request that carries
@@ -211,7 +212,7 @@ export interface ConfirmAttemptRequest {
   key: string;
   fencingToken: number;
   message: ProvenMessage;
-  /** For `journal` and `agentSteps`: the hash chain's anchor the request carried. */
+  /** For `journal` and `agentSteps`: the hash chain's anchor the request carried; for `steer`: its text's SHA-256. */
   anchor?: string;
 }
 

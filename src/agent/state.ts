@@ -117,9 +117,16 @@ export class JournalState {
     }
   }
 
-  validateSteer(request: SteerRequest): void {
+  /** `unproven`: as a journal recorded before JOURNAL_PROOF_PATCH checked a steer (no worker's proof). */
+  validateSteer(request: SteerRequest, unproven = false): void {
     if (typeof request?.text !== 'string' || !Number.isSafeInteger(request.fencingToken))
       throw new JournalRefused('invalid_request', 'a steer needs text and the attempt fencingToken');
+    if (!unproven && !AttemptProofSchema.safeParse(request.attempt).success) {
+      throw new JournalRefused(
+        'unproven',
+        "a steer reaches an agent through its run (steerTask), whose worker's proof { queue, nonce } it carries",
+      );
+    }
     if (request.fencingToken < this.snapshot.fencingToken) {
       throw new JournalRefused(
         'stale_attempt',
@@ -136,9 +143,9 @@ export class JournalState {
     }
   }
 
-  /** Queues guidance for the next model call; answers which turn that is. */
-  steer(request: SteerRequest): { turn: number } {
-    this.validateSteer(request);
+  /** Queues guidance for the next model call (a proven steer: once its worker confirmed it); answers which turn. */
+  steer(request: SteerRequest, unproven = false): { turn: number } {
+    this.validateSteer(request, unproven);
     this.snapshot.pending.push({ text: request.text, actor: request.actor });
     return { turn: this.snapshot.turnOpen + 1 };
   }

@@ -105,6 +105,8 @@ export interface SteerRequest {
   text: string;
   actor: string | null;
   fencingToken: number;
+  /** The proof of the worker whose `steerAgent` the run handed the steer; the journal confirms it. */
+  attempt?: AttemptProof;
 }
 
 /** A refusal's code (the failure's type): CONTRACT's for steers, the journal's own for the rest. */

@@ -17,9 +17,11 @@ import {
 import { TeamControlError } from '../plan/requests/control';
 import { AttemptConfirmations } from '../team/governance';
 import { confirmAttemptRequest } from '../workflows/stop-channel';
+import type { AttemptProof } from '../contract';
 import { journalUpdate, steerUpdate, transcriptQuery } from './messages';
+import { sha256, toHex } from './sha256';
 import { JournalRefused, JournalState } from './state';
-import { JOURNAL_LIMITS, JOURNAL_PROOF_PATCH, journalId, type JournalRequest, type JournalSnapshot } from './types';
+import { JOURNAL_LIMITS, JOURNAL_PROOF_PATCH, journalId, type JournalSnapshot } from './types';
 
 export async function agentJournal(given: JournalSnapshot): Promise<JournalSnapshot> {
   const info = workflowInfo();
@@ -41,21 +43,23 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
       throw err;
     }
   };
-  /** The open's proof: the worker its gateway names must vouch for this attempt and this anchor. */
-  const confirmOpen = async (request: JournalRequest) => {
-    const { attempt, anchor, fencingToken } = request;
-    confirmations.begin(attempt!);
+  /**
+   * The proof of an open (its anchor) or a steer (its text's SHA-256): the worker the request's
+   * proof names must vouch for it, for this run, task and token.
+   */
+  const confirm = async (message: 'journal' | 'steer', proof: AttemptProof, fencingToken: number, anchor: string) => {
+    confirmations.begin(proof);
     let yes = false;
     try {
       const { runWorkflowId: workflowId, key } = state.snapshot;
-      yes = await confirmAttemptRequest(attempt!, { workflowId, key, fencingToken, message: 'journal', anchor });
+      yes = await confirmAttemptRequest(proof, { workflowId, key, fencingToken, message, anchor });
     } finally {
       confirmations.end();
     }
     if (!yes) {
       throw ApplicationFailure.nonRetryable(
-        `unproven: open: the worker on ${attempt!.queue} did not vouch for attempt ${fencingToken} of ` +
-          `"${state.snapshot.key}" (nonce ${attempt!.nonce})`,
+        `unproven: ${message === 'journal' ? 'open' : 'steer'}: the worker on ${proof.queue} did not vouch ` +
+          `for it (task "${state.snapshot.key}", token ${fencingToken}, nonce ${proof.nonce})`,
         'unproven',
       );
     }
@@ -66,7 +70,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
       touched++;
       // Validators do not run on replay: a journal recorded before the proofs applies as it did then.
       if (!patched(JOURNAL_PROOF_PATCH)) return state.apply(request, true);
-      if (request.op === 'open') await confirmOpen(request);
+      if (request.op === 'open') await confirm('journal', request.attempt!, request.fencingToken, request.anchor!);
       // Checked again: a newer attempt may have opened while this one was confirmed.
       return refusal(() => state.apply(request));
     },
@@ -80,11 +84,20 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   );
   setHandler(
     steerUpdate,
-    (request) => {
+    async (request) => {
       touched++;
-      return state.steer(request);
+      if (!patched(JOURNAL_PROOF_PATCH)) return state.steer(request, true);
+      const digest = toHex(sha256(new TextEncoder().encode(request.text)));
+      await confirm('steer', request.attempt!, request.fencingToken, digest);
+      return refusal(() => state.steer(request));
     },
-    { validator: (request) => refusal(() => state.validateSteer(request)) },
+    {
+      validator: (request) =>
+        refusal(() => {
+          state.validateSteer(request);
+          confirmations.check({ attempt: request.attempt, request }, 'steer');
+        }),
+    },
   );
   setHandler(transcriptQuery, () => state.snapshot);
   for (;;) {

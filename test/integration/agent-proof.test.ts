@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { temporal } from '@temporalio/proto';
-import { journalUpdate } from '../../src/agent/messages';
+import { journalUpdate, steerUpdate } from '../../src/agent/messages';
 import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalSnapshot } from '../../src/agent/types';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { startRun, testClient, testConfig, uniqueQueue, waitFor } from '../helpers/env';
@@ -98,7 +98,7 @@ describe.concurrent('the proofs of an agent attempt', () => {
     await finishedAsReal();
   });
 
-  it('refuse forged journal writes, a forged open with a greater token, and forged or replayed steps', async ({
+  it('refuse forged journal writes and steers, a forged open with a greater token, and forged or replayed steps', async ({
     onTestFinished,
   }) => {
     const { client, workflowId, journal, handle, events, finishedAsReal } = await agentRun(
@@ -130,6 +130,15 @@ describe.concurrent('the proofs of an agent attempt', () => {
     expect(await send({ ...open, fencingToken: token + 1_000, anchor: hex() })).toBe('unproven');
     const attempt = { ...(open.attempt as object), nonce: randomBytes(24).toString('base64url') };
     expect(await send({ op: 'open', fencingToken: token + 1_000, anchor: hex(), attempt })).toBe('unproven');
+    // A steer straight to the journal, around the run's governance: without a proof, and with a made-up one.
+    const steer = (extra: object) =>
+      updateCodeOf(
+        journal.executeUpdate(steerUpdate, {
+          args: [{ text: 'FORGED guidance', actor: 'ops', fencingToken: token, ...extra }],
+        }),
+      );
+    expect(await steer({})).toBe('unproven');
+    expect(await steer({ attempt: { ...attempt, nonce: randomBytes(24).toString('base64url') } })).toBe('unproven');
 
     // The run's steps signal: forged, with a made-up first proof, and a real one replayed with other steps.
     const runEvents: Event[] = (await handle.fetchHistory()).events ?? [];

@@ -72,19 +72,26 @@ describe("an agent task's journal", () => {
     const j = journal(1);
     j.apply({ op: 'append', fencingToken: 2, entries: [] }, true);
     expect(j.snapshot.fencingToken).toBe(2);
+    expect(j.steer({ text: 'hi', actor: null, fencingToken: 2 }, true)).toEqual({ turn: 1 });
+  });
+
+  it("takes a steer only with the proof of the worker its run handed it to (the run's governance is the door)", () => {
+    const j = journal(1);
+    expect(codeOf(() => j.steer({ text: 'FORGED', actor: 'alice', fencingToken: 1 }))).toBe('unproven');
+    expect(j.snapshot.pending).toEqual([]);
   });
 
   it('joins a steer to the next model call and says which one', () => {
     const j = journal();
     const real = attempt(1);
     j.apply(real.open());
-    expect(j.steer({ text: 'be brief', actor: 'alice', fencingToken: 1 })).toEqual({ turn: 1 });
+    expect(j.steer({ text: 'be brief', actor: 'alice', fencingToken: 1, attempt: proof })).toEqual({ turn: 1 });
     expect(j.apply(real.write({ op: 'beginTurn', turn: 1 }))).toEqual({
       op: 'beginTurn',
       steers: [{ text: 'be brief', actor: 'alice' }],
     });
     // While call 1 is in flight, a steer waits for call 2.
-    expect(j.steer({ text: 'and kind', actor: null, fencingToken: 1 })).toEqual({ turn: 2 });
+    expect(j.steer({ text: 'and kind', actor: null, fencingToken: 1, attempt: proof })).toEqual({ turn: 2 });
     expect(j.snapshot.entries).toEqual([{ kind: 'steer', turn: 1, text: 'be brief', actor: 'alice' }]);
   });
 
@@ -93,7 +100,9 @@ describe("an agent task's journal", () => {
     const real = attempt(1);
     j.apply(real.open());
     expect(
-      codeOf(() => j.steer({ text: 'x'.repeat(JOURNAL_LIMITS.steerBytes + 1), actor: null, fencingToken: 1 })),
+      codeOf(() =>
+        j.steer({ text: 'x'.repeat(JOURNAL_LIMITS.steerBytes + 1), actor: null, fencingToken: 1, attempt: proof }),
+      ),
     ).toBe('value_too_large');
     const big = { kind: 'inbox' as const, content: 'x'.repeat(JOURNAL_LIMITS.appendBytes) };
     expect(codeOf(() => j.apply(real.write({ op: 'append', entries: [big] })))).toBe('transcript_too_large');
