@@ -6,10 +6,17 @@
 import { follows } from '../agent/chain';
 import type { AttemptProof } from '../contract';
 import { utf8Bytes } from '../plan/bytes';
-import { AgentStepsSchema, STEER_LIMITS, SteerRequestSchema, type SteerRequest } from '../plan/requests/agent';
+import {
+  AgentStepsSchema,
+  STEER_LIMITS,
+  SteerRequestSchema,
+  type AgentSteps,
+  type SteerRequest,
+} from '../plan/requests/agent';
 import { TeamControlError, parseControl } from '../plan/requests/control';
 import type { RunContext } from './context';
 import { checkActor } from './governance';
+import type { Attempt } from './types';
 
 /**
  * How a steps signal is proven: its anchor confirmed by the attempt's worker (`confirmed`), the next
@@ -18,15 +25,31 @@ import { checkActor } from './governance';
 export type StepsProven = 'confirmed' | 'link' | 'unproven';
 
 /**
- * Records an attempt's steps as events, when proven as its steps; steps of an attempt the run no
- * longer awaits, or whose proof does not follow its chain, are dropped. Answers how many it recorded.
+ * The running attempt a steps signal names, as the signal arrives; none: the run no longer awaits
+ * it, and its steps are dropped. A signal is taken against this attempt even if it settles while an
+ * earlier signal's anchor is being confirmed (its last steps arrive just before its end).
  */
-export function recordSteps(run: RunContext, payload: unknown, now: number, proven: StepsProven = 'link'): number {
+export function stepsAttempt(run: RunContext, payload: unknown): Attempt | undefined {
+  const { key, fencingToken } = (typeof payload === 'object' && payload !== null ? payload : {}) as AgentSteps;
+  const attempt = typeof key === 'string' ? run.leases.get(key) : undefined;
+  return attempt?.fencingToken === fencingToken ? attempt : undefined;
+}
+
+/**
+ * Records the steps of `attempt` (stepsAttempt) as events, when proven as its steps: a proof that
+ * does not follow the attempt's chain drops them. Answers how many it recorded.
+ */
+export function recordSteps(
+  run: RunContext,
+  payload: unknown,
+  now: number,
+  proven: StepsProven,
+  attempt: Attempt | undefined = stepsAttempt(run, payload),
+): number {
   const parsed = AgentStepsSchema.safeParse(payload);
-  if (!parsed.success) return 0;
+  if (!parsed.success || !attempt) return 0;
   const { key, fencingToken, steps, anchor, link } = parsed.data;
-  const attempt = run.leases.get(key);
-  if (!attempt || attempt.fencingToken !== fencingToken) return 0;
+  if (attempt.fencingToken !== fencingToken) return 0;
   if (proven === 'confirmed') {
     if (!anchor || attempt.stepsChain !== undefined) return 0;
     attempt.stepsChain = anchor;
@@ -48,19 +71,18 @@ export function recordSteps(run: RunContext, payload: unknown, now: number, prov
 }
 
 /**
- * The anchor a steps signal asks its run to confirm with the worker its proof names: only for an
- * attempt the run awaits and whose chain it has not confirmed yet (so each attempt costs at most one).
+ * The anchor a steps signal asks its run to confirm with the worker its proof names: only while
+ * the attempt's chain is not confirmed yet (so each attempt costs at most one).
  */
 export function anchorToConfirm(
-  run: RunContext,
+  attempt: Attempt,
   payload: unknown,
 ): { key: string; fencingToken: number; anchor: string; attempt: AttemptProof } | undefined {
   const parsed = AgentStepsSchema.safeParse(payload);
-  if (!parsed.success) return undefined;
-  const { key, fencingToken, anchor, attempt } = parsed.data;
-  const running = run.leases.get(key);
-  if (!anchor || !attempt || running?.fencingToken !== fencingToken || running.stepsChain !== undefined) return;
-  return { key, fencingToken, anchor, attempt };
+  if (!parsed.success || attempt.stepsChain !== undefined) return undefined;
+  const { key, fencingToken, anchor, attempt: proof } = parsed.data;
+  if (!anchor || !proof || attempt.fencingToken !== fencingToken) return undefined;
+  return { key, fencingToken, anchor, attempt: proof };
 }
 
 /** The checks of a steer (CONTRACT `steerTask`), in the update's validator: nothing refused reaches history. */
