@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, bundleWorkflowCode } from '@temporalio/worker';
+import { journalId } from '../src/agent/types';
 import { startTeamRun } from '../src/client';
 import { ConfigSchema } from '../src/config/config';
 import { findTemporalBinary, freePort, startDevServer } from '../src/devserver';
@@ -44,6 +45,8 @@ interface Scenario {
   }) => Promise<void>;
   /** A local model server for the worker's `worker.llm` (agent scenarios). */
   model?: () => Promise<OpenAiServer>;
+  /** Other workflows the run started, recorded beside it under these names (an agent's journal). */
+  also?: (workflowId: string) => Array<{ name: string; workflowId: string }>;
 }
 
 const wait = async <T>(what: string, check: () => Promise<T> | T, timeoutMs = 60_000): Promise<NonNullable<T>> => {
@@ -199,6 +202,7 @@ const scenarios: Scenario[] = [
       await wait('the attempt to run', async () => (await handle.query(activeClaimsQuery)).length > 0);
       await handle.executeUpdate(steerTaskUpdate, { args: [{ key: 'write', text: 'Be brief.', actor: 'ops' }] });
     },
+    also: (workflowId) => [{ name: 'agent-steer-journal', workflowId: journalId(workflowId, 'write') }],
   },
 ];
 
@@ -236,23 +240,26 @@ async function record(scenario: Scenario, bundlePath: string): Promise<void> {
     const handle = await startTeamRun(client, scenario.plan(dir), { taskQueue: queue, workflowId });
     await scenario.drive({ dir, client, workflowId, startWorker, address: server.address, queue });
     const result = await handle.result();
-    // The temporal CLI's JSON is the format `historyFromJSON` reads (and what an operator would export).
-    const history = JSON.parse(
-      execFileSync(
-        findTemporalBinary(),
-        ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', server.address],
-        {
-          encoding: 'utf8',
-          maxBuffer: 64 * 1024 * 1024,
-        },
-      ),
-    ) as { events: unknown[] };
-    mkdirSync(fixtures, { recursive: true });
-    const file = path.join(fixtures, `${scenario.name}.json`);
-    writeFileSync(file, `${JSON.stringify({ workflowId, status: result.status, history }, null, 1)}\n`);
-    console.log(
-      `${path.relative(root, file)}: ${result.status}, ${history.events.length} events, ${result.executions} attempts`,
-    );
+    const save = (name: string, id: string, status: string) => {
+      // The temporal CLI's JSON is the format `historyFromJSON` reads (and what an operator would export).
+      const history = JSON.parse(
+        execFileSync(
+          findTemporalBinary(),
+          ['workflow', 'show', '--workflow-id', id, '--output', 'json', '--address', server.address],
+          { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+        ),
+      ) as { events: unknown[] };
+      mkdirSync(fixtures, { recursive: true });
+      const file = path.join(fixtures, `${name}.json`);
+      writeFileSync(file, `${JSON.stringify({ workflowId: id, status, history }, null, 1)}\n`);
+      console.log(`${path.relative(root, file)}: ${status}, ${history.events.length} events`);
+    };
+    save(scenario.name, workflowId, result.status);
+    console.log(`  ${result.executions} attempts`);
+    for (const other of scenario.also?.(workflowId) ?? []) {
+      const { status } = await client.workflow.getHandle(other.workflowId).describe();
+      save(other.name, other.workflowId, status.name.toLowerCase());
+    }
   } finally {
     stop();
     await running;

@@ -1,13 +1,16 @@
 /**
  * The activity a team run calls to steer one of its agents: the text goes to the task's journal
  * (src/agent), which queues it for the agent's next model call and answers which turn that is.
- * The run checked the request first (src/team/agents.ts); the journal refuses a stale token.
+ * The run checked the request first (src/team/agents.ts); the journal refuses a stale token, and
+ * takes the text only once this worker confirms it sent it (its gateway's proof).
  */
+import { createHash } from 'node:crypto';
 import { Context, ApplicationFailure } from '@temporalio/activity';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { steerUpdate } from '../agent/messages';
 import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalSnapshot } from '../agent/types';
 import { retryUpdate } from '../sdk/update-retry';
+import type { AttemptGateway } from './attempt-gateway';
 
 export interface SteerAgentInput {
   workflowId: string;
@@ -21,7 +24,7 @@ export interface AgentActivities {
   steerAgent(input: SteerAgentInput): Promise<{ turn: number }>;
 }
 
-export function createAgentActivities(deps: { client: Client }): AgentActivities {
+export function createAgentActivities(deps: { client: Client; gateway?: AttemptGateway }): AgentActivities {
   return {
     async steerAgent(input) {
       const { client } = deps;
@@ -41,7 +44,14 @@ export function createAgentActivities(deps: { client: Client }): AgentActivities
         args: [start],
         workflowIdConflictPolicy: 'USE_EXISTING',
       });
-      const request = { text: input.text, actor: input.actor, fencingToken: input.fencingToken };
+      const digest = createHash('sha256').update(input.text, 'utf8').digest('hex');
+      const request = {
+        text: input.text,
+        actor: input.actor,
+        fencingToken: input.fencingToken,
+        // Without a gateway there is nothing to confirm: the journal refuses the steer `unproven`.
+        ...(deps.gateway ? { attempt: deps.gateway.proveSteer(input, digest) } : {}),
+      };
       try {
         return await retryUpdate((updateId) =>
           client.workflow.getHandle(workflowId).executeUpdate(steerUpdate, { args: [request], updateId }),

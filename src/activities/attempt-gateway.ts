@@ -14,15 +14,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { journalUpdate } from '../agent/messages';
-import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalRequest, type JournalSnapshot } from '../agent/types';
+import type { AttemptProof } from '../contract';
 import { retryUpdate } from '../sdk/update-retry';
 import type { LiveBudget } from './executors/types';
 import type { AskRun } from './live-budget';
+import { JournalUnavailable, writeJournal, type JournalAccess } from './gateway-journal';
 import { reserve, type GatewayAnswer } from './gateway-reserve';
+import { HashChain } from './hash-chain';
+import { RandomPool } from './random-pool';
 
 export type { GatewayAnswer };
-import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest } from './interface';
+import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest, ProvenMessage } from './interface';
 import { Redactor, type Secret } from './redact';
 
 export const GATEWAY_LIMITS = {
@@ -47,8 +49,10 @@ interface OpenAttempt {
   redactor: Redactor;
   /** The attempt's live reservation, which `teamrun reserve` inside the task asks (absent: nothing to ask). */
   budget?: LiveBudget;
-  /** An agent attempt's task queue, where its journal workflow runs (src/agent); absent: no journal. */
-  journalQueue?: string;
+  /** An agent attempt's journal (src/agent), on its run's task queue; absent: no journal. */
+  journal?: JournalAccess;
+  /** The hash chain its step signals carry (`agentSteps`), drawn at its first step. */
+  steps?: HashChain;
 }
 
 /** Bound on one `teamrun reserve`: the extension request's own (src/plan/requests/budget.ts). */
@@ -58,7 +62,9 @@ interface PendingNonce {
   workflowId: string;
   key: string;
   fencingToken: number;
-  message: AttemptMessage;
+  message: ProvenMessage;
+  /** The hash chain's anchor a journal's open or a first step signal carried. */
+  anchor?: string;
   expires: number;
 }
 
@@ -114,13 +120,21 @@ export class AttemptGateway {
     const secret = this.secrets.next().toString('base64url');
     const id = digest(secret);
     const redactor = new Redactor([...this.options.secrets, { name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }]);
-    const attempt: OpenAttempt = { identity, redactor, ...options };
+    const attempt: OpenAttempt = { identity, redactor };
+    if (options.journalQueue)
+      attempt.journal = { identity, redactor, queue: options.journalQueue, writing: Promise.resolve() };
     this.attempts.set(id, attempt);
     return {
       access: { socket: this.socket, secret, binDir: this.binDir },
       redactor,
       close: () => void this.attempts.delete(id),
       attachBudget: (budget) => void (attempt.budget = budget),
+      stepsProof: () => {
+        if (attempt.steps) return { link: attempt.steps.next() };
+        attempt.steps = new HashChain();
+        const { anchor } = attempt.steps;
+        return { anchor, attempt: this.prove(id, identity, 'agentSteps', anchor) };
+      },
       extend: async (extension) => {
         try {
           const answer = await this.forward(id, attempt, 'extendReservation', extension);
@@ -133,6 +147,16 @@ export class AttemptGateway {
     };
   }
 
+  /**
+   * The proof a steer carries to an agent's journal (src/activities/agent-activities.ts): the run
+   * checked it (its governance) and handed it to this worker's `steerAgent`; the journal asks this
+   * worker before it takes the text, bound by its SHA-256.
+   */
+  proveSteer(target: { workflowId: string; key: string; fencingToken: number }, textDigest: string): AttemptProof {
+    const identity = { ...target, taskKey: target.key, attempt: 0, leaseId: '', holder: '' };
+    return this.prove('', identity, 'steer', textDigest);
+  }
+
   /** The run's question: did this gateway send that request, for an attempt still running? Once per nonce. */
   confirm(request: ConfirmAttemptRequest): boolean {
     const pending = typeof request.nonce === 'string' ? this.nonces.get(request.nonce) : undefined;
@@ -140,11 +164,14 @@ export class AttemptGateway {
     this.nonces.delete(request.nonce);
     return (
       pending.expires > Date.now() &&
-      this.attempts.has(pending.attempt) &&
+      // A steer is the run's, handed to this worker's activity; the last steps of an attempt may be
+      // confirmed just after it ended. Either nonce was drawn for that alone, and is taken once.
+      (pending.message === 'steer' || pending.message === 'agentSteps' || this.attempts.has(pending.attempt)) &&
       pending.workflowId === request.workflowId &&
       pending.key === request.key &&
       pending.fencingToken === request.fencingToken &&
-      pending.message === request.message
+      pending.message === request.message &&
+      pending.anchor === request.anchor
     );
   }
 
@@ -200,7 +227,7 @@ export class AttemptGateway {
     try {
       const answer =
         message === 'journal'
-          ? await this.journal(attempt, body as Record<string, unknown>)
+          ? await this.journal(id, attempt, body as Record<string, unknown>)
           : await this.forward(id, attempt, message as AttemptMessage, body as Record<string, unknown>);
       reply(200, { ok: true, answer });
     } catch (err) {
@@ -216,19 +243,8 @@ export class AttemptGateway {
     message: AttemptMessage,
     body: Record<string, unknown>,
   ): Promise<unknown> {
-    const nonce = randomBytes(24).toString('base64url');
-    this.remember(nonce, {
-      attempt: id,
-      workflowId: identity.workflowId,
-      key: identity.taskKey,
-      fencingToken: identity.fencingToken,
-      message,
-      expires: Date.now() + GATEWAY_LIMITS.nonceTtlMs,
-    });
-    const request = {
-      ...(redactor.deep(asTask(message, identity, body)) as object),
-      attempt: { queue: this.options.queue, nonce },
-    };
+    const proof = this.prove(id, identity, message);
+    const request = { ...(redactor.deep(asTask(message, identity, body)) as object), attempt: proof };
     const { client } = this.options;
     try {
       // The retries of an update refused at a handover share the one deadline.
@@ -238,39 +254,33 @@ export class AttemptGateway {
         ),
       );
     } finally {
-      this.nonces.delete(nonce);
+      this.nonces.delete(proof.nonce);
     }
   }
 
-  /**
-   * An agent attempt's step in its task's journal, with the attempt's own fencing token: the
-   * journal refuses a token lower than one it has seen. The first step of the task starts it.
-   */
-  private async journal({ identity, redactor, journalQueue }: OpenAttempt, body: Record<string, unknown>) {
-    if (!journalQueue) throw new JournalUnavailable('only an agent attempt has a journal');
-    const { client } = this.options;
-    const workflowId = journalId(identity.workflowId, identity.taskKey);
-    const request = { ...(redactor.deep(body) as object), fencingToken: identity.fencingToken } as JournalRequest;
-    if (request.op === 'open') {
-      const start: JournalSnapshot = {
-        runWorkflowId: identity.workflowId,
-        key: identity.taskKey,
-        fencingToken: identity.fencingToken,
-        entries: [],
-        turnOpen: 0,
-        pending: [],
-      };
-      await client.workflow.start(JOURNAL_WORKFLOW_TYPE, {
-        workflowId,
-        taskQueue: journalQueue,
-        args: [start],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-      });
-    }
-    return client.withDeadline(Date.now() + GATEWAY_LIMITS.updateTimeoutMs, () =>
-      retryUpdate((updateId) =>
-        client.workflow.getHandle(workflowId).executeUpdate(journalUpdate, { args: [request], updateId }),
-      ),
+  /** A one-time nonce this gateway confirms (once) for this attempt, this message and, if given, this anchor. */
+  private prove(id: string, identity: AttemptIdentity, message: ProvenMessage, anchor?: string): AttemptProof {
+    const nonce = randomBytes(24).toString('base64url');
+    this.remember(nonce, {
+      attempt: id,
+      workflowId: identity.workflowId,
+      key: identity.taskKey,
+      fencingToken: identity.fencingToken,
+      message,
+      ...(anchor === undefined ? {} : { anchor }),
+      expires: Date.now() + GATEWAY_LIMITS.nonceTtlMs,
+    });
+    return { queue: this.options.queue, nonce };
+  }
+
+  /** An agent attempt's step in its task's journal, proven as this attempt's (gateway-journal.ts). */
+  private journal(id: string, { journal, identity }: OpenAttempt, body: Record<string, unknown>) {
+    if (!journal) throw new JournalUnavailable('only an agent attempt has a journal');
+    const prove = (message: ProvenMessage, anchor: string) => this.prove(id, identity, message, anchor);
+    return writeJournal(
+      { client: this.options.client, prove, deadlineMs: GATEWAY_LIMITS.updateTimeoutMs },
+      journal,
+      body,
     );
   }
 
@@ -293,7 +303,14 @@ export interface OpenedAttempt {
   attachBudget(budget: LiveBudget): void;
   /** Asks the run for more budget as this attempt (`extendReservation`, confirmed like every attempt message). */
   extend: AskRun;
+  /**
+   * What the attempt's next `agentSteps` signal carries as its proof: the first, the anchor of a new
+   * hash chain with a one-time nonce its run confirms with this worker; every later one, the next link.
+   */
+  stepsProof(): StepsProof;
 }
+
+export type StepsProof = { anchor: string; attempt: AttemptProof } | { link: string };
 
 /** The request as the task's attempt sends it: who it is comes from the gateway, never from the task. */
 function asTask(message: AttemptMessage, id: AttemptIdentity, body: Record<string, unknown>): Record<string, unknown> {
@@ -316,8 +333,6 @@ function asTask(message: AttemptMessage, id: AttemptIdentity, body: Record<strin
       return given({ key, fencingToken, tokens: body.tokens, usd: body.usd });
   }
 }
-
-class JournalUnavailable extends Error {}
 
 function refusalOf(err: unknown, message: string): { status: number; code: string; message: string } {
   if (err instanceof JournalUnavailable) return { status: 403, code: 'TEAM_ATTEMPT_NO_JOURNAL', message: err.message };
@@ -369,21 +384,4 @@ function writeLauncher(dir: string): string | null {
     mode: 0o700,
   });
   return bin;
-}
-
-/** Random `size`-byte values, 128 per draw from the system's CSPRNG; each value is handed out once. */
-class RandomPool {
-  private pool = Buffer.alloc(0);
-  private at = 0;
-
-  constructor(private readonly size: number) {}
-
-  next(): Buffer {
-    if (this.at + this.size > this.pool.length) {
-      this.pool = randomBytes(this.size * 128);
-      this.at = 0;
-    }
-    this.at += this.size;
-    return this.pool.subarray(this.at - this.size, this.at);
-  }
 }

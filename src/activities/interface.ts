@@ -195,15 +195,25 @@ export const AGENT_STEPS_SIGNAL = 'agentSteps';
 export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendReservation';
 
 /**
- * A run asks the worker it names whether a request that carries `attempt: { queue, nonce }` was
- * sent by the gateway for this attempt (src/activities/attempt-gateway.ts).
+ * What a worker's gateway proves: an attempt's messages to the run, the anchors of the hash chains
+ * its agent's journal writes (`journal`) and step signals (`agentSteps`) carry, and a steer the
+ * run handed this worker's `steerAgent` for an agent's journal (`steer`).
+ */
+export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps' | 'steer';
+
+/**
+ * A run (or an agent's journal) asks the worker it names whether a request that carries
+ * `attempt: { queue, nonce }` was sent by the gateway for this attempt (src/activities/attempt-gateway.ts).
  */
 export interface ConfirmAttemptRequest {
   nonce: string;
+  /** The run's workflow id (a journal asks for its run's attempt). */
   workflowId: string;
   key: string;
   fencingToken: number;
-  message: AttemptMessage;
+  message: ProvenMessage;
+  /** For `journal` and `agentSteps`: the hash chain's anchor the request carried; for `steer`: its text's SHA-256. */
+  anchor?: string;
 }
 
 /**

@@ -74,7 +74,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       const agent = input.executor.kind === 'agent';
       const gate = deps.gateway?.open(input, agent ? { journalQueue: ctx.info.taskQueue } : {});
       const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
-      const steps = deps.client ? stepReporter(deps.client, input) : undefined;
+      // Steps are proven through the gateway: without one, none would be recorded, so none are sent.
+      const steps = deps.client && gate ? stepReporter(deps.client, input, () => gate.stepsProof()) : undefined;
       const reported: Executor = steps ? (spec, c) => executor(spec, c).finally(() => steps.drain()) : executor;
       const live = new LiveAttempt(input, reported, attemptReporting, env, gate, deps.tools, steps?.emit);
       if (gate) void live.ended.then(() => gate.close());

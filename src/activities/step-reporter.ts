@@ -3,9 +3,12 @@
  * the worker's `agentSteps` signal, batched (one signal per flush, at most STEPS_LIMITS.perSignal
  * steps) and bounded (past `held` waiting steps the oldest are dropped). A step is reporting, not
  * state: a signal that fails is dropped, and the run drops steps of an attempt it no longer awaits.
+ * Each signal carries the gateway's proof (`stepsProof`): the run records only steps whose proof
+ * follows the hash chain it confirmed with this worker at the attempt's first signal.
  */
 import type { Client } from '@temporalio/client';
 import { STEPS_LIMITS } from '../plan/requests/agent';
+import type { StepsProof } from './attempt-gateway';
 import type { AttemptStepEvent } from './executors/types';
 import { AGENT_STEPS_SIGNAL, type AttemptIdentity } from './interface';
 
@@ -24,7 +27,7 @@ export interface StepReporter {
   drain: () => Promise<void>;
 }
 
-export function stepReporter(client: Client, attempt: AttemptIdentity): StepReporter {
+export function stepReporter(client: Client, attempt: AttemptIdentity, prove: () => StepsProof): StepReporter {
   const waiting: AttemptStepEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   let sending: Promise<void> = Promise.resolve();
@@ -34,7 +37,8 @@ export function stepReporter(client: Client, attempt: AttemptIdentity): StepRepo
     if (!steps.length) return;
     const payload = { key: attempt.taskKey, fencingToken: attempt.fencingToken, steps };
     sending = sending
-      .then(() => client.workflow.getHandle(attempt.workflowId).signal(AGENT_STEPS_SIGNAL, payload))
+      // Drawn as each signal goes, one after the other: the links reach the run in the chain's order.
+      .then(() => client.workflow.getHandle(attempt.workflowId).signal(AGENT_STEPS_SIGNAL, { ...payload, ...prove() }))
       .catch(() => undefined)
       .then(() => {
         if (waiting.length && !timer) timer = setTimeout(flush, 0);

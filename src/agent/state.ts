@@ -1,8 +1,11 @@
 /**
- * The journal's rules, pure: who may write (the greatest fencing token seen, never a lower one),
- * what fits (the transcript's bounds), and when a steer joins the conversation.
+ * The journal's rules, pure: who may write (the attempt whose worker confirmed its open, proving
+ * each later write with its hash chain; never a lower fencing token than one seen), what fits (the
+ * transcript's bounds), and when a steer joins the conversation.
  */
 import { jsonBytes, utf8Bytes } from '../plan/bytes';
+import { AttemptProofSchema } from '../plan/requests/caller';
+import { follows, isLink } from './chain';
 import {
   JOURNAL_LIMITS,
   type JournalAnswer,
@@ -33,8 +36,11 @@ export class JournalState {
     this.bytes = jsonBytes(snapshot.entries);
   }
 
-  /** Checks a request before it reaches history (the update's validator). */
-  validate(request: JournalRequest): void {
+  /**
+   * Checks a request before it reaches history (the update's validator). `unproven`: the rules of a
+   * journal recorded before JOURNAL_PROOF_PATCH, replayed as they ran (the token alone decides).
+   */
+  validate(request: JournalRequest, unproven = false): void {
     if (typeof request !== 'object' || request === null || !Number.isSafeInteger(request.fencingToken))
       throw new JournalRefused('invalid_request', 'a journal request needs an integer fencingToken');
     if (request.fencingToken < this.snapshot.fencingToken) {
@@ -59,11 +65,17 @@ export class JournalState {
     } else if (request.op !== 'open' && request.op !== 'finish') {
       throw new JournalRefused('invalid_request', 'op is one of open, append, beginTurn, finish');
     }
+    if (!unproven) this.checkProof(request);
   }
 
-  apply(request: JournalRequest): JournalAnswer {
-    this.validate(request);
+  /**
+   * Applies a checked request; an `open` only once the worker its proof names confirmed it. The
+   * chain's head moves to the anchor (open) or to the link the write carried.
+   */
+  apply(request: JournalRequest, unproven = false): JournalAnswer {
+    this.validate(request, unproven);
     this.snapshot.fencingToken = request.fencingToken;
+    if (!unproven) this.snapshot.chain = request.op === 'open' ? request.anchor : request.link;
     switch (request.op) {
       case 'open':
         // A steer now joins the next model call, which the opening attempt numbers from here.
@@ -85,9 +97,36 @@ export class JournalState {
     }
   }
 
-  validateSteer(request: SteerRequest): void {
+  /** Only the attempt's worker opens (anchor and gateway proof), and only its chain's next link writes. */
+  private checkProof(request: JournalRequest): void {
+    if (request.op === 'open') {
+      if (!isLink(request.anchor) || !AttemptProofSchema.safeParse(request.attempt).success) {
+        throw new JournalRefused(
+          'unproven',
+          "open needs the attempt's hash-chain anchor (64 hex chars) and its worker's proof { queue, nonce }",
+        );
+      }
+      return;
+    }
+    if (request.fencingToken !== this.snapshot.fencingToken || !follows(this.snapshot.chain, request.link)) {
+      throw new JournalRefused(
+        'unproven',
+        `${request.op}: not the next link of the hash chain that attempt ${request.fencingToken} ` +
+          "opened this journal with (only that attempt's worker writes here)",
+      );
+    }
+  }
+
+  /** `unproven`: as a journal recorded before JOURNAL_PROOF_PATCH checked a steer (no worker's proof). */
+  validateSteer(request: SteerRequest, unproven = false): void {
     if (typeof request?.text !== 'string' || !Number.isSafeInteger(request.fencingToken))
       throw new JournalRefused('invalid_request', 'a steer needs text and the attempt fencingToken');
+    if (!unproven && !AttemptProofSchema.safeParse(request.attempt).success) {
+      throw new JournalRefused(
+        'unproven',
+        "a steer reaches an agent through its run (steerTask), whose worker's proof { queue, nonce } it carries",
+      );
+    }
     if (request.fencingToken < this.snapshot.fencingToken) {
       throw new JournalRefused(
         'stale_attempt',
@@ -104,9 +143,9 @@ export class JournalState {
     }
   }
 
-  /** Queues guidance for the next model call; answers which turn that is. */
-  steer(request: SteerRequest): { turn: number } {
-    this.validateSteer(request);
+  /** Queues guidance for the next model call (a proven steer: once its worker confirmed it); answers which turn. */
+  steer(request: SteerRequest, unproven = false): { turn: number } {
+    this.validateSteer(request, unproven);
     this.snapshot.pending.push({ text: request.text, actor: request.actor });
     return { turn: this.snapshot.turnOpen + 1 };
   }

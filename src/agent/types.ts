@@ -3,6 +3,7 @@
  * own (`agentJournal`, one per task of a run), never in the run's snapshot or history. Shapes and
  * bounds only; no Node imports (the workflow uses this file).
  */
+import type { AttemptProof } from '../contract';
 import type { Usage } from '../plan/schema';
 
 export const JOURNAL_WORKFLOW_TYPE = 'agentJournal';
@@ -72,13 +73,27 @@ export interface JournalSnapshot {
   /** The model call whose steers were last taken (0: none yet): a steer now joins the next one. */
   turnOpen: number;
   pending: Array<{ text: string; actor: string | null }>;
+  /**
+   * The head of the writing attempt's hash chain (src/agent/chain.ts): its anchor, confirmed with its
+   * worker at `open`, then the last link it wrote. Absent until an attempt opened the journal with a proof.
+   */
+  chain?: string;
 }
 
 export type JournalOp =
   { op: 'open' } | { op: 'append'; entries: JournalEntry[] } | { op: 'beginTurn'; turn: number } | { op: 'finish' };
 
-/** What the attempt's gateway sends: the op, with the token of the attempt that asks. */
-export type JournalRequest = JournalOp & { fencingToken: number };
+/**
+ * What the attempt's gateway sends: the op, with the token of the attempt that asks and its proof:
+ * at `open` the anchor of its hash chain and the gateway's `attempt` (queue and one-time nonce,
+ * which the journal confirms with that worker); at every later op the chain's next link (`link`).
+ */
+export type JournalRequest = JournalOp & {
+  fencingToken: number;
+  anchor?: string;
+  attempt?: AttemptProof;
+  link?: string;
+};
 
 export type JournalAnswer =
   | { op: 'open'; entries: JournalEntry[] }
@@ -90,7 +105,18 @@ export interface SteerRequest {
   text: string;
   actor: string | null;
   fencingToken: number;
+  /** The proof of the worker whose `steerAgent` the run handed the steer; the journal confirms it. */
+  attempt?: AttemptProof;
 }
 
 /** A refusal's code (the failure's type): CONTRACT's for steers, the journal's own for the rest. */
-export type JournalRefusal = 'stale_attempt' | 'value_too_large' | 'transcript_too_large' | 'invalid_request';
+export type JournalRefusal =
+  | 'stale_attempt'
+  | 'value_too_large'
+  | 'transcript_too_large'
+  | 'invalid_request'
+  /** A write without its attempt's proof: no anchor confirmed by its worker, or a link that does not follow. */
+  | 'unproven';
+
+/** Since this patch the journal takes only proven writes (a journal recorded before it replays as it ran). */
+export const JOURNAL_PROOF_PATCH = 'teamrun-journal-proof';

@@ -38,7 +38,7 @@ import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../pla
 import type { SteerRequest } from '../plan/requests/agent';
 import * as additions from './additions';
 import * as agents from './agents';
-import type { AgentProgress } from './types';
+import type { AgentProgress, Attempt } from './types';
 import { Budget } from './budget';
 import { claim } from './claims';
 import { RunContext, type TeamRunSnapshot } from './context';
@@ -140,9 +140,14 @@ export class TeamRun {
     return applied;
   }
 
-  /** An agent attempt's steps, reported by its worker (`agentSteps`): events, and which turn it is in. */
-  recordAgentSteps(payload: unknown, now: number): number {
-    return agents.recordSteps(this.run, payload, now);
+  /** The running attempt an `agentSteps` signal names, as it arrives (none: its steps are dropped). */
+  agentStepsAttempt(payload: unknown): Attempt | undefined {
+    return agents.stepsAttempt(this.run, payload);
+  }
+
+  /** An agent attempt's steps, reported by its worker (`agentSteps`), once proven: events, and which turn it is in. */
+  recordAgentSteps(payload: unknown, now: number, proven: agents.StepsProven, attempt?: Attempt): number {
+    return agents.recordSteps(this.run, payload, now, proven, attempt);
   }
 
   /** Checks a steer (`steerTask`); answers the request with the running attempt's fencing token. */

@@ -77,6 +77,11 @@ export interface Attempt {
    * see src/plan/lease-pace.ts.
    */
   stopQueue?: string;
+  /**
+   * The head of the hash chain the attempt's step signals carry (src/agent/chain.ts): the anchor its
+   * worker confirmed, then the last link taken. In the snapshot, so a continued run goes on taking them.
+   */
+  stepsChain?: string;
 }
 
 export interface TaskState {

@@ -149,7 +149,7 @@ async function workers(
     activities: {
       ...createActivities({ ...deps, stops: stop.stops }),
       ...createLedgerActivities({ client }),
-      ...createAgentActivities({ client }),
+      ...createAgentActivities({ client, gateway }),
       ...options.activities,
     },
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentAttempts,

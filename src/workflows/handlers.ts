@@ -20,7 +20,7 @@ import {
   type TeamRunMessages,
   type UpdateMessage,
 } from './messages';
-import { agentStepsSignal, steerRule } from './agents';
+import { agentStepsHandler, agentStepsSignal, steerRule } from './agents';
 import type { LedgerExtensions } from '../ledger/run-ledger';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 
@@ -186,9 +186,7 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void 
   setHandler(attemptRunningSignal, (announcement) => {
     run.attemptsRunning(announcement);
   });
-  setHandler(agentStepsSignal, (steps) => {
-    run.recordAgentSteps(steps, now());
-  });
+  setHandler(agentStepsSignal, agentStepsHandler(run, now, confirmations));
   const rules = messageRules(run, now, ledger);
   const table = Object.entries(TEAM_RUN_MESSAGES) as Array<[keyof TeamRunMessages, TeamRunMessage]>;
   for (const [method, { definition, description }] of table) {

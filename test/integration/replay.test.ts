@@ -56,8 +56,9 @@ async function replay(histories: Array<{ workflowId: string; history: unknown }>
 }
 
 describe('replaying recorded team runs with the current workflow code', () => {
-  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue and a retried refused addition", () => {
+  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue, a retried refused addition and an agent's journal", () => {
     expect(fixtures.map((f) => [f.name, f.status])).toEqual([
+      ['agent-steer-journal', 'completed'],
       ['agent-steer', 'succeeded'],
       ['interrupt-stop', 'unresolved'],
       ['lease-adjudicated', 'succeeded'],
@@ -76,6 +77,9 @@ describe('replaying recorded team runs with the current workflow code', () => {
     const agent = fixtures.find((f) => f.name === 'agent-steer')!.history.events;
     expect(JSON.stringify(agent)).toContain('"steerAgent"');
     expect(JSON.stringify(agent)).toContain('"agentSteps"');
+    // Its journal, recorded before the proofs (no patch marker): each step an update, applied as it was then.
+    expect(types('agent-steer-journal')).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
+    expect(types('agent-steer-journal')).not.toContain('EVENT_TYPE_MARKER_RECORDED');
     expect(types('interrupt-stop')).toEqual(
       expect.arrayContaining(['EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', 'EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED']),
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { HashChain } from '../../src/activities/hash-chain';
 import { JournalRefused, JournalState } from '../../src/agent/state';
-import { JOURNAL_LIMITS, type JournalSnapshot } from '../../src/agent/types';
+import { JOURNAL_LIMITS, type JournalOp, type JournalRequest, type JournalSnapshot } from '../../src/agent/types';
 import { validatePlan } from '../../src/plan/validate';
 
 const journal = (fencingToken = 1): JournalState =>
@@ -12,6 +13,15 @@ const journal = (fencingToken = 1): JournalState =>
     turnOpen: 0,
     pending: [],
   } as JournalSnapshot);
+const proof = { queue: 'worker/stop/q', nonce: 'n'.repeat(32) };
+/** An attempt as its gateway writes: an open with its chain's anchor (confirmed: the workflow's part), then links. */
+const attempt = (fencingToken: number) => {
+  const chain = new HashChain(64);
+  return {
+    open: (): JournalRequest => ({ op: 'open', fencingToken, anchor: chain.anchor, attempt: proof }),
+    write: (op: Exclude<JournalOp, { op: 'open' }>): JournalRequest => ({ ...op, fencingToken, link: chain.next() }),
+  };
+};
 const codeOf = (fn: () => unknown) => {
   try {
     fn();
@@ -24,35 +34,79 @@ const codeOf = (fn: () => unknown) => {
 describe("an agent task's journal", () => {
   it('takes steps from the newest attempt only: an older token is stale, a newer one takes over', () => {
     const j = journal(2);
-    expect(codeOf(() => j.apply({ op: 'open', fencingToken: 1 }))).toBe('stale_attempt');
-    j.apply({ op: 'append', fencingToken: 3, entries: [{ kind: 'inbox', content: 'hi' }] });
-    expect(codeOf(() => j.apply({ op: 'append', fencingToken: 2, entries: [] }))).toBe('stale_attempt');
-    expect(j.apply({ op: 'open', fencingToken: 3 })).toEqual({
-      op: 'open',
-      entries: [{ kind: 'inbox', content: 'hi' }],
-    });
+    expect(codeOf(() => j.apply(attempt(1).open()))).toBe('stale_attempt');
+    const third = attempt(3);
+    j.apply(third.open());
+    j.apply(third.write({ op: 'append', entries: [{ kind: 'inbox', content: 'hi' }] }));
+    expect(codeOf(() => j.apply(attempt(2).write({ op: 'append', entries: [] })))).toBe('stale_attempt');
+    expect(j.apply(attempt(3).open())).toEqual({ op: 'open', entries: [{ kind: 'inbox', content: 'hi' }] });
+  });
+
+  it("takes a write only with the next link of the opening attempt's chain, never a used or a made-up one", () => {
+    const j = journal(1);
+    const real = attempt(1);
+    const open = real.open();
+    expect(codeOf(() => j.apply({ ...open, attempt: undefined }))).toBe('unproven');
+    expect(codeOf(() => j.apply({ ...open, anchor: 'not hex' }))).toBe('unproven');
+    j.apply(open);
+    const first = real.write({ op: 'append', entries: [{ kind: 'inbox', content: 'real' }] });
+    j.apply(first);
+    const forged = { kind: 'model' as const, turn: 1, message: { role: 'assistant' as const, content: 'forged' } };
+    // A used link (history shows it), a made-up one, none, another chain's, and a token that did not open.
+    expect(codeOf(() => j.apply({ op: 'append', fencingToken: 1, entries: [forged], link: first.link }))).toBe(
+      'unproven',
+    );
+    expect(codeOf(() => j.apply({ op: 'append', fencingToken: 1, entries: [forged], link: 'a'.repeat(64) }))).toBe(
+      'unproven',
+    );
+    expect(codeOf(() => j.apply({ op: 'append', fencingToken: 1, entries: [forged] }))).toBe('unproven');
+    expect(codeOf(() => j.apply(attempt(1).write({ op: 'append', entries: [forged] })))).toBe('unproven');
+    expect(codeOf(() => j.apply(attempt(1000).write({ op: 'finish' })))).toBe('unproven');
+    // A write lost on its way: the next one still follows (within CHAIN_LIMITS.window links).
+    real.write({ op: 'finish' });
+    j.apply(real.write({ op: 'append', entries: [{ kind: 'inbox', content: 'later' }] }));
+    expect(j.snapshot.entries.map((e) => (e as { content: string }).content)).toEqual(['real', 'later']);
+  });
+
+  it('applies a journal recorded before the proofs as it ran (the token alone)', () => {
+    const j = journal(1);
+    j.apply({ op: 'append', fencingToken: 2, entries: [] }, true);
+    expect(j.snapshot.fencingToken).toBe(2);
+    expect(j.steer({ text: 'hi', actor: null, fencingToken: 2 }, true)).toEqual({ turn: 1 });
+  });
+
+  it("takes a steer only with the proof of the worker its run handed it to (the run's governance is the door)", () => {
+    const j = journal(1);
+    expect(codeOf(() => j.steer({ text: 'FORGED', actor: 'alice', fencingToken: 1 }))).toBe('unproven');
+    expect(j.snapshot.pending).toEqual([]);
   });
 
   it('joins a steer to the next model call and says which one', () => {
     const j = journal();
-    expect(j.steer({ text: 'be brief', actor: 'alice', fencingToken: 1 })).toEqual({ turn: 1 });
-    expect(j.apply({ op: 'beginTurn', fencingToken: 1, turn: 1 })).toEqual({
+    const real = attempt(1);
+    j.apply(real.open());
+    expect(j.steer({ text: 'be brief', actor: 'alice', fencingToken: 1, attempt: proof })).toEqual({ turn: 1 });
+    expect(j.apply(real.write({ op: 'beginTurn', turn: 1 }))).toEqual({
       op: 'beginTurn',
       steers: [{ text: 'be brief', actor: 'alice' }],
     });
     // While call 1 is in flight, a steer waits for call 2.
-    expect(j.steer({ text: 'and kind', actor: null, fencingToken: 1 })).toEqual({ turn: 2 });
+    expect(j.steer({ text: 'and kind', actor: null, fencingToken: 1, attempt: proof })).toEqual({ turn: 2 });
     expect(j.snapshot.entries).toEqual([{ kind: 'steer', turn: 1, text: 'be brief', actor: 'alice' }]);
   });
 
   it('refuses what would grow past its bounds', () => {
     const j = journal();
+    const real = attempt(1);
+    j.apply(real.open());
     expect(
-      codeOf(() => j.steer({ text: 'x'.repeat(JOURNAL_LIMITS.steerBytes + 1), actor: null, fencingToken: 1 })),
+      codeOf(() =>
+        j.steer({ text: 'x'.repeat(JOURNAL_LIMITS.steerBytes + 1), actor: null, fencingToken: 1, attempt: proof }),
+      ),
     ).toBe('value_too_large');
     const big = { kind: 'inbox' as const, content: 'x'.repeat(JOURNAL_LIMITS.appendBytes) };
-    expect(codeOf(() => j.apply({ op: 'append', fencingToken: 1, entries: [big] }))).toBe('transcript_too_large');
-    expect(codeOf(() => j.apply({ op: 'append', fencingToken: 1, entries: [{ kind: 'bogus' } as never] }))).toBe(
+    expect(codeOf(() => j.apply(real.write({ op: 'append', entries: [big] })))).toBe('transcript_too_large');
+    expect(codeOf(() => j.apply(real.write({ op: 'append', entries: [{ kind: 'bogus' } as never] })))).toBe(
       'invalid_request',
     );
   });

@@ -3,6 +3,7 @@
  * `agentSteps` signal, which carries an agent attempt's steps to its run's event log.
  */
 import { z } from 'zod';
+import { AttemptProofSchema } from './caller';
 import { MESSAGE_LIMITS } from './control';
 
 export const STEER_LIMITS = {
@@ -41,9 +42,19 @@ export const AgentStepSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agent:tool'), turn: count, tool: toolName, ms: count, ok: z.boolean() }),
 ]);
 
+const chainValue = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * Proven by the worker's gateway (src/team/agents.ts): an attempt's first signal carries its hash
+ * chain's anchor and the gateway's `attempt` proof, which the run confirms with that worker; every
+ * later one the chain's next link.
+ */
 export const AgentStepsSchema = z.object({
   key: z.string().min(1).max(128),
   fencingToken: count,
   steps: z.array(AgentStepSchema).max(STEPS_LIMITS.perSignal),
+  anchor: chainValue.optional(),
+  attempt: AttemptProofSchema.optional(),
+  link: chainValue.optional(),
 });
 export type AgentSteps = z.infer<typeof AgentStepsSchema>;
