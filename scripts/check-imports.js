@@ -19,8 +19,11 @@ const MAY_IMPORT = {
   contract: ['errors.ts', 'plan'],
   plan: ['errors.ts', 'contract'],
   // activities/interface.ts: the activity's input and output shapes, free of Node (the workflow imports it too).
-  team: [...BASE, 'activities/interface.ts'],
-  agent: [...BASE],
+  // agent/chain.ts and agent/sha256.ts: the hash chain that proves an attempt's agent steps, pure and Node-free.
+  team: [...BASE, 'activities/interface.ts', 'agent/chain.ts', 'agent/sha256.ts'],
+  // The journal workflow confirms an attempt's proof as the run does: the same nonce bookkeeping and the same
+  // confirmation activity on the worker's stop queue.
+  agent: [...BASE, 'team/governance.ts', 'workflows/stop-channel.ts'],
   // The ledger workflow signals the runs it aborts with the team run's own message; its Node side sends
   // updates through sdk/'s retry.
   ledger: [...BASE, 'sdk', 'team', 'config', 'activities/interface.ts', 'workflows/messages.ts'],
