@@ -118,10 +118,21 @@ export async function spawnCliWorker(
 }
 
 /** The bare baseline's own worker (bench/bare-worker.ts): a plain Temporal worker, the bench bundle, the bare activities. */
-export async function spawnBareWorker(env: BenchEnv, taskQueue: string, identity: string): Promise<WorkerProcess> {
-  return spawnWith(['--import', 'tsx', path.join(root, 'bench/bare-worker.ts')], env, taskQueue, identity, {
-    TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
-  });
+export async function spawnBareWorker(
+  env: BenchEnv,
+  taskQueue: string,
+  identity: string,
+  nodeArgs: string[] = [],
+): Promise<WorkerProcess> {
+  return spawnWith(
+    [...nodeArgs, '--import', 'tsx', path.join(root, 'bench/bare-worker.ts')],
+    env,
+    taskQueue,
+    identity,
+    {
+      TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
+    },
+  );
 }
 
 async function spawnWith(

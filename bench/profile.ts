@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE } from '../src/workflows/messages';
-import { spawnCliWorker, type BenchEnv } from './env';
+import type { BaselineInput } from './baseline-workflow';
+import { spawnBareWorker, spawnCliWorker, type BenchEnv } from './env';
 import { flatTasks } from './graphs';
 
 /** V8's .cpuprofile, the parts read here. */
@@ -27,19 +28,29 @@ export interface WorkerProfile {
  * where its main thread's time goes per task, the run's workflow activations against the
  * `runTask` activity against the SDK and Node around them.
  */
-export async function profileWorker(env: BenchEnv, n: number): Promise<WorkerProfile> {
+export async function profileWorker(
+  env: BenchEnv,
+  n: number,
+  which: 'teamRun' | 'bare' = 'teamRun',
+): Promise<WorkerProfile> {
   // BENCH_PROFILE_DIR keeps the profile (open it in Chrome's DevTools); by default it goes with the bench's temp dir.
-  const dir = mkdtempSync(path.join(process.env.BENCH_PROFILE_DIR ?? env.dir, 'cpu-prof-'));
+  const dir = mkdtempSync(path.join(process.env.BENCH_PROFILE_DIR ?? env.dir, `cpu-prof-${which}-`));
   const spawnedAt = Date.now();
-  const worker = await spawnCliWorker(env, 'cost-profile', 'cost-profile', ['--cpu-prof', '--cpu-prof-dir', dir]);
+  const profiling = ['--cpu-prof', '--cpu-prof-dir', dir];
+  const worker =
+    which === 'teamRun'
+      ? await spawnCliWorker(env, 'cost-profile', 'cost-profile', profiling)
+      : await spawnBareWorker(env, 'cost-profile-bare', 'cost-profile-bare', profiling);
   let window: [number, number];
   try {
-    const plan: TeamPlanInput = { name: 'profile', teammates: 32, lease: { ttlMs: 30_000 }, tasks: flatTasks(n) };
-    const handle = await env.client.workflow.start(WORKFLOW_TYPE, {
-      taskQueue: worker.taskQueue,
-      workflowId: `cost-profile-${Date.now().toString(36)}`,
-      args: [plan],
-    });
+    const tasks = flatTasks(n);
+    const workflowId = `cost-profile-${which}-${Date.now().toString(36)}`;
+    const plan: TeamPlanInput = { name: 'profile', teammates: 32, lease: { ttlMs: 30_000 }, tasks };
+    const bare: BaselineInput = { keys: tasks.map((t) => t.key), concurrency: 32, ttlMs: 30_000 };
+    const handle =
+      which === 'teamRun'
+        ? await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue: worker.taskQueue, workflowId, args: [plan] })
+        : await env.client.workflow.start('bareRun', { taskQueue: worker.taskQueue, workflowId, args: [bare] });
     const startedAt = Date.now();
     await handle.result();
     // Only the run counts, not the worker's start (loading modules) nor its shutdown.

@@ -1,78 +1,103 @@
 import path from 'node:path';
+import { promiseHooks } from 'node:v8';
 import type { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE } from '../src/workflows/messages';
-import { spawnCliWorker, startBenchEnv } from './env';
+import type { BaselineInput } from './baseline-workflow';
+import { spawnBareWorker, spawnCliWorker, startBenchEnv, type BenchEnv } from './env';
 import { flatTasks } from './graphs';
 
+type History = temporal.api.history.v1.IHistory;
+
 /**
- * `npx tsx bench/replay-cost.ts [--noop N] [--rounds R] BUNDLE...`: the workflow
- * side of a task's worker CPU, without a server or a machine's noise in it. Records one teamRun of N noop tasks on
- * `teamrun worker`, then replays that history R times with each workflow bundle given
- * (dist/workflow-bundle.js, or a copy from another build), interleaved, and prints the CPU (user + system, all of
- * the process's threads) per task of each replay: the run's workflow activations, as a worker spends them.
+ * `npx tsx bench/replay-cost.ts [--noop N] [--rounds R] [BUNDLE...]`: the workflow side of a task's worker CPU,
+ * without a server, an activity or a busy machine's noise in it. Records one teamRun of N noop tasks on `teamrun
+ * worker` and the bare fan-out of the same tasks on its plain worker (bench/bare-worker.ts), then replays each history
+ * R times, interleaved: teamRun's with each workflow bundle given (dist/workflow-bundle.js by default, or copies
+ * from other builds of the same commands), the bare one with the bench's bundle. Prints the CPU (user + system, all
+ * of the process's threads) per task of each replay, and the promises created per task: the SDK captures and
+ * formats a stack for each promise a workflow creates, the largest part of an activation's CPU.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const option = (name: string) => {
+  const option = (name: string, fallback: number) => {
     const i = args.indexOf(name);
-    if (i < 0) return undefined;
-    const [value] = args.splice(i, 2).slice(1);
-    return value;
+    return i < 0 ? fallback : Number(args.splice(i, 2)[1]);
   };
-  const n = Number(option('--noop') ?? 2_000);
-  const rounds = Number(option('--rounds') ?? 5);
-  const bundles = args.length ? args : ['dist/workflow-bundle.js'];
+  const n = option('--noop', 2_000);
+  const rounds = option('--rounds', 5);
+  const bundles = (args.length ? args : ['dist/workflow-bundle.js']).map((b) => path.resolve(b));
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const history = await record(n);
-  const tasks = n;
-  process.stderr.write(`history: ${history.events?.length ?? 0} events\n`);
-  const cpu: Record<string, number[]> = Object.fromEntries(bundles.map((b) => [b, []]));
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? bundles : [...bundles].reverse();
-    for (const bundle of order) {
-      const before = process.cpuUsage();
-      await Worker.runReplayHistory({ workflowBundle: { codePath: path.resolve(bundle) } }, history, 'replay-cost');
-      const used = process.cpuUsage(before);
-      cpu[bundle].push((used.user + used.system) / 1000 / tasks);
-    }
-  }
-  for (const bundle of bundles) {
-    const sorted = [...cpu[bundle]].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)];
-    const each = cpu[bundle].map((ms) => ms.toFixed(3)).join(', ');
-    process.stdout.write(
-      `${bundle}: replay CPU per task min ${sorted[0].toFixed(3)} ms, median ${median.toFixed(3)} ms (${each})\n`,
-    );
-  }
-}
-
-/** One teamRun of `n` noop tasks on `teamrun worker`, its history as the server keeps it. */
-async function record(n: number): Promise<temporal.api.history.v1.IHistory> {
   const env = await startBenchEnv();
   try {
-    const worker = await spawnCliWorker(env, 'replay-cost', 'replay-cost');
-    try {
-      const plan: TeamPlanInput = {
-        name: 'replay-cost',
-        teammates: 32,
-        lease: { ttlMs: 30_000 },
-        continueAsNewAfterEvents: 10_000,
-        tasks: flatTasks(n),
-      };
-      const handle = await env.client.workflow.start(WORKFLOW_TYPE, {
-        taskQueue: worker.taskQueue,
-        workflowId: `replay-cost-${Date.now().toString(36)}`,
-        args: [plan],
-      });
-      await handle.result();
-      return await handle.fetchHistory();
-    } finally {
-      await worker.stop();
+    const histories = await record(env, n);
+    const replays = [
+      ...bundles.map((bundle) => ({
+        name: `teamRun, ${path.relative(process.cwd(), bundle)}`,
+        bundle,
+        history: histories.team,
+      })),
+      { name: 'bare fan-out, the bench bundle', bundle: env.bundlePath, history: histories.bare },
+    ];
+    const cpu = new Map(replays.map((r) => [r.name, [] as number[]]));
+    const promises = new Map<string, number>();
+    for (let round = 0; round < rounds; round++) {
+      for (const replay of round % 2 === 0 ? replays : [...replays].reverse()) {
+        let created = 0;
+        const stop = promiseHooks.onInit(() => void created++);
+        const before = process.cpuUsage();
+        await Worker.runReplayHistory({ workflowBundle: { codePath: replay.bundle } }, replay.history, 'replay-cost');
+        const used = process.cpuUsage(before);
+        stop();
+        cpu.get(replay.name)!.push((used.user + used.system) / 1000 / n);
+        promises.set(replay.name, created / n);
+      }
+    }
+    for (const { name } of replays) {
+      const each = cpu.get(name)!;
+      const sorted = [...each].sort((a, b) => a - b);
+      process.stdout.write(
+        `${name}: replay CPU per task min ${sorted[0].toFixed(3)} ms, median ` +
+          `${sorted[Math.floor(sorted.length / 2)].toFixed(3)} ms (${each.map((ms) => ms.toFixed(3)).join(', ')}); ` +
+          `${promises.get(name)!.toFixed(1)} promises per task\n`,
+      );
     }
   } finally {
     await env.close();
+  }
+}
+
+/** One teamRun of `n` noop tasks on `teamrun worker` and the bare fan-out of them: their histories. */
+async function record(env: BenchEnv, n: number): Promise<{ team: History; bare: History }> {
+  const tasks = flatTasks(n);
+  const [team, bare] = await Promise.all([
+    spawnCliWorker(env, 'replay-team', 'replay-team'),
+    spawnBareWorker(env, 'replay-bare', 'replay-bare'),
+  ]);
+  try {
+    const id = Date.now().toString(36);
+    const plan: TeamPlanInput = { name: 'replay-cost', teammates: 32, lease: { ttlMs: 30_000 }, tasks };
+    const teamRun = await env.client.workflow.start(WORKFLOW_TYPE, {
+      taskQueue: team.taskQueue,
+      workflowId: `replay-team-${id}`,
+      args: [{ ...plan, continueAsNewAfterEvents: 10_000 }],
+    });
+    await teamRun.result();
+    const input: BaselineInput = { keys: tasks.map((t) => t.key), concurrency: 32, ttlMs: 30_000 };
+    const bareRun = await env.client.workflow.start('bareRun', {
+      taskQueue: bare.taskQueue,
+      workflowId: `replay-bare-${id}`,
+      args: [input],
+    });
+    await bareRun.result();
+    const histories = { team: await teamRun.fetchHistory(), bare: await bareRun.fetchHistory() };
+    process.stderr.write(
+      `recorded: teamRun ${histories.team.events?.length} events, bare ${histories.bare.events?.length} events\n`,
+    );
+    return histories;
+  } finally {
+    await Promise.all([team.stop(), bare.stop()]);
   }
 }
 

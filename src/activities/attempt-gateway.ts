@@ -8,17 +8,17 @@
  * the request as the task's. The task never holds the codec key or a Temporal credential.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import type { AttemptProof } from '../contract';
 import { retryUpdate } from '../sdk/update-retry';
 import type { LiveBudget } from './executors/types';
 import type { AskRun } from './live-budget';
 import { JournalUnavailable, writeJournal, type JournalAccess } from './gateway-journal';
+import { asTask, readBounded, refusalOf, writeLauncher } from './gateway-wire';
 import { reserve, type GatewayAnswer } from './gateway-reserve';
 import { HashChain } from './hash-chain';
 import { RandomPool } from './random-pool';
@@ -37,6 +37,12 @@ export const GATEWAY_LIMITS = {
   /** How long the gateway waits for the run's verdict. */
   updateTimeoutMs: 60_000,
 } as const;
+
+/**
+ * Executor kinds that never start a process of the task's nor speak to the gateway themselves: their attempts are
+ * opened lazily (see `open`). Any other kind, a custom one included, gets its secret at once.
+ */
+export const GATEWAY_UNUSED_KINDS: ReadonlySet<string> = new Set(['noop', 'sleep', 'http', 'llm']);
 
 /** What a task may send its run as itself; an extension goes through its live reservation (`/reserve`) instead. */
 const MESSAGES: ReadonlySet<string> = new Set<AttemptMessage>(['sendMessage', 'readInbox', 'addTasks']);
@@ -80,8 +86,10 @@ export interface GatewayOptions {
 export class AttemptGateway {
   private readonly attempts = new Map<string, OpenAttempt>();
   private readonly nonces = new Map<string, PendingNonce>();
-  /** Every attempt gets a secret, noop ones too: drawn from a pool, not one system call each. */
+  /** Every attempt registered gets a secret: drawn from a pool, not one system call each. */
   private readonly secrets = new RandomPool(32);
+  /** What an attempt not (yet) registered reports through: the worker's secrets only. */
+  private readonly workerRedactor: Redactor;
 
   private constructor(
     private readonly options: GatewayOptions,
@@ -90,7 +98,9 @@ export class AttemptGateway {
     /** Holds the `teamrun` launcher of this worker's own CLI; null when the CLI is not beside the code. */
     readonly binDir: string | null,
     private readonly server: http.Server,
-  ) {}
+  ) {
+    this.workerRedactor = new Redactor(options.secrets);
+  }
 
   /** Listens in a new private directory under the system's temporary directory. */
   static async start(options: GatewayOptions): Promise<AttemptGateway> {
@@ -114,34 +124,58 @@ export class AttemptGateway {
 
   /**
    * Registers an attempt as it starts: its secret, and its redactor (the worker's secrets and
-   * this one). `close` drops it when the attempt ends; its secret then opens nothing.
+   * this one). `close` drops it when the attempt ends; its secret then opens nothing. `lazy`: an
+   * attempt whose executor never hands its processes the secret (noop, sleep, http, llm) is
+   * registered only if it asks its run something as itself (a budget extension), and until then
+   * reports through the worker's redactor: no secret, digest or redactor of its own per attempt.
    */
-  open(identity: AttemptIdentity, options: { journalQueue?: string } = {}): OpenedAttempt {
-    const secret = this.secrets.next().toString('base64url');
-    const id = digest(secret);
-    const redactor = new Redactor([...this.options.secrets, { name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }]);
-    const attempt: OpenAttempt = { identity, redactor };
-    if (options.journalQueue)
-      attempt.journal = { identity, redactor, queue: options.journalQueue, writing: Promise.resolve() };
-    this.attempts.set(id, attempt);
+  open(identity: AttemptIdentity, options: { journalQueue?: string; lazy?: boolean } = {}): OpenedAttempt {
+    let registered: { id: string; secret: string; attempt: OpenAttempt } | null = null;
+    let budget: LiveBudget | undefined;
+    const register = () => {
+      if (registered) return registered;
+      const secret = this.secrets.next().toString('base64url');
+      const id = digest(secret);
+      const redactor = new Redactor([...this.options.secrets, { name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }]);
+      const attempt: OpenAttempt = { identity, redactor, ...(budget ? { budget } : {}) };
+      if (options.journalQueue)
+        attempt.journal = { identity, redactor, queue: options.journalQueue, writing: Promise.resolve() };
+      this.attempts.set(id, attempt);
+      registered = { id, secret, attempt };
+      return registered;
+    };
+    if (!options.lazy) register();
+    const gateway = this;
     return {
-      access: { socket: this.socket, secret, binDir: this.binDir },
-      redactor,
-      close: () => void this.attempts.delete(id),
-      attachBudget: (budget) => void (attempt.budget = budget),
+      lazy: options.lazy === true,
+      get access() {
+        return { socket: gateway.socket, secret: register().secret, binDir: gateway.binDir };
+      },
+      get redactor() {
+        return registered?.attempt.redactor ?? gateway.workerRedactor;
+      },
+      close: () => {
+        if (registered) this.attempts.delete(registered.id);
+      },
+      attachBudget: (attached) => {
+        budget = attached;
+        if (registered) registered.attempt.budget = attached;
+      },
       stepsProof: () => {
+        const { id, attempt } = register();
         if (attempt.steps) return { link: attempt.steps.next() };
         attempt.steps = new HashChain();
         const { anchor } = attempt.steps;
         return { anchor, attempt: this.prove(id, identity, 'agentSteps', anchor) };
       },
       extend: async (extension) => {
+        const { id, attempt } = register();
         try {
           const answer = await this.forward(id, attempt, 'extendReservation', extension);
           return { ok: true, granted: (answer as { granted: { tokens: number; usd: number } }).granted };
         } catch (err) {
           const refusal = refusalOf(err, 'extendReservation');
-          return { ok: false, code: refusal.code, message: redactor.text(refusal.message) };
+          return { ok: false, code: refusal.code, message: attempt.redactor.text(refusal.message) };
         }
       },
     };
@@ -296,8 +330,12 @@ export class AttemptGateway {
 
 /** What one attempt's registration gives its worker. */
 export interface OpenedAttempt {
-  access: AttemptAccess;
-  redactor: Redactor;
+  /** Its executor never hands its processes the secret: `access` is not for it. */
+  readonly lazy: boolean;
+  /** Registers a lazy attempt: its processes are about to hold its secret. */
+  readonly access: AttemptAccess;
+  /** The worker's secrets and, once registered, the attempt's own. */
+  readonly redactor: Redactor;
   close(): void;
   /** `teamrun reserve` inside the task asks this reservation. */
   attachBudget(budget: LiveBudget): void;
@@ -312,76 +350,6 @@ export interface OpenedAttempt {
 
 export type StepsProof = { anchor: string; attempt: AttemptProof } | { link: string };
 
-/** The request as the task's attempt sends it: who it is comes from the gateway, never from the task. */
-function asTask(message: AttemptMessage, id: AttemptIdentity, body: Record<string, unknown>): Record<string, unknown> {
-  const given = (fields: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-  const { taskKey: key, fencingToken } = id;
-  switch (message) {
-    case 'sendMessage':
-      return given({ from: key, fencingToken, to: body.to, subject: body.subject, body: body.body });
-    case 'readInbox':
-      return given({ key, fencingToken, peek: body.peek });
-    case 'addTasks':
-      return given({
-        tasks: body.tasks,
-        parent: key,
-        fencingToken,
-        requestId: body.requestId ?? `${key}#${fencingToken}`,
-      });
-    case 'extendReservation':
-      return given({ key, fencingToken, tokens: body.tokens, usd: body.usd });
-  }
-}
-
-function refusalOf(err: unknown, message: string): { status: number; code: string; message: string } {
-  if (err instanceof JournalUnavailable) return { status: 403, code: 'TEAM_ATTEMPT_NO_JOURNAL', message: err.message };
-  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-    const code = err.cause.type ?? 'rejected';
-    const text = err.cause.message.startsWith(`${code}: `)
-      ? err.cause.message.slice(code.length + 2)
-      : err.cause.message;
-    return { status: 422, code, message: text };
-  }
-  if (err instanceof WorkflowNotFoundError)
-    return { status: 404, code: 'not_found', message: `${message}: the task's run is not open` };
-  return {
-    status: 502,
-    code: 'TEAM_ATTEMPT_GATEWAY_FAILED',
-    message: `${message}: the worker could not reach the run: ${(err as Error)?.message ?? String(err)}`,
-  };
-}
-
 function digest(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
-}
-
-/** The body, refused past `limit` bytes (a RangeError) without reading the rest. */
-async function readBounded(req: http.IncomingMessage, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new RangeError('too large');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * A `teamrun` launcher for this worker's own CLI (compiled beside this code, or the sources'
- * bin/teamrun.js in a clone), so a task finds the same teamrun as its worker, whatever is on PATH.
- */
-function writeLauncher(dir: string): string | null {
-  const cli = __filename.endsWith('.js')
-    ? path.join(__dirname, '..', 'cli', 'main.js')
-    : path.join(__dirname, '..', '..', 'bin', 'teamrun.js');
-  if (!existsSync(cli)) return null;
-  const bin = path.join(dir, 'bin');
-  mkdirSync(bin, { mode: 0o700 });
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  writeFileSync(path.join(bin, 'teamrun'), `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(cli)} "$@"\n`, {
-    mode: 0o700,
-  });
-  return bin;
 }

@@ -60,7 +60,8 @@ export class LiveAttempt {
     /** Records the attempt's steps as run events (agent kinds); absent on a worker without a client. */
     emit?: ExecutorContext['emit'],
   ) {
-    const attemptGateway = gate?.access;
+    // A lazy attempt's executor never hands a process the secret: reading `access` would register it for nothing.
+    const attemptGateway = gate && !gate.lazy ? gate.access : undefined;
     if (gate && input.grant) {
       // Refused: the attempt is stopped like an interrupt, here and at once (its run is not asked to cancel it).
       this.budget = new AttemptBudget(input.grant, reporting.config.prices, gate.extend, (refusal) =>

@@ -1,7 +1,7 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
-import type { AttemptGateway } from './attempt-gateway';
+import { GATEWAY_UNUSED_KINDS, type AttemptGateway } from './attempt-gateway';
 import { adoptWithinMs } from '../team/handover';
 import { DETACHED, LiveAttempt, attend, type Reporting } from './attempt-runner';
 import type { Adopting, AttemptStops } from './attempt-stops';
@@ -72,7 +72,8 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       // The gateway stays open while the executor runs, which may be past this activity (a handed-over attempt).
       // An agent's journal runs on the run's own queue, beside the run.
       const agent = input.executor.kind === 'agent';
-      const gate = deps.gateway?.open(input, agent ? { journalQueue: ctx.info.taskQueue } : {});
+      const lazy = GATEWAY_UNUSED_KINDS.has(input.executor.kind);
+      const gate = deps.gateway?.open(input, agent ? { journalQueue: ctx.info.taskQueue } : { lazy });
       const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
       // Steps are proven through the gateway: without one, none would be recorded, so none are sent.
       const steps = deps.client && gate ? stepReporter(deps.client, input, () => gate.stepsProof()) : undefined;

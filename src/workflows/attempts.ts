@@ -21,6 +21,7 @@ import {
   type AttemptEvidence,
   type CompactRunTaskInput,
   type RunTaskInput,
+  type RunTaskResult,
   type HeartbeatDetails,
   type StopActivities,
   type TeamActivities,
@@ -60,15 +61,14 @@ export class Attempts {
     this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
     const input = (compact ? compactInput : wholeInput)(claim, run.workflowId, ledger);
     const foreign = isForeignActivity(claim);
-    const attempt = (): Promise<AttemptOutcome> =>
-      // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it.
-      foreign
-        ? runForeignActivity(claim, run.workflowId, longSummary(claim))
-        : runTask(input).then((result): AttemptOutcome => ({ kind: 'completed', ...result }));
+    // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it. What it answers is
+    // the attempt's result, made an outcome where it settles: a promise less per attempt (each costs the SDK a stack).
+    const attempt = (): Promise<RunTaskResult | AttemptOutcome> =>
+      foreign ? runForeignActivity(claim, run.workflowId, longSummary(claim)) : runTask(input);
     void scope
       .run(() => (ledger ? ledger.admit(claim, attempt) : attempt()))
       .then(
-        (outcome) => this.settle(claim, outcome, claim),
+        (answer) => this.settle(claim, foreign ? (answer as AttemptOutcome) : { kind: 'completed', ...answer }, claim),
         (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err), claim),
       );
   }

@@ -1,2 +1,0 @@
-import { type JournalSnapshot } from './types';
-export declare function agentJournal(snapshot: JournalSnapshot): Promise<JournalSnapshot>;

@@ -1,2 +1,0 @@
-import type { Command } from 'commander';
-export declare function registerDemo(program: Command): void;

@@ -1,2 +1,0 @@
-import type { Command } from 'commander';
-export declare function registerWorker(program: Command): void;

@@ -1,2 +1,0 @@
-export * from './binary';
-export * from './server';

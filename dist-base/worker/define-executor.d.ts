@@ -1,1 +1,0 @@
-export { defineExecutor, type DefinedExecutor, type SpecSchema } from '../activities/executors/define';

@@ -1,6 +1,0 @@
-export { createWorker, prebuiltWorkflowBundle, workflowsPath, type CreateWorkerOptions } from './create-worker';
-export { defineExecutor, type DefinedExecutor, type SpecSchema } from './define-executor';
-export { runWorker } from './main';
-export { defineTool, type CustomTool, type DefinedTool, type ToolCallResult, type ToolContext, type ToolSpec, type Toolbox, type ToolboxFactory, } from '../activities/tools';
-export { ExecutorError, attemptEnv, type Executor, type ExecutorContext, type ExecutorResult, } from '../activities/executors/types';
-export { BUILTIN_EXECUTORS, loadConfig, type TeamrunConfig } from '../config/config';
