@@ -26,17 +26,22 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg();
   const env = await startBenchEnv();
   try {
-    const profile = process.argv.includes('--no-profile') ? null : await profileWorker(env, sizes.noop);
+    const profiling = !process.argv.includes('--no-profile');
+    const profile = profiling ? await profileWorker(env, sizes.noop) : null;
+    const bareProfile = profiling ? await profileWorker(env, sizes.noop, 'bare') : null;
     const workers = await startCostWorkers(env);
     const results = await measureCost(env, workers, costScenarios(sizes), rounds, log);
     await workers.stop();
     const load = { atStart: loadAtStart, atEnd: os.loadavg() };
     const dir = path.resolve(__dirname, '..', '.bench');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'cost-latest.json'), `${JSON.stringify({ load, profile, results }, null, 2)}\n`);
+    writeFileSync(
+      path.join(dir, 'cost-latest.json'),
+      `${JSON.stringify({ load, profile, bareProfile, results }, null, 2)}\n`,
+    );
     const parts = results.map(formatCost);
     parts.push(formatBytesByEvent(results[0]));
-    if (profile) parts.push(formatProfile(profile));
+    if (profile) parts.push(formatProfile(profile, bareProfile ?? undefined));
     parts.push(
       `load average (1/5/15 min): ${load.atStart.map((l) => l.toFixed(2)).join(' ')} at start, ` +
         `${load.atEnd.map((l) => l.toFixed(2)).join(' ')} at end, ${os.cpus().length} cores`,

@@ -64,15 +64,18 @@ export function formatBytesByEvent(result: CostResult): string {
   ].join('\n');
 }
 
-export function formatProfile(profile: WorkerProfile): string {
+export function formatProfile(profile: WorkerProfile, bare?: WorkerProfile): string {
+  const places = [...new Set([...Object.keys(profile.msPerTask), ...Object.keys(bare?.msPerTask ?? {})])];
+  const ms = (p: WorkerProfile | undefined, place: string) => (p ? f(p.msPerTask[place] ?? 0, 3) : '');
   return [
-    `teamrun worker's main thread per task (V8 sampling profiler, ${profile.tasks} noop tasks)`,
+    `the worker's threads per task (V8 sampling profiler, ${profile.tasks} noop tasks)` +
+      (bare ? ': teamrun worker, and the bare worker on the bare fan-out' : ''),
     '',
-    '| where | ms/task |',
-    '| --- | --- |',
-    ...Object.entries(profile.msPerTask).map(([where, ms]) => `| ${where} | ${f(ms, 3)} |`),
+    bare ? '| where | teamrun worker ms/task | bare worker ms/task |' : '| where | ms/task |',
+    bare ? '| --- | --- | --- |' : '| --- | --- |',
+    ...places.map((place) => `| ${place} | ${ms(profile, place)} |${bare ? ` ${ms(bare, place)} |` : ''}`),
     '',
-    '| function (self time) | ms/task |',
+    '| function (self time), teamrun worker | ms/task |',
     '| --- | --- |',
     ...profile.top.map(({ name, msPerTask }) => `| \`${name}\` | ${f(msPerTask, 3)} |`),
   ].join('\n');
