@@ -145,14 +145,14 @@ export class AttemptGateway {
       return registered;
     };
     if (!options.lazy) register();
-    const gateway = this;
+    const { socket, binDir, workerRedactor } = this;
     return {
       lazy: options.lazy === true,
       get access() {
-        return { socket: gateway.socket, secret: register().secret, binDir: gateway.binDir };
+        return { socket, secret: register().secret, binDir };
       },
       get redactor() {
-        return registered?.attempt.redactor ?? gateway.workerRedactor;
+        return registered?.attempt.redactor ?? workerRedactor;
       },
       close: () => {
         if (registered) this.attempts.delete(registered.id);

@@ -57,9 +57,9 @@ describe('a shared ledger holds what an attempt may spend without asking (real d
     }
     expect(refused.length).toBeGreaterThan(0);
     expect(String(refused[0].message)).toContain("left cannot hold the attempt's 100");
-    for (const result of results) {
-      expect(result.tasks.filter((t) => t.status === 'succeeded').length).toBeGreaterThan(0);
-      expect(result.tasks.every((t) => t.status === 'succeeded' || t.status === 'skipped')).toBe(true);
-    }
+    // Which run gets the slots is a race (one may take them all); between them, every success spent its 60.
+    const all = results.flatMap((r) => r.tasks);
+    expect(all.every((t) => t.status === 'succeeded' || t.status === 'skipped')).toBe(true);
+    expect(all.filter((t) => t.status === 'succeeded').length * 60).toBe(status.used.tokens);
   }, 120_000);
 });

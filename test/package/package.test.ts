@@ -1,5 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -279,6 +281,85 @@ describe('the package installed from its tarball in a fresh project', () => {
     const { stdout } = await npx(['demo'], { TEAMRUN_TASK_QUEUE: uniqueQueue('package-demo') }, 300_000);
     expect(stdout).toMatch(/demo finished in .*: succeeded/);
   });
+});
+
+/**
+ * What the installed package starts as a user runs it: `teamrun worker` from node_modules, with tracing on
+ * (its OpenTelemetry workflow bundle, spans to a local collector), running a shell task that asks for budget
+ * with the in-task `teamrun reserve` the worker puts on the task's PATH (its gateway's launcher).
+ */
+describe('the installed worker: the in-task CLI and tracing', () => {
+  it('a shell task reserves (granted: exit 0, refused: exit 3, the attempt then stopped), and spans reach a collector', async () => {
+    // What the worker exports to /v1/traces (OTLP/HTTP, protobuf: span names are plain bytes in it).
+    let traces = '';
+    const collector = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (req.url === '/v1/traces') traces += Buffer.concat(chunks).toString('latin1');
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    const queue = uniqueQueue('package-reserve');
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: temporalAddress(),
+      TEAMRUN_TASK_QUEUE: queue,
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    };
+    // The installed `teamrun` command itself (what `npx teamrun worker` runs), so that SIGINT reaches the worker.
+    const teamrun = path.join(project, 'node_modules', '.bin', 'teamrun');
+    const { worker, output } = await startWorker(
+      process.execPath,
+      [teamrun, 'worker'],
+      project,
+      env,
+      'teamrun worker ready',
+    );
+    try {
+      const codes = path.join(work, 'reserve-codes');
+      const command =
+        `teamrun reserve --tokens 40; echo "first $?" >> ${codes}; ` +
+        `echo '::teamrun-usage::{"outputTokens":40}'; teamrun reserve --tokens 500; echo "second $?" >> ${codes}; ` +
+        'sleep 30';
+      const plan = {
+        name: 'package-reserve',
+        teammates: 1,
+        awaitAdjudication: false,
+        budget: { maxTokens: 100 },
+        tasks: [{ key: 'spend', executor: { kind: 'shell', command } }],
+      };
+      writeFileSync(path.join(project, 'reserve.json'), JSON.stringify(plan));
+      // Not `succeeded` (the task is adjudicated), so `--wait` exits 1 with the result on stdout.
+      const ended = await npx(['start', 'reserve.json', '--wait', '--json'], { TEAMRUN_TASK_QUEUE: queue }).catch(
+        (err: { stdout?: string }) => err,
+      );
+      // `--wait --json` prints the line naming the run it started, then the result.
+      const stdout = ended.stdout ?? '';
+      const result = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
+        tasks: Array<{ status: string; usage: { outputTokens: number } }>;
+        budget: { used: { tokens: number } };
+      };
+      expect(readFileSync(codes, 'utf8')).toBe('first 0\nsecond 3\n');
+      expect(result.tasks[0]).toMatchObject({ status: 'adjudication', usage: { outputTokens: 40 } });
+      expect(result.budget.used.tokens).toBe(40);
+      // The run's own span comes from the workflow bundle with Temporal's OpenTelemetry interceptors in it, the
+      // attempt's from the worker: both are shipped in the package.
+      await waitFor(
+        "the worker to export the run's and the attempt's spans",
+        () => traces.includes('RunWorkflow:teamRun') && traces.includes('attempt spend#1'),
+        30_000,
+        200,
+      );
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nworker output:\n${output().slice(-4_000)}`);
+    } finally {
+      worker.kill('SIGINT');
+      collector.close();
+    }
+  }, 240_000);
 });
 
 /**
