@@ -1,8 +1,11 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import type { LedgerLimits } from '../../src/contract';
+import { createLedger } from '../../src/ledger/client';
+import { ledgerHandle } from '../../src/ledger/handle';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
-import { startRun, startTestWorker, uniqueQueue, type TestWorker } from './env';
+import { startRun, startTestWorker, testClient, uniqueQueue, type TestWorker } from './env';
 
 /** A test's `onTestFinished`; a concurrent test must pass its context's own (vitest cannot tell concurrent tests apart). */
 export type OnTestFinished = (fn: () => Promise<void> | void) => void;
@@ -68,4 +71,22 @@ export async function allTaskViews(handle: TeamRunHandle): Promise<TaskViews> {
     if (page.length === 0) return views;
     views.push(...page);
   }
+}
+
+/** A shared ledger with `limits` whose workflow runs on `taskQueue`, terminated when the test ends; its id. */
+export async function ledgerForTest(
+  name: string,
+  limits: LedgerLimits,
+  taskQueue: string,
+  finished: OnTestFinished = onTestFinished,
+): Promise<string> {
+  const client = await testClient();
+  const ledger = uniqueQueue(name);
+  await createLedger(client, ledger, limits, { taskQueue });
+  finished(async () => {
+    await ledgerHandle(client, ledger)
+      .terminate('test cleanup')
+      .catch(() => undefined);
+  });
+  return ledger;
 }

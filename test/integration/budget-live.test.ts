@@ -3,12 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLedger, ledgerStatus } from '../../src/ledger/client';
-import { ledgerHandle } from '../../src/ledger/handle';
+import { ledgerStatus } from '../../src/ledger/client';
 import { adjudicationsQuery, eventsQuery } from '../../src/workflows/messages';
 import { historyAttempts } from '../helpers/history';
-import { startRun, testClient, testConfig, uniqueQueue } from '../helpers/env';
-import { allTaskViews, workerForTest } from '../helpers/scenario';
+import { startRun, testClient, testConfig } from '../helpers/env';
+import { allTaskViews, ledgerForTest, workerForTest } from '../helpers/scenario';
 
 const usageLine = (tokens: number) => `echo '::teamrun-usage::{"outputTokens":${tokens}}'`;
 
@@ -78,13 +77,7 @@ describe.concurrent('live reservations on a real dev server', () => {
   }) => {
     const worker = await workerForTest({}, onTestFinished);
     const client = await testClient();
-    const ledger = uniqueQueue('live-ledger');
-    await createLedger(client, ledger, { maxTokens: 300 }, { taskQueue: worker.taskQueue });
-    onTestFinished(async () => {
-      await ledgerHandle(client, ledger)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-    });
+    const ledger = await ledgerForTest('live-ledger', { maxTokens: 300 }, worker.taskQueue, onTestFinished);
     // The runs have no limits of their own: only the ledger can refuse. 50 spends at most, so a ledger that
     // granted everything would show (20 attempts x 350 tokens) rather than loop for ever.
     const spend =

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLedger, ledgerStatus } from '../../src/ledger/client';
-import { ledgerHandle } from '../../src/ledger/handle';
+import { ledgerStatus } from '../../src/ledger/client';
 import { eventsQuery } from '../../src/workflows/messages';
-import { startRun, testClient, uniqueQueue } from '../helpers/env';
-import { workerForTest } from '../helpers/scenario';
+import { startRun, testClient } from '../helpers/env';
+import { ledgerForTest, workerForTest } from '../helpers/scenario';
 
 const tasks = (n: number, tokens: number) =>
   Array.from({ length: n }, (_, i) => ({
@@ -17,13 +16,7 @@ describe('a shared ledger holds what an attempt may spend without asking (real d
   }) => {
     const worker = await workerForTest({}, onTestFinished);
     const client = await testClient();
-    const ledger = uniqueQueue('ledger-grant');
-    await createLedger(client, ledger, { maxTokens: 300 }, { taskQueue: worker.taskQueue });
-    onTestFinished(async () => {
-      await ledgerHandle(client, ledger)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-    });
+    const ledger = await ledgerForTest('ledger-grant', { maxTokens: 300 }, worker.taskQueue, onTestFinished);
     // Each run grants its attempts a fair share of its own 1,000 tokens (about 100 each, no estimate); each attempt
     // spends 60 of it, so none ever asks for more. A ledger that held only the (unset) estimates would admit all 20
     // at once and count 1,200.
