@@ -6,6 +6,7 @@
  * a preimage of the last: nobody who reads history can compute it. The worker's side is
  * src/activities/hash-chain.ts.
  */
+import { CHAIN_LINK } from '../plan/requests/agent';
 import { fromHex, sha256, toHex } from './sha256';
 
 export const CHAIN_LIMITS = {
@@ -22,11 +23,9 @@ export const CHAIN_LIMITS = {
   window: 16,
 } as const;
 
-const LINK = /^[0-9a-f]{64}$/;
-
 /** Whether `value` has the shape of a link or an anchor: 32 bytes as lowercase hex. */
 export function isLink(value: unknown): value is string {
-  return typeof value === 'string' && LINK.test(value);
+  return typeof value === 'string' && CHAIN_LINK.test(value);
 }
 
 /** Whether `link` follows `head`: H^j(link) == head for some j in 1..CHAIN_LIMITS.window. */

@@ -42,7 +42,9 @@ export const AgentStepSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agent:tool'), turn: count, tool: toolName, ms: count, ok: z.boolean() }),
 ]);
 
-const chainValue = z.string().regex(/^[0-9a-f]{64}$/);
+/** A hash chain's link or anchor (src/agent/chain.ts): 32 bytes as lowercase hex. */
+export const CHAIN_LINK = /^[0-9a-f]{64}$/;
+const chainValue = z.string().regex(CHAIN_LINK);
 
 /**
  * Proven by the worker's gateway (src/team/agents.ts): an attempt's first signal carries its hash
