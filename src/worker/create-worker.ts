@@ -138,7 +138,7 @@ async function workers(
     adopting: adoptingFor,
     maxAttempts: config.worker.maxConcurrentAttempts,
   });
-  const worker = await Worker.create({
+  const workerOptions: WorkerOptions & IsolateTimeout = {
     connection,
     namespace: config.connection.namespace,
     dataConverter,
@@ -165,8 +165,9 @@ async function workers(
     // short and a busy live worker keeps missing it (each miss a workflow-task timeout and a full
     // replay elsewhere); too long and a crashed worker's runs wait. Figures: docs/lease-pace.md.
     stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
-  });
-  return [worker, stop.worker];
+    isolateExecutionTimeout: ISOLATE_EXECUTION_TIMEOUT_MS,
+  };
+  return [await Worker.create(workerOptions), stop.worker];
 }
 
 function workflowCode(
@@ -177,6 +178,20 @@ function workflowCode(
   if (given) return { workflowBundle: given };
   const prebuilt = prebuiltWorkflowBundle({ codec, tracing });
   return prebuilt ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: workflowsPath() };
+}
+
+/**
+ * How long one workflow activation may run before V8 stops it. The SDK's default is 5 s, wall time; a machine
+ * running far past its cores stretched a teamRun activation of milliseconds past it (5.2 s, 100 attempts starting
+ * at once, load average 24 on two cores), and a stop there aborts the whole worker process ("async hook stack has
+ * become corrupted": Node cannot stop a vm script mid-microtask cleanly). The timeout exists to catch a workflow
+ * that loops forever; this worker runs only teamrun's own workflows.
+ */
+export const ISOLATE_EXECUTION_TIMEOUT_MS = 60_000;
+
+/** The SDK reads this option (worker-options.js spreads what it is given over its defaults) but does not type it. */
+interface IsolateTimeout {
+  isolateExecutionTimeout: number;
 }
 
 /** Below the fastest pace a plan may ask for (`LEASE_PACE.minHeartbeatEveryMs`). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { abortRunUpdate, activeClaimsQuery } from '../../src/workflows/messages';
 import { TeamName, TeamRunStatus } from '../../src/workflows/search-attributes';
+import { ISOLATE_EXECUTION_TIMEOUT_MS } from '../../src/worker/create-worker';
 import { waitFor } from '../helpers/env';
 import { historyAttempts, maxOverlap, overlapped } from '../helpers/history';
 import { runForTest, workerForTest } from '../helpers/scenario';
@@ -171,5 +172,14 @@ describe('teamRun schedules the graph on a real dev server', () => {
     const details = (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails;
     expect(details).toContain('**sa-succeeded** · succeeded');
     expect(details).toContain('tasks: 1/1 done (1 succeeded, 0 failed, 0 skipped), 0 running');
+  });
+
+  it("gives a workflow activation 60 s before V8 stops it, not the SDK's 5 s, which aborts the worker process", async () => {
+    // A machine far past its cores stretched one activation past 5 s, and Node could not stop it cleanly: "async
+    // hook stack has become corrupted", the whole worker gone (src/worker/create-worker.ts). The SDK does not type
+    // the option, so this shows it reached the worker.
+    const { worker } = await workerForTest();
+    expect(worker.options.isolateExecutionTimeoutMs).toBe(ISOLATE_EXECUTION_TIMEOUT_MS);
+    expect(ISOLATE_EXECUTION_TIMEOUT_MS).toBeGreaterThanOrEqual(60_000);
   });
 });
