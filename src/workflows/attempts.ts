@@ -57,7 +57,7 @@ export class Attempts {
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       ...summaryOf(claim, compact),
     });
-    const scope = new CancellationScope();
+    const scope = new AttemptScope();
     this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
     const input = (compact ? compactInput : wholeInput)(claim, run.workflowId, ledger);
     const foreign = isForeignActivity(claim);
@@ -92,7 +92,7 @@ export class Attempts {
         `${adoption.title} · attempt ${attempt.attempt} · token ${attempt.fencingToken} · ` +
         `carried from the previous run · ${attempt.holder}`,
     });
-    const scope = new CancellationScope();
+    const scope = new AttemptScope();
     this.scopes.set(key, { fencingToken: attempt.fencingToken, scope });
     const input = {
       workflowId: this.run.workflowId,
@@ -238,4 +238,20 @@ export function outcomeOf(err: unknown): AttemptOutcome {
     };
   }
   return { kind: 'failed', message: err instanceof Error ? err.message : String(err), nonRetryable: false };
+}
+
+/**
+ * An attempt's own scope, so that it can be interrupted alone. It has no timeout, so it runs its function as is:
+ * the base class wraps it in an async function, two promises more per attempt, and the SDK captures a stack for each
+ * promise a workflow makes (docs/benchmarks.md, issue 31's second pass).
+ */
+class AttemptScope extends CancellationScope {
+  protected override runInContext<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return fn();
+    } catch (err) {
+      // As the async base would: a throw becomes the attempt's failure, never the workflow task's.
+      return Promise.reject(err as Error);
+    }
+  }
 }

@@ -7,7 +7,8 @@
  * with them or without.
  */
 import { trace, type Attributes } from '@opentelemetry/api';
-import { metricMeter } from '@temporalio/workflow';
+import type { MetricGauge, MetricTags } from '@temporalio/common';
+import { metricMeter, workflowInfo } from '@temporalio/workflow';
 import type { RunEvent } from '../contract';
 import type { TeamRun } from '../team/run';
 
@@ -49,17 +50,8 @@ export class RunTelemetry {
     'leases',
     'leases that expired: their worker stopped heartbeating',
   );
-  private readonly pending = metricMeter.createGauge(
-    'teamrun_adjudications_pending',
-    'int',
-    'adjudications',
-    'adjudications waiting for a human',
-  );
-  private readonly tokens = metricMeter.createGauge('teamrun_budget_tokens', 'int', 'tokens', 'used and reserved');
-  private readonly usd = metricMeter.createGauge('teamrun_budget_usd', 'float', 'USD', 'used and reserved');
-
-  /** The plan's name, the gauges' `team` label: read once, as a run's status is a view of every task. */
-  private readonly team: string;
+  /** The plan's name is the gauges' `team` label: read once, as a run's status is a view of every task. */
+  private readonly gauges: Gauges;
 
   constructor(
     private readonly run: TeamRun,
@@ -67,28 +59,30 @@ export class RunTelemetry {
   ) {
     // Events the run began with (a continued run's) were counted by the run before it.
     this.seen = run.eventsView({ after: 0, limit: 0 }).nextSeq;
-    this.team = run.status(now).name;
+    this.gauges = new Gauges(run.status(now).name);
   }
 
-  /** Counts and traces the events since the last step, and sets the gauges. */
+  /** Counts and traces the events since the last step, and sets the gauges that changed. */
   record(now: number): void {
     const { run } = this;
     const page = run.eventsView({ after: this.seen, limit: EVENTS_PER_STEP });
     this.seen = page.nextSeq;
-    for (const event of page.events) this.count(event);
-    const team = { team: this.team };
+    // One metric call per outcome per step, not per event: each is a sink call the worker's main thread runs.
+    const settled = new Map<string, number>();
+    for (const event of page.events) this.count(event, settled);
+    for (const [outcome, n] of settled) this.settled.add(n, { outcome });
     const budget = run.budgetView(now);
-    this.pending.set(run.pendingAdjudications, team);
-    this.tokens.set(budget.used.tokens, { ...team, kind: 'used' });
-    this.tokens.set(budget.reserved.tokens, { ...team, kind: 'reserved' });
-    this.usd.set(budget.used.usd, { ...team, kind: 'used' });
-    this.usd.set(budget.reserved.usd, { ...team, kind: 'reserved' });
+    this.gauges.set('pending', run.pendingAdjudications);
+    this.gauges.set('tokens:used', budget.used.tokens);
+    this.gauges.set('tokens:reserved', budget.reserved.tokens);
+    this.gauges.set('usd:used', budget.used.usd);
+    this.gauges.set('usd:reserved', budget.reserved.usd);
   }
 
-  private count(event: RunEvent): void {
+  private count(event: RunEvent, settled: Map<string, number>): void {
     const outcome = SETTLED[event.type];
     // A failure the run retries is not the task's end.
-    if (outcome && event.willRetry !== true) this.settled.add(1, { outcome });
+    if (outcome && event.willRetry !== true) settled.set(outcome, (settled.get(outcome) ?? 0) + 1);
     if (event.type === 'lease:expired') this.leasesLost.add(1);
     const name = SPANS[event.type];
     if (!name) return;
@@ -100,3 +94,40 @@ export class RunTelemetry {
     trace.getTracer('teamrun').startSpan(name, { attributes, startTime: event.at }).end(event.at);
   }
 }
+
+/**
+ * The run's gauges, each set only when its value changed since it was last set on this worker: a
+ * step sets five, and each set is a sink call. A replayed step sets nothing (the SDK drops metrics
+ * during replay), so the first live step after a replay sets them all again.
+ */
+class Gauges {
+  private readonly last = new Map<GaugeName, number>();
+  private readonly series: Record<GaugeName, { gauge: MetricGauge; tags: MetricTags }>;
+
+  constructor(team: string) {
+    const tokens = metricMeter.createGauge('teamrun_budget_tokens', 'int', 'tokens', 'used and reserved');
+    const usd = metricMeter.createGauge('teamrun_budget_usd', 'float', 'USD', 'used and reserved');
+    const pending = metricMeter.createGauge(
+      'teamrun_adjudications_pending',
+      'int',
+      'adjudications',
+      'adjudications waiting for a human',
+    );
+    this.series = {
+      pending: { gauge: pending, tags: { team } },
+      'tokens:used': { gauge: tokens, tags: { team, kind: 'used' } },
+      'tokens:reserved': { gauge: tokens, tags: { team, kind: 'reserved' } },
+      'usd:used': { gauge: usd, tags: { team, kind: 'used' } },
+      'usd:reserved': { gauge: usd, tags: { team, kind: 'reserved' } },
+    };
+  }
+
+  set(name: GaugeName, value: number): void {
+    if (this.last.get(name) === value) return;
+    const { gauge, tags } = this.series[name];
+    gauge.set(value, tags);
+    if (!workflowInfo().unsafe.isReplaying) this.last.set(name, value);
+  }
+}
+
+type GaugeName = 'pending' | 'tokens:used' | 'tokens:reserved' | 'usd:used' | 'usd:reserved';

@@ -13,6 +13,8 @@ export interface HistoryAttempt {
   closedAt: number | null;
   outcome: 'completed' | 'failed' | 'timed-out' | 'cancelled' | 'open';
   failure: { message: string; type: string | null; nonRetryable: boolean } | null;
+  /** A timed-out attempt's last heartbeat details, as the server kept them (JSON payloads only). */
+  lastHeartbeat?: unknown;
 }
 
 /**
@@ -71,6 +73,8 @@ export async function historyActivities(handle: WorkflowHandle): Promise<History
           type: failure.applicationFailureInfo?.type ?? null,
           nonRetryable: failure.applicationFailureInfo?.nonRetryable === true,
         };
+        const beat = failure.timeoutFailureInfo?.lastHeartbeatDetails?.payloads?.[0]?.data;
+        if (beat) attempt.lastHeartbeat = jsonOrNull(beat);
       }
     }
   }
@@ -98,4 +102,12 @@ export function maxOverlap(attempts: ReadonlyArray<Pick<HistoryAttempt, 'started
 /** Whether two closed attempts ran at the same time for any moment. */
 export function overlapped(a: HistoryAttempt, b: HistoryAttempt): boolean {
   return a.startedAt! < b.closedAt! && b.startedAt! < a.closedAt!;
+}
+
+function jsonOrNull(data: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(data).toString('utf8'));
+  } catch {
+    return null;
+  }
 }

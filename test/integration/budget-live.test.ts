@@ -74,7 +74,8 @@ describe.concurrent('live reservations on a real dev server', () => {
       const at = (ms?: number | null) => (ms == null || !a ? '?' : `+${ms - a.scheduledAt} ms`);
       process.stderr.write(
         `[budget-live] lost lease ${a?.activityId}: scheduled, started ${at(a?.startedAt)}, ` +
-          `closed ${at(a?.closedAt)} (${a?.outcome}: ${a?.failure?.message ?? ''})\n`,
+          `closed ${at(a?.closedAt)} (${a?.outcome}: ${a?.failure?.message ?? ''}); ` +
+          `last heartbeat ${JSON.stringify(a?.lastHeartbeat ?? null)}\n`,
       );
     }
     expect(lost.length).toBeLessThanOrEqual(2);
