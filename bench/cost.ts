@@ -111,6 +111,13 @@ export async function measureCost(
   const results: CostResult[] = [];
   for (const scenario of scenarios) {
     const samples: CostSample[] = [];
+    // One round first that is printed but not counted: a worker's first run of a scenario pays its JIT
+    // warm-up (teamrun's larger code more: 1.25x bare in the first round against ~1.15x after, on the
+    // same workers), which a long-lived worker pays once, not per run.
+    for (const workflow of ['bare', 'teamRun'] as const) {
+      const sample = await runOnce(env, workers, scenario, workflow, -1);
+      log(`  ${scenario.name} ${workflow} warm-up (not counted): CPU/task ${sample.workerCpuMsPerTask.toFixed(2)} ms worker`);
+    }
     for (let round = 0; round < rounds; round++) {
       // Interleaved: the order alternates, so a machine getting busier or quieter favours neither.
       const order: CostSample['workflow'][] = round % 2 === 0 ? ['bare', 'teamRun'] : ['teamRun', 'bare'];

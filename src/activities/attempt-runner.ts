@@ -44,8 +44,8 @@ export class LiveAttempt {
   readonly ended: Promise<Ended>;
   /** The attendant's way to send a heartbeat at once (a stop asks the server for the attempt's cancellation). */
   beatNow: () => void = () => undefined;
-  /** Null until the first activity attends: aborting a controller nobody listens to still costs a DOMException. */
-  private attendant: AbortController | null = null;
+  /** How the activity attending the attempt now lets go of it; null when none does. */
+  private letGo: (() => void) | null = null;
   /** The attempt's live reservation, when its run counts spend and the gateway can reach the run. */
   readonly budget?: AttemptBudget;
 
@@ -101,11 +101,18 @@ export class LiveAttempt {
       );
   }
 
-  /** A new activity attends the attempt; the one before it (if any) lets go. Aborted when the next one attaches. */
-  attach(): AbortSignal {
-    this.attendant?.abort();
-    this.attendant = new AbortController();
-    return this.attendant.signal;
+  /**
+   * A new activity attends the attempt: the one before it (if any) lets go, and `letGo` is called in turn when the
+   * next one attaches. `detach` forgets it once the activity is done attending.
+   */
+  attach(letGo: () => void): { detach(): void } {
+    this.letGo?.();
+    this.letGo = letGo;
+    return {
+      detach: () => {
+        if (this.letGo === letGo) this.letGo = null;
+      },
+    };
   }
 }
 
@@ -126,7 +133,6 @@ export async function attend(
 ): Promise<RunTaskResult | typeof DETACHED> {
   const { reporting } = live;
   const { redactor, workerIdentity } = reporting;
-  const attached = live.attach();
   const beat = () =>
     ctx.heartbeat({
       workerIdentity,
@@ -144,7 +150,7 @@ export async function attend(
     else live.stop.abort(ctx.cancellationSignal.reason);
   };
   ctx.cancellationSignal.addEventListener('abort', cancelled, { once: true });
-  attached.addEventListener('abort', letGo, { once: true });
+  const attached = live.attach(letGo);
   try {
     const ended = await Promise.race([live.ended, detached]);
     if (ended === DETACHED) return DETACHED;
@@ -167,7 +173,7 @@ export async function attend(
   } finally {
     heartbeats.stop();
     ctx.cancellationSignal.removeEventListener('abort', cancelled);
-    attached.removeEventListener('abort', letGo);
+    attached.detach();
   }
 }
 

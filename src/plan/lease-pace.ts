@@ -17,18 +17,21 @@ export const LEASE_PACE = {
   minHeartbeatEveryMs: 250,
   /** The slowest, as a fraction of the TTL: the SDK's own default throttle (80% of the heartbeat timeout). */
   maxFractionOfTtl: 0.8,
-  /** By default a heartbeat has at least this long (or half the TTL, whichever is longer) to reach the server. */
+  /** By default a heartbeat has a third of the TTL, and never less than this, to reach the server. */
   defaultMarginMs: 10_000,
+  defaultMarginFractionOfTtl: 1 / 3,
 } as const;
 
 /**
- * The default pace for a lease of `ttlMs`: half the TTL, or the TTL less 10 s when that is
- * longer. 30 s TTL -> every 20 s (a 10-minute attempt sends 30 heartbeats); 3 s -> every 1.5 s;
- * 2 min -> every 110 s. A heartbeat always has at least max(TTL / 2, 10 s) of slack before the
- * server would declare the lease lost.
+ * The default pace for a lease of `ttlMs`: the TTL less a margin of a third of it, at least 10 s, and at
+ * most half the TTL. 30 s TTL -> every 20 s (a 10-minute attempt sends 30 heartbeats); 3 s -> every 1.5 s;
+ * 1 min -> every 40 s; 2 min -> every 80 s. The margin is what a late heartbeat may lose before the server
+ * declares the lease lost. On a worker far past its cores an attempt's function was seen starting 11 s after
+ * the server handed it over, and its timers lag alike: a long lease keeps a share of its TTL, not a fixed 10 s.
  */
 export function defaultHeartbeatEveryMs(ttlMs: number): number {
-  return Math.max(Math.floor(ttlMs / 2), ttlMs - LEASE_PACE.defaultMarginMs);
+  const margin = Math.max(LEASE_PACE.defaultMarginMs, ttlMs * LEASE_PACE.defaultMarginFractionOfTtl);
+  return Math.floor(ttlMs - Math.min(margin, ttlMs / 2));
 }
 
 /** The slowest pace a lease of `ttlMs` allows. */

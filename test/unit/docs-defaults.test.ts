@@ -23,7 +23,11 @@ describe("the documented defaults are the code's", () => {
     const ttl = plan.lease.ttlMs;
     expect(leases).toContain(`TTL ${seconds(ttl)}: every ${seconds(defaultHeartbeatEveryMs(ttl))}`);
     expect(leases).toContain(`2 s: every ${seconds(defaultHeartbeatEveryMs(2_000))}`);
-    expect(leases).toContain(`the larger of \`ttlMs / 2\` and \`ttlMs - ${seconds(LEASE_PACE.defaultMarginMs)}\``);
+    expect(leases).toContain(
+      `\`ttlMs\` less a third of it, at least ${seconds(LEASE_PACE.defaultMarginMs)} and at most half`,
+    );
+    expect(LEASE_PACE.defaultMarginFractionOfTtl).toBe(1 / 3);
+    expect(leases).toContain(`1 min: every ${seconds(defaultHeartbeatEveryMs(60_000))}`);
     expect(leases).not.toMatch(/at most one heartbeat per running attempt per second/);
   });
 

@@ -31,7 +31,8 @@ describe('the lease pace', () => {
     [3_000, 1_500],
     [20_000, 10_000],
     [30_000, 20_000],
-    [120_000, 110_000],
+    [60_000, 40_000],
+    [120_000, 80_000],
   ])('a %i ms TTL heartbeats every %i ms by default', (ttlMs, every) => {
     expect(defaultHeartbeatEveryMs(ttlMs)).toBe(every);
   });
