@@ -116,7 +116,9 @@ export async function measureCost(
     // same workers), which a long-lived worker pays once, not per run.
     for (const workflow of ['bare', 'teamRun'] as const) {
       const sample = await runOnce(env, workers, scenario, workflow, -1);
-      log(`  ${scenario.name} ${workflow} warm-up (not counted): CPU/task ${sample.workerCpuMsPerTask.toFixed(2)} ms worker`);
+      log(
+        `  ${scenario.name} ${workflow} warm-up (not counted): CPU/task ${sample.workerCpuMsPerTask.toFixed(2)} ms worker`,
+      );
     }
     for (let round = 0; round < rounds; round++) {
       // Interleaved: the order alternates, so a machine getting busier or quieter favours neither.

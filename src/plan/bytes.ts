@@ -1,5 +1,5 @@
 /** Any character outside ASCII: a string without one is as many UTF-8 bytes as characters. */
-const NON_ASCII = /[^\u0000-\u007f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** UTF-8 length of a string, without Node's Buffer: workflow code uses it too. */
 export function utf8Bytes(text: string): number {
