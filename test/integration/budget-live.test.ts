@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ledgerStatus } from '../../src/ledger/client';
+import type { TeamRunHandle } from '../../src/client/handle';
+import type { RunEvent } from '../../src/contract';
 import { adjudicationsQuery, eventsQuery } from '../../src/workflows/messages';
 import { historyAttempts } from '../helpers/history';
 import { startRun, testClient, testConfig } from '../helpers/env';
@@ -21,6 +23,17 @@ const reserveStatus = (tokens: number) =>
 
 const tasks = (n: number, command: string) =>
   Array.from({ length: n }, (_, i) => ({ key: `t${i + 1}`, executor: { kind: 'shell', command } }));
+
+/** Every event the run kept, paged through the events query. */
+async function allEvents(handle: TeamRunHandle): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for (let after = 0; ;) {
+    const page = await handle.query(eventsQuery, { after, limit: 1_000 });
+    events.push(...page.events);
+    if (page.events.length === 0) return events;
+    after = page.nextSeq;
+  }
+}
 
 /** Settlements per task: each attempt closes once in history, and each task here has one attempt. */
 function closedPerTask(attempts: Array<{ activityId: string; outcome: string }>): Map<string, number> {
@@ -72,10 +85,16 @@ describe.concurrent('live reservations on a real dev server', () => {
     for (const r of lost) {
       const a = attempts.find((each) => each.activityId.startsWith(`${r.key}#`));
       const at = (ms?: number | null) => (ms == null || !a ? '?' : `+${ms - a.scheduledAt} ms`);
+      // Extensions the run granted it: proof its executor ran on the worker, and until when.
+      const granted = (await allEvents(handle)).filter(
+        (e) => e.type === 'budget:reservation-extended' && e.key === r.key,
+      );
       process.stderr.write(
         `[budget-live] lost lease ${a?.activityId}: scheduled, started ${at(a?.startedAt)}, ` +
           `closed ${at(a?.closedAt)} (${a?.outcome}: ${a?.failure?.message ?? ''}); ` +
-          `last heartbeat ${JSON.stringify(a?.lastHeartbeat ?? null)}\n`,
+          `last heartbeat ${JSON.stringify(a?.lastHeartbeat ?? null)}; ${granted.length} extension(s) granted` +
+          (granted.length ? `, first ${at(granted[0].at)}, last ${at(granted[granted.length - 1].at)}` : '') +
+          '\n',
       );
     }
     expect(lost.length).toBeLessThanOrEqual(2);
@@ -186,7 +205,7 @@ describe.concurrent('live reservations on a real dev server', () => {
     expect(result.tasks[0].lastError).toContain('malformed ::teamrun-usage:: line');
     const [attempt] = await historyAttempts(handle);
     expect(attempt.failure).toMatchObject({ type: 'TeamInvalidUsage', nonRetryable: true });
-  }, 60_000);
+  }, 120_000);
 
   it('teamrun reserve exits 0 when granted and 3 when refused (the attempt is stopped); outside a task it explains', async ({
     onTestFinished,
