@@ -32,6 +32,20 @@ export function operatorRefusal(
   };
 }
 
+/** The calls beside `configure` that only an operator may make, as a refusal names them. */
+const OPERATOR_CALLS = { resolve: 'resolve lost attempts', abortAll: 'abort every run' } as const;
+export type OperatorCall = keyof typeof OPERATOR_CALLS;
+
+/** `forbidden` when the ledger has operators and `actor`, making `call`, is not one of them. */
+export function callRefusal(
+  ledgerId: string,
+  operators: readonly string[] | undefined,
+  actor: string | undefined,
+  call: OperatorCall,
+): OperatorRefusal | null {
+  return operatorRefusal(ledgerId, operators, actor, OPERATOR_CALLS[call]);
+}
+
 /** The same names, in any order. */
 export function sameOperators(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   if (!a || !b) return a === b;

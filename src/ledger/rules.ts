@@ -31,7 +31,7 @@ import type {
 import { loosenings } from './limits';
 import { admissionRefusal, crossedLimit } from './admission';
 import { extensionRefusal, growSlot } from './extension';
-import { configureRefusal, operatorRefusal, sameOperators, type OperatorRefusal } from './operators';
+import { callRefusal, configureRefusal, sameOperators, type OperatorCall, type OperatorRefusal } from './operators';
 import { recordLost, resolveLost } from './recovery';
 import { ledgerStatus, type LedgerSlot, type LedgerSnapshot } from './state';
 
@@ -103,9 +103,9 @@ export class Ledger {
     return configureRefusal(this.id, this.s.limits, this.s.operators, request);
   }
 
-  /** `forbidden` when the ledger has operators and `actor` is not one of them (`what` it may not do). */
-  checkOperator(actor: string | undefined, what: string): OperatorRefusal | null {
-    return operatorRefusal(this.id, this.s.operators, actor, what);
+  /** `forbidden` when the ledger has operators and `actor`, making `call`, is not one of them. */
+  checkOperator(actor: string | undefined, call: OperatorCall): OperatorRefusal | null {
+    return callRefusal(this.id, this.s.operators, actor, call);
   }
 
   /**
@@ -259,7 +259,7 @@ export class Ledger {
    * as the charge; admission then resumes. Null when no attempt waits for recovery.
    */
   resolve(request: ResolveRequest, now: number): { verdict: LedgerResolveVerdict; abort: string[] } | null {
-    const refusal = this.checkOperator(request.actor, 'resolve lost attempts');
+    const refusal = this.checkOperator(request.actor, 'resolve');
     if (refusal) throw new Error(refusal.message);
     this.expire(now);
     const resolution = resolveLost(this.s, this.events, request, now);
@@ -353,7 +353,7 @@ export class Ledger {
 
   /** An operator stops every registered run now; the ledger stays open for new ones. */
   abortAll(request: AbortAllRequest, now: number): LedgerAbortAllVerdict {
-    const refusal = this.checkOperator(request.actor, 'abort every run');
+    const refusal = this.checkOperator(request.actor, 'abortAll');
     if (refusal) throw new Error(refusal.message);
     this.expire(now);
     const runs = this.abortTargets(

@@ -145,7 +145,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
     },
     {
       validator: (request) => {
-        refuse(ledger.checkOperator(parse(ResolveRequestSchema, request, 'resolve').actor, 'resolve lost attempts'));
+        refuse(ledger.checkOperator(parse(ResolveRequestSchema, request, 'resolve').actor, 'resolve'));
         if (ledger.status(now()).recovery === null) {
           const message = `${lm.NOTHING_TO_RESOLVE}: ledger ${ledger.id} has no lost attempts waiting for recovery`;
           throw ApplicationFailure.nonRetryable(message, lm.NOTHING_TO_RESOLVE);
@@ -230,7 +230,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
     },
     {
       validator: (request) =>
-        refuse(ledger.checkOperator(parse(AbortAllRequestSchema, request ?? {}, 'abortAll').actor, 'abort every run')),
+        refuse(ledger.checkOperator(parse(AbortAllRequestSchema, request ?? {}, 'abortAll').actor, 'abortAll')),
       description: 'Abort every registered run now: { reason?, actor? } (actor one of the operators, if set)',
     },
   );

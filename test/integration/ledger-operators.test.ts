@@ -114,14 +114,11 @@ describe("a ledger's operators (shared dev server)", () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--operators');
     expect(bad.stderr).toContain('name 2 ("")');
-    const twice = await teamrun(['ledger', 'create', id, '--max-usd', '5', '--operators', 'ops-bob,ops-bob'], env);
-    expect(twice.stderr).toContain('names an operator twice');
 
     // The ledger had no operators: anyone may name them.
     const named = await teamrun(['ledger', 'create', id, '--max-usd', '5', '--operators', 'ops-alice, ops-bob'], env);
     expect(named.code).toBe(0);
     expect(named.stdout).toContain('operators  ops-alice, ops-bob');
-    expect((await teamrun(['ledger', 'status', id], env)).stdout).toContain('operators  ops-alice, ops-bob');
 
     const looser = await teamrun(['ledger', 'create', id, '--max-usd', '10', '--force'], env);
     expect(looser.code).not.toBe(0);
@@ -137,7 +134,8 @@ describe("a ledger's operators (shared dev server)", () => {
 
     const forced = await teamrun(['ledger', 'create', id, '--max-usd', '10', '--force', '--actor', 'ops-bob'], env);
     expect(forced.code).toBe(0);
-    const status = await teamrun(['ledger', 'status', id, '--json'], env);
-    expect(JSON.parse(status.stdout)).toMatchObject({ limits: { maxUsd: 10 }, operators: ['ops-alice', 'ops-bob'] });
+    const status = await teamrun(['ledger', 'status', id], env);
+    expect(status.stdout).toContain('usd        $0.00 of $10.00 used');
+    expect(status.stdout).toContain('operators  ops-alice, ops-bob');
   });
 });

@@ -149,7 +149,8 @@ function operatorsOption(value: string): string[] {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const which = typeof issue.path[0] === 'number' ? `name ${issue.path[0] + 1} ("${names[issue.path[0]]}"): ` : '';
-    throw new InvalidArgumentError(`"${value}": ${which}${issue.message} (give e.g. alice,bob).`);
+    // Commander shows the argument already: name only the entry and what is wrong with it.
+    throw new InvalidArgumentError(`${which}${issue.message} (give e.g. alice,bob).`);
   }
   return parsed.data;
 }
