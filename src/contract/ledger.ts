@@ -66,6 +66,8 @@ export interface LedgerStatus {
   /** `recovery_required` while lost attempts wait for `teamrun ledger resolve`; `exhausted` once a limit is spent. */
   state: 'open' | 'exhausted' | 'recovery_required';
   limits: LedgerLimits;
+  /** Who may force a loosening, resolve and abort-all; null: any actor (a ledger created without operators). */
+  operators: string[] | null;
   createdAt: number;
   window: { ms: number; startedAt: number; resetsAt: number } | null;
   inFlight: number;

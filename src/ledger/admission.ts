@@ -3,7 +3,7 @@
  * acquire leaves no trace in the ledger's history). Pure; reads the ledger's snapshot as `expire(now)` would see
  * it: expired slots free, a new window fresh.
  */
-import type { AcquireVerdict } from '../contract';
+import type { AcquireVerdict, LedgerExhaustion } from '../contract';
 import type { AcquireRequest } from '../plan/requests/ledger';
 import { round, type LedgerSlot, type LedgerSnapshot } from './state';
 
@@ -87,4 +87,14 @@ export function admissionRefusal(
     fits('max-tokens', limits.maxTokens, used.tokens, held.tokens, reservation.tokens, 0) ??
     fits('max-usd', limits.maxUsd, used.usd, held.usd, reservation.usd, USD_EPSILON)
   );
+}
+
+/** The hard limit that what is used now crosses, unless the ledger is spent already (unpriced: dollars unknown). */
+export function crossedLimit(s: LedgerSnapshot, unpriced: boolean): LedgerExhaustion | null {
+  const { limits, used, exhausted } = s;
+  if (exhausted) return null;
+  if (limits.maxTokens !== undefined && used.tokens > limits.maxTokens) return 'max-tokens';
+  if (limits.maxUsd !== undefined && used.usd > limits.maxUsd + USD_EPSILON) return 'max-usd';
+  if (limits.maxUsd !== undefined && unpriced) return 'unpriced-usage';
+  return null;
 }

@@ -6,10 +6,14 @@ import type { Client } from '@temporalio/client';
 import type { LedgerLimits, LedgerResolveVerdict, LedgerStatus, ResolveRequest } from '../contract';
 import { ledgerHandle, updateLedger, updateLedgerWithStart, type LedgerStartOptions } from './handle';
 import * as lm from './messages';
+import { LedgerOperatorsSchema, parseLedgerRequest } from '../plan/requests/ledger';
 
 /**
- * Creates a ledger with these limits, or gives a running one these limits. Limits only tighten: a loosening is
- * refused (`loosening_refused`) unless `force` comes with the `actor` who forces it, which the ledger records.
+ * Creates a ledger with these limits (and `operators`, who alone may then force a loosening, resolve and abort-all),
+ * or gives a running one these limits. Limits only tighten: a loosening is refused (`loosening_refused`) unless
+ * `force` comes with the `actor` who forces it, which the ledger records; with operators, that actor must be one of
+ * them (`forbidden`). A running ledger without operators takes a list from anyone; one with a list takes a new list
+ * only from one of its operators.
  */
 export async function createLedger(
   client: Client,
@@ -17,9 +21,11 @@ export async function createLedger(
   limits: LedgerLimits,
   options: LedgerStartOptions & { force?: boolean; actor?: string },
 ): Promise<LedgerStatus> {
-  const { force, actor, ...start } = options;
-  const request = { limits, ...(force ? { force } : {}), ...(actor ? { actor } : {}) };
-  return updateLedgerWithStart(client, id, lm.ledgerConfigureUpdate, request, limits, start);
+  const { force, actor, operators, ...start } = options;
+  // Checked here too, so a bad list is refused before a ledger starts rather than failing its workflow.
+  if (operators !== undefined) parseLedgerRequest(LedgerOperatorsSchema, operators, `ledger ${id}: operators`);
+  const request = { limits, ...(force ? { force } : {}), ...(actor ? { actor } : {}), ...(operators && { operators }) };
+  return updateLedgerWithStart(client, id, lm.ledgerConfigureUpdate, request, limits, { ...start, operators });
 }
 
 /** Settles the ledger's lost attempts (recorded usage, or their reservations released as the charge). */
@@ -35,6 +41,7 @@ export async function ledgerStatus(client: Client, id: string): Promise<LedgerSt
   return ledgerHandle(client, id).query(lm.ledgerStatusQuery);
 }
 
+/** Sends `abortRun` to every run registered with the ledger; `actor` must be one of its operators when it has any. */
 export async function abortAllLedger(client: Client, id: string, request: { reason?: string; actor?: string } = {}) {
   return updateLedger(client, id, lm.ledgerAbortAllUpdate, request);
 }

@@ -14,10 +14,11 @@ import * as lm from './messages';
 
 export type LedgerHandle = WorkflowHandle<typeof budgetLedger>;
 
-/** Where a ledger's workflow runs if this call starts it, and when it hands over to a fresh history. */
+/** Where a ledger's workflow runs if this call starts it, its operators then, and when it hands over. */
 export interface LedgerStartOptions {
   taskQueue: string;
   continueAsNewAfterEvents?: number;
+  operators?: string[];
 }
 
 export function ledgerHandle(client: Client, id: string): LedgerHandle {
@@ -59,11 +60,18 @@ export function updateLedgerWithStart<Ret, Request>(
 
 /** How the ledger's workflow starts if the call that reaches it finds it not running. */
 function withLedger(id: string, limits: LedgerLimits, options: LedgerStartOptions) {
-  const { taskQueue, continueAsNewAfterEvents } = options;
+  const { taskQueue, continueAsNewAfterEvents, operators } = options;
   return new WithStartWorkflowOperation<typeof budgetLedger>(lm.LEDGER_WORKFLOW_TYPE, {
     workflowId: ledgerWorkflowId(id),
     taskQueue,
-    args: [{ id, limits, ...(continueAsNewAfterEvents === undefined ? {} : { continueAsNewAfterEvents }) }],
+    args: [
+      {
+        id,
+        limits,
+        ...(operators && { operators }),
+        ...(continueAsNewAfterEvents === undefined ? {} : { continueAsNewAfterEvents }),
+      },
+    ],
     workflowIdConflictPolicy: 'USE_EXISTING',
     staticSummary: `shared budget ${id}`,
   });

@@ -26,15 +26,22 @@ export const LEDGER_WORKFLOW_TYPE = 'budgetLedger';
 
 /** Failure type of an acquire the ledger refused (details: `{ reason, retryable }`). */
 export const LEDGER_REFUSED = 'LedgerRefused';
-/** Failure types of an operator's call the ledger refused: new limits that loosen, a resolve with nothing lost. */
+/**
+ * Failure types of an operator's call the ledger refused: new limits that loosen, a resolve with nothing lost, an
+ * actor not on the ledger's operators (a forced loosening, a new operator list, a resolve, an abort-all).
+ */
 export const LOOSENING_REFUSED = 'loosening_refused';
 export const NOTHING_TO_RESOLVE = 'nothing_to_resolve';
+export const FORBIDDEN = 'forbidden';
 
 /**
- * What `budgetLedger` takes: an id and limits, or (from continue-as-new) the ledger so far.
+ * What `budgetLedger` takes: an id, limits and its operators (absent: any actor), or (from continue-as-new) the
+ * ledger so far.
  * `continueAsNewAfterEvents` hands over earlier than the default (tests, very busy ledgers).
  */
-export type BudgetLedgerInput = ({ id: string; limits: LedgerLimits } | { continued: LedgerSnapshot }) & {
+export type BudgetLedgerInput = (
+  { id: string; limits: LedgerLimits; operators?: string[] } | { continued: LedgerSnapshot }
+) & {
   continueAsNewAfterEvents?: number;
 };
 

@@ -29,8 +29,9 @@ import type {
   UnregisterRequest,
 } from '../plan/requests/ledger';
 import { loosenings } from './limits';
-import { USD_EPSILON, admissionRefusal } from './admission';
+import { admissionRefusal, crossedLimit } from './admission';
 import { extensionRefusal, growSlot } from './extension';
+import { callRefusal, configureRefusal, sameOperators, type OperatorCall, type OperatorRefusal } from './operators';
 import { recordLost, resolveLost } from './recovery';
 import { ledgerStatus, type LedgerSlot, type LedgerSnapshot } from './state';
 
@@ -57,10 +58,11 @@ export class Ledger {
   private readonly settled = new Set<string>();
   private readonly events: EventLog;
 
-  static create(id: string, limits: LedgerLimits, now: number): Ledger {
+  static create(id: string, limits: LedgerLimits, now: number, operators?: string[]): Ledger {
     const ledger = new Ledger({
       id,
       limits,
+      ...(operators ? { operators } : {}),
       createdAt: now,
       windowStartedAt: now,
       used: { tokens: 0, usd: 0, attempts: 0 },
@@ -73,7 +75,7 @@ export class Ledger {
       lastAbort: null,
       events: { nextSeq: 1, events: [] },
     });
-    ledger.events.record('ledger:created', now, { limits });
+    ledger.events.record('ledger:created', now, { limits, ...(operators ? { operators } : {}) });
     return ledger;
   }
 
@@ -94,15 +96,16 @@ export class Ledger {
   }
 
   /**
-   * Why `configure` would refuse these limits: each limit it loosens, unless an operator forces it (`force` with
-   * the `actor` who does). Null when it may apply.
+   * Why `configure` would refuse: each limit it loosens, unless an operator forces it (`force` with the `actor` who
+   * does, on the list when the ledger has one), or a new operator list from an actor not on the current one.
    */
-  checkConfigure(request: ConfigureRequest): string | null {
-    const loosened = loosenings(this.s.limits, request.limits);
-    if (!loosened.length) return null;
-    if (request.force && request.actor) return null;
-    const how = request.force ? 'force needs the actor who forces it' : 'only an operator may loosen, with force';
-    return `ledger ${this.id}: the new limits loosen ${loosened.join(', ')}; limits only tighten (${how})`;
+  checkConfigure(request: ConfigureRequest): OperatorRefusal | null {
+    return configureRefusal(this.id, this.s.limits, this.s.operators, request);
+  }
+
+  /** `forbidden` when the ledger has operators and `actor`, making `call`, is not one of them. */
+  checkOperator(actor: string | undefined, call: OperatorCall): OperatorRefusal | null {
+    return callRefusal(this.id, this.s.operators, actor, call);
   }
 
   /**
@@ -111,16 +114,19 @@ export class Ledger {
    */
   configure(request: ConfigureRequest, now: number): void {
     const refusal = this.checkConfigure(request);
-    if (refusal) throw new Error(refusal);
+    if (refusal) throw new Error(refusal.message);
     this.expire(now);
-    const { limits } = request;
+    const { limits, operators } = request;
     const loosened = loosenings(this.s.limits, limits);
     const windowChanged = limits.windowMs !== this.s.limits.windowMs;
+    const operatorsChanged = operators !== undefined && !sameOperators(this.s.operators, operators);
     this.s.limits = limits;
+    if (operatorsChanged) this.s.operators = [...operators];
     if (windowChanged) this.s.windowStartedAt = now;
     this.events.record('ledger:configured', now, {
       limits,
       ...(loosened.length ? { loosened, forcedBy: request.actor } : {}),
+      ...(operatorsChanged ? { operators } : {}),
       ...(request.actor ? { actor: request.actor } : {}),
     });
     this.touch();
@@ -253,6 +259,8 @@ export class Ledger {
    * as the charge; admission then resumes. Null when no attempt waits for recovery.
    */
   resolve(request: ResolveRequest, now: number): { verdict: LedgerResolveVerdict; abort: string[] } | null {
+    const refusal = this.checkOperator(request.actor, 'resolve');
+    if (refusal) throw new Error(refusal.message);
     this.expire(now);
     const resolution = resolveLost(this.s, this.events, request, now);
     if (!resolution) return null;
@@ -274,21 +282,12 @@ export class Ledger {
   ): { crossed: LedgerExhaustion | null; abort: string[] } {
     this.s.used.tokens += charged.tokens;
     this.s.used.usd += charged.usd;
-    const crossed = this.crossed(unpriced);
+    const crossed = crossedLimit(this.s, unpriced);
     if (!crossed) return { crossed, abort: [] };
     this.s.exhausted = { reason: crossed, at: now };
     this.events.record('ledger:limit-crossed', now, { reason: crossed, attemptId, used: { ...this.s.used } });
     if (crossed === 'unpriced-usage') return { crossed, abort: [] };
     return { crossed, abort: this.abortTargets(SESSION_BUDGET_EXHAUSTED, `ledger:${this.id}`, now) };
-  }
-
-  private crossed(unpriced: boolean): LedgerExhaustion | null {
-    const { limits, used, exhausted } = this.s;
-    if (exhausted) return null;
-    if (limits.maxTokens !== undefined && used.tokens > limits.maxTokens) return 'max-tokens';
-    if (limits.maxUsd !== undefined && used.usd > limits.maxUsd + USD_EPSILON) return 'max-usd';
-    if (limits.maxUsd !== undefined && unpriced) return 'unpriced-usage';
-    return null;
   }
 
   private release(slot: LedgerSlot): void {
@@ -354,6 +353,8 @@ export class Ledger {
 
   /** An operator stops every registered run now; the ledger stays open for new ones. */
   abortAll(request: AbortAllRequest, now: number): LedgerAbortAllVerdict {
+    const refusal = this.checkOperator(request.actor, 'abortAll');
+    if (refusal) throw new Error(refusal.message);
     this.expire(now);
     const runs = this.abortTargets(
       request.reason ?? SESSION_BUDGET_EXHAUSTED,

@@ -22,6 +22,8 @@ export interface LedgerSlot {
 export interface LedgerSnapshot {
   id: string;
   limits: LedgerLimits;
+  /** Who may force a loosening, resolve and abort-all (absent, and in older snapshots: any actor). */
+  operators?: string[];
   createdAt: number;
   windowStartedAt: number;
   used: { tokens: number; usd: number; attempts: number };
@@ -62,6 +64,7 @@ export function ledgerStatus(
     id: s.id,
     state: recovery ? 'recovery_required' : s.exhausted ? 'exhausted' : 'open',
     limits,
+    operators: s.operators ?? null,
     createdAt: s.createdAt,
     window:
       limits.windowMs === undefined

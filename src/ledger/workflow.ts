@@ -10,6 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { ZodType } from 'zod';
 import { Ledger, type LedgerStatus } from './rules';
+import type { OperatorRefusal } from './operators';
 import {
   AbortAllRequestSchema,
   AcquireRequestSchema,
@@ -17,6 +18,7 @@ import {
   ExtendRequestSchema,
   LedgerIdSchema,
   LedgerLimitsSchema,
+  LedgerOperatorsSchema,
   LedgerRequestError,
   RegisterRequestSchema,
   RenewRequestSchema,
@@ -91,7 +93,11 @@ function begin(input: lm.BudgetLedgerInput): Ledger {
   try {
     const id = parseLedgerRequest(LedgerIdSchema, input?.id, 'budgetLedger input id');
     const limits = parseLedgerRequest(LedgerLimitsSchema, input?.limits ?? {}, 'budgetLedger input limits');
-    return Ledger.create(id, limits, Date.now());
+    const operators =
+      input?.operators === undefined
+        ? undefined
+        : parseLedgerRequest(LedgerOperatorsSchema, input.operators, 'budgetLedger input operators');
+    return Ledger.create(id, limits, Date.now(), operators);
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidLedger');
   }
@@ -108,6 +114,11 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
     }
   };
 
+  // A refusal is decided in a validator, so it leaves no trace in the ledger's history.
+  const refuse = (refusal: OperatorRefusal | null) => {
+    if (refusal) throw ApplicationFailure.nonRetryable(`${refusal.code}: ${refusal.message}`, refusal.code);
+  };
+
   setHandler(lm.ledgerStatusQuery, () => ledger.status(now()), {
     description: 'Limits, attempts in flight, used, reserved and remaining budget, registered runs',
   });
@@ -118,13 +129,10 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
       return ledger.status(now());
     },
     {
-      validator: (request) => {
-        const refusal = ledger.checkConfigure(parse(ConfigureRequestSchema, request, 'configure'));
-        if (refusal) throw ApplicationFailure.nonRetryable(`${lm.LOOSENING_REFUSED}: ${refusal}`, lm.LOOSENING_REFUSED);
-      },
+      validator: (request) => refuse(ledger.checkConfigure(parse(ConfigureRequestSchema, request, 'configure'))),
       description:
-        'Replace the limits, which only tighten unless an operator forces it: ' +
-        '{ limits: { maxConcurrent?, maxTokens?, maxUsd?, windowMs? }, force?, actor? }',
+        'Replace the limits, which only tighten unless an operator forces it, and set the operators: ' +
+        '{ limits: { maxConcurrent?, maxTokens?, maxUsd?, windowMs? }, force?, actor?, operators? }',
     },
   );
   setHandler(
@@ -137,7 +145,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
     },
     {
       validator: (request) => {
-        parse(ResolveRequestSchema, request, 'resolve');
+        refuse(ledger.checkOperator(parse(ResolveRequestSchema, request, 'resolve').actor, 'resolve'));
         if (ledger.status(now()).recovery === null) {
           const message = `${lm.NOTHING_TO_RESOLVE}: ledger ${ledger.id} has no lost attempts waiting for recovery`;
           throw ApplicationFailure.nonRetryable(message, lm.NOTHING_TO_RESOLVE);
@@ -221,8 +229,9 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
       return verdict;
     },
     {
-      validator: (request) => void parse(AbortAllRequestSchema, request ?? {}, 'abortAll'),
-      description: 'Abort every registered run now: { reason?, actor? }',
+      validator: (request) =>
+        refuse(ledger.checkOperator(parse(AbortAllRequestSchema, request ?? {}, 'abortAll').actor, 'abortAll')),
+      description: 'Abort every registered run now: { reason?, actor? } (actor one of the operators, if set)',
     },
   );
   setHandler(

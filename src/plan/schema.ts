@@ -309,6 +309,9 @@ export const TaskSchema = z
   .strict();
 export type TaskSpec = z.infer<typeof TaskSchema>;
 
+/** An actor's name as a list of who may act names it: `governance.operators`, a ledger's operators. */
+export const OperatorNameSchema = z.string().min(1).max(200);
+
 /** A shared ledger's id (`teamrun ledger create <id>`), as a plan's `budget.ledger` names it. */
 export const LedgerIdSchema = z
   .string()
@@ -349,7 +352,7 @@ export const TeamPlanSchema = z
      */
     defaultScope: z.array(z.string().min(1).max(500)).max(PLAN_LIMITS.maxScope).optional(),
     governance: z
-      .object({ operators: z.array(z.string().min(1).max(200)).optional() })
+      .object({ operators: z.array(OperatorNameSchema).optional() })
       .strict()
       .optional(),
     awaitAdjudication: z.boolean().default(true),

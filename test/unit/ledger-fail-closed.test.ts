@@ -95,13 +95,16 @@ describe("a ledger's limits only tighten", () => {
   it('takes tighter limits and refuses looser ones, naming each limit, unless an operator forces them', () => {
     const ledger = ledgerWith({ maxConcurrent: 4, maxUsd: 10, windowMs: 3_600_000 });
     expect(ledger.checkConfigure({ limits: { maxConcurrent: 2, maxUsd: 5, windowMs: 7_200_000 } })).toBeNull();
-    expect(ledger.checkConfigure({ limits: { maxConcurrent: 4, maxUsd: 20, windowMs: 3_600_000 } })).toMatch(
+    expect(ledger.checkConfigure({ limits: { maxConcurrent: 4, maxUsd: 20, windowMs: 3_600_000 } })?.message).toMatch(
       /loosen maxUsd 10 -> 20; limits only tighten/,
     );
-    expect(ledger.checkConfigure({ limits: { maxUsd: 10, windowMs: 60_000 } })).toMatch(
+    expect(ledger.checkConfigure({ limits: { maxUsd: 10, windowMs: 60_000 } })?.message).toMatch(
       /maxConcurrent 4 -> none, windowMs 3600000 ms -> 60000 ms/,
     );
-    expect(ledger.checkConfigure({ limits: {}, force: true })).toMatch(/force needs the actor/);
+    expect(ledger.checkConfigure({ limits: {}, force: true })).toMatchObject({
+      code: 'loosening_refused',
+      message: expect.stringMatching(/force needs the actor/),
+    });
     expect(ledger.checkConfigure({ limits: {}, force: true, actor: 'carol' })).toBeNull();
 
     ledger.configure({ limits: { maxUsd: 50 }, force: true, actor: 'carol' }, T0);

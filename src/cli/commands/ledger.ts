@@ -1,11 +1,17 @@
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { abortAllLedger, createLedger, ledgerStatus, resolveLedger } from '../../ledger/client';
 import type { LedgerLimits, LedgerStatus } from '../../contract';
-import { LedgerIdSchema, ResolveRequestSchema, ledgerWorkflowId } from '../../plan/requests/ledger';
+import {
+  LedgerIdSchema,
+  LedgerOperatorsSchema,
+  MAX_LEDGER_OPERATORS,
+  ResolveRequestSchema,
+  ledgerWorkflowId,
+} from '../../plan/requests/ledger';
 import { CliError, printJson, withClient } from '../context';
-import { actorOption, defaultActor } from './control';
+import { defaultActor } from './control';
 
 interface CreateOptions {
   maxConcurrent?: number;
@@ -14,11 +20,22 @@ interface CreateOptions {
   window?: number;
   force?: boolean;
   actor?: string;
+  operators?: string[];
   json?: boolean;
 }
 
 /** The longest `--usage` JSON `ledger resolve` reads. */
 const MAX_USAGE_CHARS = 4_096;
+/** The longest `--operators` list read: every name at its longest, with its comma. */
+const MAX_OPERATORS_CHARS = MAX_LEDGER_OPERATORS * 201;
+
+/** Who is asking, for the ledger's records and checked against its operators when it has any. */
+const actorOption = () =>
+  new Option(
+    '--actor <name>',
+    "who is asking, checked against the ledger's operators when it has any " +
+      '(default: $TEAMRUN_ACTOR, else your login name)',
+  );
 
 /** `teamrun ledger create|status|abort-all <id>`: a budget shared by many runs. */
 export function registerLedger(program: Command): void {
@@ -38,7 +55,13 @@ export function registerLedger(program: Command): void {
     .option('--max-tokens <n>', 'tokens (input + output + cache) per window', nonNegative)
     .option('--max-usd <n>', 'dollars per window', nonNegative)
     .option('--window <duration>', 'usage resets every window, e.g. 1d, 12h, 30m (default: never)', windowOption)
-    .option('--force', "loosen a running ledger's limits (recorded with --actor)")
+    .option('--force', "loosen a running ledger's limits (recorded with --actor, one of its operators if it has any)")
+    .option(
+      '--operators <names>',
+      'comma-separated actors who alone may --force a loosening, resolve and abort-all (default: any actor); ' +
+        'on a running ledger with operators, only one of them may change the list',
+      operatorsOption,
+    )
     .addOption(actorOption())
     .option('--json', 'print JSON')
     .action(async (id: string, options: CreateOptions, command: Command) => {
@@ -53,6 +76,7 @@ export function registerLedger(program: Command): void {
         const status = await createLedger(client, id, limits, {
           taskQueue: config.connection.taskQueue,
           ...(options.force ? { force: true } : {}),
+          ...(options.operators && { operators: options.operators }),
           actor: options.actor ?? defaultActor(),
         }).catch((err: unknown) => refused(err, id));
         if (options.json) printJson(status);
@@ -102,15 +126,33 @@ export function registerLedger(program: Command): void {
     .command('abort-all <id>')
     .description('abort every run registered with the ledger now (their active attempts go to adjudication)')
     .option('--reason <text>', 'why, recorded in each run (default: session-budget-exhausted)')
-    .option('--actor <name>', 'who, recorded in the ledger')
+    .addOption(actorOption())
     .action(async (id: string, options: { reason?: string; actor?: string }, command: Command) => {
       ledgerId(id);
+      const request = {
+        ...(options.reason !== undefined && { reason: options.reason }),
+        actor: options.actor ?? defaultActor(),
+      };
       await withClient(command, async (client) => {
-        const verdict = await abortAllLedger(client, id, options).catch((err: unknown) => notFound(err, id));
+        const verdict = await abortAllLedger(client, id, request).catch((err: unknown) => refused(err, id));
         const runs = verdict.runs.length ? `: ${verdict.runs.join(', ')}` : '';
         process.stdout.write(`ledger ${id}: abortRun sent to ${verdict.runs.length} run(s)${runs}\n`);
       });
     });
+}
+
+/** `alice,bob`: the ledger's operators, each named once (spaces around a name are dropped). */
+function operatorsOption(value: string): string[] {
+  if (value.length > MAX_OPERATORS_CHARS) throw new InvalidArgumentError(`longer than ${MAX_OPERATORS_CHARS} chars.`);
+  const names = value.split(',').map((name) => name.trim());
+  const parsed = LedgerOperatorsSchema.safeParse(names);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const which = typeof issue.path[0] === 'number' ? `name ${issue.path[0] + 1} ("${names[issue.path[0]]}"): ` : '';
+    // Commander shows the argument already: name only the entry and what is wrong with it.
+    throw new InvalidArgumentError(`${which}${issue.message} (give e.g. alice,bob).`);
+  }
+  return parsed.data;
 }
 
 function ledgerId(id: string): void {
@@ -192,7 +234,8 @@ export function windowOption(value: string): number {
 }
 
 export function renderLedger(status: LedgerStatus): string {
-  const { limits, used, reserved, exhausted, counters, lastAbort, window, recovery, lastResolution } = status;
+  const { limits, used, reserved, exhausted, counters, lastAbort, window, recovery, lastResolution, operators } =
+    status;
   const of = (value: string, max: number | undefined, unit = (n: number) => n.toLocaleString('en-US')) =>
     max === undefined ? value : `${value} of ${unit(max)}`;
   const dollars = (n: number) => `$${n.toFixed(n !== 0 && n < 0.01 ? 6 : 2)}`;
@@ -215,6 +258,7 @@ export function renderLedger(status: LedgerStatus): string {
       `used, ${reserved.tokens.toLocaleString('en-US')} reserved`,
     `  usd        ${of(dollars(used.usd), limits.maxUsd, dollars)} used, ${dollars(reserved.usd)} reserved`,
     `  window     ${resets}`,
+    `  operators  ${operators ? operators.join(', ') : 'none (any actor may --force a loosening, resolve, abort-all)'}`,
     `  runs       ${status.runs.length} ` +
       `registered${status.runs.length ? `: ${status.runs.map((r) => r.workflowId).join(', ')}` : ''}`,
     `  attempts   ${counters.acquired} acquired, ${counters.settled} settled ` +

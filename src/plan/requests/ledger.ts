@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { TeamrunError } from '../../errors';
-import { UsageSchema } from '../schema';
+import { OperatorNameSchema, UsageSchema } from '../schema';
 
 export { LedgerIdSchema } from '../schema';
 
@@ -24,6 +24,17 @@ export const LedgerLimitsSchema = z
   })
   .strict();
 export type LedgerLimits = z.infer<typeof LedgerLimitsSchema>;
+
+/**
+ * Who may force a loosening, resolve and abort every run of a ledger: names as a plan's `governance.operators`
+ * gives them, each once. Absent: the ledger trusts any actor.
+ */
+export const MAX_LEDGER_OPERATORS = 64;
+export const LedgerOperatorsSchema = z
+  .array(OperatorNameSchema)
+  .min(1, 'name at least one operator')
+  .max(MAX_LEDGER_OPERATORS)
+  .refine((names) => new Set(names).size === names.length, { message: 'names an operator twice' });
 
 const workflowId = z.string().min(1).max(1_000);
 /** `<workflowId>/<taskKey>/<fencingToken>`: the leaseId of the attempt. */
@@ -76,9 +87,17 @@ export const AbortAllRequestSchema = z
   .strict();
 export type AbortAllRequest = z.infer<typeof AbortAllRequestSchema>;
 
-/** New limits; a loosening needs `force` and the `actor` who forces it. */
+/**
+ * New limits; a loosening needs `force` and the `actor` who forces it (one of the ledger's operators when it has
+ * any). `operators` sets the list: on a ledger without one anyone may, an existing list only one of its operators.
+ */
 export const ConfigureRequestSchema = z
-  .object({ limits: LedgerLimitsSchema, force: z.boolean().optional(), actor: actor.optional() })
+  .object({
+    limits: LedgerLimitsSchema,
+    force: z.boolean().optional(),
+    actor: actor.optional(),
+    operators: LedgerOperatorsSchema.optional(),
+  })
   .strict();
 export type ConfigureRequest = z.infer<typeof ConfigureRequestSchema>;
 
