@@ -37,8 +37,11 @@ export async function confirmAttemptRequest(
 ): Promise<boolean> {
   const { confirmAttemptRequest: confirm } = proxyActivities<StopActivities>({
     taskQueue: proof.queue,
-    scheduleToStartTimeout: '10s',
-    startToCloseTimeout: '10s',
+    // A legitimate worker far past its cores took longer than 10 s to pick the question up or answer it, and its
+    // attempt was then refused as forbidden. Both within the 60 s the gateway waits for the verdict and keeps the
+    // nonce (GATEWAY_LIMITS); a made-up proof naming a queue nobody polls is refused after 20 s instead of 10.
+    scheduleToStartTimeout: '20s',
+    startToCloseTimeout: '20s',
     retry: { maximumAttempts: 1 },
     summary: `confirm ${request.message} from ${request.key}#${request.fencingToken}`,
   });
