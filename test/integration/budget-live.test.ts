@@ -73,11 +73,10 @@ describe.concurrent('live reservations on a real dev server', () => {
     expect(result.budget.used.tokens).toBeGreaterThan(1_000 - 100 * 7);
     const records = await handle.query(adjudicationsQuery);
     expect(records).toHaveLength(100);
-    // Each one refused more budget. KNOWN BUG (issue 26 stays open for it): with three suites at once on two cores,
-    // about one run in three still has one attempt adjudicated as a lost lease (usage unknown, charged its whole
-    // grant) instead; the limit still holds. One cause is fixed (the first heartbeat was paced from the function's
-    // start, which a busy worker reaches seconds after the server's; see heartbeat-pace.ts); another is not found
-    // yet. At most 2 are tolerated and each is printed with its timings; anything else is named with its reason.
+    // Each one refused more budget; none lost its lease. A lease is lost when a heartbeat reaches the server later
+    // than the lease's margin (a third of the TTL here: 20 s): on two cores running three suites like this one at
+    // once, timers lagged up to 6 s and attempts' functions started up to 15 s late, and with the old 10 s margin
+    // one run in three lost an attempt that way. Should one be lost, its timings from history are printed first.
     const lost = records.filter(
       (r) => r.code === 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED' && r.reason?.startsWith('lease lost'),
     );
@@ -97,13 +96,10 @@ describe.concurrent('live reservations on a real dev server', () => {
           '\n',
       );
     }
-    expect(lost.length).toBeLessThanOrEqual(2);
-    const other = records.filter((r) => r.code !== 'TEAM_TASK_BUDGET_EXCEEDED' && !lost.includes(r));
+    const other = records.filter((r) => r.code !== 'TEAM_TASK_BUDGET_EXCEEDED');
     expect(other.map((r) => [r.key, r.code, r.reason])).toEqual([]);
     const charged = (await allTaskViews(handle)).reduce((sum, t) => sum + t.usage.outputTokens, 0);
-    // A lost attempt is charged its grant, which its task's view does not report as usage.
-    if (lost.length === 0) expect(charged).toBe(result.budget.used.tokens);
-    else expect(charged).toBeLessThanOrEqual(result.budget.used.tokens);
+    expect(charged).toBe(result.budget.used.tokens);
     const closed = closedPerTask(attempts);
     expect(closed.size).toBe(100);
     expect([...closed.values()].every((n) => n === 1)).toBe(true);
