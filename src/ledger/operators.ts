@@ -7,12 +7,11 @@
  */
 import type { ConfigureRequest, LedgerLimits } from '../plan/requests/ledger';
 import { loosenings } from './limits';
-// Types only: the failure types are messages.ts's, and this stays free of the workflow's imports.
-import type { FORBIDDEN, LOOSENING_REFUSED } from './messages';
 
 /** A refused operator's call: its failure type and what was wrong. */
 export interface OperatorRefusal {
-  code: typeof LOOSENING_REFUSED | typeof FORBIDDEN;
+  /** The failure types messages.ts names (LOOSENING_REFUSED, FORBIDDEN), spelled here: it imports this module. */
+  code: 'loosening_refused' | 'forbidden';
   message: string;
 }
 
