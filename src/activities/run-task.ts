@@ -75,8 +75,10 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       const lazy = GATEWAY_UNUSED_KINDS.has(input.executor.kind);
       const gate = deps.gateway?.open(input, agent ? { journalQueue: ctx.info.taskQueue } : { lazy });
       const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
-      // Steps are proven through the gateway: without one, none would be recorded, so none are sent.
-      const steps = deps.client && gate ? stepReporter(deps.client, input, () => gate.stepsProof()) : undefined;
+      // Steps are proven through the gateway: without one, none would be recorded, so none are sent. The kinds it
+      // opens lazily are built-ins that report no steps: no reporter (and its promises) per attempt for them.
+      const steps =
+        deps.client && gate && !lazy ? stepReporter(deps.client, input, () => gate.stepsProof()) : undefined;
       const reported: Executor = steps ? (spec, c) => executor(spec, c).finally(() => steps.drain()) : executor;
       const live = new LiveAttempt(input, reported, attemptReporting, env, gate, deps.tools, steps?.emit);
       if (gate) void live.ended.then(() => gate.close());

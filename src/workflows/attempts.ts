@@ -38,7 +38,9 @@ import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
 
 export class Attempts {
   /** The scope of each task's live attempt, by task key. */
-  private readonly scopes = new Map<string, { fencingToken: number; scope: CancellationScope }>();
+  private readonly scopes = new Map<string, { fencingToken: number; scope: AttemptScope }>();
+  /** Scopes of attempts that settled without being cancelled, for the next attempts to run in. */
+  private readonly freeScopes = new ScopePool();
 
   constructor(
     private readonly run: TeamRun,
@@ -57,7 +59,7 @@ export class Attempts {
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       ...summaryOf(claim, compact),
     });
-    const scope = new AttemptScope();
+    const scope = this.freeScopes.take();
     this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
     const input = (compact ? compactInput : wholeInput)(claim, run.workflowId, ledger);
     const foreign = isForeignActivity(claim);
@@ -92,7 +94,8 @@ export class Attempts {
         `${adoption.title} · attempt ${attempt.attempt} · token ${attempt.fencingToken} · ` +
         `carried from the previous run · ${attempt.holder}`,
     });
-    const scope = new AttemptScope();
+    // Not pooled: an adopt starts before the run's loop, under the root scope, which a Temporal cancel cancels.
+    const scope = new AttemptScope(false);
     this.scopes.set(key, { fencingToken: attempt.fencingToken, scope });
     const input = {
       workflowId: this.run.workflowId,
@@ -129,7 +132,11 @@ export class Attempts {
     claim?: Claim,
   ): void {
     this.links.remember(key, outcome);
-    if (this.scopes.get(key)?.fencingToken === fencingToken) this.scopes.delete(key);
+    const live = this.scopes.get(key);
+    if (live?.fencingToken === fencingToken) {
+      this.scopes.delete(key);
+      this.freeScopes.give(live.scope);
+    }
     this.run.settle(key, fencingToken, outcome, Date.now());
     if (claim) this.ledger?.settle(claim, outcome);
   }
@@ -246,6 +253,14 @@ export function outcomeOf(err: unknown): AttemptOutcome {
  * promise a workflow makes (docs/benchmarks.md, issue 31's second pass).
  */
 class AttemptScope extends CancellationScope {
+  /** How many attempts ran in this scope. */
+  uses = 0;
+
+  /** `pooled`: made by ScopePool, under the run loop's scope, and given back to it when its attempt settles. */
+  constructor(readonly pooled: boolean) {
+    super();
+  }
+
   protected override runInContext<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return fn();
@@ -254,4 +269,28 @@ class AttemptScope extends CancellationScope {
       return Promise.reject(err as Error);
     }
   }
+}
+
+/**
+ * Scopes to run attempts in, reused. A new scope makes three promises (its cancellation, and two handlers), and
+ * the SDK captures and source-maps a stack for every promise a workflow makes: 0.47 of the 1.03 ms an attempt's
+ * launch took, sampled (docs/benchmarks.md, issue 31's third pass). A scope whose attempt settled without being
+ * cancelled is as good as new: the activity it held is over, and its cancellation handler does nothing once it is.
+ * A cancelled one is never reused. Each activity leaves one such handler on its scope, so a scope retires after
+ * MAX_USES. Workflow memory only: which scope an attempt runs in issues no command.
+ */
+class ScopePool {
+  private readonly free: AttemptScope[] = [];
+
+  take(): AttemptScope {
+    const scope = this.free.pop() ?? new AttemptScope(true);
+    scope.uses++;
+    return scope;
+  }
+
+  give(scope: AttemptScope): void {
+    if (scope.pooled && !scope.consideredCancelled && scope.uses < ScopePool.MAX_USES) this.free.push(scope);
+  }
+
+  static readonly MAX_USES = 64;
 }

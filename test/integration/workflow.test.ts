@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abortRunUpdate, activeClaimsQuery } from '../../src/workflows/messages';
+import { abortRunUpdate, activeClaimsQuery, eventsQuery, interruptTaskUpdate } from '../../src/workflows/messages';
 import { TeamName, TeamRunStatus } from '../../src/workflows/search-attributes';
 import { ISOLATE_EXECUTION_TIMEOUT_MS } from '../../src/worker/create-worker';
 import { waitFor } from '../helpers/env';
@@ -181,5 +181,44 @@ describe('teamRun schedules the graph on a real dev server', () => {
     const { worker } = await workerForTest();
     expect(worker.options.isolateExecutionTimeoutMs).toBe(ISOLATE_EXECUTION_TIMEOUT_MS);
     expect(ISOLATE_EXECUTION_TIMEOUT_MS).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('interrupts an attempt that runs in a reused scope alone, and starts the next one in a scope never cancelled', async () => {
+    // An attempt runs in its own cancellation scope; scopes of attempts that settled uncancelled are reused
+    // (src/workflows/attempts.ts). Here `edit` runs in `prepare`'s scope; after its interrupt, `publish` must run.
+    const worker = await workerForTest();
+    const handle = await runForTest(
+      {
+        name: 'scope-reuse',
+        teammates: 1,
+        awaitAdjudication: false,
+        tasks: [
+          { key: 'prepare', executor: { kind: 'noop' } },
+          { key: 'edit', dependsOn: ['prepare'], scope: ['ws'], executor: { kind: 'shell', command: 'sleep 600' } },
+          { key: 'publish', dependsOn: ['prepare'], scope: ['ws'], executor: { kind: 'noop' } },
+        ],
+      },
+      worker,
+    );
+    const claim = await waitFor('edit running', async () =>
+      (await handle.query(activeClaimsQuery)).find((c) => c.key === 'edit'),
+    );
+    expect(
+      await handle.executeUpdate(interruptTaskUpdate, {
+        args: [{ key: 'edit', fencingToken: claim.fencingToken, requestId: 'take', actor: 'alice' }],
+      }),
+    ).toMatchObject({ ok: true });
+    const result = await handle.result();
+    expect(byKey(result.tasks).edit).toMatchObject({ status: 'adjudication' });
+    expect(byKey(result.tasks).publish).toMatchObject({ status: 'succeeded', attempts: 1 });
+    // An attempt started in a cancelled scope is never scheduled: it would show as not started, then be claimed again.
+    const { events } = await handle.query(eventsQuery, { limit: 1_000 });
+    expect(events.filter((e) => e.type === 'task:not-started')).toEqual([]);
+    const outcomes = (await historyAttempts(handle)).map((a) => [keyOf(a.activityId), a.outcome]);
+    expect(outcomes).toEqual([
+      ['prepare', 'completed'],
+      ['edit', 'cancelled'],
+      ['publish', 'completed'],
+    ]);
   });
 });
