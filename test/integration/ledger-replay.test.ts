@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { History } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
+import { historyFromJSON } from '../helpers/history-json';
 
 /**
  * A `budgetLedger` history recorded by the code before ledgers had operators (register, acquire, settle, a lost
@@ -14,23 +13,12 @@ const fixture = JSON.parse(
   readFileSync(path.resolve(__dirname, '../fixtures/ledger-histories/before-operators.json'), 'utf8'),
 ) as { workflowId: string; history: { events: Array<{ eventType: string }> } };
 
-// As replay.test.ts: parse with the copy of protobufjs that @temporalio/proto uses.
-const load = createRequire(__filename);
-const fromProto = createRequire(load.resolve('@temporalio/proto'));
-const { fromJson } = fromProto('protobufjs/ext/protojson') as {
-  fromJson(type: unknown, json: unknown, options: { ignoreUnknownFields: boolean }): History;
-};
-const { patchProtobufRoot } = load('@temporalio/proto/lib/patch-protobuf-root') as {
-  patchProtobufRoot(root: unknown): { lookupType(name: string): unknown };
-};
-const historyType = patchProtobufRoot(load('@temporalio/proto')).lookupType('temporal.api.history.v1.History');
-
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 const replay = (events: unknown) =>
   Worker.runReplayHistory(
     { workflowBundle: { codePath: inject('workflowBundle') }, replayName: 'ledger-fixture' },
-    fromJson(historyType, events, { ignoreUnknownFields: true }),
+    historyFromJSON(events),
     fixture.workflowId,
   );
 

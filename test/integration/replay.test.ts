@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { History } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
+import { historyFromJSON } from '../helpers/history-json';
 
 /**
  * Histories of real runs (recorded by `npm run record-histories`), replayed with today's
@@ -26,20 +25,6 @@ const fixtures = readdirSync(dir)
     name: file.slice(0, -'.json'.length),
     ...(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Fixture),
   }));
-
-// `historyFromJSON` of @temporalio/common fails here ("type must be a Type"): this install keeps
-// two copies of protobufjs 8, one under @temporalio/common and one under @temporalio/proto, and
-// the history type comes from the other one. Parse with the copy @temporalio/proto uses.
-const load = createRequire(__filename);
-const fromProto = createRequire(load.resolve('@temporalio/proto'));
-const { fromJson } = fromProto('protobufjs/ext/protojson') as {
-  fromJson(type: unknown, json: unknown, options: { ignoreUnknownFields: boolean }): History;
-};
-const { patchProtobufRoot } = load('@temporalio/proto/lib/patch-protobuf-root') as {
-  patchProtobufRoot(root: unknown): { lookupType(name: string): unknown };
-};
-const historyType = patchProtobufRoot(load('@temporalio/proto')).lookupType('temporal.api.history.v1.History');
-const historyFromJSON = (json: unknown): History => fromJson(historyType, json, { ignoreUnknownFields: true });
 
 // Replay workers log every start and stop at INFO, and the tampered history's failure at WARN.
 Runtime.install({ logger: new DefaultLogger('ERROR') });
