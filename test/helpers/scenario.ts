@@ -5,6 +5,7 @@ import { createLedger } from '../../src/ledger/client';
 import { ledgerHandle } from '../../src/ledger/handle';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
+import { eventsQuery } from '../../src/workflows/messages';
 import { startRun, startTestWorker, testClient, uniqueQueue, type TestWorker } from './env';
 
 /** A test's `onTestFinished`; a concurrent test must pass its context's own (vitest cannot tell concurrent tests apart). */
@@ -73,20 +74,29 @@ export async function allTaskViews(handle: TeamRunHandle): Promise<TaskViews> {
   }
 }
 
-/** A shared ledger with `limits` whose workflow runs on `taskQueue`, terminated when the test ends; its id. */
+/**
+ * A shared ledger with `limits` whose workflow runs on `taskQueue`, terminated when the test ends; its id. `options`
+ * as `createLedger` takes them (who creates it, its operators, an early continue-as-new).
+ */
 export async function ledgerForTest(
   name: string,
   limits: LedgerLimits,
   taskQueue: string,
   finished: OnTestFinished = onTestFinished,
+  options: Omit<Parameters<typeof createLedger>[3], 'taskQueue'> = {},
 ): Promise<string> {
   const client = await testClient();
   const ledger = uniqueQueue(name);
-  await createLedger(client, ledger, limits, { taskQueue });
+  await createLedger(client, ledger, limits, { ...options, taskQueue });
   finished(async () => {
     await ledgerHandle(client, ledger)
       .terminate('test cleanup')
       .catch(() => undefined);
   });
   return ledger;
+}
+
+/** The run's events of one type, oldest first (the ring keeps its newest 2,000; one page reads them all). */
+export async function eventsOf(handle: TeamRunHandle, type: string) {
+  return (await handle.query(eventsQuery, { limit: 10_000 })).events.filter((e) => e.type === type);
 }

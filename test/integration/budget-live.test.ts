@@ -4,12 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ledgerStatus } from '../../src/ledger/client';
-import type { TeamRunHandle } from '../../src/client/handle';
-import type { RunEvent } from '../../src/contract';
 import { adjudicationsQuery, eventsQuery } from '../../src/workflows/messages';
 import { historyAttempts } from '../helpers/history';
 import { startRun, testClient, testConfig } from '../helpers/env';
-import { allTaskViews, ledgerForTest, workerForTest } from '../helpers/scenario';
+import { allTaskViews, eventsOf, ledgerForTest, workerForTest } from '../helpers/scenario';
 
 const usageLine = (tokens: number) => `echo '::teamrun-usage::{"outputTokens":${tokens}}'`;
 
@@ -23,17 +21,6 @@ const reserveStatus = (tokens: number) =>
 
 const tasks = (n: number, command: string) =>
   Array.from({ length: n }, (_, i) => ({ key: `t${i + 1}`, executor: { kind: 'shell', command } }));
-
-/** Every event the run kept, paged through the events query. */
-async function allEvents(handle: TeamRunHandle): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for (let after = 0; ;) {
-    const page = await handle.query(eventsQuery, { after, limit: 1_000 });
-    events.push(...page.events);
-    if (page.events.length === 0) return events;
-    after = page.nextSeq;
-  }
-}
 
 /** Settlements per task: each attempt closes once in history, and each task here has one attempt. */
 function closedPerTask(attempts: Array<{ activityId: string; outcome: string }>): Map<string, number> {
@@ -85,9 +72,7 @@ describe.concurrent('live reservations on a real dev server', () => {
       const a = attempts.find((each) => each.activityId.startsWith(`${r.key}#`));
       const at = (ms?: number | null) => (ms == null || !a ? '?' : `+${ms - a.scheduledAt} ms`);
       // Extensions the run granted it: proof its executor ran on the worker, and until when.
-      const granted = (await allEvents(handle)).filter(
-        (e) => e.type === 'budget:reservation-extended' && e.key === r.key,
-      );
+      const granted = (await eventsOf(handle, 'budget:reservation-extended')).filter((e) => e.key === r.key);
       process.stderr.write(
         `[budget-live] lost lease ${a?.activityId}: scheduled, started ${at(a?.startedAt)}, ` +
           `closed ${at(a?.closedAt)} (${a?.outcome}: ${a?.failure?.message ?? ''}); ` +

@@ -107,9 +107,7 @@ export function heartbeatReached(handle: TeamRunHandle, activityId: string) {
   });
 }
 
-export async function eventsOf(handle: TeamRunHandle, type: string) {
-  return (await handle.query(msg.eventsQuery, { limit: 10_000 })).events.filter((e) => e.type === type);
-}
+export { eventsOf } from '../helpers/scenario';
 
 export async function taskOf(handle: TeamRunHandle, key: string) {
   return (await handle.query(msg.tasksQuery)).find((t) => t.key === key)!;

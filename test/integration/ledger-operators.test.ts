@@ -1,12 +1,12 @@
 import { onTestFinished, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { abortAllLedger, createLedger, ledgerStatus, resolveLedger } from '../../src/ledger/client';
-import { ledgerHandle, updateLedger } from '../../src/ledger/handle';
+import { updateLedger } from '../../src/ledger/handle';
 import * as lm from '../../src/ledger/messages';
 import { ledgerWorkflowId, type LedgerLimits } from '../../src/plan/requests/ledger';
 import { teamrun } from '../cli/teamrun-cli';
-import { testClient, uniqueQueue } from '../helpers/env';
-import { updateCodeOf, workerForSuite } from '../helpers/scenario';
+import { testClient } from '../helpers/env';
+import { ledgerForTest, updateCodeOf, workerForSuite } from '../helpers/scenario';
 
 const OPERATORS = ['ops-alice', 'ops-bob'];
 
@@ -17,21 +17,14 @@ const OPERATORS = ['ops-alice', 'ops-bob'];
 describe("a ledger's operators (shared dev server)", () => {
   const worker = workerForSuite();
 
-  async function ledgerForTest(name: string, limits: LedgerLimits, operators?: string[], handOverAt?: number) {
-    const client = await testClient();
-    const id = uniqueQueue(name);
-    await createLedger(client, id, limits, {
-      taskQueue: worker.taskQueue,
+  /** A ledger created by one of OPERATORS, with `operators` when given; the client to call it with. */
+  async function ledger(name: string, limits: LedgerLimits, operators?: string[], handOverAt?: number) {
+    const id = await ledgerForTest(name, limits, worker.taskQueue, onTestFinished, {
       actor: 'ops-alice',
       ...(operators && { operators }),
       ...(handOverAt !== undefined && { continueAsNewAfterEvents: handOverAt }),
     });
-    onTestFinished(async () => {
-      await ledgerHandle(client, id)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-    });
-    return { client, id };
+    return { client: await testClient(), id };
   }
 
   /** A registered run (a workflow id nobody runs) and a lost attempt: the ledger requires recovery. */
@@ -50,7 +43,7 @@ describe("a ledger's operators (shared dev server)", () => {
   }
 
   it('refuses a forced loosening, a resolve and an abort-all from an actor not on the list, changing nothing', async () => {
-    const { client, id } = await ledgerForTest('operators', { maxTokens: 1_000 }, OPERATORS);
+    const { client, id } = await ledger('operators', { maxTokens: 1_000 }, OPERATORS);
     await runAndLostAttempt(client, id);
     const before = await ledgerStatus(client, id);
     expect(before.operators).toEqual(OPERATORS);
@@ -86,7 +79,7 @@ describe("a ledger's operators (shared dev server)", () => {
   });
 
   it('trusts any actor on a ledger created without operators, as before', async () => {
-    const { client, id } = await ledgerForTest('no-operators', { maxTokens: 1_000 });
+    const { client, id } = await ledger('no-operators', { maxTokens: 1_000 });
     await runAndLostAttempt(client, id);
     expect((await ledgerStatus(client, id)).operators).toBeNull();
     const forced = { taskQueue: worker.taskQueue, force: true, actor: 'mallory' };
@@ -96,7 +89,7 @@ describe("a ledger's operators (shared dev server)", () => {
   });
 
   it('keeps its operators across continue-as-new', async () => {
-    const { client, id } = await ledgerForTest('operators-handover', {}, OPERATORS, 100);
+    const { client, id } = await ledger('operators-handover', {}, OPERATORS, 100);
     for (let i = 0; i < 40; i++) await updateLedger(client, id, lm.ledgerRegisterUpdate, { workflowId: `run-${i}` });
     let handovers = 0;
     for await (const run of client.workflow.list({ query: `WorkflowId = "${ledgerWorkflowId(id)}"` }))
@@ -107,7 +100,7 @@ describe("a ledger's operators (shared dev server)", () => {
   });
 
   it('takes --operators on ledger create, shows them in ledger status, and refuses others by name', async () => {
-    const { id } = await ledgerForTest('operators-cli', { maxUsd: 5 });
+    const { id } = await ledger('operators-cli', { maxUsd: 5 });
     const env = { TEAMRUN_TASK_QUEUE: worker.taskQueue, TEAMRUN_ACTOR: 'mallory' };
 
     const bad = await teamrun(['ledger', 'create', id, '--max-usd', '5', '--operators', 'ops-alice,,ops-bob'], env);

@@ -32,9 +32,7 @@ export function waitForStatus(handle: TeamRunHandle, key: string, status: string
   return waitFor(`"${key}" to be ${status}`, async () => (await taskOf(handle, key)).status === status, timeoutMs);
 }
 
-export async function eventsOf(handle: TeamRunHandle, type: string) {
-  return (await handle.query(msg.eventsQuery, { limit: 10_000 })).events.filter((e) => e.type === type);
-}
+export { eventsOf } from '../helpers/scenario';
 
 /** The real `temporal` CLI against the shared dev server; resolves with its stdout. */
 export async function temporal(...args: string[]): Promise<string> {

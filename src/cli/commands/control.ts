@@ -22,10 +22,11 @@ export function defaultActor(): string {
   return process.env.TEAMRUN_ACTOR || os.userInfo().username;
 }
 
-export const actorOption = () =>
+/** `--actor`, checked against `checkedAgainst` (a run's `governance.operators` unless said otherwise). */
+export const actorOption = (checkedAgainst = 'governance.operators') =>
   new Option(
     '--actor <name>',
-    'who is asking, checked against governance.operators (default: $TEAMRUN_ACTOR, else your login name)',
+    `who is asking, checked against ${checkedAgainst} (default: $TEAMRUN_ACTOR, else your login name)`,
   );
 
 /** Runs `fn` with a client and a handle on the run, closing the connection after. */

@@ -1,6 +1,6 @@
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { abortAllLedger, createLedger, ledgerStatus, resolveLedger } from '../../ledger/client';
 import type { LedgerLimits, LedgerStatus } from '../../contract';
 import {
@@ -11,7 +11,7 @@ import {
   ledgerWorkflowId,
 } from '../../plan/requests/ledger';
 import { CliError, printJson, withClient } from '../context';
-import { defaultActor } from './control';
+import { actorOption, defaultActor } from './control';
 
 interface CreateOptions {
   maxConcurrent?: number;
@@ -30,12 +30,7 @@ const MAX_USAGE_CHARS = 4_096;
 const MAX_OPERATORS_CHARS = MAX_LEDGER_OPERATORS * 201;
 
 /** Who is asking, for the ledger's records and checked against its operators when it has any. */
-const actorOption = () =>
-  new Option(
-    '--actor <name>',
-    "who is asking, checked against the ledger's operators when it has any " +
-      '(default: $TEAMRUN_ACTOR, else your login name)',
-  );
+const ledgerActorOption = () => actorOption("the ledger's operators when it has any");
 
 /** `teamrun ledger create|status|abort-all <id>`: a budget shared by many runs. */
 export function registerLedger(program: Command): void {
@@ -62,7 +57,7 @@ export function registerLedger(program: Command): void {
         'on a running ledger with operators, only one of them may change the list',
       operatorsOption,
     )
-    .addOption(actorOption())
+    .addOption(ledgerActorOption())
     .option('--json', 'print JSON')
     .action(async (id: string, options: CreateOptions, command: Command) => {
       ledgerId(id);
@@ -105,7 +100,7 @@ export function registerLedger(program: Command): void {
     )
     .option('--usage <json>', 'what the lost attempts used together: {"inputTokens":..,"outputTokens":..,"costUsd":..}')
     .option('--release', 'charge what the lost attempts reserved instead')
-    .addOption(actorOption())
+    .addOption(ledgerActorOption())
     .option('--json', 'print JSON')
     .action(async (id: string, options: ResolveOptions, command: Command) => {
       ledgerId(id);
@@ -126,7 +121,7 @@ export function registerLedger(program: Command): void {
     .command('abort-all <id>')
     .description('abort every run registered with the ledger now (their active attempts go to adjudication)')
     .option('--reason <text>', 'why, recorded in each run (default: session-budget-exhausted)')
-    .addOption(actorOption())
+    .addOption(ledgerActorOption())
     .action(async (id: string, options: { reason?: string; actor?: string }, command: Command) => {
       ledgerId(id);
       const request = {
