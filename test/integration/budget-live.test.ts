@@ -106,7 +106,7 @@ describe.concurrent('live reservations on a real dev server', () => {
         {
           name,
           teammates: 10,
-          lease: { ttlMs: 20_000 },
+          lease: { ttlMs: 60_000 },
           awaitAdjudication: false,
           budget: { ledger },
           tasks: tasks(10, spend),
@@ -139,7 +139,7 @@ describe.concurrent('live reservations on a real dev server', () => {
       {
         name: 'live-usage-lines',
         teammates: 10,
-        lease: { ttlMs: 20_000 },
+        lease: { ttlMs: 60_000 },
         awaitAdjudication: false,
         budget: { maxTokens: 300 },
         tasks: tasks(10, `while true; do ${usageLine(7)}; sleep 0.01; done`),
@@ -147,6 +147,13 @@ describe.concurrent('live reservations on a real dev server', () => {
       worker.taskQueue,
     );
     const result = await handle.result();
+    // Why each was stopped, first: a task stopped for another reason (a lease lost under load, a run stopped for
+    // unknown usage) fails here with its reason rather than below with a usage of 0.
+    const records = await handle.query(adjudicationsQuery);
+    expect(records.filter((r) => r.code !== 'TEAM_TASK_BUDGET_EXCEEDED').map((r) => [r.key, r.code, r.reason])).toEqual(
+      [],
+    );
+    expect(records).toHaveLength(10);
     const { events } = await handle.query(eventsQuery, { limit: 1_000 });
     // What each attempt held when it was refused: its reservation, then each extension.
     const grant = new Map<string, number>();
@@ -161,8 +168,6 @@ describe.concurrent('live reservations on a real dev server', () => {
       expect(task.usage.outputTokens).toBeLessThanOrEqual(grant.get(task.key)! + 7);
     }
     expect(result.budget.used.tokens).toBeLessThanOrEqual(300 + 10 * 7);
-    const records = await handle.query(adjudicationsQuery);
-    expect(records.map((r) => r.code)).toEqual(new Array(10).fill('TEAM_TASK_BUDGET_EXCEEDED'));
     expect(records.every((r) => (r.usage?.outputTokens ?? 0) > 0)).toBe(true);
   }, 120_000);
 
@@ -174,7 +179,7 @@ describe.concurrent('live reservations on a real dev server', () => {
       {
         name: 'live-invalid-usage',
         teammates: 1,
-        lease: { ttlMs: 10_000 },
+        lease: { ttlMs: 60_000 },
         retry: { maxAttempts: 3, backoffMs: 0 },
         budget: { maxTokens: 1_000 },
         tasks: tasks(1, `echo '::teamrun-usage::{"outputTokens":5,"tokens":5}'; sleep 30`),
@@ -202,7 +207,7 @@ describe.concurrent('live reservations on a real dev server', () => {
       {
         name: 'live-reserve-cli',
         teammates: 1,
-        lease: { ttlMs: 20_000 },
+        lease: { ttlMs: 60_000 },
         awaitAdjudication: false,
         budget: { maxTokens: 100 },
         tasks: tasks(1, command),
