@@ -13,6 +13,8 @@ export const PLAN_LIMITS = {
   maxTeammates: 1_000,
   maxDependsOn: 1_000,
   maxScope: 64,
+  /** Names in `governance.operators`, an approval's `approvers` and a ledger's operators. */
+  maxOperators: 64,
   maxTitle: 500,
   maxCommand: 64 * 1024,
   /** An `agent-cli` task's prompt; with its inbox it must still fit one argument of the CLI's command line. */
@@ -30,6 +32,9 @@ export const PLAN_LIMITS = {
    */
   maxPackedPlanBytes: 640 * 1024,
 } as const;
+
+/** An actor's name as a list of who may act names it: `governance.operators`, a ledger's operators. */
+export const OperatorNameSchema = z.string().min(1).max(200);
 
 /** Temporal's default limit on one payload (a workflow's input, a continue-as-new snapshot, an update). */
 export const TEMPORAL_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -211,7 +216,7 @@ export const ApprovalExecutorSchema = z
   .object({
     kind: z.literal('approval'),
     /** Who may decide this task; narrows `governance.operators` (both must allow an actor when both are set). */
-    approvers: z.array(z.string().min(1).max(200)).min(1).max(64).optional(),
+    approvers: z.array(OperatorNameSchema).min(1).max(PLAN_LIMITS.maxOperators).optional(),
     /** What the approver is asked, shown in the queue, the Web UI and the adjudication record. */
     prompt: z.string().max(2_000).optional(),
     /** Nobody decided within this time: the task is decided `onTimeout` (default reject). */
@@ -309,9 +314,6 @@ export const TaskSchema = z
   .strict();
 export type TaskSpec = z.infer<typeof TaskSchema>;
 
-/** An actor's name as a list of who may act names it: `governance.operators`, a ledger's operators. */
-export const OperatorNameSchema = z.string().min(1).max(200);
-
 /** A shared ledger's id (`teamrun ledger create <id>`), as a plan's `budget.ledger` names it. */
 export const LedgerIdSchema = z
   .string()
@@ -352,7 +354,7 @@ export const TeamPlanSchema = z
      */
     defaultScope: z.array(z.string().min(1).max(500)).max(PLAN_LIMITS.maxScope).optional(),
     governance: z
-      .object({ operators: z.array(OperatorNameSchema).optional() })
+      .object({ operators: z.array(OperatorNameSchema).max(PLAN_LIMITS.maxOperators).optional() })
       .strict()
       .optional(),
     awaitAdjudication: z.boolean().default(true),

@@ -171,3 +171,21 @@ describe('the did-you-mean search is bounded', () => {
     expect(performance.now() - started).toBeLessThan(30_000);
   });
 });
+
+describe('who may act is a bounded list', () => {
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `operator-${i}`);
+
+  it(`governance.operators takes ${PLAN_LIMITS.maxOperators} names and refuses one more, at its path`, () => {
+    expect(validatePlan(plan([noop('a')], { governance: { operators: names(PLAN_LIMITS.maxOperators) } })).ok).toBe(
+      true,
+    );
+    const problems = problemsOf(plan([noop('a')], { governance: { operators: names(PLAN_LIMITS.maxOperators + 1) } }));
+    expect(problems).toMatchObject([{ path: 'governance.operators', code: 'schema' }]);
+    expect(problems[0].message).toContain(String(PLAN_LIMITS.maxOperators));
+  });
+
+  it('an operator name of 201 characters is refused', () => {
+    const problems = problemsOf(plan([noop('a')], { governance: { operators: ['x'.repeat(201)] } }));
+    expect(problems).toMatchObject([{ path: 'governance.operators[0]', code: 'schema' }]);
+  });
+});

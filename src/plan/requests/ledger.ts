@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { TeamrunError } from '../../errors';
-import { OperatorNameSchema, UsageSchema } from '../schema';
+import { OperatorNameSchema, PLAN_LIMITS, UsageSchema } from '../schema';
 
 export { LedgerIdSchema } from '../schema';
 
@@ -29,7 +29,7 @@ export type LedgerLimits = z.infer<typeof LedgerLimitsSchema>;
  * Who may force a loosening, resolve and abort every run of a ledger: names as a plan's `governance.operators`
  * gives them, each once. Absent: the ledger trusts any actor.
  */
-export const MAX_LEDGER_OPERATORS = 64;
+export const MAX_LEDGER_OPERATORS = PLAN_LIMITS.maxOperators;
 export const LedgerOperatorsSchema = z
   .array(OperatorNameSchema)
   .min(1, 'name at least one operator')
