@@ -29,6 +29,7 @@ import {
   parseLedgerRequest,
 } from '../plan/requests/ledger';
 import * as lm from './messages';
+import { markdownText } from '../team/markdown';
 import { abortRunSignal } from '../workflows/messages';
 
 /**
@@ -258,5 +259,13 @@ function details(status: LedgerStatus): string {
     `in flight: ${inFlight}${of(limits.maxConcurrent)} · tokens: ${used.tokens}${of(limits.maxTokens)} · usd: ` +
       `${used.usd}${of(limits.maxUsd)}`,
     `runs registered: ${status.runs.length}`,
+    operatorsLine(status.operators),
   ].join('\n\n');
+}
+
+/** Who may force a loosening, resolve and abort every run: the first ten names, and how many more. */
+function operatorsLine(operators: string[] | null): string {
+  if (!operators) return 'operators: anyone (the ledger was created without `--operators`)';
+  const shown = operators.slice(0, 10).map(markdownText).join(', ');
+  return `operators: ${shown}${operators.length > 10 ? ` and ${operators.length - 10} more` : ''}`;
 }

@@ -1,5 +1,6 @@
 import type { AttemptLink } from '../activities/interface';
 import type { BudgetView } from '../contract';
+import { markdownText } from '../team/markdown';
 import type { TeamRun } from '../team/run';
 
 /** How many pending adjudications and running attempts the details list by name. */
@@ -118,10 +119,6 @@ function isSafeLink(link: unknown): link is AttemptLink {
     /^https?:\/\/[^\s()<>]+$/i.test(l.url) &&
     (l.label === undefined || typeof l.label === 'string')
   );
-}
-
-function markdownText(text: string): string {
-  return text.slice(0, 100).replace(/[\\`*_[\]()<>#!|]/g, (c) => `\\${c}`);
 }
 
 function bar(done: number, total: number): string {

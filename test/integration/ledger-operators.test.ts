@@ -27,6 +27,12 @@ describe("a ledger's operators (shared dev server)", () => {
     return { client: await testClient(), id };
   }
 
+  /** What the Web UI shows as the ledger workflow's current details. */
+  async function detailsOf(client: Client, id: string): Promise<string> {
+    const handle = client.workflow.getHandle(ledgerWorkflowId(id));
+    return (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
+  }
+
   /** A registered run (a workflow id nobody runs) and a lost attempt: the ledger requires recovery. */
   async function runAndLostAttempt(client: Client, id: string): Promise<void> {
     const workflowId = `${id}-run`;
@@ -47,6 +53,7 @@ describe("a ledger's operators (shared dev server)", () => {
     await runAndLostAttempt(client, id);
     const before = await ledgerStatus(client, id);
     expect(before.operators).toEqual(OPERATORS);
+    expect(await detailsOf(client, id)).toContain('operators: ops-alice, ops-bob');
 
     const loosen = createLedger(client, id, { maxTokens: 5_000 }, { taskQueue: worker.taskQueue, force: true });
     expect(await updateCodeOf(loosen)).toBe(lm.LOOSENING_REFUSED);
@@ -82,6 +89,7 @@ describe("a ledger's operators (shared dev server)", () => {
     const { client, id } = await ledger('no-operators', { maxTokens: 1_000 });
     await runAndLostAttempt(client, id);
     expect((await ledgerStatus(client, id)).operators).toBeNull();
+    expect(await detailsOf(client, id)).toContain('operators: anyone (the ledger was created without `--operators`)');
     const forced = { taskQueue: worker.taskQueue, force: true, actor: 'mallory' };
     expect((await createLedger(client, id, { maxTokens: 5_000 }, forced)).limits).toEqual({ maxTokens: 5_000 });
     expect((await resolveLedger(client, id, { release: true, actor: 'mallory' })).resolution.actor).toBe('mallory');
