@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -358,6 +359,54 @@ describe('the installed worker: the in-task CLI and tracing', () => {
     } finally {
       worker.kill('SIGINT');
       collector.close();
+    }
+  }, 240_000);
+});
+
+describe('the installed MCP server, driven by the official MCP SDK client', () => {
+  it('`teamrun mcp` over stdio lists its tools, starts a run and follows it to `succeeded`', async () => {
+    const queue = uniqueQueue('package-mcp');
+    const teamrun = path.join(project, 'node_modules', '.bin', 'teamrun');
+    // An MCP client passes the server only the environment it is configured with: say where Temporal is.
+    const env = { PATH: process.env.PATH!, TEMPORAL_ADDRESS: temporalAddress(), TEAMRUN_TASK_QUEUE: queue };
+    const { worker, output } = await startWorker(process.execPath, [teamrun, 'worker'], project, env, 'worker ready');
+    // The SDK as the consumer project resolves it (the one the package installed beside itself).
+    const consumerRequire = createRequire(path.join(project, 'package.json'));
+    const { Client } = consumerRequire(
+      '@modelcontextprotocol/sdk/client/index.js',
+    ) as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = consumerRequire(
+      '@modelcontextprotocol/sdk/client/stdio.js',
+    ) as typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+    const client = new Client({ name: 'package-test', version: '1' });
+    try {
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [teamrun, 'mcp', '--actor', 'alice'], env }),
+      );
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['start_run', 'run_status', 'interrupt_task', 'adjudicate']));
+      const plan = {
+        name: 'package-mcp',
+        governance: { operators: ['alice'] },
+        tasks: [
+          { key: 'hello', executor: { kind: 'shell', command: 'echo hello' } },
+          { key: 'after', dependsOn: ['hello'], executor: { kind: 'noop' } },
+        ],
+      };
+      const started = await client.callTool({ name: 'start_run', arguments: { plan } });
+      expect(started.isError ?? false).toBe(false);
+      const { runId } = started.structuredContent as { runId: string };
+      let status: { state: string; cursor: string; stats: { succeeded: number } } | undefined;
+      for (let look = 0; look < 10 && status?.state !== 'succeeded'; look++) {
+        const args = { runId, ...(status && { cursor: status.cursor, waitMs: 10_000 }) };
+        status = (await client.callTool({ name: 'run_status', arguments: args })).structuredContent as typeof status;
+      }
+      expect(status).toMatchObject({ state: 'succeeded', stats: { succeeded: 2 } });
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nworker output:\n${output().slice(-4_000)}`);
+    } finally {
+      await client.close();
+      worker.kill('SIGINT');
     }
   }, 240_000);
 });
