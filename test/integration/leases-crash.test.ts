@@ -89,8 +89,10 @@ describe('leases when a worker process dies, stops or runs long (real worker pro
     const recoveredMs = attempts[1].startedAt! - killedAt;
     report(`kill -9 -> next attempt started: ${recoveredMs} ms (lease TTL ${TTL_MS} ms)`);
     expect(recoveredMs).toBeGreaterThanOrEqual(TTL_MS - 1_000);
-    // Plus the sticky timeout (2.5 s): the killed worker held the run, and its workflow task waits there first.
-    expect(recoveredMs).toBeLessThan(TTL_MS + 10_000);
+    // Plus the sticky timeout (2.5 s): the killed worker held the run, and its workflow task waits there first; on a
+    // loaded machine, seconds more (11.1 s was seen beside a CPU hog). Without the lease the attempt would wait for
+    // its own start-to-close timeout (30 days for a shell task without one): the bound only tells the two apart.
+    expect(recoveredMs).toBeLessThan(TTL_MS + 30_000);
   });
 
   it('sends the task of a killed worker to adjudication when onLeaseLost is "adjudicate", and nothing re-runs it', async () => {

@@ -87,7 +87,9 @@ describe('a shared ledger when a worker process dies (shared dev server)', () =>
     await waitFor('the slot to be freed', async () => (await ledgerStatus(client, ledger)).inFlight === 0, 20_000);
     const freedAfterMs = Date.now() - killedAt;
     if (process.env.TEAMRUN_TEST_FIGURES) console.log(`ledger slot freed ${freedAfterMs} ms after kill -9`);
-    expect(freedAfterMs).toBeLessThan(SLOT_LEASE_MS + 2_000);
+    // Freed by the slot's lease running out (counted as expired below), not by anything later; the margin is for a
+    // loaded machine's timers and the polling above.
+    expect(freedAfterMs).toBeLessThan(SLOT_LEASE_MS + 8_000);
     expect((await ledgerStatus(client, ledger)).counters.expired).toBe(1);
 
     // The freed slot serves the next run at once.
