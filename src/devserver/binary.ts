@@ -24,7 +24,7 @@ function executable(file: string): boolean {
   }
 }
 
-function onPath(name: string): string | null {
+export function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const file = path.join(dir, name);
     if (dir && executable(file)) return file;

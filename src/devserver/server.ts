@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_TYPES } from '../workflows/search-attributes';
-import { findTemporalBinary } from './binary';
+import { findTemporalBinary, onPath } from './binary';
 import { ensurePrivateDir, ensurePrivateFile, restrictDatabase, withPrivateUmask } from './private';
 
 export interface DevServerOptions {
@@ -32,6 +32,11 @@ export interface DevServerOptions {
   uiCodecEndpoint?: string;
   /** More `temporal server start-dev` flags (e.g. `--metrics-port`, `--dynamic-config-value`). */
   extraArgs?: string[];
+  /**
+   * Stop the server when this process dies, even by SIGKILL (Linux: util-linux's `setpriv --pdeathsig`;
+   * elsewhere, or without setpriv, it is left running as before). For test runs, whose server nobody reuses.
+   */
+  stopWithParent?: boolean;
 }
 
 export interface DevServer {
@@ -92,8 +97,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.extraArgs ?? []),
   ];
   const log = openSync(logFile, 'a');
+  const [command, commandArgs] = withParentGuard(binary, args, options.stopWithParent ?? false);
   const child = withPrivateUmask(() =>
-    spawn(binary, args, { stdio: ['ignore', log, log], detached: options.detached ?? false }),
+    spawn(command, commandArgs, { stdio: ['ignore', log, log], detached: options.detached ?? false }),
   );
   // Set by the 'exit' listener; the cast keeps TypeScript from narrowing it to null for good below.
   let exited = null as string | null;
@@ -127,6 +133,16 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     process: child,
     stop: () => stopProcess(child),
   };
+}
+
+/**
+ * The command that runs `binary` and is sent SIGTERM when this process dies. setpriv execs the binary in its own
+ * place, so the child's pid is the server's. The kernel ties the signal to the thread that spawned: Node spawns
+ * from its main thread, which lives as long as the process.
+ */
+function withParentGuard(binary: string, args: string[], guard: boolean): [string, string[]] {
+  const setpriv = guard && process.platform === 'linux' ? onPath('setpriv') : null;
+  return setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', binary, ...args]] : [binary, args];
 }
 
 async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {

@@ -40,7 +40,9 @@ async function startWithRetry(binary: string, workDir: string, tries = 3): Promi
   for (let attempt = 1; ; attempt++) {
     try {
       const port = await freePort();
-      return await startDevServer({ binary, port, dbFile: path.join(workDir, `dev-${attempt}.db`), headless: true });
+      const dbFile = path.join(workDir, `dev-${attempt}.db`);
+      // A test run killed outright (a timeout's SIGKILL) takes its server with it instead of leaving it running.
+      return await startDevServer({ binary, port, dbFile, headless: true, stopWithParent: true });
     } catch (err) {
       if (attempt >= tries) throw err;
     }

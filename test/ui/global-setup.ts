@@ -31,7 +31,8 @@ export async function setup(project: TestProject): Promise<void> {
   ]);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
-  server = await startDevServer({ binary, port, uiPort, dbFile: path.join(dir, 'dev.db'), headless: false });
+  const dbFile = path.join(dir, 'dev.db');
+  server = await startDevServer({ binary, port, uiPort, dbFile, headless: false, stopWithParent: true });
   await waitForUi(server.uiUrl!);
   project.provide('temporalAddress', server.address);
   project.provide('temporalBinary', binary);
