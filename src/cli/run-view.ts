@@ -39,9 +39,12 @@ export interface RunOverview {
 /**
  * A query answers with the workflow's clock as of its last task, which stands still while
  * nothing happens in the run; the wall time used is the one figure that moves on regardless.
+ * It moves on to when the query was sent, not when its answer came: on a busy worker the answer
+ * can come after the run ended, and the run's own figure (its clock when it ended) would then be
+ * smaller than the one shown while it ran.
  */
-function withWallNow(status: RunStatusView): RunStatusView['budget'] {
-  const wallMs = Math.max(status.budget.used.wallMs, Date.now() - status.startedAt);
+function withWallNow(status: RunStatusView, askedAt: number): RunStatusView['budget'] {
+  const wallMs = Math.max(status.budget.used.wallMs, askedAt - status.startedAt);
   return { ...status.budget, used: { ...status.budget.used, wallMs } };
 }
 
@@ -73,6 +76,7 @@ export class RunReader {
     const name = description.typedSearchAttributes.get(TeamName) ?? null;
     if (description.status.name === 'RUNNING') {
       await this.throwIfStuck(description);
+      const askedAt = Date.now();
       const [status, adjudications] = await this.query(description.taskQueue, () =>
         Promise.all([this.handle.query(statusQuery), this.handle.query(adjudicationsQuery)]),
       );
@@ -83,7 +87,7 @@ export class RunReader {
         state: status.state,
         failure: null,
         stats: status.stats,
-        budget: withWallNow(status),
+        budget: withWallNow(status, askedAt),
         executions: status.executions,
         maxConcurrent: status.maxConcurrent,
         pendingAdjudications: adjudications.filter((a) => a.decision === null),
