@@ -6,6 +6,7 @@ import {
   log,
   patched,
   proxyActivities,
+  TimeoutFailure,
   uuid4,
 } from '@temporalio/workflow';
 import {
@@ -180,9 +181,12 @@ export class RunLedger implements LedgerExtensions {
    */
   async extend(attemptId: string, extension: Reservation): Promise<{ reason: string; message: string } | null> {
     if (!patched(LEDGER_EXTENSIONS)) return null;
+    // A ledger many attempts ask at once answers late: the server takes 10 updates in flight per workflow and the
+    // client retries the rest with a backoff, ~10 s under load. Each try may wait that out; all of them stay inside
+    // the 60 s the attempt's gateway waits for the run's verdict.
     const { ledgerExtend } = proxyActivities<LedgerActivities>({
-      startToCloseTimeout: '10s',
-      scheduleToCloseTimeout: '30s',
+      startToCloseTimeout: '25s',
+      scheduleToCloseTimeout: '50s',
       heartbeatTimeout: '5s',
       retry: {
         initialInterval: '200ms',
@@ -197,7 +201,7 @@ export class RunLedger implements LedgerExtensions {
       const refused = refusalOf(err);
       if (refused)
         return { reason: ledgerBudgetReason(refused.reason) ?? `ledger-${refused.reason}`, message: refused.message };
-      return { reason: 'ledger-unreachable', message: `ledger ${this.id} could not be asked: ${String(err)}` };
+      return { reason: 'ledger-unreachable', message: `ledger ${this.id} could not be asked: ${failureChain(err)}` };
     }
     const held = this.extended.get(attemptId) ?? { tokens: 0, usd: 0 };
     this.extended.set(attemptId, { tokens: held.tokens + extension.tokens, usd: held.usd + extension.usd });
@@ -264,4 +268,16 @@ export interface LedgerExtensions {
     attemptId: string,
     extension: { tokens: number; usd: number },
   ): Promise<{ reason: string; message: string } | null>;
+}
+
+/**
+ * What Temporal said, down its cause chain: "Activity task timed out" alone does not say which timeout ran out,
+ * nor what the last try met (a heartbeat timeout under a busy worker, a ledger that refused updates).
+ */
+function failureChain(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err; e instanceof Error && parts.length < 4; e = e.cause) {
+    parts.push(e instanceof TimeoutFailure ? `${e.message} (${e.timeoutType})` : e.message);
+  }
+  return parts.length ? parts.join(': ') : String(err);
 }
