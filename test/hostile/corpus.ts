@@ -4,7 +4,7 @@ import type { TeamPlanInput } from '../../src/plan/schema';
 import { startRun, temporalAddress, type TestWorker } from '../helpers/env';
 
 /**
- * Workflow-task failures the server records when a close command (continue-as-new) meets events
+ * Workflow-task failures the server records when a close command (completion, continue-as-new) meets events
  * that arrived meanwhile (UNHANDLED_COMMAND, FORCE_CLOSE_COMMAND): Temporal's protocol for "see
  * the new signals first", replayed at once, not a failure of workflow code. Counted apart.
  */

@@ -80,12 +80,6 @@ export async function attemptReports(handle: WorkflowHandle): Promise<AttemptRep
   return reports;
 }
 
-/** Workflow-task failures in a run's history: a hostile input must never cause one. */
-export async function workflowTaskFailures(handle: WorkflowHandle): Promise<number> {
-  const history = await handle.fetchHistory();
-  return (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
-}
-
 const exec = promisify(execFile);
 
 /** `temporal workflow show -o json`: the run's whole history as an operator reads it. */

@@ -5,7 +5,8 @@ import { spawnWorkerProcess, startRun, testConfig, uniqueQueue, waitFor } from '
 import { historyAttempts } from '../helpers/history';
 import { alive } from '../helpers/processes';
 import { runForTest, workerForTest } from '../helpers/scenario';
-import { attemptReports, pidsIn, tempDir, workflowTaskFailures } from './executors-helpers';
+import { workflowTaskFailures } from './corpus';
+import { attemptReports, pidsIn, tempDir } from './executors-helpers';
 
 /** Whether this machine lets a worker create a cgroup v2 group (root, or a delegated subtree), asked the way the worker asks. */
 function cgroupsWork(): boolean {
@@ -226,7 +227,9 @@ describe('containment past what the process tree can see', () => {
       `lease lost: resumed worker ended the child and the setsid daemon ${Date.now() - resumed} ms after SIGCONT`,
     );
     await handle.result();
-    expect(await workflowTaskFailures(handle)).toBe(0);
+    // Named with its cause, should there be one. The server's UNHANDLED_COMMAND, for a completion that met an event
+    // arriving meanwhile (seen once in a loaded CI run), is Temporal's protocol, not a failure of workflow code.
+    expect(await workflowTaskFailures(handle)).toEqual([]);
     expect(worker.child.exitCode).toBeNull();
   });
 });
