@@ -16,6 +16,7 @@ import {
   type LedgerRefusalDetails,
 } from './activity-interface';
 import { TeamrunError } from '../errors';
+import { clip, RUN_LIMITS } from '../team/bounds';
 import { ledgerBudgetReason } from './limits';
 import type { AttemptOutcome, BudgetReason, Claim, Reservation } from '../team/types';
 
@@ -182,8 +183,8 @@ export class RunLedger implements LedgerExtensions {
   async extend(attemptId: string, extension: Reservation): Promise<{ reason: string; message: string } | null> {
     if (!patched(LEDGER_EXTENSIONS)) return null;
     // A ledger many attempts ask at once answers late: the server takes 10 updates in flight per workflow and the
-    // client retries the rest with a backoff, ~10 s under load. Each try may wait that out; all of them stay inside
-    // the 60 s the attempt's gateway waits for the run's verdict.
+    // client retries the rest with a backoff; under load a try then outlasted a 10 s start-to-close. Each try may
+    // wait 25 s; all of them stay inside the 60 s the attempt's gateway waits for the run's verdict.
     const { ledgerExtend } = proxyActivities<LedgerActivities>({
       startToCloseTimeout: '25s',
       scheduleToCloseTimeout: '50s',
@@ -279,5 +280,6 @@ function failureChain(err: unknown): string {
   for (let e: unknown = err; e instanceof Error && parts.length < 4; e = e.cause) {
     parts.push(e instanceof TimeoutFailure ? `${e.message} (${e.timeoutType})` : e.message);
   }
-  return parts.length ? parts.join(': ') : String(err);
+  // Server and SDK text, bounded like a task's lastError: it reaches the update's outcome and the adjudication.
+  return clip(parts.length ? parts.join(': ') : String(err), RUN_LIMITS.errorChars);
 }

@@ -4,23 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { temporalBinary, waitFor } from '../helpers/env';
+import { alive } from '../helpers/processes';
 
 const root = path.resolve(__dirname, '..', '..');
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * A process that starts a dev server the way the test runs' global setup does, prints the server's pid, and
- * stays; the test then kills it with SIGKILL, as a timeout kills a hung test run.
+ * stays; `killOwner` kills it with SIGKILL, as a timeout kills a hung test run.
  */
-async function serverOwnerKilled(stopWithParent: boolean): Promise<number> {
+async function serverOwner(stopWithParent: boolean): Promise<{ pid: number; killOwner: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-devserver-parent-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const script = `(async () => {
@@ -53,18 +45,22 @@ async function serverOwnerKilled(stopWithParent: boolean): Promise<number> {
   );
   onTestFinished(() => void (alive(pid) && process.kill(pid, 'SIGKILL')));
   expect(alive(pid)).toBe(true);
-  owner.kill('SIGKILL');
-  await new Promise((resolve) => owner.once('exit', resolve));
-  return pid;
+  const killOwner = async () => {
+    const exited = new Promise((resolve) => owner.once('exit', resolve));
+    owner.kill('SIGKILL');
+    await exited;
+  };
+  return { pid, killOwner };
 }
 
 describe('a dev server started with stopWithParent', () => {
   it('goes when the process that started it is killed with SIGKILL; without the option it stays', async () => {
-    const guarded = await serverOwnerKilled(true);
-    await waitFor('the guarded server to stop', () => !alive(guarded), 20_000, 100);
-    const unguarded = await serverOwnerKilled(false);
-    // What a killed test run used to leave behind: the server, still running, its owner gone.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(alive(unguarded)).toBe(true);
+    const guarded = await serverOwner(true);
+    const unguarded = await serverOwner(false);
+    await Promise.all([guarded.killOwner(), unguarded.killOwner()]);
+    await waitFor('the guarded server to stop', () => !alive(guarded.pid), 20_000, 100);
+    // Both owners died at once; by the time the guarded server is gone, the other is what a killed test run used
+    // to leave behind: the server, still running, its owner gone.
+    expect(alive(unguarded.pid)).toBe(true);
   }, 120_000);
 });

@@ -394,7 +394,8 @@ describe('the installed MCP server, driven by the official MCP SDK client', () =
         ],
       };
       const started = await client.callTool({ name: 'start_run', arguments: { plan } });
-      expect(started.isError ?? false).toBe(false);
+      // A refusal's reason is its text content: shown if it is one.
+      expect(started.isError ?? false, JSON.stringify(started.content)).toBe(false);
       const { runId } = started.structuredContent as { runId: string };
       let status: { state: string; cursor: string; stats: { succeeded: number } } | undefined;
       for (let look = 0; look < 10 && status?.state !== 'succeeded'; look++) {
