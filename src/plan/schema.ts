@@ -172,7 +172,8 @@ export const AgentCliSpecSchema = z
     model: z.string().min(1).max(200).optional(),
     args: z.array(z.string().max(1_024)).max(64).optional(),
     timeoutMs: durationMs.min(1).optional(),
-    worktree: z.boolean().optional(),
+    // true: a git worktree of cwd per attempt, at HEAD; 'continue': at the task's last attempt's branch.
+    worktree: z.union([z.boolean(), z.literal('continue')]).optional(),
   })
   .strict();
 export type AgentCliSpec = z.infer<typeof AgentCliSpecSchema>;

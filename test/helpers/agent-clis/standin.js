@@ -2,6 +2,8 @@
 // events the calling stand-in builds, one JSON object a line, with a pause between them.
 // Scenarios (a word in the prompt): "spend" (many costly turns, slowly), "hang" (waits for a
 // signal after its first turn), "fail" (an error result); anything else a short successful run.
+// "[write]" in the prompt: it first appends the prompt's first line to standin-change.txt in its cwd;
+// "[flaky]": it fails (as "fail") when that file was not there before it wrote.
 // On SIGINT a stand-in writes its session state to $STANDIN_STATE_DIR/<session>.json and exits.
 'use strict';
 const fs = require('node:fs');
@@ -31,7 +33,11 @@ function write(name, value) {
 async function run(cli) {
   const argv = process.argv.slice(2);
   const text = prompt(argv);
-  const scenario = ['spend', 'hang', 'fail'].find((s) => text.includes(s)) ?? 'ok';
+  const change = path.join(process.cwd(), 'standin-change.txt');
+  const existed = fs.existsSync(change);
+  if (text.includes('[write]')) fs.appendFileSync(change, `${text.split('\n')[0]}\n`);
+  const flakyFails = text.includes('[flaky]') && !existed;
+  const scenario = flakyFails ? 'fail' : (['spend', 'hang', 'fail'].find((s) => text.includes(s)) ?? 'ok');
   const resume = argv.includes('--resume')
     ? argv[argv.indexOf('--resume') + 1]
     : argv.includes('resume')

@@ -12,7 +12,7 @@ import { gemini } from './gemini';
 import { CliProgress } from './progress';
 import { SessionStore } from './sessions';
 import { runCli, type CliExit } from './stream';
-import { addWorktree, removeWorktree } from './worktree';
+import { AttemptWorktree } from './worktree';
 
 /** Each CLI's adapter, by the name a plan gives it; `reportsCost`: its result carries the run's total cost. */
 const ADAPTERS: Record<AgentCliSpec['cli'], { adapter: CliAdapter; reportsCost: boolean }> = {
@@ -29,15 +29,17 @@ const MAX_PROMPT_BYTES = 120 * 1024;
  * JSON mode, contained as a shell task is and with its environment (so `teamrun send` and
  * `teamrun add-tasks` work inside it). Its stream is read as it comes: each turn's usage is
  * charged to the run at once, turns and tool calls become `agent:turn` / `agent:tool` events, and
- * its final result the task's output `{ content, sessionId?, worktree? }` (docs/agent-clis.md).
+ * its final result the task's output `{ content, sessionId?, worktree?, branch?, commit?, ... }`
+ * (docs/agent-clis.md). With `worktree`, what the agent changed is committed to a branch of the
+ * attempt's own before its directory is removed, whatever the end.
  */
 export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, ctx) => {
   const cli = configOf(spec, ctx);
   const { adapter, reportsCost } = ADAPTERS[spec.cli];
   const prompt = withInbox(spec.prompt, ctx.inbox);
   const base = resolveCwd(spec.cwd, ctx.config.worker.shell) ?? process.cwd();
-  const worktree = spec.worktree ? await addWorktree(base, ctx) : undefined;
-  const cwd = worktree ?? base;
+  const worktree = spec.worktree ? await AttemptWorktree.open(base, ctx, spec.worktree === 'continue') : undefined;
+  const cwd = worktree?.dir ?? base;
   const inputs = writeInputs(ctx.dependencyOutputs, ctx.config.worker.shell.inlineInputsMaxBytes, ctx.inbox);
   try {
     const sessions = new SessionStore(ctx, spec.cli);
@@ -47,10 +49,11 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
     const env = shellEnvironment(undefined, ctx, { ...inputs.env, ...cliEnv(spec.cli, cli, ctx) });
     const progress = new CliProgress(ctx, spec.cli, reportsCost, (id) => sessions.save(id, cwd));
     const exit = await stream(spec, ctx, { cli, adapter, invocation, cwd, env, progress });
+    await worktree?.keep(ctx);
     const output = {
       content: progress.content,
       ...(progress.sessionId ? { sessionId: progress.sessionId } : {}),
-      ...(worktree ? { worktree } : {}),
+      ...(worktree ? await worktree.output(cli.keepWorktrees) : {}),
     };
     const result: ExecutorResult = {
       output,
@@ -63,7 +66,7 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
     return result;
   } finally {
     inputs.remove();
-    if (worktree && !cli.keepWorktrees) await removeWorktree(base, worktree);
+    await worktree?.close(ctx, cli.keepWorktrees);
   }
 });
 
