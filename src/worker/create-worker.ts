@@ -11,6 +11,7 @@ import { workerRedactor, workerSecrets } from '../activities/secrets';
 import { workerTools, type CustomTool, type WorkerTools } from '../activities/tools';
 import { createLedgerActivities } from '../ledger/activities';
 import { executorRegistry, type Executor } from '../activities/executors';
+import { resolveWorkerCommands } from '../config/commands';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
 import { dataConverterFor } from '../codec';
@@ -60,7 +61,9 @@ export function workflowsPath(): string {
 
 /** A Temporal worker that runs `teamRun` workflows and their `runTask` attempts. */
 export async function createWorker(options: CreateWorkerOptions = {}): Promise<Worker> {
-  const config = options.config ?? loadConfig();
+  const env = options.env ?? process.env;
+  // Before anything starts: a CLI or MCP server command that is not there stops the worker here, naming its key.
+  const config = resolveWorkerCommands(options.config ?? loadConfig(), env);
   const connection = options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
   // With `codec:` set, every payload this worker writes is encrypted, and its ledger client's and gateway's too.
@@ -71,7 +74,6 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts),
   // and its runs ask there whether a request came from one of its attempts (attempt-gateway.ts).
   const queue = stopQueueName(taskQueue, identity);
-  const env = options.env ?? process.env;
   // Before anything starts: a custom tool's bad name or an MCP header's missing variable stops the worker here.
   const tools = workerTools({ config, env, tools: options.tools, redactor: workerRedactor(config, env) });
   const gateway = await AttemptGateway.start({ client, queue, secrets: workerSecrets(config, env) });
