@@ -1,6 +1,7 @@
 /**
  * `worker.mcpServers`: the MCP servers whose tools this worker's agents may call, in the shape MCP
- * clients already use. A stdio server is a command the worker starts for each attempt; a Streamable
+ * clients already use. A stdio server is a command the worker starts for each attempt (or once for
+ * all of them, with `shared: true`); a Streamable
  * HTTP server is a URL the worker's attempts share, its header values read from the worker's
  * environment by name (never written in the config, so never in a run's history).
  */
@@ -42,6 +43,8 @@ const McpStdioServerSchema = z
       'must be a variable name',
     ).optional(),
     cwd: z.string().min(1).max(MCP_CONFIG_LIMITS.argBytes).optional(),
+    // One process for all the worker's attempts (a server safe to share), instead of one per attempt.
+    shared: z.boolean().optional(),
   })
   .strict();
 

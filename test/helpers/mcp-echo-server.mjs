@@ -1,10 +1,16 @@
 // A tiny stdio MCP server for the tool tests, made with the SDK's McpServer: `echo` answers with
 // the `_meta` its request carried and the environment it was started with, `crash` exits during
-// the call, `slow` answers after a while (or when cancelled).
+// the call, `slow` answers after a while (or when cancelled). With MCP_STARTS_DIR set, it writes
+// started-<pid> there when it starts, and slow-<pid> when a `slow` call begins.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 
+const marks = process.env.MCP_STARTS_DIR;
+const mark = (name) => marks && writeFileSync(path.join(marks, `${name}-${process.pid}`), `${process.pid}\n`);
+mark('started');
 const server = new McpServer({ name: 'echo', version: '1.0.0' });
 server.registerTool(
   'echo',
@@ -28,6 +34,7 @@ server.registerTool('fail', { description: 'Answers with an error result' }, asy
   isError: true,
 }));
 server.registerTool('slow', { inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
+  mark('slow');
   await new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
     extra.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()));

@@ -11,6 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHttpServer, McpStdioServer } from '../../config/mcp-servers';
 import { boundedText, mcpResultText } from './content';
+import { guardedCommand } from './mcp-guard';
 import type { ToolCallResult } from './types';
 
 export const MCP_LIMITS = {
@@ -36,17 +37,28 @@ export class McpConnection {
   private stderrTail = '';
   private closed = false;
 
+  private shared = false;
+
   private constructor(
     readonly server: string,
     private readonly transport: (stderr: (chunk: string) => void) => Transport,
   ) {}
 
-  /** A stdio server, started on first use with exactly `env` (the caller's allowlist). */
+  /** Shared by the worker's attempts: opened again after any number of breaks (the calls in flight still fail). */
+  sharedByWorker(): this {
+    this.shared = true;
+    return this;
+  }
+
+  /**
+   * A stdio server, started on first use with exactly `env` (the caller's allowlist), under the
+   * guard that ends its process group with it and with the worker (mcp-guard.ts). A server the
+   * worker's attempts share is started again whenever it broke, with no bound on the opens.
+   */
   static stdio(server: string, spec: McpStdioServer, env: Record<string, string>): McpConnection {
     return new McpConnection(server, (stderr) => {
       const transport = new StdioClientTransport({
-        command: spec.command,
-        args: spec.args ?? [],
+        ...guardedCommand(spec.command, spec.args ?? []),
         env,
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         // Piped, never inherited: the worker's log is not the server's, and its tail explains a death.
@@ -123,7 +135,7 @@ export class McpConnection {
 
   private async open(signal: AbortSignal): Promise<Client> {
     if (this.closed) throw new Error(`MCP server "${this.server}" is closed`);
-    if (this.opens >= MCP_LIMITS.opens) {
+    if (this.opens >= MCP_LIMITS.opens && !this.shared) {
       throw new Error(
         `MCP server "${this.server}" broke ${this.opens} times; it is not started again for this attempt` +
           this.lastWords(),

@@ -2,8 +2,9 @@
  * The worker's tools, opened for each attempt (the `ToolboxFactory` an agent's executor gets):
  * its MCP servers (`worker.mcpServers`) and its custom tools (`createWorker({ tools })`). A stdio
  * server is started for the attempt that uses it, with that attempt's `TEAMRUN_*` variables and
- * none of the worker's other variables beyond PATH, HOME, LANG, LC_*, TMPDIR and TZ; HTTP servers
- * are shared by the worker's attempts. Every call carries the attempt's fencing token.
+ * none of the worker's other variables beyond PATH, HOME, LANG, LC_*, TMPDIR and TZ; HTTP servers,
+ * and stdio servers set `shared: true` (started once, on first use, without any attempt's
+ * variables), are shared by the worker's attempts. Every call carries the attempt's fencing token.
  */
 import type { TeamrunConfig } from '../../config/config';
 import { ConfigError } from '../../config/errors';
@@ -38,9 +39,15 @@ export function workerTools(options: {
   const servers = config.worker.mcpServers;
   const custom = new Map(Object.entries(options.tools ?? {}));
   for (const name of custom.keys()) checkCustomName(name, servers);
+  const passes = globMatcher(BASE_ENV);
+  const base: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && passes(name)) base[name] = value;
   const shared = new Map<string, McpConnection>();
   for (const [server, spec] of Object.entries(servers)) {
-    if (!isHttpServer(spec)) continue;
+    if (!isHttpServer(spec)) {
+      if (spec.shared) shared.set(server, McpConnection.stdio(server, spec, { ...base, ...spec.env }).sharedByWorker());
+      continue;
+    }
     const headers: Record<string, string> = {};
     for (const [header, variable] of Object.entries(spec.headersEnv ?? {})) {
       const value = env[variable];
@@ -54,9 +61,6 @@ export function workerTools(options: {
     }
     shared.set(server, McpConnection.http(server, spec, headers));
   }
-  const passes = globMatcher(BASE_ENV);
-  const base: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && passes(name)) base[name] = value;
   const sources: WorkerToolSources = {
     config,
     custom,
