@@ -23,6 +23,7 @@ import type { OpenedAttempt } from './attempt-gateway';
 import { AttemptBudget, BUDGET_EXCEEDED } from './live-budget';
 import { priceUsage } from './pricing';
 import type { Redactor } from './redact';
+import { STALLED, StallWatch, stallMessage, type Stall } from './stall-watch';
 import type { ToolboxFactory } from './tools/types';
 
 /** What an attempt's reports need from its worker. */
@@ -48,6 +49,8 @@ export class LiveAttempt {
   private letGo: (() => void) | null = null;
   /** The attempt's live reservation, when its run counts spend and the gateway can reach the run. */
   readonly budget?: AttemptBudget;
+  /** The attempt's stall watch, when its task sets `stallAfterMs`: no step for that long stops it. */
+  readonly stall?: StallWatch;
 
   constructor(
     readonly input: RunTaskInput,
@@ -69,6 +72,12 @@ export class LiveAttempt {
       );
       gate.attachBudget(this.budget);
     }
+    if (input.stallAfterMs !== undefined) {
+      this.stall = new StallWatch(input.stallAfterMs, (stall) =>
+        this.stop.abort(new Error(`${STALLED}: ${stallMessage(stall)}`)),
+      );
+    }
+    const moved = (step: string) => this.stall?.moved(step);
     // Called on the next microtask so that an executor throwing at once still settles `ended`.
     this.ended = Promise.resolve()
       .then(() =>
@@ -85,7 +94,9 @@ export class LiveAttempt {
           allowSpawn: input.allowSpawn === true,
           progress: (details) => {
             this.progress = details;
+            this.stall?.progressed();
           },
+          moved,
           config: reporting.config,
           env,
           redactor: reporting.redactor,
@@ -98,7 +109,8 @@ export class LiveAttempt {
       .then(
         (result): Ended => ({ ok: true, result }),
         (error: unknown): Ended => ({ ok: false, error }),
-      );
+      )
+      .finally(() => this.stall?.end());
   }
 
   /**
@@ -161,6 +173,9 @@ export async function attend(
     // Refused more budget: stopped on the worker, and a failure for good whatever the executor returned.
     if (live.budget?.refusal)
       throw budgetExceeded(live.budget, evidence(ended.ok ? ended.result : asReported(ended.error)));
+    // No step for its stallAfterMs: stopped on the worker like an interrupt, and adjudicated whatever it returned.
+    if (live.stall?.stalled)
+      throw stalledFailure(live.stall.stalled, redactor, evidence(ended.ok ? ended.result : asReported(ended.error)));
     if (!ended.ok) {
       const err = ended.error;
       if (live.stop.signal.aborted)
@@ -197,6 +212,16 @@ function budgetExceeded(budget: AttemptBudget, evidence: AttemptEvidence): Appli
       (refusal?.message ? `; ${refusal.message.slice(0, 300)}` : ''),
     nonRetryable: true,
     details: [{ ...evidence, ...(usage ? { usage } : {}) }],
+  });
+}
+
+/** The failure of an attempt that made no step for its stallAfterMs: not retried, adjudicated `TEAM_TASK_STALLED`. */
+function stalledFailure(stall: Stall, redactor: Redactor, evidence: AttemptEvidence): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: STALLED,
+    message: redactor.text(stallMessage(stall)),
+    nonRetryable: true,
+    details: [evidence],
   });
 }
 

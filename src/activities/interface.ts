@@ -28,6 +28,8 @@ export interface RunTaskInput extends AttemptIdentity {
   inbox?: MailMessage[];
   /** The task may add tasks (the plan's `allowSpawn`). */
   allowSpawn?: boolean;
+  /** Past this long without a step the worker stops the attempt as stalled (`TEAM_TASK_STALLED`); absent: never. */
+  stallAfterMs?: number;
   /** Heartbeat pace (the lease's; none before the first). Absent: derived from the heartbeat timeout. */
   heartbeatEveryMs?: number;
   /** Past this long, the attempt tells its run which worker queue reaches it (`attemptRunning`). */

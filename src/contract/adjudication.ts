@@ -17,7 +17,9 @@ export type AdjudicationCode =
   | 'TEAM_TASK_APPROVAL_REQUIRED'
   | 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED'
   /** The attempt was refused more budget while it ran (a usage report or `teamrun reserve` past its grant). */
-  | 'TEAM_TASK_BUDGET_EXCEEDED';
+  | 'TEAM_TASK_BUDGET_EXCEEDED'
+  /** The attempt made no step for its `stallAfterMs` (docs/leases.md#stalls): stopped on its worker. */
+  | 'TEAM_TASK_STALLED';
 
 export interface AdjudicationDecision {
   decisionId: string;

@@ -23,6 +23,8 @@ export type RunEventType =
   | 'task:adjudication-required'
   | 'task:adjudicated'
   | 'task:added'
+  /** An attempt made no step for its `stallAfterMs` and was stopped: `{ key, fencingToken, reason }`. */
+  | 'task:stalled'
   | 'lease:expired'
   | 'lease:changed'
   | 'lease:released'

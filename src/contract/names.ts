@@ -33,6 +33,8 @@ export type FailureType =
   | 'TeamInvalidUsage'
   /** The run refused the attempt more budget while it ran: it was stopped, and goes to adjudication. */
   | 'TEAM_TASK_BUDGET_EXCEEDED'
+  /** The attempt made no step for its `stallAfterMs`: its worker stopped it, and it goes to adjudication. */
+  | 'TEAM_TASK_STALLED'
   | 'TeamShellFailed'
   | 'TeamShellTooBig'
   | 'TeamShellBadCwd'

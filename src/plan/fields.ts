@@ -10,6 +10,12 @@ export const durationMs = z
   .nonnegative()
   .max(MAX_TIMEOUT_MS, `at most ${MAX_TIMEOUT_MS} ms (2^31-1, about 24.8 days): timers fire at once past it`);
 
+/**
+ * How long an attempt may go without a step (a model or tool step, a CLI's stream event, a shell's output)
+ * before it is stopped as stalled: at least a second (the watch looks a few times a second), at most Temporal's bound.
+ */
+export const StallAfterMsSchema = durationMs.min(1_000, 'at least 1000 ms: the watch looks a few times a second');
+
 export const ChatMessageSchema = z
   .object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })
   .strict();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentSpecSchema } from './agent';
 import { jsonBytes } from './bytes';
-import { ChatMessageSchema, MAX_TIMEOUT_MS, durationMs, onePromptOrMessages } from './fields';
+import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, onePromptOrMessages } from './fields';
 
 export { jsonBytes, MAX_TIMEOUT_MS };
 import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
@@ -310,6 +310,8 @@ export const TaskSchema = z
     onLeaseLost: z.enum(['retry', 'adjudicate']).default('retry'),
     /** May this task add tasks to its run (`::teamrun-tasks::`, `teamrun add-tasks`, an llm answer's `tasks`)? */
     allowSpawn: z.boolean().optional(),
+    /** No step of an attempt for this long stops it: `TEAM_TASK_STALLED` (docs/leases.md#stalls). */
+    stallAfterMs: StallAfterMsSchema.optional(),
     executor: ExecutorSchema,
   })
   .strict();
@@ -358,6 +360,8 @@ export const TeamPlanSchema = z
       .object({ operators: z.array(OperatorNameSchema).max(PLAN_LIMITS.maxOperators).optional() })
       .strict()
       .optional(),
+    /** Every task's `stallAfterMs` unless it sets its own; absent: no stall watch. */
+    stallAfterMs: StallAfterMsSchema.optional(),
     awaitAdjudication: z.boolean().default(true),
     adjudicationTimeoutMs: durationMs.min(1).default(7 * 24 * 3600_000),
     /** Task queues `activity` tasks may target; any other is refused at validation. */

@@ -97,7 +97,13 @@ function lease(run: RunContext, i: number, reservation: Reservation, now: number
     grant: grantOf(run, reservation),
     ...(inbox.length ? { inbox } : {}),
     ...(spec.allowSpawn ? { allowSpawn: true as const } : {}),
+    ...stallOf(spec.stallAfterMs ?? run.plan.stallAfterMs),
   };
+}
+
+/** Absent unless set: an attempt's input (and its history) is as before for a task without a stall watch. */
+function stallOf(stallAfterMs: number | undefined): { stallAfterMs?: number } {
+  return stallAfterMs === undefined ? {} : { stallAfterMs };
 }
 
 /** The lease TTL and heartbeat pace of task `i`'s attempts: its own lease, or the plan's. */

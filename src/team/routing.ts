@@ -33,6 +33,8 @@ export interface RouteInput {
   nonRetryable: boolean;
   /** The attempt failed because its run refused it more budget while it ran (`TEAM_TASK_BUDGET_EXCEEDED`). */
   budgetExceeded?: boolean;
+  /** The attempt failed because its worker saw no step for its `stallAfterMs` (`TEAM_TASK_STALLED`). */
+  stalled?: boolean;
   attemptsSpent: boolean;
   onLeaseLost: 'retry' | 'adjudicate';
   acceptingWork: boolean;
@@ -52,7 +54,7 @@ export type Disposition =
   | {
       to: 'adjudication';
       code: AdjudicationCode;
-      why: 'stopped' | 'usage-unknown' | 'lease-lost' | 'released' | 'spawn-limit' | 'budget-exceeded';
+      why: 'stopped' | 'usage-unknown' | 'lease-lost' | 'released' | 'spawn-limit' | 'budget-exceeded' | 'stalled';
       because?: NoReLease;
     };
 
@@ -81,6 +83,8 @@ export function defaultStopReason(stop: StopKind, by: string | null): string {
 const ABANDONED: AdjudicationCode = 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED';
 /** Also the failure type the worker gives such an attempt (src/activities/live-budget.ts). */
 export const BUDGET_EXCEEDED_CODE: AdjudicationCode = 'TEAM_TASK_BUDGET_EXCEEDED';
+/** Also the failure type the worker gives an attempt it stopped as stalled (src/activities/stall-watch.ts). */
+export const STALLED_CODE: AdjudicationCode = 'TEAM_TASK_STALLED';
 
 export function stopKind(stop: AttemptStop | null): StopKind | null {
   if (!stop) return null;
@@ -106,6 +110,8 @@ export function route(input: RouteInput): Disposition {
   // Stopped on its worker, like an interrupt: what it did is for a human to judge, and a retry would spend again.
   if (outcome === 'failed' && input.budgetExceeded)
     return { to: 'adjudication', code: BUDGET_EXCEEDED_CODE, why: 'budget-exceeded' };
+  // Stopped on its worker for making no step: a retry would likely stall again, so a human judges.
+  if (outcome === 'failed' && input.stalled) return { to: 'adjudication', code: STALLED_CODE, why: 'stalled' };
   if (input.usageUnknown) return { to: 'adjudication', code: ABANDONED, why: 'usage-unknown' };
   if (outcome === 'lease-lost' || outcome === 'released') {
     const lost = outcome === 'lease-lost';

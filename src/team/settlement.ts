@@ -9,6 +9,7 @@ import type { RunContext } from './context';
 import { sendFromOutcome } from './messaging';
 import {
   BUDGET_EXCEEDED_CODE,
+  STALLED_CODE,
   defaultStopReason,
   neverStarted,
   route,
@@ -67,6 +68,7 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
     asksToSpawn: outcome.kind === 'completed' && outcome.tasks !== undefined,
     nonRetryable: outcome.kind === 'failed' && outcome.nonRetryable,
     budgetExceeded: outcome.kind === 'failed' && outcome.errorType === BUDGET_EXCEEDED_CODE,
+    stalled: outcome.kind === 'failed' && outcome.errorType === STALLED_CODE,
     attemptsSpent: run.attemptsSpent(i),
     onLeaseLost: run.spec(i).onLeaseLost,
     acceptingWork: run.acceptingWork,
@@ -150,6 +152,10 @@ class Settling {
         this.reLease();
         return;
       case 'adjudication':
+        if (d.why === 'stalled') {
+          const reason = clip(this.attemptError(), RUN_LIMITS.errorChars);
+          run.events.record('task:stalled', now, { key: this.task.key, fencingToken: attempt.fencingToken, reason });
+        }
         run.toAdjudication(i, d.code, attempt, now, this.adjudication(d));
         return;
       case 'add-tasks':
@@ -224,6 +230,7 @@ class Settling {
       case 'spawn-limit':
         return { reason: this.spawnMessage, usage: usage ?? null, result: evidence ?? null };
       case 'budget-exceeded':
+      case 'stalled':
         return {
           reason: clip(this.attemptError(), RUN_LIMITS.errorChars),
           usage: usage ?? null,

@@ -177,6 +177,8 @@ export interface Claim {
   inbox?: MailMessage[];
   /** The task may add tasks (`allowSpawn`); absent when it may not. */
   allowSpawn?: true;
+  /** The task's `stallAfterMs` (or the plan's); absent: no stall watch. */
+  stallAfterMs?: number;
 }
 
 /** Where an agent attempt is: what the Web UI's details show. Not in the snapshot: the next step refreshes it. */

@@ -170,6 +170,7 @@ function wholeInput(claim: Claim, workflowId: string, ledger: RunLedger | null):
     executor: claim.executor,
     dependencyOutputs: claim.dependencyOutputs,
     ...(claim.allowSpawn ? { allowSpawn: true } : {}),
+    ...(claim.stallAfterMs !== undefined ? { stallAfterMs: claim.stallAfterMs } : {}),
     ...(ledger ? { ledger: ledger.lease(claim) } : {}),
     ...(claim.inbox ? { inbox: claim.inbox } : {}),
     heartbeatEveryMs: claim.heartbeatEveryMs,
@@ -190,6 +191,7 @@ function compactInput(claim: Claim, workflowId: string, ledger: RunLedger | null
     ...(claim.title === claim.key ? {} : { title: claim.title }),
     ...(Object.keys(claim.dependencyOutputs).length ? { dependencyOutputs: claim.dependencyOutputs } : {}),
     ...(claim.allowSpawn ? { allowSpawn: true } : {}),
+    ...(claim.stallAfterMs !== undefined ? { stallAfterMs: claim.stallAfterMs } : {}),
     ...(ledger ? { ledger: ledger.lease(claim) } : {}),
     ...(claim.inbox ? { inbox: claim.inbox } : {}),
     // What the attempt may spend before it asks for more: only when a limit applies (a run with none never asks).

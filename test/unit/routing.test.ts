@@ -131,6 +131,16 @@ const rules: Array<[string, Partial<RouteInput>, Disposition]> = [
     { outcome: 'failed', nonRetryable: true, budgetExceeded: true },
     { to: 'adjudication', code: 'TEAM_TASK_BUDGET_EXCEEDED', why: 'budget-exceeded' },
   ],
+  [
+    'an attempt its worker stopped as stalled goes to adjudication, not retried, even with attempts left',
+    { outcome: 'failed', nonRetryable: true, stalled: true },
+    { to: 'adjudication', code: 'TEAM_TASK_STALLED', why: 'stalled' },
+  ],
+  [
+    'a stalled attempt a human interrupted meanwhile is adjudicated as interrupted',
+    { outcome: 'failed', nonRetryable: true, stalled: true, stop: 'interrupt' },
+    { to: 'adjudication', code: 'TEAM_TASK_HUMAN_INTERRUPTED', why: 'stopped' },
+  ],
   ['an attempt cancelled though nobody stopped it is retried', { outcome: 'cancelled' }, { to: 'retry' }],
   [
     'an attempt cancelled with its attempts spent fails the task',

@@ -175,8 +175,9 @@ function runContained(
       : undefined;
     if (ctx.signal.aborted) onAbort();
 
-    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // Any output is a step for the stall watch (a line, a usage line, a progress bar's redraw).
+    child.stdout!.on('data', (chunk: Buffer) => (ctx.moved?.('output on stdout'), stdout.push(chunk)));
+    child.stderr!.on('data', (chunk: Buffer) => (ctx.moved?.('output on stderr'), stderr.push(chunk)));
     const streamClosed = () => {
       streamsOpen--;
       finish();

@@ -26,6 +26,11 @@ export interface ExecutorContext extends AttemptIdentity {
   attemptGateway?: AttemptAccess;
   /** The attempt's reservation, live: usage is counted against it as it is reported (issue 26). */
   budget?: LiveBudget;
+  /**
+   * Tells the attempt's stall watch the work moved (`stallAfterMs`, docs/leases.md#stalls); `step` names what
+   * moved, for the adjudication of a stall. Every `progress` call counts too. Absent where nothing watches.
+   */
+  moved?(step: string): void;
   /** Records a step of an agent-like attempt as a run event (`agent:turn`, `agent:tool`). */
   emit?: (event: AttemptStepEvent) => void;
   /** The worker's tools for this attempt (agent kinds). */

@@ -151,6 +151,7 @@ async function stream(
   const processes = containProcesses(ctx);
   const { progress } = how;
   const parser = how.adapter.parser();
+  let lines = 0;
   const running = runCli({
     argv: [how.cli.command, ...how.invocation.args],
     stdin: how.invocation.stdin,
@@ -165,13 +166,17 @@ async function stream(
     redactor: ctx.redactor,
     async onLine(line) {
       if (!line.trim()) return;
+      lines++;
       let event: Record<string, unknown>;
       try {
         event = record(JSON.parse(line));
       } catch {
+        ctx.moved?.(`${spec.cli} stream line ${lines} (not JSON)`);
         progress.notJson++;
         return;
       }
+      const type = typeof event.type === 'string' ? ` "${event.type.slice(0, 64)}"` : '';
+      ctx.moved?.(`${spec.cli} stream event ${lines}${type}`);
       const events = parser.parse(event);
       if (events === null) progress.unknownType(event.type);
       for (const e of events ?? []) await progress.apply(e);

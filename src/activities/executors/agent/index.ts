@@ -120,9 +120,11 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
       }
       await append({ kind: 'tool-start', turn, id: call.id, name: call.function.name });
       ctx.progress({ turn, tool: call.function.name });
+      ctx.moved?.(`tool call "${call.function.name}" started (turn ${turn})`);
       const { entry, ms } = await runToolCall(call, turn, step);
       await append(entry);
       ctx.emit?.({ type: 'agent:tool', turn, tool: call.function.name, ms, ok: entry.ok });
+      ctx.moved?.(`tool call "${call.function.name}" ended (turn ${turn})`);
     }
     // The inbox joins once the conversation is whole again (after every tool result it owes).
     if (!inboxJoined) {
@@ -148,6 +150,7 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
     const { steers } = await gateway.journal({ op: 'beginTurn', turn });
     for (const steer of steers) transcript.add({ kind: 'steer', turn, ...steer });
     ctx.progress({ turn, tool: null });
+    ctx.moved?.(`model call ${turn} started`);
     // With tracing on, each turn is a `gen_ai.*` span under the attempt's (src/telemetry).
     const answer = await modelCallSpan({ model: spec.model, maxTokens }, () =>
       chat(
@@ -182,6 +185,7 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
       outputTokens: answer.usage?.outputTokens ?? 0,
       tools: (message.tool_calls ?? []).map((c) => c.function.name),
     });
+    ctx.moved?.(`model call ${turn} answered`);
   }
 }
 
