@@ -1,0 +1,185 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { TeamRunHandle } from '../../src/client';
+import type { TeamPlanInput } from '../../src/plan/schema';
+import * as msg from '../../src/workflows/messages';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
+import { startRun, testConfig, waitFor } from '../helpers/env';
+import { workerForTest, type OnTestFinished } from '../helpers/scenario';
+import { alive, eventsOf, tempDir } from './takeover-helpers';
+
+/**
+ * Stall detection (docs/leases.md#stalls): an attempt whose worker heartbeats (its lease holds) but whose work makes
+ * no step for the task's stallAfterMs is stopped on its worker and adjudicated TEAM_TASK_STALLED, naming its last step.
+ */
+const STALL_MS = 4_000;
+/** Generous on a loaded machine: the watch looks every second, then the stop, the settlement and the query. */
+const SLACK_MS = 20_000;
+const KEY_ENV = 'TEAMRUN_TEST_STALL_KEY';
+const standins = path.resolve(__dirname, '../helpers/agent-clis');
+
+async function started(plan: TeamPlanInput, taskQueue: string, finished: OnTestFinished): Promise<TeamRunHandle> {
+  const handle = await startRun(plan, taskQueue);
+  finished(async () => {
+    const { status } = await handle.describe();
+    if (status.name === 'RUNNING') await handle.terminate('test finished');
+  });
+  return handle;
+}
+
+/**
+ * Waits for the task's adjudication; answers it with how long after the claim the run asked for it (workflow times),
+ * and prints that figure.
+ */
+async function stalledAdjudication(handle: TeamRunHandle, key: string, what: string) {
+  const record = await waitFor(
+    `an adjudication of "${key}"`,
+    async () => (await handle.query(msg.adjudicationsQuery)).find((a) => a.key === key),
+    STALL_MS + 60_000,
+  );
+  const [claimed] = (await eventsOf(handle, 'task:claimed')).filter((e) => e.key === key);
+  const afterClaimMs = record.requestedAt - claimed.at;
+  console.log(
+    `${what}: ${record.code} ${afterClaimMs} ms after the claim (stallAfterMs ${STALL_MS}): ${record.reason}`,
+  );
+  return { record, afterClaimMs };
+}
+
+describe.concurrent('stall detection: a heartbeating attempt that makes no progress goes to adjudication', () => {
+  let server: OpenAiServer;
+  beforeAll(async () => {
+    server = await startOpenAiServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('an agent whose model accepts the request and never answers', async ({ expect, onTestFinished }) => {
+    // Accepted, then held far past the turn's own timeout as the plan sets it (which is longer than stallAfterMs).
+    server.model('stall-held', { delayMs: 600_000, content: 'never' });
+    const config = testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } });
+    const worker = await workerForTest({ config, env: { [KEY_ENV]: 'sk-stall' } }, onTestFinished);
+    const handle = await started(
+      {
+        name: 'stall-agent',
+        // A lease of 2 s, heartbeated all along: the lease holds, the work does not move.
+        lease: { ttlMs: 2_000 },
+        tasks: [
+          {
+            key: 'think',
+            stallAfterMs: STALL_MS,
+            executor: { kind: 'agent', model: 'stall-held', prompt: 'Think', tools: [], turnTimeoutMs: 120_000 },
+          },
+        ],
+      },
+      worker.taskQueue,
+      onTestFinished,
+    );
+    const { record, afterClaimMs } = await stalledAdjudication(handle, 'think', 'agent, model held');
+    expect(record.code).toBe('TEAM_TASK_STALLED');
+    expect(record.reason).toMatch(/stallAfterMs \(4000 ms\).*last step: model call 1 started, \d+\.\d s ago/);
+    expect(afterClaimMs).toBeGreaterThanOrEqual(STALL_MS);
+    expect(afterClaimMs).toBeLessThan(STALL_MS + SLACK_MS);
+    // The attempt was stopped: the model call was aborted, not left waiting for its 120 s turn timeout.
+    await waitFor(
+      'the held model call to be aborted',
+      () => server.requests.find((r) => r.model === 'stall-held')?.aborted,
+    );
+    expect(await eventsOf(handle, 'task:stalled')).toMatchObject([
+      { key: 'think', reason: expect.stringContaining('model call 1 started') },
+    ]);
+    expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
+    expect((await handle.query(msg.tasksQuery))[0]).toMatchObject({ status: 'adjudication', attempts: 1 });
+  });
+
+  it('a coding-agent CLI that goes silent after its first turn', async ({ expect, onTestFinished }) => {
+    const state = tempDir('stall-cli');
+    const agentClis = {
+      'claude-code': {
+        command: path.join(standins, 'claude'),
+        allowArgs: [],
+        env: { STANDIN_STATE_DIR: state },
+        keepWorktrees: false,
+      },
+    };
+    const worker = await workerForTest({ config: testConfig({ agentClis }) }, onTestFinished);
+    const handle = await started(
+      {
+        name: 'stall-cli',
+        lease: { ttlMs: 2_000 },
+        tasks: [
+          { key: 'code', stallAfterMs: STALL_MS, executor: { kind: 'agent-cli', cli: 'claude-code', prompt: 'hang' } },
+        ],
+      },
+      worker.taskQueue,
+      onTestFinished,
+    );
+    const { record, afterClaimMs } = await stalledAdjudication(handle, 'code', 'agent-cli, silent stand-in');
+    expect(record.code).toBe('TEAM_TASK_STALLED');
+    // The stand-in's last line before it went quiet is the tool result ("user") of its first turn: event 4.
+    expect(record.reason).toMatch(/last step: claude-code stream event 4 "user", \d+\.\d s ago/);
+    expect(afterClaimMs).toBeGreaterThanOrEqual(STALL_MS);
+    expect(afterClaimMs).toBeLessThan(STALL_MS + SLACK_MS);
+    const [start] = readdirSync(state).filter((f) => f.startsWith('started-'));
+    const { pid } = JSON.parse(readFileSync(path.join(state, start), 'utf8')) as { pid: number };
+    await waitFor(`the silent CLI (pid ${pid}) to end`, () => !alive(pid));
+    expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
+  });
+
+  it('a shell task that sleeps silently (the plan default), its process ended', async ({ expect, onTestFinished }) => {
+    const pidFile = path.join(tempDir('stall-shell'), 'pid');
+    const worker = await workerForTest({}, onTestFinished);
+    const handle = await started(
+      {
+        name: 'stall-shell',
+        lease: { ttlMs: 2_000 },
+        stallAfterMs: STALL_MS,
+        tasks: [{ key: 'sleep', executor: { kind: 'shell', command: `sleep 600 & echo $! > "${pidFile}"; wait` } }],
+      },
+      worker.taskQueue,
+      onTestFinished,
+    );
+    const { record, afterClaimMs } = await stalledAdjudication(handle, 'sleep', 'shell, sleep 600');
+    expect(record.code).toBe('TEAM_TASK_STALLED');
+    expect(record.reason).toMatch(/no progress since the attempt started \d+\.\d s ago/);
+    expect(afterClaimMs).toBeGreaterThanOrEqual(STALL_MS);
+    expect(afterClaimMs).toBeLessThan(STALL_MS + SLACK_MS);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await waitFor(`the silent sleep (pid ${pid}) to end`, () => !alive(pid));
+    expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
+  });
+
+  it('a shell task that prints a line every second for longer than stallAfterMs is not flagged', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const ticks = 10;
+    const handle = await started(
+      {
+        name: 'stall-ticking',
+        tasks: [
+          {
+            key: 'tick',
+            stallAfterMs: STALL_MS,
+            executor: {
+              kind: 'shell',
+              command: `for i in $(seq ${ticks}); do echo "tick $i"; sleep 1; done; echo '::teamrun-output::"done"'`,
+            },
+          },
+        ],
+      },
+      worker.taskQueue,
+      onTestFinished,
+    );
+    const result = await handle.result();
+    const [task] = result.tasks;
+    const ranMs = (task.settledAt ?? 0) - (task.startedAt ?? 0);
+    console.log(`shell, a line a second: ${task.status} after ${ranMs} ms (stallAfterMs ${STALL_MS})`);
+    expect(task).toMatchObject({ status: 'succeeded', output: 'done', attempts: 1 });
+    expect(ranMs).toBeGreaterThan(STALL_MS);
+    expect(await eventsOf(handle, 'task:stalled')).toEqual([]);
+    expect(result.adjudications).toEqual([]);
+  });
+});
