@@ -159,6 +159,8 @@ describe.concurrent('stall detection: a heartbeating attempt that makes no progr
     const handle = await started(
       {
         name: 'stall-ticking',
+        // A stall would close the run at once (with the task in adjudication) rather than wait for a human.
+        awaitAdjudication: false,
         tasks: [
           {
             key: 'tick',
