@@ -10,8 +10,8 @@ import { STALLED_CODE } from '../team/routing';
 /** The failure type of a stalled attempt, and its adjudication's code. */
 export const STALLED = STALLED_CODE;
 
-/** How often the watch looks, at most and at least: a stall is seen within about a second of its bound. */
-const LOOK_MS = { min: 100, max: 1_000 } as const;
+/** How often the watch looks, at most and at least: a stall is seen within half a second of its bound. */
+const LOOK_MS = { min: 100, max: 500 } as const;
 /** A step's name as the watch keeps it. */
 const MAX_STEP_CHARS = 200;
 
