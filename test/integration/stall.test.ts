@@ -15,7 +15,7 @@ import { alive, eventsOf, tempDir } from './takeover-helpers';
  */
 const STALL_MS = 4_000;
 /** Generous on a loaded machine: the watch looks every second, then the stop, the settlement and the query. */
-const SLACK_MS = 20_000;
+const SLACK_MS = 30_000;
 const KEY_ENV = 'TEAMRUN_TEST_STALL_KEY';
 const standins = path.resolve(__dirname, '../helpers/agent-clis');
 
@@ -125,6 +125,35 @@ describe.concurrent('stall detection: a heartbeating attempt that makes no progr
     const { pid } = JSON.parse(readFileSync(path.join(state, start), 'utf8')) as { pid: number };
     await waitFor(`the silent CLI (pid ${pid}) to end`, () => !alive(pid));
     expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
+  });
+
+  it('a coding-agent CLI that streams an event every 0.3 s for longer than stallAfterMs is not flagged', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const agentClis = {
+      'claude-code': { command: path.join(standins, 'claude'), allowArgs: [], env: {}, keepWorktrees: false },
+    };
+    const worker = await workerForTest({ config: testConfig({ agentClis }) }, onTestFinished);
+    const handle = await started(
+      {
+        name: 'stall-cli-busy',
+        awaitAdjudication: false,
+        // "spend": 20 turns, 0.3 s apart, then a result: about 6 s of steady events against a 4 s bound.
+        tasks: [
+          { key: 'code', stallAfterMs: STALL_MS, executor: { kind: 'agent-cli', cli: 'claude-code', prompt: 'spend' } },
+        ],
+      },
+      worker.taskQueue,
+      onTestFinished,
+    );
+    const result = await handle.result();
+    const [task] = result.tasks;
+    const ranMs = (task.settledAt ?? 0) - (task.startedAt ?? 0);
+    console.log(`agent-cli, an event every 0.3 s: ${task.status} after ${ranMs} ms (stallAfterMs ${STALL_MS})`);
+    expect(task).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(ranMs).toBeGreaterThan(STALL_MS);
+    expect(await eventsOf(handle, 'task:stalled')).toEqual([]);
   });
 
   it('a shell task that sleeps silently (the plan default), its process ended', async ({ expect, onTestFinished }) => {
