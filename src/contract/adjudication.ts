@@ -17,7 +17,9 @@ export type AdjudicationCode =
   | 'TEAM_TASK_APPROVAL_REQUIRED'
   | 'TEAM_TASK_SPAWN_LIMIT_EXCEEDED'
   /** The attempt was refused more budget while it ran (a usage report or `teamrun reserve` past its grant). */
-  | 'TEAM_TASK_BUDGET_EXCEEDED';
+  | 'TEAM_TASK_BUDGET_EXCEEDED'
+  /** The model provider did not answer within the task's `modelRetry` (5xx, 429, 408, connection resets). */
+  | 'TEAM_TASK_MODEL_UNAVAILABLE';
 
 export interface AdjudicationDecision {
   decisionId: string;

@@ -33,6 +33,8 @@ export type FailureType =
   | 'TeamInvalidUsage'
   /** The run refused the attempt more budget while it ran: it was stopped, and goes to adjudication. */
   | 'TEAM_TASK_BUDGET_EXCEEDED'
+  /** The model provider stayed down for all of the task's `modelRetry`: the task goes to adjudication. */
+  | 'TEAM_TASK_MODEL_UNAVAILABLE'
   | 'TeamShellFailed'
   | 'TeamShellTooBig'
   | 'TeamShellBadCwd'

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentSpecSchema } from './agent';
 import { jsonBytes } from './bytes';
+import { ModelRetrySchema } from './model-retry';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, durationMs, onePromptOrMessages } from './fields';
 
 export { jsonBytes, MAX_TIMEOUT_MS };
@@ -142,6 +143,7 @@ export const LlmSpecSchema = z
     messages: z.array(ChatMessageSchema).min(1).optional(),
     maxTokens: z.number().int().min(1).optional(),
     timeoutMs: durationMs.min(1).optional(),
+    modelRetry: ModelRetrySchema.optional(),
   })
   .strict()
   .refine(...onePromptOrMessages);

@@ -33,6 +33,8 @@ export interface RouteInput {
   nonRetryable: boolean;
   /** The attempt failed because its run refused it more budget while it ran (`TEAM_TASK_BUDGET_EXCEEDED`). */
   budgetExceeded?: boolean;
+  /** The attempt's model provider did not answer within its `modelRetry` (`TEAM_TASK_MODEL_UNAVAILABLE`). */
+  modelUnavailable?: boolean;
   attemptsSpent: boolean;
   onLeaseLost: 'retry' | 'adjudicate';
   acceptingWork: boolean;
@@ -52,7 +54,14 @@ export type Disposition =
   | {
       to: 'adjudication';
       code: AdjudicationCode;
-      why: 'stopped' | 'usage-unknown' | 'lease-lost' | 'released' | 'spawn-limit' | 'budget-exceeded';
+      why:
+        | 'stopped'
+        | 'usage-unknown'
+        | 'lease-lost'
+        | 'released'
+        | 'spawn-limit'
+        | 'budget-exceeded'
+        | 'model-unavailable';
       because?: NoReLease;
     };
 
@@ -81,6 +90,8 @@ export function defaultStopReason(stop: StopKind, by: string | null): string {
 const ABANDONED: AdjudicationCode = 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED';
 /** Also the failure type the worker gives such an attempt (src/activities/live-budget.ts). */
 export const BUDGET_EXCEEDED_CODE: AdjudicationCode = 'TEAM_TASK_BUDGET_EXCEEDED';
+/** Also the failure type of an agent or llm attempt whose model provider stayed down (executors/model-retry.ts). */
+export const MODEL_UNAVAILABLE_CODE: AdjudicationCode = 'TEAM_TASK_MODEL_UNAVAILABLE';
 
 export function stopKind(stop: AttemptStop | null): StopKind | null {
   if (!stop) return null;
@@ -106,6 +117,9 @@ export function route(input: RouteInput): Disposition {
   // Stopped on its worker, like an interrupt: what it did is for a human to judge, and a retry would spend again.
   if (outcome === 'failed' && input.budgetExceeded)
     return { to: 'adjudication', code: BUDGET_EXCEEDED_CODE, why: 'budget-exceeded' };
+  // The provider was down for all of the task's `modelRetry`: a person retries it once it is back, the run waits.
+  if (outcome === 'failed' && input.modelUnavailable)
+    return { to: 'adjudication', code: MODEL_UNAVAILABLE_CODE, why: 'model-unavailable' };
   if (input.usageUnknown) return { to: 'adjudication', code: ABANDONED, why: 'usage-unknown' };
   if (outcome === 'lease-lost' || outcome === 'released') {
     const lost = outcome === 'lease-lost';

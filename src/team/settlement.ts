@@ -9,6 +9,7 @@ import type { RunContext } from './context';
 import { sendFromOutcome } from './messaging';
 import {
   BUDGET_EXCEEDED_CODE,
+  MODEL_UNAVAILABLE_CODE,
   defaultStopReason,
   neverStarted,
   route,
@@ -67,6 +68,7 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
     asksToSpawn: outcome.kind === 'completed' && outcome.tasks !== undefined,
     nonRetryable: outcome.kind === 'failed' && outcome.nonRetryable,
     budgetExceeded: outcome.kind === 'failed' && outcome.errorType === BUDGET_EXCEEDED_CODE,
+    modelUnavailable: outcome.kind === 'failed' && outcome.errorType === MODEL_UNAVAILABLE_CODE,
     attemptsSpent: run.attemptsSpent(i),
     onLeaseLost: run.spec(i).onLeaseLost,
     acceptingWork: run.acceptingWork,
@@ -224,6 +226,7 @@ class Settling {
       case 'spawn-limit':
         return { reason: this.spawnMessage, usage: usage ?? null, result: evidence ?? null };
       case 'budget-exceeded':
+      case 'model-unavailable':
         return {
           reason: clip(this.attemptError(), RUN_LIMITS.errorChars),
           usage: usage ?? null,
