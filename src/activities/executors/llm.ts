@@ -153,12 +153,14 @@ async function chat(spec: LlmSpec, ctx: ExecutorContext) {
   if (usage) await ctx.budget?.report(usage);
   if (!response.ok) {
     const { status } = response;
-    const message = redact(`llm ${url}: HTTP ${status}: ${redact(text).slice(0, 500)}`);
+    // What to check comes before the provider's answer, which is cut at its end.
+    const hint = transientStatus(status) ? '' : permanentHint(status);
+    const message = redact(`llm ${url}: HTTP ${status}${hint}: ${redact(text).slice(0, 500)}`);
     if (transientStatus(status)) {
       const retryAfter = retryAfterMs(response.headers.get('retry-after'));
       throw new TransientModelError(message, { status, retryAfterMs: retryAfter }, { type: `TeamLlm${status}`, usage });
     }
-    throw new ExecutorError(`${message}${permanentHint(status)}`, {
+    throw new ExecutorError(message, {
       nonRetryable: true,
       type: `TeamLlm${status}`,
       usage,

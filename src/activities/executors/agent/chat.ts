@@ -84,12 +84,14 @@ export async function chat(request: ChatRequest, signal: AbortSignal, timeoutMs?
   const usage = usageOf(body, request.model);
   if (!response.ok) {
     const { status } = response;
-    const message = redact(`agent model call ${url}: HTTP ${status}: ${text.slice(0, 500)}`);
+    // What to check comes before the provider's answer, which is cut at its end.
+    const hint = transientStatus(status) ? '' : permanentHint(status);
+    const message = redact(`agent model call ${url}: HTTP ${status}${hint}: ${text.slice(0, 500)}`);
     if (transientStatus(status)) {
       const retryAfter = retryAfterMs(response.headers.get('retry-after'));
       throw new TransientModelError(message, { status, retryAfterMs: retryAfter }, { type: `TeamLlm${status}`, usage });
     }
-    throw new ExecutorError(`${message}${permanentHint(status)}`, {
+    throw new ExecutorError(message, {
       nonRetryable: true,
       type: `TeamLlm${status}`,
       usage,
