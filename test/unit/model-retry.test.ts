@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { chat } from '../../src/activities/executors/agent/chat';
 import {
   TransientModelError,
+  markAnswered,
   retryAfterMs,
   transportFailure,
   withModelRetry,
@@ -135,6 +136,9 @@ describe('a model call retried inside its attempt', () => {
     expect(refused).not.toBeInstanceOf(TransientModelError);
     expect(refused.message).toContain('http://b.test/v1');
     expect(refused.message).toContain('ECONNREFUSED');
+    // The same server refusing after it answered once: an outage, retried.
+    markAnswered('http://b.test/v1/chat/completions');
+    expect(transportFailure('llm', 'http://b.test/v1', err('ECONNREFUSED'))).toBeInstanceOf(TransientModelError);
   });
 });
 
