@@ -91,6 +91,38 @@ describe.concurrent("a model provider's outage pauses an agent team instead of f
     expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(5_000);
   });
 
+  it('the llm kind follows the same rule: a 503 retried inside the attempt, then adjudication once the policy is spent', async ({
+    onTestFinished,
+  }) => {
+    const model = 'llm-down';
+    let calls = 0;
+    server.script(model, () => (++calls === 1 ? { status: 503 } : { usage, content: 'answered' }));
+    const outage = server.outage({ status: 500, forMs: 600_000, model: 'llm-down-long' });
+    onTestFinished(() => outage.end());
+    const worker = await agentWorker(onTestFinished);
+    const modelRetry = { maxElapsedMs: 2_000, initialIntervalMs: 200, maxIntervalMs: 500 };
+    const handle = await startRun(
+      {
+        name: 'llm-outage',
+        lease: { ttlMs: 5_000 },
+        awaitAdjudication: false,
+        tasks: [
+          { key: 'brief', executor: { kind: 'llm', model, prompt: 'Hi', modelRetry } },
+          { key: 'long', executor: { kind: 'llm', model: 'llm-down-long', prompt: 'Hi', modelRetry } },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('unresolved');
+    expect(result.tasks[0]).toMatchObject({ key: 'brief', status: 'succeeded', attempts: 1 });
+    expect(server.requests.filter((r) => r.model === model).map((r) => r.status)).toEqual([503, 200]);
+    expect(result.tasks[1]).toMatchObject({ key: 'long', status: 'adjudication', attempts: 1 });
+    expect(result.adjudications).toEqual([
+      expect.objectContaining({ key: 'long', code: 'TEAM_TASK_MODEL_UNAVAILABLE' }),
+    ]);
+  });
+
   it('500s past the policy: the task waits in adjudication TEAM_TASK_MODEL_UNAVAILABLE, the run stays open, and adjudicate --retry succeeds once the model is back', async ({
     onTestFinished,
   }) => {
