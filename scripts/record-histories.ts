@@ -204,6 +204,33 @@ const scenarios: Scenario[] = [
     },
     also: (workflowId) => [{ name: 'agent-steer-journal', workflowId: journalId(workflowId, 'write') }],
   },
+  {
+    // An agent whose run fails (its second model call refused for good, 400): the attempt leaves its journal
+    // open, and the journal, asking for its run (the journalRunOpen activity), closes by itself.
+    name: 'agent-run-failed',
+    plan: () => ({
+      name: 'fixture-agent-run-failed',
+      retry: { maxAttempts: 1 },
+      tasks: [
+        {
+          key: 'write',
+          executor: { kind: 'agent', model: 'fixture', prompt: 'Write', tools: ['teamrun__set_output'] },
+        },
+      ],
+    }),
+    model: async () => {
+      const server = await startOpenAiServer();
+      const usage = { promptTokens: 10, completionTokens: 5 };
+      server.script('fixture', (r) =>
+        r.turn === 1
+          ? { usage, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 'ok' } }] }
+          : { status: 400 },
+      );
+      return server;
+    },
+    drive: (ctx) => ctx.startWorker(),
+    also: (workflowId) => [{ name: 'agent-run-failed-journal', workflowId: journalId(workflowId, 'write') }],
+  },
 ];
 
 async function record(scenario: Scenario, bundlePath: string): Promise<void> {
@@ -257,6 +284,9 @@ async function record(scenario: Scenario, bundlePath: string): Promise<void> {
     save(scenario.name, workflowId, result.status);
     console.log(`  ${result.executions} attempts`);
     for (const other of scenario.also?.(workflowId) ?? []) {
+      // Recorded once closed (a journal closes when its run does, within a minute).
+      const closed = async () => (await client.workflow.getHandle(other.workflowId).describe()).closeTime;
+      await wait(`${other.workflowId} to close`, closed, 120_000);
       const { status } = await client.workflow.getHandle(other.workflowId).describe();
       save(other.name, other.workflowId, status.name.toLowerCase());
     }

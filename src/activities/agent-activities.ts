@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Context, ApplicationFailure } from '@temporalio/activity';
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { JournalActivities } from '../agent/lifetime';
 import { steerUpdate } from '../agent/messages';
 import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalSnapshot } from '../agent/types';
 import { retryUpdate } from '../sdk/update-retry';
@@ -20,7 +21,7 @@ export interface SteerAgentInput {
   fencingToken: number;
 }
 
-export interface AgentActivities {
+export interface AgentActivities extends JournalActivities {
   steerAgent(input: SteerAgentInput): Promise<{ turn: number }>;
 }
 
@@ -59,6 +60,15 @@ export function createAgentActivities(deps: { client: Client; gateway?: AttemptG
       } catch (err) {
         if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
           throw ApplicationFailure.nonRetryable(err.cause.message, err.cause.type ?? 'rejected');
+        throw err;
+      }
+    },
+    /** A journal's check of its run (src/agent/lifetime.ts): its latest execution, so a handover reads as open. */
+    async journalRunOpen(runWorkflowId) {
+      try {
+        return (await deps.client.workflow.getHandle(runWorkflowId).describe()).status.name === 'RUNNING';
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return false;
         throw err;
       }
     },

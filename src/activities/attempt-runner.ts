@@ -31,6 +31,8 @@ export interface Reporting {
   config: TeamrunConfig;
   workerIdentity: string;
   redactor: Redactor;
+  /** Aborted once the worker begins to shut down: an executor between steps then hands its attempt back. */
+  stopping?: AbortSignal;
 }
 
 type Ended = { ok: true; result: ExecutorResult } | { ok: false; error: unknown };
@@ -83,6 +85,7 @@ export class LiveAttempt {
       .then(() =>
         executor(input.executor, {
           signal: this.stop.signal,
+          ...(reporting.stopping ? { stopping: reporting.stopping } : {}),
           workflowId: input.workflowId,
           taskKey: input.taskKey,
           attempt: input.attempt,

@@ -36,6 +36,8 @@ export interface ActivityDeps {
   gateway?: AttemptGateway;
   /** The worker's MCP servers and custom tools, opened per attempt by the executors that call tools. */
   tools?: ToolboxFactory;
+  /** Aborted once the worker begins to shut down (createWorker): agents start no new step after it. */
+  stopping?: AbortSignal;
 }
 
 /**
@@ -129,6 +131,7 @@ function reportingOf(deps: ActivityDeps): Reporting {
     config: deps.config,
     workerIdentity: deps.workerIdentity,
     redactor: deps.redactor ?? workerRedactor(deps.config, deps.env ?? process.env),
+    ...(deps.stopping ? { stopping: deps.stopping } : {}),
   };
 }
 

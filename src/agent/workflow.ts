@@ -3,13 +3,13 @@
  * the run's own history sees none of it. Attempts append each step through updates their worker's
  * gateway proves (src/agent/chain.ts: an open confirmed with that worker, then a hash chain) before
  * they act on it; the next attempt opens it and continues from the last step. It continues as new
- * when its history grows, and closes when an attempt finishes it or nobody writes for a long time.
+ * when its history grows, and closes when an attempt finishes it, its run is no longer open, or nobody
+ * writes for a long time (lifetime.ts).
  */
 import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
-  continueAsNew,
   patched,
   setHandler,
   workflowInfo,
@@ -18,10 +18,11 @@ import { TeamControlError } from '../plan/requests/control';
 import { AttemptConfirmations } from '../team/governance';
 import { confirmAttemptRequest } from '../workflows/stop-channel';
 import type { AttemptProof } from '../contract';
+import { journalLifetime } from './lifetime';
 import { journalUpdate, steerUpdate, transcriptQuery } from './messages';
 import { sha256, toHex } from './sha256';
 import { JournalRefused, JournalState } from './state';
-import { JOURNAL_LIMITS, JOURNAL_PROOF_PATCH, journalId, type JournalSnapshot } from './types';
+import { JOURNAL_PROOF_PATCH, journalId, type JournalSnapshot } from './types';
 
 export async function agentJournal(given: JournalSnapshot): Promise<JournalSnapshot> {
   const info = workflowInfo();
@@ -100,17 +101,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
     },
   );
   setHandler(transcriptQuery, () => state.snapshot);
-  for (;;) {
-    const seen = touched;
-    const grown = () =>
-      workflowInfo().historyLength >= JOURNAL_LIMITS.continueAsNewEvents || workflowInfo().continueAsNewSuggested;
-    const woke = await condition(() => state.finished || touched !== seen || grown(), JOURNAL_LIMITS.idleMs);
-    if (state.finished || !woke) break;
-    if (grown()) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof agentJournal>(state.snapshot);
-    }
-  }
+  await journalLifetime(state, () => touched);
   await condition(allHandlersFinished);
   return state.snapshot;
 }

@@ -19,7 +19,9 @@ export type AdjudicationCode =
   /** The attempt was refused more budget while it ran (a usage report or `teamrun reserve` past its grant). */
   | 'TEAM_TASK_BUDGET_EXCEEDED'
   /** The attempt made no step for its `stallAfterMs` (docs/leases.md#stalls): stopped on its worker. */
-  | 'TEAM_TASK_STALLED';
+  | 'TEAM_TASK_STALLED'
+  /** The model provider did not answer within the task's `modelRetry` (5xx, 429, 408, connection resets). */
+  | 'TEAM_TASK_MODEL_UNAVAILABLE';
 
 export interface AdjudicationDecision {
   decisionId: string;

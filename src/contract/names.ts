@@ -35,6 +35,8 @@ export type FailureType =
   | 'TEAM_TASK_BUDGET_EXCEEDED'
   /** The attempt made no step for its `stallAfterMs`: its worker stopped it, and it goes to adjudication. */
   | 'TEAM_TASK_STALLED'
+  /** The model provider stayed down for all of the task's `modelRetry`: the task goes to adjudication. */
+  | 'TEAM_TASK_MODEL_UNAVAILABLE'
   | 'TeamShellFailed'
   | 'TeamShellTooBig'
   | 'TeamShellBadCwd'

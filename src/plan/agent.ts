@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ChatMessageSchema, durationMs, onePromptOrMessages } from './fields';
 import { nearest } from './graph';
+import { ModelRetrySchema } from './model-retry';
 
 /** Every bound of an agent's spec, named once (docs/agents.md lists them). */
 export const AGENT_LIMITS = {
@@ -61,6 +62,8 @@ export const AgentSpecSchema = z
     maxTokens: z.number().int().min(1).max(1_000_000).optional(),
     turnTimeoutMs: durationMs.min(1).optional(),
     toolTimeoutMs: durationMs.min(1).optional(),
+    /** How a model call that met a provider's transient error is retried inside the attempt (plan/model-retry.ts). */
+    modelRetry: ModelRetrySchema.optional(),
   })
   .strict()
   .refine(...onePromptOrMessages);

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { AgentSpecSchema } from './agent';
 import { jsonBytes } from './bytes';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, onePromptOrMessages } from './fields';
-
+import { ModelRetrySchema } from './model-retry';
 export { jsonBytes, MAX_TIMEOUT_MS };
 import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
-
 /** Limits that keep one run's input and state well inside Temporal's payload and history limits. */
 export const PLAN_LIMITS = {
   maxTasks: 20_000,
@@ -142,6 +141,7 @@ export const LlmSpecSchema = z
     messages: z.array(ChatMessageSchema).min(1).optional(),
     maxTokens: z.number().int().min(1).optional(),
     timeoutMs: durationMs.min(1).optional(),
+    modelRetry: ModelRetrySchema.optional(),
   })
   .strict()
   .refine(...onePromptOrMessages);

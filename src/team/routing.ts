@@ -35,6 +35,8 @@ export interface RouteInput {
   budgetExceeded?: boolean;
   /** The attempt failed because its worker saw no step for its `stallAfterMs` (`TEAM_TASK_STALLED`). */
   stalled?: boolean;
+  /** The attempt's model provider did not answer within its `modelRetry` (`TEAM_TASK_MODEL_UNAVAILABLE`). */
+  modelUnavailable?: boolean;
   attemptsSpent: boolean;
   onLeaseLost: 'retry' | 'adjudicate';
   acceptingWork: boolean;
@@ -54,7 +56,15 @@ export type Disposition =
   | {
       to: 'adjudication';
       code: AdjudicationCode;
-      why: 'stopped' | 'usage-unknown' | 'lease-lost' | 'released' | 'spawn-limit' | 'budget-exceeded' | 'stalled';
+      why:
+        | 'stopped'
+        | 'usage-unknown'
+        | 'lease-lost'
+        | 'released'
+        | 'spawn-limit'
+        | 'budget-exceeded'
+        | 'stalled'
+        | 'model-unavailable';
       because?: NoReLease;
     };
 
@@ -85,6 +95,8 @@ const ABANDONED: AdjudicationCode = 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED';
 export const BUDGET_EXCEEDED_CODE: AdjudicationCode = 'TEAM_TASK_BUDGET_EXCEEDED';
 /** Also the failure type the worker gives an attempt it stopped as stalled (src/activities/stall-watch.ts). */
 export const STALLED_CODE: AdjudicationCode = 'TEAM_TASK_STALLED';
+/** Also the failure type of an agent or llm attempt whose model provider stayed down (executors/model-retry.ts). */
+export const MODEL_UNAVAILABLE_CODE: AdjudicationCode = 'TEAM_TASK_MODEL_UNAVAILABLE';
 
 export function stopKind(stop: AttemptStop | null): StopKind | null {
   if (!stop) return null;
@@ -112,6 +124,9 @@ export function route(input: RouteInput): Disposition {
     return { to: 'adjudication', code: BUDGET_EXCEEDED_CODE, why: 'budget-exceeded' };
   // Stopped on its worker for making no step: a retry would likely stall again, so a human judges.
   if (outcome === 'failed' && input.stalled) return { to: 'adjudication', code: STALLED_CODE, why: 'stalled' };
+  // The provider was down for all of the task's `modelRetry`: a person retries it once it is back, the run waits.
+  if (outcome === 'failed' && input.modelUnavailable)
+    return { to: 'adjudication', code: MODEL_UNAVAILABLE_CODE, why: 'model-unavailable' };
   if (input.usageUnknown) return { to: 'adjudication', code: ABANDONED, why: 'usage-unknown' };
   if (outcome === 'lease-lost' || outcome === 'released') {
     const lost = outcome === 'lease-lost';

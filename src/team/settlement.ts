@@ -10,6 +10,7 @@ import { sendFromOutcome } from './messaging';
 import {
   BUDGET_EXCEEDED_CODE,
   STALLED_CODE,
+  MODEL_UNAVAILABLE_CODE,
   defaultStopReason,
   neverStarted,
   route,
@@ -69,6 +70,7 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
     nonRetryable: outcome.kind === 'failed' && outcome.nonRetryable,
     budgetExceeded: outcome.kind === 'failed' && outcome.errorType === BUDGET_EXCEEDED_CODE,
     stalled: outcome.kind === 'failed' && outcome.errorType === STALLED_CODE,
+    modelUnavailable: outcome.kind === 'failed' && outcome.errorType === MODEL_UNAVAILABLE_CODE,
     attemptsSpent: run.attemptsSpent(i),
     onLeaseLost: run.spec(i).onLeaseLost,
     acceptingWork: run.acceptingWork,
@@ -231,6 +233,7 @@ class Settling {
         return { reason: this.spawnMessage, usage: usage ?? null, result: evidence ?? null };
       case 'budget-exceeded':
       case 'stalled':
+      case 'model-unavailable':
         return {
           reason: clip(this.attemptError(), RUN_LIMITS.errorChars),
           usage: usage ?? null,

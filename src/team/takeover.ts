@@ -20,6 +20,9 @@ import type { Attempt, Interruption } from './types';
 
 type Control = { requestId: string | null; actor: string | null };
 
+/** Since this patch an `interruptTask` without a fencing token interrupts the current attempt. */
+export const INTERRUPT_CURRENT_PATCH = 'teamrun-interrupt-current';
+
 /** Validates an interruptTask payload for the update validator (shape and governance only). */
 export function validateInterrupt(run: RunContext, payload: unknown): void {
   const request = parseControl(InterruptRequestSchema, payload, 'interruptTask');
@@ -48,7 +51,9 @@ export function interrupt(run: RunContext, payload: unknown, now: number): Inter
       return duplicate(run, 'interruptTask', control, now, { ok: true, idempotent: true, interruption: settled });
     return reject('not_active');
   }
-  if (request.fencingToken !== attempt.fencingToken) return reject('stale_attempt');
+  // Without a token (optional in the schema) the current attempt is meant; histories from before took none as stale.
+  const current = request.fencingToken === undefined && run.patched(INTERRUPT_CURRENT_PATCH);
+  if (!current && request.fencingToken !== attempt.fencingToken) return reject('stale_attempt');
   if (attempt.stop?.kind === 'interrupt') {
     if (attempt.stop.interruption.requestId !== control.requestId) return reject('already_interrupted');
     const interruption = interruptionView(request.key, attempt);
@@ -131,9 +136,21 @@ function interruptionView(key: string, attempt: Attempt): InterruptionView {
 function settledInterruption(run: RunContext, key: string, fencingToken: number | undefined, requestId: string | null) {
   const record = run.adjudications.latest(key);
   if (!record || record.code !== 'TEAM_TASK_HUMAN_INTERRUPTED') return null;
-  if (record.fencingToken !== fencingToken || record.requestId !== requestId) return null;
+  // A request without a token, repeated, is the same request when its id is (and it has one).
+  const anyToken = fencingToken === undefined && requestId !== null && run.patched(INTERRUPT_CURRENT_PATCH);
+  if ((!anyToken && record.fencingToken !== fencingToken) || record.requestId !== requestId) return null;
   const { holder, leaseId, actor, reason, evidenceDigest, requestedAt } = record;
-  return { key, holder, leaseId, fencingToken, requestId, actor, reason, evidenceDigest, requestedAt };
+  return {
+    key,
+    holder,
+    leaseId,
+    fencingToken: record.fencingToken,
+    requestId,
+    actor,
+    reason,
+    evidenceDigest,
+    requestedAt,
+  };
 }
 
 /** A control message repeated with the same id changes nothing but is still on the record. */

@@ -77,6 +77,8 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   // Before anything starts: a custom tool's bad name or an MCP header's missing variable stops the worker here.
   const tools = workerTools({ config, env, tools: options.tools, redactor: workerRedactor(config, env) });
   const gateway = await AttemptGateway.start({ client, queue, secrets: workerSecrets(config, env) });
+  // Aborted when shutdown begins (SIGTERM, SIGINT, `shutdown()`): attempts between two steps start no new one.
+  const stopping = new AbortController();
   try {
     const [worker, stop] = await workers(options, {
       config,
@@ -88,8 +90,15 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
       queue,
       gateway,
       tools,
+      stopping: stopping.signal,
     });
-    return runAlongside(worker, stop, gateway, tools);
+    const running = runAlongside(worker, stop, gateway, tools);
+    const shutdown = running.shutdown.bind(running);
+    running.shutdown = () => {
+      stopping.abort();
+      shutdown();
+    };
+    return running;
   } catch (err) {
     await gateway.close();
     await tools.close();
@@ -110,6 +119,7 @@ async function workers(
     queue: string;
     gateway: AttemptGateway;
     tools: WorkerTools;
+    stopping: AbortSignal;
   },
 ): Promise<[Worker, Worker]> {
   const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway } = setup;
@@ -126,6 +136,7 @@ async function workers(
     client,
     gateway,
     tools: setup.tools.factory,
+    stopping: setup.stopping,
   };
   // Stops for its long attempts arrive on its own queue, and so do the adopts of a run that
   // continued as new while they ran.

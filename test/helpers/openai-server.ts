@@ -15,6 +15,18 @@ export interface Reply {
   body?: (request: RecordedRequest) => unknown;
   /** Tool calls the assistant asks for (function calling); `arguments` is sent as given, or as JSON. */
   toolCalls?: Array<{ name: string; arguments: unknown; id?: string }>;
+  /** Response headers (`Retry-After`, say). */
+  headers?: Record<string, string>;
+  /** Answers only once this settles (a test holding several requests until all arrived). */
+  until?: Promise<unknown>;
+}
+
+/** An outage: every request (or those naming `model`) is answered `status` until `endsAt` (epoch ms). */
+export interface Outage {
+  status: number;
+  endsAt: number;
+  model?: string;
+  headers?: Record<string, string>;
 }
 
 export interface RecordedRequest {
@@ -31,6 +43,8 @@ export interface RecordedRequest {
   status: number | null;
   /** The client went away before the answer was sent (cancellation aborted the request). */
   aborted: boolean;
+  /** When the request arrived (epoch ms, before its body was read). */
+  at: number;
 }
 
 export interface OpenAiServer {
@@ -43,6 +57,11 @@ export interface OpenAiServer {
   model(model: string, ...replies: Reply[]): void;
   /** Answers requests that name `model` with what `script` returns for each (an agent's turn by turn). */
   script(model: string, script: (request: RecordedRequest) => Reply): void;
+  /** Answers every request (or those naming `outage.model`) with `outage.status` for `forMs` from now. */
+  outage(outage: { status: number; forMs: number; model?: string; headers?: Record<string, string> }): {
+    /** Ends the outage now. */
+    end(): void;
+  };
   close(): Promise<void>;
 }
 
@@ -56,6 +75,7 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
   const queued: Reply[] = [];
   const byModel = new Map<string, Reply[]>();
   const scripts = new Map<string, (request: RecordedRequest) => Reply>();
+  const outages: Outage[] = [];
 
   const server = createServer((req, res) => {
     void answer(req, res).catch((err: unknown) => {
@@ -65,6 +85,7 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now();
     const body = await readJson(req);
     const messages = Array.isArray(body.messages) ? (body.messages as RecordedRequest['messages']) : [];
     const record: RecordedRequest = {
@@ -80,13 +101,19 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
       idempotencyKey: header(req, 'idempotency-key'),
       status: null,
       aborted: false,
+      at,
     };
     requests.push(record);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       return send(res, record, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     }
+    const down = outages.find((o) => at < o.endsAt && (o.model === undefined || o.model === record.model));
+    if (down) {
+      return send(res, record, down.status, { error: { message: `simulated outage ${down.status}` } }, down.headers);
+    }
     const scripted = record.model === null ? undefined : scripts.get(record.model);
     const reply = queued.shift() ?? scripted?.(record) ?? modelReply(record.model) ?? defaults;
+    if (reply.until) await reply.until;
     if (reply.delayMs) {
       const gone = await waitOrClose(res, reply.delayMs);
       if (gone) {
@@ -95,9 +122,11 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
       }
     }
     const status = reply.status ?? 200;
-    if (reply.body) return send(res, record, status, reply.body(record));
-    if (status !== 200)
-      return send(res, record, status, { error: { message: `simulated HTTP ${status}`, type: 'test' } });
+    if (reply.body) return send(res, record, status, reply.body(record), reply.headers);
+    if (status !== 200) {
+      const error = { error: { message: `simulated HTTP ${status}`, type: 'test' } };
+      return send(res, record, status, error, reply.headers);
+    }
     const lastUser = [...record.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const toolCalls = reply.toolCalls?.map((call, i) => ({
       id: call.id ?? `call_${requests.length}_${i}`,
@@ -140,6 +169,11 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
     queue: (...replies) => void queued.push(...replies),
     model: (model, ...replies) => void byModel.set(model, replies),
     script: (model, script) => void scripts.set(model, script),
+    outage: ({ forMs, ...given }) => {
+      const outage = { ...given, endsAt: Date.now() + forMs };
+      outages.push(outage);
+      return { end: () => void (outage.endsAt = 0) };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -181,9 +215,15 @@ function parseOr(text: string): unknown {
   }
 }
 
-function send(res: ServerResponse, record: RecordedRequest, status: number, body: unknown): void {
+function send(
+  res: ServerResponse,
+  record: RecordedRequest,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   record.status = status;
-  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
   res.end(JSON.stringify(body));
 }
 

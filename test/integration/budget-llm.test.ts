@@ -101,7 +101,7 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     expect(history).not.toContain(API_KEY);
   });
 
-  it('retries rate limits and server errors, not other 4xx, and redacts a key the provider echoes', async ({
+  it('retries rate limits and server errors inside the attempt, not other 4xx, and redacts a key the provider echoes', async ({
     onTestFinished,
   }) => {
     const worker = await llmWorker(onTestFinished);
@@ -112,7 +112,10 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
         lease: { ttlMs: 2_000 },
         retry: { maxAttempts: 3, backoffMs: 10 },
         tasks: [
-          { key: 'flaky', executor: { kind: 'llm', model: 'flaky-model', prompt: 'hello' } },
+          {
+            key: 'flaky',
+            executor: { kind: 'llm', model: 'flaky-model', prompt: 'hello', modelRetry: { initialIntervalMs: 50 } },
+          },
           { key: 'bad', executor: { kind: 'llm', model: 'bad-model', prompt: 'hello' } },
           { key: 'leaky', executor: { kind: 'llm', model: 'leaky-model', prompt: 'hello' } },
         ],
@@ -121,13 +124,15 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     );
     const result = await handle.result();
     expect(result.tasks.map((t) => [t.key, t.status, t.attempts])).toEqual([
-      ['flaky', 'succeeded', 3],
+      // The 429 and the 500 were retried by the attempt itself, as the same call.
+      ['flaky', 'succeeded', 1],
       ['bad', 'failed', 1],
       ['leaky', 'failed', 1],
     ]);
     expect(requestsFor('flaky-model').map((r) => r.status)).toEqual([429, 500, 200]);
     expect(result.tasks[0].usage).toMatchObject({ inputTokens: 10, outputTokens: 5 });
     expect(result.tasks[1].lastError).toContain('HTTP 400');
+    expect(result.tasks[1].lastError).toContain('refused the request as malformed');
     expect(result.tasks[2].lastError).toContain(`invalid key: Bearer [redacted:${KEY_ENV}]`);
 
     expect(requestsFor('leaky-model')[0].authorization).toBe(`Bearer ${API_KEY}`);

@@ -41,8 +41,10 @@ async function replay(histories: Array<{ workflowId: string; history: unknown }>
 }
 
 describe('replaying recorded team runs with the current workflow code', () => {
-  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue, a retried refused addition and an agent's journal", () => {
+  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue, a retried refused addition and an agent's journal (closed by its run's end too)", () => {
     expect(fixtures.map((f) => [f.name, f.status])).toEqual([
+      ['agent-run-failed-journal', 'completed'],
+      ['agent-run-failed', 'failed'],
       ['agent-steer-journal', 'completed'],
       ['agent-steer', 'succeeded'],
       ['interrupt-stop', 'unresolved'],
@@ -54,6 +56,8 @@ describe('replaying recorded team runs with the current workflow code', () => {
     ]);
     const types = (name: string) => fixtures.find((f) => f.name === name)!.history.events.map((e) => e.eventType);
     expect(types('retry')).toContain('EVENT_TYPE_TIMER_FIRED');
+    // A journal left open by a failed attempt closed when it found its run closed: its check is an activity.
+    expect(types('agent-run-failed-journal')).toContain('EVENT_TYPE_ACTIVITY_TASK_COMPLETED');
     expect(types('lease-expiry')).toContain('EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT');
     // Recorded when tasks printed as a cycle were retried: it must replay so, behind its patch.
     expect(types('spawn-cycle-retried').filter((t) => t === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED')).toHaveLength(3);

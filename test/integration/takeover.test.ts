@@ -47,7 +47,6 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
       ok: false,
       reason: 'stale_attempt',
     });
-    expect(await interrupt({ requestId: 'missing' })).toEqual({ ok: false, reason: 'stale_attempt' });
     expect(await handle.executeUpdate(msg.interruptTaskUpdate, { args: [{ key: 'done', fencingToken: 1 }] })).toEqual({
       ok: false,
       reason: 'not_active',
@@ -117,7 +116,6 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     const rejected = await eventsOf(handle, 'control:rejected');
     expect(rejected.map((e) => [e.key, e.reason, e.requestId])).toEqual([
       ['edit', 'stale_attempt', 'wrong'],
-      ['edit', 'stale_attempt', 'missing'],
       ['done', 'not_active', null],
       ['edit', 'already_interrupted', 'take-2'],
     ]);
@@ -183,6 +181,46 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
       }),
     ]);
     expect(result.budget.used.tokens).toBe(5);
+  });
+
+  it('through `temporal workflow update execute` without a fencing token: the current attempt is interrupted', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const pidFile = path.join(tempDir('no-token'), 'pids');
+    const handle = await startRun(
+      { name: 'takeover-no-token', lease, awaitAdjudication: false, tasks: [shellHolder('build', pidFile)] },
+      worker.taskQueue,
+    );
+    const pids = await pidsOf(pidFile);
+    const claim = await claimOf(handle, 'build');
+    const input = JSON.stringify({ key: 'build', requestId: 'no-token-1', actor: 'ops' });
+    const out = await temporal(
+      'workflow',
+      'update',
+      'execute',
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'interruptTask',
+      '--input',
+      input,
+      '--output',
+      'json',
+    );
+    expect(out).toContain('"ok": true');
+    expect(out).toContain(`"fencingToken": ${claim.fencingToken}`);
+    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 15_000, 20);
+    const result = await handle.result();
+    expect(result.adjudications).toEqual([
+      expect.objectContaining({
+        key: 'build',
+        code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+        requestId: 'no-token-1',
+        fencingToken: claim.fencingToken,
+      }),
+    ]);
   });
 
   it('an interrupt without a reason says who took the task over; an attempt the wall clock stopped says so', async ({

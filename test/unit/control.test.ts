@@ -191,19 +191,38 @@ describe('interruptTask: a human takes over the attempt that holds the token', (
     expect(run.interrupt({ key: 'a', fencingToken: String(a.fencingToken) }, tick()).ok).toBe(true);
   });
 
-  it.each([
-    ['a wrong token', { key: 'a', fencingToken: 99 }],
-    ['a missing token', { key: 'a' }],
-  ])('with %s is stale_attempt, and the attempt keeps running', (_, request) => {
-    expect(run.interrupt(request, tick())).toEqual({ ok: false, reason: 'stale_attempt' });
-    expect(run.drainCancellations()).toEqual([]);
-    expect(run.activeClaims()[0]).toMatchObject({ key: 'a', interrupted: false });
-    run.settle('a', a.fencingToken, { kind: 'completed', output: 1 }, tick());
-    expect(statusOf(run, 'a').status).toBe('succeeded');
-    expect(eventsOf(run, 'control:rejected')).toEqual([
-      expect.objectContaining({ message: 'interruptTask', key: 'a', reason: 'stale_attempt' }),
-    ]);
+  it('without a token interrupts the current attempt, as the schema says; repeated with its id, the same answer', () => {
+    const verdict = run.interrupt({ key: 'a', requestId: 'no-token', actor: 'alice' }, tick());
+    expect(verdict).toMatchObject({ ok: true, interruption: { key: 'a', fencingToken: a.fencingToken } });
+    expect(run.drainCancellations()).toHaveLength(1);
+    run.settle('a', a.fencingToken, { kind: 'cancelled' }, tick());
+    expect(statusOf(run, 'a').status).toBe('adjudication');
+    expect(run.interrupt({ key: 'a', requestId: 'no-token', actor: 'alice' }, tick())).toMatchObject({
+      ok: true,
+      idempotent: true,
+      interruption: { fencingToken: a.fencingToken, requestId: 'no-token' },
+    });
+    expect(run.interrupt({ key: 'a', requestId: 'another' }, tick())).toEqual({ ok: false, reason: 'not_active' });
   });
+
+  it('without a token, in a history recorded before it meant the current attempt: stale_attempt, as it ran', () => {
+    run.usePatches(() => false);
+    expect(run.interrupt({ key: 'a' }, tick())).toEqual({ ok: false, reason: 'stale_attempt' });
+  });
+
+  it.each([['a wrong token', { key: 'a', fencingToken: 99 }]])(
+    'with %s is stale_attempt, and the attempt keeps running',
+    (_, request) => {
+      expect(run.interrupt(request, tick())).toEqual({ ok: false, reason: 'stale_attempt' });
+      expect(run.drainCancellations()).toEqual([]);
+      expect(run.activeClaims()[0]).toMatchObject({ key: 'a', interrupted: false });
+      run.settle('a', a.fencingToken, { kind: 'completed', output: 1 }, tick());
+      expect(statusOf(run, 'a').status).toBe('succeeded');
+      expect(eventsOf(run, 'control:rejected')).toEqual([
+        expect.objectContaining({ message: 'interruptTask', key: 'a', reason: 'stale_attempt' }),
+      ]);
+    },
+  );
 
   it('of a task with no live attempt (finished, blocked, unknown) is not_active', () => {
     run.settle('a', a.fencingToken, { kind: 'completed' }, tick());

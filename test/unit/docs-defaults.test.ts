@@ -10,6 +10,8 @@ import { LEASE_PACE, STOP_ANNOUNCE_AFTER_MS, defaultHeartbeatEveryMs } from '../
 import { CONTINUE_AS_NEW_EVENTS, TeamPlanSchema } from '../../src/plan/schema';
 import { Budget } from '../../src/team/budget';
 import { HEARTBEAT_THROTTLE_MS } from '../../src/worker/create-worker';
+import { MODEL_RETRY_LIMITS, modelRetryPolicy } from '../../src/plan/model-retry';
+import { RUN_CHECK_EVERY_MS } from '../../src/agent/lifetime';
 
 const doc = (name: string) => readFileSync(path.join(__dirname, '..', '..', 'docs', name), 'utf8').replace(/\s+/g, ' ');
 const seconds = (ms: number) => `${ms / 1_000} s`;
@@ -54,6 +56,19 @@ describe("the documented defaults are the code's", () => {
       AbortCodeSchema.safeParse('A'.repeat(64)).success && !AbortCodeSchema.safeParse('A'.repeat(65)).success,
     ).toBe(true);
     expect(takeover).toContain('1..64 chars of `[A-Z0-9_]`');
+  });
+
+  it("docs/agents.md: modelRetry's defaults and bounds, and how soon a journal hears its run closed", () => {
+    const agents = doc('agents.md');
+    const policy = modelRetryPolicy(undefined);
+    expect(agents).toContain(`| \`maxElapsedMs\` | ${thousands(policy.maxElapsedMs)} (10 minutes in all) |`);
+    expect(policy.maxElapsedMs).toBe(10 * 60_000);
+    expect(agents).toContain(`0..${thousands(MODEL_RETRY_LIMITS.maxElapsedMs)}`);
+    expect(agents).toContain(`| \`initialIntervalMs\` | ${thousands(policy.initialIntervalMs)} |`);
+    expect(agents).toContain(`| \`maxIntervalMs\` | ${thousands(policy.maxIntervalMs)} (`);
+    expect(agents).toContain(`1..${thousands(MODEL_RETRY_LIMITS.maxIntervalMs)}`);
+    expect(agents).toContain(`| \`backoffCoefficient\` | ${policy.backoffCoefficient} |`);
+    expect(agents).toContain(`it asks every ${seconds(RUN_CHECK_EVERY_MS)}`);
   });
 
   it('docs/budgets.md: a lost attempt is charged its reservation, never nothing', () => {

@@ -141,6 +141,26 @@ const rules: Array<[string, Partial<RouteInput>, Disposition]> = [
     { outcome: 'failed', nonRetryable: true, stalled: true, stop: 'interrupt' },
     { to: 'adjudication', code: 'TEAM_TASK_HUMAN_INTERRUPTED', why: 'stopped' },
   ],
+  [
+    'an attempt whose model provider stayed down for all of its modelRetry goes to adjudication, not retried',
+    { outcome: 'failed', nonRetryable: true, modelUnavailable: true },
+    { to: 'adjudication', code: 'TEAM_TASK_MODEL_UNAVAILABLE', why: 'model-unavailable' },
+  ],
+  [
+    '... even with its attempts spent: the run waits for a person, it does not fail',
+    { outcome: 'failed', nonRetryable: true, modelUnavailable: true, attemptsSpent: true },
+    { to: 'adjudication', code: 'TEAM_TASK_MODEL_UNAVAILABLE', why: 'model-unavailable' },
+  ],
+  [
+    '... but a stop that raced it decides as a stop',
+    { outcome: 'failed', modelUnavailable: true, stop: 'interrupt' },
+    { to: 'adjudication', code: 'TEAM_TASK_HUMAN_INTERRUPTED', why: 'stopped' },
+  ],
+  [
+    'a model call refused for good (401, 404) fails the task at once',
+    { outcome: 'failed', nonRetryable: true },
+    { to: 'failed', why: 'attempt-failed' },
+  ],
   ['an attempt cancelled though nobody stopped it is retried', { outcome: 'cancelled' }, { to: 'retry' }],
   [
     'an attempt cancelled with its attempts spent fails the task',

@@ -2,8 +2,18 @@ import { TeamrunError } from '../../errors';
 import { LlmSpecSchema, type LlmSpec, type Usage } from '../../plan/schema';
 import { modelCallSpan } from '../../telemetry/spans';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
+import { modelRetryPolicy } from '../../plan/model-retry';
 import { Redactor } from '../redact';
 import { defineExecutor } from './define';
+import {
+  TransientModelError,
+  markAnswered,
+  permanentHint,
+  retryAfterMs,
+  transientStatus,
+  transportFailure,
+  withModelRetry,
+} from './model-retry';
 import { ExecutorError, type ExecutorContext } from './types';
 
 interface ChatCompletion {
@@ -41,9 +51,6 @@ function lookup(ref: string, outputs: Record<string, unknown>): unknown {
   return undefined;
 }
 
-/** Status codes worth another attempt: rate limits, timeouts and the provider's own errors. */
-export const retryableStatus = (status: number) => status === 429 || status === 408 || status >= 500;
-
 /**
  * OpenAI-compatible chat completions. The base URL and the key come from the worker's config
  * and environment, never from the plan, so the key never reaches workflow history.
@@ -51,7 +58,14 @@ export const retryableStatus = (status: number) => status === 429 || status === 
 export const llmExecutor = defineExecutor(LlmSpecSchema, (spec, ctx) =>
   // With tracing on, the call is a `gen_ai.*` span under the attempt's; failures are recorded on it.
   modelCallSpan({ model: spec.model, maxTokens: spec.maxTokens }, async () => {
-    const answer = await chat(spec, ctx);
+    // A provider's outage is retried inside the attempt, as for an agent's model call (model-retry.ts).
+    const answer = await withModelRetry(() => chat(spec, ctx), {
+      policy: modelRetryPolicy(spec.modelRetry),
+      signal: ctx.signal,
+      ...(ctx.stopping ? { stopping: ctx.stopping } : {}),
+      provider: ctx.config.worker.llm.baseUrl,
+      onWait: (wait) => ctx.progress({ modelRetry: wait }),
+    });
     const usage = answer.usage as Usage | undefined;
     return { answer, usage: { inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens } };
   }),
@@ -94,14 +108,19 @@ async function chat(spec: LlmSpec, ctx: ExecutorContext) {
     // The request may have been answered and billed: its usage is unknown, so it is charged its reservation.
     const unknown = ctx.signal.aborted || timedOut ? reservationCharge(spec.model, ctx) : undefined;
     if (ctx.signal.aborted) throw new ExecutorError(`llm ${url}: aborted`, { usage: unknown });
-    throw new ExecutorError(
-      redact(`llm ${url}: ${timedOut ? `timed out after ${spec.timeoutMs} ms` : (err as Error).message}`),
-      {
-        type: timedOut ? 'TeamExecutorTimeout' : 'TeamLlmUnreachable',
+    if (timedOut) {
+      throw new ExecutorError(redact(`llm ${url}: timed out after ${spec.timeoutMs} ms`), {
+        type: 'TeamExecutorTimeout',
         usage: unknown,
-      },
-    );
+      });
+    }
+    // No answer at all (refused, reset): nothing was billed.
+    const failure = transportFailure('llm', url, err);
+    if (failure instanceof TransientModelError)
+      throw new TransientModelError(redact(failure.message), failure.transient, { type: failure.type });
+    throw new ExecutorError(redact(failure.message), { type: failure.type });
   }
+  markAnswered(url);
   let text: string;
   try {
     text = await readBounded(response, ctx.config.worker.http.maxBodyBytes);
@@ -133,9 +152,17 @@ async function chat(spec: LlmSpec, ctx: ExecutorContext) {
     : undefined;
   if (usage) await ctx.budget?.report(usage);
   if (!response.ok) {
-    throw new ExecutorError(redact(`llm ${url}: HTTP ${response.status}: ${redact(text).slice(0, 500)}`), {
-      nonRetryable: !retryableStatus(response.status),
-      type: `TeamLlm${response.status}`,
+    const { status } = response;
+    // What to check comes before the provider's answer, which is cut at its end.
+    const hint = transientStatus(status) ? '' : permanentHint(status);
+    const message = redact(`llm ${url}: HTTP ${status}${hint}: ${redact(text).slice(0, 500)}`);
+    if (transientStatus(status)) {
+      const retryAfter = retryAfterMs(response.headers.get('retry-after'));
+      throw new TransientModelError(message, { status, retryAfterMs: retryAfter }, { type: `TeamLlm${status}`, usage });
+    }
+    throw new ExecutorError(message, {
+      nonRetryable: true,
+      type: `TeamLlm${status}`,
       usage,
     });
   }

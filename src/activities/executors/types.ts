@@ -11,6 +11,11 @@ import { traceparent } from '../../telemetry/spans';
 export interface ExecutorContext extends AttemptIdentity {
   /** Aborted when the attempt is cancelled (interrupt, abort, lease gone, worker shutting down). */
   signal: AbortSignal;
+  /**
+   * Aborted as soon as the worker begins to shut down (before the grace ends and `signal` aborts): an
+   * executor between two steps should start no new one, and hand the attempt back (model-retry.ts `handBack`).
+   */
+  stopping?: AbortSignal;
   dependencyOutputs: Record<string, unknown>;
   /** Mailbox messages waiting for the task when the attempt started. */
   inbox: MailMessage[];

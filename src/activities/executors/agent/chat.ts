@@ -1,11 +1,21 @@
 /**
  * One model call of an agent: an OpenAI-compatible chat completion with `tools` (function
- * calling). A transport error, an HTTP error or an answer that is not a chat completion throws an
- * ExecutorError (retryable as for `llm`); aborting `signal` aborts the request.
+ * calling). A provider's transient error (5xx, 429, 408, a reset) throws a TransientModelError,
+ * which the loop retries inside the attempt (../model-retry.ts); a permanent HTTP error throws a
+ * non-retryable ExecutorError; a first call refused, a timeout or an answer that is not a chat
+ * completion an ExecutorError (the task's `retry` decides); aborting `signal` aborts the request.
  */
 import type { Usage } from '../../../plan/schema';
 import type { AssistantMessage, ToolCall } from '../../../agent/types';
-import { readBounded, retryableStatus } from '../llm';
+import { readBounded } from '../llm';
+import {
+  TransientModelError,
+  markAnswered,
+  permanentHint,
+  retryAfterMs,
+  transportFailure,
+  transientStatus,
+} from '../model-retry';
 import { ExecutorError } from '../types';
 
 export interface ChatRequest {
@@ -51,14 +61,19 @@ export async function chat(request: ChatRequest, signal: AbortSignal, timeoutMs?
       }),
       signal: within,
     });
+    markAnswered(url);
     text = await readBounded(response, request.maxBodyBytes);
   } catch (err) {
     if (signal.aborted) throw err;
-    const timedOut = (err as Error).name === 'TimeoutError';
-    throw new ExecutorError(
-      redact(`agent model call ${url}: ${timedOut ? `timed out after ${timeoutMs} ms` : (err as Error).message}`),
-      { type: timedOut ? 'TeamExecutorTimeout' : 'TeamLlmUnreachable' },
-    );
+    if ((err as Error).name === 'TimeoutError') {
+      throw new ExecutorError(redact(`agent model call ${url}: timed out after ${timeoutMs} ms`), {
+        type: 'TeamExecutorTimeout',
+      });
+    }
+    const failure = transportFailure('agent model call', url, err);
+    if (failure instanceof TransientModelError)
+      throw new TransientModelError(redact(failure.message), failure.transient, { type: failure.type });
+    throw new ExecutorError(redact(failure.message), { type: failure.type });
   }
   let body: Completion | undefined;
   try {
@@ -68,9 +83,17 @@ export async function chat(request: ChatRequest, signal: AbortSignal, timeoutMs?
   }
   const usage = usageOf(body, request.model);
   if (!response.ok) {
-    throw new ExecutorError(redact(`agent model call ${url}: HTTP ${response.status}: ${text.slice(0, 500)}`), {
-      nonRetryable: !retryableStatus(response.status),
-      type: `TeamLlm${response.status}`,
+    const { status } = response;
+    // What to check comes before the provider's answer, which is cut at its end.
+    const hint = transientStatus(status) ? '' : permanentHint(status);
+    const message = redact(`agent model call ${url}: HTTP ${status}${hint}: ${text.slice(0, 500)}`);
+    if (transientStatus(status)) {
+      const retryAfter = retryAfterMs(response.headers.get('retry-after'));
+      throw new TransientModelError(message, { status, retryAfterMs: retryAfter }, { type: `TeamLlm${status}`, usage });
+    }
+    throw new ExecutorError(message, {
+      nonRetryable: true,
+      type: `TeamLlm${status}`,
       usage,
     });
   }

@@ -14,6 +14,8 @@ import { defineExecutor } from '../define';
 import { inboxPrompt, renderPrompt } from '../llm';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
 import { chat } from './chat';
+import { handBack, withModelRetry, type RetryWait } from '../model-retry';
+import { modelRetryPolicy } from '../../../plan/model-retry';
 import { AgentGateway } from './gateway';
 import { ownTools } from './own-tools';
 import { modelCallSpan } from '../../../telemetry/spans';
@@ -118,6 +120,8 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
         await append({ kind: 'tool-result', turn, id: call.id, name: call.function.name, ok: false, content, ms: 0 });
         continue;
       }
+      // A worker shutting down starts no new call: the next attempt, elsewhere, runs this one.
+      if (ctx.stopping?.aborted) throw handBack(`before tool call ${call.function.name} of turn ${turn}`);
       await append({ kind: 'tool-start', turn, id: call.id, name: call.function.name });
       ctx.progress({ turn, tool: call.function.name });
       ctx.moved?.(`tool call "${call.function.name}" started (turn ${turn})`);
@@ -141,6 +145,7 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
         type: 'TeamAgentMaxTurns',
       });
     }
+    if (ctx.stopping?.aborted) throw handBack(`before model call ${turn}`);
     if (ctx.budget && !(await ctx.budget.reserve({ tokens: maxTokens }))) {
       throw new ExecutorError(`the run's budget refused the ${maxTokens} tokens of model call ${turn}`, {
         nonRetryable: true,
@@ -151,22 +156,38 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
     for (const steer of steers) transcript.add({ kind: 'steer', turn, ...steer });
     ctx.progress({ turn, tool: null });
     ctx.moved?.(`model call ${turn} started`);
+    // A provider's outage is retried here, as this same step: one journal entry, one reservation (model-retry.ts).
+    const retry = {
+      policy: modelRetryPolicy(spec.modelRetry),
+      signal: ctx.signal,
+      ...(ctx.stopping ? { stopping: ctx.stopping } : {}),
+      provider: baseUrl,
+      onWait: (wait: RetryWait) => {
+        ctx.progress({ turn, tool: null, modelRetry: wait });
+        // A wait the provider asked for is the step going on, not a stall.
+        ctx.moved?.(`model call ${turn} retried (try ${wait.tries}, HTTP ${wait.status ?? 'none'})`);
+      },
+    };
     // With tracing on, each turn is a `gen_ai.*` span under the attempt's (src/telemetry).
     const answer = await modelCallSpan({ model: spec.model, maxTokens }, () =>
-      chat(
-        {
-          url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
-          apiKey,
-          model: spec.model,
-          messages: transcript.messages(),
-          tools,
-          maxTokens,
-          idempotencyKey: `${ctx.workflowId}/${ctx.taskKey}/agent/${turn}`,
-          maxBodyBytes: ctx.config.worker.http.maxBodyBytes,
-          redact,
-        },
-        ctx.signal,
-        spec.turnTimeoutMs,
+      withModelRetry(
+        () =>
+          chat(
+            {
+              url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
+              apiKey,
+              model: spec.model,
+              messages: transcript.messages(),
+              tools,
+              maxTokens,
+              idempotencyKey: `${ctx.workflowId}/${ctx.taskKey}/agent/${turn}`,
+              maxBodyBytes: ctx.config.worker.http.maxBodyBytes,
+              redact,
+            },
+            ctx.signal,
+            spec.turnTimeoutMs,
+          ),
+        retry,
       ).then((answer) => ({
         answer,
         usage: { inputTokens: answer.usage?.inputTokens, outputTokens: answer.usage?.outputTokens },
