@@ -162,14 +162,26 @@ export const AGENT_CLIS = ['claude-code', 'codex', 'gemini'] as const;
 
 /**
  * A coding-agent CLI run headless in its streaming JSON mode (docs/agent-clis.md). The plan names
- * the CLI, never its binary; `args` must each be listed in the worker's `allowArgs` for that CLI.
+ * the CLI, never its binary; `args` are flags with their values, each pair allowed by the worker's
+ * `allowArgs` for that CLI.
  */
 export const AgentCliSpecSchema = z
   .object({
     cli: z.enum(AGENT_CLIS, { error: `must be one of ${AGENT_CLIS.join(', ')}` }),
-    prompt: z.string().min(1).max(PLAN_LIMITS.maxAgentPrompt),
+    // Neither may start with "-": a CLI's parser would read it as a flag (`model: "--yolo"`).
+    prompt: z
+      .string()
+      .min(1)
+      .max(PLAN_LIMITS.maxAgentPrompt)
+      .refine((p) => !p.startsWith('-'), 'must not start with "-" (a CLI could read it as a flag)'),
     cwd: z.string().min(1).max(4_096).optional(),
-    model: z.string().min(1).max(200).optional(),
+    model: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^-\s]\S*$/, 'must be a model name: no spaces, and not starting with "-" (a CLI reads that as a flag)')
+      .optional(),
+    // Flags and their values, checked pairwise against the worker's allowArgs (plan/agent-cli-args.ts).
     args: z.array(z.string().max(1_024)).max(64).optional(),
     timeoutMs: durationMs.min(1).optional(),
     worktree: z.boolean().optional(),

@@ -137,7 +137,7 @@ describe.concurrent('coding-agent CLIs as teammates (agent-cli)', () => {
     const result = await handle.result();
     expect(result.tasks[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect(result.tasks[0].lastError).toContain(
-      'executor.args[0]: "--dangerously-bypass" is not in worker.agentClis.codex.allowArgs',
+      'executor.args[0]: "--dangerously-bypass" is not a flag listed in worker.agentClis.codex.allowArgs',
     );
     expect(startsIn(state)).toEqual([]);
   });

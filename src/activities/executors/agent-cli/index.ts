@@ -1,4 +1,5 @@
 import type { AgentCliConfig } from '../../../config/agent-clis';
+import { checkCliArgs, flagLike } from '../../../plan/agent-cli-args';
 import { AgentCliSpecSchema, type AgentCliSpec } from '../../../plan/schema';
 import type { MailMessage } from '../../../team/mailbox';
 import { defineExecutor } from '../define';
@@ -42,8 +43,11 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
   try {
     const sessions = new SessionStore(ctx, spec.cli);
     const saved = sessions.load();
-    const resume = saved && (adapter.resumeAnywhere || saved.cwd === cwd) ? saved.sessionId : undefined;
-    const invocation = adapter.invocation({ prompt, model: spec.model, resume, args: spec.args ?? [] });
+    // A session id comes from the CLI's own stream: one a parser could read as a flag is not passed on.
+    const resumable = saved && !flagLike(saved.sessionId) && (adapter.resumeAnywhere || saved.cwd === cwd);
+    const resume = resumable ? saved.sessionId : undefined;
+    const args = checkCliArgs(spec.args ?? [], cli.allowArgs, 'executor.args', allowArgsOf(spec)).argv;
+    const invocation = adapter.invocation({ prompt, model: spec.model, resume, args });
     const env = shellEnvironment(undefined, ctx, { ...inputs.env, ...cliEnv(spec.cli, cli, ctx) });
     const progress = new CliProgress(ctx, spec.cli, reportsCost, (id) => sessions.save(id, cwd));
     const exit = await stream(spec, ctx, { cli, adapter, invocation, cwd, env, progress });
@@ -67,7 +71,11 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
   }
 });
 
-/** The worker's set-up of the plan's CLI, with the plan's arguments checked against it. */
+function allowArgsOf(spec: AgentCliSpec): string {
+  return `worker.agentClis.${spec.cli}.allowArgs`;
+}
+
+/** The worker's set-up of the plan's CLI, with the plan's arguments checked against it (as pairs). */
 function configOf(spec: AgentCliSpec, ctx: ExecutorContext): AgentCliConfig {
   const configured = ctx.config.worker.agentClis;
   const cli = Object.hasOwn(configured, spec.cli) ? configured[spec.cli] : undefined;
@@ -79,14 +87,13 @@ function configOf(spec: AgentCliSpec, ctx: ExecutorContext): AgentCliConfig {
       { nonRetryable: true, type: 'TeamAgentCliNotConfigured' },
     );
   }
-  (spec.args ?? []).forEach((arg, i) => {
-    if (cli.allowArgs.includes(arg)) return;
-    throw new ExecutorError(
-      `executor.args[${i}]: "${arg.slice(0, 100)}" is not in worker.agentClis.${spec.cli}.allowArgs ` +
-        `(${cli.allowArgs.map((a) => JSON.stringify(a)).join(', ') || 'empty: no extra argument may be passed'})`,
-      { nonRetryable: true, type: 'TeamAgentCliArgRefused' },
-    );
-  });
+  const { problems } = checkCliArgs(spec.args ?? [], cli.allowArgs, 'executor.args', allowArgsOf(spec));
+  if (problems.length) {
+    throw new ExecutorError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
+      nonRetryable: true,
+      type: 'TeamAgentCliArgRefused',
+    });
+  }
   return cli;
 }
 
