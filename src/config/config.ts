@@ -113,6 +113,9 @@ export const ConfigSchema = z
             passEnv: z.array(z.string().min(1)).default([]),
             // Worker variables a plan may take by name (`env: { X: { fromWorkerEnv: NAME } }`); always redacted.
             secretEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')).default([]),
+            // Give tasks TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE (and TEMPORAL_* from passEnv): off, a task
+            // reaches its run only through the attempt gateway (docs/security.md).
+            temporalEnv: z.boolean().default(false),
             // When set, a command runs only if one pattern matches all of it (`/regex/` or a glob where * is any text).
             allowCommands: z.array(z.string().min(1)).optional(),
             // When set, a task's cwd must resolve inside this directory (relative cwds start here).
