@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CodecConfigSchema } from '../codec/config';
 import { AgentClisConfigSchema } from './agent-clis';
+import { SandboxConfigSchema } from './sandbox';
 import { TelemetryConfigSchema } from '../telemetry/config';
 import { WORKER_EXECUTOR_KINDS } from '../plan/schema';
 import { formatPath } from '../plan/validate';
@@ -150,6 +151,8 @@ export const ConfigSchema = z
           })
           .strict()
           .prefault({}),
+        // Shell and agent-cli attempts and MCP stdio servers under bubblewrap (docs/security.md).
+        sandbox: SandboxConfigSchema,
         // The coding-agent CLIs `agent-cli` tasks may run on this worker (docs/agent-clis.md).
         agentClis: AgentClisConfigSchema,
         // MCP servers whose tools this worker's agents may call (`<server>__<tool>`): docs/configuration.md.

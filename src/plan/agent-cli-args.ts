@@ -37,6 +37,22 @@ function compiles(pattern: string): boolean {
 
 const FLAG = /^--?[A-Za-z0-9]/;
 
+/** A CLI's model: a name, never a flag (gemini read `model: "--yolo"` as `--model --yolo`: yolo mode). */
+export const CLI_MODEL = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^-\s]\S*$/, 'must be a model name: no spaces, and not starting with "-" (a CLI reads that as a flag)');
+
+/** A CLI's prompt: never starting with "-", which a CLI's parser could read as a flag. */
+export function cliPrompt(maxChars: number) {
+  return z
+    .string()
+    .min(1)
+    .max(maxChars)
+    .refine((p) => !p.startsWith('-'), 'must not start with "-" (a CLI could read it as a flag)');
+}
+
 /**
  * `allowArgs` as written: flag entries, or the earlier list of tokens, read as groups: a flag and
  * the values listed right after it (`[--max-turns, '20', --yolo]`: `--max-turns` takes `20`,
@@ -79,6 +95,16 @@ export const AllowArgsSchema = z
     });
     return flags;
   });
+
+/**
+ * `allowArgs` as flag entries, whether a config file's parse already read it so or it comes as
+ * written (a config object built in code); null with the problem when it cannot be read.
+ */
+export function allowedFlags(allowArgs: unknown): { flags: AllowedFlag[] } | { problem: string } {
+  const parsed = AllowArgsSchema.safeParse(allowArgs);
+  if (parsed.success) return { flags: parsed.data };
+  return { problem: parsed.error.issues.map((i) => `[${i.path.join('.')}]: ${i.message}`).join('; ') };
+}
 
 /** A value that a CLI's parser could read as a flag of its own, or as more than one word. */
 export function flagLike(value: string): boolean {
@@ -148,7 +174,7 @@ function describe(entry: AllowedFlag): string {
 /** Every `agent-cli` task of a plan checked against the worker's CLIs, as the worker will check it. */
 export function checkPlanCliArgs(
   tasks: ReadonlyArray<{ executor: { kind: string; cli?: unknown; args?: unknown } }>,
-  clis: Readonly<Partial<Record<string, { allowArgs: ReadonlyArray<AllowedFlag> }>>>,
+  clis: Readonly<Partial<Record<string, { allowArgs: unknown }>>>,
 ): PlanProblem[] {
   const problems: PlanProblem[] = [];
   tasks.forEach((task, i) => {
@@ -157,9 +183,11 @@ export function checkPlanCliArgs(
     // A CLI this config does not set up is the worker's to refuse (the plan may run elsewhere).
     const config = Object.hasOwn(clis, cli) ? clis[cli] : undefined;
     if (!config) return;
-    const allowed = config.allowArgs;
+    const allowed = allowedFlags(config.allowArgs);
     const at = `tasks[${i}].executor.args`;
-    problems.push(...checkCliArgs(args as string[], allowed, at, `worker.agentClis.${cli}.allowArgs`).problems);
+    const where = `worker.agentClis.${cli}.allowArgs`;
+    if ('problem' in allowed) problems.push({ path: at, code: 'agent_cli_arg_refused', message: allowed.problem });
+    else problems.push(...checkCliArgs(args as string[], allowed.flags, at, where).problems);
   });
   return problems;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLI_MODEL, cliPrompt } from './agent-cli-args';
 import { AgentSpecSchema } from './agent';
 import { jsonBytes } from './bytes';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, durationMs, onePromptOrMessages } from './fields';
@@ -168,19 +169,9 @@ export const AGENT_CLIS = ['claude-code', 'codex', 'gemini'] as const;
 export const AgentCliSpecSchema = z
   .object({
     cli: z.enum(AGENT_CLIS, { error: `must be one of ${AGENT_CLIS.join(', ')}` }),
-    // Neither may start with "-": a CLI's parser would read it as a flag (`model: "--yolo"`).
-    prompt: z
-      .string()
-      .min(1)
-      .max(PLAN_LIMITS.maxAgentPrompt)
-      .refine((p) => !p.startsWith('-'), 'must not start with "-" (a CLI could read it as a flag)'),
+    prompt: cliPrompt(PLAN_LIMITS.maxAgentPrompt),
     cwd: z.string().min(1).max(4_096).optional(),
-    model: z
-      .string()
-      .min(1)
-      .max(200)
-      .regex(/^[^-\s]\S*$/, 'must be a model name: no spaces, and not starting with "-" (a CLI reads that as a flag)')
-      .optional(),
+    model: CLI_MODEL.optional(),
     // Flags and their values, checked pairwise against the worker's allowArgs (plan/agent-cli-args.ts).
     args: z.array(z.string().max(1_024)).max(64).optional(),
     timeoutMs: durationMs.min(1).optional(),

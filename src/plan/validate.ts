@@ -11,7 +11,7 @@ import { KeyIndex, findCycle, formatCycle, nearest } from './graph';
 import { utf8Bytes } from './bytes';
 import { normalizeScope } from './scope';
 import { checkPlanEnv } from './env-rules';
-import { checkPlanCliArgs, type AllowedFlag } from './agent-cli-args';
+import { checkPlanCliArgs } from './agent-cli-args';
 import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from './packed';
 import type { PlanProblem } from './problem';
@@ -50,7 +50,7 @@ export interface ValidateOptions {
    * The worker's coding-agent CLIs (`worker.agentClis`): each `agent-cli` task's `args` are then
    * checked against its CLI's `allowArgs`, as flag-value pairs. The worker checks again.
    */
-  agentClis?: Readonly<Partial<Record<string, { allowArgs: ReadonlyArray<AllowedFlag> }>>>;
+  agentClis?: Readonly<Partial<Record<string, { allowArgs: unknown }>>>;
 }
 
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */

@@ -77,7 +77,7 @@ export function shellEnvironment(
     env[name] = resolved;
   }
   // The worker's own cluster, only when the operator opts in (credentials only if passed on too).
-  const cluster = temporal
+  const cluster: Record<string, string> = temporal
     ? { TEMPORAL_ADDRESS: ctx.config.connection.address, TEMPORAL_NAMESPACE: ctx.config.connection.namespace }
     : {};
   return { ...env, ...cluster, ...attemptEnv(ctx), TEAMRUN_HOLDER: ctx.holder, ...extra, ...gatewayEnv(ctx, env.PATH) };

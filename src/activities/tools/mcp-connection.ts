@@ -42,11 +42,18 @@ export class McpConnection {
   ) {}
 
   /** A stdio server, started on first use with exactly `env` (the caller's allowlist). */
-  static stdio(server: string, spec: McpStdioServer, env: Record<string, string>): McpConnection {
+  static stdio(
+    server: string,
+    spec: McpStdioServer,
+    env: Record<string, string>,
+    sandbox: string[] | null = null,
+  ): McpConnection {
+    // In the worker's sandbox (worker.sandbox), bubblewrap runs the server: `sandbox` is its arguments.
+    const argv = [...(sandbox ?? []), spec.command, ...(spec.args ?? [])];
     return new McpConnection(server, (stderr) => {
       const transport = new StdioClientTransport({
-        command: spec.command,
-        args: spec.args ?? [],
+        command: argv[0],
+        args: argv.slice(1),
         env,
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         // Piped, never inherited: the worker's log is not the server's, and its tail explains a death.

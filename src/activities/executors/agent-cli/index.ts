@@ -1,9 +1,10 @@
 import type { AgentCliConfig } from '../../../config/agent-clis';
-import { checkCliArgs, flagLike } from '../../../plan/agent-cli-args';
+import { allowedFlags, checkCliArgs, flagLike } from '../../../plan/agent-cli-args';
 import { AgentCliSpecSchema, type AgentCliSpec } from '../../../plan/schema';
 import type { MailMessage } from '../../../team/mailbox';
 import { defineExecutor } from '../define';
 import { containProcesses } from '../shell';
+import { sandboxPrefix } from '../sandbox';
 import { resolveCwd, shellEnvironment, writeInputs } from '../shell-env';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
 import { record, type CliAdapter } from './adapter';
@@ -87,14 +88,19 @@ function configOf(spec: AgentCliSpec, ctx: ExecutorContext): AgentCliConfig {
       { nonRetryable: true, type: 'TeamAgentCliNotConfigured' },
     );
   }
-  const { problems } = checkCliArgs(spec.args ?? [], cli.allowArgs, 'executor.args', allowArgsOf(spec));
-  if (problems.length) {
+  // A config built in code may still hold allowArgs as written: read it as a config file's would be.
+  const allowed = allowedFlags(cli.allowArgs);
+  const { problems } =
+    'problem' in allowed
+      ? { problems: [{ path: allowArgsOf(spec), message: allowed.problem }] }
+      : checkCliArgs(spec.args ?? [], allowed.flags, 'executor.args', allowArgsOf(spec));
+  if (problems.length || 'problem' in allowed) {
     throw new ExecutorError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
       nonRetryable: true,
       type: 'TeamAgentCliArgRefused',
     });
   }
-  return cli;
+  return { ...cli, allowArgs: allowed.flags };
 }
 
 /** The CLI's own variables from the worker's set-up: literals, or the worker's variables by name. */
@@ -152,6 +158,7 @@ async function stream(
   },
 ): Promise<CliExit> {
   const shell = ctx.config.worker.shell;
+  const sandbox = sandboxPrefix(ctx.config.worker.sandbox, how.cwd);
   const processes = containProcesses(ctx);
   const { progress } = how;
   const parser = how.adapter.parser();
@@ -161,6 +168,7 @@ async function stream(
     cwd: how.cwd,
     env: how.env,
     processes,
+    sandbox,
     killGraceMs: shell.killGraceMs,
     maxLineBytes: shell.maxLineBytes,
     logTailBytes: shell.logTailBytes,
