@@ -14,6 +14,7 @@ export function planChecks(config: TeamrunConfig, kinds: ReadonlyArray<string> =
   return {
     knownKinds: [...config.worker.customKinds, ...kinds],
     commandsRestricted: config.worker.shell.allowCommands !== undefined,
+    planEnv: config.worker.shell.planEnv,
     agentClis: config.worker.agentClis,
   };
 }

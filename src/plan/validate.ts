@@ -46,6 +46,8 @@ export interface ValidateOptions {
    * the worker checks again when an attempt starts.
    */
   commandsRestricted?: boolean;
+  /** With commandsRestricted, the names a plan's env may set (`worker.shell.planEnv`; default env-rules.ts's). */
+  planEnv?: ReadonlyArray<string>;
   /**
    * The worker's coding-agent CLIs (`worker.agentClis`): each `agent-cli` task's `args` are then
    * checked against its CLI's `allowArgs`, as flag-value pairs. The worker checks again.
@@ -66,7 +68,7 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
     );
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));
-    if (options.commandsRestricted) problems.push(...checkPlanEnv(parsed.data));
+    if (options.commandsRestricted) problems.push(...checkPlanEnv(parsed.data, options.planEnv));
     if (options.agentClis) problems.push(...checkPlanCliArgs(parsed.data.tasks, options.agentClis));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }

@@ -36,7 +36,7 @@ const MAX_NOTES = 10;
 export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) => {
   const shell = ctx.config.worker.shell;
   checkCommand(spec.command, shell.allowCommands);
-  if (shell.allowCommands) refuseProgramEnv(spec);
+  if (shell.allowCommands) refuseProgramEnv(spec, shell.planEnv);
   const cwd = resolveCwd(spec.cwd, shell);
   const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes, ctx.inbox);
   try {
@@ -54,8 +54,8 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
  * such a plan at validation; a plan started any other way (a client, the temporal CLI, an added
  * task) is checked here, before anything runs. The workflow cannot: it never sees this config.
  */
-function refuseProgramEnv(spec: ShellSpec): void {
-  const problems = checkExecutorEnv({ kind: 'shell', env: spec.env }, 'executor');
+function refuseProgramEnv(spec: ShellSpec, allowed: ReadonlyArray<string> | undefined): void {
+  const problems = checkExecutorEnv({ kind: 'shell', env: spec.env }, 'executor', allowed);
   if (problems.length === 0) return;
   throw new ExecutorError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
     nonRetryable: true,
