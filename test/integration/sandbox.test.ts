@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'vitest';
+import { sandboxPrefix } from '../../src/activities/executors/sandbox';
+import { McpConnection } from '../../src/activities/tools/mcp-connection';
 import type { TeamrunConfig } from '../../src/config/config';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { testConfig } from '../helpers/env';
@@ -91,5 +93,61 @@ describe("a task cannot read another attempt's secret (worker.sandbox)", () => {
     const { result } = await attack({ mode: 'on', command: 'bwrap', readOnly: false, writable: [] });
     expect(result.status).toBe('succeeded');
     expect(result.tasks[0].output).toEqual({ found: 0 });
+  });
+});
+
+describe('worker.sandbox.readOnly', () => {
+  it('a shell task writes its cwd and TMPDIR, and nothing else: the rest of the file system is read-only', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const cwd = tempDir('sandbox-cwd');
+    // Outside the temporary directory, which the sandbox keeps writable.
+    const outside = mkdtempSync(path.resolve(__dirname, '../../.teamrun/sandbox-outside-'));
+    onTestFinished(() => rmSync(outside, { recursive: true, force: true }));
+    const worker = await workerForTest({
+      config: testConfig({ sandbox: { mode: 'on', command: 'bwrap', readOnly: true, writable: [] } }),
+    });
+    const command =
+      'echo in > inside.txt && ' +
+      `if echo out > ${outside}/planted.txt 2>/dev/null; then w=wrote; else w=refused; fi; ` +
+      'echo "::teamrun-output::\\"$w\\""';
+    const run = await runForTest(
+      { name: 'sandbox-readonly', tasks: [{ key: 'w', executor: { kind: 'shell', command, cwd } }] },
+      worker,
+    );
+    const result = await run.result();
+    expect(result.tasks[0]).toMatchObject({ status: 'succeeded' });
+    expect(result.tasks[0].output).toBe('refused');
+    expect(existsSync(path.join(cwd, 'inside.txt'))).toBe(true);
+    expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
+  });
+});
+
+describe('MCP stdio servers in the sandbox', () => {
+  it('a stdio server an agent task starts runs in a PID namespace of its own: it sees none of the worker`s processes', async ({
+    expect,
+  }) => {
+    const echo = path.resolve(__dirname, '../helpers/mcp-echo-server.mjs');
+    const spec = { command: process.execPath, args: [echo] };
+    const sandbox: TeamrunConfig['worker']['sandbox'] = { mode: 'on', command: 'bwrap', readOnly: false, writable: [] };
+    const connection = McpConnection.stdio(
+      'echo',
+      spec,
+      { PATH: process.env.PATH! },
+      sandboxPrefix(sandbox, process.cwd()),
+    );
+    try {
+      const answer = await connection.call('echo', { text: 'hi' }, 1, {
+        signal: new AbortController().signal,
+        timeoutMs: 30_000,
+      });
+      expect(answer.ok).toBe(true);
+      // bwrap's init is 1 in the namespace, the server 2; the worker's own pid is not there.
+      const said = JSON.parse(answer.ok ? answer.content : '{}') as { pid: number };
+      expect(said.pid).toBe(2);
+    } finally {
+      await connection.close();
+    }
   });
 });
