@@ -7,12 +7,15 @@ import { CliError } from './context';
 /**
  * What `teamrun validate` and `teamrun start` both check a plan file against, from the config
  * and `--kind`: the executor kinds known (built in, `worker.customKinds`, `--kind`), and whether
- * the worker restricts commands (then a plan's `env` may not choose the program).
+ * the worker restricts commands (then a plan's `env` may not choose the program), and the
+ * flags each coding-agent CLI allows (`agent-cli` tasks' `args`).
  */
 export function planChecks(config: TeamrunConfig, kinds: ReadonlyArray<string> = []): ValidateOptions {
   return {
     knownKinds: [...config.worker.customKinds, ...kinds],
     commandsRestricted: config.worker.shell.allowCommands !== undefined,
+    planEnv: config.worker.shell.planEnv,
+    agentClis: config.worker.agentClis,
   };
 }
 

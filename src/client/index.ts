@@ -30,7 +30,10 @@ export async function connectClient(config: TeamrunConfig = loadConfig()): Promi
   // With tracing on (OTEL_* or `telemetry:`), each call is a span and a run started joins the caller's trace.
   const tracing = telemetrySettings(config.telemetry, process.env, 'client');
   const interceptors = tracing
-    ? (require('./tracing') as typeof import('./tracing')).tracedClientInterceptors(tracing)
+    ? (require('./tracing') as typeof import('./tracing')).tracedClientInterceptors({
+        ...tracing,
+        withoutTaskText: config.codec !== undefined,
+      })
     : undefined;
   return new Client({ connection, namespace: config.connection.namespace, dataConverter, interceptors });
 }

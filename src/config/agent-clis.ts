@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AllowArgsSchema } from '../plan/agent-cli-args';
 import { AGENT_CLIS } from '../plan/schema';
 
 const variableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name');
@@ -11,7 +12,8 @@ const variableName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a var
 export const AgentCliConfigSchema = z
   .object({
     command: z.string().min(1).max(4_096),
-    allowArgs: z.array(z.string().min(1).max(1_024)).max(256).default([]),
+    // Flags a plan may pass, each with the values it may take (plan/agent-cli-args.ts).
+    allowArgs: AllowArgsSchema,
     // A literal, or a variable of the worker's own environment (redacted from all the attempt reports).
     env: z
       .record(variableName, z.union([z.string().max(64 * 1024), z.object({ fromWorkerEnv: variableName }).strict()]))

@@ -4,6 +4,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CodecConfigSchema } from '../codec/config';
 import { AgentClisConfigSchema } from './agent-clis';
+import { SandboxConfigSchema } from './sandbox';
+import { DEFAULT_PLAN_ENV } from '../plan/env-rules';
 import { TelemetryConfigSchema } from '../telemetry/config';
 import { WORKER_EXECUTOR_KINDS } from '../plan/schema';
 import { formatPath } from '../plan/validate';
@@ -113,6 +115,14 @@ export const ConfigSchema = z
             passEnv: z.array(z.string().min(1)).default([]),
             // Worker variables a plan may take by name (`env: { X: { fromWorkerEnv: NAME } }`); always redacted.
             secretEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name')).default([]),
+            // Give tasks TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE (and TEMPORAL_* from passEnv): off, a task
+            // reaches its run only through the attempt gateway (docs/security.md).
+            temporalEnv: z.boolean().default(false),
+            // Under allowCommands, the names (or globs) a plan's env may set (plan/env-rules.ts); denied names never.
+            planEnv: z
+              .array(z.string().min(1).max(200))
+              .max(256)
+              .default([...DEFAULT_PLAN_ENV]),
             // When set, a command runs only if one pattern matches all of it (`/regex/` or a glob where * is any text).
             allowCommands: z.array(z.string().min(1)).optional(),
             // When set, a task's cwd must resolve inside this directory (relative cwds start here).
@@ -147,6 +157,8 @@ export const ConfigSchema = z
           })
           .strict()
           .prefault({}),
+        // Shell and agent-cli attempts and MCP stdio servers under bubblewrap (docs/security.md).
+        sandbox: SandboxConfigSchema,
         // The coding-agent CLIs `agent-cli` tasks may run on this worker (docs/agent-clis.md).
         agentClis: AgentClisConfigSchema,
         // MCP servers whose tools this worker's agents may call (`<server>__<tool>`): docs/configuration.md.
@@ -165,7 +177,14 @@ export const ConfigSchema = z
     codec: CodecConfigSchema.optional(),
     // `teamrun mcp`: who the server acts as (checked by each run against governance.operators), never the caller's.
     mcp: z
-      .object({ actor: z.string().min(1).max(200).optional() })
+      .object({
+        actor: z.string().min(1).max(200).optional(),
+        // No tool that changes anything (start_run, interrupt_task, adjudicate...): status and reads only.
+        readOnly: z.boolean().default(false),
+        // When set, start_run starts only a plan whose name matches one (a glob, * any text) and whose
+        // governance.operators lists this server's actor, so the operators keep the run they started.
+        startPlans: z.array(z.string().min(1).max(200)).max(256).optional(),
+      })
       .strict()
       .prefault({}),
     // Traces (and metrics) over OTLP (src/telemetry); the standard OTEL_* variables win over it.

@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { TeamrunError } from '../errors';
@@ -15,6 +15,13 @@ import { TeamrunError } from '../errors';
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A shorter token is refused at start: it would be guessable. */
 export const MIN_TOKEN_CHARS = 16;
+/**
+ * Nor a long one made of few characters (`aaaaaaaaaaaaaaaa`): its entropy, estimated from the
+ * frequencies of its characters, must reach this (16 random bytes as hex or base64 do).
+ */
+export const MIN_TOKEN_BITS = 64;
+/** A client has this long to send its headers, and its whole request; idle keep-alive sockets close sooner. */
+export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000, checkEveryMs: 1_000 };
 export const TOKEN_ENV = 'TEAMRUN_MCP_TOKEN';
 export const MCP_PATH = '/mcp';
 
@@ -40,7 +47,26 @@ export function httpToken(env: NodeJS.ProcessEnv): string {
     );
   if (token.length < MIN_TOKEN_CHARS)
     throw new McpHttpConfigError(`${TOKEN_ENV} is ${token.length} characters: give at least ${MIN_TOKEN_CHARS}`);
+  const bits = tokenBits(token);
+  if (bits < MIN_TOKEN_BITS)
+    throw new McpHttpConfigError(
+      `${TOKEN_ENV} looks guessable: about ${Math.floor(bits)} bits of entropy, under ${MIN_TOKEN_BITS} ` +
+        '(too few distinct characters); generate one, e.g. `openssl rand -hex 32`',
+    );
   return token;
+}
+
+/** The token's entropy as its own character frequencies estimate it (Shannon), in bits. */
+export function tokenBits(token: string): number {
+  const counts = new Map<string, number>();
+  let n = 0;
+  for (const ch of token) {
+    counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    n++;
+  }
+  let perChar = 0;
+  for (const c of counts.values()) perChar -= (c / n) * Math.log2(c / n);
+  return perChar * n;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -69,9 +95,37 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
+/** Any loopback address (all of 127.0.0.0/8, ::1, an IPv4-mapped one), not just the usual three. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (LOOPBACK.has(bare)) return true;
+  const v4 = bare.startsWith('::ffff:') ? bare.slice(7) : bare;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
 export async function serveHttp(options: HttpOptions): Promise<Server> {
   const { token } = options;
-  const http = createServer((req, res) => void handle(req, res));
+  // Half-open or idle sockets do not stay: a client that sends no headers is cut off within seconds.
+  const http = createServer(
+    {
+      headersTimeout: HTTP_TIMEOUTS.headersMs,
+      requestTimeout: HTTP_TIMEOUTS.requestMs,
+      keepAliveTimeout: HTTP_TIMEOUTS.keepAliveMs,
+      connectionsCheckingInterval: HTTP_TIMEOUTS.checkEveryMs,
+    },
+    (req, res) => void handle(req, res),
+  );
+  // Node times out a request it has started to parse, but not a socket that sends nothing, nor
+  // (measured: 200 at once stayed over 35 s) many half-sent ones: each socket gets until
+  // headersMs to complete a request's headers, else it is destroyed.
+  const waiting = new WeakMap<Socket, NodeJS.Timeout>();
+  http.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), HTTP_TIMEOUTS.headersMs);
+    timer.unref();
+    waiting.set(socket, timer);
+    socket.once('close', () => clearTimeout(timer));
+  });
+  http.on('request', (req: IncomingMessage) => clearTimeout(waiting.get(req.socket)));
   let allowedHosts: string[] | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -115,6 +169,10 @@ export async function serveHttp(options: HttpOptions): Promise<Server> {
     http.listen(options.port, options.host, () => resolve());
   });
   const { port } = http.address() as AddressInfo;
-  if (LOOPBACK.has(options.host)) allowedHosts = [...LOOPBACK].map((h) => `${h.includes(':') ? `[${h}]` : h}:${port}`);
+  // On loopback the Host header must name this server (DNS rebinding): the address bound, and the usual names.
+  if (isLoopback(options.host)) {
+    const names = new Set([...LOOPBACK, options.host.replace(/^\[|\]$/g, '')]);
+    allowedHosts = [...names].map((h) => `${h.includes(':') ? `[${h}]` : h}:${port}`);
+  }
   return http;
 }

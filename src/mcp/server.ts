@@ -59,6 +59,7 @@ export function createMcpServer(ctx: McpContext, version: string): McpServer {
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) return refusal(ctx, unknownTool(request.params.name));
+    if (ctx.config.mcp.readOnly && tool.annotations.readOnlyHint !== true) return refusal(ctx, readOnly(tool.name));
     const progressToken = request.params._meta?.progressToken;
     const call: ToolCall = {
       signal: extra.signal,
@@ -78,6 +79,13 @@ export function createMcpServer(ctx: McpContext, version: string): McpServer {
   });
   registerResources(server, ctx);
   return server;
+}
+
+function readOnly(name: string): McpRefusal {
+  return new McpRefusal(
+    'read_only',
+    `${name} changes state and this server is read-only (mcp.readOnly in its config): ask an operator`,
+  );
 }
 
 function unknownTool(name: string): McpRefusal {

@@ -38,13 +38,58 @@ export const PLAN_ENV_FAMILY_EXCEPTIONS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * The names a plan may set on a worker that restricts commands, unless its operator lists others
+ * (`worker.shell.planEnv`): an allowlist, since a denylist cannot know every tool's variables (`CC`
+ * with `make`, `MAKEFILES`, `MAVEN_OPTS`, `GRADLE_OPTS`, `PIP_INDEX_URL`, `OPENSSL_CONF` and
+ * `http_proxy` all steer an allowed program). The denied names stay refused even when listed.
+ */
+export const DEFAULT_PLAN_ENV: ReadonlyArray<string> = [
+  'CI',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'TERM',
+  'TZ',
+  'LANG',
+  'LC_*',
+  ...PLAN_ENV_FAMILY_EXCEPTIONS,
+];
+
+/** `*` globs over names, compared upper-cased as the denylist is. */
+function allowedBy(patterns: ReadonlyArray<string>): (name: string) => boolean {
+  const regexes = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .toUpperCase()
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')}$`,
+      ),
+  );
+  return (name) => regexes.some((r) => r.test(name.toUpperCase()));
+}
+
 /** A name a shell can export; anything else (`BASH_FUNC_x%%`, `A=B`) is how functions and odd parsers get in. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Why a plan may not set `name` on a worker that restricts commands; null when it may. */
-export function planEnvRefusal(name: string): string | null {
+/**
+ * Why a plan may not set `name` on a worker that restricts commands; null when it may: it is in
+ * the allowlist (`allowed`, default DEFAULT_PLAN_ENV) and not denied.
+ */
+export function planEnvRefusal(name: string, allowed: ReadonlyArray<string> = DEFAULT_PLAN_ENV): string | null {
   if (!VARIABLE_NAME.test(name)) return 'is not a plain variable name ([A-Za-z_][A-Za-z0-9_]*)';
   const upper = name.toUpperCase();
+  const denied = deniedWhy(upper);
+  if (denied) return denied;
+  if (allowedBy(allowed)(name)) return null;
+  return (
+    `may not be set by a plan on a worker that restricts commands (worker.shell.allowCommands): ` +
+    `it is not in worker.shell.planEnv (${allowed.join(', ') || 'empty'}), the names a plan may set there; ` +
+    `see docs/security.md`
+  );
+}
+
+function deniedWhy(upper: string): string | null {
   if (PLAN_ENV_FAMILY_EXCEPTIONS.has(upper)) return null;
   const prefix = PLAN_ENV_DENIED_PREFIXES.find((p) => upper.startsWith(p));
   if (!PLAN_ENV_DENIED_NAMES.has(upper) && prefix === undefined) return null;
@@ -62,23 +107,26 @@ interface EnvHolder {
 }
 
 /** The problems of one executor's `env`, each at `<at>.env.<NAME>`; only `shell` executors carry one. */
-export function checkExecutorEnv(executor: EnvHolder, at: string): PlanProblem[] {
+export function checkExecutorEnv(executor: EnvHolder, at: string, allowed?: ReadonlyArray<string>): PlanProblem[] {
   if (executor.kind !== 'shell' || typeof executor.env !== 'object' || executor.env === null) return [];
   const problems: PlanProblem[] = [];
   for (const name of Object.keys(executor.env)) {
-    const refusal = planEnvRefusal(name);
+    const refusal = planEnvRefusal(name, allowed);
     if (refusal) problems.push({ path: `${at}.env.${name}`, code: 'env_refused', message: refusal });
   }
   return problems;
 }
 
 /** Every executor of a plan, tasks and the idle hook, checked as a worker that restricts commands would. */
-export function checkPlanEnv(plan: {
-  tasks: ReadonlyArray<{ executor: EnvHolder }>;
-  hooks?: { teammateIdle?: { executor: EnvHolder } };
-}): PlanProblem[] {
-  const problems = plan.tasks.flatMap((task, i) => checkExecutorEnv(task.executor, `tasks[${i}].executor`));
+export function checkPlanEnv(
+  plan: {
+    tasks: ReadonlyArray<{ executor: EnvHolder }>;
+    hooks?: { teammateIdle?: { executor: EnvHolder } };
+  },
+  allowed?: ReadonlyArray<string>,
+): PlanProblem[] {
+  const problems = plan.tasks.flatMap((task, i) => checkExecutorEnv(task.executor, `tasks[${i}].executor`, allowed));
   const hook = plan.hooks?.teammateIdle?.executor;
-  if (hook) problems.push(...checkExecutorEnv(hook, 'hooks.teammateIdle.executor'));
+  if (hook) problems.push(...checkExecutorEnv(hook, 'hooks.teammateIdle.executor', allowed));
   return problems;
 }

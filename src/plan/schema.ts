@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLI_MODEL, cliPrompt } from './agent-cli-args';
 import { AgentSpecSchema } from './agent';
 import { jsonBytes } from './bytes';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, onePromptOrMessages } from './fields';
@@ -162,14 +163,16 @@ export const AGENT_CLIS = ['claude-code', 'codex', 'gemini'] as const;
 
 /**
  * A coding-agent CLI run headless in its streaming JSON mode (docs/agent-clis.md). The plan names
- * the CLI, never its binary; `args` must each be listed in the worker's `allowArgs` for that CLI.
+ * the CLI, never its binary; `args` are flags with their values, each pair allowed by the worker's
+ * `allowArgs` for that CLI.
  */
 export const AgentCliSpecSchema = z
   .object({
     cli: z.enum(AGENT_CLIS, { error: `must be one of ${AGENT_CLIS.join(', ')}` }),
-    prompt: z.string().min(1).max(PLAN_LIMITS.maxAgentPrompt),
+    prompt: cliPrompt(PLAN_LIMITS.maxAgentPrompt),
     cwd: z.string().min(1).max(4_096).optional(),
-    model: z.string().min(1).max(200).optional(),
+    model: CLI_MODEL.optional(),
+    // Flags and their values, checked pairwise against the worker's allowArgs (plan/agent-cli-args.ts).
     args: z.array(z.string().max(1_024)).max(64).optional(),
     timeoutMs: durationMs.min(1).optional(),
     // true: a git worktree of cwd per attempt, at HEAD; 'continue': at the task's last attempt's branch.

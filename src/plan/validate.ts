@@ -11,6 +11,7 @@ import { KeyIndex, findCycle, formatCycle, nearest } from './graph';
 import { utf8Bytes } from './bytes';
 import { normalizeScope } from './scope';
 import { checkPlanEnv } from './env-rules';
+import { checkPlanCliArgs } from './agent-cli-args';
 import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from './packed';
 import type { PlanProblem } from './problem';
@@ -45,6 +46,13 @@ export interface ValidateOptions {
    * the worker checks again when an attempt starts.
    */
   commandsRestricted?: boolean;
+  /** With commandsRestricted, the names a plan's env may set (`worker.shell.planEnv`; default env-rules.ts's). */
+  planEnv?: ReadonlyArray<string>;
+  /**
+   * The worker's coding-agent CLIs (`worker.agentClis`): each `agent-cli` task's `args` are then
+   * checked against its CLI's `allowArgs`, as flag-value pairs. The worker checks again.
+   */
+  agentClis?: Readonly<Partial<Record<string, { allowArgs: unknown }>>>;
 }
 
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
@@ -60,7 +68,8 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
     );
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));
-    if (options.commandsRestricted) problems.push(...checkPlanEnv(parsed.data));
+    if (options.commandsRestricted) problems.push(...checkPlanEnv(parsed.data, options.planEnv));
+    if (options.agentClis) problems.push(...checkPlanCliArgs(parsed.data.tasks, options.agentClis));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
   for (const issue of parsed.error.issues) {

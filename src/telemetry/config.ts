@@ -28,6 +28,8 @@ export interface TelemetrySettings {
   metricsUrl: string | null;
   serviceName: string;
   headers: Record<string, string>;
+  /** The payload codec is on: spans then carry no task text (without-task-text.ts). */
+  withoutTaskText?: boolean;
 }
 
 const MAX_ENV_VALUE = 4096;

@@ -11,6 +11,7 @@ import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetrySettings } from './config';
+import { WithoutTaskText } from './without-task-text';
 
 export interface Telemetry {
   resource: Resource;
@@ -33,9 +34,11 @@ export function startTelemetry(settings: TelemetrySettings): Telemetry {
     [ATTR_SERVICE_NAME]: settings.serviceName,
     [ATTR_SERVICE_VERSION]: packageVersion(),
   });
-  const spanProcessor = new BatchSpanProcessor(
+  const exporting = new BatchSpanProcessor(
     new OTLPTraceExporter({ url: settings.tracesUrl, headers: settings.headers }),
   );
+  // With the codec on, no task text leaves as plaintext: the workflow's spans pass here too.
+  const spanProcessor = settings.withoutTaskText ? new WithoutTaskText(exporting) : exporting;
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   provider.register({
     contextManager: new AsyncHooksContextManager().enable(),

@@ -125,8 +125,12 @@ async function workers(
   const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway } = setup;
   // Tracing off: nothing of the OpenTelemetry SDK is loaded (src/telemetry/config.ts says when it is on).
   const tracing = telemetrySettings(config.telemetry, options.env ?? process.env, 'worker');
+  const withoutTaskText = config.codec !== undefined;
   const traced = tracing
-    ? (require('./tracing') as typeof import('./tracing')).tracedWorkerOptions(tracing, identity)
+    ? (require('./tracing') as typeof import('./tracing')).tracedWorkerOptions(
+        { ...tracing, withoutTaskText },
+        identity,
+      )
     : {};
   const deps: ActivityDeps = {
     config,

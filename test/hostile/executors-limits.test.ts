@@ -134,7 +134,9 @@ describe("a plan's env cannot undo worker.shell.allowCommands", () => {
     // What the plan plants: its own `ls` first on PATH, and a module node would preload.
     writeFileSync(path.join(dir, 'ls'), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
     writeFileSync(path.join(dir, 'evil.cjs'), `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');\n`);
-    const worker = await workerForTest({ config: configWith({ allowCommands: ['ls', 'node -e 0', 'echo *'] }) });
+    const worker = await workerForTest({
+      config: configWith({ allowCommands: ['ls', 'node -e 0', 'echo *'], planEnv: ['TARGET', 'NODE_ENV'] }),
+    });
     const shell = (command: string, env: Record<string, unknown>) => ({ kind: 'shell', command, env });
     const handle = await runForTest(
       {
@@ -146,6 +148,9 @@ describe("a plan's env cannot undo worker.shell.allowCommands", () => {
           { key: 'preload', executor: shell('ls', { LD_PRELOAD: `${dir}/evil.so` }) },
           { key: 'npm-config', executor: shell('ls', { npm_config_script_shell: `${dir}/ls` }) },
           { key: 'from-worker', executor: shell('ls', { PATH: { fromWorkerEnv: 'HOME' } }) },
+          // Outside the denylist, but steering an allowed program: refused as not in worker.shell.planEnv.
+          { key: 'cc', executor: shell('ls', { CC: `${dir}/ls` }) },
+          { key: 'makefiles', executor: shell('ls', { MAKEFILES: `${dir}/evil.mk` }) },
           {
             key: 'plain',
             executor: shell('echo "::teamrun-output::\\"$TARGET $NODE_ENV\\""', {
@@ -164,6 +169,8 @@ describe("a plan's env cannot undo worker.shell.allowCommands", () => {
       ['preload', 'LD_PRELOAD'],
       ['npm-config', 'npm_config_script_shell'],
       ['from-worker', 'PATH'],
+      ['cc', 'CC'],
+      ['makefiles', 'MAKEFILES'],
     ];
     for (const [key, name] of refused) {
       expect(tasks[key], key).toMatchObject({ status: 'failed', attempts: 1 });

@@ -11,7 +11,12 @@ const file = (name: string, plan: unknown) => {
   return at;
 };
 /** A worker config that restricts commands: the plan's env may then not choose the program. */
-const restricted = file('restricted.yaml', 'worker: { shell: { allowCommands: ["ls", "npm run build"] } }\n');
+// The plan's own names are the operator's to allow (worker.shell.planEnv); `restrictedDefault` keeps the default list.
+const restricted = file(
+  'restricted.yaml',
+  'worker: { shell: { allowCommands: ["ls", "npm run build"], planEnv: [TARGET, NODE_ENV, GIT_AUTHOR_NAME] } }\n',
+);
+const restrictedDefault = file('restricted-default.yaml', 'worker: { shell: { allowCommands: ["ls"] } }\n');
 const shellWithEnv = (env: Record<string, unknown>) => ({ kind: 'shell', command: 'ls', env });
 const one = (executor: unknown, extra: Record<string, unknown> = {}) => ({
   name: 'v',
@@ -78,6 +83,16 @@ const cases: Array<[string, unknown, string[], RegExp[]]> = [
     [
       /tasks\[2\]\.executor\.env\.PATH: may not be set by a plan on a worker that restricts commands \(worker\.shell\.allowCommands\)/,
       /: 1 problem\(s\)/,
+    ],
+  ],
+  [
+    'env CC and http_proxy under allowCommands: not in the default worker.shell.planEnv',
+    one(shellWithEnv({ CC: '/tmp/planted-cc', http_proxy: 'http://127.0.0.1:9' })),
+    ['--config', restrictedDefault],
+    [
+      /tasks\[0\]\.executor\.env\.CC: may not be set .*: it is not in worker\.shell\.planEnv \(CI, NO_COLOR/,
+      /tasks\[0\]\.executor\.env\.http_proxy: may not be set/,
+      /: 2 problem\(s\)/,
     ],
   ],
   [

@@ -179,8 +179,6 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
         'TEAMRUN_LEASE_ID',
         'TEAMRUN_TASK_KEY',
         'TEAMRUN_WORKFLOW_ID',
-        'TEMPORAL_ADDRESS',
-        'TEMPORAL_NAMESPACE',
       ]
         .filter((name) => name !== 'LANG' || process.env.LANG !== undefined)
         .sort(),

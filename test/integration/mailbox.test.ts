@@ -158,7 +158,12 @@ describe('teammates that talk', () => {
       teammates: 2,
       retry: { maxAttempts: 2, backoffMs: 0 },
       tasks: [
-        { key: 'writer', executor: { kind: 'shell', command, timeoutMs: 120_000 } },
+        // The worker gives a task no Temporal address (worker.shell.temporalEnv); the plan gives its own, to
+        // try the direct path with a stale token.
+        {
+          key: 'writer',
+          executor: { kind: 'shell', command, timeoutMs: 120_000, env: { TEMPORAL_ADDRESS: temporalAddress() } },
+        },
         {
           key: 'other',
           dependsOn: ['writer'],

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -39,11 +41,21 @@ async function ok<T = Record<string, unknown>>(client: Client, name: string, arg
 
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
-async function stdioClient(taskQueue: string, actor: string, finished: OnTestFinished): Promise<Client> {
+async function stdioClient(
+  taskQueue: string,
+  actor: string,
+  finished: OnTestFinished,
+  config?: Record<string, unknown>,
+): Promise<Client> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), TEAMRUN_ACTOR: '' };
+  if (config) {
+    env.TEAMRUN_CONFIG = path.join(mkdtempSync(path.join(os.tmpdir(), 'mcp-config-')), 'teamrun.yaml');
+    writeFileSync(env.TEAMRUN_CONFIG, JSON.stringify(config));
+  }
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: serverArgs(taskQueue, actor),
-    env: { ...(process.env as Record<string, string>), TEAMRUN_ACTOR: '' },
+    env,
     stderr: 'pipe',
   });
   const client = new Client({ name: 'mcp-test', version: '1' });
@@ -184,6 +196,38 @@ describe.concurrent('teamrun mcp', () => {
     const types = seen.map((e) => e.type);
     for (const type of ['task:interrupt-requested', 'task:adjudication-required', 'task:adjudicated', 'run:end'])
       expect(types).toContain(type);
+  });
+
+  it('a read-only server refuses every tool that changes state; mcp.startPlans bounds what start_run starts', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const plan = (name: string, operators?: string[]) => ({
+      name,
+      ...(operators ? { governance: { operators } } : {}),
+      tasks: [{ key: 'a', executor: { kind: 'noop' } }],
+    });
+    const readOnly = await stdioClient(worker.taskQueue, 'alice', onTestFinished, { mcp: { readOnly: true } });
+    const refused = await call(readOnly, 'start_run', { plan: plan('ro') });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^read_only: start_run changes state and this server is read-only/);
+    expect(textOf(await call(readOnly, 'abort_run', { runId: 'any' }))).toMatch(/^read_only: /);
+    expect((await call(readOnly, 'validate_plan', { plan: plan('ro') })).isError).toBeFalsy();
+
+    const bounded = await stdioClient(worker.taskQueue, 'alice', onTestFinished, {
+      mcp: { startPlans: ['nightly-*'] },
+    });
+    expect(textOf(await call(bounded, 'start_run', { plan: plan('other', ['alice']) }))).toMatch(
+      /^start_not_allowed: plan "other" is not one this server may start \(mcp.startPlans: nightly-\*\)/,
+    );
+    // A plan that hands its run to someone else (or to no one) is refused too.
+    expect(textOf(await call(bounded, 'start_run', { plan: plan('nightly-docs', ['mallory']) }))).toMatch(
+      /^start_not_allowed: a plan started here must list this server's actor "alice" in governance.operators/,
+    );
+    expect(textOf(await call(bounded, 'start_run', { plan: plan('nightly-docs') }))).toMatch(/^start_not_allowed: /);
+    const { runId } = await ok<{ runId: string }>(bounded, 'start_run', { plan: plan('nightly-docs', ['alice']) });
+    expect((await teamRunHandle(await testClient(), runId).result()).status).toBe('succeeded');
   });
 
   it('over HTTP: refuses a call without the token, and an actor outside governance.operators with the code', async ({

@@ -98,14 +98,24 @@ describe('the environment of a shell task', () => {
       AWS_REGION: 'eu',
       REGION: 'plan',
       TOKEN: 'ghp_x',
-      TEMPORAL_ADDRESS: '127.0.0.1:7233',
-      TEMPORAL_NAMESPACE: 'default',
       TEAMRUN_WORKFLOW_ID: 'wf',
       TEAMRUN_TASK_KEY: 'k',
       TEAMRUN_ATTEMPT: '1',
       TEAMRUN_FENCING_TOKEN: '7',
       TEAMRUN_LEASE_ID: 'wf/k/1',
       TEAMRUN_HOLDER: 'teammate-1',
+    });
+  });
+
+  it('gives a task no Temporal address or credential unless the operator opts in (worker.shell.temporalEnv)', () => {
+    const withTemporal = { ...workerEnv, TEMPORAL_API_KEY: 'tk', TEMPORAL_ADDRESS: 'frontend:7233' };
+    const closed = shellEnvironment(undefined, ctx({ passEnv: ['TEMPORAL_*'] }, withTemporal), {});
+    expect(Object.keys(closed).filter((name) => name.startsWith('TEMPORAL_'))).toEqual([]);
+    const open = shellEnvironment(undefined, ctx({ passEnv: ['TEMPORAL_*'], temporalEnv: true }, withTemporal), {});
+    expect(open).toMatchObject({
+      TEMPORAL_ADDRESS: '127.0.0.1:7233',
+      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_API_KEY: 'tk',
     });
   });
 

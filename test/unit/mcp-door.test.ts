@@ -1,11 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bearerMatches, httpToken } from '../../src/mcp/http';
+import { bearerMatches, httpToken, isLoopback } from '../../src/mcp/http';
 import { TOOLS } from '../../src/mcp/server';
 import { inputJsonSchema, parseArguments } from '../../src/mcp/tool';
 
 describe('the MCP door', () => {
   it('takes only the exact bearer token, and refuses to serve HTTP without a long enough one', () => {
-    const token = 'a'.repeat(32);
+    const token = randomBytes(32).toString('hex');
     expect(bearerMatches(`Bearer ${token}`, token)).toBe(true);
     expect(bearerMatches(`bearer ${token}`, token)).toBe(true);
     expect(bearerMatches(`Bearer ${token}x`, token)).toBe(false);
@@ -15,6 +16,23 @@ describe('the MCP door', () => {
     expect(() => httpToken({})).toThrow(/set TEAMRUN_MCP_TOKEN/);
     expect(() => httpToken({ TEAMRUN_MCP_TOKEN: 'short' })).toThrow(/5 characters: give at least 16/);
     expect(httpToken({ TEAMRUN_MCP_TOKEN: token })).toBe(token);
+  });
+
+  it('refuses a long token of few characters: its entropy, not only its length', () => {
+    expect(() => httpToken({ TEAMRUN_MCP_TOKEN: 'aaaaaaaaaaaaaaaa' })).toThrow(/looks guessable: about 0 bits/);
+    expect(() => httpToken({ TEAMRUN_MCP_TOKEN: 'ab'.repeat(20) })).toThrow(/looks guessable: about 40 bits/);
+    for (const token of [
+      randomBytes(16).toString('hex'),
+      randomBytes(24).toString('base64'),
+      'test-token-0123456789abcdef',
+    ])
+      expect(httpToken({ TEAMRUN_MCP_TOKEN: token })).toBe(token);
+  });
+
+  it('takes every loopback address as loopback (so its Host header is checked)', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', '127.1.2.3', '::1', '[::1]', 'localhost', '::ffff:127.0.0.2'])
+      expect(isLoopback(host)).toBe(true);
+    for (const host of ['0.0.0.0', '10.0.0.1', '::', '128.0.0.1', 'example.com']) expect(isLoopback(host)).toBe(false);
   });
 
   it('lists every tool with an object schema, and no tool takes an actor from its caller', () => {

@@ -34,9 +34,11 @@ export function globMatcher(patterns: ReadonlyArray<string>): (name: string) => 
 /**
  * The environment of one shell attempt: an allowlist. The worker's PATH, HOME, LANG, LC_*,
  * TMPDIR and TZ, the names `worker.shell.passEnv` lists, the plan's literal values, the values
- * the plan takes from `worker.shell.secretEnv` by name, the worker's `TEMPORAL_ADDRESS` and
- * `TEMPORAL_NAMESPACE`, and the attempt's `TEAMRUN_*` variables, with its gateway's socket and
- * secret; PATH starts with the directory of the worker's own `teamrun`.
+ * the plan takes from `worker.shell.secretEnv` by name, and the attempt's `TEAMRUN_*` variables,
+ * with its gateway's socket and secret; PATH starts with the directory of the worker's own
+ * `teamrun`. The worker's `TEMPORAL_ADDRESS` and `TEMPORAL_NAMESPACE`, and any `TEMPORAL_*` of
+ * passEnv, only when the operator opts in (`worker.shell.temporalEnv`): a task speaks to its run
+ * through the gateway, and the cluster is not a task's to reach.
  */
 export function shellEnvironment(
   planEnv: Readonly<Record<string, PlanEnvValue>> | undefined,
@@ -46,8 +48,9 @@ export function shellEnvironment(
   const shell = ctx.config.worker.shell;
   const passes = globMatcher([...BASE_ENV, ...shell.passEnv]);
   const env: Record<string, string> = {};
+  const temporal = shell.temporalEnv;
   for (const [name, value] of Object.entries(ctx.env)) {
-    if (value !== undefined && passes(name)) env[name] = value;
+    if (value !== undefined && passes(name) && (temporal || !name.startsWith('TEMPORAL_'))) env[name] = value;
   }
   env.PATH ??= DEFAULT_PATH;
   const secretNames = new Set(shell.secretEnv);
@@ -73,11 +76,10 @@ export function shellEnvironment(
     }
     env[name] = resolved;
   }
-  // The worker's own cluster, so `teamrun` commands inside a task find the run (credentials only if passed on).
-  const cluster = {
-    TEMPORAL_ADDRESS: ctx.config.connection.address,
-    TEMPORAL_NAMESPACE: ctx.config.connection.namespace,
-  };
+  // The worker's own cluster, only when the operator opts in (credentials only if passed on too).
+  const cluster: Record<string, string> = temporal
+    ? { TEMPORAL_ADDRESS: ctx.config.connection.address, TEMPORAL_NAMESPACE: ctx.config.connection.namespace }
+    : {};
   return { ...env, ...cluster, ...attemptEnv(ctx), TEAMRUN_HOLDER: ctx.holder, ...extra, ...gatewayEnv(ctx, env.PATH) };
 }
 

@@ -8,6 +8,7 @@ import { UsageRecords } from '../pricing';
 import { defineExecutor } from './define';
 import { StreamCapture } from './output-stream';
 import { ContainmentError, containAttempt, type AttemptProcesses } from './process-tree';
+import { sandboxedCommand, sandboxPrefix } from './sandbox';
 import { checkCommand, environmentMarker, resolveCwd, shellEnvironment, writeInputs } from './shell-env';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from './types';
 
@@ -35,13 +36,14 @@ const MAX_NOTES = 10;
 export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) => {
   const shell = ctx.config.worker.shell;
   checkCommand(spec.command, shell.allowCommands);
-  if (shell.allowCommands) refuseProgramEnv(spec);
+  if (shell.allowCommands) refuseProgramEnv(spec, shell.planEnv);
   const cwd = resolveCwd(spec.cwd, shell);
   const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes, ctx.inbox);
   try {
     const env = shellEnvironment(spec.env, ctx, inputs.env);
+    const sandbox = sandboxPrefix(ctx.config.worker.sandbox, cwd ?? process.cwd());
     const processes = containProcesses(ctx);
-    return await runContained(spec, ctx, { env, cwd, processes });
+    return await runContained(spec, ctx, { env, cwd, processes, command: sandboxedCommand(spec.command, sandbox) });
   } finally {
     inputs.remove();
   }
@@ -52,8 +54,8 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
  * such a plan at validation; a plan started any other way (a client, the temporal CLI, an added
  * task) is checked here, before anything runs. The workflow cannot: it never sees this config.
  */
-function refuseProgramEnv(spec: ShellSpec): void {
-  const problems = checkExecutorEnv({ kind: 'shell', env: spec.env }, 'executor');
+function refuseProgramEnv(spec: ShellSpec, allowed: ReadonlyArray<string> | undefined): void {
+  const problems = checkExecutorEnv({ kind: 'shell', env: spec.env }, 'executor', allowed);
   if (problems.length === 0) return;
   throw new ExecutorError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
     nonRetryable: true,
@@ -64,7 +66,7 @@ function refuseProgramEnv(spec: ShellSpec): void {
 function runContained(
   spec: ShellSpec,
   ctx: ExecutorContext,
-  how: { env: Record<string, string>; cwd: string | undefined; processes: AttemptProcesses },
+  how: { env: Record<string, string>; cwd: string | undefined; processes: AttemptProcesses; command: string },
 ): Promise<ExecutorResult> {
   const { killGraceMs, outputTailBytes, logTailBytes, maxLineBytes } = ctx.config.worker.shell;
   const { processes } = how;
@@ -121,7 +123,7 @@ function runContained(
   return new Promise((resolve, reject) => {
     let child;
     try {
-      child = spawn('/bin/sh', processes.argv(spec.command), {
+      child = spawn('/bin/sh', processes.argv(how.command), {
         cwd: how.cwd,
         env: how.env,
         detached: true,

@@ -55,10 +55,17 @@ export class McpConnection {
    * guard that ends its process group with it and with the worker (mcp-guard.ts). A server the
    * worker's attempts share is started again whenever it broke, with no bound on the opens.
    */
-  static stdio(server: string, spec: McpStdioServer, env: Record<string, string>): McpConnection {
+  static stdio(
+    server: string,
+    spec: McpStdioServer,
+    env: Record<string, string>,
+    sandbox: string[] | null = null,
+  ): McpConnection {
+    // In the worker's sandbox (worker.sandbox), bubblewrap runs the server: `sandbox` is its arguments.
+    const argv = [...(sandbox ?? []), spec.command, ...(spec.args ?? [])];
     return new McpConnection(server, (stderr) => {
       const transport = new StdioClientTransport({
-        ...guardedCommand(spec.command, spec.args ?? []),
+        ...guardedCommand(argv[0]!, argv.slice(1)),
         env,
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         // Piped, never inherited: the worker's log is not the server's, and its tail explains a death.

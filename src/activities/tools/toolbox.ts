@@ -10,6 +10,7 @@ import type { TeamrunConfig } from '../../config/config';
 import { ConfigError } from '../../config/errors';
 import { isHttpServer } from '../../config/mcp-servers';
 import { RESERVED_TOOL_SERVER, TOOL_NAME_PATTERN, TOOL_SEPARATOR, serverOf } from '../../plan/tool-names';
+import { sandboxPrefix } from '../executors/sandbox';
 import { BASE_ENV, globMatcher } from '../executors/shell-env';
 import { attemptEnv } from '../executors/types';
 import { Redactor } from '../redact';
@@ -68,7 +69,8 @@ export function workerTools(options: {
     stdio(server, attempt) {
       const spec = servers[server];
       if (!spec || isHttpServer(spec)) return undefined;
-      return McpConnection.stdio(server, spec, { ...base, ...spec.env, ...attemptEnv(attempt) });
+      const env = { ...base, ...spec.env, ...attemptEnv(attempt) };
+      return McpConnection.stdio(server, spec, env, sandboxPrefix(config.worker.sandbox, spec.cwd ?? process.cwd()));
     },
     redactor: options.redactor ?? new Redactor([]),
   };

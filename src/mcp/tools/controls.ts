@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { startTeamRun } from '../../client';
 import type { TeamRunHandle } from '../../client/handle';
 import type { TeamPlanInput } from '../../plan/schema';
-import { TaskSchema, TeamPlanSchema } from '../../plan/schema';
+import { TaskSchema, TeamPlanSchema, type TeamPlan } from '../../plan/schema';
 import { AbortCodeSchema, AdjudicateRequestSchema, MESSAGE_LIMITS } from '../../plan/requests/control';
 import { ADD_TASKS_LIMITS } from '../../plan/requests/add-tasks';
 import { MAILBOX_LIMITS } from '../../plan/requests/mailbox';
@@ -16,7 +16,8 @@ import { validatePlan } from '../../plan/validate';
 import { APPROVAL_CODE } from '../../team/approval';
 import { planChecks } from '../../cli/plan-file';
 import { startFailure } from '../../cli/start-errors';
-import { McpRefusal, runHandle } from '../context';
+import { McpRefusal, runHandle, type McpContext } from '../context';
+import { globMatcher } from '../../activities/executors/shell-env';
 import { defineTool, runId } from '../tool';
 
 const key = z.string().min(1).max(128).describe('the task key');
@@ -50,6 +51,7 @@ export const startRunTool = defineTool({
           '(validate_plan lists them with their codes)',
       );
     }
+    checkStartAllowed(checked.plan, ctx);
     const taskQueue = ctx.config.connection.taskQueue;
     try {
       const handle = await startTeamRun(ctx.client, args.plan as TeamPlanInput, { taskQueue, workflowId: args.runId });
@@ -62,6 +64,27 @@ export const startRunTool = defineTool({
     }
   },
 });
+
+/**
+ * `mcp.startPlans`: the plans this door may start, by name, and only under a governance that lists
+ * this server's actor among the run's operators (a plan cannot hand its run to someone else).
+ */
+function checkStartAllowed(plan: TeamPlan, ctx: McpContext): void {
+  const allowed = ctx.config.mcp.startPlans;
+  if (allowed === undefined) return;
+  if (!allowed.some((pattern) => globMatcher([pattern])(plan.name)))
+    throw new McpRefusal(
+      'start_not_allowed',
+      `plan "${plan.name}" is not one this server may start (mcp.startPlans: ${allowed.join(', ') || 'none'})`,
+    );
+  const operators = plan.governance?.operators;
+  if (!operators?.includes(ctx.actor))
+    throw new McpRefusal(
+      'start_not_allowed',
+      `a plan started here must list this server's actor "${ctx.actor}" in governance.operators ` +
+        `(it lists ${operators ? operators.map((o) => `"${o}"`).join(', ') : 'none'})`,
+    );
+}
 
 /** The attempt's token as the caller gave it, else the one holding the lease now (so only what was seen stops). */
 async function currentToken(handle: TeamRunHandle, task: string, given: number | undefined) {

@@ -12,6 +12,8 @@ const path = require('node:path');
 function prompt(argv) {
   const at = argv.indexOf('--prompt');
   if (at !== -1) return argv[at + 1];
+  const joined = argv.find((a) => a.startsWith('--prompt='));
+  if (joined !== undefined) return joined.slice('--prompt='.length);
   try {
     return fs.readFileSync(0, 'utf8');
   } catch {

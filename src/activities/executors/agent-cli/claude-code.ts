@@ -21,7 +21,7 @@ export const claudeCode: CliAdapter = {
         '--output-format',
         'stream-json',
         '--verbose',
-        ...(model ? ['--model', model] : []),
+        ...(model ? [`--model=${model}`] : []),
         ...(resume ? ['--resume', resume] : []),
         ...args,
       ],

@@ -20,7 +20,7 @@ export const codex: CliAdapter = {
       args: [
         'exec',
         '--json',
-        ...(model ? ['--model', model] : []),
+        ...(model ? [`--model=${model}`] : []),
         ...args,
         ...(resume ? ['resume', resume] : []),
         '-',

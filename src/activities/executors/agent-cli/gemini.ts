@@ -9,7 +9,8 @@ import { count, record, text, type CliAdapter, type CliEvent, type CliParser } f
  * - `{"type":"error","severity","message"}`: non-fatal
  * - `{"type":"result","status":"success"|"error","error"?:{"message"},"stats":{"input_tokens",
  *   "output_tokens","cached","tool_calls",...}}` last.
- * Usage comes only with the result: the run is charged then. `--prompt <text>`, `--model`,
+ * Usage comes only with the result: the run is charged then. `--prompt=<text>`, `--model=<name>`
+ * (one token each: the value cannot be read as a flag),
  * `--resume <session_id>`.
  */
 export const gemini: CliAdapter = {
@@ -19,11 +20,10 @@ export const gemini: CliAdapter = {
       args: [
         '--output-format',
         'stream-json',
-        ...(model ? ['--model', model] : []),
+        ...(model ? [`--model=${model}`] : []),
         ...(resume ? ['--resume', resume] : []),
         ...args,
-        '--prompt',
-        prompt,
+        `--prompt=${prompt}`,
       ],
     };
   },

@@ -1,8 +1,10 @@
 import type { AgentCliConfig } from '../../../config/agent-clis';
+import { allowedFlags, checkCliArgs, flagLike } from '../../../plan/agent-cli-args';
 import { AgentCliSpecSchema, type AgentCliSpec } from '../../../plan/schema';
 import type { MailMessage } from '../../../team/mailbox';
 import { defineExecutor } from '../define';
 import { containProcesses } from '../shell';
+import { sandboxPrefix } from '../sandbox';
 import { resolveCwd, shellEnvironment, writeInputs } from '../shell-env';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
 import { record, type CliAdapter } from './adapter';
@@ -44,8 +46,11 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
   try {
     const sessions = new SessionStore(ctx, spec.cli);
     const saved = sessions.load();
-    const resume = saved && (adapter.resumeAnywhere || saved.cwd === cwd) ? saved.sessionId : undefined;
-    const invocation = adapter.invocation({ prompt, model: spec.model, resume, args: spec.args ?? [] });
+    // A session id comes from the CLI's own stream: one a parser could read as a flag is not passed on.
+    const resumable = saved && !flagLike(saved.sessionId) && (adapter.resumeAnywhere || saved.cwd === cwd);
+    const resume = resumable ? saved.sessionId : undefined;
+    const args = checkCliArgs(spec.args ?? [], cli.allowArgs, 'executor.args', allowArgsOf(spec)).argv;
+    const invocation = adapter.invocation({ prompt, model: spec.model, resume, args });
     const env = shellEnvironment(undefined, ctx, { ...inputs.env, ...cliEnv(spec.cli, cli, ctx) });
     const progress = new CliProgress(ctx, spec.cli, reportsCost, (id) => sessions.save(id, cwd));
     const exit = await stream(spec, ctx, { cli, adapter, invocation, cwd, env, progress });
@@ -70,7 +75,11 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
   }
 });
 
-/** The worker's set-up of the plan's CLI, with the plan's arguments checked against it. */
+function allowArgsOf(spec: AgentCliSpec): string {
+  return `worker.agentClis.${spec.cli}.allowArgs`;
+}
+
+/** The worker's set-up of the plan's CLI, with the plan's arguments checked against it (as pairs). */
 function configOf(spec: AgentCliSpec, ctx: ExecutorContext): AgentCliConfig {
   const configured = ctx.config.worker.agentClis;
   const cli = Object.hasOwn(configured, spec.cli) ? configured[spec.cli] : undefined;
@@ -82,15 +91,19 @@ function configOf(spec: AgentCliSpec, ctx: ExecutorContext): AgentCliConfig {
       { nonRetryable: true, type: 'TeamAgentCliNotConfigured' },
     );
   }
-  (spec.args ?? []).forEach((arg, i) => {
-    if (cli.allowArgs.includes(arg)) return;
-    throw new ExecutorError(
-      `executor.args[${i}]: "${arg.slice(0, 100)}" is not in worker.agentClis.${spec.cli}.allowArgs ` +
-        `(${cli.allowArgs.map((a) => JSON.stringify(a)).join(', ') || 'empty: no extra argument may be passed'})`,
-      { nonRetryable: true, type: 'TeamAgentCliArgRefused' },
-    );
-  });
-  return cli;
+  // A config built in code may still hold allowArgs as written: read it as a config file's would be.
+  const allowed = allowedFlags(cli.allowArgs);
+  const { problems } =
+    'problem' in allowed
+      ? { problems: [{ path: allowArgsOf(spec), message: allowed.problem }] }
+      : checkCliArgs(spec.args ?? [], allowed.flags, 'executor.args', allowArgsOf(spec));
+  if (problems.length || 'problem' in allowed) {
+    throw new ExecutorError(problems.map((p) => `${p.path}: ${p.message}`).join('; '), {
+      nonRetryable: true,
+      type: 'TeamAgentCliArgRefused',
+    });
+  }
+  return { ...cli, allowArgs: allowed.flags };
 }
 
 /** The CLI's own variables from the worker's set-up: literals, or the worker's variables by name. */
@@ -148,6 +161,7 @@ async function stream(
   },
 ): Promise<CliExit> {
   const shell = ctx.config.worker.shell;
+  const sandbox = sandboxPrefix(ctx.config.worker.sandbox, how.cwd);
   const processes = containProcesses(ctx);
   const { progress } = how;
   const parser = how.adapter.parser();
@@ -158,6 +172,7 @@ async function stream(
     cwd: how.cwd,
     env: how.env,
     processes,
+    sandbox,
     killGraceMs: shell.killGraceMs,
     maxLineBytes: shell.maxLineBytes,
     logTailBytes: shell.logTailBytes,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Redactor } from '../../redact';
 import { StreamCapture } from '../output-stream';
 import type { AttemptProcesses } from '../process-tree';
+import { sandboxedCommand, shellQuote } from '../sandbox';
 import type { AttemptLogs } from '../../interface';
 
 export interface CliProcess {
@@ -11,6 +12,8 @@ export interface CliProcess {
   cwd: string | undefined;
   env: Record<string, string>;
   processes: AttemptProcesses;
+  /** bubblewrap's arguments when the worker sandboxes its attempts (sandbox.ts), else null. */
+  sandbox: string[] | null;
   killGraceMs: number;
   /** A stream line longer than this is skipped (counted), never held whole. */
   maxLineBytes: number;
@@ -30,11 +33,6 @@ export interface CliExit {
   spawnError?: string;
   longLines: number;
   logs: AttemptLogs;
-}
-
-/** Single-quoted for /bin/sh: the CLI starts through the shell kind's containment, which runs a command line. */
-export function shellQuote(words: string[]): string {
-  return words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
 }
 
 /**
@@ -59,7 +57,7 @@ export function runCli(how: CliProcess): { done: Promise<CliExit>; stop(why: str
     };
     let child;
     try {
-      child = spawn('/bin/sh', processes.argv(`exec ${shellQuote(how.argv)}`), {
+      child = spawn('/bin/sh', processes.argv(sandboxedCommand(`exec ${shellQuote(how.argv)}`, how.sandbox)), {
         cwd: how.cwd,
         env: how.env,
         detached: true,
