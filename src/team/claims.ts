@@ -78,9 +78,9 @@ export function waitingFor(run: RunContext, estimate: { tokens?: number; usd?: n
     if ((usd ? held.usd : held.tokens) > 0) holders.push(`${key} (${amount(held)})`);
   }
   const shown = holders.slice(0, 5).join(', ') + (holders.length > 5 ? ` and ${holders.length - 5} more` : '');
-  const free = { tokens: Math.max(0, short.free.tokens), usd: Math.max(0, short.free.usd) };
+  const left = { tokens: Math.max(0, short.free.tokens), usd: Math.max(0, short.free.usd) };
   return (
-    `waiting for budget: needs ${amount(short.needs)}, ${amount(free)} free, ` +
+    `waiting for budget: needs ${amount(short.needs)}, ${amount(left)} free, ` +
     `${amount(run.budget.reservedNow)} reserved by ${shown || 'no running attempt'}`
   );
 }
