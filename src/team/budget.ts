@@ -121,7 +121,10 @@ export class Budget {
       tokens = Math.max(0, Math.ceil((limits.maxTokens - used.tokens - reserved.tokens) / slots));
     let usd = estimate?.usd ?? 0;
     if (limits.maxUsd !== undefined && estimate?.usd === undefined)
-      usd = Math.max(0, Math.ceil(this.remainingNanoUsd() / slots)) / 1e9;
+      // Rounded up to the micro-dollar, and never more than what remains.
+      usd =
+        Math.max(0, Math.min(Math.ceil(this.remainingNanoUsd() / slots / 1_000) * 1_000, this.remainingNanoUsd())) /
+        1e9;
     return { tokens, usd };
   }
 
