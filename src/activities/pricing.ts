@@ -122,7 +122,8 @@ export function tokensCeilingUsd(
   if (!hasPrice(prices, model)) return 0;
   const price = prices instanceof Map ? prices.get(model)! : (prices as Record<string, Price>)[model];
   const rate = Math.max(price.inputPerMTok, price.outputPerMTok, price.cachePerMTok ?? 0);
-  return Math.ceil((tokens * rate) / 1_000) / 1e6;
+  // Tokens times dollars per million tokens is micro-dollars; rounded up to a whole one.
+  return Math.ceil(tokens * rate - 1e-9) / 1e6;
 }
 
 /** The refusal of a model with no price while the run's `maxUsd` is set, before anything was spent on it. */

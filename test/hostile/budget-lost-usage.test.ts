@@ -3,7 +3,6 @@ import * as msg from '../../src/workflows/messages';
 import { testConfig } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
 import { TTL_MS, pidRunning, recordPids, spawnWorker, startLeaseRun, tempDir } from '../integration/leases-helpers';
-import { waitForStatus } from '../integration/takeover-helpers';
 import { expectLiveWorker, workflowTaskFailures } from './corpus';
 
 describe('budget rules end to end (real worker processes, real dev server)', () => {
