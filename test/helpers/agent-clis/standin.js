@@ -1,7 +1,8 @@
 // Shared by the stand-in CLIs: reads the prompt, picks a scenario from it, and prints the
 // events the calling stand-in builds, one JSON object a line, with a pause between them.
 // Scenarios (a word in the prompt): "spend" (many costly turns, slowly), "hang" (waits for a
-// signal after its first turn), "fail" (an error result); anything else a short successful run.
+// signal after its first turn), "fail" (an error result); anything else a short successful run;
+// $STANDIN_SCENARIO, when set, is the scenario whatever the prompt says.
 // On SIGINT a stand-in writes its session state to $STANDIN_STATE_DIR/<session>.json and exits.
 'use strict';
 const fs = require('node:fs');
@@ -31,7 +32,8 @@ function write(name, value) {
 async function run(cli) {
   const argv = process.argv.slice(2);
   const text = prompt(argv);
-  const scenario = ['spend', 'hang', 'fail'].find((s) => text.includes(s)) ?? 'ok';
+  // STANDIN_SCENARIO (from the worker's agentClis env) overrides the prompt: one worker's CLI hangs, another's not.
+  const scenario = process.env.STANDIN_SCENARIO || (['spend', 'hang', 'fail'].find((s) => text.includes(s)) ?? 'ok');
   const resume = argv.includes('--resume')
     ? argv[argv.indexOf('--resume') + 1]
     : argv.includes('resume')
