@@ -158,11 +158,12 @@ describe("the trial's agent team under maxTokens and maxUsd, its worker killed -
     expect(events.filter((e) => e.type === 'mailbox:sent')).toMatchObject([{ from: 'review', to: 'worker-1' }]);
     // Each lost attempt: charged its journaled usage plus at most one call's maxTokens, and never less.
     const expired = events.filter((e) => e.type === 'lease:expired');
-    expect(expired.map((e) => e.key).sort()).toEqual(['worker-1', 'worker-2']);
+    expect(expired.map((e) => String(e.key)).sort()).toEqual(['worker-1', 'worker-2']);
     for (const e of expired) {
+      const key = String(e.key) as 'worker-1' | 'worker-2';
       const charged = (e as unknown as { charged: { tokens: number; usd: number } }).charged;
-      const spent = journaledAtKill[e.key as 'worker-1' | 'worker-2'];
-      process.stderr.write(`[agent-team-crash] ${e.key}: journaled ${spent} tokens, charged ${charged.tokens}\n`);
+      const spent = journaledAtKill[key];
+      process.stderr.write(`[agent-team-crash] ${key}: journaled ${spent} tokens, charged ${charged.tokens}\n`);
       expect(charged.tokens).toBeGreaterThanOrEqual(spent);
       expect(charged.tokens).toBeLessThanOrEqual(spent + CALL_MAX);
       // In dollars too: the journaled calls' cost plus one call's maxTokens at the model's dearest rate.
