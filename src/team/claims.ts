@@ -22,18 +22,24 @@ export function claim(run: RunContext, now: number): Claim[] {
   requestApprovals(run, now);
   const claims: Claim[] = [];
   let refusal: ReserveResult | null = null;
+  // Once maxTasks refuses one, it refuses every other: they wait for the same reason, nothing more is reserved.
+  let tasksSpent: string | null = null;
   for (const i of run.graph.ready.inOrder()) {
     delete run.graph.tasks[i].waiting;
     // `lease` adds each claim to the leases at once, so their size already counts this call's claims.
     const free = run.plan.teammates - run.leases.size;
     if (free <= 0) continue;
+    if (tasksSpent !== null) {
+      run.graph.tasks[i].waiting = tasksSpent;
+      continue;
+    }
     if (run.graph.tasks[i].readyAt > now || scopeBusy(run, i)) continue;
     const estimate = estimateOf(run, i);
     const reserved = run.budget.reserve(estimate, free);
     if (!reserved.ok) {
       refusal = reserved;
       run.graph.tasks[i].waiting = waitingFor(run, estimate, free);
-      if (reserved.reason === 'max-tasks') break;
+      if (reserved.reason === 'max-tasks') tasksSpent = run.graph.tasks[i].waiting;
       continue;
     }
     claims.push(lease(run, i, reserved.reservation, now));

@@ -9,6 +9,7 @@ import { ABORT_CODE_DEFAULT, AbortCodeSchema } from '../../src/plan/requests/con
 import { LEASE_PACE, STOP_ANNOUNCE_AFTER_MS, defaultHeartbeatEveryMs } from '../../src/plan/lease-pace';
 import { CONTINUE_AS_NEW_EVENTS, TeamPlanSchema } from '../../src/plan/schema';
 import { Budget } from '../../src/team/budget';
+import { lostAttemptBound } from '../../src/team/lost-usage';
 import { HEARTBEAT_THROTTLE_MS } from '../../src/worker/create-worker';
 
 const doc = (name: string) => readFileSync(path.join(__dirname, '..', '..', 'docs', name), 'utf8').replace(/\s+/g, ' ');
@@ -56,12 +57,15 @@ describe("the documented defaults are the code's", () => {
     expect(takeover).toContain('1..64 chars of `[A-Z0-9_]`');
   });
 
-  it('docs/budgets.md: a lost attempt is charged its reservation, never nothing', () => {
+  it('docs/budgets.md: a lost attempt is charged its bound, or its reservation where nothing bounds it, never nothing', () => {
     const budget = Budget.create({ maxTokens: 1_000 });
     const reserved = budget.reserve({ tokens: 400 }, 1);
     expect(reserved.ok && budget.settleUnknown(reserved.reservation)).toEqual({ tokens: 400, usd: 0 });
+    expect(lostAttemptBound('shell', { tokens: 400, usd: 0.5 })).toEqual({ tokens: 400, usd: 0.5 });
+    expect(lostAttemptBound('my-kind', { tokens: 400, usd: 0.5 })).toBeNull();
     const budgets = doc('budgets.md');
-    expect(budgets).toContain('so its usage is unknown: it is charged its reservation');
+    expect(budgets).toContain('what a lost attempt of theirs spent is unknown. It is charged its reservation');
+    expect(budgets).toContain('is charged that bound, its reservation is released');
     expect(budgets).not.toContain('nothing is charged for it');
   });
 
