@@ -60,6 +60,17 @@ export class AttemptBudget implements LiveBudget {
     });
   }
 
+  get pricesRequired(): boolean {
+    return this.limited.pricesRequired === true;
+  }
+
+  release(): Promise<void> {
+    return this.serially(async () => {
+      this.promised.tokens = 0;
+      this.promised.usd = 0;
+    });
+  }
+
   report(usage: Usage): Promise<boolean> {
     return this.serially(async () => {
       const priced = priceUsage(usage, this.prices);

@@ -103,3 +103,33 @@ function priceRecord(record: Usage, price: Price | undefined): Usage {
     1_000_000;
   return { ...record, costUsd };
 }
+
+/** Whether `prices:` has a row for `model`. */
+export function hasPrice(prices: ReadonlyMap<string, Price> | Record<string, Price>, model: string | undefined) {
+  if (model === undefined) return false;
+  return prices instanceof Map ? prices.has(model) : Object.hasOwn(prices, model);
+}
+
+/**
+ * The most `tokens` tokens of `model` can cost, at its dearest rate (input, output or cached): what a model call
+ * of at most that many tokens is reserved in dollars. 0 without a price.
+ */
+export function tokensCeilingUsd(
+  prices: ReadonlyMap<string, Price> | Record<string, Price>,
+  model: string,
+  tokens: number,
+): number {
+  if (!hasPrice(prices, model)) return 0;
+  const price = prices instanceof Map ? prices.get(model)! : (prices as Record<string, Price>)[model];
+  const rate = Math.max(price.inputPerMTok, price.outputPerMTok, price.cachePerMTok ?? 0);
+  // Tokens times dollars per million tokens is micro-dollars; rounded up to a whole one.
+  return Math.ceil(tokens * rate - 1e-9) / 1e6;
+}
+
+/** The refusal of a model with no price while the run's `maxUsd` is set, before anything was spent on it. */
+export function unpricedModelMessage(model: string): string {
+  return (
+    `model "${model}" has no price while the run's budget sets maxUsd: add it to the worker's teamrun.yaml as ` +
+    `prices: { "${model}": { inputPerMTok, outputPerMTok } } (dollars per million tokens)`
+  );
+}

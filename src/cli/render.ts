@@ -37,6 +37,7 @@ export function budgetTable(budget: BudgetView): string {
 }
 
 function taskNote(task: TaskView): string {
+  if (task.waiting && task.status === 'ready') return task.waiting;
   if (task.lastError && task.status !== 'succeeded') return task.lastError;
   if (task.skipReason) return task.skipReason;
   if (task.output !== undefined) return `output ${JSON.stringify(task.output)}`;
@@ -52,7 +53,7 @@ export function tasksTable(tasks: TaskView[], noteWidth = 70): string {
       String(t.attempts),
       String(t.fencingToken),
       t.holder ?? '-',
-      oneLine(taskNote(t), noteWidth),
+      oneLine(taskNote(t), t.waiting && t.status === 'ready' ? Math.max(noteWidth, 200) : noteWidth),
     ]),
   );
 }
@@ -129,6 +130,7 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
     const ledger = overview.budget.limits.ledger;
     if (ledger) lines.push(`ledger   ${ledger} (shared budget; see \`teamrun ledger status ${ledger}\`)`);
   }
+  for (const w of overview.waitingForBudget ?? []) lines.push(`waiting  ${w.key}: ${w.waiting}`);
   if (overview.cancelRequestedAt !== null) {
     const when = new Date(overview.cancelRequestedAt).toISOString();
     lines.push(

@@ -34,6 +34,8 @@ export interface RunOverview {
   attempts: PendingAttempt[];
   /** When Temporal's cancellation of the run was requested (an open run closes once its attempts settle). */
   cancelRequestedAt: number | null;
+  /** Ready tasks of an open run waiting for budget, each with why (absent for a closed run). */
+  waitingForBudget?: Array<{ key: string; waiting: string }>;
 }
 
 /**
@@ -93,6 +95,7 @@ export class RunReader {
         pendingAdjudications: adjudications.filter((a) => a.decision === null),
         attempts: await pendingAttempts(this.client, description).catch(() => []),
         cancelRequestedAt: status.cancelRequestedAt ?? null,
+        ...(status.waitingForBudget ? { waitingForBudget: status.waitingForBudget } : {}),
       };
     }
     const closed = await this.closedOutcome();

@@ -33,6 +33,11 @@ export interface TaskView {
   settledAt: number | null;
   lastError: string | null;
   skipReason: string | null;
+  /**
+   * Present while a ready task waits for budget: `waiting for budget: needs X, Y free, Z reserved by <keys>` (what
+   * its reservation needs, what the limit leaves free, and what the attempts running now hold).
+   */
+  waiting?: string;
   usage: UsageTotals;
   output?: unknown;
   /** The task that added this one, or null. */
@@ -73,6 +78,8 @@ export interface StatusView {
   /** Attempts started so far (all tasks), and the most that ran at once. */
   executions: number;
   maxConcurrent: number;
+  /** Ready tasks waiting for budget (the first 5), each with why; absent when none waits. */
+  waitingForBudget?: Array<{ key: string; waiting: string }>;
 }
 
 /** A human takeover of an attempt, as recorded when it was asked for. */

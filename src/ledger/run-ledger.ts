@@ -210,17 +210,20 @@ export class RunLedger implements LedgerExtensions {
   }
 
   /** Charges the attempt's usage to the ledger and frees its slot, in the background, retried until it lands. */
-  settle(claim: Claim, outcome: AttemptOutcome): void {
+  settle(claim: Claim, outcome: AttemptOutcome, bound: Reservation | null = null): void {
     const held = this.asked.get(claim.leaseId);
     if (!held) return;
     this.asked.delete(claim.leaseId);
-    const usage = ('usage' in outcome ? outcome.usage : undefined) ?? null;
+    // A lost attempt whose spend has a bound (team/lost-usage.ts) is charged it, as the run's own budget charges it.
+    const usage = bound
+      ? { inputTokens: bound.tokens, costUsd: bound.usd, model: '(lost attempt, charged its bound)' }
+      : (('usage' in outcome ? outcome.usage : undefined) ?? null);
     const more = this.extended.get(claim.leaseId) ?? { tokens: 0, usd: 0 };
     this.extended.delete(claim.leaseId);
     // A lost attempt's usage is unknown: the ledger holds what it reserved (extensions too) until an operator
     // resolves it.
     const reservation = { tokens: held.tokens + more.tokens, usd: held.usd + more.usd };
-    const lost = outcome.kind === 'lease-lost' ? { lost: { reservation, workflowId: this.workflowId } } : {};
+    const lost = outcome.kind === 'lease-lost' && !bound ? { lost: { reservation, workflowId: this.workflowId } } : {};
     const { ledgerSettle } = proxyActivities<LedgerActivities>({
       activityId: `${claim.activityId}:ledger-settle`,
       startToCloseTimeout: '30s',

@@ -33,9 +33,11 @@ export type ExtendResult = { ok: true; extension: Reservation } | { ok: false; r
 
 export type ChargeResult = { ok: true; tokens: number; usd: number } | { ok: false; reason: 'unpriced-usage' };
 
-/** Fair shares of dollars are rounded up to a micro-dollar. */
+/** Half a micro-dollar: a limit is reached within it. */
 const USD_STEP = 1e-6;
-const ceilUsd = (usd: number) => Math.ceil(usd / USD_STEP - 1e-6) / 1e6;
+/** Dollars as whole nano-dollars, the precision sums are kept to: comparisons in them are exact. */
+const nanos = (usd: number) => Math.round(usd * 1e9);
+const HALF_MICRO = 500;
 /** Dollar sums are kept to the nano-dollar (the price table's precision), so float error never accumulates. */
 const sumUsd = (a: number, b: number) => Math.round((a + b) * 1e9) / 1e9;
 
@@ -93,26 +95,71 @@ export class Budget {
    * `freeSlots` counts the slot this attempt would take.
    */
   reserve(estimate: { tokens?: number; usd?: number } | undefined, freeSlots: number): ReserveResult {
-    const { limits, used, reserved } = this.s;
-    if (limits.maxTasks !== undefined && used.tasks + 1 > limits.maxTasks) return { ok: false, reason: 'max-tasks' };
-    let tokens = estimate?.tokens ?? 0;
-    if (limits.maxTokens !== undefined) {
-      const remaining = limits.maxTokens - used.tokens - reserved.tokens;
-      if (estimate?.tokens === undefined) tokens = Math.ceil(remaining / Math.max(1, freeSlots));
-      if (remaining <= 0 || tokens > remaining) return { ok: false, reason: 'max-tokens' };
-    }
-    let usd = estimate?.usd ?? 0;
-    if (limits.maxUsd !== undefined) {
-      const remaining = sumUsd(limits.maxUsd, -sumUsd(used.usd, reserved.usd));
-      if (estimate?.usd === undefined) usd = ceilUsd(remaining / Math.max(1, freeSlots));
-      if (remaining <= USD_STEP / 2 || usd > remaining + USD_STEP / 2) return { ok: false, reason: 'max-usd' };
-      usd = Math.min(usd, remaining);
-    }
+    const refused = this.shortOf(estimate, freeSlots);
+    if (refused) return { ok: false, reason: refused.reason };
+    const { tokens, usd: asked } = this.sizeOf(estimate, freeSlots);
+    const { used, reserved, limits } = this.s;
+    const usd = limits.maxUsd === undefined ? asked : Math.min(nanos(asked), this.remainingNanoUsd()) / 1e9;
     used.tasks += 1;
     reserved.tokens += tokens;
     reserved.usd = sumUsd(reserved.usd, usd);
     this.s.inFlight += 1;
     return { ok: true, reservation: { tokens, usd } };
+  }
+
+  /**
+   * What a reservation of `estimate` (or a fair share) would hold. Dollars are compared and divided in whole
+   * nano-dollars (the price table's precision): a fair share is never more than what remains, and what remains
+   * exactly always fits (a share rounded up to the micro-dollar once refused an amount a float sum had put a hair
+   * below it, and the last teammate waited).
+   */
+  sizeOf(estimate: { tokens?: number; usd?: number } | undefined, freeSlots: number): Reservation {
+    const { limits, used, reserved } = this.s;
+    const slots = Math.max(1, freeSlots);
+    let tokens = estimate?.tokens ?? 0;
+    if (limits.maxTokens !== undefined && estimate?.tokens === undefined)
+      tokens = Math.max(0, Math.ceil((limits.maxTokens - used.tokens - reserved.tokens) / slots));
+    let usd = estimate?.usd ?? 0;
+    if (limits.maxUsd !== undefined && estimate?.usd === undefined)
+      // Rounded up to the micro-dollar, and never more than what remains.
+      usd =
+        Math.max(0, Math.min(Math.ceil(this.remainingNanoUsd() / slots / 1_000) * 1_000, this.remainingNanoUsd())) /
+        1e9;
+    return { tokens, usd };
+  }
+
+  /** Why `reserve` would refuse, with what it needs and what is free; null when it fits. */
+  shortOf(
+    estimate: { tokens?: number; usd?: number } | undefined,
+    freeSlots: number,
+  ): { reason: BudgetReason; needs: Reservation; free: Reservation } | null {
+    const { limits, used, reserved } = this.s;
+    const needs = this.sizeOf(estimate, freeSlots);
+    const free = {
+      tokens: limits.maxTokens === undefined ? Infinity : limits.maxTokens - used.tokens - reserved.tokens,
+      usd: limits.maxUsd === undefined ? Infinity : this.remainingNanoUsd() / 1e9,
+    };
+    const short = (reason: BudgetReason) => ({ reason, needs, free });
+    if (limits.maxTasks !== undefined && used.tasks + 1 > limits.maxTasks) return short('max-tasks');
+    if (limits.maxTokens !== undefined && (free.tokens <= 0 || needs.tokens > free.tokens)) return short('max-tokens');
+    if (limits.maxUsd !== undefined) {
+      const left = this.remainingNanoUsd();
+      // Within half a micro-dollar a limit is reached, and an estimate that close to what remains fits (capped).
+      if (left <= HALF_MICRO || nanos(needs.usd) > left + HALF_MICRO) return short('max-usd');
+    }
+    return null;
+  }
+
+  /** What `maxUsd` leaves once usage and reservations are counted, in whole nano-dollars (0 without the limit). */
+  private remainingNanoUsd(): number {
+    const { limits, used, reserved } = this.s;
+    if (limits.maxUsd === undefined) return 0;
+    return nanos(limits.maxUsd) - nanos(used.usd) - nanos(reserved.usd);
+  }
+
+  /** What is reserved now, tokens and dollars. */
+  get reservedNow(): Reservation {
+    return { ...this.s.reserved };
   }
 
   /**
@@ -127,8 +174,7 @@ export class Budget {
     const usd = ask.usd ?? 0;
     if (limits.maxTokens !== undefined && tokens > limits.maxTokens - used.tokens - reserved.tokens)
       return { ok: false, reason: 'max-tokens' };
-    if (limits.maxUsd !== undefined && usd > sumUsd(limits.maxUsd, -sumUsd(used.usd, reserved.usd)) + USD_STEP / 2)
-      return { ok: false, reason: 'max-usd' };
+    if (limits.maxUsd !== undefined && nanos(usd) > this.remainingNanoUsd()) return { ok: false, reason: 'max-usd' };
     reserved.tokens += tokens;
     reserved.usd = sumUsd(reserved.usd, usd);
     return { ok: true, extension: { tokens, usd } };
@@ -171,6 +217,20 @@ export class Budget {
     used.usd = sumUsd(used.usd, reservation.usd);
     this.s.usageUnknown = true;
     return { tokens: reservation.tokens, usd: reservation.usd };
+  }
+
+  /**
+   * Settles a lost attempt whose spend has a bound (team/lost-usage.ts): its reservation is released and the bound
+   * charged in its place. The usage stays an upper bound of what was spent, so the limits still hold.
+   */
+  settleLost(reservation: Reservation, bound: Reservation): { tokens: number; usd: number } {
+    const { used, reserved } = this.s;
+    reserved.tokens = Math.max(0, reserved.tokens - reservation.tokens);
+    reserved.usd = Math.max(0, sumUsd(reserved.usd, -reservation.usd));
+    this.s.inFlight = Math.max(0, this.s.inFlight - 1);
+    used.tokens += bound.tokens;
+    used.usd = sumUsd(used.usd, bound.usd);
+    return { tokens: bound.tokens, usd: bound.usd };
   }
 
   /** Whether a token or dollar limit is set: then usage that cannot be known stops the run. */

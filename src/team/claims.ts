@@ -8,6 +8,7 @@ import type { RunContext } from './context';
 import { requestApprovals } from './decisions';
 import { heartbeatEveryMs } from '../plan/lease-pace';
 import { scopesOverlap } from './scheduling';
+import { firstCallGrant } from './lost-usage';
 import type { Claim, Grant, Reservation } from './types';
 
 /** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
@@ -21,15 +22,24 @@ export function claim(run: RunContext, now: number): Claim[] {
   requestApprovals(run, now);
   const claims: Claim[] = [];
   let refusal: ReserveResult | null = null;
+  // Once maxTasks refuses one, it refuses every other: they wait for the same reason, nothing more is reserved.
+  let tasksSpent: string | null = null;
   for (const i of run.graph.ready.inOrder()) {
+    delete run.graph.tasks[i].waiting;
     // `lease` adds each claim to the leases at once, so their size already counts this call's claims.
     const free = run.plan.teammates - run.leases.size;
-    if (free <= 0) break;
+    if (free <= 0) continue;
+    if (tasksSpent !== null) {
+      run.graph.tasks[i].waiting = tasksSpent;
+      continue;
+    }
     if (run.graph.tasks[i].readyAt > now || scopeBusy(run, i)) continue;
-    const reserved = run.budget.reserve(run.spec(i).estimate, free);
+    const estimate = estimateOf(run, i);
+    const reserved = run.budget.reserve(estimate, free);
     if (!reserved.ok) {
       refusal = reserved;
-      if (reserved.reason === 'max-tasks') break;
+      run.graph.tasks[i].waiting = waitingFor(run, estimate, free);
+      if (reserved.reason === 'max-tasks') tasksSpent = run.graph.tasks[i].waiting;
       continue;
     }
     claims.push(lease(run, i, reserved.reservation, now));
@@ -47,6 +57,38 @@ export function claim(run: RunContext, now: number): Claim[] {
     run.stopForBudget(refusal.reason, now);
   }
   return claims;
+}
+
+/** Runs recorded before agents started with their first call's grant reserved a fair share for them. */
+export const FIRST_CALL_GRANT = 'teamrun-first-call-grant';
+
+/** What task `i` reserves: its estimate, else its first call's grant (team/lost-usage.ts), else a fair share. */
+function estimateOf(run: RunContext, i: number): { tokens?: number; usd?: number } | undefined {
+  const spec = run.spec(i);
+  if (spec.estimate) return spec.estimate;
+  const first = firstCallGrant(spec);
+  return first && run.patched(FIRST_CALL_GRANT) ? first : undefined;
+}
+
+/** "waiting for budget: needs X, Y free, Z reserved by <keys>" for a task whose reservation did not fit. */
+export function waitingFor(run: RunContext, estimate: { tokens?: number; usd?: number } | undefined, free: number) {
+  const short = run.budget.shortOf(estimate, free);
+  if (!short) return 'waiting for budget';
+  if (short.reason === 'max-tasks') return `waiting for budget: maxTasks ${run.budget.limits.maxTasks} reached`;
+  const usd = short.reason === 'max-usd';
+  const amount = (r: { tokens: number; usd: number }) =>
+    usd ? `$${Math.round(r.usd * 1e6) / 1e6}` : `${String(r.tokens).replace(/\B(?=(\d{3})+$)/g, ',')} tokens`;
+  const holders: string[] = [];
+  for (const key of run.leases.keys()) {
+    const held = run.leases.get(key)!.reservation;
+    if ((usd ? held.usd : held.tokens) > 0) holders.push(`${key} (${amount(held)})`);
+  }
+  const shown = holders.slice(0, 5).join(', ') + (holders.length > 5 ? ` and ${holders.length - 5} more` : '');
+  const left = { tokens: Math.max(0, short.free.tokens), usd: Math.max(0, short.free.usd) };
+  return (
+    `waiting for budget: needs ${amount(short.needs)}, ${amount(left)} free, ` +
+    `${amount(run.budget.reservedNow)} reserved by ${shown || 'no running attempt'}`
+  );
 }
 
 function scopeBusy(run: RunContext, i: number): boolean {
@@ -125,5 +167,6 @@ function grantOf(run: RunContext, reservation: Reservation): Grant {
   return {
     tokens: maxTokens !== undefined || shared ? reservation.tokens : null,
     usd: maxUsd !== undefined || shared ? reservation.usd : null,
+    ...(maxUsd !== undefined ? { pricesRequired: true } : {}),
   };
 }

@@ -81,7 +81,19 @@ export function status(run: RunContext, now: number): StatusView {
     ...(run.cancelRequestedAt !== null ? { cancelRequestedAt: run.cancelRequestedAt } : {}),
     executions: run.executions,
     maxConcurrent: run.maxConcurrent,
+    ...waitingForBudget(run),
   };
+}
+
+/** Ready tasks that wait for budget, the first few. */
+function waitingForBudget(run: RunContext): { waitingForBudget?: Array<{ key: string; waiting: string }> } {
+  const waits: Array<{ key: string; waiting: string }> = [];
+  for (const task of run.graph.tasks) {
+    if (task.status !== 'ready' || task.waiting === undefined) continue;
+    waits.push({ key: task.key, waiting: task.waiting });
+    if (waits.length === 5) break;
+  }
+  return waits.length ? { waitingForBudget: waits } : {};
 }
 
 /** Closes the run: tasks that can no longer start are skipped, `run:end` recorded. */

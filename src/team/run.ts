@@ -52,7 +52,7 @@ import type { StopRequest } from './stop-channel';
 import * as takeover from './takeover';
 import * as tighten from './tighten';
 import { newTaskState } from './task-state';
-import type { AttemptOutcome, Claim } from './types';
+import type { AttemptOutcome, Claim, Reservation } from './types';
 import * as handover from './handover';
 import * as lifecycle from './lifecycle';
 import type { Wait } from './lifecycle';
@@ -119,8 +119,8 @@ export class TeamRun {
     return claim(this.run, now);
   }
 
-  settle(key: string, fencingToken: number, outcome: AttemptOutcome, now: number): void {
-    settle(this.run, key, fencingToken, outcome, now);
+  settle(key: string, fencingToken: number, outcome: AttemptOutcome, now: number): Reservation | null {
+    return settle(this.run, key, fencingToken, outcome, now);
   }
 
   /** Attempts the workflow must cancel now (interrupted, aborted, out of wall clock). */

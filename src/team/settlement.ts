@@ -21,33 +21,57 @@ import {
   type SpawnResult,
 } from './routing';
 import { spawnOnSettle } from './additions';
-import type { Attempt, AttemptOutcome, BudgetReason, Interruption, ReportedUsage, TaskState } from './types';
+import { lostAttemptBound } from './lost-usage';
+import type {
+  Attempt,
+  AttemptOutcome,
+  BudgetReason,
+  Interruption,
+  ReportedUsage,
+  Reservation,
+  TaskState,
+} from './types';
 
 /**
  * Settles a task from the outcome of one attempt. Anything but the attempt the run is
  * waiting on is recorded and changes nothing: a late result can never become a success.
+ * Returns what a lost attempt was charged as its bound (the shared ledger charges the same), else null.
  */
-export function settle(run: RunContext, key: string, fencingToken: number, outcome: AttemptOutcome, now: number): void {
+export function settle(
+  run: RunContext,
+  key: string,
+  fencingToken: number,
+  outcome: AttemptOutcome,
+  now: number,
+): Reservation | null {
   const i = run.graph.indexOf(key);
   const task = i === undefined ? undefined : run.graph.tasks[i];
   const attempt = task?.current;
   if (i === undefined || !task || !attempt || attempt.fencingToken !== fencingToken) {
     run.events.record('attempt:stale-result', now, { key, fencingToken, outcome: outcome.kind });
     run.touch();
-    return;
+    return null;
   }
   if (outcome.kind === 'not-started' && neverStarted(outcome.kind, attempt.stop)) {
     notStarted(run, i, attempt, outcome.reason, outcome.message, now);
-    return;
+    return null;
   }
   run.leases.close(task, attempt);
   if (outcome.workerIdentity) attempt.workerIdentity = outcome.workerIdentity;
   const usage = 'usage' in outcome ? outcome.usage : undefined;
   addUsage(task, usage);
-  // A lost attempt's usage is unknown: it is charged its reservation, and a spend limit cannot be trusted to hold.
-  const usageUnknown = outcome.kind === 'lease-lost';
-  const unpriced = usageUnknown ? false : !run.budget.settle(attempt.reservation, usage).ok;
-  if (usageUnknown) run.budget.settleUnknown(attempt.reservation);
+  // A lost attempt is charged what it can have spent, where that has a bound (team/lost-usage.ts), and is leased
+  // again as without limits. Without a bound its usage is unknown: charged its reservation, and a spend limit
+  // cannot be trusted to hold.
+  const lost = outcome.kind === 'lease-lost';
+  const bound = lost && run.patched(LOST_ATTEMPT_BOUND) ? lostAttemptBound(kindOf(run, i), attempt.reservation) : null;
+  const usageUnknown = lost && !bound;
+  const unpriced = lost ? false : !run.budget.settle(attempt.reservation, usage).ok;
+  const charged = bound
+    ? run.budget.settleLost(attempt.reservation, bound)
+    : usageUnknown
+      ? run.budget.settleUnknown(attempt.reservation)
+      : null;
   const stopUnknown = usageUnknown && run.budget.limitsSpend;
   task.settledAt = now;
   // Still running at the deadline: the wall clock stopped it, whatever it returned (even before the timer fired).
@@ -58,7 +82,11 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
   // Recorded whatever the attempt was stopped for: the heartbeats stopped, and that is worth knowing.
   if (outcome.kind === 'lease-lost') {
     const identity = { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken };
-    run.events.record('lease:expired', now, { ...identity, workerIdentity: attempt.workerIdentity });
+    run.events.record('lease:expired', now, {
+      ...identity,
+      workerIdentity: attempt.workerIdentity,
+      ...(charged ? { charged, usageUnknown } : {}),
+    });
   }
   const input: RouteInput = {
     outcome: outcome.kind,
@@ -93,6 +121,14 @@ export function settle(run: RunContext, key: string, fencingToken: number, outco
     run.graph.skipNotStarted('budget_stopped: unpriced-usage', now);
   }
   run.touch();
+  return bound;
+}
+
+/** Histories recorded before a lost attempt was charged its bound stopped the run `usage-unknown`. */
+export const LOST_ATTEMPT_BOUND = 'teamrun-lost-attempt-bound';
+
+function kindOf(run: RunContext, i: number): string {
+  return (run.spec(i).executor as { kind: string }).kind;
 }
 
 /** Histories recorded before a refused addition failed its task for good retried it, and must replay as they ran. */

@@ -59,6 +59,8 @@ export interface Reservation {
 export interface Grant {
   tokens: number | null;
   usd: number | null;
+  /** The run's `maxUsd` is set: usage of a model with no price would stop it, so the worker checks before spending. */
+  pricesRequired?: boolean;
 }
 
 /** The live attempt that holds a task's lease. */
@@ -103,6 +105,8 @@ export interface TaskState {
   settledAt: number | null;
   lastError: string | null;
   skipReason: string | null;
+  /** Why a ready task was not claimed at the last claim: "waiting for budget: needs ..."; absent otherwise. */
+  waiting?: string;
   usage: UsageTotals;
   output?: unknown;
   /** The task that added this one (`addTasks`), absent for plan tasks and tasks a person added without one. */

@@ -26,5 +26,6 @@ export function taskView(task: TaskState, spec: TaskSpec): TaskView {
     depth: task.depth ?? 0,
   };
   if (task.output !== undefined) view.output = task.output;
+  if (task.waiting !== undefined && task.status === 'ready') view.waiting = task.waiting;
   return view;
 }

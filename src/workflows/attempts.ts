@@ -137,8 +137,8 @@ export class Attempts {
       this.scopes.delete(key);
       this.freeScopes.give(live.scope);
     }
-    this.run.settle(key, fencingToken, outcome, Date.now());
-    if (claim) this.ledger?.settle(claim, outcome);
+    const bound = this.run.settle(key, fencingToken, outcome, Date.now());
+    if (claim) this.ledger?.settle(claim, outcome, bound);
   }
 }
 

@@ -72,6 +72,8 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
         `tells scheduled from running, \`teamrun doctor ${run.workflowId}\` names queues nobody polls`,
     );
   }
+  for (const w of status.waitingForBudget ?? [])
+    lines.push(`- ${w.waiting.replace(/^waiting/, `\`${w.key}\` waiting`)}`);
   for (const { key, links: printed } of links) {
     lines.push(
       `- links of \`${key}\`: ${printed.map((l) => `[${markdownText(l.label || l.url)}](${l.url})`).join(', ')}`,

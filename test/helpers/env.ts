@@ -133,8 +133,11 @@ export async function spawnWorkerProcess(options: {
   config?: string;
   /** A workflow bundle of its own (default the one global-setup built). */
   workflowBundle?: string;
+  /** The worker's entry point (default src/worker/main.ts); it must print `teamrun worker ready` once polling. */
+  script?: string;
 }): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/worker/main.ts')], {
+  const script = options.script ?? path.join(root, 'src/worker/main.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: {
       ...process.env,

@@ -3,14 +3,14 @@ import * as msg from '../../src/workflows/messages';
 import { testConfig } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
 import { TTL_MS, pidRunning, recordPids, spawnWorker, startLeaseRun, tempDir } from '../integration/leases-helpers';
-import { waitForStatus } from '../integration/takeover-helpers';
 import { expectLiveWorker, workflowTaskFailures } from './corpus';
 
 describe('budget rules end to end (real worker processes, real dev server)', () => {
-  it('a worker killed -9 mid-attempt under maxTokens: usage unknown, charged its reservation, the run stops (usage-unknown), the task goes to adjudication', async () => {
+  it('a worker killed -9 mid-attempt under maxTokens, after a usage line: charged its bound (grant and extension), leased again, the run succeeds', async () => {
     const dir = tempDir();
     const queue = `lost-usage-${process.pid}-${Date.now().toString(36)}`;
     const victim = await spawnWorker(queue, 'lost-usage-victim');
+    const usageLine = (tokens: number) => `echo '::teamrun-usage::{"inputTokens":${tokens}}'`;
     const handle = await startLeaseRun(
       {
         name: 'lost-usage',
@@ -19,13 +19,18 @@ describe('budget rules end to end (real worker processes, real dev server)', () 
         retry: { maxAttempts: 5, backoffMs: 0 },
         budget: { maxTokens: 1_000 },
         tasks: [
-          // Spends tokens it never gets to report: the worker dies first.
+          // Attempt 1 reports 400 tokens (100 past its 300: the run extends its grant), then the worker dies.
           {
             key: 'spend',
             estimate: { tokens: 300 },
-            executor: { kind: 'shell', command: `${recordPids(dir)}\nsleep 60` },
+            executor: {
+              kind: 'shell',
+              command:
+                `if [ "$TEAMRUN_ATTEMPT" = 1 ]; then ${usageLine(400)}; ${recordPids(dir)}; sleep 60; ` +
+                `else ${usageLine(50)}; fi`,
+            },
           },
-          { key: 'next', executor: { kind: 'noop' } },
+          { key: 'next', dependsOn: ['spend'], executor: { kind: 'noop' } },
         ],
       },
       queue,
@@ -34,28 +39,21 @@ describe('budget rules end to end (real worker processes, real dev server)', () 
     const survivor = await workerForTest({ taskQueue: queue, identity: 'lost-usage-survivor' });
     victim.child.kill('SIGKILL');
 
-    await waitForStatus(handle, 'spend', 'adjudication', 60_000);
-    const budget = await handle.query(msg.budgetQuery);
-    expect(budget).toMatchObject({
-      stopped: true,
-      reason: 'usage-unknown',
-      usageUnknown: true,
-      used: { tasks: 1, tokens: 300 },
-    });
-    const [record] = await handle.query(msg.adjudicationsQuery);
-    expect(record).toMatchObject({ key: 'spend', code: 'TEAM_TASK_ABANDONED_ADJUDICATION_REQUIRED', fencingToken: 1 });
-    expect(record.reason).toContain('usage-unknown');
-
-    await handle.executeUpdate(msg.adjudicateUpdate, {
-      args: [{ key: 'spend', decision: 'reject', decisionId: 'lost-1', actor: 'ops' }],
-    });
     const result = await handle.result();
-    // Before: the lost attempt charged nothing, it was re-leased and the run succeeded under its limit.
-    expect(result).toMatchObject({ status: 'budget_stopped', budgetReason: 'usage-unknown', executions: 1 });
-    expect(result.tasks.map((t) => [t.key, t.status])).toEqual([
-      ['spend', 'failed'],
-      ['next', 'skipped'],
+    // Before: the run stopped usage-unknown and the task waited for a human (TEAM_TASK_ABANDONED_...).
+    expect(result).toMatchObject({ status: 'succeeded', budgetReason: null, executions: 3 });
+    expect(result.tasks.map((t) => [t.key, t.status, t.attempts])).toEqual([
+      ['spend', 'succeeded', 2],
+      ['next', 'succeeded', 1],
     ]);
+    const { events } = await handle.query(msg.eventsQuery, { limit: 1_000 });
+    // The lost attempt is charged what it held: its 300-token grant and the 100 the run extended it, not more.
+    expect(events.filter((e) => e.type === 'lease:expired')).toMatchObject([
+      { key: 'spend', fencingToken: 1, charged: { tokens: 400, usd: 0 }, usageUnknown: false },
+    ]);
+    // The second attempt's 50 tokens, and the noop's nothing.
+    expect(result.budget).toMatchObject({ stopped: false, usageUnknown: false, used: { tokens: 450, tasks: 3 } });
+    expect(result.adjudications).toEqual([]);
     expect(await workflowTaskFailures(handle)).toEqual([]);
     await expectLiveWorker(survivor);
   });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger, ledgerStatus } from '../../src/ledger/client';
 import type { TeamPlanInput } from '../../src/plan/schema';
@@ -53,8 +54,8 @@ describe('a shared ledger fails closed for every run on it (shared dev server)',
     cleanup.push(() => started.stop());
     return started;
   };
-  const workerProcess = async (taskQueue: string, identity: string): Promise<WorkerProcess> => {
-    const spawned = await spawnWorkerProcess({ taskQueue, identity });
+  const workerProcess = async (taskQueue: string, identity: string, script?: string): Promise<WorkerProcess> => {
+    const spawned = await spawnWorkerProcess({ taskQueue, identity, script });
     cleanup.push(async () => {
       spawned.child.kill('SIGKILL');
       await spawned.exited;
@@ -97,7 +98,8 @@ describe('a shared ledger fails closed for every run on it (shared dev server)',
 
     // Run A lives on a worker process of its own queue, so kill -9 takes its attempt down with it.
     const aQueue = uniqueQueue('lost-a');
-    const doomed = await workerProcess(aQueue, 'doomed');
+    // Of a custom kind: nothing bounds what a lost attempt of it spent (a built-in kind's bound would be charged).
+    const doomed = await workerProcess(aQueue, 'doomed', path.join(__dirname, '../helpers/custom-kind-worker.ts'));
     const a = await startRun(
       plan(
         'lost-a',
@@ -107,7 +109,7 @@ describe('a shared ledger fails closed for every run on it (shared dev server)',
             key: 'long',
             estimate: { tokens: 2_000, usd: 0.5 },
             onLeaseLost: 'adjudicate',
-            executor: { kind: 'sleep', ms: 60_000 },
+            executor: { kind: 'spender', ms: 60_000 },
           },
         ],
         { awaitAdjudication: false },

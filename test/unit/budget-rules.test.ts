@@ -6,6 +6,9 @@ import type { Claim } from '../../src/team/types';
 
 const T0 = 1_700_000_000_000;
 const noops = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `t${i + 1}`, executor: { kind: 'noop' } }));
+/** A custom kind spends without asking the run: nothing bounds what a lost attempt of it spent. */
+const customs = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ key: `t${i + 1}`, executor: { kind: 'my-spender' } }));
 
 function runOf(plan: Omit<TeamPlanInput, 'name'>) {
   const validation = validatePlan({ name: 'rules', ...plan });
@@ -16,13 +19,13 @@ const lost = (run: TeamRun, c: Claim, at: number) =>
   run.settle(c.key, c.fencingToken, { kind: 'lease-lost', workerIdentity: 'w' }, at);
 const byType = (run: TeamRun, type: string) => run.eventsView({ limit: 10_000 }).events.filter((e) => e.type === type);
 
-describe('an attempt whose outcome is lost has unknown usage', () => {
+describe('an attempt of a custom kind whose outcome is lost has unknown usage', () => {
   it('under maxTokens: charges at least its reservation, stops the run (usage-unknown) and sends the task to adjudication', () => {
     const run = runOf({
       teammates: 1,
       retry: { maxAttempts: 5, backoffMs: 0 },
       budget: { maxTokens: 1_000 },
-      tasks: [{ key: 'a', estimate: { tokens: 200 }, executor: { kind: 'noop' } }],
+      tasks: [{ key: 'a', estimate: { tokens: 200 }, executor: { kind: 'my-spender' } }],
     });
     const [a] = run.claim(T0);
     lost(run, a, T0 + 10);
@@ -41,7 +44,7 @@ describe('an attempt whose outcome is lost has unknown usage', () => {
   });
 
   it('under maxUsd too; a run stopped this way ends budget_stopped once the adjudication is decided', () => {
-    const run = runOf({ teammates: 2, budget: { maxUsd: 1 }, tasks: noops(3) });
+    const run = runOf({ teammates: 2, budget: { maxUsd: 1 }, tasks: customs(3) });
     const [a, b] = run.claim(T0);
     lost(run, a, T0 + 5);
     expect(run.budgetView(T0 + 5)).toMatchObject({ reason: 'usage-unknown', usageUnknown: true, used: { usd: 0.5 } });
@@ -53,7 +56,7 @@ describe('an attempt whose outcome is lost has unknown usage', () => {
   });
 
   it('without a token or dollar limit: charged its reservation, marked unknown, and leased again', () => {
-    const run = runOf({ teammates: 1, budget: { maxTasks: 10 }, tasks: noops(1) });
+    const run = runOf({ teammates: 1, budget: { maxTasks: 10 }, tasks: customs(1) });
     const [a] = run.claim(T0);
     lost(run, a, T0 + 5);
     expect(run.budgetView(T0 + 5)).toMatchObject({ stopped: false, usageUnknown: true });
@@ -65,7 +68,7 @@ describe('an attempt whose outcome is lost has unknown usage', () => {
       teammates: 1,
       retry: { maxAttempts: 5, backoffMs: 0 },
       budget: { maxTokens: 1_000 },
-      tasks: noops(1),
+      tasks: customs(1),
     });
     const [a] = run.claim(T0);
     lost(run, a, T0 + 1);

@@ -22,6 +22,21 @@ describe("the Web UI's current details", () => {
     expect(details).not.toContain('"actor": ""');
   });
 
+  it('name a task waiting for budget, what it needs and who holds the rest', () => {
+    const run = runOf({
+      teammates: 2,
+      budget: { maxUsd: 1 },
+      tasks: [
+        { key: 'big', estimate: { usd: 0.75 }, executor: { kind: 'noop' } },
+        { key: 'next', estimate: { usd: 0.5 }, executor: { kind: 'noop' } },
+      ],
+    });
+    run.claim(0);
+    expect(currentDetails(run, 1)).toContain(
+      '- `next` waiting for budget: needs $0.5, $0.25 free, $0.75 reserved by big ($0.75)',
+    );
+  });
+
   it('say where to see whether a leased attempt started', () => {
     const run = runOf({ tasks: [{ key: 'far', executor: { kind: 'noop' } }] });
     run.claim(0);

@@ -9,6 +9,7 @@ import { ABORT_CODE_DEFAULT, AbortCodeSchema } from '../../src/plan/requests/con
 import { LEASE_PACE, STOP_ANNOUNCE_AFTER_MS, defaultHeartbeatEveryMs } from '../../src/plan/lease-pace';
 import { CONTINUE_AS_NEW_EVENTS, TeamPlanSchema } from '../../src/plan/schema';
 import { Budget } from '../../src/team/budget';
+import { lostAttemptBound } from '../../src/team/lost-usage';
 import { HEARTBEAT_THROTTLE_MS } from '../../src/worker/create-worker';
 import { MODEL_RETRY_LIMITS, modelRetryPolicy } from '../../src/plan/model-retry';
 import { RUN_CHECK_EVERY_MS } from '../../src/agent/lifetime';
@@ -71,12 +72,15 @@ describe("the documented defaults are the code's", () => {
     expect(agents).toContain(`it asks every ${seconds(RUN_CHECK_EVERY_MS)}`);
   });
 
-  it('docs/budgets.md: a lost attempt is charged its reservation, never nothing', () => {
+  it('docs/budgets.md: a lost attempt is charged its bound, or its reservation where nothing bounds it, never nothing', () => {
     const budget = Budget.create({ maxTokens: 1_000 });
     const reserved = budget.reserve({ tokens: 400 }, 1);
     expect(reserved.ok && budget.settleUnknown(reserved.reservation)).toEqual({ tokens: 400, usd: 0 });
+    expect(lostAttemptBound('shell', { tokens: 400, usd: 0.5 })).toEqual({ tokens: 400, usd: 0.5 });
+    expect(lostAttemptBound('my-kind', { tokens: 400, usd: 0.5 })).toBeNull();
     const budgets = doc('budgets.md');
-    expect(budgets).toContain('so its usage is unknown: it is charged its reservation');
+    expect(budgets).toContain('what a lost attempt of theirs spent is unknown. It is charged its reservation');
+    expect(budgets).toContain('is charged that bound, its reservation is released');
     expect(budgets).not.toContain('nothing is charged for it');
   });
 

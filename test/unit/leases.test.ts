@@ -137,7 +137,11 @@ describe('a lost lease (heartbeats stopped past the TTL)', () => {
   });
 
   it('goes to adjudication, not back to the queue, once the run stopped taking work', () => {
-    const run = runOf([task('priced'), task('lost'), task('handed-back')], { teammates: 3, budget: { maxUsd: 1 } });
+    // The lost one is of a custom kind: nothing bounds what it spent.
+    const run = runOf([task('priced'), task('lost', { executor: { kind: 'my-spender' } }), task('handed-back')], {
+      teammates: 3,
+      budget: { maxUsd: 1 },
+    });
     expect(run.claim(0)).toHaveLength(3);
     // Usage of a model with no price while maxUsd is set stops the run; the other two are still out.
     run.settle('priced', 1, { kind: 'completed', usage: { model: 'no-such-model', inputTokens: 10 } }, 10);

@@ -54,6 +54,13 @@ export interface LiveBudget {
   reserve(ask: { tokens?: number; usd?: number }): Promise<boolean>;
   /** Counts usage as it is reported (priced by the worker); past the grant it asks for the overshoot. */
   report(usage: Usage): Promise<boolean>;
+  /**
+   * Gives back what `reserve` set aside and the usage reported since did not spend, so the next `reserve` asks for
+   * its whole amount (an agent's model call: what the run holds stays the usage so far plus the call in flight).
+   */
+  release?(): Promise<void>;
+  /** The run's `maxUsd` is set: spending on a model without a price would stop the run (check it first). */
+  readonly pricesRequired?: boolean;
 }
 
 /** A step of an agent attempt, as its run records it (CONTRACT: events `agent:turn`, `agent:tool`). */

@@ -1,7 +1,8 @@
 // Shared by the stand-in CLIs: reads the prompt, picks a scenario from it, and prints the
 // events the calling stand-in builds, one JSON object a line, with a pause between them.
 // Scenarios (a word in the prompt): "spend" (many costly turns, slowly), "hang" (waits for a
-// signal after its first turn), "fail" (an error result); anything else a short successful run.
+// signal after its first turn), "fail" (an error result); anything else a short successful run;
+// $STANDIN_SCENARIO, when set, is the scenario whatever the prompt says.
 // "[write]" in the prompt: it first appends the prompt's first line to standin-change.txt in its cwd;
 // "[flaky]": it fails (as "fail") when that file was not there before it wrote.
 // On SIGINT a stand-in writes its session state to $STANDIN_STATE_DIR/<session>.json and exits.
@@ -39,7 +40,10 @@ async function run(cli) {
   const existed = fs.existsSync(change);
   if (text.includes('[write]')) fs.appendFileSync(change, `${text.split('\n')[0]}\n`);
   const flakyFails = text.includes('[flaky]') && !existed;
-  const scenario = flakyFails ? 'fail' : (['spend', 'hang', 'fail'].find((s) => text.includes(s)) ?? 'ok');
+  // STANDIN_SCENARIO (from the worker's agentClis env) overrides the prompt: one worker's CLI hangs, another's not.
+  const scenario = flakyFails
+    ? 'fail'
+    : process.env.STANDIN_SCENARIO || (['spend', 'hang', 'fail'].find((s) => text.includes(s)) ?? 'ok');
   const resume = argv.includes('--resume')
     ? argv[argv.indexOf('--resume') + 1]
     : argv.includes('resume')

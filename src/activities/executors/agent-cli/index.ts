@@ -7,6 +7,7 @@ import { containProcesses } from '../shell';
 import { sandboxPrefix } from '../sandbox';
 import { resolveCwd, shellEnvironment, writeInputs } from '../shell-env';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
+import { hasPrice, unpricedModelMessage } from '../../pricing';
 import { record, type CliAdapter } from './adapter';
 import { claudeCode } from './claude-code';
 import { codex } from './codex';
@@ -36,6 +37,9 @@ const MAX_PROMPT_BYTES = 120 * 1024;
  * attempt's own before its directory is removed, whatever the end.
  */
 export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, ctx) => {
+  // Under maxUsd, a plan model with no price is refused before the CLI spends anything on it.
+  if (ctx.budget?.pricesRequired && spec.model !== undefined && !hasPrice(ctx.config.prices, spec.model))
+    throw new ExecutorError(unpricedModelMessage(spec.model), { nonRetryable: true, type: 'TeamUnpricedModel' });
   const cli = configOf(spec, ctx);
   const { adapter, reportsCost } = ADAPTERS[spec.cli];
   const prompt = withInbox(spec.prompt, ctx.inbox);
@@ -52,8 +56,9 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
     const args = checkCliArgs(spec.args ?? [], cli.allowArgs, 'executor.args', allowArgsOf(spec)).argv;
     const invocation = adapter.invocation({ prompt, model: spec.model, resume, args });
     const env = shellEnvironment(undefined, ctx, { ...inputs.env, ...cliEnv(spec.cli, cli, ctx) });
-    const progress = new CliProgress(ctx, spec.cli, reportsCost, (id) => sessions.save(id, cwd));
+    const progress = new CliProgress(ctx, spec.cli, reportsCost, (id) => sessions.save(id, cwd), spec.model);
     const exit = await stream(spec, ctx, { cli, adapter, invocation, cwd, env, progress });
+    progress.endWithoutCost();
     await worktree?.keep(ctx);
     const output = {
       content: progress.content,

@@ -1,6 +1,5 @@
-import type { Price } from '../../../config/config';
 import type { Usage } from '../../../plan/schema';
-import { UsageRecords, priceUsage } from '../../pricing';
+import { UsageRecords, hasPrice, priceUsage } from '../../pricing';
 import type { ExecutorContext } from '../types';
 import type { CliEvent } from './adapter';
 import { isSessionId } from './sessions';
@@ -36,7 +35,12 @@ export class CliProgress {
     /** The CLI reports its run's total cost with its result: a turn of an unpriced model waits for it. */
     private readonly reportsCost: boolean,
     private readonly onSession: (id: string) => void,
+    /** The plan's `model`: the `prices:` key a turn is priced by when the CLI names its model otherwise. */
+    private readonly planModel?: string,
   ) {}
+
+  /** Tokens of turns charged nothing while the CLI's own cost was awaited. */
+  private awaitingCost = 0;
 
   unknownType(type: unknown): void {
     this.unknown++;
@@ -87,9 +91,26 @@ export class CliProgress {
     this.turns++;
     const { inputTokens = 0, outputTokens = 0 } = usage;
     this.ctx.emit?.({ type: 'agent:turn', turn: this.turns, inputTokens, outputTokens, tools: tools.slice(0, 64) });
+    const { prices } = this.ctx.config;
+    // Priced by the CLI's name for its model, else by the plan's `model` (the key `prices:` holds).
+    if (!hasPrice(prices, usage.model) && hasPrice(prices, this.planModel)) {
+      await this.charge({ ...usage, model: this.planModel });
+      return;
+    }
     // Without a price for its model, a CLI that reports its cost at the end is charged then.
-    const waitForCost = this.reportsCost && !hasPrice(this.ctx.config.prices, usage.model);
+    const waitForCost = this.reportsCost && !hasPrice(prices, usage.model);
+    if (waitForCost) this.awaitingCost += inputTokens + outputTokens + (usage.cacheTokens ?? 0);
     await this.charge(waitForCost ? { ...usage, costUsd: 0 } : usage);
+  }
+
+  /**
+   * The stream ended without the CLI's cost (stopped, killed): the turns that waited for it were charged nothing,
+   * so their tokens are reported as unpriced (under maxUsd the run fails closed on them), never as free.
+   */
+  endWithoutCost(): void {
+    if (this.awaitingCost === 0 || this.result?.costUsd !== undefined) return;
+    this.usage.add({ model: `${this.cli} (cost never reported)`, unpricedTokens: this.awaitingCost });
+    this.awaitingCost = 0;
   }
 
   /** The CLI's own total: what the turns' prices did not already charge. */
@@ -103,10 +124,6 @@ export class CliProgress {
     this.usage.add(usage);
     if (this.ctx.budget && !(await this.ctx.budget.report(usage))) this.refused = true;
   }
-}
-
-function hasPrice(prices: Record<string, Price>, model: string | undefined): boolean {
-  return model !== undefined && Object.hasOwn(prices, model);
 }
 
 function bounded(text: string): string {

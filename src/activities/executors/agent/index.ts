@@ -9,6 +9,7 @@ import { journalId, type JournalEntry } from '../../../agent/types';
 import { AGENT_LIMITS, AgentSpecSchema, type AgentSpec } from '../../../plan/agent';
 import type { Usage } from '../../../plan/schema';
 import { Redactor } from '../../redact';
+import { hasPrice, tokensCeilingUsd, unpricedModelMessage } from '../../pricing';
 import type { ToolSpec } from '../../tools/types';
 import { defineExecutor } from '../define';
 import { inboxPrompt, renderPrompt } from '../llm';
@@ -28,6 +29,10 @@ export const agentExecutor = defineExecutor(AgentSpecSchema, async (spec, ctx) =
       nonRetryable: true,
       type: 'TeamAgentNoGateway',
     });
+  }
+  // Checked before the first call: under maxUsd, tokens of a model with no price would be spent uncounted.
+  if (ctx.budget?.pricesRequired && !hasPrice(ctx.config.prices, spec.model)) {
+    throw new ExecutorError(unpricedModelMessage(spec.model), { nonRetryable: true, type: 'TeamUnpricedModel' });
   }
   const gateway = new AgentGateway(ctx.attemptGateway, ctx.signal);
   const toolbox = ctx.tools ? await ctx.tools({ ...identityOf(ctx), signal: ctx.signal }) : undefined;
@@ -146,7 +151,8 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
       });
     }
     if (ctx.stopping?.aborted) throw handBack(`before model call ${turn}`);
-    if (ctx.budget && !(await ctx.budget.reserve({ tokens: maxTokens }))) {
+    const usd = tokensCeilingUsd(ctx.config.prices, spec.model, maxTokens);
+    if (ctx.budget && !(await ctx.budget.reserve({ tokens: maxTokens, ...(usd > 0 ? { usd } : {}) }))) {
       throw new ExecutorError(`the run's budget refused the ${maxTokens} tokens of model call ${turn}`, {
         nonRetryable: true,
         type: 'TEAM_TASK_BUDGET_EXCEEDED',
@@ -197,6 +203,8 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
       used.push(answer.usage);
       await ctx.budget?.report(answer.usage);
     }
+    // What the call was reserved and did not spend goes back: the run holds the usage so far plus the next call.
+    await ctx.budget?.release?.();
     const message = ctx.redactor.deep(answer.message);
     await append({ kind: 'model', turn, message, ...(answer.usage ? { usage: answer.usage } : {}) });
     ctx.emit?.({

@@ -1,0 +1,42 @@
+/**
+ * What an attempt can have spent, for the two rules that need it before it says: the grant an attempt starts with
+ * (kinds that reserve before each spend start with their first call's), and the charge of an attempt whose outcome
+ * was lost (its lease expired). docs/budgets.md tells which kinds are bounded and why.
+ */
+import { AGENT_LIMITS } from '../plan/agent';
+import type { TaskSpec } from '../plan/schema';
+import type { Reservation } from './types';
+
+/** Kinds that spend nothing a budget counts: a lost attempt of theirs spent nothing. */
+const SPENDS_NOTHING: ReadonlySet<string> = new Set(['sleep', 'noop']);
+
+/**
+ * Kinds whose spend the worker counts as it happens (each usage line, response, model call or CLI turn, through the
+ * attempt's live budget) and asks the run for before it passes what the attempt holds: what the run granted the
+ * attempt, extensions included, bounds what it spent. An agent reserves each model call's `maxTokens` before it
+ * calls and gives back what the answer did not use, so its grant is its journaled usage plus the call in flight.
+ */
+const COUNTED_LIVE: ReadonlySet<string> = new Set(['shell', 'http', 'llm', 'agent', 'agent-cli']);
+
+/**
+ * What a lost attempt is charged: at most what it holds (its reservation and every extension the run granted it),
+ * or null when nothing bounds what it spent (a custom kind or an `activity` task, which spend without asking the
+ * run): then its usage is unknown.
+ */
+export function lostAttemptBound(kind: string, reservation: Reservation): Reservation | null {
+  if (SPENDS_NOTHING.has(kind)) return { tokens: 0, usd: 0 };
+  if (COUNTED_LIVE.has(kind)) return { tokens: reservation.tokens, usd: reservation.usd };
+  return null;
+}
+
+/**
+ * The grant an attempt of a kind that reserves before each spend starts with: its first model call's `maxTokens`
+ * (dollars are asked with each call, priced on the worker). Undefined for the kinds that cannot ask as they go:
+ * they take the task's estimate or a fair share.
+ */
+export function firstCallGrant(spec: TaskSpec): { tokens: number; usd: number } | undefined {
+  const executor = spec.executor as { kind: string; maxTokens?: unknown };
+  if (executor.kind !== 'agent') return undefined;
+  const tokens = typeof executor.maxTokens === 'number' ? executor.maxTokens : AGENT_LIMITS.defaultMaxTokens;
+  return { tokens, usd: 0 };
+}
