@@ -87,7 +87,7 @@ describe('the Web UI and the report tell the story of a run', () => {
       'waiting: review token 1: TEAM_TASK_HUMAN_INTERRUPTED by alice (needs a human look)',
       'decide: teamrun adjudicate ',
       ' review --retry (or --accept, --reject), or the adjudicate update',
-      'budget: 4 of 10 attempts, 6500 tokens, $0.11',
+      'budget: 4 of 10 attempts, 6,500 tokens, $0.11',
     ]) {
       expect(details).toContain(text);
     }
