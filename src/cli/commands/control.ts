@@ -39,12 +39,28 @@ export async function withRun<T>(
     try {
       return await fn(teamRunHandle(client, workflowId), client);
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) {
-        throw new CliError(`no open run with id "${workflowId}" in namespace ${client.options.namespace}`);
-      }
+      if (err instanceof WorkflowNotFoundError) throw new CliError(await notOpen(client, workflowId));
       throw err;
     }
   });
+}
+
+/** Why a run is not open: it ended (with what status, and when), or there is no such run. */
+async function notOpen(client: Client, workflowId: string): Promise<string> {
+  const handle = teamRunHandle(client, workflowId);
+  const described = await handle.describe().catch(() => null);
+  if (!described || described.status.name === 'RUNNING')
+    return `no open run with id "${workflowId}" in namespace ${client.options.namespace}`;
+  // A run that fails or is terminated has no result to read: Temporal's status says how it closed.
+  const status = await teamRunResult(handle).then(
+    (result) => result.status,
+    () => described.status.name.toLowerCase(),
+  );
+  const at = described.closeTime ? ` at ${described.closeTime.toISOString()}` : '';
+  return (
+    `run "${workflowId}" has ended: ${status}${at}; an ended run takes no more controls ` +
+    `(\`teamrun report ${workflowId}\` shows what happened)`
+  );
 }
 
 /** An update its validator (or handler) refused: the stable code and what was wrong. */
