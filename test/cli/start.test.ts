@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { testClient, uniqueQueue } from '../helpers/env';
+import { describe, expect, inject, it } from 'vitest';
+import { temporalAddress, testClient, uniqueQueue } from '../helpers/env';
 import { workerForSuite } from '../helpers/scenario';
 import { teamrun } from './teamrun-cli';
 
@@ -96,6 +97,46 @@ describe('teamrun start --wait, status and tasks against a real server', () => {
     expect(tasks.stdout.split('\n')[0]).toMatch(/^KEY\s+STATUS\s+ATTEMPTS\s+TOKEN/);
     expect(tasks.stdout).toMatch(/\nb\s+succeeded\s+2\s+2/);
     expect(tasks.stdout).not.toMatch(/\na\s+/);
+  });
+
+  it('piped into a reader that stops after one line (`| head -1`), exits quietly: no EPIPE stack', async () => {
+    const id = uniqueQueue('cli-pipe');
+    const file = writePlan('pipe.json', {
+      name: 'cli-pipe',
+      tasks: [{ key: 'nap', executor: { kind: 'sleep', ms: 1_500 } }],
+    });
+    const args = [
+      'start',
+      file,
+      '--id',
+      id,
+      '--wait',
+      '--task-queue',
+      worker.taskQueue,
+      '--address',
+      temporalAddress(),
+    ];
+    // `head -1` reads the run id and exits; every later line (web ui, the summary) meets a closed pipe.
+    const line =
+      `node bin/teamrun.js ${args.map((a) => `'${a}'`).join(' ')} 2>"$ERR" | head -1; ` +
+      'echo "exit ${PIPESTATUS[0]}" >>"$ERR"';
+    const err = path.join(dir, `${id}.stderr`);
+    // Async: the suite's worker runs in this process and must keep running the task meanwhile.
+    const shell = spawn('bash', ['-c', line], {
+      cwd: path.resolve(__dirname, '..', '..'),
+      env: { ...process.env, ERR: err, TEAMRUN_WORKFLOW_BUNDLE: inject('workflowBundle') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    shell.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    await new Promise((resolve) => shell.on('close', resolve));
+    expect(out).toBe(`started ${id} on task queue "${worker.taskQueue}"\n`);
+    const stderr = readFileSync(err, 'utf8');
+    expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    expect(stderr.trim()).toBe('exit 0');
+    // The run goes on and ends on its own, whoever stopped reading.
+    const status = await teamrun(['status', id, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: id });
   });
 
   it('exits non-zero on a failing run and prints the failing task with its error', async () => {
