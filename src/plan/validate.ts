@@ -14,6 +14,7 @@ import { checkPlanEnv } from './env-rules';
 import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from './packed';
 import type { PlanProblem } from './problem';
+import { checkAgentTools, type KnownTools } from './agent';
 
 export type { PlanProblem };
 
@@ -45,6 +46,11 @@ export interface ValidateOptions {
    * the worker checks again when an attempt starts.
    */
   commandsRestricted?: boolean;
+  /**
+   * The tools a worker offers, as its config says (`teamrun validate` with a config file): an agent task's tool
+   * on a server the worker does not have is a problem. Left out (the workflow), any well-formed name passes.
+   */
+  knownTools?: KnownTools;
 }
 
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
@@ -61,6 +67,7 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));
     if (options.commandsRestricted) problems.push(...checkPlanEnv(parsed.data));
+    if (options.knownTools) problems.push(...checkAgentTools(parsed.data.tasks, options.knownTools));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
   for (const issue of parsed.error.issues) {

@@ -33,6 +33,39 @@ describe('teamrun validate', () => {
     expect(stderr).toContain('tasks[2].executor.command');
   });
 
+  it("names an agent's tool on an MCP server the config does not have, with a did-you-mean", async () => {
+    const config = path.join(dir, 'tools.yaml');
+    writeFileSync(config, 'worker:\n  mcpServers:\n    fs: { command: mcp-server-filesystem, args: [/srv] }\n');
+    const agent = (key: string, tools: string[]) => ({
+      key,
+      executor: { kind: 'agent', model: 'm', prompt: 'go', tools },
+    });
+    const file = writePlan('tools.json', {
+      name: 'tools',
+      tasks: [agent('reader', ['fs__read_file', 'teamrun__set_output']), agent('writer', ['fss__write_file', 'kb__*'])],
+    });
+    const refused = await teamrun(['validate', file, '--config', config]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'tasks[1].executor.tools[0]: task "writer": unknown tool "fss__write_file": the worker has no MCP server ' +
+        '"fss" (did you mean "fs__write_file"?)',
+    );
+    expect(refused.stderr).toContain('tasks[1].executor.tools[1]: task "writer": unknown tool "kb__*"');
+    expect(refused.stderr).not.toContain('tasks[0]');
+    // A custom tool of the worker (createWorker's tools) is declared with --tool; without a config, nothing is known.
+    const custom = await teamrun([
+      'validate',
+      file,
+      '--config',
+      config,
+      '--tool',
+      'kb__search',
+      '--tool',
+      'fss__write_file',
+    ]);
+    expect(custom).toMatchObject({ code: 0, stdout: expect.stringContaining('tools.json: ok (2 tasks') });
+  });
+
   it('accepts a good plan and says what it holds', async () => {
     const { code, stdout } = await teamrun(['validate', 'examples/demo.yaml']);
     expect(code).toBe(0);
