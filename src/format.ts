@@ -25,9 +25,10 @@ export function duration(ms: number): string {
  */
 export function runSummary(plan: { name: string; tasks: unknown[]; teammates?: number }, schedule?: string): string {
   const tasks = plan.tasks.length;
+  const teammates = plan.teammates ?? 2;
   return (
     `team run ${plan.name}${schedule ? ` (schedule ${schedule})` : ''}: started with ${count(tasks)} ` +
-    `task${tasks === 1 ? '' : 's'}, ${plan.teammates ?? 2} teammates`
+    `task${tasks === 1 ? '' : 's'}, ${teammates} teammate${teammates === 1 ? '' : 's'}`
   );
 }
 
