@@ -60,4 +60,4 @@ export async function startTeamRun(
   return withControls(handle);
 }
 
-export { cancelledRunResult, teamRunResult } from './result';
+export { cancelledRunResult, endedRunText, teamRunResult } from './result';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Option, type Command } from 'commander';
-import { teamRunHandle, teamRunResult, type TeamRunControls, type TeamRunHandle } from '../../client';
+import { endedRunText, teamRunHandle, teamRunResult, type TeamRunControls, type TeamRunHandle } from '../../client';
 import type {
   AbortRequest,
   ActiveClaim,
@@ -47,20 +47,9 @@ export async function withRun<T>(
 
 /** Why a run is not open: it ended (with what status, and when), or there is no such run. */
 async function notOpen(client: Client, workflowId: string): Promise<string> {
-  const handle = teamRunHandle(client, workflowId);
-  const described = await handle.describe().catch(() => null);
-  if (!described || described.status.name === 'RUNNING')
-    return `no open run with id "${workflowId}" in namespace ${client.options.namespace}`;
-  // A run that fails or is terminated has no result to read: Temporal's status says how it closed.
-  const status = await teamRunResult(handle).then(
-    (result) => result.status,
-    () => described.status.name.toLowerCase(),
-  );
-  const at = described.closeTime ? ` at ${described.closeTime.toISOString()}` : '';
-  return (
-    `run "${workflowId}" has ended: ${status}${at}; an ended run takes no more controls ` +
-    `(\`teamrun report ${workflowId}\` shows what happened)`
-  );
+  const ended = await endedRunText(client, workflowId);
+  if (ended) return `${ended} (\`teamrun report ${workflowId}\` shows what happened)`;
+  return `no open run with id "${workflowId}" in namespace ${client.options.namespace}`;
 }
 
 /** An update its validator (or handler) refused: the stable code and what was wrong. */
