@@ -133,43 +133,52 @@ describe('teamrun start --wait, status and tasks against a real server', () => {
   });
 
   it('piped into a reader that stops after one line (`| head -1`), exits quietly: no EPIPE stack', async () => {
-    const id = uniqueQueue('cli-pipe');
     const file = writePlan('pipe.json', {
       name: 'cli-pipe',
       tasks: [{ key: 'nap', executor: { kind: 'sleep', ms: 1_500 } }],
     });
-    const args = [
-      'start',
-      file,
-      '--id',
-      id,
-      '--wait',
-      '--task-queue',
-      worker.taskQueue,
-      '--address',
-      temporalAddress(),
-    ];
+    /** `teamrun start --wait` piped into `head -1` as bash runs it: what head printed, then teamrun's stderr and exit. */
+    const pipeline = async (id: string, stderrTo: '"$ERR"' | '&1') => {
+      const args = [
+        'start',
+        file,
+        '--id',
+        id,
+        '--wait',
+        '--task-queue',
+        worker.taskQueue,
+        '--address',
+        temporalAddress(),
+      ];
+      const line =
+        `node bin/teamrun.js ${args.map((a) => `'${a}'`).join(' ')} 2>${stderrTo} | head -1; ` +
+        'echo "exit ${PIPESTATUS[0]}" >>"$ERR"';
+      const err = path.join(dir, `${id}.stderr`);
+      // Async: the suite's worker runs in this process and must keep running the task meanwhile.
+      const shell = spawn('bash', ['-c', line], {
+        cwd: path.resolve(__dirname, '..', '..'),
+        env: { ...process.env, ERR: err, TEAMRUN_WORKFLOW_BUNDLE: inject('workflowBundle') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      shell.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      await new Promise((resolve) => shell.on('close', resolve));
+      return { out, stderr: readFileSync(err, 'utf8') };
+    };
     // `head -1` reads the run id and exits; every later line (web ui, the summary) meets a closed pipe.
-    const line =
-      `node bin/teamrun.js ${args.map((a) => `'${a}'`).join(' ')} 2>"$ERR" | head -1; ` +
-      'echo "exit ${PIPESTATUS[0]}" >>"$ERR"';
-    const err = path.join(dir, `${id}.stderr`);
-    // Async: the suite's worker runs in this process and must keep running the task meanwhile.
-    const shell = spawn('bash', ['-c', line], {
-      cwd: path.resolve(__dirname, '..', '..'),
-      env: { ...process.env, ERR: err, TEAMRUN_WORKFLOW_BUNDLE: inject('workflowBundle') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    shell.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    await new Promise((resolve) => shell.on('close', resolve));
-    expect(out).toBe(`started ${id} on task queue "${worker.taskQueue}"\n`);
-    const stderr = readFileSync(err, 'utf8');
-    expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
-    expect(stderr.trim()).toBe('exit 0');
+    const id = uniqueQueue('cli-pipe');
+    const piped = await pipeline(id, '"$ERR"');
+    expect(piped.out).toBe(`started ${id} on task queue "${worker.taskQueue}"\n`);
+    expect(piped.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    // Its progress lines went to stderr; the summary met the closed pipe: then the command ended, 0.
+    expect(piped.stderr.trim().split('\n').at(-1)).toBe('exit 0');
     // The run goes on and ends on its own, whoever stopped reading.
     const status = await teamrun(['status', id, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: id });
+    // With stderr in the same pipe, the progress lines meet the closed pipe too.
+    const both = await pipeline(uniqueQueue('cli-pipe'), '&1');
+    expect(both.out).toMatch(/^started /);
+    expect(both.stderr.trim()).toBe('exit 0');
   });
 
   it('exits non-zero on a failing run and prints the failing task with its error', async () => {
