@@ -19,6 +19,19 @@ export function duration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
+/**
+ * The Web UI's summary of a run, fixed when it starts: what it started with, since tasks added while it
+ * runs never reach it (its current details count them).
+ */
+export function runSummary(plan: { name: string; tasks: unknown[]; teammates?: number }, schedule?: string): string {
+  const tasks = plan.tasks.length;
+  const teammates = plan.teammates ?? 2;
+  return (
+    `team run ${plan.name}${schedule ? ` (schedule ${schedule})` : ''}: started with ${count(tasks)} ` +
+    `task${tasks === 1 ? '' : 's'}, ${teammates} teammate${teammates === 1 ? '' : 's'}`
+  );
+}
+
 /** `value of limit` when there is a limit, `value` otherwise. */
 export function ofLimit(value: string, limit: string | null): string {
   return limit === null ? value : `${value} of ${limit}`;

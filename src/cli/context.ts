@@ -13,7 +13,7 @@ export interface GlobalOptions {
 }
 
 /** The config, with the command line's global options applied over file and environment. */
-export function configFrom(command: Command): TeamrunConfig {
+export function configFrom(command: Command): TeamrunConfig & { file: string | null } {
   const options = command.optsWithGlobals<GlobalOptions>();
   // Set for the whole process: the connection's credentials are read from the same profile later.
   if (options.profile) process.env.TEMPORAL_PROFILE = options.profile;

@@ -38,7 +38,23 @@ export function buildProgram(only?: string): Command {
   return program;
 }
 
+/**
+ * A reader that stops early (`teamrun start ... | head -1`) closes the pipe: the next write fails with EPIPE,
+ * which Node throws as an uncaught error with its stack. Nobody reads what is left, so the CLI ends quietly, 0,
+ * as a shell pipeline expects of its left side (a started run goes on on the server).
+ */
+function exitQuietlyOnClosedOutput(): void {
+  // stderr too: progress lines go there, and `2>&1 | head -1` closes it as well.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
+}
+
 export async function main(argv = process.argv): Promise<void> {
+  exitQuietlyOnClosedOutput();
   // Answered before the commands (and the Temporal client they load) are read: a few ms, not ~0.3 s.
   if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
     process.stdout.write(`${version()}\n`);

@@ -35,6 +35,8 @@ export function progressText(status: ProgressInput): string {
 
 export interface Progress {
   update(status: ProgressInput): void;
+  /** A line under the counts (an agent's step): above the bar on a terminal, as it comes otherwise. */
+  log(line: string): void;
   /** Ends the display; the bar stays on screen with its last values. */
   stop(): void;
 }
@@ -68,6 +70,11 @@ function liveProgress(stream: NodeJS.WriteStream): Progress {
   });
   let started = false;
   return {
+    log(line) {
+      // The bar is the last line: clear it, print the line, and draw the bar again below it.
+      stream.write(started ? `\r\u001b[2K${line}\n` : `${line}\n`);
+      if (started) bar.render();
+    },
     update(status) {
       const { done, total, detail } = progressParts(status);
       if (!started) {
@@ -94,6 +101,9 @@ function plainProgress(stream: NodeJS.WriteStream, intervalMs: number): Progress
     printedAt = Date.now();
   };
   return {
+    log(line) {
+      stream.write(`${line}\n`);
+    },
     update(status) {
       pending = progressText(status);
       if (pending !== printed && Date.now() - printedAt >= intervalMs) print(pending);

@@ -5,6 +5,7 @@ import type { RunResult } from '../contract';
 import { statusQuery } from '../workflows/messages';
 import { CliError } from './context';
 import { createProgress, type ProgressOptions } from './progress';
+import { StepFollower } from './step-lines';
 
 /** About twice a second: live enough to watch, cheap for the worker that answers. */
 const POLL_MS = 500;
@@ -17,9 +18,18 @@ const POLL_MS = 500;
 export async function waitForRun(
   handle: TeamRunHandle,
   progressOptions: ProgressOptions = {},
-  options: { leaveOnCtrlC?: boolean } = {},
+  options: { leaveOnCtrlC?: boolean; steps?: boolean } = {},
 ): Promise<RunResult> {
   const progress = createProgress(progressOptions);
+  // `watch`: each agent's model turns and tool calls, a line each, under the counts.
+  const steps = options.steps ? new StepFollower(handle) : null;
+  const showSteps = async () => {
+    try {
+      for (const line of (await steps?.poll()) ?? []) progress.log(line);
+    } catch {
+      // As for the status query: the next poll tells.
+    }
+  };
   // With leaveOnCtrlC (`start --wait`, `watch`), Ctrl-C stops the watching, not the run: say so,
   // and how to come back or stop it. The demo handles Ctrl-C itself (it stops its own stack).
   const interrupted = () => {
@@ -45,9 +55,12 @@ export async function waitForRun(
       } catch {
         // A query can fail while the run closes or before a worker picks it up; the next poll tells.
       }
+      await showSteps();
       await Promise.race([delay(POLL_MS), result.catch(() => undefined)]);
     }
     const final = await result;
+    // The last steps arrive with the attempt's end: read them from the closed run.
+    await showSteps();
     progress.update({
       state: final.status,
       stats: final.stats,

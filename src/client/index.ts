@@ -8,6 +8,7 @@ import type { teamRun } from '../workflows/team-run';
 import { WORKFLOW_TYPE } from '../workflows/messages';
 import { TeamName } from '../workflows/search-attributes';
 import { withControls, type TeamRunControls } from './handle';
+import { runSummary } from '../format';
 
 export * as messages from '../workflows/messages';
 export * from './handle';
@@ -57,9 +58,9 @@ export async function startTeamRun(
     workflowId,
     args: [plan],
     typedSearchAttributes: [{ key: TeamName, value: plan.name }],
-    staticSummary: `team run ${plan.name}: ${plan.tasks.length} tasks, ${plan.teammates ?? 2} teammates`,
+    staticSummary: runSummary(plan),
   });
   return withControls(handle);
 }
 
-export { cancelledRunResult, teamRunResult } from './result';
+export { cancelledRunResult, endedRunText, teamRunResult } from './result';

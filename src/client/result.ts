@@ -1,5 +1,5 @@
 import { CancelledFailure } from '@temporalio/common';
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import type { RunResult } from '../contract';
 
 /**
@@ -22,4 +22,21 @@ export async function teamRunResult(handle: { result(): Promise<RunResult> }): P
     if (result) return result;
     throw err;
   }
+}
+
+/**
+ * Why a control found no open run with this id: it has ended (its status, from its result, else how Temporal
+ * closed it, and when), or null when there is no such run (or it runs: the control met it as it closed).
+ */
+export async function endedRunText(client: Client, workflowId: string): Promise<string | null> {
+  const handle = client.workflow.getHandle<() => Promise<RunResult>>(workflowId);
+  const described = await handle.describe().catch(() => null);
+  if (!described || described.status.name === 'RUNNING') return null;
+  // A run that failed or was terminated has no result to read: Temporal's status says how it closed.
+  const status = await teamRunResult(handle).then(
+    (result) => result.status,
+    () => described.status.name.toLowerCase(),
+  );
+  const at = described.closeTime ? ` at ${described.closeTime.toISOString()}` : '';
+  return `run "${workflowId}" has ended: ${status}${at}; an ended run takes no more controls`;
 }

@@ -12,6 +12,7 @@ import {
 import { TeamrunError } from '../errors';
 import type { TeamPlanInput } from '../plan/schema';
 import { validatePlan, formatProblems } from '../plan/validate';
+import { runSummary } from '../format';
 import type { teamRun } from '../workflows/team-run';
 import { WORKFLOW_TYPE } from '../workflows/messages';
 import { TeamName } from '../workflows/search-attributes';
@@ -128,7 +129,7 @@ function startAction(spec: TeamScheduleSpec): ScheduleOptionsStartWorkflowAction
     args: [spec.plan],
     typedSearchAttributes: [{ key: TeamName, value: spec.plan.name }],
     memo: { [OWNER_MEMO_KEY]: { schedule: spec.id, fingerprint: fingerprint(spec), when: declaredTiming(spec) } },
-    staticSummary: `team run ${spec.plan.name} (schedule ${spec.id}): ${spec.plan.tasks.length} tasks`,
+    staticSummary: runSummary(spec.plan, spec.id),
   };
 }
 

@@ -17,4 +17,5 @@ export interface SteerTaskVerdict {
   turn: number;
 }
 
-export type SteerTaskRefusal = 'not_active' | 'stale_attempt' | 'not_an_agent' | 'value_too_large' | 'forbidden';
+export type SteerTaskRefusal =
+  'not_found' | 'not_active' | 'stale_attempt' | 'not_an_agent' | 'value_too_large' | 'forbidden';

@@ -6,6 +6,8 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { endedRunText } from '../client/result';
 import { listTeamRuns } from '../client/runs';
 import { loadRunReport, renderReportText } from '../report';
 import { McpRefusal, type McpContext } from './context';
@@ -74,7 +76,9 @@ export function createMcpServer(ctx: McpContext, version: string): McpServer {
     try {
       return answer(ctx, await tool.run(parseArguments(tool, request.params.arguments), ctx, call));
     } catch (err) {
-      return refusal(ctx, err);
+      // A control meeting a run that has just ended says so, with its status, not only that it is not open.
+      const ended = err instanceof WorkflowNotFoundError ? await endedRunText(ctx.client, err.workflowId) : null;
+      return refusal(ctx, ended ? new McpRefusal('not_found', `${ended} (run_status shows its result)`) : err);
     }
   });
   registerResources(server, ctx);

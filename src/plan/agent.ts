@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ChatMessageSchema, durationMs, onePromptOrMessages } from './fields';
 import { nearest } from './graph';
 import { ModelRetrySchema } from './model-retry';
+import type { PlanProblem } from './problem';
 
 /** Every bound of an agent's spec, named once (docs/agents.md lists them). */
 export const AGENT_LIMITS = {
@@ -68,3 +69,41 @@ export const AgentSpecSchema = z
   .strict()
   .refine(...onePromptOrMessages);
 export type AgentSpec = z.infer<typeof AgentSpecSchema>;
+
+/** The tools a worker offers, as far as known: its MCP servers (`worker.mcpServers`) and custom tools by name. */
+export interface KnownTools {
+  servers: Iterable<string>;
+  custom?: Iterable<string>;
+}
+
+/**
+ * Each agent task's tools checked against the tools a worker is known to offer: a server it does not have is a
+ * problem naming the task, the tool and the likely server. A tool inside a known server is checked when the
+ * attempt starts it (listing its tools means starting it).
+ */
+export function checkAgentTools(
+  tasks: ReadonlyArray<{ key: string; executor: { kind: string; tools?: string[] } }>,
+  known: KnownTools,
+): PlanProblem[] {
+  const custom = new Set(known.custom ?? []);
+  const servers = new Set([...known.servers, 'teamrun']);
+  for (const name of custom) servers.add(name.slice(0, name.indexOf('__')));
+  const problems: PlanProblem[] = [];
+  tasks.forEach((task, i) => {
+    if (task.executor.kind !== 'agent') return;
+    (task.executor.tools ?? []).forEach((tool, j) => {
+      const server = tool.slice(0, tool.indexOf('__'));
+      if (servers.has(server)) return;
+      const guess = nearest(server, [...servers]);
+      problems.push({
+        path: `tasks[${i}].executor.tools[${j}]`,
+        code: 'unknown_tool',
+        message:
+          `task "${task.key}": unknown tool "${tool}": the worker has no MCP server "${server}"` +
+          `${guess ? ` (did you mean "${guess}__${tool.slice(server.length + 2)}"?)` : ''}; ` +
+          `its servers: ${[...servers].join(', ')} (worker.mcpServers; a custom tool: --tool ${tool})`,
+      });
+    });
+  });
+  return problems;
+}

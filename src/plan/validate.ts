@@ -15,6 +15,7 @@ import { checkPlanCliArgs } from './agent-cli-args';
 import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from './packed';
 import type { PlanProblem } from './problem';
+import { checkAgentTools, type KnownTools } from './agent';
 
 export type { PlanProblem };
 
@@ -53,6 +54,11 @@ export interface ValidateOptions {
    * checked against its CLI's `allowArgs`, as flag-value pairs. The worker checks again.
    */
   agentClis?: Readonly<Partial<Record<string, { allowArgs: unknown }>>>;
+  /**
+   * The tools a worker offers, as its config says (`teamrun validate` with a config file): an agent task's tool
+   * on a server the worker does not have is a problem. Left out (the workflow), any well-formed name passes.
+   */
+  knownTools?: KnownTools;
 }
 
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
@@ -70,6 +76,7 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));
     if (options.commandsRestricted) problems.push(...checkPlanEnv(parsed.data, options.planEnv));
     if (options.agentClis) problems.push(...checkPlanCliArgs(parsed.data.tasks, options.agentClis));
+    if (options.knownTools) problems.push(...checkAgentTools(parsed.data.tasks, options.knownTools));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
   for (const issue of parsed.error.issues) {

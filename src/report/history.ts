@@ -21,6 +21,7 @@ import { foreignResultOutcome, type ForeignActivityInput } from '../team/foreign
 import type { TeamPlanInput } from '../plan/schema';
 import type { RunResult } from '../contract';
 import { REPORT_STEPS_MAX, agentStepsOf } from './agent-steps';
+import { controlRecord, verdictOf } from './control-records';
 import type { ControlRecord } from './model';
 import type { AttemptLink, AttemptPrinted, HistoryAttempt, HistoryFacts } from './history-facts';
 
@@ -44,8 +45,6 @@ const first = <T>(payloads: { payloads?: Payload[] | null } | null | undefined):
 function failureOf(failure: ProtoFailure | null | undefined): Error | null {
   return failure ? failures.failureToError(failure, defaultPayloadConverter) : null;
 }
-
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /** Decodes the histories of one team run, oldest run first (several when it continued as new). */
 /** `workflowId`: the run's, which a compact attempt input leaves out (its lease id names it). */
@@ -316,51 +315,6 @@ function readClose(event: HistoryEvent, at: number, facts: HistoryFacts): void {
   } else if (event.workflowExecutionTimedOutEventAttributes) {
     facts.close = { kind: 'timed-out', at, message: 'workflow timed out' };
   }
-}
-
-function controlRecord(
-  via: 'signal' | 'update',
-  name: string,
-  payload: unknown,
-  at: number,
-  identity: string | null,
-): ControlRecord {
-  const fields = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
-  const key = text(fields.key);
-  const fencingToken =
-    typeof fields.fencingToken === 'number'
-      ? fields.fencingToken
-      : fields.fencingToken
-        ? Number(fields.fencingToken)
-        : null;
-  const reason = text(fields.reason);
-  let summary: string;
-  if (name === 'interruptTask') summary = `interrupt ${key ?? '?'} (token ${fencingToken ?? '?'})`;
-  else if (name === 'abortRun')
-    summary = `abort the run${fields.requireAdjudication === false ? ' (no adjudication)' : ''}`;
-  else if (name === 'adjudicate')
-    summary = `${text(fields.decision) ?? '?'} ${key ?? '?'} (decision ${text(fields.decisionId) ?? '?'})`;
-  else if (name === 'sendMessage')
-    summary =
-      `message ${text(fields.from) ?? '?'} ` +
-      `→ ${text(fields.to) ?? '?'}${text(fields.subject) ? `: ${text(fields.subject)}` : ''}`;
-  else if (name === 'steerTask') summary = `steer ${key ?? '?'}: ${(text(fields.text) ?? '').slice(0, 120)}`;
-  else if (name === 'readInbox') summary = `${key ?? '?'} reads its inbox${fields.peek === true ? ' (peek)' : ''}`;
-  else summary = name;
-  if (reason) summary += `: ${reason}`;
-  // A message is drawn on its recipient's row (or its sender's, for a broadcast or the coordinator).
-  const row =
-    name === 'sendMessage'
-      ? ([text(fields.to), text(fields.from)].find((k) => k && k !== '*' && k !== 'coordinator') ?? null)
-      : key;
-  return { at, via, name, actor: text(fields.actor), identity, key: row, fencingToken, summary, verdict: null };
-}
-
-function verdictOf(value: unknown): string {
-  const verdict = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
-  if (verdict.ok === true) return verdict.idempotent ? 'ok (idempotent)' : 'ok';
-  if (verdict.ok === false) return `refused: ${text(verdict.reason) ?? 'unknown'}`;
-  return 'ok';
 }
 
 /**

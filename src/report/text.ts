@@ -57,6 +57,7 @@ export function renderReportText(report: RunReport): string {
   for (const c of report.control) {
     lines.push(
       `  ${at(c.at)} ${c.via} ${c.name}${c.actor ? ` by ${c.actor}` : ''}` +
+        `${c.actor?.startsWith('task ') && c.identity ? ` (worker ${c.identity})` : ''}` +
         `: ${oneLine(c.summary, 90)}${c.verdict ? ` -> ${c.verdict}` : ''}`,
     );
   }

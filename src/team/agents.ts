@@ -6,6 +6,7 @@
 import { follows } from '../agent/chain';
 import type { AttemptProof } from '../contract';
 import { utf8Bytes } from '../plan/bytes';
+import { nearest } from '../plan/graph';
 import {
   AgentStepsSchema,
   STEER_LIMITS,
@@ -91,9 +92,17 @@ export function validateSteer(run: RunContext, payload: unknown): SteerRequest &
   if (utf8Bytes(request.text) > STEER_LIMITS.textBytes)
     throw new TeamControlError('value_too_large', `steerTask: text: at most ${STEER_LIMITS.textBytes} bytes`, 'text');
   checkActor(run.plan, request.actor, 'steerTask');
-  // A task that is not an agent is never steerable, running or not.
   const i = run.graph.indexOf(request.key);
-  const kind = i === undefined ? undefined : run.graph.specs[i].executor.kind;
+  if (i === undefined) {
+    const guess = nearest(request.key, run.graph.keys);
+    throw new TeamControlError(
+      'not_found',
+      `steerTask: unknown task "${request.key}"${guess ? ` (did you mean "${guess}"?)` : ''}`,
+      'key',
+    );
+  }
+  // A task that is not an agent is never steerable, running or not.
+  const kind = run.graph.specs[i].executor.kind;
   if (kind !== 'agent')
     throw new TeamControlError('not_an_agent', `steerTask: task "${request.key}" is a ${kind} task, not an agent`);
   const attempt = run.leases.get(request.key);

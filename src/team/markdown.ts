@@ -1,4 +1,7 @@
-/** Text from outside (a title, a label, an actor's name), cut to 100 characters, that Markdown shows as written. */
-export function markdownText(text: string): string {
-  return text.slice(0, 100).replace(/[\\`*_[\]()<>#!|]/g, (c) => `\\${c}`);
+/**
+ * Text from outside (a title, a label, an actor's name), cut to `max` characters, that Markdown shows as written:
+ * `$` too, which the Temporal Web UI's Markdown takes as the start of math.
+ */
+export function markdownText(text: string, max = 100): string {
+  return text.slice(0, max).replace(/[\\`*_[\]()<>#!|$]/g, (c) => `\\${c}`);
 }

@@ -165,6 +165,12 @@ export class TeamRun {
     return progress?.fencingToken === fencingToken ? progress : undefined;
   }
 
+  /** Whether the attempt has shown the run it runs: its worker announced it, or reported an agent step. */
+  heardFrom(key: string, fencingToken: number): boolean {
+    const attempt = this.run.leases.get(key);
+    return attempt?.fencingToken === fencingToken && (!!attempt.stopQueue || !!this.agentProgress(key, fencingToken));
+  }
+
   /** True when the run may continue as new now: nothing in flight, or only attempts it can carry (handover.ts). */
   mayHandOver(): boolean {
     return handover.mayCarry(this.run.leases.values(), this.ledgerId !== null);

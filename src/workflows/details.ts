@@ -1,10 +1,13 @@
 import type { AttemptLink } from '../activities/interface';
-import type { BudgetView } from '../contract';
+import type { ActiveClaim, BudgetView } from '../contract';
+import { count, usd } from '../format';
 import { markdownText } from '../team/markdown';
 import type { TeamRun } from '../team/run';
 
 /** How many pending adjudications and running attempts the details list by name. */
 const LISTED = 5;
+/** A recorded reason (an interruption's, the budget's) as the details show it, at most. */
+const REASON_CHARS = 300;
 
 /**
  * The short markdown the Web UI shows as the run's current details: where the run is, what
@@ -34,7 +37,8 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
   for (const a of pending.slice(0, LISTED)) {
     lines.push(
       `- waiting: \`${a.key}\` token ${a.fencingToken}: ` +
-        `${a.code}${a.actor ? ` by ${a.actor}` : ''}${a.reason ? ` (${readableMs(a.reason)})` : ''}`,
+        `${a.code}${a.actor ? ` by ${markdownText(a.actor)}` : ''}` +
+        `${a.reason ? ` (${markdownText(readableMs(a.reason), REASON_CHARS)})` : ''}`,
     );
   }
   if (pending.length > LISTED) lines.push(`- waiting: and ${pending.length - LISTED} more (query \`adjudications\`)`);
@@ -62,15 +66,25 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
     lines.push(`- mailbox: ${mail.nextId} message(s) sent (query \`messages\`; members: query \`members\`)`);
   const claims = run.activeClaims();
   if (claims.length) {
+    const heard = (c: ActiveClaim) => run.heardFrom(c.key, c.fencingToken);
     const shown = claims
       .slice(0, LISTED)
-      .map((c) => `\`${c.activityId}\` (${c.holder}${agentAt(run, c)}${c.interrupted ? ', interrupted' : ''})`);
+      .map(
+        (c) =>
+          `\`${c.activityId}\` (${markdownText(c.holder)}${heard(c) ? ', running' : ''}${agentAt(run, c)}` +
+          `${c.interrupted ? ', interrupted' : ''})`,
+      );
     lines.push(`- running: ${shown.join(', ')}${claims.length > LISTED ? ` and ${claims.length - LISTED} more` : ''}`);
-    // The run sees an attempt scheduled, never started: one on a queue nobody polls looks the same.
-    lines.push(
-      `- started? the run sees its attempts scheduled, not started: \`teamrun status ${run.workflowId}\` ` +
-        `tells scheduled from running, \`teamrun doctor ${run.workflowId}\` names queues nobody polls`,
-    );
+    // Until an attempt announces itself (past a second) or reports a step, the run has seen it scheduled only:
+    // one on a queue nobody polls looks the same.
+    const unheard = claims.filter((c) => !heard(c)).length;
+    if (unheard > 0) {
+      lines.push(
+        `- started? ${count(unheard)} attempt(s) scheduled, not heard from yet: \`teamrun status ` +
+          `${run.workflowId}\` tells scheduled from running, \`teamrun doctor ${run.workflowId}\` names queues ` +
+          'nobody polls',
+      );
+    }
   }
   for (const w of status.waitingForBudget ?? [])
     lines.push(`- ${w.waiting.replace(/^waiting/, `\`${w.key}\` waiting`)}`);
@@ -130,19 +144,20 @@ function bar(done: number, total: number): string {
 }
 
 function budgetLine(budget: BudgetView): string {
-  const of = (used: string, max: string | undefined) => (max === undefined ? used : `${used} of ${max}`);
+  const of = (used: string, max: number | undefined, show: (n: number) => string = count) =>
+    max === undefined ? used : `${used} of ${show(max)}`;
   const parts = [
-    `${of(String(budget.used.tasks), budget.limits.maxTasks?.toString())} attempts`,
-    `${of(String(budget.used.tokens), budget.limits.maxTokens?.toString())} tokens`,
-    of(dollars(budget.used.usd), budget.limits.maxUsd === undefined ? undefined : dollars(budget.limits.maxUsd)),
+    `${of(count(budget.used.tasks), budget.limits.maxTasks)} attempts`,
+    `${of(count(budget.used.tokens), budget.limits.maxTokens)} tokens`,
+    of(dollars(budget.used.usd), budget.limits.maxUsd, dollars),
   ];
-  if (budget.stopped) parts.push(`stopped: ${readableMs(budget.reason ?? '')}`);
+  if (budget.stopped) parts.push(`stopped: ${markdownText(readableMs(budget.reason ?? ''), REASON_CHARS)}`);
   return parts.join(', ');
 }
 
-/** Dollars as people read them: cents, or two significant digits below a cent. */
+/** Dollars as the CLI prints them, the sign escaped: two bare `$` make the Web UI render what is between as math. */
 function dollars(n: number): string {
-  return n !== 0 && Math.abs(n) < 0.01 ? `$${n.toPrecision(2)}` : `$${n.toFixed(2)}`;
+  return `\\${usd(n)}`;
 }
 
 /** Durations in a recorded reason (`3600000 ms`) as people read them (`1 h`). */

@@ -135,7 +135,11 @@ function armWallClock(run: TeamRun, deadline: number): void {
   void sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
 }
 
-export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void {
+/**
+ * `republish` shows the current details again: for a change the loop does not wake for (an attempt
+ * announcing it runs), with no command issued (the details travel with the workflow task).
+ */
+export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republish: () => void = () => {}): void {
   const now = () => Date.now();
   // A TeamControlError must reach the client as the update's failure, never fail the workflow task.
   const failure = (err: unknown): unknown =>
@@ -184,7 +188,7 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void 
   };
   // The worker's own signal, not the contract's: it has no entry in the table and no description.
   setHandler(attemptRunningSignal, (announcement) => {
-    run.attemptsRunning(announcement);
+    if (run.attemptsRunning(announcement) > 0) republish();
   });
   setHandler(agentStepsSignal, agentStepsHandler(run, now, confirmations));
   const rules = messageRules(run, now, ledger);

@@ -22,14 +22,21 @@ export class Publisher {
     this.telemetry = new RunTelemetry(run, Date.now());
   }
 
+  /** The current details alone: no command, so a handler may call it whatever the loop does. */
+  details(): void {
+    const waiting = this.ledger?.waitingLine();
+    setCurrentDetails(
+      currentDetails(this.run, Date.now(), this.links.recent) + (waiting ? `\n- ledger: ${waiting}` : ''),
+    );
+  }
+
   publish(): void {
     const { run } = this;
     this.telemetry.record(Date.now());
     const state = run.state();
     const budget = run.budgetView(Date.now());
     const key = `${state}|${run.pendingAdjudications}|${budget.stopped}`;
-    const waiting = this.ledger?.waitingLine();
-    setCurrentDetails(currentDetails(run, Date.now(), this.links.recent) + (waiting ? `\n- ledger: ${waiting}` : ''));
+    this.details();
     if (key === this.published) return;
     this.published = key;
     upsertSearchAttributes([

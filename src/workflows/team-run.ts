@@ -52,7 +52,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const hooks = new IdleHooks(run);
   const publisher = new Publisher(run, links, ledger);
 
-  registerHandlers(run, ledger ?? undefined);
+  registerHandlers(run, ledger ?? undefined, () => publisher.details());
   // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.
   for (const adoption of run.adoptions()) attempts.adopt(adoption);
   // Temporal's own cancellation (`temporal workflow cancel`, the UI's button) is a coordinator abort.

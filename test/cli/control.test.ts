@@ -152,6 +152,14 @@ describe.concurrent('teamrun claims / interrupt / adjudications / adjudicate / a
       actor: expect.any(String),
     });
 
+    // A run that has just ended is named as ended, with its status, not as "no open run".
+    const ended = await cli('abort', handle.workflowId, '--reason', 'again');
+    expect(ended).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`run "${handle.workflowId}" has ended: aborted`),
+    });
+    expect(ended.stderr).not.toContain('no open run');
+
     const missing = await cli('claims', 'no-such-run-anywhere');
     expect(missing).toMatchObject({
       code: 1,

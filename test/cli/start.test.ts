@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { testClient, uniqueQueue } from '../helpers/env';
+import { describe, expect, inject, it } from 'vitest';
+import { temporalAddress, testClient, uniqueQueue } from '../helpers/env';
 import { workerForSuite } from '../helpers/scenario';
 import { teamrun } from './teamrun-cli';
 
@@ -30,6 +31,39 @@ describe('teamrun validate', () => {
     expect(stderr).toContain('tasks[1].dependsOn[0]: unknown task "bulid" (did you mean "build"?)');
     expect(stderr).toContain('tasks[2].key: duplicate task key "test"');
     expect(stderr).toContain('tasks[2].executor.command');
+  });
+
+  it("names an agent's tool on an MCP server the config does not have, with a did-you-mean", async () => {
+    const config = path.join(dir, 'tools.yaml');
+    writeFileSync(config, 'worker:\n  mcpServers:\n    fs: { command: mcp-server-filesystem, args: [/srv] }\n');
+    const agent = (key: string, tools: string[]) => ({
+      key,
+      executor: { kind: 'agent', model: 'm', prompt: 'go', tools },
+    });
+    const file = writePlan('tools.json', {
+      name: 'tools',
+      tasks: [agent('reader', ['fs__read_file', 'teamrun__set_output']), agent('writer', ['fss__write_file', 'kb__*'])],
+    });
+    const refused = await teamrun(['validate', file, '--config', config]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'tasks[1].executor.tools[0]: task "writer": unknown tool "fss__write_file": the worker has no MCP server ' +
+        '"fss" (did you mean "fs__write_file"?)',
+    );
+    expect(refused.stderr).toContain('tasks[1].executor.tools[1]: task "writer": unknown tool "kb__*"');
+    expect(refused.stderr).not.toContain('tasks[0]');
+    // A custom tool of the worker (createWorker's tools) is declared with --tool; without a config, nothing is known.
+    const custom = await teamrun([
+      'validate',
+      file,
+      '--config',
+      config,
+      '--tool',
+      'kb__search',
+      '--tool',
+      'fss__write_file',
+    ]);
+    expect(custom).toMatchObject({ code: 0, stdout: expect.stringContaining('tools.json: ok (2 tasks') });
   });
 
   it('accepts a good plan and says what it holds', async () => {
@@ -96,6 +130,55 @@ describe('teamrun start --wait, status and tasks against a real server', () => {
     expect(tasks.stdout.split('\n')[0]).toMatch(/^KEY\s+STATUS\s+ATTEMPTS\s+TOKEN/);
     expect(tasks.stdout).toMatch(/\nb\s+succeeded\s+2\s+2/);
     expect(tasks.stdout).not.toMatch(/\na\s+/);
+  });
+
+  it('piped into a reader that stops after one line (`| head -1`), exits quietly: no EPIPE stack', async () => {
+    const file = writePlan('pipe.json', {
+      name: 'cli-pipe',
+      tasks: [{ key: 'nap', executor: { kind: 'sleep', ms: 1_500 } }],
+    });
+    /** `teamrun start --wait` piped into `head -1` as bash runs it: what head printed, then teamrun's stderr and exit. */
+    const pipeline = async (id: string, stderrTo: '"$ERR"' | '&1') => {
+      const args = [
+        'start',
+        file,
+        '--id',
+        id,
+        '--wait',
+        '--task-queue',
+        worker.taskQueue,
+        '--address',
+        temporalAddress(),
+      ];
+      const line =
+        `node bin/teamrun.js ${args.map((a) => `'${a}'`).join(' ')} 2>${stderrTo} | head -1; ` +
+        'echo "exit ${PIPESTATUS[0]}" >>"$ERR"';
+      const err = path.join(dir, `${id}.stderr`);
+      // Async: the suite's worker runs in this process and must keep running the task meanwhile.
+      const shell = spawn('bash', ['-c', line], {
+        cwd: path.resolve(__dirname, '..', '..'),
+        env: { ...process.env, ERR: err, TEAMRUN_WORKFLOW_BUNDLE: inject('workflowBundle') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      shell.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      await new Promise((resolve) => shell.on('close', resolve));
+      return { out, stderr: readFileSync(err, 'utf8') };
+    };
+    // `head -1` reads the run id and exits; every later line (web ui, the summary) meets a closed pipe.
+    const id = uniqueQueue('cli-pipe');
+    const piped = await pipeline(id, '"$ERR"');
+    expect(piped.out).toBe(`started ${id} on task queue "${worker.taskQueue}"\n`);
+    expect(piped.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    // Its progress lines went to stderr; the summary met the closed pipe: then the command ended, 0.
+    expect(piped.stderr.trim().split('\n').at(-1)).toBe('exit 0');
+    // The run goes on and ends on its own, whoever stopped reading.
+    const status = await teamrun(['status', id, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: id });
+    // With stderr in the same pipe, the progress lines meet the closed pipe too.
+    const both = await pipeline(uniqueQueue('cli-pipe'), '&1');
+    expect(both.out).toMatch(/^started /);
+    expect(both.stderr.trim()).toBe('exit 0');
   });
 
   it('exits non-zero on a failing run and prints the failing task with its error', async () => {

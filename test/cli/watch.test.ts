@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { uniqueQueue, waitFor } from '../helpers/env';
+import { testConfig, uniqueQueue, waitFor } from '../helpers/env';
+import { startOpenAiServer } from '../helpers/openai-server';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { spawnTeamrun, teamrun, waitForOutput } from './teamrun-cli';
 
@@ -39,6 +40,53 @@ describe('teamrun watch', () => {
       '2/2 done · 0 running · 0 failed · 0 in adjudication · 42 of 10,000 tokens · $0.00 · succeeded',
     );
     expect(stdout).toContain(`run ${handle.workflowId}: succeeded`);
+  });
+
+  it('prints a line per agent model turn and tool call under the counts: key, turn, tokens, tool, ms, ok', async ({
+    onTestFinished,
+  }) => {
+    const server = await startOpenAiServer();
+    onTestFinished(() => server.close());
+    const usage = { promptTokens: 1_200, completionTokens: 40 };
+    // Turn 1 calls a tool (and one that does not exist), turn 2 answers.
+    server.script('watch-agent', (r) =>
+      r.turn === 1
+        ? {
+            usage,
+            toolCalls: [
+              { name: 'teamrun__set_output', arguments: { output: 'notes' } },
+              { name: 'fs__nowhere', arguments: {} },
+            ],
+          }
+        : { usage, content: 'done' },
+    );
+    const worker = await workerForTest(
+      { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: 'TEAMRUN_TEST_WATCH_KEY' } }) },
+      onTestFinished,
+    );
+    const handle = await runForTest(
+      {
+        name: uniqueQueue('watched-agent'),
+        tasks: [
+          {
+            key: 'writer',
+            executor: { kind: 'agent', model: 'watch-agent', prompt: 'Write', tools: ['teamrun__set_output'] },
+          },
+        ],
+      },
+      worker,
+    );
+    const { code, stderr } = await spawnTeamrun(['watch', handle.workflowId]).exited;
+    expect(code, stderr).toBe(0);
+    const lines = stderr.split('\n');
+    expect(lines).toContain(
+      'writer · turn 1 · 1,240 tokens (1,200 in, 40 out) · calls teamrun__set_output, fs__nowhere',
+    );
+    expect(lines.some((l) => /^writer · turn 1 · tool teamrun__set_output · [\d,]+ ms · ok$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^writer · turn 1 · tool fs__nowhere · [\d,]+ ms · failed$/.test(l))).toBe(true);
+    expect(lines).toContain('writer · turn 2 · 1,240 tokens (1,200 in, 40 out) · answers');
+    // Under the counts: the last line is still the run's.
+    expect(lines.filter(Boolean).at(-1)).toMatch(/^1\/1 done · .* · succeeded$/);
   });
 
   it('exits 1 for a run that did not succeed, and names an unknown run', async () => {

@@ -79,7 +79,7 @@ export async function startEventfulRun(team = uniqueQueue('story')): Promise<Eve
           key: 'review',
           fencingToken: review.fencingToken,
           actor: 'alice',
-          reason: 'needs a human look',
+          reason: 'needs a human look: $5 or $6?',
           requestId: 'review-takeover',
         },
       ],

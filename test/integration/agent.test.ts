@@ -108,6 +108,7 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
       turn: 2,
     });
     expect(await updateCodeOf(handle.steer({ key: 'plain', text: 'hi' }))).toBe('not_an_agent');
+    expect(await updateCodeOf(handle.steer({ key: 'wirte', text: 'hi' }))).toBe('not_found');
     expect(await updateCodeOf(handle.steer({ key: 'write', text: 'x'.repeat(9_000) }))).toBe('value_too_large');
     expect(await updateCodeOf(handle.steer({ key: 'write', text: 'hi', fencingToken: 99 }))).toBe('stale_attempt');
     const result = await handle.result();

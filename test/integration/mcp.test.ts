@@ -289,5 +289,12 @@ describe.concurrent('teamrun mcp', () => {
     const unknown = await call(mcp, 'run_status', { runId: 'no-such-run' });
     expect(textOf(unknown)).toMatch(/^not_found: no run with id "no-such-run"/);
     expect((await handle.activeClaims())[0]).toMatchObject({ key: 'hold', interrupted: false });
+
+    // A control to a run that has just ended says it ended, and how, not only that the run is not open.
+    await handle.terminate('seen enough');
+    const ended = await call(mcp, 'abort_run', { runId, reason: 'again' });
+    expect(textOf(ended)).toMatch(
+      new RegExp(`^not_found: run "${runId}" has ended: terminated at \\S+Z; an ended run takes no more controls`),
+    );
   });
 });

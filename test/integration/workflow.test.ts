@@ -134,6 +134,17 @@ describe('teamRun schedules the graph on a real dev server', () => {
     });
     expect(running).toContain('**visible-run** · running');
     expect(running).toContain('tasks: 1/2 done (1 succeeded, 0 failed, 0 skipped), 1 running');
+    // Past a second the attempt tells its run it runs (attemptRunning): the details say so, without the
+    // "started?" hint, though nothing else wakes the run meanwhile.
+    const heard = await waitFor('the details to say slow#1 runs', async () => {
+      const details = (await metadata()).currentDetails ?? '';
+      return details.includes('`slow#1` (teammate-1, running)') ? details : null;
+    });
+    expect(heard).not.toContain('started?');
+    // The summary is fixed at the start: it says what the run started with.
+    expect(await (await handle.describe()).staticSummary()).toBe(
+      'team run visible-run: started with 2 tasks, 1 teammate',
+    );
     await waitFor(
       'TeamRunStatus=Running',
       async () => (await handle.describe()).typedSearchAttributes.get(TeamRunStatus) === 'Running',

@@ -84,10 +84,10 @@ describe('the Web UI and the report tell the story of a run', () => {
       'tasks: 2/3 done (2 succeeded, 0 failed, 0 skipped), 0 running',
       'progress: ▰',
       'adjudication: 1 pending',
-      'waiting: review token 1: TEAM_TASK_HUMAN_INTERRUPTED by alice (needs a human look)',
+      'waiting: review token 1: TEAM_TASK_HUMAN_INTERRUPTED by alice (needs a human look: $5 or $6?)',
       'decide: teamrun adjudicate ',
       ' review --retry (or --accept, --reject), or the adjudicate update',
-      'budget: 4 of 10 attempts, 6500 tokens, $0.11',
+      'budget: 4 of 10 attempts, 6,500 tokens, $0.11',
     ]) {
       expect(details).toContain(text);
     }

@@ -64,3 +64,17 @@ describe("an agent attempt's steps in its run's log", () => {
     expect(run.recordAgentSteps({ key: 'write', fencingToken, steps: [step('old')] }, 1, 'unproven')).toBe(1);
   });
 });
+
+describe('a steer of a task the run does not have', () => {
+  it('is refused as an unknown task, with the key it likely meant, not as "a undefined task"', () => {
+    const { run } = running();
+    let refused: { code?: string; message?: string } = {};
+    try {
+      run.validateSteer({ key: 'wrtie', text: 'be brief' });
+    } catch (err) {
+      refused = err as { code?: string; message?: string };
+    }
+    expect(refused.code).toBe('not_found');
+    expect(refused.message).toBe('steerTask: unknown task "wrtie" (did you mean "write"?)');
+  });
+});

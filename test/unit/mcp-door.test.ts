@@ -1,8 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { bearerMatches, httpToken, isLoopback } from '../../src/mcp/http';
 import { TOOLS } from '../../src/mcp/server';
-import { inputJsonSchema, parseArguments } from '../../src/mcp/tool';
+import { inputJsonSchema, parseArguments, refusal } from '../../src/mcp/tool';
+import type { McpContext } from '../../src/mcp/context';
+import { Redactor } from '../../src/activities/redact';
+import { validatePlan } from '../../src/plan/validate';
+import { TeamRun } from '../../src/team/run';
+import { TeamControlError } from '../../src/plan/requests/control';
 
 describe('the MCP door', () => {
   it('takes only the exact bearer token, and refuses to serve HTTP without a long enough one', () => {
@@ -52,5 +59,29 @@ describe('the MCP door', () => {
     expect(() => parseArguments(steer, { runId: 'r', key: 'k', text: 'x'.repeat(9_000) })).toThrow(
       expect.objectContaining({ message: expect.stringContaining('text: at most 8 KiB') }),
     );
+  });
+
+  it('tells a model that steers a misspelt key which task it meant, not to interrupt a task that does not exist', () => {
+    const validation = validatePlan({
+      name: 'door',
+      tasks: [{ key: 'solo', executor: { kind: 'agent', model: 'm', prompt: 'go' } }],
+    });
+    if (!validation.ok) throw new Error('plan');
+    const run = TeamRun.start(validation.plan, 'wf-door', 0);
+    run.claim(0);
+    let refused: unknown;
+    try {
+      run.validateSteer({ key: 'sollo', text: 'be brief' });
+    } catch (err) {
+      refused = err;
+    }
+    // As the run's update handler sends a refusal (src/workflows/handlers.ts) and the client receives it.
+    const { code, message } = refused as TeamControlError;
+    const failure = ApplicationFailure.nonRetryable(`${code}: ${message}`, code);
+    const ctx = { actor: 'model', redactor: new Redactor([]) } as unknown as McpContext;
+    const result = refusal(ctx, new WorkflowUpdateFailedError('Update failed', failure));
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toBe('not_found: steerTask: unknown task "sollo" (did you mean "solo"?)');
+    expect(text).not.toContain('interrupt_task');
   });
 });

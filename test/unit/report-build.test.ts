@@ -332,4 +332,46 @@ describe('links an attempt printed', () => {
     });
     expect(facts.attempts[0].scheduledEventId).toBe(5);
   });
+
+  it("names a task's own requests (addTasks, sendMessage) as the task's, with its worker, not the worker alone", () => {
+    const proof = { queue: 'worker-a/stop/q', nonce: 'n'.repeat(32) };
+    const accepted = (eventId: number, name: string, args: object, identity: string) => ({
+      eventId,
+      eventTime: msToTs(1_000 + eventId),
+      workflowExecutionUpdateAcceptedEventAttributes: {
+        acceptedRequest: {
+          meta: { identity },
+          input: { name, args: { payloads: [defaultPayloadConverter.toPayload(args)] } },
+        },
+      },
+    });
+    const tasks = [
+      { key: 'part-1', executor: { kind: 'noop' } },
+      { key: 'part-2', executor: { kind: 'noop' } },
+    ];
+    const facts = readHistories([
+      {
+        events: [
+          accepted(
+            3,
+            'addTasks',
+            { tasks, parent: 'planner', fencingToken: 1, requestId: 'r', attempt: proof },
+            '24629@vm',
+          ),
+          accepted(
+            4,
+            'sendMessage',
+            { from: 'review', to: 'part-1', body: 'hi', fencingToken: 2, attempt: proof },
+            '24629@vm',
+          ),
+          accepted(5, 'addTasks', { tasks, requestId: 'r2', actor: 'alice' }, 'cli@laptop'),
+        ],
+      } as never,
+    ]);
+    expect(facts.control.map((c) => [c.actor, c.identity, c.summary])).toEqual([
+      ['task planner#1', '24629@vm', 'add 2 task(s): part-1, part-2'],
+      ['task review#2', '24629@vm', 'message review → part-1'],
+      ['alice', 'cli@laptop', 'add 2 task(s): part-1, part-2'],
+    ]);
+  });
 });

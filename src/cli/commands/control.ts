@@ -3,7 +3,7 @@ import os from 'node:os';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Option, type Command } from 'commander';
-import { teamRunHandle, teamRunResult, type TeamRunControls, type TeamRunHandle } from '../../client';
+import { endedRunText, teamRunHandle, teamRunResult, type TeamRunControls, type TeamRunHandle } from '../../client';
 import type {
   AbortRequest,
   ActiveClaim,
@@ -39,12 +39,17 @@ export async function withRun<T>(
     try {
       return await fn(teamRunHandle(client, workflowId), client);
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) {
-        throw new CliError(`no open run with id "${workflowId}" in namespace ${client.options.namespace}`);
-      }
+      if (err instanceof WorkflowNotFoundError) throw new CliError(await notOpen(client, workflowId));
       throw err;
     }
   });
+}
+
+/** Why a run is not open: it ended (with what status, and when), or there is no such run. */
+async function notOpen(client: Client, workflowId: string): Promise<string> {
+  const ended = await endedRunText(client, workflowId);
+  if (ended) return `${ended} (\`teamrun report ${workflowId}\` shows what happened)`;
+  return `no open run with id "${workflowId}" in namespace ${client.options.namespace}`;
 }
 
 /** An update its validator (or handler) refused: the stable code and what was wrong. */

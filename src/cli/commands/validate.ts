@@ -7,6 +7,7 @@ interface ValidateCliOptions {
   graph?: boolean;
   dot?: boolean;
   kind?: string[];
+  tool?: string[];
 }
 
 export function registerValidate(program: Command): void {
@@ -18,8 +19,19 @@ export function registerValidate(program: Command): void {
     .option('--graph', 'also print the task graph (stages; with --dot as Graphviz DOT)')
     .option('--dot', 'with --graph: print the graph as DOT')
     .option('--kind <kind...>', KIND_OPTION_HELP)
+    .option(
+      '--tool <name...>',
+      "custom tools your workers register (createWorker's tools); with a config file, an agent's tool on an " +
+        'MCP server it does not list is a problem',
+    )
     .action((file: string, options: ValidateCliOptions, command: Command) => {
-      const { plan } = readPlan(file, planChecks(configFrom(command), options.kind));
+      const config = configFrom(command);
+      // Only a config file says which MCP servers the workers have; without one, any well-formed tool passes.
+      const knownTools =
+        config.file !== null || options.tool
+          ? { servers: Object.keys(config.worker.mcpServers), custom: options.tool ?? [] }
+          : undefined;
+      const { plan } = readPlan(file, { ...planChecks(config, options.kind), knownTools });
       process.stdout.write(`${file}: ok (${plan.tasks.length} tasks, ${plan.teammates} teammates)\n`);
       if (options.graph) {
         const tasks = plan.tasks.map((t) => ({

@@ -9,8 +9,8 @@ export function registerWatch(program: Command): void {
   program
     .command('watch <workflowId>')
     .description(
-      'live progress of a run until it ends (a bar on a terminal, plain ' +
-        'lines otherwise), then its summary; exit 0 only if it succeeded',
+      'live progress of a run until it ends (a bar on a terminal, plain lines otherwise) and a line per agent ' +
+        'model turn and tool call, then its summary; exit 0 only if it succeeded',
     )
     .option('--json', 'print the run result as JSON at the end')
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
@@ -21,7 +21,7 @@ export function registerWatch(program: Command): void {
             ? new CliError(`no run with id "${workflowId}" in namespace ${client.options.namespace}`)
             : err;
         });
-        const result = await waitForRun(handle, {}, { leaveOnCtrlC: true });
+        const result = await waitForRun(handle, {}, { leaveOnCtrlC: true, steps: true });
         if (options.json) printJson({ workflowId, ...result });
         else process.stdout.write(`${renderResult(workflowId, result)}\n`);
         if (result.status !== 'succeeded') process.exitCode = 1;
