@@ -6,11 +6,11 @@
 import { trace } from '@opentelemetry/api';
 import { AsyncHooksContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetrySettings } from './config';
+import { otlpSpanExporter } from './otlp-exporter';
 
 export interface Telemetry {
   resource: Resource;
@@ -33,9 +33,7 @@ export function startTelemetry(settings: TelemetrySettings): Telemetry {
     [ATTR_SERVICE_NAME]: settings.serviceName,
     [ATTR_SERVICE_VERSION]: packageVersion(),
   });
-  const spanProcessor = new BatchSpanProcessor(
-    new OTLPTraceExporter({ url: settings.tracesUrl, headers: settings.headers }),
-  );
+  const spanProcessor = new BatchSpanProcessor(otlpSpanExporter(settings));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   provider.register({
     contextManager: new AsyncHooksContextManager().enable(),

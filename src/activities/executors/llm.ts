@@ -53,7 +53,10 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, (spec, ctx) =>
   modelCallSpan({ model: spec.model, maxTokens: spec.maxTokens }, async () => {
     const answer = await chat(spec, ctx);
     const usage = answer.usage as Usage | undefined;
-    return { answer, usage: { inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens } };
+    return {
+      answer,
+      usage: { inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens, costUsd: usage?.costUsd },
+    };
   }),
 );
 

@@ -166,7 +166,11 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
         spec.turnTimeoutMs,
       ).then((answer) => ({
         answer,
-        usage: { inputTokens: answer.usage?.inputTokens, outputTokens: answer.usage?.outputTokens },
+        usage: {
+          inputTokens: answer.usage?.inputTokens,
+          outputTokens: answer.usage?.outputTokens,
+          costUsd: answer.usage?.costUsd,
+        },
       })),
     );
     if (answer.usage) {
