@@ -10,6 +10,7 @@ import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetrySettings } from './config';
+import { onFlushTelemetry } from './flush';
 import { otlpSpanExporter } from './otlp-exporter';
 
 export interface Telemetry {
@@ -48,6 +49,8 @@ export function startTelemetry(settings: TelemetrySettings): Telemetry {
   // `beforeExit` fires once the event loop is empty, where an async flush still runs: a CLI
   // command's spans leave before it exits.
   process.once('beforeExit', () => void shutdown());
+  // A command that fails leaves through process.exit, where beforeExit never fires: it flushes first (flush.ts).
+  onFlushTelemetry(shutdown);
   running = { resource, spanProcessor, shutdown };
   return running;
 }

@@ -49,14 +49,8 @@ async function spans(url: string, query: URLSearchParams, project = 'default'): 
   throw new Error('more than 100 pages of spans');
 }
 
-/** The one trace holding a span with `attribute` (`key:value`), whole; null while there is none; fails if several. */
-export async function phoenixTrace(url: string, attribute: string): Promise<PhoenixTrace | null> {
-  const matching = await spans(url, new URLSearchParams({ attribute }));
-  const ids = [...new Set(matching.map((s) => s.context.trace_id))];
-  if (ids.length === 0) return null;
-  if (ids.length > 1) throw new Error(`${ids.length} traces hold ${attribute}: ${ids.join(', ')}`);
-  const raw = await spans(url, new URLSearchParams({ trace_id: ids[0] }));
-  const all: PhoenixSpan[] = raw.map((s) => ({
+function asSpan(s: RawSpan): PhoenixSpan {
+  return {
     name: s.name,
     spanId: s.context.span_id,
     parentId: s.parent_id,
@@ -64,7 +58,22 @@ export async function phoenixTrace(url: string, attribute: string): Promise<Phoe
     kind: s.span_kind,
     statusCode: s.status_code,
     attributes: s.attributes,
-  }));
+  };
+}
+
+/** The spans matching `filters` (Phoenix's query parameters: `attribute`, `status_code`, `name`, `trace_id`). */
+export async function phoenixSpans(url: string, filters: Record<string, string>): Promise<PhoenixSpan[]> {
+  return (await spans(url, new URLSearchParams(filters))).map(asSpan);
+}
+
+/** The one trace holding a span with `attribute` (`key:value`), whole; null while there is none; fails if several. */
+export async function phoenixTrace(url: string, attribute: string): Promise<PhoenixTrace | null> {
+  const matching = await spans(url, new URLSearchParams({ attribute }));
+  const ids = [...new Set(matching.map((s) => s.context.trace_id))];
+  if (ids.length === 0) return null;
+  if (ids.length > 1) throw new Error(`${ids.length} traces hold ${attribute}: ${ids.join(', ')}`);
+  const raw = await spans(url, new URLSearchParams({ trace_id: ids[0] }));
+  const all: PhoenixSpan[] = raw.map(asSpan);
   const byId = new Map(all.map((s) => [s.spanId, s]));
   const parentOf = (span: PhoenixSpan) => (span.parentId ? byId.get(span.parentId) : undefined);
   return {

@@ -13,7 +13,7 @@ import { WORKFLOW_TRACING_MODULE } from '../../src/worker/tracing';
 import { teamrun } from '../cli/teamrun-cli';
 import { spawnWorkerProcess, testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { goTestWorker, spawnGoWorker, spawnPythonWorker, venvPython } from '../helpers/foreign-workers';
-import { phoenixTrace, type PhoenixSpan, type PhoenixTrace } from '../helpers/phoenix';
+import { phoenixSpans, phoenixTrace, type PhoenixSpan, type PhoenixTrace } from '../helpers/phoenix';
 
 const root = path.resolve(__dirname, '..', '..');
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error };
@@ -222,5 +222,35 @@ describe('one trace per team run, in Phoenix', () => {
       const modules = JSON.parse(readFileSync(file, 'utf8')) as string[];
       expect(modules.some((m) => m.includes('otlp-transformer'))).toBe(true);
     }
+  });
+
+  it('exports the span of a CLI command that fails, with its error', async () => {
+    const planFile = path.join(dir, 'unpolled.json');
+    writeFileSync(planFile, JSON.stringify({ name: 'unpolled', tasks: [{ key: 'a', executor: { kind: 'noop' } }] }));
+    // Nobody polls this queue: the first start leaves the run open, so a second start of the same id fails.
+    const args = ['start', planFile, '--id', uniqueQueue('traced-twice'), '--task-queue', uniqueQueue('unpolled')];
+    const client = await testClient();
+    onTestFinished(() =>
+      client.workflow
+        .getHandle(args[3])
+        .terminate('test over')
+        .then(() => undefined),
+    );
+    // The default batch delay (5 s): the span leaves before the exit only because the failure path flushes it.
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: phoenix.otlpEndpoint };
+    expect((await teamrun(args, env)).code).toBe(0);
+    const again = await teamrun(args, env);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/already/i);
+    const failed = await waitFor(
+      'the failed start in Phoenix',
+      async () => {
+        const found = await phoenixSpans(phoenix.url, { attribute: `teamrun.run_id:${args[3]}`, status_code: 'ERROR' });
+        return found.length ? found : null;
+      },
+      60_000,
+      500,
+    );
+    expect(failed.map((s) => s.name)).toEqual(['teamrun start']);
   });
 });

@@ -2,6 +2,7 @@ import { TeamrunError } from '../../errors';
 import { LlmSpecSchema, type LlmSpec, type Usage } from '../../plan/schema';
 import { modelCallSpan } from '../../telemetry/spans';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
+import { priceUsage } from '../pricing';
 import { Redactor } from '../redact';
 import { defineExecutor } from './define';
 import { ExecutorError, type ExecutorContext } from './types';
@@ -55,7 +56,11 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, (spec, ctx) =>
     const usage = answer.usage as Usage | undefined;
     return {
       answer,
-      usage: { inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens, costUsd: usage?.costUsd },
+      usage: {
+        inputTokens: usage?.inputTokens,
+        outputTokens: usage?.outputTokens,
+        costUsd: priceUsage(usage, ctx.config.prices)?.costUsd,
+      },
     };
   }),
 );

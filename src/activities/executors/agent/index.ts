@@ -17,6 +17,7 @@ import { chat } from './chat';
 import { AgentGateway } from './gateway';
 import { ownTools } from './own-tools';
 import { modelCallSpan } from '../../../telemetry/spans';
+import { priceUsage } from '../../pricing';
 import { INTERRUPTED, runToolCall, type ToolStepContext } from './tool-step';
 import { Transcript } from './transcript';
 
@@ -169,7 +170,8 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
         usage: {
           inputTokens: answer.usage?.inputTokens,
           outputTokens: answer.usage?.outputTokens,
-          costUsd: answer.usage?.costUsd,
+          // The span's llm.cost.total, by this worker's price table (the run's budget prices it again, as it does).
+          costUsd: priceUsage(answer.usage, ctx.config.prices)?.costUsd,
         },
       })),
     );
