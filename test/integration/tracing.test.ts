@@ -222,7 +222,7 @@ describe('one trace per team run, in Phoenix', () => {
       const modules = JSON.parse(readFileSync(file, 'utf8')) as string[];
       expect(modules.some((m) => m.includes('otlp-transformer'))).toBe(true);
     }
-  });
+  }, 300_000);
 
   it('exports the span of a CLI command that fails, with its error', async () => {
     const planFile = path.join(dir, 'unpolled.json');
