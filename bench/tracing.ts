@@ -1,14 +1,20 @@
 /**
- * `npm run bench:tracing [-- --quick]`: teamRun's throughput with tracing on (every span exported
- * over OTLP/HTTP to a local Jaeger) against tracing off, on the same dev server: two worker
+ * `npm run bench:tracing [-- --quick] [-- --phoenix]`: teamRun's throughput with tracing on (every
+ * span exported over OTLP/HTTP, protobuf) against tracing off, on the same dev server: two worker
  * processes, each on its own queue, the same flat graph of noop tasks (the worst case: tracing's
  * cost is per attempt and per workflow step, and a noop attempt costs nothing else), rounds
  * alternating. The figure is the median of the rounds' on/off ratios (target >= 0.9).
+ *
+ * The spans go to a local OTLP receiver that reads and drops them (what teamrun pays, not what a
+ * viewer pays to store them: a real deployment's collector is not on the worker's cores); with
+ * `--phoenix` they go to Arize Phoenix on the same machine instead, its ingestion included.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DefaultLogger, Runtime, bundleWorkflowCode } from '@temporalio/worker';
-import { startJaeger } from '../src/devserver/jaeger';
+import { startPhoenix } from '../src/devserver/phoenix';
 import { freePort } from '../src/devserver/server';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE } from '../src/workflows/messages';
@@ -39,16 +45,42 @@ async function tasksPerSecond(env: BenchEnv, worker: WorkerProcess, n: number, r
   return (n * 1000) / (Date.now() - started);
 }
 
+/** An OTLP/HTTP receiver that reads every request whole, answers an empty ExportTraceServiceResponse, and counts. */
+async function otlpSink(): Promise<{
+  endpoint: string;
+  requests: () => number;
+  bytes: () => number;
+  stop(): Promise<void>;
+}> {
+  let requests = 0;
+  let bytes = 0;
+  const server = createServer((req, res) => {
+    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    req.on('end', () => {
+      requests++;
+      res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
+    bytes: () => bytes,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 async function main(): Promise<void> {
   const mode = process.argv.includes('--quick') ? 'quick' : 'full';
   const { n, rounds } = SETTINGS[mode];
   const log = (line: string) => process.stderr.write(`${line}\n`);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = await startBenchEnv();
-  const jaeger = await startJaeger({
-    ports: { otlp: await freePort(), query: await freePort(), queryGrpc: await freePort() },
-    log,
-  });
+  const phoenix = process.argv.includes('--phoenix')
+    ? await startPhoenix({ ports: { http: await freePort(), grpc: await freePort() }, workingDir: env.dir, log })
+    : null;
+  const sink = phoenix ? null : await otlpSink();
+  const collector = phoenix ? phoenix.otlpEndpoint : sink!.endpoint;
   try {
     const { code } = await bundleWorkflowCode({
       workflowsPath: path.join(__dirname, 'workflows.ts'),
@@ -59,7 +91,7 @@ async function main(): Promise<void> {
     writeFileSync(otelBundle, code);
     const off = await spawnWorker(env, 'bench-tracing-off', 'tracing-off');
     const on = await spawnWorker(env, 'bench-tracing-on', 'tracing-on', env.configPath, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector,
       TEAMRUN_WORKFLOW_BUNDLE: otelBundle,
     });
     const samples: Array<{ round: number; off: number; on: number; ratio: number }> = [];
@@ -77,8 +109,12 @@ async function main(): Promise<void> {
       log(`round ${round + 1}/${rounds}: off ${offTps.toFixed(1)} tasks/s, on ${onTps.toFixed(1)} tasks/s`);
     }
     await Promise.all([off.stop(), on.stop()]);
+    // A ratio is worth nothing if the traced worker exported nothing.
+    if (sink && sink.requests() === 0) throw new Error('the traced worker exported no span to the receiver');
     const result = {
       mode,
+      collector: phoenix ? 'phoenix' : 'sink',
+      ...(sink ? { exportRequests: sink.requests(), exportBytes: sink.bytes() } : {}),
       n,
       rounds,
       off: median(samples.map((s) => s.off)),
@@ -91,10 +127,12 @@ async function main(): Promise<void> {
     writeFileSync(path.join(dir, `tracing-${mode}.json`), `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(
       `tracing on/off, ${n} noop tasks x ${rounds} rounds: off ${result.off.toFixed(1)} tasks/s, ` +
-        `on ${result.on.toFixed(1)} tasks/s, ratio ${result.ratio.toFixed(2)} (target >= 0.9)\n`,
+        `on ${result.on.toFixed(1)} tasks/s, ratio ${result.ratio.toFixed(2)} (target >= 0.9; spans to ` +
+        `${result.collector}${sink ? `: ${sink.requests()} exports, ${(sink.bytes() / 1e6).toFixed(1)} MB` : ''})\n`,
     );
   } finally {
-    await jaeger.stop();
+    await phoenix?.stop();
+    await sink?.stop();
     await env.close();
   }
 }

@@ -1,8 +1,10 @@
 /**
  * `npm run cluster`: a production-shaped Temporal on this machine (PostgreSQL, and frontend,
  * history, matching and worker as separate processes), for `npm run test:cluster` and for trying
- * teamrun against a real cluster. `npm run cluster -- --stop` ends all of it.
+ * teamrun against a real cluster. `npm run cluster -- --stop` ends all of it; `npm run cluster --
+ * --build` only builds the server (what CI starts in the background from its first minute).
  */
+import { ensureServerBuild } from './cluster/build';
 import { startCluster, stopCluster } from './cluster/cluster';
 
 async function main(): Promise<void> {
@@ -11,10 +13,18 @@ async function main(): Promise<void> {
     await stopCluster();
     return;
   }
+  if (args.length === 1 && args[0] === '--build') {
+    const build = ensureServerBuild((line) => process.stderr.write(`cluster: ${line}\n`));
+    process.stdout.write(`Temporal server ${build.version} built: ${build.server}\n`);
+    return;
+  }
   if (args.length > 0)
-    throw Object.assign(new Error(`unknown argument(s) ${args.join(' ')}: use no argument to start, --stop to stop`), {
-      code: 'USAGE',
-    });
+    throw Object.assign(
+      new Error(
+        `unknown argument(s) ${args.join(' ')}: use no argument to start, --build to build only, --stop to stop`,
+      ),
+      { code: 'USAGE' },
+    );
   const began = Date.now();
   const { address, state } = await startCluster();
   process.stdout.write(

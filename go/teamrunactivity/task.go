@@ -21,6 +21,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 )
@@ -194,6 +196,13 @@ func Wrap(fn Func) func(ctx context.Context, in Input) (Result, error) {
 			identity = fmt.Sprintf("%d@%s", os.Getpid(), host)
 		}
 		task := &Task{Input: in, WorkerIdentity: identity, started: time.Now()}
+		// With tracing on (package tracing), the activity's span names its task; without, this is a no-op span.
+		trace.SpanFromContext(ctx).SetAttributes(
+			attribute.String("teamrun.run_id", in.WorkflowID),
+			attribute.String("teamrun.task.key", in.TaskKey),
+			attribute.Int("teamrun.attempt", in.Attempt),
+			attribute.Int64("teamrun.fencing_token", in.FencingToken),
+		)
 		stop := make(chan struct{})
 		var beating sync.WaitGroup
 		beating.Add(1)

@@ -66,6 +66,8 @@ export async function main(argv = process.argv): Promise<void> {
     const { classifyFailure } = require('./failure') as typeof import('./failure');
     const failure = classifyFailure(err);
     process.stderr.write(failure.output);
+    // With tracing on, the failed command's spans (its error recorded) are exported before it exits.
+    await (require('../telemetry/flush') as typeof import('../telemetry/flush')).flushTelemetry();
     process.exit(failure.exitCode);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Jaeger (v2, all-in-one, in-memory) for looking at teamrun's traces on this machine: built once
  * from the Go module proxy with the Go toolchain, as the cluster's Temporal server is
- * (scripts/cluster/build.ts), cached in `.teamrun/jaeger/<version>/`; `npm run jaeger` and
- * `teamrun dev --tracing` start it.
+ * (scripts/cluster/build.ts), cached in `.teamrun/jaeger/<version>/`; `npm run jaeger` starts it.
+ * Kept for those who want Jaeger: the tests and `teamrun dev --tracing` use Arize Phoenix
+ * (phoenix.ts), which needs no build.
  *
  * The module ships no Jaeger UI: `cmd/query/app/ui/actual/` is empty in it (upstream fills it from
  * the jaeger-ui repository before a release build), so the binary serves a placeholder page at

@@ -25,6 +25,8 @@ export type TelemetryConfig = z.infer<typeof TelemetryConfigSchema>;
 /** What a process exports to, once tracing is on. */
 export interface TelemetrySettings {
   tracesUrl: string;
+  /** The spans' encoding on the wire (`OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL`); protobuf unless told. */
+  protocol: OtlpProtocol;
   metricsUrl: string | null;
   serviceName: string;
   headers: Record<string, string>;
@@ -33,6 +35,19 @@ export interface TelemetrySettings {
 }
 
 const MAX_ENV_VALUE = 4096;
+
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+/** The standard protocol variables: `http/protobuf` (the default) or `http/json`; gRPC is not sent. */
+function otlpProtocol(env: NodeJS.ProcessEnv): OtlpProtocol {
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const value = env[name]?.trim().toLowerCase();
+  if (!value || value === 'http/protobuf') return 'http/protobuf';
+  if (value === 'http/json') return 'http/json';
+  throw new ConfigError(`${name}: "${value.slice(0, 64)}" is not sent by teamrun; use http/protobuf or http/json`);
+}
 
 /**
  * Tracing is on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) or the config's
@@ -61,6 +76,7 @@ export function telemetrySettings(
   }
   return {
     tracesUrl: traces ?? joinUrl(base as string, 'v1/traces'),
+    protocol: otlpProtocol(env),
     metricsUrl: metricsOn ? (metrics ?? (base ? joinUrl(base, 'v1/metrics') : null)) : null,
     serviceName: bounded(env.OTEL_SERVICE_NAME, 'OTEL_SERVICE_NAME') ?? config?.serviceName ?? `teamrun-${role}`,
     headers,

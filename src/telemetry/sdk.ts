@@ -6,12 +6,13 @@
 import { trace } from '@opentelemetry/api';
 import { AsyncHooksContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetrySettings } from './config';
 import { WithoutTaskText } from './without-task-text';
+import { onFlushTelemetry } from './flush';
+import { otlpSpanExporter } from './otlp-exporter';
 
 export interface Telemetry {
   resource: Resource;
@@ -34,9 +35,7 @@ export function startTelemetry(settings: TelemetrySettings): Telemetry {
     [ATTR_SERVICE_NAME]: settings.serviceName,
     [ATTR_SERVICE_VERSION]: packageVersion(),
   });
-  const exporting = new BatchSpanProcessor(
-    new OTLPTraceExporter({ url: settings.tracesUrl, headers: settings.headers }),
-  );
+  const exporting = new BatchSpanProcessor(otlpSpanExporter(settings));
   // With the codec on, no task text leaves as plaintext: the workflow's spans pass here too.
   const spanProcessor = settings.withoutTaskText ? new WithoutTaskText(exporting) : exporting;
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
@@ -53,6 +52,8 @@ export function startTelemetry(settings: TelemetrySettings): Telemetry {
   // `beforeExit` fires once the event loop is empty, where an async flush still runs: a CLI
   // command's spans leave before it exits.
   process.once('beforeExit', () => void shutdown());
+  // A command that fails leaves through process.exit, where beforeExit never fires: it flushes first (flush.ts).
+  onFlushTelemetry(shutdown);
   running = { resource, spanProcessor, shutdown };
   return running;
 }

@@ -3,6 +3,7 @@
  * registered, so each span here is the API's no-op and costs a function call.
  */
 import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { llmRequestAttributes, llmUsageAttributes } from './openinference';
 
 export const TRACER_NAME = 'teamrun';
 
@@ -64,10 +65,13 @@ export interface ModelCallResult {
   inputTokens?: number;
   outputTokens?: number;
   finishReasons?: string[];
+  /** What teamrun priced the call at, when it did (`llm.cost.total`). */
+  costUsd?: number;
 }
 
 /**
- * One model call as a span with the OpenTelemetry GenAI semantic conventions (`gen_ai.*`): the
+ * One model call as a span with the OpenTelemetry GenAI semantic conventions (`gen_ai.*`) and
+ * OpenInference's (`llm.*`, kind LLM: what Arize Phoenix shows, see openinference.ts): the
  * llm kind uses it, and the agent kind can for each turn. `call` returns its answer and what to
  * record of it.
  */
@@ -77,6 +81,7 @@ export function modelCallSpan<T>(
 ): Promise<T> {
   const operation = request.operation ?? 'chat';
   const attributes: Attributes = {
+    ...llmRequestAttributes(request.model, request.system ?? 'openai', request.maxTokens),
     'gen_ai.operation.name': operation,
     'gen_ai.system': request.system ?? 'openai',
     'gen_ai.request.model': request.model,
@@ -92,6 +97,7 @@ export function modelCallSpan<T>(
         ...(usage.inputTokens !== undefined ? { 'gen_ai.usage.input_tokens': usage.inputTokens } : {}),
         ...(usage.outputTokens !== undefined ? { 'gen_ai.usage.output_tokens': usage.outputTokens } : {}),
         ...(usage.finishReasons ? { 'gen_ai.response.finish_reasons': usage.finishReasons } : {}),
+        ...llmUsageAttributes(usage),
       });
       return answer;
     },

@@ -8,6 +8,7 @@ import {
   type RunTaskWireInput,
 } from '../activities/interface';
 import type { Usage } from '../plan/schema';
+import { attemptKind } from '../telemetry/openinference';
 import { ATTR, inSpan } from '../telemetry/spans';
 
 /**
@@ -52,6 +53,7 @@ function attemptSpan(
     [ATTR.leaseTtlMs]: lease.ttlMs,
     [ATTR.executorKind]: input.executor.kind,
     [ATTR.worker]: lease.workerIdentity,
+    ...attemptKind(input.executor.kind),
   };
   return inSpan(`attempt ${input.taskKey}#${input.fencingToken}`, attributes, async (span) => {
     try {

@@ -35,6 +35,7 @@ import type { RecentLinks } from './details';
 import { runForeignActivity } from './foreign-activity';
 import { sendStops } from './stop-channel';
 import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
+import type { TaskSpans } from './task-spans';
 
 export class Attempts {
   /** The scope of each task's live attempt, by task key. */
@@ -46,6 +47,7 @@ export class Attempts {
     private readonly run: TeamRun,
     private readonly ledger: RunLedger | null,
     private readonly links: RecentLinks,
+    private readonly spans: TaskSpans,
   ) {}
 
   launch(claim: Claim): void {
@@ -67,8 +69,9 @@ export class Attempts {
     // the attempt's result, made an outcome where it settles: a promise less per attempt (each costs the SDK a stack).
     const attempt = (): Promise<RunTaskResult | AttemptOutcome> =>
       foreign ? runForeignActivity(claim, run.workflowId, longSummary(claim)) : runTask(input);
-    void scope
-      .run(() => (ledger ? ledger.admit(claim, attempt) : attempt()))
+    // With tracing on, the attempt's activity is scheduled under its task's span (task-spans.ts).
+    void this.spans
+      .within(claim, () => scope.run(() => (ledger ? ledger.admit(claim, attempt) : attempt())))
       .then(
         (answer) => this.settle(claim, foreign ? (answer as AttemptOutcome) : { kind: 'completed', ...answer }, claim),
         (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err), claim),
@@ -105,8 +108,8 @@ export class Attempts {
       heartbeatEveryMs: adoption.heartbeatEveryMs,
     };
     const carried = { key, fencingToken: attempt.fencingToken };
-    void scope
-      .run(() => adoptAttempt(input))
+    void this.spans
+      .within(adoption, () => scope.run(() => adoptAttempt(input)), true)
       .then(
         (result) => this.settle(carried, { kind: 'completed', ...result }),
         (err: unknown) => this.settle(carried, adoptOutcome(outcomeOf(err), timedOut(err))),

@@ -8,6 +8,7 @@ import type { RunLedger } from '../ledger/run-ledger';
 import type { TeamRun } from '../team/run';
 import { currentDetails, type RecentLinks } from './details';
 import * as sa from './search-attributes';
+import type { TaskSpans } from './task-spans';
 import { RunTelemetry } from './telemetry';
 
 export class Publisher {
@@ -17,9 +18,10 @@ export class Publisher {
   constructor(
     private readonly run: TeamRun,
     private readonly links: RecentLinks,
-    private readonly ledger: RunLedger | null = null,
+    private readonly ledger: RunLedger | null,
+    spans: TaskSpans,
   ) {
-    this.telemetry = new RunTelemetry(run, Date.now());
+    this.telemetry = new RunTelemetry(run, Date.now(), spans);
   }
 
   /** The current details alone: no command, so a handler may call it whatever the loop does. */

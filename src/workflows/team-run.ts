@@ -28,6 +28,7 @@ import { registerHandlers } from './handlers';
 import { IdleHooks } from './idle-hooks';
 import { Publisher } from './publish';
 import { handOver } from './stop-channel';
+import { TaskSpans } from './task-spans';
 import { RunLedger } from '../ledger/run-ledger';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
@@ -48,9 +49,10 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
         );
   // Links the latest attempts printed, for the current details only: never in the run's state.
   const links = new RecentLinks();
-  const attempts = new Attempts(run, ledger, links);
+  const spans = new TaskSpans(run.workflowId);
+  const attempts = new Attempts(run, ledger, links, spans);
   const hooks = new IdleHooks(run);
-  const publisher = new Publisher(run, links, ledger);
+  const publisher = new Publisher(run, links, ledger, spans);
 
   registerHandlers(run, ledger ?? undefined, () => publisher.details());
   // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.
@@ -102,6 +104,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
           historyLength: workflowInfo().historyLength,
           ...(carried > 0 ? { carried: run.activeCount } : {}),
         });
+        spans.endAll(Date.now(), true);
         return continueAsNew<typeof teamRun>({ continued: packSnapshot(run.snapshot()) });
       }
       // Wait for the next change, or the next time the run must act by itself.
@@ -121,6 +124,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
     await hooks.drained();
     await condition(allHandlersFinished);
     publisher.publish();
+    spans.endAll(Date.now(), false);
     if (run.cancelling) return closeAsCanceled(result);
     return result;
   });

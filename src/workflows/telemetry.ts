@@ -11,6 +11,7 @@ import type { MetricGauge, MetricTags } from '@temporalio/common';
 import { metricMeter, workflowInfo } from '@temporalio/workflow';
 import type { RunEvent } from '../contract';
 import type { TeamRun } from '../team/run';
+import type { TaskSpans } from './task-spans';
 
 /** A task's end, by the event that records it, as `outcome` of `teamrun_tasks_settled`. */
 const SETTLED: Record<string, string> = {
@@ -56,6 +57,7 @@ export class RunTelemetry {
   constructor(
     private readonly run: TeamRun,
     now: number,
+    private readonly spans: TaskSpans,
   ) {
     // Events the run began with (a continued run's) were counted by the run before it.
     this.seen = run.eventsView({ after: 0, limit: 0 }).nextSeq;
@@ -82,7 +84,10 @@ export class RunTelemetry {
   private count(event: RunEvent, settled: Map<string, number>): void {
     const outcome = SETTLED[event.type];
     // A failure the run retries is not the task's end.
-    if (outcome && event.willRetry !== true) settled.set(outcome, (settled.get(outcome) ?? 0) + 1);
+    if (outcome && event.willRetry !== true) {
+      settled.set(outcome, (settled.get(outcome) ?? 0) + 1);
+      if (typeof event.key === 'string') this.spans.settled(event.key, outcome, event.at);
+    }
     if (event.type === 'lease:expired') this.leasesLost.add(1);
     const name = SPANS[event.type];
     if (!name) return;

@@ -100,11 +100,17 @@ export function spawnPythonWorker(
 }
 
 /** A real Go worker (go/teamrunactivity/internal/testworker, the Go SDK). */
-export function spawnGoWorker(taskQueue: string, identity: string, markerDir: string): Promise<ForeignWorker> {
+export function spawnGoWorker(
+  taskQueue: string,
+  identity: string,
+  markerDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ForeignWorker> {
   return spawnForeignWorker(
     goTestWorker(),
     [temporalAddress(), taskQueue, identity, markerDir],
     identity,
     'go worker ready',
+    env,
   );
 }

@@ -1,8 +1,15 @@
 // A user's own program run by a shell task: it continues the run's trace from TRACEPARENT (W3C),
-// as any OpenTelemetry SDK can, and exports one span, `child-work`, to OTEL_EXPORTER_OTLP_ENDPOINT.
+// as any OpenTelemetry SDK can, and exports one span, `child-work`, to OTEL_EXPORTER_OTLP_ENDPOINT
+// over OTLP/HTTP in protobuf (what Phoenix takes; @opentelemetry/exporter-trace-otlp-proto is the
+// same two calls).
 const { context, defaultTextMapGetter } = require('@opentelemetry/api');
 const { W3CTraceContextPropagator } = require('@opentelemetry/core');
-const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http');
+const { OTLPExporterBase } = require('@opentelemetry/otlp-exporter-base');
+const {
+  convertLegacyHttpOptions,
+  createOtlpHttpExportDelegate,
+} = require('@opentelemetry/otlp-exporter-base/node-http');
+const { ProtobufTraceSerializer } = require('@opentelemetry/otlp-transformer');
 const { Resource } = require('@opentelemetry/resources');
 const { BasicTracerProvider, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
 
@@ -10,7 +17,16 @@ async function main() {
   if (!process.env.TRACEPARENT) throw new Error('no TRACEPARENT in the environment');
   const provider = new BasicTracerProvider({
     resource: new Resource({ 'service.name': 'traced-child' }),
-    spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter())],
+    spanProcessors: [
+      new SimpleSpanProcessor(
+        new OTLPExporterBase(
+          createOtlpHttpExportDelegate(
+            convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
+            ProtobufTraceSerializer,
+          ),
+        ),
+      ),
+    ],
   });
   const parent = new W3CTraceContextPropagator().extract(
     context.active(),

@@ -11,7 +11,8 @@ const preload = `--require ${path.join(root, 'test/helpers/loaded-modules.cjs')}
 const untraced = { OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined };
 const SDK_MODULES = [
   '@opentelemetry/sdk-trace-base',
-  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/otlp-exporter-base',
+  '@opentelemetry/otlp-transformer',
   'interceptors-opentelemetry',
 ];
 

@@ -13,6 +13,7 @@ describe('when tracing is on, and where it exports', () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_SERVICE_NAME: 'docs-worker' };
     expect(telemetrySettings(undefined, env, 'worker')).toEqual({
       tracesUrl: 'http://collector:4318/v1/traces',
+      protocol: 'http/protobuf',
       metricsUrl: null,
       serviceName: 'docs-worker',
       headers: {},
@@ -24,10 +25,29 @@ describe('when tracing is on, and where it exports', () => {
     ).toMatchObject({ tracesUrl: 'http://tempo:4318/otlp/traces', serviceName: 'teamrun-client' });
   });
 
+  it('sends protobuf unless the protocol variables ask for JSON, and refuses gRPC by name', () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(telemetrySettings(undefined, env, 'worker')?.protocol).toBe('http/protobuf');
+    expect(telemetrySettings(undefined, { ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, 'worker')?.protocol).toBe(
+      'http/json',
+    );
+    // The traces' own variable wins over the general one.
+    const both = {
+      ...env,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+    };
+    expect(telemetrySettings(undefined, both, 'worker')?.protocol).toBe('http/protobuf');
+    expect(() => telemetrySettings(undefined, { ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'worker')).toThrow(
+      'OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not sent by teamrun; use http/protobuf or http/json',
+    );
+  });
+
   it('takes the config file when no variable says otherwise, header values from the environment', () => {
     const telemetry = fromFile({ endpoint: 'https://otlp.example.com', headersEnv: { 'x-api-key': 'OTLP_KEY' } });
     expect(telemetrySettings(telemetry, { OTLP_KEY: 'k-123' }, 'worker')).toEqual({
       tracesUrl: 'https://otlp.example.com/v1/traces',
+      protocol: 'http/protobuf',
       metricsUrl: null,
       serviceName: 'teamrun-worker',
       headers: { 'x-api-key': 'k-123' },

@@ -3,6 +3,7 @@ import { LlmSpecSchema, type LlmSpec, type Usage } from '../../plan/schema';
 import { modelCallSpan } from '../../telemetry/spans';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
 import { modelRetryPolicy } from '../../plan/model-retry';
+import { priceUsage } from '../pricing';
 import { Redactor } from '../redact';
 import { defineExecutor } from './define';
 import {
@@ -67,7 +68,14 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, (spec, ctx) =>
       onWait: (wait) => ctx.progress({ modelRetry: wait }),
     });
     const usage = answer.usage as Usage | undefined;
-    return { answer, usage: { inputTokens: usage?.inputTokens, outputTokens: usage?.outputTokens } };
+    return {
+      answer,
+      usage: {
+        inputTokens: usage?.inputTokens,
+        outputTokens: usage?.outputTokens,
+        costUsd: priceUsage(usage, ctx.config.prices)?.costUsd,
+      },
+    };
   }),
 );
 

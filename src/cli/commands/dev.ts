@@ -29,20 +29,24 @@ export function registerDev(program: Command): void {
     )
     .option('--ui-port <port>', 'Web UI port (default: devServer.uiPort, or the frontend port + 1000)', intOption)
     .option('--headless', 'no Web UI')
-    .option('--tracing', 'also run Jaeger (built with Go on first use) and send the traces there (127.0.0.1:16686)')
+    .option(
+      '--tracing',
+      'also run Arize Phoenix (installed into .teamrun/phoenix-venv on first use) and send the traces there ' +
+        '(127.0.0.1:6006)',
+    )
     .option('--log-level <level>', 'log level of the worker: TRACE, DEBUG, INFO, WARN, ERROR', logLevelOption, 'WARN')
     .action(async (options: DevOptions, command: Command) => {
       const config = configFrom(command);
       // The worker's native runtime loads only for the commands that run one.
       const { installRuntime, onInterrupt, startStack } = require('../local-stack') as typeof import('../local-stack');
       installRuntime(options.logLevel);
-      const jaeger = options.tracing
-        ? await (require('../../devserver/jaeger') as typeof import('../../devserver/jaeger')).startJaeger({ log })
+      const phoenix = options.tracing
+        ? await (require('../../devserver/phoenix') as typeof import('../../devserver/phoenix')).startPhoenix({ log })
         : null;
       // The worker below (and any CLI started from this shell with the same variable) traces to it.
-      if (jaeger) process.env.OTEL_EXPORTER_OTLP_ENDPOINT = jaeger.otlpEndpoint;
+      if (phoenix) process.env.OTEL_EXPORTER_OTLP_ENDPOINT = phoenix.otlpEndpoint;
       const stack = await startStack(config, { ...options, reuseRunning: false, log }).catch(async (err: unknown) => {
-        await jaeger?.stop();
+        await phoenix?.stop();
         throw err;
       });
       const { namespace, taskQueue } = config.connection;
@@ -54,10 +58,10 @@ export function registerDev(program: Command): void {
           ...(stack.codecServer
             ? [`Codec server:        ${stack.codecServer.url} (the Web UI decodes payloads through it)`]
             : []),
-          ...(jaeger
+          ...(phoenix
             ? [
-                `Jaeger:              ${jaeger.queryUrl} (query API /api/traces; OTLP/HTTP ${jaeger.otlpEndpoint})`,
-                `Start a traced run:  OTEL_EXPORTER_OTLP_ENDPOINT=${jaeger.otlpEndpoint} ` +
+                `Phoenix (traces):    ${phoenix.url} (OTLP/HTTP ${phoenix.otlpEndpoint}/v1/traces)`,
+                `Start a traced run:  OTEL_EXPORTER_OTLP_ENDPOINT=${phoenix.otlpEndpoint} ` +
                   `teamrun start ${demoPlanPath(process.cwd())} --wait`,
               ]
             : [`Start a run:         teamrun start ${demoPlanPath(process.cwd())} --wait`]),
@@ -69,7 +73,7 @@ export function registerDev(program: Command): void {
         onInterrupt(resolve, () => {
           log('stopping now');
           stack.server?.process.kill('SIGKILL');
-          jaeger?.process.kill('SIGKILL');
+          phoenix?.process.kill('SIGKILL');
           process.exit(130);
         });
       });
@@ -81,7 +85,7 @@ export function registerDev(program: Command): void {
         ),
       ]);
       await stack.stop(log);
-      await jaeger?.stop();
+      await phoenix?.stop();
       log('stopped');
       if (failed) throw new CliError(`the worker stopped: ${failed.message}`);
     });

@@ -56,7 +56,8 @@ async function start(
   workflowId?: string,
 ) {
   // With tracing on, this span opens the run's trace: the start, the run and every attempt join it.
-  return inSpan('teamrun start', { 'teamrun.plan': plan.name }, async (span) => {
+  const named = workflowId ? { [ATTR.runId]: workflowId } : {};
+  return inSpan('teamrun start', { 'teamrun.plan': plan.name, ...named }, async (span) => {
     try {
       const handle = await startTeamRun(client, plan, { taskQueue: config.connection.taskQueue, workflowId });
       span.setAttribute(ATTR.runId, handle.workflowId);

@@ -22,6 +22,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"teamrunactivity"
+	"teamrunactivity/tracing"
 )
 
 func mark(dir string, task *teamrunactivity.Task, what string, body any) {
@@ -33,10 +34,18 @@ func mark(dir string, task *teamrunactivity.Task, what string, body any) {
 
 func main() {
 	address, queue, identity, dir := os.Args[1], os.Args[2], os.Args[3], os.Args[4]
+	// With OTEL_EXPORTER_OTLP_ENDPOINT set (test/integration/tracing.test.ts), activities join the run's trace.
+	interceptors, shutdownTracing, err := tracing.Interceptor(context.Background(), "")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tracing:", err)
+		os.Exit(1)
+	}
+	defer func() { _ = shutdownTracing(context.Background()) }()
 	c, err := client.Dial(client.Options{
-		HostPort: address,
-		Identity: identity,
-		Logger:   log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
+		HostPort:     address,
+		Identity:     identity,
+		Interceptors: interceptors,
+		Logger:       log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "connect:", err)

@@ -20,6 +20,7 @@ import { modelRetryPolicy } from '../../../plan/model-retry';
 import { AgentGateway } from './gateway';
 import { ownTools } from './own-tools';
 import { modelCallSpan } from '../../../telemetry/spans';
+import { priceUsage } from '../../pricing';
 import { INTERRUPTED, runToolCall, type ToolStepContext } from './tool-step';
 import { Transcript } from './transcript';
 
@@ -196,7 +197,12 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
         retry,
       ).then((answer) => ({
         answer,
-        usage: { inputTokens: answer.usage?.inputTokens, outputTokens: answer.usage?.outputTokens },
+        usage: {
+          inputTokens: answer.usage?.inputTokens,
+          outputTokens: answer.usage?.outputTokens,
+          // The span's llm.cost.total, by this worker's price table (the run's budget prices it again, as it does).
+          costUsd: priceUsage(answer.usage, ctx.config.prices)?.costUsd,
+        },
       })),
     );
     if (answer.usage) {

@@ -4,6 +4,7 @@
  * JSON go back to the model as the tool's error; a long result is cut, with a note to the model.
  */
 import { JOURNAL_LIMITS, type JournalEntry, type ToolCall } from '../../../agent/types';
+import { toolAttributes } from '../../../telemetry/openinference';
 import { inSpan } from '../../../telemetry/spans';
 import type { ToolCallResult, Toolbox, ToolSpec } from '../../tools/types';
 import type { AgentGateway } from './gateway';
@@ -35,7 +36,12 @@ export async function runToolCall(
   // With tracing on, a tool call is a span (GenAI conventions: `execute_tool <name>`) under the attempt's.
   const result = await inSpan(
     `execute_tool ${name}`,
-    { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.id': call.id },
+    {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': name,
+      'gen_ai.tool.call.id': call.id,
+      ...toolAttributes(name),
+    },
     () => attempt(call, step),
   );
   const ms = Date.now() - started;
