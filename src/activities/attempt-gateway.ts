@@ -191,6 +191,22 @@ export class AttemptGateway {
     return this.prove('', identity, 'steer', textDigest);
   }
 
+  /**
+   * The proof a ledger update carries (src/ledger/doors.ts): this worker's ledger activities send it for a run; the
+   * ledger asks this worker before it records it, bound by the update's name and its request's digest.
+   */
+  proveLedger(ledgerWorkflowId: string, call: string, digest: string): AttemptProof {
+    const identity = {
+      workflowId: ledgerWorkflowId,
+      taskKey: call,
+      fencingToken: 0,
+      attempt: 0,
+      leaseId: '',
+      holder: '',
+    };
+    return this.prove('', identity, 'ledger', digest);
+  }
+
   /** The run's question: did this gateway send that request, for an attempt still running? Once per nonce. */
   confirm(request: ConfirmAttemptRequest): boolean {
     const pending = typeof request.nonce === 'string' ? this.nonces.get(request.nonce) : undefined;
@@ -198,9 +214,9 @@ export class AttemptGateway {
     this.nonces.delete(request.nonce);
     return (
       pending.expires > Date.now() &&
-      // A steer is the run's, handed to this worker's activity; the last steps of an attempt may be
-      // confirmed just after it ended. Either nonce was drawn for that alone, and is taken once.
-      (pending.message === 'steer' || pending.message === 'agentSteps' || this.attempts.has(pending.attempt)) &&
+      // A steer is the run's, handed to this worker's activity, and a ledger update its run's; the last steps of an
+      // attempt may be confirmed just after it ended. Each nonce was drawn for that alone, and is taken once.
+      (['steer', 'agentSteps', 'ledger'].includes(pending.message) || this.attempts.has(pending.attempt)) &&
       pending.workflowId === request.workflowId &&
       pending.key === request.key &&
       pending.fencingToken === request.fencingToken &&
