@@ -4,6 +4,7 @@
  * proof with the worker it names before the update is applied. Workflow code.
  */
 import { ApplicationFailure, patched } from '@temporalio/workflow';
+import type { AttemptProof } from '../contract';
 import type { ZodType } from 'zod';
 import { ledgerCallerOf, ledgerWorkflowId, parseLedgerRequest, LedgerRequestError } from '../plan/requests/ledger';
 import { TeamControlError } from '../plan/requests/control';
@@ -37,26 +38,25 @@ export class WorkerDoors {
   }
 
   /**
-   * The handler's part, before anything is applied: a request with a proof is the worker's only once that worker
-   * confirms it drew the proof for this ledger, this update and this request. Returns the request.
+   * The handler's part, before `apply`: a request with a proof is the worker's only once that worker confirms it drew
+   * the proof for this ledger, this update and this request. One without (an operator's, or one recorded before the
+   * proofs) applies in the same step, as it always did.
    */
-  async confirm<T>(call: WorkerCall, payload: unknown, schema: ZodType<T>): Promise<T> {
+  handle<T, R>(call: WorkerCall, payload: unknown, schema: ZodType<T>, apply: (request: T) => R): R | Promise<R> {
     const caller = failing(() => ledgerCallerOf(payload, call));
     const request = failing(() => parseLedgerRequest(schema, caller.request, call));
     const { proof } = caller;
-    if (!proof || !patched(LEDGER_PROOF_PATCH)) return request;
+    if (!proof || !patched(LEDGER_PROOF_PATCH)) return apply(request);
+    return this.confirm(call, proof, ledgerRequestDigest(call, caller.request)).then(() => apply(request));
+  }
+
+  private async confirm(call: WorkerCall, proof: AttemptProof, anchor: string): Promise<void> {
     const { id } = this.ledger();
     this.confirmations.begin(proof);
     let yes = false;
     try {
-      const anchor = ledgerRequestDigest(call, caller.request);
-      yes = await confirmAttemptRequest(proof, {
-        workflowId: ledgerWorkflowId(id),
-        key: call,
-        fencingToken: 0,
-        message: 'ledger',
-        anchor,
-      });
+      const request = { workflowId: ledgerWorkflowId(id), key: call, fencingToken: 0, message: 'ledger' as const };
+      yes = await confirmAttemptRequest(proof, { ...request, anchor });
     } finally {
       this.confirmations.end();
     }
@@ -66,7 +66,6 @@ export class WorkerDoors {
         'forbidden',
       );
     }
-    return request;
   }
 }
 

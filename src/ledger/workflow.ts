@@ -162,7 +162,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
   const doors = new WorkerDoors(() => ({ id: ledger.id, operators: ledger.operators }));
   setHandler(
     lm.ledgerRegisterUpdate,
-    async (request) => ledger.register(await doors.confirm('register', request, RegisterRequestSchema), now()),
+    (request) => doors.handle('register', request, RegisterRequestSchema, (r) => ledger.register(r, now())),
     {
       validator: (request) => void doors.check('register', request, RegisterRequestSchema),
       description: "Register a team run, so a cascade abort reaches it: { workflowId, name?, proof } (its worker's)",
@@ -170,7 +170,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
   );
   setHandler(
     lm.ledgerUnregisterUpdate,
-    async (request) => ledger.unregister(await doors.confirm('unregister', request, UnregisterRequestSchema), now()),
+    (request) => doors.handle('unregister', request, UnregisterRequestSchema, (r) => ledger.unregister(r, now())),
     {
       validator: (request) => void doors.check('unregister', request, UnregisterRequestSchema),
       description: "Forget a team run that finished: { workflowId, proof } (its worker's)",
@@ -178,7 +178,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
   );
   setHandler(
     lm.ledgerAcquireUpdate,
-    async (request) => ledger.acquire(await doors.confirm('acquire', request, AcquireRequestSchema), now()),
+    (request) => doors.handle('acquire', request, AcquireRequestSchema, (r) => ledger.acquire(r, now())),
     {
       // A refusal is decided here, so the many retries of a waiting attempt never reach history.
       validator: (request) => {
@@ -199,7 +199,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
   );
   setHandler(
     lm.ledgerExtendUpdate,
-    async (request) => ledger.extend(await doors.confirm('extend', request, ExtendRequestSchema), now()),
+    (request) => doors.handle('extend', request, ExtendRequestSchema, (r) => ledger.extend(r, now())),
     {
       // Refused here, like an acquire: a refused extension leaves no trace in the ledger's history.
       validator: (request) => {
@@ -220,11 +220,12 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
   );
   setHandler(
     lm.ledgerSettleUpdate,
-    async (request) => {
-      const { abort, ...verdict } = ledger.settle(await doors.confirm('settle', request, SettleRequestSchema), now());
-      if (abort.length) cascade(abort);
-      return verdict;
-    },
+    (request) =>
+      doors.handle('settle', request, SettleRequestSchema, (r) => {
+        const { abort, ...verdict } = ledger.settle(r, now());
+        if (abort.length) cascade(abort);
+        return verdict;
+      }),
     {
       validator: (request) => void doors.check('settle', request, SettleRequestSchema),
       description: "Charge an attempt and free its slot, once per attempt: { attemptId, usage, proof } (its worker's)",
