@@ -21,13 +21,17 @@ import type { AttemptProof } from '../contract';
 import { journalUpdate, steerUpdate, transcriptQuery } from './messages';
 import { sha256, toHex } from './sha256';
 import { JournalRefused, JournalState } from './state';
-import { JOURNAL_LIMITS, JOURNAL_PROOF_PATCH, journalId, type JournalSnapshot } from './types';
+import { JOURNAL_LIMITS, JOURNAL_PLANTED_PATCH, JOURNAL_PROOF_PATCH, journalId, type JournalSnapshot } from './types';
 
 export async function agentJournal(given: JournalSnapshot): Promise<JournalSnapshot> {
   const info = workflowInfo();
   // Anyone who may start workflows may start this one: only a journal's own continue-as-new hands
-  // it a transcript; a fresh one starts empty, and one under another task's id ends at once.
-  const fresh = info.continuedFromExecutionRunId === undefined && patched(JOURNAL_PROOF_PATCH);
+  // it a transcript; a fresh one starts empty, and one under another task's id ends at once. A cron
+  // schedule's next run and a retry also start with the run they follow set, and the planter's input:
+  // a gateway starts neither, so neither is a continue-as-new of this journal's.
+  const planted = info.cronSchedule !== undefined || info.retryPolicy !== undefined || info.attempt > 1;
+  const continued = info.continuedFromExecutionRunId !== undefined && !(planted && patched(JOURNAL_PLANTED_PATCH));
+  const fresh = !continued && patched(JOURNAL_PROOF_PATCH);
   if (fresh && info.workflowId !== journalId(given.runWorkflowId, given.key)) return given;
   const snapshot = fresh ? emptyJournal(given) : given;
   const state = new JournalState(snapshot);
