@@ -58,7 +58,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
       const { runWorkflowId: workflowId, key } = state.snapshot;
       yes = await confirmAttemptRequest(proof, { workflowId, key, fencingToken, message, anchor });
     } finally {
-      confirmations.end();
+      confirmations.end(proof, yes);
     }
     if (!yes) {
       throw ApplicationFailure.nonRetryable(

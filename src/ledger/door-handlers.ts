@@ -58,7 +58,7 @@ export class WorkerDoors {
       const request = { workflowId: ledgerWorkflowId(id), key: call, fencingToken: 0, message: 'ledger' as const };
       yes = await confirmAttemptRequest(proof, { ...request, anchor });
     } finally {
-      this.confirmations.end();
+      this.confirmations.end(proof, yes);
     }
     if (!yes) {
       throw ApplicationFailure.nonRetryable(
