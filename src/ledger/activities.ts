@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { AttemptProof } from '../contract';
+import { CONFIRMATIONS_BUSY } from '../team/governance';
 import { ledgerWorkflowId } from '../plan/requests/ledger';
 import { LedgerSquatted, registerWithLedger, updateLedger } from './handle';
 import * as lm from './messages';
@@ -64,6 +65,8 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
         const sent = proven(ledgerId, 'extend', request);
         verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerExtendUpdate, sent, updateId));
       } catch (err) {
+        // Busy (its first requests from this worker being confirmed): asked again by the activity's retries.
+        if (confirmationsBusy(err)) throw err;
         throw refusalOf(err, () => false) ?? unsupported(err, ledgerId) ?? err;
       }
       if (!verdict.ok) throw refusal(verdict.reason, false, verdict.message);
@@ -91,6 +94,10 @@ function refusalOf(err: unknown, retryable: (reason: string, wait: boolean) => b
   const details = cause.details?.[0] as { reason: string; retryable: boolean } | undefined;
   const reason = details?.reason ?? 'max-concurrent';
   return refusal(reason, retryable(reason, details?.retryable ?? true), cause.message);
+}
+
+function confirmationsBusy(err: unknown): boolean {
+  return err instanceof WorkflowUpdateFailedError && (err.cause as { type?: string })?.type === CONFIRMATIONS_BUSY;
 }
 
 /**

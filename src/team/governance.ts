@@ -48,6 +48,8 @@ export const MAX_PENDING_CONFIRMATIONS = 32;
  */
 export const MAX_UNVERIFIED_CONFIRMATIONS = 2;
 export const MAX_UNVERIFIED_PER_QUEUE = 1;
+/** The code of a request refused because too many confirmations wait on unvouched queues: send it again shortly. */
+export const CONFIRMATIONS_BUSY = 'busy';
 /** Nonces a run remembers (oldest forgotten first; the worker forgets its own after use). */
 const REMEMBERED_NONCES = 1024;
 /** Queues that confirmed a request (a worker that answers), remembered as vouched for. */
@@ -89,8 +91,9 @@ export class AttemptConfirmations {
     }
     if (this.isVouched(proof.queue, announced)) return;
     if (this.unverifiedTotal >= MAX_UNVERIFIED_CONFIRMATIONS || this.unverified.has(proof.queue)) {
+      // `busy`: the worker's gateway sends it again shortly (its queue is vouched for once one of them is confirmed).
       throw new TeamControlError(
-        'forbidden',
+        CONFIRMATIONS_BUSY,
         `${message}: ${this.unverifiedTotal} request(s) naming worker queues not known here are being confirmed ` +
           `(at most ${MAX_UNVERIFIED_CONFIRMATIONS}, ${MAX_UNVERIFIED_PER_QUEUE} per queue); try again shortly`,
       );

@@ -77,16 +77,16 @@ describe('confirmations a run waits for', () => {
     expect(codeOf(() => confirmations.check(forged, 'sendMessage', 'the-worker/stop/1'))).toBe('forbidden');
   });
 
-  it('lets few confirmations wait on queues nobody vouched for: at most 2 in all, 1 per queue', () => {
+  it('lets few confirmations wait on queues nobody vouched for: at most 2 in all, 1 per queue, the rest busy', () => {
     const confirmations = new AttemptConfirmations();
     const on = (queue: string, nonce: string) => callerOf({ attempt: { queue, nonce } }, 'sendMessage');
     const a = on('made-up-a', 'a'.repeat(32));
     confirmations.begin(a.attempt!);
-    expect(codeOf(() => confirmations.check(on('made-up-a', 'b'.repeat(32)), 'sendMessage'))).toBe('forbidden');
+    expect(codeOf(() => confirmations.check(on('made-up-a', 'b'.repeat(32)), 'sendMessage'))).toBe('busy');
     const c = on('made-up-c', 'c'.repeat(32));
     expect(codeOf(() => confirmations.check(c, 'sendMessage'))).toBe('accepted');
     confirmations.begin(c.attempt!);
-    expect(codeOf(() => confirmations.check(on('made-up-d', 'd'.repeat(32)), 'sendMessage'))).toBe('forbidden');
+    expect(codeOf(() => confirmations.check(on('made-up-d', 'd'.repeat(32)), 'sendMessage'))).toBe('busy');
     // The attempt's own announced queue, and a queue that confirmed before, still get through.
     expect(codeOf(() => confirmations.check(on('real', 'e'.repeat(32)), 'sendMessage', 'real'))).toBe('accepted');
     confirmations.end(a.attempt!, false);
