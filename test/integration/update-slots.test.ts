@@ -66,7 +66,8 @@ describe('update slots under made-up proofs', () => {
         inFlight -= 1;
         const code = outcome.split(':')[0];
         outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
-        await new Promise((r) => setTimeout(r, 50));
+        // A refused forgery holds no slot; what the attack needs is forgeries that wait (before the fix, 20 s each).
+        await new Promise((r) => setTimeout(r, 250));
       }
     };
     const lanes = Array.from({ length: 10 }, () => lane());
