@@ -25,8 +25,18 @@ const MAY_IMPORT = {
   // confirmation activity on the worker's stop queue.
   agent: [...BASE, 'team/governance.ts', 'workflows/stop-channel.ts'],
   // The ledger workflow signals the runs it aborts with the team run's own message; its Node side sends
-  // updates through sdk/'s retry.
-  ledger: [...BASE, 'sdk', 'team', 'config', 'activities/interface.ts', 'workflows/messages.ts'],
+  // updates through sdk/'s retry. It confirms a worker's proof as a run does (the confirmation activity on the
+  // worker's stop queue), bound to the request by agent/sha256.ts.
+  ledger: [
+    ...BASE,
+    'sdk',
+    'team',
+    'config',
+    'activities/interface.ts',
+    'workflows/messages.ts',
+    'workflows/stop-channel.ts',
+    'agent/sha256.ts',
+  ],
   // OpenTelemetry's config and teamrun's spans (src/telemetry): beside sdk/, it imports only config's error.
   telemetry: ['errors.ts', 'config/errors.ts'],
   activities: [...BASE, 'sdk', 'team', 'ledger', 'agent', 'config', 'codec', 'format.ts', 'telemetry'],

@@ -12,7 +12,9 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { CONFIRMATIONS_BUSY } from '../team/governance';
 import type { AttemptProof } from '../contract';
 import { retryUpdate } from '../sdk/update-retry';
 import type { LiveBudget } from './executors/types';
@@ -81,6 +83,18 @@ export interface GatewayOptions {
   queue: string;
   /** The worker's secrets; each attempt's redactor adds the attempt's own. */
   secrets: ReadonlyArray<Secret>;
+}
+
+/** How long the gateway waits before it sends a request its run refused `busy` again (halved to doubled at random). */
+const BUSY_RETRY_MS = 300;
+
+/** The run refused the request `busy`: too many confirmations wait on queues it does not know yet. */
+function busy(err: unknown): boolean {
+  return (
+    err instanceof WorkflowUpdateFailedError &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === CONFIRMATIONS_BUSY
+  );
 }
 
 export class AttemptGateway {
@@ -191,6 +205,22 @@ export class AttemptGateway {
     return this.prove('', identity, 'steer', textDigest);
   }
 
+  /**
+   * The proof a ledger update carries (src/ledger/doors.ts): this worker's ledger activities send it for a run; the
+   * ledger asks this worker before it records it, bound by the update's name and its request's digest.
+   */
+  proveLedger(ledgerWorkflowId: string, call: string, digest: string): AttemptProof {
+    const identity = {
+      workflowId: ledgerWorkflowId,
+      taskKey: call,
+      fencingToken: 0,
+      attempt: 0,
+      leaseId: '',
+      holder: '',
+    };
+    return this.prove('', identity, 'ledger', digest);
+  }
+
   /** The run's question: did this gateway send that request, for an attempt still running? Once per nonce. */
   confirm(request: ConfirmAttemptRequest): boolean {
     const pending = typeof request.nonce === 'string' ? this.nonces.get(request.nonce) : undefined;
@@ -198,9 +228,9 @@ export class AttemptGateway {
     this.nonces.delete(request.nonce);
     return (
       pending.expires > Date.now() &&
-      // A steer is the run's, handed to this worker's activity; the last steps of an attempt may be
-      // confirmed just after it ended. Either nonce was drawn for that alone, and is taken once.
-      (pending.message === 'steer' || pending.message === 'agentSteps' || this.attempts.has(pending.attempt)) &&
+      // A steer is the run's, handed to this worker's activity, and a ledger update its run's; the last steps of an
+      // attempt may be confirmed just after it ended. Each nonce was drawn for that alone, and is taken once.
+      (['steer', 'agentSteps', 'ledger'].includes(pending.message) || this.attempts.has(pending.attempt)) &&
       pending.workflowId === request.workflowId &&
       pending.key === request.key &&
       pending.fencingToken === request.fencingToken &&
@@ -277,18 +307,25 @@ export class AttemptGateway {
     message: AttemptMessage,
     body: Record<string, unknown>,
   ): Promise<unknown> {
-    const proof = this.prove(id, identity, message);
-    const request = { ...(redactor.deep(asTask(message, identity, body)) as object), attempt: proof };
     const { client } = this.options;
-    try {
-      // The retries of an update refused at a handover share the one deadline.
-      return await client.withDeadline(Date.now() + GATEWAY_LIMITS.updateTimeoutMs, () =>
-        retryUpdate((updateId) =>
-          client.workflow.getHandle(identity.workflowId).executeUpdate(message, { args: [request], updateId }),
-        ),
-      );
-    } finally {
-      this.nonces.delete(proof.nonce);
+    // The retries of an update refused at a handover, or while its run confirms other requests (`busy`: a new
+    // worker's first ones, until one is confirmed), share the one deadline; each busy retry has a new nonce.
+    const deadline = Date.now() + GATEWAY_LIMITS.updateTimeoutMs;
+    for (;;) {
+      const proof = this.prove(id, identity, message);
+      const request = { ...(redactor.deep(asTask(message, identity, body)) as object), attempt: proof };
+      try {
+        return await client.withDeadline(deadline, () =>
+          retryUpdate((updateId) =>
+            client.workflow.getHandle(identity.workflowId).executeUpdate(message, { args: [request], updateId }),
+          ),
+        );
+      } catch (err) {
+        if (!busy(err) || Date.now() + BUSY_RETRY_MS >= deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS / 2 + Math.random() * BUSY_RETRY_MS));
+      } finally {
+        this.nonces.delete(proof.nonce);
+      }
     }
   }
 

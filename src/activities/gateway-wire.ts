@@ -7,7 +7,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { JournalUnavailable } from './gateway-journal';
+import { JournalSquatted, JournalUnavailable } from './gateway-journal';
 import type { AttemptIdentity, AttemptMessage } from './interface';
 
 /** The request as the task's attempt sends it: who it is comes from the gateway, never from the task. */
@@ -37,6 +37,7 @@ export function asTask(
 }
 
 export function refusalOf(err: unknown, message: string): { status: number; code: string; message: string } {
+  if (err instanceof JournalSquatted) return { status: 409, code: 'TEAM_JOURNAL_SQUATTED', message: err.message };
   if (err instanceof JournalUnavailable) return { status: 403, code: 'TEAM_ATTEMPT_NO_JOURNAL', message: err.message };
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
     const code = err.cause.type ?? 'rejected';

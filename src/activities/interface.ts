@@ -201,7 +201,7 @@ export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendR
  * its agent's journal writes (`journal`) and step signals (`agentSteps`) carry, and a steer the
  * run handed this worker's `steerAgent` for an agent's journal (`steer`).
  */
-export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps' | 'steer';
+export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps' | 'steer' | 'ledger';
 
 /**
  * A run (or an agent's journal) asks the worker it names whether a request that carries

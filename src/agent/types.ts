@@ -120,3 +120,5 @@ export type JournalRefusal =
 
 /** Since this patch the journal takes only proven writes (a journal recorded before it replays as it ran). */
 export const JOURNAL_PROOF_PATCH = 'teamrun-journal-proof';
+/** Marks a journal that took a cron run or a retry as new, not as its own continue-as-new (recorded before: as one). */
+export const JOURNAL_PLANTED_PATCH = 'teamrun-journal-planted';

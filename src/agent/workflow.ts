@@ -22,13 +22,17 @@ import { journalLifetime } from './lifetime';
 import { journalUpdate, steerUpdate, transcriptQuery } from './messages';
 import { sha256, toHex } from './sha256';
 import { JournalRefused, JournalState } from './state';
-import { JOURNAL_PROOF_PATCH, journalId, type JournalSnapshot } from './types';
+import { JOURNAL_PLANTED_PATCH, JOURNAL_PROOF_PATCH, journalId, type JournalSnapshot } from './types';
 
 export async function agentJournal(given: JournalSnapshot): Promise<JournalSnapshot> {
   const info = workflowInfo();
   // Anyone who may start workflows may start this one: only a journal's own continue-as-new hands
-  // it a transcript; a fresh one starts empty, and one under another task's id ends at once.
-  const fresh = info.continuedFromExecutionRunId === undefined && patched(JOURNAL_PROOF_PATCH);
+  // it a transcript; a fresh one starts empty, and one under another task's id ends at once. A cron
+  // schedule's next run and a retry also start with the run they follow set, and the planter's input:
+  // a gateway starts neither, so neither is a continue-as-new of this journal's.
+  const planted = info.cronSchedule !== undefined || info.retryPolicy !== undefined || info.attempt > 1;
+  const continued = info.continuedFromExecutionRunId !== undefined && !(planted && patched(JOURNAL_PLANTED_PATCH));
+  const fresh = !continued && patched(JOURNAL_PROOF_PATCH);
   if (fresh && info.workflowId !== journalId(given.runWorkflowId, given.key)) return given;
   const snapshot = fresh ? emptyJournal(given) : given;
   const state = new JournalState(snapshot);
@@ -55,7 +59,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
       const { runWorkflowId: workflowId, key } = state.snapshot;
       yes = await confirmAttemptRequest(proof, { workflowId, key, fencingToken, message, anchor });
     } finally {
-      confirmations.end();
+      confirmations.end(proof, yes);
     }
     if (!yes) {
       throw ApplicationFailure.nonRetryable(

@@ -55,6 +55,8 @@ export type FailureType =
   /** A shared ledger had no slot yet (retried), or refused the attempt for good. */
   | 'TeamLedgerBusy'
   | 'TeamLedgerRefused'
+  /** Another workflow holds the shared ledger's id (`ledger:<name>`); named in the message (non-retryable). */
+  | 'TeamLedgerSquatted'
   /** An agent's task lists a tool its worker does not have (non-retryable). */
   | 'TeamUnknownTool'
   /** An MCP server the task's tools name could not list its tools (retried). */

@@ -1,20 +1,45 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { registerWithLedger, updateLedger } from './handle';
+import type { AttemptProof } from '../contract';
+import { CONFIRMATIONS_BUSY } from '../team/governance';
+import { ledgerWorkflowId } from '../plan/requests/ledger';
+import { LedgerSquatted, registerWithLedger, updateLedger } from './handle';
 import * as lm from './messages';
 import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerRefusalDetails } from './activity-interface';
+import { ledgerRequestDigest, type WorkerCall } from './doors';
 
 /** How often a ledger call heartbeats while the ledger answers (so a crash or a cancel is seen quickly). */
 const HEARTBEAT_EVERY_MS = 1_000;
 
-/** The activities a team run uses to talk to its shared ledger workflow, through `client`. */
-export function createLedgerActivities(deps: { client: Client }): LedgerActivities {
-  const { client } = deps;
+/**
+ * Draws this worker's one-time proof for a ledger update (the attempt gateway's `proveLedger`): the ledger confirms
+ * it with this worker before it records the update (src/ledger/doors.ts).
+ */
+export type ProveLedger = (ledgerWorkflowId: string, call: string, digest: string) => AttemptProof;
+
+/** The activities a team run uses to talk to its shared ledger workflow, through `client`, with `prove`'s proofs. */
+export function createLedgerActivities(deps: { client: Client; prove: ProveLedger }): LedgerActivities {
+  const { client, prove } = deps;
+  // The proof binds the update's name and its request as sent; it travels beside the request's own fields.
+  const proven = <R extends object>(ledgerId: string, call: WorkerCall, request: R): R & { proof: AttemptProof } => ({
+    ...request,
+    proof: prove(ledgerWorkflowId(ledgerId), call, ledgerRequestDigest(call, request)),
+  });
   return {
     async ledgerRegister({ ledgerId, workflowId, name }) {
       const taskQueue = Context.current().info.taskQueue;
-      const verdict = await heartbeating(registerWithLedger(client, ledgerId, { workflowId, name }, { taskQueue }));
+      const request = proven(ledgerId, 'register', { workflowId, name });
+      const verdict = await heartbeating(registerWithLedger(client, ledgerId, request, { taskQueue })).catch((err) => {
+        // Asking again cannot help: the run stops, naming the workflow that holds its ledger's id.
+        if (err instanceof LedgerSquatted)
+          throw ApplicationFailure.create({
+            type: LEDGER_FAILURE_TYPES.squatted,
+            message: err.message,
+            nonRetryable: true,
+          });
+        throw err;
+      });
       return { exhausted: verdict.exhausted };
     },
 
@@ -23,7 +48,8 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
       const retryable = (reason: string, wait: boolean) => wait && !(refuseRecovery && reason === 'recovery-required');
       let verdict;
       try {
-        verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerAcquireUpdate, request));
+        const sent = proven(ledgerId, 'acquire', request);
+        verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerAcquireUpdate, sent));
       } catch (err) {
         throw refusalOf(err, retryable) ?? err;
       }
@@ -36,8 +62,11 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
       const updateId = `extend:${request.attemptId}:${request.extensionId}`;
       let verdict;
       try {
-        verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerExtendUpdate, request, updateId));
+        const sent = proven(ledgerId, 'extend', request);
+        verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerExtendUpdate, sent, updateId));
       } catch (err) {
+        // Busy (its first requests from this worker being confirmed): asked again by the activity's retries.
+        if (confirmationsBusy(err)) throw err;
         throw refusalOf(err, () => false) ?? unsupported(err, ledgerId) ?? err;
       }
       if (!verdict.ok) throw refusal(verdict.reason, false, verdict.message);
@@ -45,12 +74,14 @@ export function createLedgerActivities(deps: { client: Client }): LedgerActiviti
     },
 
     async ledgerSettle({ ledgerId, ...request }) {
-      const verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerSettleUpdate, request));
+      const sent = proven(ledgerId, 'settle', request);
+      const verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerSettleUpdate, sent));
       return { duplicate: verdict.duplicate };
     },
 
     async ledgerUnregister({ ledgerId, workflowId }) {
-      await heartbeating(updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, { workflowId }));
+      const sent = proven(ledgerId, 'unregister', { workflowId });
+      await heartbeating(updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent));
     },
   };
 }
@@ -63,6 +94,10 @@ function refusalOf(err: unknown, retryable: (reason: string, wait: boolean) => b
   const details = cause.details?.[0] as { reason: string; retryable: boolean } | undefined;
   const reason = details?.reason ?? 'max-concurrent';
   return refusal(reason, retryable(reason, details?.retryable ?? true), cause.message);
+}
+
+function confirmationsBusy(err: unknown): boolean {
+  return err instanceof WorkflowUpdateFailedError && (err.cause as { type?: string })?.type === CONFIRMATIONS_BUSY;
 }
 
 /**

@@ -38,6 +38,8 @@ export interface LedgerLease {
 export const LEDGER_FAILURE_TYPES = {
   busy: 'TeamLedgerBusy',
   refused: 'TeamLedgerRefused',
+  /** Another workflow holds the ledger's id (`ledger:<name>`): the run cannot register. */
+  squatted: 'TeamLedgerSquatted',
 } as const satisfies Record<string, FailureType>;
 
 /** Details of a `TeamLedgerRefused` failure. */

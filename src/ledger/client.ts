@@ -4,7 +4,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { LedgerLimits, LedgerResolveVerdict, LedgerStatus, ResolveRequest } from '../contract';
-import { ledgerHandle, updateLedger, updateLedgerWithStart, type LedgerStartOptions } from './handle';
+import { ledgerHandle, refuseSquatter, updateLedger, updateLedgerWithStart, type LedgerStartOptions } from './handle';
 import * as lm from './messages';
 import { LedgerOperatorsSchema, parseLedgerRequest } from '../plan/requests/ledger';
 
@@ -12,8 +12,9 @@ import { LedgerOperatorsSchema, parseLedgerRequest } from '../plan/requests/ledg
  * Creates a ledger with these limits (and `operators`, who alone may then force a loosening, resolve and abort-all),
  * or gives a running one these limits. Limits only tighten: a loosening is refused (`loosening_refused`) unless
  * `force` comes with the `actor` who forces it, which the ledger records; with operators, that actor must be one of
- * them (`forbidden`). A running ledger without operators takes a list from anyone; one with a list takes a new list
- * only from one of its operators.
+ * them (`forbidden`). A running ledger without operators takes no list (`forbidden`: the first caller would own
+ * it); one with a list takes a new list only from one of its operators. A workflow of another type under the
+ * ledger's id is refused, named (`LedgerSquatted`).
  */
 export async function createLedger(
   client: Client,
@@ -25,6 +26,7 @@ export async function createLedger(
   // Checked here too, so a bad list is refused before a ledger starts rather than failing its workflow.
   if (operators !== undefined) parseLedgerRequest(LedgerOperatorsSchema, operators, `ledger ${id}: operators`);
   const request = { limits, ...(force ? { force } : {}), ...(actor ? { actor } : {}), ...(operators && { operators }) };
+  await refuseSquatter(client, id);
   return updateLedgerWithStart(client, id, lm.ledgerConfigureUpdate, request, limits, { ...start, operators });
 }
 

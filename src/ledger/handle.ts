@@ -4,7 +4,13 @@
  * the run's activities (activities.ts, renewal.ts), so neither side imports the other. The ledger
  * continues as new too, so its updates go through `retryUpdate` like a team run's.
  */
-import { WithStartWorkflowOperation, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { TeamrunError } from '../errors';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { LedgerLimits, RegisterRequest } from '../contract';
 import { ledgerWorkflowId } from '../plan/requests/ledger';
@@ -84,5 +90,36 @@ export async function registerWithLedger(
   request: RegisterRequest,
   options: { taskQueue: string },
 ) {
+  await refuseSquatter(client, id);
   return updateLedgerWithStart(client, id, lm.ledgerRegisterUpdate, request, {}, options);
+}
+
+/** Another workflow holds a ledger's id (`ledger:<name>`): named, with what to do. Code `ledger_squatted`. */
+export class LedgerSquatted extends TeamrunError {
+  readonly code = 'ledger_squatted';
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerSquatted';
+  }
+}
+
+/**
+ * Anyone who may start workflows may start one under a ledger's id first: an update sent to it would never be
+ * answered (no worker runs its type) and the run would wait for ever. Refused, naming the squatting workflow.
+ */
+export async function refuseSquatter(client: Client, id: string): Promise<void> {
+  const workflowId = ledgerWorkflowId(id);
+  let running;
+  try {
+    running = await client.workflow.getHandle(workflowId).describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return;
+    throw err;
+  }
+  if (running.status.name !== 'RUNNING' || running.type === lm.LEDGER_WORKFLOW_TYPE) return;
+  throw new LedgerSquatted(
+    `ledger ${id}: workflow ${workflowId} (run ${running.runId}) runs as ${running.type} on task queue ` +
+      `${running.taskQueue}, not as ${lm.LEDGER_WORKFLOW_TYPE}: another workflow holds the ledger's id; end it ` +
+      `(temporal workflow terminate --workflow-id '${workflowId}') and try again`,
+  );
 }

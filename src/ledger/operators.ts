@@ -73,7 +73,15 @@ export function configureRefusal(
     const refusal = operatorRefusal(ledgerId, operators, request.actor, `loosen its limits (${loosened.join(', ')})`);
     if (refusal) return refusal;
   }
-  // Naming operators on a ledger without any only narrows who may act, so anyone may; replacing a list may not.
+  // A ledger created without operators keeps none: the first caller to name a list would take it.
+  if (request.operators && !operators) {
+    return {
+      code: 'forbidden',
+      message:
+        `ledger ${ledgerId} was created without operators, and a running ledger takes none later (whoever named ` +
+        'them first would own it): name them when the ledger is created (`teamrun ledger create --operators`)',
+    };
+  }
   if (request.operators && operators && !sameOperators(operators, request.operators)) {
     return operatorRefusal(ledgerId, operators, request.actor, 'change its operators');
   }

@@ -95,6 +95,11 @@ export class Ledger {
     return this.s.limits;
   }
 
+  /** Who may act on the ledger as a person (absent: any actor, for the operators' own calls). */
+  get operators(): readonly string[] | undefined {
+    return this.s.operators;
+  }
+
   /**
    * Why `configure` would refuse: each limit it loosens, unless an operator forces it (`force` with the `actor` who
    * does, on the list when the ledger has one), or a new operator list from an actor not on the current one.
@@ -157,10 +162,7 @@ export class Ledger {
 
   // ---- slots ------------------------------------------------------------------------------
 
-  /**
-   * Takes a slot and a reservation for one attempt. Idempotent by attempt id: a retried
-   * acquire of an attempt that holds a slot gets the same slot back.
-   */
+  /** Takes a slot and a reservation for one attempt; a retried acquire of a held slot gets the same slot back. */
   acquire(request: AcquireRequest, now: number): AcquireVerdict {
     this.expire(now);
     const { attemptId, reservation } = request;
@@ -188,11 +190,7 @@ export class Ledger {
     return { ok: true, expiresAt: slot.expiresAt };
   }
 
-  /**
-   * Why `acquire` would refuse this request at `now`, without changing anything (update
-   * validators use it, so a refused acquire leaves no trace in the ledger's history); null when
-   * it fits.
-   */
+  /** Why `acquire` would refuse at `now`, changing nothing (the validator: a refusal leaves no trace); null: fits. */
   check(request: AcquireRequest, now: number): Extract<AcquireVerdict, { ok: false }> | null {
     return admissionRefusal(this.s, [...this.slots.values()], this.settled, request, now);
   }

@@ -29,6 +29,7 @@ import {
   parseLedgerRequest,
 } from '../plan/requests/ledger';
 import * as lm from './messages';
+import { WorkerDoors } from './door-handlers';
 import { markdownText } from '../team/markdown';
 import { abortRunSignal } from '../workflows/messages';
 
@@ -157,29 +158,31 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
         '{ usage: { inputTokens?, ..., costUsd? } } or { release: true } (their reservations charged), with { actor }',
     },
   );
+  // The run's own updates: only with its worker's proof, confirmed before they apply, or from an operator.
+  const doors = new WorkerDoors(() => ({ id: ledger.id, operators: ledger.operators }));
   setHandler(
     lm.ledgerRegisterUpdate,
-    (request) => ledger.register(parse(RegisterRequestSchema, request, 'register'), now()),
+    (request) => doors.handle('register', request, RegisterRequestSchema, (r) => ledger.register(r, now())),
     {
-      validator: (request) => void parse(RegisterRequestSchema, request, 'register'),
-      description: 'Register a team run, so a cascade abort reaches it: { workflowId, name? }',
+      validator: (request) => void doors.check('register', request, RegisterRequestSchema),
+      description: "Register a team run, so a cascade abort reaches it: { workflowId, name?, proof } (its worker's)",
     },
   );
   setHandler(
     lm.ledgerUnregisterUpdate,
-    (request) => ledger.unregister(parse(UnregisterRequestSchema, request, 'unregister'), now()),
+    (request) => doors.handle('unregister', request, UnregisterRequestSchema, (r) => ledger.unregister(r, now())),
     {
-      validator: (request) => void parse(UnregisterRequestSchema, request, 'unregister'),
-      description: 'Forget a team run that finished: { workflowId }',
+      validator: (request) => void doors.check('unregister', request, UnregisterRequestSchema),
+      description: "Forget a team run that finished: { workflowId, proof } (its worker's)",
     },
   );
   setHandler(
     lm.ledgerAcquireUpdate,
-    (request) => ledger.acquire(parse(AcquireRequestSchema, request, 'acquire'), now()),
+    (request) => doors.handle('acquire', request, AcquireRequestSchema, (r) => ledger.acquire(r, now())),
     {
       // A refusal is decided here, so the many retries of a waiting attempt never reach history.
       validator: (request) => {
-        const refusal = ledger.check(parse(AcquireRequestSchema, request, 'acquire'), now());
+        const refusal = ledger.check(doors.check('acquire', request, AcquireRequestSchema), now());
         if (refusal) {
           throw ApplicationFailure.create({
             type: lm.LEDGER_REFUSED,
@@ -190,36 +193,42 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
         }
       },
       description:
-        'A slot and a reservation for one attempt: { attemptId, workflowId, reservation: { tokens, usd }, leaseMs }',
+        'A slot and a reservation for one attempt: { attemptId, workflowId, reservation: { tokens, usd }, leaseMs, ' +
+        "proof } (its worker's)",
     },
   );
-  setHandler(lm.ledgerExtendUpdate, (request) => ledger.extend(parse(ExtendRequestSchema, request, 'extend'), now()), {
-    // Refused here, like an acquire: a refused extension leaves no trace in the ledger's history.
-    validator: (request) => {
-      const refusal = ledger.checkExtend(parse(ExtendRequestSchema, request, 'extend'), now());
-      if (refusal) {
-        throw ApplicationFailure.create({
-          type: lm.LEDGER_REFUSED,
-          message: refusal.message,
-          nonRetryable: true,
-          details: [{ reason: refusal.reason, retryable: false }],
-        });
-      }
+  setHandler(
+    lm.ledgerExtendUpdate,
+    (request) => doors.handle('extend', request, ExtendRequestSchema, (r) => ledger.extend(r, now())),
+    {
+      // Refused here, like an acquire: a refused extension leaves no trace in the ledger's history.
+      validator: (request) => {
+        const refusal = ledger.checkExtend(doors.check('extend', request, ExtendRequestSchema), now());
+        if (refusal) {
+          throw ApplicationFailure.create({
+            type: lm.LEDGER_REFUSED,
+            message: refusal.message,
+            nonRetryable: true,
+            details: [{ reason: refusal.reason, retryable: false }],
+          });
+        }
+      },
+      description:
+        "Grow a running attempt's slot by what its run granted it more, if the limits allow: " +
+        "{ attemptId, extensionId, extension: { tokens, usd }, proof } (its worker's)",
     },
-    description:
-      "Grow a running attempt's slot by what its run granted it more, if the limits allow: " +
-      '{ attemptId, extensionId, extension: { tokens, usd } }',
-  });
+  );
   setHandler(
     lm.ledgerSettleUpdate,
-    (request) => {
-      const { abort, ...verdict } = ledger.settle(parse(SettleRequestSchema, request, 'settle'), now());
-      if (abort.length) cascade(abort);
-      return verdict;
-    },
+    (request) =>
+      doors.handle('settle', request, SettleRequestSchema, (r) => {
+        const { abort, ...verdict } = ledger.settle(r, now());
+        if (abort.length) cascade(abort);
+        return verdict;
+      }),
     {
-      validator: (request) => void parse(SettleRequestSchema, request, 'settle'),
-      description: 'Charge an attempt and free its slot, once per attempt: { attemptId, usage }',
+      validator: (request) => void doors.check('settle', request, SettleRequestSchema),
+      description: "Charge an attempt and free its slot, once per attempt: { attemptId, usage, proof } (its worker's)",
     },
   );
   setHandler(

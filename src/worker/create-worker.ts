@@ -165,7 +165,7 @@ async function workers(
     ...traced,
     activities: {
       ...createActivities({ ...deps, stops: stop.stops }),
-      ...createLedgerActivities({ client }),
+      ...createLedgerActivities({ client, prove: (ledger, call, digest) => gateway.proveLedger(ledger, call, digest) }),
       ...createAgentActivities({ client, gateway }),
       ...options.activities,
     },

@@ -56,11 +56,11 @@ export function agentStepsHandler(run: TeamRun, now: () => number, confirmations
     const unanswered = failed.get(attempt) ?? 0;
     if (unanswered >= MAX_FAILED_ANCHORS) return;
     try {
-      confirmations.check({ attempt: proof.attempt, request: payload }, 'agentSteps');
+      confirmations.check({ attempt: proof.attempt, request: payload }, 'agentSteps', attempt.stopQueue);
     } catch {
       return;
     }
-    confirmations.begin(proof.attempt);
+    confirmations.begin(proof.attempt, attempt.stopQueue);
     let yes = false;
     try {
       const { key, fencingToken, anchor } = proof;
@@ -68,7 +68,7 @@ export function agentStepsHandler(run: TeamRun, now: () => number, confirmations
       const request = { workflowId, key, fencingToken, message: 'agentSteps' as const, anchor };
       yes = await confirmAttemptRequest(proof.attempt, request);
     } finally {
-      confirmations.end();
+      confirmations.end(proof.attempt, yes);
     }
     if (yes) run.recordAgentSteps(payload, now(), 'confirmed', attempt);
     // A no from the attempt's own worker costs nothing; one from elsewhere (or none) may have cost 20 s.

@@ -161,8 +161,9 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republ
   };
   const confirmations = new AttemptConfirmations();
   // The validator's extra check for a request that carries an attempt's proof (team/governance.ts).
-  const checkProof = (request: unknown, message: AttemptMessage) =>
-    asFailure(() => confirmations.check(callerOf(request, message), message));
+  // A proof naming another queue than the one the attempt announced is refused here, at once.
+  const checkProof = (request: unknown, message: AttemptMessage, key: string, fencingToken: unknown) =>
+    asFailure(() => confirmations.check(callerOf(request, message), message, run.attemptQueue(key, fencingToken)));
   /**
    * A request with an attempt's proof is the task's only once the worker it names confirms it;
    * the request is then checked again, as the attempt may have settled meanwhile.
@@ -170,13 +171,13 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republ
   const confirmed = async (request: unknown, message: AttemptMessage, key: string, fencingToken: unknown) => {
     const { attempt } = callerOf(request, message);
     if (!attempt) return;
-    confirmations.begin(attempt);
+    confirmations.begin(attempt, run.attemptQueue(key, fencingToken));
     let yes = false;
     try {
       const { workflowId } = workflowInfo();
       yes = await confirmAttemptRequest(attempt, { workflowId, key, fencingToken: Number(fencingToken), message });
     } finally {
-      confirmations.end();
+      confirmations.end(attempt, yes);
     }
     if (!yes) {
       throw ApplicationFailure.nonRetryable(
@@ -204,7 +205,7 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republ
       const message = definition.name as AttemptMessage;
       const validator = (request: unknown) => {
         asFailure(() => validate(request));
-        if (sentBy) checkProof(request, message);
+        if (sentBy) checkProof(request, message, sentBy(request).key, sentBy(request).fencingToken);
       };
       const handler = sentBy
         ? async (request: unknown) => {

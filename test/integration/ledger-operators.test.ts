@@ -1,7 +1,7 @@
 import { onTestFinished, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { abortAllLedger, createLedger, ledgerStatus, resolveLedger } from '../../src/ledger/client';
-import { updateLedger } from '../../src/ledger/handle';
+import { ledgerHandle, updateLedger } from '../../src/ledger/handle';
 import * as lm from '../../src/ledger/messages';
 import { ledgerWorkflowId, type LedgerLimits } from '../../src/plan/requests/ledger';
 import { teamrun } from '../cli/teamrun-cli';
@@ -33,18 +33,20 @@ describe("a ledger's operators (shared dev server)", () => {
     return (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
   }
 
-  /** A registered run (a workflow id nobody runs) and a lost attempt: the ledger requires recovery. */
+  /**
+   * A registered run (a workflow id nobody runs) and a lost attempt: the ledger requires recovery. Sent by hand, as
+   * one of its operators may (a run's worker sends them with its proof).
+   */
   async function runAndLostAttempt(client: Client, id: string): Promise<void> {
     const workflowId = `${id}-run`;
-    await updateLedger(client, id, lm.ledgerRegisterUpdate, { workflowId });
+    const actor = 'ops-alice';
+    await updateLedger(client, id, lm.ledgerRegisterUpdate, { workflowId, actor } as { workflowId: string });
     const attemptId = `${workflowId}/task/1`;
     const reservation = { tokens: 100, usd: 0 };
-    await updateLedger(client, id, lm.ledgerAcquireUpdate, { attemptId, workflowId, reservation, leaseMs: 60_000 });
-    await updateLedger(client, id, lm.ledgerSettleUpdate, {
-      attemptId,
-      usage: null,
-      lost: { reservation, workflowId },
-    });
+    const acquire = { attemptId, workflowId, reservation, leaseMs: 60_000, actor };
+    await updateLedger(client, id, lm.ledgerAcquireUpdate, acquire);
+    const lost = { attemptId, usage: null, lost: { reservation, workflowId }, actor };
+    await updateLedger(client, id, lm.ledgerSettleUpdate, lost);
     expect((await ledgerStatus(client, id)).state).toBe('recovery_required');
   }
 
@@ -85,20 +87,29 @@ describe("a ledger's operators (shared dev server)", () => {
     });
   });
 
-  it('trusts any actor on a ledger created without operators, as before', async () => {
+  it("trusts any actor for the operators' calls on a ledger created without operators, as before", async () => {
     const { client, id } = await ledger('no-operators', { maxTokens: 1_000 });
-    await runAndLostAttempt(client, id);
     expect((await ledgerStatus(client, id)).operators).toBeNull();
     expect(await detailsOf(client, id)).toContain('operators: anyone (the ledger was created without `--operators`)');
     const forced = { taskQueue: worker.taskQueue, force: true, actor: 'mallory' };
     expect((await createLedger(client, id, { maxTokens: 5_000 }, forced)).limits).toEqual({ maxTokens: 5_000 });
-    expect((await resolveLedger(client, id, { release: true, actor: 'mallory' })).resolution.actor).toBe('mallory');
-    expect((await abortAllLedger(client, id)).runs).toEqual([`${id}-run`]);
+    // Past the operator check: there is only nothing to resolve.
+    expect(await updateCodeOf(resolveLedger(client, id, { release: true, actor: 'mallory' }))).toBe(
+      lm.NOTHING_TO_RESOLVE,
+    );
+    expect((await abortAllLedger(client, id)).runs).toEqual([]);
+    // But nobody names its operators now: the first to do so would own it.
+    const taken = createLedger(client, id, { maxTokens: 5_000 }, { ...forced, operators: ['mallory'] });
+    expect(await updateCodeOf(taken)).toBe(lm.FORBIDDEN);
+    expect((await ledgerStatus(client, id)).operators).toBeNull();
   });
 
   it('keeps its operators across continue-as-new', async () => {
     const { client, id } = await ledger('operators-handover', {}, OPERATORS, 100);
-    for (let i = 0; i < 40; i++) await updateLedger(client, id, lm.ledgerRegisterUpdate, { workflowId: `run-${i}` });
+    for (let i = 0; i < 40; i++) {
+      const request = { workflowId: `run-${i}`, actor: 'ops-alice' } as { workflowId: string };
+      await updateLedger(client, id, lm.ledgerRegisterUpdate, request);
+    }
     let handovers = 0;
     for await (const run of client.workflow.list({ query: `WorkflowId = "${ledgerWorkflowId(id)}"` }))
       if (run.status.name === 'CONTINUED_AS_NEW') handovers += 1;
@@ -108,7 +119,9 @@ describe("a ledger's operators (shared dev server)", () => {
   });
 
   it('takes --operators on ledger create, shows them in ledger status, and refuses others by name', async () => {
-    const { id } = await ledger('operators-cli', { maxUsd: 5 });
+    const created = await ledger('operators-cli', { maxUsd: 5 });
+    const { client } = created;
+    let { id } = created;
     const env = { TEAMRUN_TASK_QUEUE: worker.taskQueue, TEAMRUN_ACTOR: 'mallory' };
 
     const bad = await teamrun(['ledger', 'create', id, '--max-usd', '5', '--operators', 'ops-alice,,ops-bob'], env);
@@ -116,7 +129,18 @@ describe("a ledger's operators (shared dev server)", () => {
     expect(bad.stderr).toContain('--operators');
     expect(bad.stderr).toContain('name 2 ("")');
 
-    // The ledger had no operators: anyone may name them.
+    // The ledger had no operators: nobody may name them now (the first to would own it).
+    const taken = await teamrun(['ledger', 'create', id, '--max-usd', '5', '--operators', 'ops-alice, ops-bob'], env);
+    expect(taken.code).not.toBe(0);
+    expect(taken.stderr).toContain(`ledger ${id} was created without operators`);
+    // Named when it is created, they hold.
+    id = `${id}-named`;
+    const namedId = id;
+    onTestFinished(async () => {
+      await ledgerHandle(client, namedId)
+        .terminate('test cleanup')
+        .catch(() => undefined);
+    });
     const named = await teamrun(['ledger', 'create', id, '--max-usd', '5', '--operators', 'ops-alice, ops-bob'], env);
     expect(named.code).toBe(0);
     expect(named.stdout).toContain('operators  ops-alice, ops-bob');

@@ -59,14 +59,41 @@ describe('confirmations a run waits for', () => {
     const confirmations = new AttemptConfirmations();
     const caller = (nonce: string) => callerOf({ attempt: proof(nonce) }, 'sendMessage');
     const first = caller('a'.repeat(32));
-    expect(codeOf(() => confirmations.check(first, 'sendMessage'))).toBe('accepted');
-    confirmations.begin(first.attempt!);
-    confirmations.end();
-    expect(codeOf(() => confirmations.check(first, 'sendMessage'))).toBe('forbidden');
-    for (let i = 0; i < MAX_PENDING_CONFIRMATIONS; i += 1)
-      confirmations.begin(proof(`p${String(i).padStart(31, '0')}`));
-    expect(codeOf(() => confirmations.check(caller('b'.repeat(32)), 'sendMessage'))).toBe('forbidden');
-    confirmations.end();
-    expect(codeOf(() => confirmations.check(caller('b'.repeat(32)), 'sendMessage'))).toBe('accepted');
+    const queue = first.attempt!.queue;
+    expect(codeOf(() => confirmations.check(first, 'sendMessage', queue))).toBe('accepted');
+    confirmations.begin(first.attempt!, queue);
+    confirmations.end(first.attempt!, true);
+    expect(codeOf(() => confirmations.check(first, 'sendMessage', queue))).toBe('forbidden');
+    const held = Array.from({ length: MAX_PENDING_CONFIRMATIONS }, (_, i) => proof(`p${String(i).padStart(31, '0')}`));
+    for (const each of held) confirmations.begin(each, queue);
+    expect(codeOf(() => confirmations.check(caller('b'.repeat(32)), 'sendMessage', queue))).toBe('forbidden');
+    confirmations.end(held[0], true);
+    expect(codeOf(() => confirmations.check(caller('b'.repeat(32)), 'sendMessage', queue))).toBe('accepted');
+  });
+
+  it('refuses at once a proof naming another queue than the attempt announced', () => {
+    const confirmations = new AttemptConfirmations();
+    const forged = callerOf({ attempt: { queue: 'nobody-polls', nonce: 'f'.repeat(32) } }, 'sendMessage');
+    expect(codeOf(() => confirmations.check(forged, 'sendMessage', 'the-worker/stop/1'))).toBe('forbidden');
+  });
+
+  it('lets few confirmations wait on queues nobody vouched for: at most 2 in all, 1 per queue, the rest busy', () => {
+    const confirmations = new AttemptConfirmations();
+    const on = (queue: string, nonce: string) => callerOf({ attempt: { queue, nonce } }, 'sendMessage');
+    const a = on('made-up-a', 'a'.repeat(32));
+    confirmations.begin(a.attempt!);
+    expect(codeOf(() => confirmations.check(on('made-up-a', 'b'.repeat(32)), 'sendMessage'))).toBe('busy');
+    const c = on('made-up-c', 'c'.repeat(32));
+    expect(codeOf(() => confirmations.check(c, 'sendMessage'))).toBe('accepted');
+    confirmations.begin(c.attempt!);
+    expect(codeOf(() => confirmations.check(on('made-up-d', 'd'.repeat(32)), 'sendMessage'))).toBe('busy');
+    // The attempt's own announced queue, and a queue that confirmed before, still get through.
+    expect(codeOf(() => confirmations.check(on('real', 'e'.repeat(32)), 'sendMessage', 'real'))).toBe('accepted');
+    confirmations.end(a.attempt!, false);
+    const vouched = on('vouched', 'g'.repeat(32));
+    confirmations.begin(vouched.attempt!);
+    confirmations.end(vouched.attempt!, true);
+    expect(codeOf(() => confirmations.check(on('vouched', 'h'.repeat(32)), 'sendMessage'))).toBe('accepted');
+    expect(codeOf(() => confirmations.check(on('made-up-d', 'i'.repeat(32)), 'sendMessage'))).toBe('accepted');
   });
 });

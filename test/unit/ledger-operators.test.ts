@@ -41,17 +41,21 @@ describe("a ledger's operators", () => {
     expect(ledger.checkConfigure({ limits: { maxUsd: 6 }, actor: 'mallory' })?.code).toBe('loosening_refused');
   });
 
-  it('lets anyone name operators on a ledger without them, and only an operator replace the list', () => {
+  it('refuses a list on a ledger created without one (whoever named it first would own it)', () => {
     const ledger = Ledger.create('shared', {}, T0);
     expect(ledger.status(T0).operators).toBeNull();
-    ledger.configure({ limits: {}, actor: 'mallory', operators: ['alice'] }, T0);
-    expect(ledger.status(T0).operators).toEqual(['alice']);
-    const configured = ledger
-      .status(T0)
-      .recentEvents.filter((e) => e.type === 'ledger:configured')
-      .at(-1);
-    expect(configured).toMatchObject({ operators: ['alice'], actor: 'mallory' });
+    expect(ledger.checkConfigure({ limits: {}, actor: 'mallory', operators: ['mallory'] })).toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('ledger shared was created without operators'),
+    });
+    expect(() => ledger.configure({ limits: {}, actor: 'mallory', operators: ['mallory'] }, T0)).toThrow(
+      /created without operators/,
+    );
+    expect(ledger.status(T0).operators).toBeNull();
+  });
 
+  it('lets only an operator replace the list a ledger was created with', () => {
+    const ledger = Ledger.create('shared', {}, T0, ['alice']);
     expect(ledger.checkConfigure({ limits: {}, actor: 'mallory', operators: ['mallory'] })).toMatchObject({
       code: 'forbidden',
       message: expect.stringContaining('only an operator may change its operators'),
@@ -60,6 +64,11 @@ describe("a ledger's operators", () => {
     expect(ledger.checkConfigure({ limits: {}, actor: 'mallory', operators: ['alice'] })).toBeNull();
     ledger.configure({ limits: {}, actor: 'alice', operators: ['alice', 'carol'] }, T0);
     expect(ledger.status(T0).operators).toEqual(['alice', 'carol']);
+    const configured = ledger
+      .status(T0)
+      .recentEvents.filter((e) => e.type === 'ledger:configured')
+      .at(-1);
+    expect(configured).toMatchObject({ operators: ['alice', 'carol'], actor: 'alice' });
   });
 
   it('trusts any actor without a list, as before', () => {

@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 import { TeamrunError } from '../../errors';
+import { MAX_TIMEOUT_MS } from '../fields';
 import { OperatorNameSchema, PLAN_LIMITS, UsageSchema } from '../schema';
+import { AttemptProofSchema } from './caller';
 
 export { LedgerIdSchema } from '../schema';
 
@@ -54,8 +56,8 @@ export const AcquireRequestSchema = z
     attemptId,
     workflowId,
     reservation,
-    /** How long the slot lives without a renewal. */
-    leaseMs: z.number().int().min(1_000),
+    /** How long the slot lives without a renewal: a timer's bound at most (a run asks twice its lease's TTL). */
+    leaseMs: z.number().int().min(1_000).max(MAX_TIMEOUT_MS),
   })
   .strict();
 export type AcquireRequest = z.infer<typeof AcquireRequestSchema>;
@@ -112,6 +114,31 @@ export const ResolveRequestSchema = z
     message: 'give either usage or release: true, not both or neither',
   });
 export type ResolveRequest = z.infer<typeof ResolveRequestSchema>;
+
+/**
+ * Who a ledger update says it is from, beside its own fields: the worker's proof (`proof: { queue, nonce }`, which
+ * the ledger confirms with that worker before it records anything) or a person's `actor`. Parsing only; whether that
+ * caller may send it is src/ledger/doors.ts's rule.
+ */
+export interface LedgerCaller {
+  proof?: z.infer<typeof AttemptProofSchema>;
+  actor?: string;
+  /** The request without `proof` (and without `actor` where its own schema has none). */
+  request: unknown;
+}
+
+const LedgerCallerSchema = z.object({
+  proof: AttemptProofSchema.optional(),
+  actor: z.string().min(1).max(200).optional(),
+});
+
+/** Splits a worker's update into who sends it and the request its own schema checks. */
+export function ledgerCallerOf(payload: unknown, message: string): LedgerCaller {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { request: payload };
+  const { proof, actor } = parseLedgerRequest(LedgerCallerSchema, payload, message);
+  const { proof: _proof, actor: _actor, ...request } = payload as Record<string, unknown>;
+  return { ...(proof ? { proof } : {}), ...(actor ? { actor } : {}), request };
+}
 
 /** A malformed ledger request: `code` is stable, the message names the field. */
 export class LedgerRequestError extends TeamrunError {

@@ -276,7 +276,10 @@ function stoppedWith(err: unknown, ctx: ExecutorContext, transcript: Transcript 
     });
   }
   const message = `agent: ${(err as Error)?.message ?? String(err)}`;
-  return new ExecutorError(message, { type: (err as { code?: string })?.code ?? 'TeamAgentFailed', ...evidence });
+  const code = (err as { code?: string })?.code;
+  // Another workflow holds the task's journal id: another attempt would meet it too, until someone ends it.
+  const nonRetryable = code === 'TEAM_JOURNAL_SQUATTED';
+  return new ExecutorError(message, { type: code ?? 'TeamAgentFailed', nonRetryable, ...evidence });
 }
 
 function identityOf(ctx: ExecutorContext) {

@@ -1,0 +1,80 @@
+/**
+ * The ledger's worker doors in its workflow (doors.ts has the rule): the validator takes a request only with its
+ * worker's proof (or from an operator), a nonce once, and so many confirmations at once; the handler confirms the
+ * proof with the worker it names before the update is applied. Workflow code.
+ */
+import { ApplicationFailure, patched } from '@temporalio/workflow';
+import type { AttemptProof } from '../contract';
+import type { ZodType } from 'zod';
+import { ledgerCallerOf, ledgerWorkflowId, parseLedgerRequest, LedgerRequestError } from '../plan/requests/ledger';
+import { TeamControlError } from '../plan/requests/control';
+import { AttemptConfirmations } from '../team/governance';
+import { confirmAttemptRequest } from '../workflows/stop-channel';
+import { ledgerRequestDigest, workerCallRefusal, type WorkerCall } from './doors';
+
+/** Marks a ledger whose worker updates are confirmed with their worker (histories before it apply them as sent). */
+export const LEDGER_PROOF_PATCH = 'teamrun-ledger-proof';
+
+export interface LedgerDoorState {
+  id: string;
+  operators: readonly string[] | undefined;
+}
+
+/** Checks (validator) and confirms (handler) the worker's updates of one ledger. */
+export class WorkerDoors {
+  private readonly confirmations = new AttemptConfirmations();
+
+  constructor(private readonly ledger: () => LedgerDoorState) {}
+
+  /** The validator's part: who sends it may; returns the request its own schema parsed. */
+  check<T>(call: WorkerCall, payload: unknown, schema: ZodType<T>): T {
+    const { id, operators } = this.ledger();
+    const caller = failing(() => ledgerCallerOf(payload, call));
+    const request = failing(() => parseLedgerRequest(schema, caller.request, call));
+    const refusal = workerCallRefusal(id, operators, caller, call);
+    if (refusal) throw ApplicationFailure.nonRetryable(`${refusal.code}: ${refusal.message}`, refusal.code);
+    failing(() => this.confirmations.check({ attempt: caller.proof, request }, `ledger ${id}: ${call}`));
+    return request;
+  }
+
+  /**
+   * The handler's part, before `apply`: a request with a proof is the worker's only once that worker confirms it drew
+   * the proof for this ledger, this update and this request. One without (an operator's, or one recorded before the
+   * proofs) applies in the same step, as it always did.
+   */
+  handle<T, R>(call: WorkerCall, payload: unknown, schema: ZodType<T>, apply: (request: T) => R): R | Promise<R> {
+    const caller = failing(() => ledgerCallerOf(payload, call));
+    const request = failing(() => parseLedgerRequest(schema, caller.request, call));
+    const { proof } = caller;
+    if (!proof || !patched(LEDGER_PROOF_PATCH)) return apply(request);
+    return this.confirm(call, proof, ledgerRequestDigest(call, caller.request)).then(() => apply(request));
+  }
+
+  private async confirm(call: WorkerCall, proof: AttemptProof, anchor: string): Promise<void> {
+    const { id } = this.ledger();
+    this.confirmations.begin(proof);
+    let yes = false;
+    try {
+      const request = { workflowId: ledgerWorkflowId(id), key: call, fencingToken: 0, message: 'ledger' as const };
+      yes = await confirmAttemptRequest(proof, { ...request, anchor });
+    } finally {
+      this.confirmations.end(proof, yes);
+    }
+    if (!yes) {
+      throw ApplicationFailure.nonRetryable(
+        `forbidden: ledger ${id}: ${call}: the worker on ${proof.queue} did not vouch for it (nonce ${proof.nonce})`,
+        'forbidden',
+      );
+    }
+  }
+}
+
+function failing<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof LedgerRequestError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+    if (err instanceof TeamControlError) throw ApplicationFailure.nonRetryable(`${err.code}: ${err.message}`, err.code);
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Who may send a shared ledger the updates that spend from it. `acquire`, `extend`, `settle`, `register` and
+ * `unregister` are a team run's, sent by its worker's ledger activities: each carries the worker's proof
+ * (`proof: { queue, nonce }`, a one-time nonce its gateway drew for this ledger, this update and this request's
+ * digest), which the ledger confirms with that worker before it records anything. Without a proof, only one of the
+ * ledger's operators may send them (a repair by hand); a ledger without operators takes them from workers only.
+ * Pure: the workflow (door-handlers.ts) turns a refusal into its failure, the worker (activities.ts) draws the digest.
+ */
+import { sha256, toHex } from '../agent/sha256';
+import type { LedgerCaller } from '../plan/requests/ledger';
+import type { OperatorRefusal } from './operators';
+
+/** The updates a run's worker sends, and what each does, as a refusal names it. */
+export const WORKER_CALLS = {
+  acquire: 'take a slot',
+  extend: 'grow a slot',
+  settle: 'settle an attempt',
+  register: 'register a run',
+  unregister: 'unregister a run',
+} as const;
+export type WorkerCall = keyof typeof WORKER_CALLS;
+
+/** What the worker's proof of a ledger update is drawn for: the update's name and its request, byte for byte. */
+export function ledgerRequestDigest(call: string, request: unknown): string {
+  return toHex(sha256(new TextEncoder().encode(`${call}\n${JSON.stringify(request)}`)));
+}
+
+/** `forbidden` unless the update carries a worker's proof (confirmed later) or comes from one of the operators. */
+export function workerCallRefusal(
+  ledgerId: string,
+  operators: readonly string[] | undefined,
+  caller: LedgerCaller,
+  call: WorkerCall,
+): OperatorRefusal | null {
+  if (caller.proof) return null;
+  if (operators && caller.actor !== undefined && operators.includes(caller.actor)) return null;
+  const who = operators
+    ? `actor "${caller.actor ?? ''}" is not one of the ledger's operators`
+    : "the ledger has no operators, so only a run's worker may";
+  return {
+    code: 'forbidden',
+    message:
+      `ledger ${ledgerId}: ${call} needs the proof of the team run's worker that sends it (only a run's ledger ` +
+      `activities ${WORKER_CALLS[call]}); ${who}`,
+  };
+}
