@@ -146,9 +146,8 @@ export class TeamRun {
   }
 
   /** The queue the running attempt of `key` (with this token) announced for its worker; undefined: none yet. */
-  attemptQueue(key: string, fencingToken: unknown): string | undefined {
-    return agents.stepsAttempt(this.run, { key, fencingToken })?.stopQueue;
-  }
+  attemptQueue = (key: string, fencingToken: unknown): string | undefined =>
+    agents.stepsAttempt(this.run, { key, fencingToken })?.stopQueue;
 
   /** An agent attempt's steps, reported by its worker (`agentSteps`), once proven: events, and which turn it is in. */
   recordAgentSteps(payload: unknown, now: number, proven: agents.StepsProven, attempt?: Attempt): number {
