@@ -86,8 +86,7 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
       );
     }
   }
-  for (const w of status.waitingForBudget ?? [])
-    lines.push(`- \`${w.key}\` ${markdownText(w.waiting, 400)}`);
+  for (const w of status.waitingForBudget ?? []) lines.push(`- \`${w.key}\` ${markdownText(w.waiting, 400)}`);
   for (const { key, links: printed } of links) {
     lines.push(
       `- links of \`${key}\`: ${printed.map((l) => `[${markdownText(l.label || l.url)}](${l.url})`).join(', ')}`,
