@@ -6,15 +6,7 @@ import { modelRetryPolicy } from '../../plan/model-retry';
 import { priceUsage } from '../pricing';
 import { Redactor } from '../redact';
 import { defineExecutor } from './define';
-import {
-  TransientModelError,
-  markAnswered,
-  permanentHint,
-  retryAfterMs,
-  transientStatus,
-  transportFailure,
-  withModelRetry,
-} from './model-retry';
+import { TransientModelError, markAnswered, httpFailure, transportFailure, withModelRetry } from './model-retry';
 import { ExecutorError, type ExecutorContext } from './types';
 
 interface ChatCompletion {
@@ -159,21 +151,7 @@ async function chat(spec: LlmSpec, ctx: ExecutorContext) {
       }
     : undefined;
   if (usage) await ctx.budget?.report(usage);
-  if (!response.ok) {
-    const { status } = response;
-    // What to check comes before the provider's answer, which is cut at its end.
-    const hint = transientStatus(status) ? '' : permanentHint(status);
-    const message = redact(`llm ${url}: HTTP ${status}${hint}: ${redact(text).slice(0, 500)}`);
-    if (transientStatus(status)) {
-      const retryAfter = retryAfterMs(response.headers.get('retry-after'));
-      throw new TransientModelError(message, { status, retryAfterMs: retryAfter }, { type: `TeamLlm${status}`, usage });
-    }
-    throw new ExecutorError(message, {
-      nonRetryable: true,
-      type: `TeamLlm${status}`,
-      usage,
-    });
-  }
+  if (!response.ok) throw httpFailure('llm', url, response, text, { redact, usage });
   const content = body?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') {
     throw new ExecutorError(

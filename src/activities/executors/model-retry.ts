@@ -89,6 +89,29 @@ export function transportFailure(label: string, url: string, err: unknown): Exec
   return new ExecutorError(`${message}${hint}`, { type: 'TeamLlmUnreachable' });
 }
 
+/**
+ * A provider's non-2xx answer as the failure to throw: transient (retried inside the attempt, waiting
+ * what Retry-After asks) or permanent with a hint of what to check, before the answer, cut at its end.
+ */
+export function httpFailure(
+  label: string,
+  url: string,
+  response: { status: number; headers: { get(name: string): string | null } },
+  text: string,
+  options: { redact: (text: string) => string; usage?: ReportedUsage },
+): ExecutorError {
+  const { status } = response;
+  const { redact, usage } = options;
+  const transient = transientStatus(status);
+  const message = redact(
+    `${label} ${url}: HTTP ${status}${transient ? '' : permanentHint(status)}: ${redact(text).slice(0, 500)}`,
+  );
+  const type = `TeamLlm${status}`;
+  if (!transient) return new ExecutorError(message, { nonRetryable: true, type, ...(usage ? { usage } : {}) });
+  const retryAfter = retryAfterMs(response.headers.get('retry-after'));
+  return new TransientModelError(message, { status, retryAfterMs: retryAfter }, { type, ...(usage ? { usage } : {}) });
+}
+
 export interface RetryWait {
   /** The try that failed (1 for the first call). */
   tries: number;

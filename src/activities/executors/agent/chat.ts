@@ -8,14 +8,7 @@
 import type { Usage } from '../../../plan/schema';
 import type { AssistantMessage, ToolCall } from '../../../agent/types';
 import { readBounded } from '../llm';
-import {
-  TransientModelError,
-  markAnswered,
-  permanentHint,
-  retryAfterMs,
-  transportFailure,
-  transientStatus,
-} from '../model-retry';
+import { TransientModelError, markAnswered, transportFailure, httpFailure } from '../model-retry';
 import { ExecutorError } from '../types';
 
 export interface ChatRequest {
@@ -82,21 +75,7 @@ export async function chat(request: ChatRequest, signal: AbortSignal, timeoutMs?
     // Reported below: an answer that is not JSON is the provider's error, worth another attempt.
   }
   const usage = usageOf(body, request.model);
-  if (!response.ok) {
-    const { status } = response;
-    // What to check comes before the provider's answer, which is cut at its end.
-    const hint = transientStatus(status) ? '' : permanentHint(status);
-    const message = redact(`agent model call ${url}: HTTP ${status}${hint}: ${text.slice(0, 500)}`);
-    if (transientStatus(status)) {
-      const retryAfter = retryAfterMs(response.headers.get('retry-after'));
-      throw new TransientModelError(message, { status, retryAfterMs: retryAfter }, { type: `TeamLlm${status}`, usage });
-    }
-    throw new ExecutorError(message, {
-      nonRetryable: true,
-      type: `TeamLlm${status}`,
-      usage,
-    });
-  }
+  if (!response.ok) throw httpFailure('agent model call', url, response, text, { redact, usage });
   const message = body?.choices?.[0]?.message;
   const content = message?.content;
   const calls = toolCallsOf(message?.tool_calls);
