@@ -275,6 +275,9 @@ function details(status: LedgerStatus): string {
 /** Who may force a loosening, resolve and abort every run: the first ten names, and how many more. */
 function operatorsLine(operators: string[] | null): string {
   if (!operators) return 'operators: anyone (the ledger was created without `--operators`)';
-  const shown = operators.slice(0, 10).map(markdownText).join(', ');
+  const shown = operators
+    .slice(0, 10)
+    .map((name) => markdownText(name))
+    .join(', ');
   return `operators: ${shown}${operators.length > 10 ? ` and ${operators.length - 10} more` : ''}`;
 }
