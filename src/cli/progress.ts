@@ -95,21 +95,25 @@ function plainProgress(stream: NodeJS.WriteStream, intervalMs: number): Progress
   let printed = '';
   let pending = '';
   let printedAt = 0;
+  // A step line printed after the counts: the counts are printed again when watching ends, so they close it.
+  let below = false;
   const print = (line: string) => {
     stream.write(`${line}\n`);
     printed = line;
     printedAt = Date.now();
+    below = false;
   };
   return {
     log(line) {
       stream.write(`${line}\n`);
+      below = true;
     },
     update(status) {
       pending = progressText(status);
       if (pending !== printed && Date.now() - printedAt >= intervalMs) print(pending);
     },
     stop() {
-      if (pending && pending !== printed) print(pending);
+      if (pending && (pending !== printed || below)) print(pending);
     },
   };
 }
