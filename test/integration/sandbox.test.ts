@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { describe, it } from 'vitest';
 import { sandboxPrefix } from '../../src/activities/executors/sandbox';
 import { McpConnection } from '../../src/activities/tools/mcp-connection';
@@ -102,8 +103,11 @@ describe('worker.sandbox.readOnly', () => {
     onTestFinished,
   }) => {
     const cwd = tempDir('sandbox-cwd');
-    // Outside the temporary directory, which the sandbox keeps writable.
-    const outside = mkdtempSync(path.resolve(__dirname, '../../.teamrun/sandbox-outside-'));
+    // Outside the temporary directory, which the sandbox keeps writable: a checkout under it (a CI clone in
+    // /tmp) would make the repository's own .teamrun writable too, so the home directory then.
+    const repo = path.resolve(__dirname, '../..');
+    const underTmp = !path.relative(os.tmpdir(), repo).startsWith('..');
+    const outside = mkdtempSync(path.join(underTmp ? os.homedir() : path.join(repo, '.teamrun'), 'sandbox-outside-'));
     onTestFinished(() => rmSync(outside, { recursive: true, force: true }));
     const worker = await workerForTest({
       config: testConfig({ sandbox: { mode: 'on', command: 'bwrap', readOnly: true, writable: [] } }),
