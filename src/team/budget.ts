@@ -209,14 +209,9 @@ export class Budget {
    * it is charged at least its reservation, and the budget says its usage is unknown.
    */
   settleUnknown(reservation: Reservation): { tokens: number; usd: number } {
-    const { used, reserved } = this.s;
-    reserved.tokens = Math.max(0, reserved.tokens - reservation.tokens);
-    reserved.usd = Math.max(0, sumUsd(reserved.usd, -reservation.usd));
-    this.s.inFlight = Math.max(0, this.s.inFlight - 1);
-    used.tokens += reservation.tokens;
-    used.usd = sumUsd(used.usd, reservation.usd);
+    const charged = this.settleLost(reservation, reservation);
     this.s.usageUnknown = true;
-    return { tokens: reservation.tokens, usd: reservation.usd };
+    return charged;
   }
 
   /**
