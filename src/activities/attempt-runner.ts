@@ -19,7 +19,7 @@ import {
   type RunTaskInput,
   type RunTaskResult,
 } from './interface';
-import type { OpenedAttempt } from './attempt-gateway';
+import type { OpenedAttempt } from './gateway/gateway';
 import { AttemptBudget, BUDGET_EXCEEDED } from './live-budget';
 import { priceUsage } from './pricing';
 import type { Redactor } from './redact';

@@ -205,7 +205,7 @@ export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps' | 'steer' 
 
 /**
  * A run (or an agent's journal) asks the worker it names whether a request that carries
- * `attempt: { queue, nonce }` was sent by the gateway for this attempt (src/activities/attempt-gateway.ts).
+ * `attempt: { queue, nonce }` was sent by the gateway for this attempt (src/activities/gateway/gateway.ts).
  */
 export interface ConfirmAttemptRequest {
   nonce: string;

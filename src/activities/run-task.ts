@@ -1,7 +1,7 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
-import { GATEWAY_UNUSED_KINDS, type AttemptGateway } from './attempt-gateway';
+import { GATEWAY_UNUSED_KINDS, type AttemptGateway } from './gateway/gateway';
 import { adoptWithinMs } from '../team/handover';
 import { DETACHED, LiveAttempt, attend, type Reporting } from './attempt-runner';
 import type { Adopting, AttemptStops } from './attempt-stops';

@@ -5,7 +5,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { Client } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createAgentActivities } from '../activities/agent-activities';
-import { AttemptGateway } from '../activities/attempt-gateway';
+import { AttemptGateway } from '../activities/gateway/gateway';
 import { adoptingFor } from '../activities/run-task';
 import { workerRedactor, workerSecrets } from '../activities/secrets';
 import { workerTools, type CustomTool, type WorkerTools } from '../activities/tools';
@@ -72,7 +72,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const client = new Client({ connection, namespace: config.connection.namespace, dataConverter });
   const taskQueue = options.taskQueue ?? config.connection.taskQueue;
   // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts),
-  // and its runs ask there whether a request came from one of its attempts (attempt-gateway.ts).
+  // and its runs ask there whether a request came from one of its attempts (activities/gateway/gateway.ts).
   const queue = stopQueueName(taskQueue, identity);
   // Before anything starts: a custom tool's bad name or an MCP header's missing variable stops the worker here.
   const tools = workerTools({ config, env, tools: options.tools, redactor: workerRedactor(config, env) });

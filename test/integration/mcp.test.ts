@@ -12,7 +12,7 @@ import { workerForTest, type OnTestFinished } from '../helpers/scenario';
 import { teamRunHandle } from '../../src/client';
 
 const root = path.resolve(__dirname, '..', '..');
-const cliMain = path.join(root, 'dist/cli/main.js');
+const cliMain = path.join(root, 'dist/main.js');
 const TOKEN = 'test-token-0123456789abcdef';
 /** Holds on its first attempt; a later attempt succeeds at once. */
 const holdFirstAttempt = { kind: 'shell', command: '[ "$TEAMRUN_ATTEMPT" = 1 ] && exec sleep 600; true' };

@@ -92,7 +92,7 @@ describe('npm pack', () => {
         'LICENSE',
         'docs/contract.md',
         'examples/demo.yaml',
-        'dist/cli/main.js',
+        'dist/main.js',
         'dist/index.js',
         'dist/index.d.ts',
         'dist/worker/index.js',

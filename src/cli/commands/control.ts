@@ -13,9 +13,9 @@ import type {
   InterruptVerdict,
 } from '../../contract';
 import { TEAM_RUN_MESSAGES, type TeamRunMessages } from '../../workflows/messages';
-import { CliError, printJson, withClient } from '../context';
+import { CliError, printJson, withClient } from '../../operator/context';
 import { oneLine, table } from '../../format';
-import { intOption } from '../options';
+import { intOption } from '../../operator/options';
 
 /** Who a control message says it comes from: `--actor`, else $TEAMRUN_ACTOR, else the login name. */
 export function defaultActor(): string {

@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { LogLevel } from '@temporalio/worker';
 import { projectRoot } from '../../devserver/binary';
-import { CliError, configFrom } from '../context';
-import { intOption, logLevelOption } from '../options';
+import { CliError, configFrom } from '../../operator/context';
+import { intOption, logLevelOption } from '../../operator/options';
 
 interface DevOptions {
   port?: number;

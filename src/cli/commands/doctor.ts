@@ -4,7 +4,7 @@ import type { Connection } from '@temporalio/client';
 import { LEGACY_CONFIG_FILE, configFilePath, type TeamrunConfig } from '../../config/config';
 import { CONNECT_TIMEOUT_MS, connectionOptions } from '../../config/connection';
 import { findTemporalBinary, temporalVersion } from '../../devserver/binary';
-import { configFrom } from '../context';
+import { configFrom } from '../../operator/context';
 import { isLocalHost, parseAddress } from '../web-ui';
 
 type Verdict = 'ok' | 'FAIL' | 'skip';

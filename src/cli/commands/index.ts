@@ -10,7 +10,6 @@ import { registerInspect } from './inspect';
 import { registerLedger } from './ledger';
 import { registerObserve } from './observe';
 import { registerMailbox } from './mailbox';
-import { registerMcp } from './mcp';
 import { registerSpawn } from './spawn';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
@@ -47,7 +46,6 @@ export function registerCommands(program: Command): void {
   registerLedger(program);
   registerBudget(program);
   registerCodecServer(program);
-  registerMcp(program);
   registerDoctor(program);
   registerSchema(program);
 }

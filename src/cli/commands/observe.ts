@@ -4,12 +4,12 @@ import { RUN_STATUS_FILTERS, listTeamRuns, parseSince, type RunSummary } from '.
 import { loadRunAttempts } from '../../report';
 import { graphDot, graphSvg, graphText, layoutTaskGraph, type GraphTask } from '../../report/graph';
 import type { AttemptRecord } from '../../report/model';
-import { CliError, printJson, withClient } from '../context';
+import { CliError, printJson, withClient } from '../../operator/context';
 import { count, duration, table, usd } from '../../format';
-import { intOption } from '../options';
-import { readPlan } from '../plan-file';
+import { intOption } from '../../operator/options';
+import { readPlan } from '../../operator/plan-file';
 import { readTranscript, renderTranscript } from '../agent-transcript';
-import { RunReader } from '../run-view';
+import { RunReader } from '../../operator/run-view';
 
 /** `graph`, `logs` and `runs`: what an operator looks at besides one run's status. */
 export function registerObserve(program: Command): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CliError, configFrom } from '../context';
+import { CliError, configFrom } from '../../operator/context';
 
 export function registerWorker(program: Command): void {
   program

@@ -6,7 +6,7 @@ import type { TaskStatus } from '../../contract';
 import { TeamPlanSchema } from '../../plan/schema';
 import { validatePlan } from '../../plan/validate';
 import { loadRunAttempts } from '../../report';
-import { planChecks } from '../../cli/plan-file';
+import { planChecks } from '../../operator/plan-file';
 import { McpRefusal, runHandle } from '../context';
 import { cursor, decodeCursor, defineTool, encodeCursor, runId } from '../tool';
 import { readTasks } from '../run-reads';
