@@ -1,4 +1,5 @@
-import { describe, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { describe, inject, it } from 'vitest';
 import * as msg from '../../src/workflows/messages';
 import { startRun, temporalAddress } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
@@ -69,6 +70,18 @@ describe.concurrent('teamrun reopen: a finished task sent back for review (real 
     const accepted = await cli('adjudicate', id, 'build', '--accept', '--actor', 'alice');
     expect(accepted).toMatchObject({ code: 0, stdout: expect.stringContaining('build: accept -> succeeded') });
     expect(await taskOf(handle, 'build')).toMatchObject({ status: 'succeeded', output: { built: 'build' } });
+
+    // The history so far, with the reopen and its decision, replays with today's workflow code; the reopen is
+    // recorded behind its patch.
+    const history = await handle.fetchHistory();
+    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
+    const patchIds = markers.flatMap((e) =>
+      Object.values(e.markerRecordedEventAttributes!.details ?? {}).flatMap((p) =>
+        (p.payloads ?? []).map((payload) => Buffer.from(payload.data ?? []).toString('utf8')),
+      ),
+    );
+    expect(patchIds.join(' ')).toContain('teamrun-reopen-task');
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundle') } }, history, id);
   });
 
   it('refuses to reopen a closed run, saying what to do instead', async ({ expect, onTestFinished }) => {
