@@ -18,8 +18,9 @@ export async function startMockFor(
 ): Promise<MockModelServer | null> {
   if (flag !== undefined && flag !== MOCK_MODEL) {
     throw new CliError(
-      `--model ${JSON.stringify(flag)}: the only model --model starts is "mock", the scripted model teamrun ships; ` +
-        'a real model is an OpenAI-compatible endpoint, worker.llm.baseUrl in teamrun.yaml (its key in worker.llm.apiKeyEnv)',
+      `--model ${JSON.stringify(flag)}: the only model --model starts is "mock", the scripted model teamrun ` +
+        'ships; a real model is an OpenAI-compatible endpoint, worker.llm.baseUrl in teamrun.yaml ' +
+        '(its key in worker.llm.apiKeyEnv)',
     );
   }
   if (flag !== MOCK_MODEL && config.worker.llm.baseUrl !== MOCK_MODEL) return null;
