@@ -83,4 +83,28 @@ describe('the example plans', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 600_000);
+
+  it('`teamrun init agents` writes a plan that validates and refuses to overwrite; `dev --model` takes only mock', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-init-'));
+    try {
+      const init = await teamrun(['init', 'agents', '--dir', dir]);
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stdout).toContain('wrote teamrun.yaml');
+      const checked = await teamrun(['validate', path.join(dir, 'agents.team.yaml')], {
+        TEAMRUN_CONFIG: path.join(dir, 'teamrun.yaml'),
+      });
+      expect(checked.stdout, checked.stderr).toContain('agents.team.yaml: ok (2 tasks, 3 teammates)');
+      const again = await teamrun(['init', 'agents', '--dir', dir]);
+      expect(again).toMatchObject({ code: 1 });
+      expect(again.stderr).toContain('teamrun.yaml and agents.team.yaml already exist in');
+      expect((await teamrun(['init', 'agnets', '--dir', dir])).stderr).toContain(
+        'unknown template "agnets": teamrun init takes agents',
+      );
+      const dev = await teamrun(['dev', '--model', 'gpt-4o', '--headless']);
+      expect(dev.code).toBe(1);
+      expect(dev.stderr).toContain('--model "gpt-4o": the only model --model starts is "mock"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
