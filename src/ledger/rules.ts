@@ -327,6 +327,10 @@ export class Ledger {
         expiresAt: slot.expiresAt,
       });
     }
+    // No run settles outside work whose holder died: its usage is unknown, settled as a run's lost attempt is.
+    for (const { attemptId, workflowId, reservation, outside } of expired) {
+      if (outside) this.settle({ attemptId, usage: null, lost: { reservation, workflowId } }, now);
+    }
     if (windowReset || expired.length) this.touch();
     return { expired, windowReset };
   }

@@ -13,7 +13,7 @@ import type { LedgerSlot } from './state';
 
 /** The slot an admitted `request` holds from `now`: its reservation, its lease, and its scopes if it names any. */
 export function newSlot(request: AcquireRequest, now: number): LedgerSlot {
-  const { attemptId, workflowId, reservation, leaseMs, scope, task, fencingToken } = request;
+  const { attemptId, workflowId, reservation, leaseMs, scope, task, fencingToken, outside } = request;
   return {
     attemptId,
     workflowId,
@@ -24,6 +24,7 @@ export function newSlot(request: AcquireRequest, now: number): LedgerSlot {
     ...(scope ? { scope: [...scope] } : {}),
     ...(task !== undefined ? { task } : {}),
     ...(fencingToken !== undefined ? { fencingToken } : {}),
+    ...(outside ? { outside } : {}),
   };
 }
 

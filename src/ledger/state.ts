@@ -22,6 +22,8 @@ export interface LedgerSlot {
   /** The run's task and the attempt's fencing token, for the list of held scopes (absent: not given). */
   task?: string;
   fencingToken?: number;
+  /** Work outside a team run: expired unsettled, it is settled as lost (outside.ts). */
+  outside?: true;
 }
 
 export interface LedgerSnapshot {

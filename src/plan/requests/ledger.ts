@@ -66,6 +66,11 @@ export const AcquireRequestSchema = z
     /** The task and fencing token the attempt is, for the status's list of held scopes. */
     task: z.string().min(1).max(200).optional(),
     fencingToken: z.number().int().min(0).optional(),
+    /**
+     * Work outside a team run (src/ledger/outside.ts): no run settles the slot if its holder dies, so a slot that
+     * expires unsettled is settled as lost (its usage unknown) by the ledger itself.
+     */
+    outside: z.literal(true).optional(),
   })
   .strict();
 export type AcquireRequest = z.infer<typeof AcquireRequestSchema>;
