@@ -181,9 +181,7 @@ export class OutsideReservation {
   private send(request: SettleRequest): Promise<OutsideSettleVerdict> {
     // The actor rides beside the request's own fields, as a worker's proof does; the ledger's door checks it.
     const settle: SettleRequest & { actor: string } = { ...request, actor: this.ledger.actor };
-    return this.ledger.send((client) =>
-      updateLedger(client, this.ledger.id, lm.ledgerSettleUpdate, settle, `settle:${this.attemptId}`),
-    );
+    return this.ledger.send((client) => updateLedger(client, this.ledger.id, lm.ledgerSettleUpdate, settle));
   }
 }
 

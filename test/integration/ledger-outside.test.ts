@@ -71,7 +71,7 @@ describe('spending from a shared ledger outside a team run (shared dev server)',
     const forged = { attemptId: hold.attemptId, usage: { inputTokens: 1e9 }, actor: 'mallory' };
     expect(await updateCodeOf(updateLedger(client, id, lm.ledgerSettleUpdate, forged))).toBe('forbidden');
     const after = await ledgerStatus(client, id);
-    expect(after.used).toEqual(before.used);
+    expect(after.used).toMatchObject({ tokens: before.used.tokens, usd: before.used.usd });
     expect(after.counters).toMatchObject({ acquired: 1, settled: 0 });
 
     const open = await ledgerForTest('outside-open', {}, worker.taskQueue);
@@ -87,10 +87,13 @@ describe('spending from a shared ledger outside a team run (shared dev server)',
     const client = await testClient();
     const id = await ledgerForTest('outside-lost', { maxTokens: 10_000 }, worker.taskQueue, undefined, operators);
     const ledger = outsideLedger(client, id, { actor: 'ops-alice', leaseMs: 1_000 });
-    const crashed = granted(await ledger.reserve({ workId: 'crashed', tokens: 700 }));
+    // Its own lease is long: it is settled lost by its holder, not by its expiry.
+    const steady = outsideLedger(client, id, { actor: 'ops-alice' });
+    const crashed = granted(await steady.reserve({ workId: 'crashed', tokens: 700 }));
+    const vanished = granted(await ledger.reserve({ workId: 'vanished', tokens: 300 }));
+    expect(vanished.expiresAt).toBeGreaterThan(0);
     expect(await crashed.settleLost()).toMatchObject({ duplicate: false, charged: { tokens: 0 } });
-    // The holder died without a word: its reservation expires and is settled lost by the ledger itself.
-    granted(await ledger.reserve({ workId: 'vanished', tokens: 300 }));
+    // The holder of the other died without a word: its reservation expires and the ledger settles it lost itself.
     const status = await waitFor('the vanished reservation to expire', async () => {
       const s = await ledgerStatus(client, id);
       return s.inFlight === 0 && s.recovery?.count === 2 ? s : null;
