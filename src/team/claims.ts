@@ -92,8 +92,8 @@ export function waitingFor(run: RunContext, estimate: { tokens?: number; usd?: n
 }
 
 /**
- * `task:scope-released`: task `i`'s attempt `fencingToken` ended (`why`: how its lease ended), and with it the scopes it
- * held in the run. A run on a shared ledger records its ledger's release apart, once the ledger freed them.
+ * `task:scope-released`: task `i`'s attempt `fencingToken` ended (`why`: how its lease ended), and with it the
+ * scopes it held in the run. A run on a shared ledger records its ledger's release apart, once the ledger freed them.
  */
 export function scopeReleased(run: RunContext, i: number, fencingToken: number, why: string, now: number): void {
   const scope = scopeOf(run, i);
