@@ -116,7 +116,11 @@ export class RunLedger implements LedgerExtensions {
     const holds = this.holds(claim);
     this.asked.set(claim.leaseId, holds);
     try {
-      await this.acquire(claim, holds);
+      // Its scopes are the slot's from here: the event says so, and the settlement's says when they were freed.
+      if (await this.acquire(claim, holds)) {
+        this.scoped.add(claim.leaseId);
+        this.onEvent(claim, 'task:scope-acquired', { scope: claim.scope });
+      }
     } catch (err) {
       const refused = refusalOf(err);
       if (refused) {
@@ -126,9 +130,6 @@ export class RunLedger implements LedgerExtensions {
       if (isCancellation(err))
         throw new AttemptNotStarted(null, `stopped while waiting for a slot of ledger ${this.id}`);
       throw err;
-    }
-    if (claim.scope && this.scoped.has(claim.leaseId)) {
-      this.onEvent(claim, 'task:scope-acquired', { scope: claim.scope });
     }
     if (CancellationScope.current().consideredCancelled) {
       throw new AttemptNotStarted(null, `stopped before it started, holding a slot of ledger ${this.id}`);
@@ -149,8 +150,9 @@ export class RunLedger implements LedgerExtensions {
   /**
    * Takes the slot, waiting (retries out of history) while slots or reservations are held. A ledger that requires
    * recovery refuses the first try, so the run can say why it waits; the second try then waits for an operator.
+   * Resolves true when the slot holds the task's scopes.
    */
-  private async acquire(claim: Claim, reservation: Reservation): Promise<void> {
+  private async acquire(claim: Claim, reservation: Reservation): Promise<boolean> {
     const tries = (activityId: string) =>
       proxyActivities<LedgerActivities>({
         activityId,
@@ -166,7 +168,6 @@ export class RunLedger implements LedgerExtensions {
       }).ledgerAcquire;
     // The task's scopes are held with the slot, so no attempt of another run on the ledger overlaps them meanwhile.
     const scoped = claim.scope && patched(LEDGER_SCOPES);
-    if (scoped) this.scoped.add(claim.leaseId);
     const request = {
       ledgerId: this.id,
       attemptId: claim.leaseId,
@@ -177,7 +178,7 @@ export class RunLedger implements LedgerExtensions {
     };
     try {
       await tries(`${claim.activityId}:ledger-acquire`)({ ...request, refuseRecovery: true });
-      return;
+      return !!scoped;
     } catch (err) {
       const refused = refusalOf(err);
       if (refused?.reason !== 'recovery-required') throw err;
@@ -187,6 +188,7 @@ export class RunLedger implements LedgerExtensions {
     try {
       await tries(`${claim.activityId}:ledger-recovery`)(request);
       this.onEvent(claim, 'ledger:admitted', { message: `ledger ${this.id} resolved` });
+      return !!scoped;
     } finally {
       this.waiting.delete(claim.activityId);
     }
