@@ -83,3 +83,19 @@ describe('scopes held on a shared ledger, across runs', () => {
     expect(next.status(T0 + 1).scopes).toHaveLength(1);
   });
 });
+
+describe('`teamrun ledger status` lists held scopes', () => {
+  it('prints one line per holder: its scopes, run, task, token, since and expiry', async () => {
+    const { renderLedger } = await import('../../src/cli/commands/ledger.js');
+    const ledger = ledgerWith({});
+    acquire(ledger, 'run-a/build/7', ['src', 'docs/api']);
+    acquire(ledger, 'run-b/free/1', undefined);
+    const lines = renderLedger(ledger.status(T0 + 1))
+      .split('\n')
+      .filter((line) => line.includes('scope '));
+    expect(lines).toEqual([
+      `  scope      src, docs/api: run run-a task build token 7 since ${new Date(T0).toISOString()} ` +
+        `(expires ${new Date(T0 + LEASE).toISOString()} unless renewed)`,
+    ]);
+  });
+});
