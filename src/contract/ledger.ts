@@ -64,6 +64,8 @@ export interface LedgerSlotView {
   scope?: string[];
   task?: string;
   fencingToken?: number;
+  /** Work outside a team run (`teamrun/ledger`): settled lost by the ledger if it expires unsettled. */
+  outside?: true;
 }
 
 /** A scope held on the ledger: by which attempt (its run, task and fencing token), since when, until when at most. */
