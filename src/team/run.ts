@@ -207,11 +207,11 @@ export class TeamRun {
   }
 
   /**
-   * An attempt began or ended a wait for its shared ledger's recovery (`ledger:waiting`, `ledger:admitted`): the
-   * event says why it has not started, and the loop wakes to publish it.
+   * An attempt's event on its shared ledger (`ledger:waiting`, `ledger:admitted`: a wait for its recovery, saying why
+   * the attempt has not started; `task:scope-acquired`, `task:scope-released`): the loop wakes to publish it.
    */
-  ledgerWait(phase: 'waiting' | 'admitted', fields: Record<string, unknown>, now: number): void {
-    this.run.events.record(`ledger:${phase}`, now, fields);
+  ledgerEvent(type: string, fields: Record<string, unknown>, now: number): void {
+    this.run.events.record(type, now, fields);
     this.run.touch();
   }
 
