@@ -86,7 +86,13 @@ export function bounded(output: PartialOutput, redactor: Redactor): LiveView {
     name: redactor.text(String(call?.name ?? '').slice(0, LIVE_LIMITS.toolNameChars)),
     args: tail(String(call?.args ?? ''), LIVE_LIMITS.argsBytes, redactor).text,
   }));
-  return { turn: output.turn, text, ...(cut ? { cut: true } : {}), ...(toolCalls.length ? { toolCalls } : {}), at: Date.now() };
+  return {
+    turn: output.turn,
+    text,
+    ...(cut ? { cut: true } : {}),
+    ...(toolCalls.length ? { toolCalls } : {}),
+    at: Date.now(),
+  };
 }
 
 /** The last `limit` bytes of `text` so far, redacted before the cut (a secret the cut would split is replaced whole). */
@@ -94,7 +100,8 @@ function tail(text: string, limit: number, redactor: Redactor): { text: string; 
   const settled = redactor.withoutOpenEnd(text);
   const bytes = Buffer.from(settled, 'utf8');
   // Redact a window one longest secret wider than the tail, so that a secret across the cut is caught whole.
-  const window = bytes.length > limit + redactor.margin ? bytes.subarray(bytes.length - limit - redactor.margin) : bytes;
+  const window =
+    bytes.length > limit + redactor.margin ? bytes.subarray(bytes.length - limit - redactor.margin) : bytes;
   const truncated = window.length < bytes.length;
   return { text: redactor.tail(window, limit, truncated), cut: bytes.length > limit };
 }

@@ -26,7 +26,7 @@ export function renderTranscript(journal: JournalSnapshot): string {
   return lines.join('\n');
 }
 
-function renderEntry(entry: JournalEntry): string {
+export function renderEntry(entry: JournalEntry): string {
   switch (entry.kind) {
     case 'start':
       return entry.messages.map((m) => `[${m.role}] ${m.content}`).join('\n');

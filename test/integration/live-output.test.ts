@@ -84,6 +84,8 @@ describe('partial output of a model call, live (ctx.live)', () => {
     );
     const watch = spawnTeamrun(['watch', handle.workflowId]);
     onTestFinished(() => void watch.child.kill('SIGKILL'));
+    const follow = spawnTeamrun(['logs', handle.workflowId, 'writer', '--follow']);
+    onTestFinished(() => void follow.child.kill('SIGKILL'));
     const mcp = await mcpClient(worker.taskQueue, onTestFinished);
 
     // The attempt holds (neither gate exists): what watch and the door show is the call in progress.
@@ -93,6 +95,8 @@ describe('partial output of a model call, live (ctx.live)', () => {
     );
     expect(watch.stderr()).toContain('calls fs__read_file({"path":"notes.t');
     expect(watch.stderr() + watch.stdout()).not.toContain(SECRET);
+    await waitForOutput(follow, 'writer · turn 1 · writing: The plan so far');
+    expect(follow.child.exitCode).toBeNull();
     const during = await waitFor(
       'read_events to list the partial output',
       async () => {
@@ -114,6 +118,7 @@ describe('partial output of a model call, live (ctx.live)', () => {
     // The call is done while the attempt goes on: the partial line is closed, and the door lists nothing.
     writeFileSync(first, '');
     await waitForOutput(watch, 'writer · turn 1 · call ended');
+    await waitForOutput(follow, 'writer · turn 1 · call ended');
     await waitFor(
       'read_events to list no partial output',
       async () => (await readEvents(mcp, handle.workflowId)).live.length === 0,
@@ -126,6 +131,11 @@ describe('partial output of a model call, live (ctx.live)', () => {
     expect(code, stderr).toBe(0);
     // Printed when it changed, not at every poll: one line for the call, one for its end.
     expect(stderr.split('\n').filter((l) => l.startsWith('writer · turn 1 · writing:'))).toHaveLength(1);
+    // `logs --follow` ends with the attempt, and prints its record then.
+    const followed = await follow.exited;
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(followed.stdout).toContain('writer#1 · attempt 1 · succeeded');
+    expect(followed.stdout).not.toContain(SECRET);
   });
 });
 

@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { Usage } from '../../plan/schema';
 import { listTeamRuns, type RunSummary } from '../../client/runs';
+import { priceUsage } from '../../activities/pricing';
 import { loadRunReport, renderReportHtml, renderReportText } from '../../report';
 import { renderTeamHtml, type TeamRunRow } from '../../report/team';
 import { CliError, printJson, userFile, withClient } from '../../operator/context';
@@ -49,7 +51,9 @@ export function registerReport(program: Command): void {
           return;
         }
         if (!workflowId) throw new CliError('report: give a workflow id, or --team <name> for many runs');
-        const report = await loadRunReport(client, workflowId, Date.now(), { webUi });
+        // An agent's turns are priced as its worker prices them, by the price table of this config.
+        const price = (usage: Usage) => priceUsage(usage, config.prices)?.costUsd;
+        const report = await loadRunReport(client, workflowId, Date.now(), { webUi, price });
         if (options.html) {
           const file = options.html;
           const page = renderReportHtml(report);
