@@ -131,7 +131,12 @@ async function runOnce(
       tasks: [
         {
           key: 'talk',
-          executor: { kind: 'streamer', tokens: settings.tokens, perSecond: settings.tokensPerSecond, live: live ? 1 : 0 },
+          executor: {
+            kind: 'streamer',
+            tokens: settings.tokens,
+            perSecond: settings.tokensPerSecond,
+            live: live ? 1 : 0,
+          },
         },
       ],
     },
@@ -154,7 +159,8 @@ async function runOnce(
   });
   const events = history?.events ?? [];
   const bytes = events.reduce(
-    (n, e) => n + temporal.api.history.v1.HistoryEvent.encode(temporal.api.history.v1.HistoryEvent.create(e)).finish().length,
+    (n, e) =>
+      n + temporal.api.history.v1.HistoryEvent.encode(temporal.api.history.v1.HistoryEvent.create(e)).finish().length,
     0,
   );
   return { events: events.length, bytes, published: output?.published ?? 0, publishBytes: output?.bytes ?? 0 };

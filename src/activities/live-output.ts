@@ -95,7 +95,7 @@ export function bounded(output: PartialOutput, redactor: Redactor): LiveView {
   };
 }
 
-/** The last `limit` bytes of `text` so far, redacted before the cut (a secret the cut would split is replaced whole). */
+/** The last `limit` bytes of `text` so far, redacted before the cut (a secret across the cut is replaced whole). */
 function tail(text: string, limit: number, redactor: Redactor): { text: string; cut: boolean } {
   const settled = redactor.withoutOpenEnd(text);
   const bytes = Buffer.from(settled, 'utf8');

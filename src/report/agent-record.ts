@@ -50,7 +50,7 @@ export interface AgentRecord {
 /** Prices a usage record by the reader's price table (the report's caller knows it). */
 export type PriceOf = (usage: Usage) => number | undefined;
 
-/** The records of the agent tasks `keys` (those with agent steps), in that order; a task without a journal is left out. */
+/** The records of agent tasks `keys` (those with agent steps), in order; a task without a journal is left out. */
 export async function loadAgentRecords(
   client: Client,
   workflowId: string,

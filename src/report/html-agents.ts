@@ -52,7 +52,10 @@ function agentBlock(record: AgentRecord): string {
 function itemHtml(item: AgentRecordItem): string {
   switch (item.kind) {
     case 'prompt':
-      return `<div class="agent-item agent-sys prompt"><div class="head">${esc(item.role)}</div><pre>${esc(item.text)}</pre></div>`;
+      return (
+        `<div class="agent-item agent-sys prompt"><div class="head">${esc(item.role)}</div>` +
+        `<pre>${esc(item.text)}</pre></div>`
+      );
     case 'steer':
       return (
         `<div class="agent-item agent-sys steer"><div class="head">steer before turn ${item.turn}` +
@@ -64,10 +67,10 @@ function itemHtml(item: AgentRecordItem): string {
         `turn ${item.turn} · ${count(item.inputTokens)} in / ${count(item.outputTokens)} out tokens · ` +
         `<span class="cost">${cost}</span>`;
       const text = item.text ? `<pre class="text">${esc(item.text)}</pre>` : '';
+      const names = item.toolCalls.map((c) => c.name).join(', ');
       return (
         `<div class="agent-item agent-model turn" data-turn="${item.turn}"><div class="head">${head}</div>${text}` +
-        `${item.toolCalls.length ? `<div class="head">asks for ${esc(item.toolCalls.map((c) => c.name).join(', '))}</div>` : ''}` +
-        `</div>` +
+        `${names ? `<div class="head">asks for ${esc(names)}</div>` : ''}</div>` +
         item.toolCalls.map((c) => toolHtml(c, item.turn)).join('')
       );
     }

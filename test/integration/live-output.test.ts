@@ -165,8 +165,9 @@ describe('partial output with the payload codec on', () => {
       if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test finished');
     });
     // Through the codec, the client reads it...
-    await waitFor('the partial output through the codec', async () =>
-      (await readLive(client, handle.workflowId)).some((p) => p.text === marker),
+    await waitFor(
+      'the partial output through the codec',
+      async () => (await readLive(client, handle.workflowId)).some((p) => p.text === marker),
       90_000,
     );
     // ... and the server holds it encrypted: the pending attempt's heartbeat details, as `temporal` shows them.

@@ -85,7 +85,9 @@ describe("the report shows an agent's record: turn text, tool calls with argumen
     const turns = agent.locator('.turn');
     await countIs(turns, 2);
     await see(turns.nth(0).getByText('turn 1 · 1,000 in / 100 out tokens · $0.0030'));
-    await see(turns.nth(0).locator('pre.text').getByText(`I will look at the notes first (key [redacted:${KEY_ENV}]).`));
+    await see(
+      turns.nth(0).locator('pre.text').getByText(`I will look at the notes first (key [redacted:${KEY_ENV}]).`),
+    );
     await see(turns.nth(1).getByText('turn 2 · 2,000 in / 50 out tokens · $0.0045'));
     await see(turns.nth(1).locator('pre.text').getByText('The notes say hello.'));
     expect(await page.content()).not.toContain(SECRET);

@@ -61,7 +61,11 @@ describe('ctx.live: what an attempt publishes of a model call in progress', () =
   });
 
   it('redacts a secret in the text and in tool-call arguments, and holds back one still being written', () => {
-    live.partial({ turn: 1, text: `key is ${SECRET.slice(0, 10)}`, toolCalls: [{ name: 'h', args: `{"k":"${SECRET}"` }] });
+    live.partial({
+      turn: 1,
+      text: `key is ${SECRET.slice(0, 10)}`,
+      toolCalls: [{ name: 'h', args: `{"k":"${SECRET}"` }],
+    });
     vi.advanceTimersByTime(0);
     expect(live.view()!.text).toBe('key is ');
     expect(live.view()!.toolCalls![0].args).toBe('{"k":"[redacted:MODEL_KEY]"');

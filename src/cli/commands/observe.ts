@@ -34,7 +34,7 @@ export function registerObserve(program: Command): void {
     )
     .option('--attempt <n>', 'this attempt number of the task', intOption)
     .option('--all', 'every attempt of the task')
-    .option('--json', 'print the attempts with their logs as JSON (an agent\'s transcript too)')
+    .option('--json', "print the attempts with their logs as JSON (an agent's transcript too)")
     .option(
       '--follow',
       "while the task's attempt runs: its transcript steps and what a model call is writing, as they come; " +
