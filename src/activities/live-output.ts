@@ -43,7 +43,9 @@ export class LivePublisher implements LiveOutput {
   }
 
   done(turn: number): void {
-    if (this.ended || (this.current?.turn !== turn && this.shown?.turn !== turn)) return;
+    // A later call's partial output stands: it replaces this one at the next publish.
+    const mine = this.current ? this.current.turn === turn : this.shown?.turn === turn;
+    if (this.ended || !mine) return;
     this.current = null;
     this.schedule();
   }

@@ -40,11 +40,19 @@ describe('ctx.live: what an attempt publishes of a model call in progress', () =
     vi.advanceTimersByTime(1_000);
     expect(live.view()).toBeUndefined();
     expect(beats).toBe(2);
+    // The next call began before the last one's end was published: ending the old one keeps the new one.
+    live.partial({ turn: 3, text: 'first' });
+    vi.advanceTimersByTime(1_000);
+    live.partial({ turn: 4, text: 'second' });
+    live.done(3);
+    vi.advanceTimersByTime(1_000);
+    expect(live.view()).toMatchObject({ turn: 4, text: 'second' });
+    expect(beats).toBe(4);
     live.end();
-    live.partial({ turn: 3, text: 'late' });
+    live.partial({ turn: 5, text: 'late' });
     vi.advanceTimersByTime(2_000);
     expect(live.view()).toBeUndefined();
-    expect(beats).toBe(2);
+    expect(beats).toBe(4);
   });
 
   it('keeps the tail of a long text and of each tool call, and the last tool calls only', () => {
