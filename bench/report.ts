@@ -10,6 +10,7 @@ import type { WideResult } from './wide';
 import type { ScaleResult } from './scale';
 import type { Summary } from './stats';
 import type { ThroughputResult } from './throughput';
+import { formatLive, type LiveBenchResult } from './live';
 
 export interface BenchReport {
   mode: 'full' | 'quick';
@@ -35,6 +36,7 @@ export interface BenchReport {
   load: LoadResult;
   /** (10): absent from reports written before it existed. */
   agent?: AgentBenchResult;
+  live?: LiveBenchResult;
   targets: Target[];
 }
 
@@ -365,6 +367,7 @@ export function formatReport(report: BenchReport): string {
     ),
     '',
     ...(report.agent ? [formatAgent(report.agent), ''] : []),
+    ...(report.live ? [formatLive(report.live), ''] : []),
     'targets',
     table(
       ['target', 'goal', 'measured', ''],

@@ -8,6 +8,7 @@ import { costScenarios, measureCost, startCostWorkers } from './cost';
 import { startBenchEnv, spawnWorker, type BenchEnv } from './env';
 import { measureFailover } from './failover';
 import { measureInterrupts } from './interrupt';
+import { formatLive, measureLive, type LiveBenchSettings } from './live';
 import { measureLoad } from './load';
 import { measurePace } from './pace';
 import { measureWide } from './wide';
@@ -36,6 +37,7 @@ const SETTINGS = {
     wide: { tasks: 5_000, teammates: 1_000, taskMs: 5_000, workers: 4 },
     load: { runs: 20, tasksPerRun: 50, teammates: 4, taskMs: 300, passes: 2 },
     agent: { agents: 4, turns: 50, rounds: 3 },
+    live: { tokens: 2_000, tokensPerSecond: 100, rounds: 3 },
   },
   // A smoke run: small enough for a few minutes, with a low handover threshold so continue-as-new still happens.
   quick: {
@@ -51,6 +53,7 @@ const SETTINGS = {
     wide: { tasks: 400, teammates: 100, taskMs: 2_000, workers: 2 },
     load: { runs: 5, tasksPerRun: 20, teammates: 4, taskMs: 300, passes: 1 },
     agent: { agents: 2, turns: 10, rounds: 1 },
+    live: { tokens: 500, tokensPerSecond: 100, rounds: 1 },
   },
 } as const;
 
@@ -96,6 +99,8 @@ async function main(): Promise<void> {
     const scale = await measureScale(env, settings.scaleTasks, 64, log, settings.scaleEvery);
     log(agentLine(settings.agent));
     const agent = await measureAgents(env, settings.agent, log);
+    log(liveLine(settings.live));
+    const live = await measureLive(env, settings.live, log);
     const cpus = os.cpus();
     const partial = {
       mode,
@@ -118,6 +123,7 @@ async function main(): Promise<void> {
       wide,
       load,
       agent,
+      live,
     } satisfies Omit<BenchReport, 'targets'>;
     const report: BenchReport = { ...partial, targets: targetsOf(partial) };
     const dir = path.resolve(__dirname, '..', '.bench');
@@ -131,14 +137,22 @@ async function main(): Promise<void> {
   }
 }
 
+const liveLine = (s: LiveBenchSettings) =>
+  `(11) live partial output: ${s.tokens} tokens at ${s.tokensPerSecond}/s, ${s.rounds} round(s)`;
+
 const agentLine = (s: AgentBenchSettings) =>
   `(10) agent steps: ${s.agents} agents x ${s.turns} model calls, ${s.rounds} round(s)`;
 
-/** `--only agent`: the agent benchmark alone (it needs no other), written to .bench/latest-agent-<mode>.json. */
+/**
+ * `--only agent` or `--only live`: that benchmark alone (it needs no other), written to
+ * .bench/latest-<name>-<mode>.json.
+ */
 async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
   const only = process.argv[process.argv.indexOf('--only') + 1];
   try {
-    if (only !== 'agent') throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent" does)`);
+    if (only === 'live') return await onlyLive(env, mode, log);
+    if (only !== 'agent')
+      throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent" and "live" do)`);
     const settings = SETTINGS[mode].agent;
     log(agentLine(settings));
     const loadAtStart = os.loadavg();
@@ -159,6 +173,23 @@ async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: stri
   } finally {
     await env.close();
   }
+}
+
+async function onlyLive(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
+  const settings = SETTINGS[mode].live;
+  log(liveLine(settings));
+  const loadAtStart = os.loadavg();
+  const live = await measureLive(env, settings, log);
+  const machine = { cpus: os.cpus().length, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() } };
+  const dir = path.resolve(__dirname, '..', '.bench');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `latest-live-${mode}.json`), `${JSON.stringify({ mode, machine, live }, null, 2)}\n`);
+  const load = (l: number[]) => l.map((n) => n.toFixed(1)).join('/');
+  process.stdout.write(
+    `${formatLive(live)}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
+      `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\n` +
+      `figures written to .bench/latest-live-${mode}.json\n`,
+  );
 }
 
 main().then(

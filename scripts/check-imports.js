@@ -40,8 +40,20 @@ const MAY_IMPORT = {
   // OpenTelemetry's config and teamrun's spans (src/telemetry): beside sdk/, it imports only config's error.
   telemetry: ['errors.ts', 'config/errors.ts'],
   activities: [...BASE, 'sdk', 'team', 'ledger', 'agent', 'config', 'codec', 'format.ts', 'telemetry'],
-  // A report reads a closed run through the client and the workflow's message names; only the CLI is above it.
-  report: [...BASE, 'sdk', 'team', 'format.ts', 'config', 'codec', 'client', 'workflows', 'activities/interface.ts'],
+  // A report reads a closed run through the client and the workflow's message names, and an agent task's journal
+  // (its transcript); only the CLI is above it.
+  report: [
+    ...BASE,
+    'sdk',
+    'team',
+    'agent',
+    'format.ts',
+    'config',
+    'codec',
+    'client',
+    'workflows',
+    'activities/interface.ts',
+  ],
 };
 // The operator's doors sit side by side on one layer: the CLI (cli/) and the MCP door (mcp/) never import each
 // other; what both use (the run reader, plan checks, start errors, the user's error type) lives below both, in

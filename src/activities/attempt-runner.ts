@@ -21,6 +21,7 @@ import {
 } from './interface';
 import type { OpenedAttempt } from './gateway/gateway';
 import { AttemptBudget, BUDGET_EXCEEDED } from './live-budget';
+import { LivePublisher } from './live-output';
 import { priceUsage } from './pricing';
 import type { Redactor } from './redact';
 import { STALLED, StallWatch, stallMessage, type Stall } from './stall-watch';
@@ -56,6 +57,8 @@ export class LiveAttempt {
   readonly stall?: StallWatch;
   /** The worker's `afterTask` hook around the report, whichever activity makes it (src/activities/host-hooks.ts). */
   settle?: Settle;
+  /** `ctx.live`: a model call's partial output, carried by the attempt's heartbeats (one a second at most). */
+  readonly output: LivePublisher;
 
   constructor(
     readonly input: RunTaskInput,
@@ -83,6 +86,7 @@ export class LiveAttempt {
       );
     }
     const moved = (step: string) => this.stall?.moved(step);
+    this.output = new LivePublisher(reporting.redactor, () => this.beatNow());
     // Called on the next microtask so that an executor throwing at once still settles `ended`.
     this.ended = Promise.resolve()
       .then(() =>
@@ -110,13 +114,17 @@ export class LiveAttempt {
           ...(tools ? { tools } : {}),
           ...(this.budget ? { budget: this.budget } : {}),
           ...(emit ? { emit } : {}),
+          live: this.output,
         }),
       )
       .then(
         (result): Ended => ({ ok: true, result }),
         (error: unknown): Ended => ({ ok: false, error }),
       )
-      .finally(() => this.stall?.end());
+      .finally(() => {
+        this.stall?.end();
+        this.output.end();
+      });
   }
 
   /**
@@ -157,6 +165,7 @@ export async function attend(
       fencingToken: live.input.fencingToken,
       elapsedMs: Date.now() - live.started,
       progress: redactor.deep(live.progress),
+      ...(live.output.view() ? { live: live.output.view() } : {}),
     } satisfies HeartbeatDetails);
   const firstInMs = firstHeartbeatInMs(heartbeatEveryMs, ctx.info.currentAttemptScheduledTimestampMs, Date.now());
   const heartbeats = paceHeartbeats(beat, heartbeatEveryMs, firstInMs);

@@ -166,6 +166,19 @@ export interface HeartbeatDetails {
   fencingToken: number;
   elapsedMs: number;
   progress?: unknown;
+  /** A model call's output so far (ctx.live), redacted and bounded; absent between calls (live-output.ts). */
+  live?: LiveView;
+}
+
+/** What a heartbeat carries of a model call in progress: the tail of its text and its tool calls so far. */
+export interface LiveView {
+  turn: number;
+  /** The last LIVE_LIMITS.textBytes of the text so far (`cut`: more came before it). */
+  text: string;
+  cut?: true;
+  toolCalls?: Array<{ name: string; args: string }>;
+  /** When the worker published it (ms since the epoch). */
+  at: number;
 }
 
 /** Failure types the workflow tells apart. */

@@ -80,6 +80,27 @@ export class Redactor {
     return out.toString('utf8');
   }
 
+  /**
+   * `text` without a tail that could be the start of a secret still being written (text streamed a piece at a
+   * time): such a tail is held back until the next piece shows whether it is one. Redact the rest with `text`.
+   */
+  withoutOpenEnd(text: string): string {
+    if (this.empty || !text) return text;
+    const raw = Buffer.from(text.slice(-this.margin), 'utf8').toString('latin1');
+    let open = 0;
+    for (const form of this.forms) {
+      for (let n = Math.min(form.bytes.length - 1, raw.length); n > open; n--) {
+        if (raw.endsWith(form.bytes.slice(0, n))) {
+          open = n;
+          break;
+        }
+      }
+    }
+    if (!open) return text;
+    const bytes = Buffer.from(text, 'utf8');
+    return bytes.subarray(0, bytes.length - open).toString('utf8');
+  }
+
   private walk(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return this.text(value);
     if (value === null || typeof value !== 'object' || depth > 64) return value;

@@ -1,10 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { teamRunResult, type TeamRunHandle } from '../client';
 import type { RunResult } from '../contract';
 import { statusQuery } from '../workflows/messages';
 import { CliError } from '../operator/context';
 import { createProgress, type ProgressOptions } from './progress';
+import { LiveFollower } from './live-lines';
 import { StepFollower } from './step-lines';
 
 /** About twice a second: live enough to watch, cheap for the worker that answers. */
@@ -18,14 +19,17 @@ const POLL_MS = 500;
 export async function waitForRun(
   handle: TeamRunHandle,
   progressOptions: ProgressOptions = {},
-  options: { leaveOnCtrlC?: boolean; steps?: boolean } = {},
+  options: { leaveOnCtrlC?: boolean; steps?: boolean; live?: Client } = {},
 ): Promise<RunResult> {
   const progress = createProgress(progressOptions);
   // `watch`: each agent's model turns and tool calls, a line each, under the counts.
   const steps = options.steps ? new StepFollower(handle) : null;
+  // And what a model call is writing now (ctx.live), a line whenever it changed.
+  const live = options.live ? new LiveFollower(options.live, handle.workflowId) : null;
   const showSteps = async () => {
     try {
       for (const line of (await steps?.poll()) ?? []) progress.log(line);
+      for (const line of (await live?.poll()) ?? []) progress.log(line);
     } catch {
       // As for the status query: the next poll tells.
     }

@@ -91,6 +91,7 @@ export function buildReport(
     leases: leaseRecords(attempts),
     control: facts.control,
     steps: facts.steps,
+    agents: [],
     adjudications: final ? final.adjudications.map(adjudicationRow) : null,
     budget: budgetOf(facts, attempts, final),
     notes,

@@ -125,13 +125,14 @@ export const SCRIPT = `
       if (location.hash !== '#' + kind) location.hash = kind;
     });
   }
-  // The timeline's step filter: which steps its rows show (the axis row has no steps, so it stays).
-  var timeline = document.getElementById('timeline');
+  // The timeline's step filter: which steps its rows show (the axis row has no steps, so it stays), and which
+  // items of the agents' record.
+  var stepped = document.querySelectorAll('#timeline, #agents');
   var stepButtons = document.querySelectorAll('button[data-steps]');
   for (var j = 0; j < stepButtons.length; j++) {
     stepButtons[j].addEventListener('click', function (e) {
       var steps = e.currentTarget.getAttribute('data-steps');
-      timeline.setAttribute('data-steps', steps);
+      for (var s = 0; s < stepped.length; s++) stepped[s].setAttribute('data-steps', steps);
       for (var k = 0; k < stepButtons.length; k++) {
         stepButtons[k].setAttribute('aria-pressed', String(stepButtons[k].getAttribute('data-steps') === steps));
       }

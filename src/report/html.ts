@@ -4,6 +4,7 @@ import { messageEdges } from './control-records';
 import { GRAPH_MAX_TASKS, STATUS_COLOURS, graphSvg, layoutTaskGraph } from './graph';
 import { STYLE, SCRIPT } from './html-assets';
 import { attemptRow, axisRow, ganttRow } from './html-rows';
+import { AGENT_STYLE, agentsSection } from './html-agents';
 import type { AttemptRecord, ControlRecord, RunReport } from './model';
 
 /** Tasks added while the run ran: how many, and each parent with the tasks it added. */
@@ -67,7 +68,7 @@ export function renderReportHtml(report: RunReport): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${AGENT_STYLE}</style>
 </head>
 <body data-filter="all">
 <header>
@@ -106,6 +107,7 @@ export function renderReportHtml(report: RunReport): string {
     ${axisRow(end - report.startedAt)}
   </div>
 </section>
+${agentsSection(report)}
 ${spawnedSection(report)}
 <section id="attempts" data-kind="tasks">
   <h2>Attempts</h2>

@@ -7,6 +7,7 @@ import { TeamName } from '../workflows/search-attributes';
 import { buildReport, type ExecutionFacts, type FinalState } from './build';
 import { readHistories } from './history';
 import type { RunReport } from './model';
+import { loadAgentRecords, type PriceOf } from './agent-record';
 
 export class ReportError extends TeamrunError {
   constructor(
@@ -27,7 +28,7 @@ export async function loadRunReport(
   client: Client,
   workflowId: string,
   now = Date.now(),
-  options: { webUi?: string | null } = {},
+  options: { webUi?: string | null; price?: PriceOf } = {},
 ): Promise<RunReport> {
   const { description, histories, runIds } = await readRun(client, workflowId);
   const facts = readHistories(histories, workflowId);
@@ -58,7 +59,11 @@ export async function loadRunReport(
   } else if (description.status.name === 'RUNNING') {
     final = await liveState(client, workflowId);
   }
-  return buildReport(facts, execution, final, now);
+  const report = buildReport(facts, execution, final, now);
+  // The agents' own words are in their journals, not in the run's history.
+  const agentKeys = [...new Set(report.steps.map((s) => s.key))];
+  const { records, notes } = await loadAgentRecords(client, workflowId, agentKeys, options.price);
+  return { ...report, agents: records, notes: [...report.notes, ...notes] };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { AgentRecord } from './agent-record';
 import type { AttemptLogs } from '../activities/interface';
 import type { BudgetLimits, Usage } from '../plan/schema';
 
@@ -153,6 +154,8 @@ export interface RunReport {
   control: ControlRecord[];
   /** Agent tasks' model and tool steps, oldest first (at most REPORT_STEPS_MAX). */
   steps: AgentStepRecord[];
+  /** Agent tasks' transcripts (what each turn said, its tool calls and their results), read from their journals. */
+  agents: AgentRecord[];
   /** Null when neither the result nor a query could say (an open run with no worker). */
   adjudications: AdjudicationRow[] | null;
   budget: {

@@ -6,6 +6,7 @@ import type { AttemptAccess, AttemptIdentity, AttemptLink, AttemptLogs } from '.
 import type { Redactor } from '../redact';
 import type { ToolboxFactory } from '../tools/types';
 import { traceparent } from '../../telemetry/spans';
+import type { LiveOutput } from './live';
 
 /** What an executor gets for one attempt. */
 export interface ExecutorContext extends AttemptIdentity {
@@ -38,6 +39,8 @@ export interface ExecutorContext extends AttemptIdentity {
   moved?(step: string): void;
   /** Records a step of an agent-like attempt as a run event (`agent:turn`, `agent:tool`). */
   emit?: (event: AttemptStepEvent) => void;
+  /** Partial output of a model call in progress (streaming), shown live; absent where nothing publishes it. */
+  live?: LiveOutput;
   /** The worker's tools for this attempt (agent kinds). */
   tools?: ToolboxFactory;
 }

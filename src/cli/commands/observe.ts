@@ -10,6 +10,7 @@ import { count, duration, table, usd } from '../../format';
 import { intOption } from '../../operator/options';
 import { readPlan } from '../../operator/plan-file';
 import { readTranscript, renderTranscript } from '../../operator/agent-transcript';
+import { followTask } from '../follow';
 import { RunReader } from '../../operator/run-view';
 
 /** `graph`, `logs` and `runs`: what an operator looks at besides one run's status. */
@@ -34,15 +35,26 @@ export function registerObserve(program: Command): void {
     )
     .option('--attempt <n>', 'this attempt number of the task', intOption)
     .option('--all', 'every attempt of the task')
-    .option('--json', 'print the attempts with their logs as JSON')
+    .option('--json', "print the attempts with their logs as JSON (an agent's transcript too)")
+    .option(
+      '--follow',
+      "while the task's attempt runs: its transcript steps and what a model call is writing, as they come; " +
+        'then its logs',
+    )
     .action(
       async (
         workflowId: string,
         key: string,
-        options: { attempt?: number; all?: boolean; json?: boolean },
+        options: { attempt?: number; all?: boolean; json?: boolean; follow?: boolean },
         command: Command,
       ) => {
+        if (options.follow && options.json) throw new CliError('--follow prints lines as they come: drop --json');
         await withClient(command, async (client) => {
+          if (options.follow) {
+            const attempted = async () =>
+              Boolean((await loadRunAttempts(client, workflowId)).tasks.find((t) => t.key === key)?.attempts.length);
+            await followTask(client, workflowId, key, attempted);
+          }
           const report = await loadRunAttempts(client, workflowId);
           const task = report.tasks.find((t) => t.key === key);
           if (!task || !task.attempts.length) {
@@ -64,7 +76,8 @@ export function registerObserve(program: Command): void {
           } else if (!options.all) {
             attempts = attempts.slice(-1);
           }
-          const journal = await readTranscript(client, workflowId, key);
+          // Followed, the transcript was printed as it came.
+          const journal = options.follow ? null : await readTranscript(client, workflowId, key);
           if (options.json) printJson(journal ? { attempts, transcript: journal } : attempts);
           else {
             const blocks = [...attempts.map(renderAttemptLogs), ...(journal ? [renderTranscript(journal)] : [])];

@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { Usage } from '../../plan/schema';
 import { listTeamRuns, type RunSummary } from '../../client/runs';
+import { priceUsage } from '../../activities/pricing';
 import { loadRunReport, renderReportHtml, renderReportText } from '../../report';
 import { renderTeamHtml, type TeamRunRow } from '../../report/team';
 import { CliError, printJson, userFile, withClient } from '../../operator/context';
@@ -43,13 +45,15 @@ export function registerReport(program: Command): void {
     .action(async (workflowId: string | undefined, options: ReportOptions, command: Command) => {
       await withClient(command, async (client, config) => {
         const webUi = options.webUi ?? localWebUi(config);
+        // An agent's turns are priced as its worker prices them, by the price table of this config.
+        const price = (usage: Usage) => priceUsage(usage, config.prices)?.costUsd;
         if (options.team !== undefined) {
           if (!options.html) throw new CliError('report --team writes HTML: give --html <file>');
-          await teamReport(client, options, options.html, webUi);
+          await teamReport(client, options, options.html, { webUi, price });
           return;
         }
         if (!workflowId) throw new CliError('report: give a workflow id, or --team <name> for many runs');
-        const report = await loadRunReport(client, workflowId, Date.now(), { webUi });
+        const report = await loadRunReport(client, workflowId, Date.now(), { webUi, price });
         if (options.html) {
           const file = options.html;
           const page = renderReportHtml(report);
@@ -72,8 +76,9 @@ async function teamReport(
   client: Parameters<typeof loadRunReport>[0],
   options: ReportOptions,
   file: string,
-  webUi: string | null,
+  reading: { webUi: string | null; price: (usage: Usage) => number | undefined },
 ): Promise<void> {
+  const { webUi } = reading;
   const runs: RunSummary[] = await listTeamRuns(client, runsFilter({ ...options, since: options.since ?? '7d' }));
   const dirName = `${path.basename(file, path.extname(file))}-runs`;
   const dir = path.join(path.dirname(file), dirName);
@@ -81,7 +86,7 @@ async function teamReport(
   const rows: TeamRunRow[] = [];
   for (const summary of runs) {
     try {
-      const report = await loadRunReport(client, summary.workflowId, Date.now(), { webUi });
+      const report = await loadRunReport(client, summary.workflowId, Date.now(), reading);
       const name = `${summary.workflowId.replace(/[^A-Za-z0-9._-]/g, '_')}.html`;
       writeFileSync(path.join(dir, name), renderReportHtml(report));
       rows.push({ summary, report, href: `${encodeURIComponent(dirName)}/${encodeURIComponent(name)}` });

@@ -10,7 +10,8 @@ export function registerWatch(program: Command): void {
     .command('watch <workflowId>')
     .description(
       'live progress of a run until it ends (a bar on a terminal, plain lines otherwise) and a line per agent ' +
-        'model turn and tool call, then its summary; exit 0 only if it succeeded',
+        'model turn and tool call, what a model call is writing while it streams, then its summary; exit 0 only ' +
+        'if it succeeded',
     )
     .option('--json', 'print the run result as JSON at the end')
     .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
@@ -21,7 +22,7 @@ export function registerWatch(program: Command): void {
             ? new CliError(`no run with id "${workflowId}" in namespace ${client.options.namespace}`)
             : err;
         });
-        const result = await waitForRun(handle, {}, { leaveOnCtrlC: true, steps: true });
+        const result = await waitForRun(handle, {}, { leaveOnCtrlC: true, steps: true, live: client });
         if (options.json) printJson({ workflowId, ...result });
         else process.stdout.write(`${renderResult(workflowId, result)}\n`);
         if (result.status !== 'succeeded') process.exitCode = 1;

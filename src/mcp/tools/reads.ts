@@ -1,5 +1,6 @@
 /** The read-only tools: checking a plan, and looking at runs, their tasks, logs and events. */
 import { z } from 'zod';
+import { readLive } from '../../client/live';
 import { listTeamRuns, parseSince } from '../../client/runs';
 import { TASK_STATUSES } from '../../team/types';
 import type { TaskStatus } from '../../contract';
@@ -158,7 +159,9 @@ export const readEventsTool = defineTool({
   description:
     "The run's events after `cursor`, oldest first (task:claimed, task:completed, task:adjudication-required, " +
     'run:end, ...). Pass nextCursor back to read on; `gap` says when events older than the run keeps were ' +
-    'passed over (teamrun report has its whole history).',
+    'passed over (teamrun report has its whole history). `live` lists what each attempt in a model call is ' +
+    'writing now (turn, the tail of its text, tool calls so far; published about once a second, never in ' +
+    'history): gone once the call ends, when its agent:turn event follows.',
   input: z.object({
     runId,
     cursor: z
@@ -174,6 +177,7 @@ export const readEventsTool = defineTool({
     const page = await handle.events({ after, limit: args.limit ?? EVENT_PAGE.default });
     const first = page.events[0]?.seq;
     const gap = first !== undefined && first > after + 1 ? { fromSeq: after + 1, toSeq: first - 1 } : null;
-    return { events: page.events, nextCursor: String(page.nextSeq), gap };
+    const live = (await readLive(ctx.client, args.runId)).map(({ activityId: _id, ...partial }) => partial);
+    return { events: page.events, nextCursor: String(page.nextSeq), gap, live };
   },
 });
