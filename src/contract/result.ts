@@ -27,5 +27,7 @@ export interface RunResult {
   /** Views left out of `tasks` to keep the result small (0 on most runs); the `tasks` query pages them all. */
   omittedTasks: number;
   adjudications: AdjudicationRecord[];
+  /** The decision chain's head when the run closed (absent: no decision was chained). */
+  decisionChain?: { seq: number; head: string };
   cancellation?: CancellationView;
 }

@@ -80,6 +80,8 @@ export interface StatusView {
   maxConcurrent: number;
   /** Ready tasks waiting for budget (the first 5), each with why; absent when none waits. */
   waitingForBudget?: Array<{ key: string; waiting: string }>;
+  /** The decision chain's head: how many decisions were chained and the last one's digest (absent: none yet). */
+  decisionChain?: { seq: number; head: string };
 }
 
 /** A human takeover of an attempt, as recorded when it was asked for. */

@@ -9,6 +9,7 @@ import type { AgentProgress } from './types';
 import type { TaskSpec, TeamPlan } from '../plan/schema';
 import { jsonBytes } from '../plan/bytes';
 import { Adjudications, type DecisionLog } from './adjudications';
+import type { ChainHead } from './case-chain';
 import { RUN_LIMITS } from './bounds';
 import { Budget, type BudgetSnapshot } from './budget';
 import { ABORT_CODE_DEFAULT } from '../plan/requests/control';
@@ -31,6 +32,8 @@ export interface TeamRunSnapshot {
    * Decision ids already applied (the newest RUN_LIMITS.decisionIds), with the task each decided; `seq` orders them.
    */
   decisions: DecisionLog;
+  /** The decision chain's head (case-chain.ts); absent before the first chained decision. */
+  decisionChain?: ChainHead;
   /** `code` (absent in older snapshots) is what the abort's adjudications carry. */
   abort: { reason: string | null; requestId: string | null; actor: string | null; at: number; code?: string } | null;
   /** Why the run closes with adjudications still pending, if it does. */
@@ -91,7 +94,7 @@ export class RunContext {
     this.startedAt = snapshot.startedAt;
     this.budget = new Budget(snapshot.budget);
     this.events = new EventLog(snapshot.events);
-    this.adjudications = new Adjudications(snapshot.adjudications, snapshot.decisions);
+    this.adjudications = new Adjudications(snapshot.adjudications, snapshot.decisions, snapshot.decisionChain);
     this.abort = snapshot.abort;
     this.closed = snapshot.closed;
     this.awaitingSince = snapshot.awaitingSince ?? null;
@@ -128,6 +131,7 @@ export class RunContext {
         budget: this.budget.snapshot(),
         adjudications: this.adjudications.records,
         decisions: this.adjudications.snapshotDecisions(),
+        ...(this.adjudications.chain.seq > 0 ? { decisionChain: this.adjudications.chain } : {}),
         abort: this.abort,
         closed: this.closed,
         awaitingSince: this.awaitingSince,

@@ -82,6 +82,7 @@ export function status(run: RunContext, now: number): StatusView {
     executions: run.executions,
     maxConcurrent: run.maxConcurrent,
     ...waitingForBudget(run),
+    ...decisionChain(run),
   };
 }
 
@@ -122,8 +123,15 @@ export function finish(run: RunContext, now: number): RunResult {
       run.patched(COMPACT_RESULT) ? RESULT_TASKS_COMPACT_BYTES : RESULT_TASKS_MAX_BYTES,
     ),
     adjudications: run.adjudications.records,
+    ...decisionChain(run),
     ...(cancellation ? { cancellation } : {}),
   };
+}
+
+/** The decision chain's head, once a decision was chained. */
+function decisionChain(run: RunContext): { decisionChain?: { seq: number; head: string } } {
+  const { chain } = run.adjudications;
+  return chain.seq > 0 ? { decisionChain: { ...chain } } : {};
 }
 
 function cancellationView(run: RunContext): CancellationView | undefined {

@@ -12,6 +12,8 @@ import type {
   AdjudicateRequest,
   AdjudicateVerdict,
   AdjudicationRecord,
+  BindCaseRequest,
+  BindCaseVerdict,
   BudgetView,
   EventsPage,
   ExtendReservationRequest,
@@ -290,21 +292,18 @@ export class TeamRun {
     takeover.cancelRequested(this.run, now);
   }
 
-  validateAdjudicate(payload: unknown): AdjudicateRequest {
-    return decisions.validateAdjudicate(this.run, payload);
-  }
+  validateAdjudicate = (payload: unknown): AdjudicateRequest => decisions.validateAdjudicate(this.run, payload);
 
-  adjudicate(payload: unknown, now: number): AdjudicateVerdict {
-    return decisions.adjudicate(this.run, payload, now);
-  }
+  adjudicate = (payload: unknown, now: number): AdjudicateVerdict => decisions.adjudicate(this.run, payload, now);
 
-  validateTightenBudget(payload: unknown): TightenBudgetRequest {
-    return tighten.validateTightenBudget(this.run, payload);
-  }
+  validateBindCase = (payload: unknown): BindCaseRequest => decisions.validateBindCase(this.run, payload);
 
-  tightenBudget(payload: unknown, now: number): TightenBudgetVerdict {
-    return tighten.tightenBudget(this.run, payload, now);
-  }
+  bindCase = (payload: unknown, now: number): BindCaseVerdict => decisions.bindCase(this.run, payload, now);
+
+  validateTightenBudget = (payload: unknown): TightenBudgetRequest => tighten.validateTightenBudget(this.run, payload);
+
+  tightenBudget = (payload: unknown, now: number): TightenBudgetVerdict =>
+    tighten.tightenBudget(this.run, payload, now);
 
   validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {
     return additions.validateAddTasks(this.run, payload);

@@ -85,6 +85,10 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
       validate: (request) => run.validateAdjudicate(request),
       apply: (request) => run.adjudicate(request, now()),
     },
+    bindCase: {
+      validate: (request) => run.validateBindCase(request),
+      apply: (request) => run.bindCase(request, now()),
+    },
     tightenBudget: {
       validate: (request) => run.validateTightenBudget(request),
       apply: (request) => {
