@@ -45,7 +45,7 @@ function codeOf(check: () => unknown): string {
   throw new Error('expected a TeamControlError');
 }
 
-const record = (run: TeamRun, key: string) => run.adjudicationsView().findLast((r) => r.key === key)!;
+const record = (run: TeamRun, key: string) => [...run.adjudicationsView()].reverse().find((r) => r.key === key)!;
 
 describe('adjudication cases: bound once', () => {
   it('binds a case by bindCase, answers the same case again as idempotent, refuses another', () => {
