@@ -40,10 +40,23 @@ export interface TaskView {
   waiting?: string;
   usage: UsageTotals;
   output?: unknown;
+  /** What the output says of itself (src/team/outcome.ts), when it says anything. */
+  outcome?: TaskOutcome;
   /** The task that added this one, or null. */
   parent: string | null;
   /** Parent chain length from a plan task (0 for plan tasks). */
   depth: number;
+}
+
+/** What a task's output declares of itself: mock or real, what it produced, what it covers, whether tests ran. */
+export interface TaskOutcome {
+  integration?: 'mock' | 'real' | 'none';
+  /** Paths or URLs it produced (at most 32, each at most 512 chars). */
+  artifacts?: string[];
+  /** Acceptance-criteria ids it covers (at most 64). */
+  covers?: string[];
+  /** Whether it ran tests (agent-cli: from its CLI's stream; shell: as it declares). */
+  testsRun?: boolean;
 }
 
 /** The `tasks` query's argument: one page, optionally of one status. */
