@@ -19,6 +19,8 @@ export function statsLine(stats: Stats): string {
     `${stats.adjudication} in adjudication`,
   ];
   if ('running' in stats) parts.push(`${stats.running} running`, `${stats.pending} pending`);
+  if (stats.claimable !== undefined) parts.push(`${stats.claimable} claimable`);
+  if (stats.expiredLeases) parts.push(`${stats.expiredLeases} lease(s) expired`);
   return parts.join(' · ');
 }
 

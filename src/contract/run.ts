@@ -75,6 +75,10 @@ export interface RunStats {
   adjudication: number;
   running: number;
   pending: number;
+  /** Ready tasks a teammate could take now (not waiting for budget); absent from runs recorded before it. */
+  claimable?: number;
+  /** Attempts whose lease expired (their heartbeats stopped) in this run so far; absent from older runs. */
+  expiredLeases?: number;
 }
 
 /** The `status` query's answer. */

@@ -6,6 +6,7 @@
  * deterministic: the caller passes the time. `snapshot()` is everything continue-as-new carries.
  */
 import type { AgentProgress } from './types';
+import type { RunStats } from '../contract';
 import type { TaskSpec, TeamPlan } from '../plan/schema';
 import { jsonBytes } from '../plan/bytes';
 import { Adjudications, type DecisionLog } from './adjudications';
@@ -40,6 +41,8 @@ export interface TeamRunSnapshot {
   closed: 'adjudication-timeout' | 'workflow-cancelled' | null;
   executions: number;
   maxConcurrent: number;
+  /** Leases that expired in the run so far (absent in older snapshots). */
+  expiredLeases?: number;
   events: EventLogSnapshot;
   /** When the run began waiting on adjudication only (null while it has work); absent in older snapshots. */
   awaitingSince?: number | null;
@@ -85,6 +88,7 @@ export class RunContext {
   cancelRequestedAt: number | null;
   executions: number;
   maxConcurrent: number;
+  expiredLeases: number;
   /** Bytes of task outputs, accepted results and evidence the run holds (bounded by RUN_LIMITS.outputsHeldBytes). */
   private outputsHeld = 0;
 
@@ -101,6 +105,7 @@ export class RunContext {
     this.cancelRequestedAt = snapshot.cancelRequestedAt ?? null;
     this.executions = snapshot.executions;
     this.maxConcurrent = snapshot.maxConcurrent;
+    this.expiredLeases = snapshot.expiredLeases ?? 0;
     const record = (type: string, fields: Record<string, unknown>) => this.events.record(type, this.clock, fields);
     const members = snapshot.members ?? emptyMembers(this.plan.teammates, snapshot.startedAt);
     this.members = new Members(members, !!this.plan.hooks?.teammateIdle, record);
@@ -138,12 +143,20 @@ export class RunContext {
         cancelRequestedAt: this.cancelRequestedAt,
         executions: this.executions,
         maxConcurrent: this.maxConcurrent,
+        ...(this.expiredLeases ? { expiredLeases: this.expiredLeases } : {}),
         events: this.events.snapshot(),
         mailbox: this.mailbox.snapshot(),
         members: this.members.snapshot(),
         spawns: this.spawns.snapshot(),
       }),
     ) as TeamRunSnapshot;
+  }
+
+  /** The graph's counts, with the ready tasks a teammate could take now and the leases that expired. */
+  stats(): RunStats {
+    let claimable = 0;
+    for (const i of this.graph.ready.inOrder()) if (this.graph.tasks[i].waiting === undefined) claimable += 1;
+    return { ...this.graph.stats(), claimable, expiredLeases: this.expiredLeases };
   }
 
   touch(): void {

@@ -25,6 +25,7 @@ import type {
   MessagesQuery,
   ReadInboxAnswer,
   ReadInboxRequest,
+  RunLedgerSummary,
   RunResult,
   RunState,
   RunStats,
@@ -243,9 +244,8 @@ export class TeamRun {
     lifecycle.closeUnresolved(this.run, now);
   }
 
-  finish(now: number): RunResult {
-    return lifecycle.finish(this.run, now);
-  }
+  /** Closes the run; `ledger`: its shared ledger's status as it unregistered, for the result. */
+  finish = (now: number, ledger?: RunLedgerSummary): RunResult => lifecycle.finish(this.run, now, ledger);
 
   /** True once Temporal's cancellation was requested: the run closes as Canceled, with its result as the details. */
   get cancelling(): boolean {
@@ -353,7 +353,7 @@ export class TeamRun {
   }
 
   stats(): RunStats {
-    return this.run.graph.stats();
+    return this.run.stats();
   }
 
   budgetView(now: number): BudgetView {

@@ -18,4 +18,5 @@ export {
   type ExecutorContext,
   type ExecutorResult,
 } from '../activities/executors/types';
+export { MailboxRefused, type MailboxAccess } from '../activities/executors/mailbox-access';
 export { BUILTIN_EXECUTORS, loadConfig, type TeamrunConfig } from '../config/config';
