@@ -14,7 +14,7 @@ export type AttemptAsk = (
   body: Record<string, unknown>,
 ) => Promise<{ ok: true; answer: unknown } | { ok: false; code: string; message: string }>;
 
-/** The run refused an attempt's mailbox message: `code` is the update's (`stale_attempt`, `TEAM_MAILBOX_MESSAGE_INVALID`, ...). */
+/** The run refused an attempt's mailbox message; `code` is the update's (`stale_attempt`, `TEAM_MAILBOX_...`). */
 export class MailboxRefused extends TeamrunError {
   constructor(
     readonly code: string,
