@@ -83,7 +83,11 @@ export function chainHistory(histories: Array<{ events?: ChainEvent[] | null }>)
       if (c && update) {
         const verdict = payloadValue(c.outcome?.success) as (AdjudicateVerdict & BindCaseVerdict) | undefined;
         if (!verdict?.ok || verdict.idempotent) continue;
-        if (update.name === 'bindCase') cases.set(verdict.key, verdict.caseId);
+        if (update.name === 'bindCase') {
+          // The case as asked (the verdict only echoes it): an edit to the request shows in the next link.
+          const bind = update.request as { key?: unknown; caseId?: unknown };
+          if (typeof bind.key === 'string' && typeof bind.caseId === 'string') cases.set(bind.key, bind.caseId);
+        }
         else if (verdict.chain) {
           const request = update.request as AdjudicateRequest;
           const caseId = request.caseId ?? cases.get(request.key) ?? null;
