@@ -87,8 +87,7 @@ export function chainHistory(histories: Array<{ events?: ChainEvent[] | null }>)
           // The case as asked (the verdict only echoes it): an edit to the request shows in the next link.
           const bind = update.request as { key?: unknown; caseId?: unknown };
           if (typeof bind.key === 'string' && typeof bind.caseId === 'string') cases.set(bind.key, bind.caseId);
-        }
-        else if (verdict.chain) {
+        } else if (verdict.chain) {
           const request = update.request as AdjudicateRequest;
           const caseId = request.caseId ?? cases.get(request.key) ?? null;
           cases.delete(request.key);
