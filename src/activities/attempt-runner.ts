@@ -5,6 +5,7 @@
  * starts an attempt and attends it; when its run continues as new, adoptAttempt attends the same
  * executor for the next run, so both answer alike.
  */
+import { mailboxAccess } from './executors/mailbox-access';
 import { ApplicationFailure, CancelledFailure, type Context } from '@temporalio/activity';
 import type { TeamrunConfig } from '../config/config';
 import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
@@ -111,6 +112,7 @@ export class LiveAttempt {
           env,
           redactor: reporting.redactor,
           ...(attemptGateway ? { attemptGateway } : {}),
+          ...(gate ? mailboxAccess(gate.ask) : {}),
           ...(tools ? { tools } : {}),
           ...(this.budget ? { budget: this.budget } : {}),
           ...(emit ? { emit } : {}),

@@ -2,6 +2,7 @@ import type { AdjudicationRecord, BudgetView, RunResult, TaskView } from '../con
 import { count, duration, oneLine, printable, table, usd } from '../format';
 import type { RunOverview } from '../operator/run-view';
 import type { PendingAttempt } from '../client/run-health';
+import { outcomeLine } from '../team/outcome';
 
 /** Above this many tasks a summary lists only the ones that did not succeed. */
 const FULL_TABLE_MAX = 40;
@@ -18,6 +19,8 @@ export function statsLine(stats: Stats): string {
     `${stats.adjudication} in adjudication`,
   ];
   if ('running' in stats) parts.push(`${stats.running} running`, `${stats.pending} pending`);
+  if (stats.claimable !== undefined) parts.push(`${stats.claimable} claimable`);
+  if (stats.expiredLeases) parts.push(`${stats.expiredLeases} lease(s) expired`);
   return parts.join(' · ');
 }
 
@@ -37,6 +40,12 @@ export function budgetTable(budget: BudgetView): string {
 }
 
 function taskNote(task: TaskView): string {
+  const outcome = outcomeLine(task.outcome);
+  const note = taskDetail(task);
+  return outcome ? `[${outcome}]${note ? ` ${note}` : ''}` : note;
+}
+
+function taskDetail(task: TaskView): string {
   if (task.waiting && task.status === 'ready') return task.waiting;
   if (task.lastError && task.status !== 'succeeded') return task.lastError;
   if (task.skipReason) return task.skipReason;
@@ -148,6 +157,23 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
   } else if (!overview.failure) {
     lines.push('pending adjudications: none');
   }
+  if (overview.outcomes) lines.push(outcomesLine(overview.outcomes));
   if (webUi) lines.push(`web ui   ${webUi}`);
   return lines.join('\n');
+}
+
+/** `outcomes mock 1 (ui-tests) · real 2 · ran no test 1 (review)`: what the outputs declare. */
+function outcomesLine({ counts, keys }: NonNullable<RunOverview['outcomes']>): string {
+  const part = (label: string, kind: keyof typeof counts) => {
+    if (!counts[kind]) return null;
+    const more = counts[kind] > keys[kind].length ? ', ...' : '';
+    return `${label} ${counts[kind]} (${keys[kind].join(', ')}${more})`;
+  };
+  const parts = [
+    part('mock', 'mock'),
+    part('real', 'real'),
+    part('no integration', 'none'),
+    part('ran no test', 'testsNotRun'),
+  ];
+  return `outcomes ${parts.filter((p) => p !== null).join(' · ')}`;
 }

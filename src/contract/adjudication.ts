@@ -7,7 +7,7 @@ import type { Usage } from '../plan/schema';
 import type { Decision } from '../plan/requests/control';
 import type { TaskView } from './run';
 
-export type { AdjudicateRequest, Decision, ReopenTaskRequest } from '../plan/requests/control';
+export type { AdjudicateRequest, BindCaseRequest, Decision, ReopenTaskRequest } from '../plan/requests/control';
 
 export type AdjudicationCode =
   | 'TEAM_TASK_HUMAN_INTERRUPTED'
@@ -31,6 +31,18 @@ export interface AdjudicationDecision {
   actor: string | null;
   reason: string | null;
   decidedAt: number;
+  /** The decision's link in the run's decision chain (absent on runs recorded before the chain). */
+  chain?: DecisionChainLink;
+}
+
+/**
+ * A decision's place in the run's tamper-evident chain: `digest` = SHA-256 of `prev`, a newline and the
+ * decision's canonical JSON (src/team/case-chain.ts); `prev` of the first decision is 64 zeros.
+ */
+export interface DecisionChainLink {
+  seq: number;
+  prev: string;
+  digest: string;
 }
 
 /** One adjudication, pending (`decision` null) or decided. */
@@ -42,6 +54,8 @@ export interface AdjudicationRecord {
   requestId: string | null;
   actor: string | null;
   evidenceDigest: string | null;
+  /** The outside case (ticket) bound to this adjudication, once (`bindCase` or `adjudicate { caseId }`). */
+  caseId?: string | null;
   holder: string;
   leaseId: string;
   fencingToken: number;
@@ -67,6 +81,16 @@ export interface AdjudicateVerdict {
   ok: true;
   idempotent?: true;
   task: TaskView;
+  /** This decision's link in the run's decision chain (absent on an idempotent repeat and on older runs). */
+  chain?: DecisionChainLink;
+}
+
+/** The `bindCase` update's answer: the case now bound to the pending adjudication of `key`. */
+export interface BindCaseVerdict {
+  ok: true;
+  idempotent?: true;
+  key: string;
+  caseId: string;
 }
 
 /** Why the `adjudicate` validator refuses a decision (the update's failure type). */
@@ -79,6 +103,8 @@ export type AdjudicateRejectReason =
   | 'forbidden'
   | 'run_not_accepting_work'
   | 'value_too_large'
+  | 'invalid_case_id'
+  | 'case_already_bound'
   | 'invalid_request'
   /** `reopenTask`: the task is not succeeded, failed or skipped (or a skipped one's dependencies did not succeed). */
   | 'not_reopenable'

@@ -58,6 +58,16 @@ export interface MessagesQuery {
 }
 
 /** The `messages` query's answer; `nextId` is where to continue (`after`). */
+/** A run's mailbox in its result: messages sent in all, held at the end (and their bytes), pressure, refusals. */
+export interface MailboxStatus {
+  sent: number;
+  messages: number;
+  bytes: number;
+  pressure: PressureLevel;
+  /** Sends refused for capacity since the last accepted one. */
+  refused: number;
+}
+
 export interface MessagesPage {
   messages: MailMessage[];
   nextId: number;

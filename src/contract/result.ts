@@ -3,6 +3,8 @@
  * run.ts because it holds the adjudications, whose records hold task views (run.ts's).
  */
 import type { AdjudicationRecord } from './adjudication';
+import type { LedgerStatus } from './ledger';
+import type { MailboxStatus, MemberRecord } from './mailbox';
 import type { BudgetReason, BudgetView } from './budget';
 import type { RunStats, RunStatus, TaskView } from './run';
 
@@ -27,5 +29,19 @@ export interface RunResult {
   /** Views left out of `tasks` to keep the result small (0 on most runs); the `tasks` query pages them all. */
   omittedTasks: number;
   adjudications: AdjudicationRecord[];
+  /** The decision chain's head when the run closed (absent: no decision was chained). */
+  decisionChain?: { seq: number; head: string };
   cancellation?: CancellationView;
+  /** One row per teammate slot at the end, as the `members` query (absent from runs recorded before it). */
+  members?: MemberRecord[];
+  /** The mailbox at the end (absent from runs recorded before it). */
+  mailbox?: MailboxStatus;
+  /** The shared ledger's status when the run unregistered (with `budget.ledger`; absent if it could not be read). */
+  ledger?: RunLedgerSummary;
 }
+
+/** What a run's result keeps of its shared ledger's status: the totals, not its slots, runs or events. */
+export type RunLedgerSummary = Pick<
+  LedgerStatus,
+  'id' | 'state' | 'limits' | 'inFlight' | 'used' | 'reserved' | 'remaining' | 'exhausted'
+>;

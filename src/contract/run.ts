@@ -40,10 +40,23 @@ export interface TaskView {
   waiting?: string;
   usage: UsageTotals;
   output?: unknown;
+  /** What the output says of itself (src/team/outcome.ts), when it says anything. */
+  outcome?: TaskOutcome;
   /** The task that added this one, or null. */
   parent: string | null;
   /** Parent chain length from a plan task (0 for plan tasks). */
   depth: number;
+}
+
+/** What a task's output declares of itself: mock or real, what it produced, what it covers, whether tests ran. */
+export interface TaskOutcome {
+  integration?: 'mock' | 'real' | 'none';
+  /** Paths or URLs it produced (at most 32, each at most 512 chars). */
+  artifacts?: string[];
+  /** Acceptance-criteria ids it covers (at most 64). */
+  covers?: string[];
+  /** Whether it ran tests (agent-cli: from its CLI's stream; shell: as it declares). */
+  testsRun?: boolean;
 }
 
 /** The `tasks` query's argument: one page, optionally of one status. */
@@ -62,6 +75,10 @@ export interface RunStats {
   adjudication: number;
   running: number;
   pending: number;
+  /** Ready tasks a teammate could take now (not waiting for budget); absent from runs recorded before it. */
+  claimable?: number;
+  /** Attempts whose lease expired (their heartbeats stopped) in this run so far; absent from older runs. */
+  expiredLeases?: number;
 }
 
 /** The `status` query's answer. */
@@ -80,6 +97,8 @@ export interface StatusView {
   maxConcurrent: number;
   /** Ready tasks waiting for budget (the first 5), each with why; absent when none waits. */
   waitingForBudget?: Array<{ key: string; waiting: string }>;
+  /** The decision chain's head: how many decisions were chained and the last one's digest (absent: none yet). */
+  decisionChain?: { seq: number; head: string };
 }
 
 /** A human takeover of an attempt, as recorded when it was asked for. */

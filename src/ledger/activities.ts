@@ -82,6 +82,14 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
     async ledgerUnregister({ ledgerId, workflowId }) {
       const sent = proven(ledgerId, 'unregister', { workflowId });
       await heartbeating(updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent));
+      // The run's result keeps the ledger's totals as the run left it; a ledger that does not answer leaves them out.
+      try {
+        const status = await client.workflow.getHandle(ledgerWorkflowId(ledgerId)).query(lm.ledgerStatusQuery);
+        const { id, state, limits, inFlight, used, reserved, remaining, exhausted } = status;
+        return { ledger: { id, state, limits, inFlight, used, reserved, remaining, exhausted } };
+      } catch {
+        return {};
+      }
     },
   };
 }

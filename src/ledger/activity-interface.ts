@@ -1,4 +1,4 @@
-import type { FailureType } from '../contract';
+import type { FailureType, RunLedgerSummary } from '../contract';
 import type { AcquireRequest, ExtendRequest, SettleRequest } from '../plan/requests/ledger';
 
 /**
@@ -25,7 +25,8 @@ export interface LedgerActivities {
    * its usage unknown (the ledger then requires recovery).
    */
   ledgerSettle(input: { ledgerId: string } & SettleRequest): Promise<{ duplicate: boolean }>;
-  ledgerUnregister(input: { ledgerId: string; workflowId: string }): Promise<void>;
+  /** Answers the ledger's status once the run left it (absent when it could not be read; void from older workers). */
+  ledgerUnregister(input: { ledgerId: string; workflowId: string }): Promise<{ ledger?: RunLedgerSummary } | void>;
 }
 
 /** What `runTask` needs to keep its attempt's ledger slot alive while it runs. */

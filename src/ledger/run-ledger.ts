@@ -15,6 +15,7 @@ import {
   type LedgerLease,
   type LedgerRefusalDetails,
 } from './activity-interface';
+import type { RunLedgerSummary } from '../contract';
 import { TeamrunError } from '../errors';
 import { clip, RUN_LIMITS } from '../team/bounds';
 import { ledgerBudgetReason } from './limits';
@@ -271,13 +272,15 @@ export class RunLedger implements LedgerExtensions {
     while (this.settling.size) await Promise.all(this.settling);
   }
 
-  async unregister(): Promise<void> {
+  /** Unregisters; answers the ledger's status as it was then (null: not read, or a history recorded before). */
+  async unregister(): Promise<RunLedgerSummary | null> {
     await this.drain();
-    await farewell
+    const farewellAnswer = await farewell
       .ledgerUnregister({ ledgerId: this.id, workflowId: this.workflowId })
       .catch((err: unknown) =>
         log.warn('could not unregister from the ledger', { ledgerId: this.id, error: String(err) }),
       );
+    return (farewellAnswer && farewellAnswer.ledger) ?? null;
   }
 }
 

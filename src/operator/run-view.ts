@@ -10,7 +10,11 @@ import { connectionAddress } from '../client/setup-checks';
 import type { AdjudicationRecord, RunResult, StatusView as RunStatusView, TasksQuery, TaskView } from '../contract';
 import { adjudicationsQuery, statusQuery, tasksQuery } from '../workflows/messages';
 import { TeamName } from '../workflows/search-attributes';
+import { summarizeOutcomes } from '../team/outcome';
 import { CliError } from './context';
+
+/** Task views an open run's `status` reads for its outcome summary (one page of the `tasks` query). */
+const OUTCOME_TASKS = 2_000;
 
 /**
  * What `status` shows of a run, the same whether the run is open (read from its queries) or
@@ -36,6 +40,8 @@ export interface RunOverview {
   cancelRequestedAt: number | null;
   /** Ready tasks of an open run waiting for budget, each with why (absent for a closed run). */
   waitingForBudget?: Array<{ key: string; waiting: string }>;
+  /** What the tasks' outputs declare (mock, real, none; ran no test), when any declares something. */
+  outcomes?: NonNullable<ReturnType<typeof summarizeOutcomes>>;
 }
 
 /**
@@ -79,9 +85,14 @@ export class RunReader {
     if (description.status.name === 'RUNNING') {
       await this.throwIfStuck(description);
       const askedAt = Date.now();
-      const [status, adjudications] = await this.query(description.taskQueue, () =>
-        Promise.all([this.handle.query(statusQuery), this.handle.query(adjudicationsQuery)]),
+      const [status, adjudications, tasks] = await this.query(description.taskQueue, () =>
+        Promise.all([
+          this.handle.query(statusQuery),
+          this.handle.query(adjudicationsQuery),
+          this.handle.query(tasksQuery, { limit: OUTCOME_TASKS }),
+        ]),
       );
+      const outcomes = summarizeOutcomes(tasks);
       return {
         workflowId: this.workflowId,
         open: true,
@@ -96,6 +107,7 @@ export class RunReader {
         attempts: await pendingAttempts(this.client, description).catch(() => []),
         cancelRequestedAt: status.cancelRequestedAt ?? null,
         ...(status.waitingForBudget ? { waitingForBudget: status.waitingForBudget } : {}),
+        ...(outcomes ? { outcomes } : {}),
       };
     }
     const closed = await this.closedOutcome();
@@ -116,6 +128,7 @@ export class RunReader {
       };
     }
     const { result } = closed;
+    const closedOutcomes = summarizeOutcomes(result.tasks);
     return {
       workflowId: this.workflowId,
       open: false,
@@ -129,6 +142,7 @@ export class RunReader {
       pendingAdjudications: result.adjudications.filter((a) => a.decision === null),
       attempts: [],
       cancelRequestedAt: result.cancellation?.requestedAt ?? null,
+      ...(closedOutcomes ? { outcomes: closedOutcomes } : {}),
     };
   }
 

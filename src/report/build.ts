@@ -188,6 +188,7 @@ function taskReports(facts: HistoryFacts, attempts: AttemptRecord[], final: Fina
       attempts: attempts.filter((a) => a.key === key).sort((x, y) => x.fencingToken - y.fencingToken),
       lastError: view?.lastError ?? null,
       parent: view?.parent ?? null,
+      ...(view?.outcome ? { outcome: view.outcome } : {}),
     };
   });
 }

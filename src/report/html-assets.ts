@@ -69,6 +69,7 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 .o-running { background: var(--run); }
 .o-scheduled { background: repeating-linear-gradient(45deg, #b7c6da, #b7c6da 4px, #d5deea 4px, #d5deea 8px); }
 .outcome { color: #fff; padding: 0 6px; border-radius: 8px; font-size: 12px; }
+.task-outcome { font-weight: 600; } .task-outcome.i-mock { color: var(--lease); } .artifact { font-size: 11px; }
 .status { font-size: 11px; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; margin-top: 12px; }
 .chart { border: 1px solid var(--line); border-radius: 6px; background: var(--soft); }

@@ -2,6 +2,7 @@
  * The run report's timeline rows (one bar per attempt, with its ticks) and attempt rows (with their
  * folded logs), for html.ts's page.
  */
+import { outcomeLine } from '../team/outcome';
 import { usageTokens } from '../team/budget';
 import { count, duration, usd } from '../format';
 import { escapeXml as esc } from './chart';
@@ -119,7 +120,8 @@ export function attemptRow(
     .join('');
   const row =
     `<tr class="attempt${firstOfTask ? ' first' : ''}" data-activity-id="${esc(a.activityId)}">` +
-    `<td>${firstOfTask ? `<b>${esc(task.key)}</b>` : ''}</td><td>#${a.attempt}</td><td>${activity}</td>` +
+    `<td>${firstOfTask ? `<b>${esc(task.key)}</b>${outcomeCell(task)}` : ''}</td>` +
+    `<td>#${a.attempt}</td><td>${activity}</td>` +
     `<td class="nowrap">token&nbsp;${a.fencingToken}</td><td>${esc(a.holder)}</td><td>${esc(a.worker ?? '')}</td>` +
     `<td class="nowrap">${a.startedAt === null ? `<i>sched. ${at(a.scheduledAt)}</i>` : at(a.startedAt)}` +
     `</td><td class="nowrap">${a.endedAt === null ? '' : at(a.endedAt)}</td>` +
@@ -127,6 +129,17 @@ export function attemptRow(
     `o-${a.outcome}">${a.outcome}</span>${a.detail ? `<br><small>${esc(a.detail)}</small>` : ''}${links}</td>` +
     `<td class="nowrap">${usage}</td></tr>`;
   return row + logsRow(a);
+}
+
+/** A task's declared outcome under its key: `mock` stands out, its artifacts and criteria listed. */
+function outcomeCell(task: TaskReport): string {
+  const { outcome } = task;
+  if (!outcome) return '';
+  const artifacts = (outcome.artifacts ?? []).map((a) => `<br><code class="artifact">${esc(a)}</code>`).join('');
+  return (
+    `<br><small class="task-outcome${outcome.integration ? ` i-${outcome.integration}` : ''}">` +
+    `${esc(outcomeLine(outcome))}</small>${artifacts}`
+  );
 }
 
 /** What the attempt printed, folded: the tail of stdout and stderr, with how much was cut. */

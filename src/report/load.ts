@@ -93,7 +93,7 @@ export async function loadRunAttempts(client: Client, workflowId: string): Promi
 /**
  * The run's description and the histories of its whole continue-as-new chain; `not_found` when there is no such run.
  */
-async function readRun(client: Client, workflowId: string) {
+export async function readRun(client: Client, workflowId: string) {
   const handle = client.workflow.getHandle(workflowId);
   let description;
   try {

@@ -1,3 +1,4 @@
+import type { TaskOutcome } from '../contract';
 import type { AgentRecord } from './agent-record';
 import type { AttemptLogs } from '../activities/interface';
 import type { BudgetLimits, Usage } from '../plan/schema';
@@ -58,6 +59,8 @@ export interface TaskReport {
   lastError: string | null;
   /** The task that added this one while the run ran (`addTasks`), or null. */
   parent: string | null;
+  /** What its output declares of itself (mock or real, artifacts, covers, tests run), from the run's state. */
+  outcome?: TaskOutcome;
 }
 
 /** Tasks added while the run ran: how many, and the tree of the ones a task added (parent -> children, run order). */

@@ -1,3 +1,4 @@
+import { outcomeLine } from '../team/outcome';
 import { usageTokens } from '../team/budget';
 import { count, duration, oneLine, printable, usd } from '../format';
 import { messageEdges } from './control-records';
@@ -37,6 +38,8 @@ export function renderReportText(report: RunReport): string {
     );
     for (const a of task.attempts) lines.push(`    ${attemptLine(a, at)}`);
     if (task.lastError && task.status !== 'succeeded') lines.push(`    last error: ${oneLine(task.lastError, 100)}`);
+    if (task.outcome) lines.push(`    outcome: ${outcomeLine(task.outcome)}`);
+    for (const artifact of task.outcome?.artifacts ?? []) lines.push(`    artifact: ${oneLine(artifact, 200)}`);
   }
 
   if (report.spawned.added > 0) {

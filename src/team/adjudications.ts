@@ -9,6 +9,8 @@ import { jsonBytes } from '../plan/bytes';
 import { approvalDeadline } from './approval';
 import { RUN_LIMITS, clip } from './bounds';
 import type { AdjudicationRecord } from './types';
+import type { DecisionChainLink } from '../contract';
+import { CHAIN_GENESIS, extendChain, type ChainHead, type DecisionFacts } from './case-chain';
 import type { TaskView } from './views';
 
 /** Decision ids already applied (the newest RUN_LIMITS.decisionIds), with the task each decided; `seq` orders them. */
@@ -17,15 +19,23 @@ export type DecisionLog = Record<string, { ok: true; task: Pick<TaskView, 'key'>
 export class Adjudications {
   readonly records: AdjudicationRecord[];
   private readonly decisions: DecisionLog;
+  /** The decision chain's head (case-chain.ts); a snapshot without one starts at the genesis. */
+  readonly chain: ChainHead;
 
-  constructor(records: AdjudicationRecord[], decisions: DecisionLog) {
+  constructor(records: AdjudicationRecord[], decisions: DecisionLog, chain?: ChainHead) {
     this.records = records;
+    this.chain = { ...(chain ?? { seq: 0, head: CHAIN_GENESIS }) };
     // No prototype: a decisionId such as "constructor" must not look like an earlier decision.
     this.decisions = Object.assign(Object.create(null) as DecisionLog, decisions);
   }
 
   snapshotDecisions(): DecisionLog {
     return this.decisions;
+  }
+
+  /** Links a decision onto the run's chain; answers its link. */
+  link(facts: DecisionFacts): DecisionChainLink {
+    return extendChain(this.chain, facts);
   }
 
   /** Queues a record; its reason is left out when pending records already hold their bound of text. */
@@ -122,6 +132,7 @@ export class Adjudications {
           (r.reason?.length ?? 0) +
           (r.evidenceDigest?.length ?? 0) +
           (r.requestId?.length ?? 0) +
+          (r.caseId?.length ?? 0) +
           (r.actor?.length ?? 0);
     }
     return chars;

@@ -6,9 +6,11 @@
  * deterministic: the caller passes the time. `snapshot()` is everything continue-as-new carries.
  */
 import type { AgentProgress } from './types';
+import type { RunStats } from '../contract';
 import type { TaskSpec, TeamPlan } from '../plan/schema';
 import { jsonBytes } from '../plan/bytes';
 import { Adjudications, type DecisionLog } from './adjudications';
+import type { ChainHead } from './case-chain';
 import { RUN_LIMITS } from './bounds';
 import { Budget, type BudgetSnapshot } from './budget';
 import { ABORT_CODE_DEFAULT } from '../plan/requests/control';
@@ -31,12 +33,16 @@ export interface TeamRunSnapshot {
    * Decision ids already applied (the newest RUN_LIMITS.decisionIds), with the task each decided; `seq` orders them.
    */
   decisions: DecisionLog;
+  /** The decision chain's head (case-chain.ts); absent before the first chained decision. */
+  decisionChain?: ChainHead;
   /** `code` (absent in older snapshots) is what the abort's adjudications carry. */
   abort: { reason: string | null; requestId: string | null; actor: string | null; at: number; code?: string } | null;
   /** Why the run closes with adjudications still pending, if it does. */
   closed: 'adjudication-timeout' | 'workflow-cancelled' | null;
   executions: number;
   maxConcurrent: number;
+  /** Leases that expired in the run so far (absent in older snapshots). */
+  expiredLeases?: number;
   events: EventLogSnapshot;
   /** When the run began waiting on adjudication only (null while it has work); absent in older snapshots. */
   awaitingSince?: number | null;
@@ -82,6 +88,7 @@ export class RunContext {
   cancelRequestedAt: number | null;
   executions: number;
   maxConcurrent: number;
+  expiredLeases: number;
   /** Bytes of task outputs, accepted results and evidence the run holds (bounded by RUN_LIMITS.outputsHeldBytes). */
   private outputsHeld = 0;
 
@@ -91,13 +98,14 @@ export class RunContext {
     this.startedAt = snapshot.startedAt;
     this.budget = new Budget(snapshot.budget);
     this.events = new EventLog(snapshot.events);
-    this.adjudications = new Adjudications(snapshot.adjudications, snapshot.decisions);
+    this.adjudications = new Adjudications(snapshot.adjudications, snapshot.decisions, snapshot.decisionChain);
     this.abort = snapshot.abort;
     this.closed = snapshot.closed;
     this.awaitingSince = snapshot.awaitingSince ?? null;
     this.cancelRequestedAt = snapshot.cancelRequestedAt ?? null;
     this.executions = snapshot.executions;
     this.maxConcurrent = snapshot.maxConcurrent;
+    this.expiredLeases = snapshot.expiredLeases ?? 0;
     const record = (type: string, fields: Record<string, unknown>) => this.events.record(type, this.clock, fields);
     const members = snapshot.members ?? emptyMembers(this.plan.teammates, snapshot.startedAt);
     this.members = new Members(members, !!this.plan.hooks?.teammateIdle, record);
@@ -128,18 +136,27 @@ export class RunContext {
         budget: this.budget.snapshot(),
         adjudications: this.adjudications.records,
         decisions: this.adjudications.snapshotDecisions(),
+        ...(this.adjudications.chain.seq > 0 ? { decisionChain: this.adjudications.chain } : {}),
         abort: this.abort,
         closed: this.closed,
         awaitingSince: this.awaitingSince,
         cancelRequestedAt: this.cancelRequestedAt,
         executions: this.executions,
         maxConcurrent: this.maxConcurrent,
+        ...(this.expiredLeases ? { expiredLeases: this.expiredLeases } : {}),
         events: this.events.snapshot(),
         mailbox: this.mailbox.snapshot(),
         members: this.members.snapshot(),
         spawns: this.spawns.snapshot(),
       }),
     ) as TeamRunSnapshot;
+  }
+
+  /** The graph's counts, with the ready tasks a teammate could take now and the leases that expired. */
+  stats(): RunStats {
+    let claimable = 0;
+    for (const i of this.graph.ready.inOrder()) if (this.graph.tasks[i].waiting === undefined) claimable += 1;
+    return { ...this.graph.stats(), claimable, expiredLeases: this.expiredLeases };
   }
 
   touch(): void {

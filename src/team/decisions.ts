@@ -4,7 +4,7 @@
  * when they become ready, decided by a person or by their `onTimeout`. The records and the
  * decision log are adjudications.ts's; this moves the tasks.
  */
-import type { AdjudicateVerdict } from '../contract';
+import type { AdjudicateVerdict, BindCaseVerdict } from '../contract';
 import { jsonBytes } from '../plan/bytes';
 import {
   APPROVAL_CODE,
@@ -18,11 +18,14 @@ import { RUN_LIMITS, clip } from './bounds';
 import type { RunContext } from './context';
 import {
   AdjudicateRequestSchema,
+  BindCaseRequestSchema,
   MESSAGE_LIMITS,
   TeamControlError,
   parseControl,
   type AdjudicateRequest,
+  type BindCaseRequest,
 } from '../plan/requests/control';
+import { DECISION_CHAIN, requestFacts } from './case-chain';
 import { checkActor } from './governance';
 
 /** Every check of an `adjudicate` request, in the order the contract gives; throws `TeamControlError`. */
@@ -58,6 +61,7 @@ export function validateAdjudicate(run: RunContext, payload: unknown): Adjudicat
         `"${record.evidenceDigest ?? ''}"`,
     );
   }
+  if (request.caseId !== undefined) caseRefusal(request.key, record.caseId, request.caseId, 'adjudicate');
   if (request.decision === 'accept' && !run.canHold(request.result ?? record.result ?? null)) {
     const bytes = jsonBytes(request.result ?? record.result ?? null);
     throw new TeamControlError('value_too_large', `adjudicate: result: ${run.outputsFullMessage(bytes)}`, 'result');
@@ -83,6 +87,7 @@ function decide(run: RunContext, request: AdjudicateRequest, now: number): Adjud
   const i = run.graph.indexOf(request.key)!;
   const task = run.graph.tasks[i];
   const record = run.adjudications.pending(request.key)!;
+  if (request.caseId !== undefined) record.caseId = request.caseId;
   record.decision = {
     decisionId: request.decisionId,
     decision: request.decision,
@@ -90,6 +95,9 @@ function decide(run: RunContext, request: AdjudicateRequest, now: number): Adjud
     reason: request.reason === undefined ? null : clip(request.reason, RUN_LIMITS.decidedReasonChars),
     decidedAt: now,
   };
+  if (run.patched(DECISION_CHAIN)) {
+    record.decision.chain = run.adjudications.link(requestFacts(request, record.caseId ?? null));
+  }
   run.events.record('task:adjudicated', now, {
     key: task.key,
     decision: request.decision,
@@ -109,13 +117,57 @@ function decide(run: RunContext, request: AdjudicateRequest, now: number): Adjud
   run.adjudications.remember(request.decisionId, task.key);
   run.forgetOldDecided();
   run.touch();
-  return { ok: true as const, task: run.graph.view(i) };
+  const { chain } = record.decision;
+  return { ok: true as const, task: run.graph.view(i), ...(chain ? { chain } : {}) };
+}
+
+/** A case bound already to another id refuses a new one: a case is bound once. */
+function caseRefusal(key: string, bound: string | null | undefined, caseId: string, message: string): void {
+  if (bound && bound !== caseId) {
+    throw new TeamControlError(
+      'case_already_bound',
+      `${message}: the adjudication of "${key}" is bound to case "${bound}" already; a case is bound once`,
+      'caseId',
+    );
+  }
+}
+
+/** Every check of a `bindCase` request: a known task, awaiting adjudication, with no other case bound. */
+export function validateBindCase(run: RunContext, payload: unknown): BindCaseRequest {
+  const request = parseControl(BindCaseRequestSchema, payload, 'bindCase');
+  checkActor(run.plan, request.actor, 'bindCase');
+  if (run.graph.indexOf(request.key) === undefined) {
+    throw new TeamControlError('not_found', `bindCase: no task "${request.key}"`);
+  }
+  const record = run.adjudications.pending(request.key);
+  if (!record) {
+    throw new TeamControlError(
+      'adjudication_not_required',
+      `bindCase: task "${request.key}" is not awaiting adjudication; a case is bound to a pending one`,
+    );
+  }
+  caseRefusal(request.key, record.caseId, request.caseId, 'bindCase');
+  return request;
+}
+
+/** Binds the case (`adjudication:case-bound`); the same case again answers `idempotent`. */
+export function bindCase(run: RunContext, payload: unknown, now: number): BindCaseVerdict {
+  const request = validateBindCase(run, payload);
+  const record = run.adjudications.pending(request.key)!;
+  const { key, caseId } = request;
+  if (record.caseId === caseId) return { ok: true, idempotent: true, key, caseId };
+  record.caseId = caseId;
+  run.events.record('adjudication:case-bound', now, { key, caseId, actor: request.actor ?? null });
+  run.touch();
+  return { ok: true, key, caseId };
 }
 
 /** A decision repeated: the same verdict, with the task as it is now (its decision is final, or moved it on). */
 function earlierDecision(run: RunContext, decisionId: string): AdjudicateVerdict & { idempotent: true } {
   const i = run.graph.indexOf(run.adjudications.decidedKey(decisionId))!;
-  return { ok: true, idempotent: true, task: run.graph.view(i) };
+  // Its link, while its record is held (the newest RUN_LIMITS.decidedAdjudications are).
+  const chain = run.adjudications.records.find((r) => r.decision?.decisionId === decisionId)?.decision?.chain;
+  return { ok: true, idempotent: true, task: run.graph.view(i), ...(chain ? { chain } : {}) };
 }
 
 /**

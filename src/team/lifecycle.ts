@@ -3,7 +3,7 @@
  * status, and closing it with its result. Reads every part; changes only the run's own
  * lifecycle fields (awaitingSince, closed) and, on finish, skips what can no longer start.
  */
-import type { CancellationView, RunResult, RunState, RunStatus, StatusView } from '../contract';
+import type { CancellationView, RunLedgerSummary, RunResult, RunState, RunStatus, StatusView } from '../contract';
 import type { RunContext } from './context';
 import { nextApprovalDeadline } from './decisions';
 import { COMPACT_RESULT, RESULT_TASKS_COMPACT_BYTES, RESULT_TASKS_MAX_BYTES, boundTaskViews } from './result';
@@ -73,7 +73,7 @@ export function status(run: RunContext, now: number): StatusView {
   return {
     name: run.plan.name,
     state: state(run),
-    stats: run.graph.stats(),
+    stats: run.stats(),
     budget: run.budget.view(now, run.startedAt),
     teammates: { requested: run.plan.teammates, active: run.leases.size },
     startedAt: run.startedAt,
@@ -82,6 +82,7 @@ export function status(run: RunContext, now: number): StatusView {
     executions: run.executions,
     maxConcurrent: run.maxConcurrent,
     ...waitingForBudget(run),
+    ...decisionChain(run),
   };
 }
 
@@ -97,7 +98,7 @@ function waitingForBudget(run: RunContext): { waitingForBudget?: Array<{ key: st
 }
 
 /** Closes the run: tasks that can no longer start are skipped, `run:end` recorded. */
-export function finish(run: RunContext, now: number): RunResult {
+export function finish(run: RunContext, now: number, ledger?: RunLedgerSummary): RunResult {
   run.graph.skipNotStarted('run closed before its dependencies settled', now);
   const result = runStatus(run);
   const cancellation = cancellationView(run);
@@ -105,13 +106,13 @@ export function finish(run: RunContext, now: number): RunResult {
   run.members.shutdown(now);
   run.events.record('run:end', now, {
     status: result,
-    stats: run.graph.stats(),
+    stats: run.stats(),
     ...(cancellation ? { cancelled: true } : {}),
   });
   run.touch();
   return {
     status: result,
-    stats: run.graph.stats(),
+    stats: run.stats(),
     executions: run.executions,
     maxConcurrent: run.maxConcurrent,
     budget: run.budget.view(now, run.startedAt),
@@ -122,8 +123,18 @@ export function finish(run: RunContext, now: number): RunResult {
       run.patched(COMPACT_RESULT) ? RESULT_TASKS_COMPACT_BYTES : RESULT_TASKS_MAX_BYTES,
     ),
     adjudications: run.adjudications.records,
+    ...decisionChain(run),
     ...(cancellation ? { cancellation } : {}),
+    members: run.members.view(),
+    mailbox: run.mailbox.status(),
+    ...(ledger ? { ledger } : {}),
   };
+}
+
+/** The decision chain's head, once a decision was chained. */
+function decisionChain(run: RunContext): { decisionChain?: { seq: number; head: string } } {
+  const { chain } = run.adjudications;
+  return chain.seq > 0 ? { decisionChain: { ...chain } } : {};
 }
 
 function cancellationView(run: RunContext): CancellationView | undefined {

@@ -3,7 +3,7 @@
  * and compaction (what a request may be is src/plan/requests/mailbox.ts's). Knows the run only through
  * `MailboxRun`; who may send or read is the run's rule (src/team/messaging.ts).
  */
-import type { MailboxCode, MailMessage, MessagesPage, MessagesQuery, PressureLevel } from '../contract';
+import type { MailboxCode, MailboxStatus, MailMessage, MessagesPage, MessagesQuery, PressureLevel } from '../contract';
 import { jsonBytes } from '../plan/bytes';
 import { TeamControlError } from '../plan/requests/control';
 import { BROADCAST, COORDINATOR, MAILBOX_LIMITS, type SendMessageRequest } from '../plan/requests/mailbox';
@@ -237,6 +237,11 @@ export class Mailbox {
 
   get pressureLevel(): PressureLevel {
     return this.level;
+  }
+
+  /** What a run's result says of its mailbox: sent in all, held now (and their bytes), its pressure, refusals. */
+  status(): MailboxStatus {
+    return { sent: this.nextId - 1, ...this.held, pressure: this.level, refused: this.refused };
   }
 
   get held(): { messages: number; bytes: number } {

@@ -12,6 +12,8 @@ import type {
   AdjudicateRequest,
   AdjudicateVerdict,
   AdjudicationRecord,
+  BindCaseRequest,
+  BindCaseVerdict,
   BudgetView,
   EventsPage,
   ExtendReservationRequest,
@@ -23,6 +25,7 @@ import type {
   MessagesQuery,
   ReadInboxAnswer,
   ReadInboxRequest,
+  RunLedgerSummary,
   RunResult,
   RunState,
   RunStats,
@@ -240,9 +243,8 @@ export class TeamRun {
     lifecycle.closeUnresolved(this.run, now);
   }
 
-  finish(now: number): RunResult {
-    return lifecycle.finish(this.run, now);
-  }
+  /** Closes the run; `ledger`: its shared ledger's status as it unregistered, for the result. */
+  finish = (now: number, ledger?: RunLedgerSummary): RunResult => lifecycle.finish(this.run, now, ledger);
 
   /** True once Temporal's cancellation was requested: the run closes as Canceled, with its result as the details. */
   get cancelling(): boolean {
@@ -281,30 +283,25 @@ export class TeamRun {
     takeover.validateAbort(this.run, payload);
   }
 
-  abort(payload: unknown, now: number): AbortVerdict {
-    return takeover.abort(this.run, payload, now);
-  }
+  abort = (payload: unknown, now: number): AbortVerdict => takeover.abort(this.run, payload, now);
 
-  cancelRequested(now: number): void {
-    takeover.cancelRequested(this.run, now);
-  }
+  cancelRequested = (now: number): void => takeover.cancelRequested(this.run, now);
 
-  validateAdjudicate(payload: unknown): AdjudicateRequest {
-    return decisions.validateAdjudicate(this.run, payload);
-  }
+  validateAdjudicate = (payload: unknown): AdjudicateRequest => decisions.validateAdjudicate(this.run, payload);
 
   adjudicate = (payload: unknown, now: number): AdjudicateVerdict => decisions.adjudicate(this.run, payload, now);
 
   /** `reopenTask` (reopen.ts): without `now`, its validator's checks only. */
   reopenTask = (payload: unknown, now?: number) => reopen.reopenTask(this.run, payload, now);
 
-  validateTightenBudget(payload: unknown): TightenBudgetRequest {
-    return tighten.validateTightenBudget(this.run, payload);
-  }
+  validateBindCase = (payload: unknown): BindCaseRequest => decisions.validateBindCase(this.run, payload);
 
-  tightenBudget(payload: unknown, now: number): TightenBudgetVerdict {
-    return tighten.tightenBudget(this.run, payload, now);
-  }
+  bindCase = (payload: unknown, now: number): BindCaseVerdict => decisions.bindCase(this.run, payload, now);
+
+  validateTightenBudget = (payload: unknown): TightenBudgetRequest => tighten.validateTightenBudget(this.run, payload);
+
+  tightenBudget = (payload: unknown, now: number): TightenBudgetVerdict =>
+    tighten.tightenBudget(this.run, payload, now);
 
   validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {
     return additions.validateAddTasks(this.run, payload);
@@ -354,7 +351,7 @@ export class TeamRun {
   }
 
   stats(): RunStats {
-    return this.run.graph.stats();
+    return this.run.stats();
   }
 
   budgetView(now: number): BudgetView {

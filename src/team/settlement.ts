@@ -83,6 +83,7 @@ export function settle(
   }
   // Recorded whatever the attempt was stopped for: the heartbeats stopped, and that is worth knowing.
   if (outcome.kind === 'lease-lost') {
+    run.expiredLeases += 1;
     const identity = { key, holder: attempt.holder, leaseId: attempt.leaseId, fencingToken };
     run.events.record('lease:expired', now, {
       ...identity,

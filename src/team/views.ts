@@ -2,6 +2,7 @@
  * Turns a task's internal state into its public view (`TaskView`, declared in src/contract).
  * Reads state, never changes it; what a view shows is the contract's call, not this file's.
  */
+import { outcomeOf } from './outcome';
 import type { TaskView } from '../contract';
 import type { TaskSpec } from '../plan/schema';
 import type { TaskState } from './types';
@@ -26,6 +27,8 @@ export function taskView(task: TaskState, spec: TaskSpec): TaskView {
     depth: task.depth ?? 0,
   };
   if (task.output !== undefined) view.output = task.output;
+  const outcome = outcomeOf(task.output);
+  if (outcome) view.outcome = outcome;
   if (task.waiting !== undefined && task.status === 'ready') view.waiting = task.waiting;
   return view;
 }

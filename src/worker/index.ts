@@ -18,6 +18,7 @@ export {
   type ExecutorContext,
   type ExecutorResult,
 } from '../activities/executors/types';
+export { MailboxRefused, type MailboxAccess } from '../activities/executors/mailbox-access';
 export { BUILTIN_EXECUTORS, loadConfig, type TeamrunConfig } from '../config/config';
 export {
   HOOK_TIMEOUT_DEFAULT_MS,

@@ -89,6 +89,10 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
       validate: (request) => void run.reopenTask(request),
       apply: (request) => run.reopenTask(request, now()),
     },
+    bindCase: {
+      validate: (request) => run.validateBindCase(request),
+      apply: (request) => run.bindCase(request, now()),
+    },
     tightenBudget: {
       validate: (request) => run.validateTightenBudget(request),
       apply: (request) => {

@@ -9,6 +9,8 @@ import type {
   AdjudicateRequest,
   AdjudicateVerdict,
   AdjudicationRecord,
+  BindCaseRequest,
+  BindCaseVerdict,
   BudgetView,
   EventsPage,
   EventsQuery,
@@ -156,7 +158,13 @@ export const TEAM_RUN_MESSAGES = {
   /** Decides a task in adjudication (update `adjudicate`); a refused decision rejects with the reason. */
   adjudicate: update<AdjudicateVerdict, AdjudicateRequest>(
     'adjudicate',
-    'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
+    'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result?, ' +
+      'caseId? }; answers the decision chain link',
+  ),
+  /** Binds a pending adjudication to an outside case, once (update `bindCase`); another case refuses. */
+  bindCase: update<BindCaseVerdict, BindCaseRequest>(
+    'bindCase',
+    'Bind the pending adjudication of a task to an outside case (a ticket), once: { key, caseId, actor? }',
   ),
   /** Sends a settled task back to adjudication (update `reopenTask`); a refusal rejects with its code. */
   reopenTask: update<ReopenTaskVerdict, ReopenTaskRequest>(
@@ -207,6 +215,7 @@ export const abortRunSignal = TEAM_RUN_MESSAGES.signalAbort.definition;
 export const interruptTaskUpdate = TEAM_RUN_MESSAGES.interrupt.definition;
 export const abortRunUpdate = TEAM_RUN_MESSAGES.abort.definition;
 export const adjudicateUpdate = TEAM_RUN_MESSAGES.adjudicate.definition;
+export const bindCaseUpdate = TEAM_RUN_MESSAGES.bindCase.definition;
 export const addTasksUpdate = TEAM_RUN_MESSAGES.addTasks.definition;
 export const reopenTaskUpdate = TEAM_RUN_MESSAGES.reopenTask.definition;
 export const extendReservationUpdate = TEAM_RUN_MESSAGES.extendReservation.definition;

@@ -118,8 +118,8 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       else moved = wait.timeoutMs > 0 && (await condition(changed, wait.timeoutMs));
       if (wait.closesAt !== null && !moved && wait.closesAt <= Date.now()) run.closeUnresolved(Date.now());
     }
-    await ledger?.unregister();
-    const result = run.finish(Date.now());
+    const ledgerAtEnd = await ledger?.unregister();
+    const result = run.finish(Date.now(), ledgerAtEnd ?? undefined);
     hooks.start();
     await hooks.drained();
     await condition(allHandlersFinished);

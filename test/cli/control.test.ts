@@ -62,7 +62,10 @@ describe.concurrent('teamrun claims / interrupt / adjudications / adjudicate / a
     const listed = await cli('adjudications', id);
     expect(listed).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/edit\s+TEAM_TASK_HUMAN_INTERRUPTED\s+1\s+alice\s+\S+\s+-\s+pending\s+mine now/),
+      // EVIDENCE and CASE are "-": no digest given, no case bound.
+      stdout: expect.stringMatching(
+        /edit\s+TEAM_TASK_HUMAN_INTERRUPTED\s+1\s+alice\s+\S+\s+-\s+-\s+pending\s+mine now/,
+      ),
     });
     expect(listed.stdout).toContain('1 pending');
 

@@ -70,7 +70,13 @@ describe.concurrent('coding-agent CLIs as teammates (agent-cli)', () => {
       );
       const result = await handle.result();
       expect(result.status).toBe('succeeded');
-      expect(result.tasks[0].output).toEqual({ content: 'Done: a.txt is there.', sessionId: sessions[cli] });
+      // Its one shell call was `ls`: no test runner, so the output says no test ran (and the view shows it).
+      expect(result.tasks[0].output).toEqual({
+        content: 'Done: a.txt is there.',
+        sessionId: sessions[cli],
+        testsRun: false,
+      });
+      expect(result.tasks[0].outcome).toEqual({ testsRun: false });
       expect(result.budget.used.tokens).toBe(expected[cli].tokens);
       if (expected[cli].usd !== undefined) expect(result.budget.used.usd).toBeCloseTo(expected[cli].usd!, 9);
       const [start] = startsIn(state);

@@ -64,6 +64,7 @@ describe('the message table (src/workflows/messages.ts): each message declared o
         'abortRun',
         'addTasks',
         'adjudicate',
+        'bindCase',
         'extendReservation',
         'interruptTask',
         'readInbox',

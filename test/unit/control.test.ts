@@ -455,6 +455,7 @@ describe('adjudicate: a human decides what an interrupted attempt became', () =>
       actor: 'alice',
       reason: 'redo',
       decidedAt: now - 20,
+      chain: { seq: 1, prev: '0'.repeat(64), digest: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
     expect(eventsOf(run, 'task:adjudicated')).toEqual([
       expect.objectContaining({ key: 'a', decision: 'retry', decisionId: 'dec-1', actor: 'alice' }),

@@ -5,6 +5,7 @@ import type { MailMessage } from '../../team/mailbox';
 import type { AttemptAccess, AttemptIdentity, AttemptLink, AttemptLogs } from '../interface';
 import type { Redactor } from '../redact';
 import type { ToolboxFactory } from '../tools/types';
+import type { MailboxAccess } from './mailbox-access';
 import { traceparent } from '../../telemetry/spans';
 import type { LiveOutput } from './live';
 
@@ -20,6 +21,13 @@ export interface ExecutorContext extends AttemptIdentity {
   dependencyOutputs: Record<string, unknown>;
   /** Mailbox messages waiting for the task when the attempt started. */
   inbox: MailMessage[];
+  /**
+   * Sends a mailbox message as this attempt, through the worker's attempt gateway (proven and confirmed as
+   * `teamrun send` is); a refusal throws `MailboxRefused` with its code. Absent on a worker without a gateway.
+   */
+  sendMessage?: MailboxAccess['sendMessage'];
+  /** Reads what waits in the task's inbox now (advancing its cursor unless `peek`), as `teamrun inbox` does. */
+  readInbox?: MailboxAccess['readInbox'];
   /** The plan lets this task add tasks (`allowSpawn`): an llm answer's `tasks` field is then taken. */
   allowSpawn?: boolean;
   /** Progress shown in the attempt's heartbeat details; the heartbeat itself runs on its own timer. */

@@ -18,21 +18,16 @@ import { CONFIRMATIONS_BUSY } from '../../team/governance';
 import type { AttemptProof } from '../../contract';
 import { retryUpdate } from '../../sdk/update-retry';
 import type { LiveBudget } from '../executors/types';
-import type { AskRun } from '../live-budget';
 import { JournalUnavailable, writeJournal, type JournalAccess } from './journal';
 import { asTask, readBounded, refusalOf, writeLauncher } from './wire';
 import { reserve, type GatewayAnswer } from './reserve';
 import { HashChain } from '../hash-chain';
+import type { AttemptAsk, OpenedAttempt } from './opened';
 import { RandomPool } from '../random-pool';
 
 export type { GatewayAnswer };
-import type {
-  AttemptAccess,
-  AttemptIdentity,
-  AttemptMessage,
-  ConfirmAttemptRequest,
-  ProvenMessage,
-} from '../interface';
+export type { AttemptAsk, OpenedAttempt, StepsProof } from './opened';
+import type { AttemptIdentity, AttemptMessage, ConfirmAttemptRequest, ProvenMessage } from '../interface';
 import { Redactor, type Secret } from '../redact';
 
 export const GATEWAY_LIMITS = {
@@ -103,6 +98,8 @@ function busy(err: unknown): boolean {
   );
 }
 
+type Amount = { tokens: number; usd: number };
+
 export class AttemptGateway {
   private readonly attempts = new Map<string, OpenAttempt>();
   private readonly nonces = new Map<string, PendingNonce>();
@@ -165,6 +162,16 @@ export class AttemptGateway {
       return registered;
     };
     if (!options.lazy) register();
+    // A message sent as this attempt, through the same door as its processes' (`teamrun send`): proven, confirmed.
+    const ask: AttemptAsk = async (message, body) => {
+      const { id, attempt } = register();
+      try {
+        return { ok: true, answer: await this.forward(id, attempt, message, body) };
+      } catch (err) {
+        const refusal = refusalOf(err, message);
+        return { ok: false, code: refusal.code, message: attempt.redactor.text(refusal.message) };
+      }
+    };
     const { socket, binDir, workerRedactor } = this;
     return {
       lazy: options.lazy === true,
@@ -189,15 +196,10 @@ export class AttemptGateway {
         return { anchor, attempt: this.prove(id, identity, 'agentSteps', anchor) };
       },
       extend: async (extension) => {
-        const { id, attempt } = register();
-        try {
-          const answer = await this.forward(id, attempt, 'extendReservation', extension);
-          return { ok: true, granted: (answer as { granted: { tokens: number; usd: number } }).granted };
-        } catch (err) {
-          const refusal = refusalOf(err, 'extendReservation');
-          return { ok: false, code: refusal.code, message: attempt.redactor.text(refusal.message) };
-        }
+        const answer = await ask('extendReservation', extension);
+        return answer.ok ? { ok: true, granted: (answer.answer as { granted: Amount }).granted } : answer;
       },
+      ask,
     };
   }
 
@@ -370,28 +372,6 @@ export class AttemptGateway {
     this.nonces.set(nonce, pending);
   }
 }
-
-/** What one attempt's registration gives its worker. */
-export interface OpenedAttempt {
-  /** Its executor never hands its processes the secret: `access` is not for it. */
-  readonly lazy: boolean;
-  /** Registers a lazy attempt: its processes are about to hold its secret. */
-  readonly access: AttemptAccess;
-  /** The worker's secrets and, once registered, the attempt's own. */
-  readonly redactor: Redactor;
-  close(): void;
-  /** `teamrun reserve` inside the task asks this reservation. */
-  attachBudget(budget: LiveBudget): void;
-  /** Asks the run for more budget as this attempt (`extendReservation`, confirmed like every attempt message). */
-  extend: AskRun;
-  /**
-   * What the attempt's next `agentSteps` signal carries as its proof: the first, the anchor of a new
-   * hash chain with a one-time nonce its run confirms with this worker; every later one, the next link.
-   */
-  stepsProof(): StepsProof;
-}
-
-export type StepsProof = { anchor: string; attempt: AttemptProof } | { link: string };
 
 function digest(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');

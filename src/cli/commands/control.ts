@@ -3,7 +3,7 @@ import os from 'node:os';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { Option, type Command } from 'commander';
-import { endedRunText, teamRunHandle, teamRunResult, type TeamRunControls, type TeamRunHandle } from '../../client';
+import { endedRunText, teamRunHandle, type TeamRunControls, type TeamRunHandle } from '../../client';
 import type {
   AbortRequest,
   ActiveClaim,
@@ -106,9 +106,9 @@ function claimsTable(claims: ActiveClaim[]): string {
   );
 }
 
-function recordsTable(records: AdjudicationRecord[]): string {
+export function recordsTable(records: AdjudicationRecord[]): string {
   return table(
-    ['KEY', 'CODE', 'TOKEN', 'ACTOR', 'REQUESTED', 'EVIDENCE', 'DECISION', 'REASON'],
+    ['KEY', 'CODE', 'TOKEN', 'ACTOR', 'REQUESTED', 'EVIDENCE', 'CASE', 'DECISION', 'REASON'],
     records.map((r) => [
       r.key,
       r.code,
@@ -116,6 +116,7 @@ function recordsTable(records: AdjudicationRecord[]): string {
       r.actor ?? '-',
       time(r.requestedAt),
       r.evidenceDigest ?? '-',
+      r.caseId ?? '-',
       r.decision ? `${r.decision.decision} (${r.decision.actor ?? '-'})` : 'pending',
       oneLine(r.reason ?? '', 50),
     ]),
@@ -162,6 +163,7 @@ interface AbortOptions {
 }
 
 interface AdjudicateOptions {
+  case?: string;
   retry?: boolean;
   accept?: boolean;
   reject?: boolean;
@@ -269,23 +271,6 @@ export function registerControl(program: Command): void {
     });
 
   program
-    .command('adjudications <workflowId>')
-    .description('adjudication records of a run: pending (decision "pending") and decided')
-    .option('--json', 'print the full records as JSON')
-    .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
-      const records = await withRun(command, workflowId, async (handle) => {
-        const { status } = await handle.describe();
-        return status.name === 'RUNNING' ? handle.adjudications() : (await teamRunResult(handle)).adjudications;
-      });
-      if (options.json) {
-        printJson(records);
-        return;
-      }
-      const pending = records.filter((r) => r.decision === null).length;
-      process.stdout.write(records.length ? `${recordsTable(records)}\n${pending} pending\n` : 'no adjudications\n');
-    });
-
-  program
     .command('adjudicate <workflowId> <key>')
     .description(
       'decide a task in adjudication: --retry (run it again), ' +
@@ -299,6 +284,7 @@ export function registerControl(program: Command): void {
     .addOption(actorOption())
     .option('--reason <text>', 'why, for the record')
     .option('--evidence-digest <digest>', 'refuse unless the record holds this evidence digest')
+    .option('--case <id>', 'bind the adjudication to this outside case (a ticket) if none is bound yet')
     .option('--json', 'print the outcome as JSON')
     .action(async (workflowId: string, key: string, options: AdjudicateOptions, command: Command) => {
       const request: AdjudicateRequest = {
@@ -309,6 +295,7 @@ export function registerControl(program: Command): void {
         reason: options.reason,
         evidenceDigest: options.evidenceDigest,
         result: parseResult(options.result),
+        ...(options.case ? { caseId: options.case } : {}),
       };
       const outcome = await withRun(command, workflowId, (handle) => update(handle, 'adjudicate', request));
       if (options.json) printJson(outcome);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerAgent } from './agent';
 import { registerBudget } from './budget';
 import { registerCodecServer } from './codec-server';
+import { registerCases } from './cases';
 import { registerControl } from './control';
 import { registerDemo } from './demo';
 import { registerDev } from './dev';
@@ -33,6 +34,7 @@ export function registerCommands(program: Command): void {
   registerStart(program);
   registerInspect(program);
   registerControl(program);
+  registerCases(program);
   registerAgent(program);
   registerMailbox(program);
   registerSpawn(program);

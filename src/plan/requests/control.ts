@@ -61,6 +61,10 @@ export const AbortRequestSchema = z.object({
 });
 export type AbortRequest = z.infer<typeof AbortRequestSchema>;
 
+/** An outside case id (a ticket): 1..128 chars, a letter or digit first, then letters, digits and `._:#/-`. */
+export const CASE_ID = /^[A-Za-z0-9][A-Za-z0-9._:#/-]{0,127}$/;
+const CASE_ID_RULE = 'caseId must be 1..128 chars of [A-Za-z0-9._:#/-], starting with a letter or digit';
+
 export const DECISIONS = ['retry', 'accept', 'reject'] as const;
 export type Decision = (typeof DECISIONS)[number];
 
@@ -72,6 +76,8 @@ export const AdjudicateRequestSchema = z.object({
   reason: text.optional(),
   evidenceDigest: digest.optional(),
   result: z.unknown().optional(),
+  /** Binds the adjudication to an outside case (a ticket) if none is bound yet; another bound one refuses. */
+  caseId: z.string().regex(CASE_ID, CASE_ID_RULE).optional(),
 });
 export type AdjudicateRequest = z.infer<typeof AdjudicateRequestSchema>;
 
@@ -83,6 +89,13 @@ export const ReopenTaskRequestSchema = z.object({
   actor: id.optional(),
 });
 export type ReopenTaskRequest = z.infer<typeof ReopenTaskRequestSchema>;
+/** `bindCase`: binds the pending adjudication of `key` to an outside case, once. */
+export const BindCaseRequestSchema = z.object({
+  key: z.string().min(1).max(128),
+  caseId: z.string().regex(CASE_ID, CASE_ID_RULE),
+  actor: id.optional(),
+});
+export type BindCaseRequest = z.infer<typeof BindCaseRequestSchema>;
 
 export const TIGHTENED_LIMITS = ['maxTasks', 'maxTokens', 'maxUsd', 'maxWallMs'] as const;
 
@@ -134,6 +147,7 @@ export function parseRequest<T>(
 }
 
 function codeForMalformed(message: string, field: PropertyKey | undefined): string {
+  if (field === 'caseId') return 'invalid_case_id';
   if (message !== 'adjudicate') return 'invalid_request';
   if (field === 'decision') return 'invalid_decision';
   if (field === 'decisionId') return 'decision_id_required';

@@ -5,7 +5,8 @@ export type CliEvent =
   | { kind: 'session'; id: string }
   /** A model message ended: its usage (charged at once) and the tools it asked for. */
   | { kind: 'turn'; usage: Usage; tools: string[] }
-  | { kind: 'tool-start'; id: string; name: string }
+  /** `command`: what a shell tool (Claude Code's Bash, Codex's command, Gemini's run_shell_command) ran. */
+  | { kind: 'tool-start'; id: string; name: string; command?: string }
   | { kind: 'tool-end'; id: string; ok: boolean }
   /** The newest assistant text: the output when the CLI ends without a result of its own. */
   | { kind: 'text'; text: string }

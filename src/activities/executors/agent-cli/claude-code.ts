@@ -91,7 +91,8 @@ class ClaudeParser implements CliParser {
       if (block.type === 'tool_use') {
         const name = text(block.name) || 'tool';
         this.open.tools.push(name);
-        events.push({ kind: 'tool-start', id: text(block.id), name });
+        const command = text(record(block.input).command);
+        events.push({ kind: 'tool-start', id: text(block.id), name, ...(command ? { command } : {}) });
       } else if (block.type === 'text' && text(block.text)) {
         events.push({ kind: 'text', text: text(block.text) });
       }

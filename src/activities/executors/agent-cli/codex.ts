@@ -96,7 +96,8 @@ class CodexParser implements CliParser {
       const name = type === 'mcp_tool_call' ? `${text(item.server)}__${text(item.tool)}` : tool;
       if (!completed) {
         this.tools.push(name);
-        return [{ kind: 'tool-start', id, name }];
+        const command = text(item.command);
+        return [{ kind: 'tool-start', id, name, ...(command ? { command } : {}) }];
       }
       const failed = item.status === 'failed' || (typeof item.exit_code === 'number' && item.exit_code !== 0);
       return [{ kind: 'tool-end', id, ok: !failed }];

@@ -49,7 +49,8 @@ class GeminiParser implements CliParser {
       case 'tool_use': {
         const name = text(event.tool_name) || 'tool';
         this.tools.push(name);
-        return [{ kind: 'tool-start', id: text(event.tool_id), name }];
+        const command = text(record(event.parameters).command);
+        return [{ kind: 'tool-start', id: text(event.tool_id), name, ...(command ? { command } : {}) }];
       }
       case 'tool_result':
         return [{ kind: 'tool-end', id: text(event.tool_id), ok: event.status === 'success' }];

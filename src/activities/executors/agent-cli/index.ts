@@ -63,6 +63,7 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
     const output = {
       content: progress.content,
       ...(progress.sessionId ? { sessionId: progress.sessionId } : {}),
+      ...progress.tests.output(),
       ...(worktree ? await worktree.output(cli.keepWorktrees) : {}),
     };
     const result: ExecutorResult = {

@@ -1,3 +1,4 @@
+import { TestsSeen } from './tests-run';
 import type { Usage } from '../../../plan/schema';
 import { UsageRecords, hasPrice, priceUsage } from '../../pricing';
 import type { ExecutorContext } from '../types';
@@ -27,6 +28,8 @@ export class CliProgress {
   /** The run refused more budget: the attempt is being stopped. */
   refused = false;
   readonly usage = new UsageRecords();
+  /** Whether a shell tool call ran a test runner (tests-run.ts). */
+  readonly tests = new TestsSeen();
   private readonly tools = new Map<string, { name: string; turn: number; at: number }>();
 
   constructor(
@@ -60,6 +63,7 @@ export class CliProgress {
         this.content = bounded(event.text);
         return;
       case 'tool-start':
+        this.tests.see(event.command);
         if (this.tools.size < MAX_OPEN_TOOLS)
           this.tools.set(event.id, { name: event.name, turn: this.turns + 1, at: Date.now() });
         return;
