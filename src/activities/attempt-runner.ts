@@ -5,6 +5,7 @@
  * starts an attempt and attends it; when its run continues as new, adoptAttempt attends the same
  * executor for the next run, so both answer alike.
  */
+import { checkedResult } from './output-check';
 import { ApplicationFailure, CancelledFailure, type Context } from '@temporalio/activity';
 import type { TeamrunConfig } from '../config/config';
 import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
@@ -95,6 +96,7 @@ export class LiveAttempt {
           dependencyOutputs: input.dependencyOutputs,
           inbox: input.inbox ?? [],
           allowSpawn: input.allowSpawn === true,
+          ...(input.outputSchema ? { outputSchema: input.outputSchema } : {}),
           progress: (details) => {
             this.progress = details;
             this.stall?.progressed();
@@ -109,6 +111,8 @@ export class LiveAttempt {
           ...(emit ? { emit } : {}),
         }),
       )
+      // Any kind's output is held to the task's outputSchema (an agent has fixed its own before it answers).
+      .then((result) => checkedResult(input.outputSchema, result))
       .then(
         (result): Ended => ({ ok: true, result }),
         (error: unknown): Ended => ({ ok: false, error }),

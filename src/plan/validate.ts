@@ -16,6 +16,7 @@ import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from './packed';
 import type { PlanProblem } from './problem';
 import { checkAgentTools, type KnownTools } from './agent';
+import { resolveRoles } from './roles';
 
 export type { PlanProblem };
 
@@ -67,6 +68,8 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
   const parsed = TeamPlanSchema.safeParse(input);
   if (parsed.success) {
     problems.push(
+      // First: every later check sees the agent tasks whole.
+      ...resolveRoles(parsed.data.tasks, parsed.data.agents),
       ...checkScopes(parsed.data),
       ...checkGraph(parsed.data.tasks),
       ...checkActivityTasks(parsed.data, parsed.data.tasks),

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { inputJsonSchema } from '../../src/mcp/tool';
+import { addTasksTool, startRunTool } from '../../src/mcp/tools/controls';
+import { outputProblems, checkedResult } from '../../src/activities/output-check';
+import { ownTools } from '../../src/activities/executors/agent/own-tools';
+import { validatePlan } from '../../src/plan/validate';
+import { validateAddedTasks } from '../../src/plan/validate-added';
+import {
+  PLAN_TOOL_SCHEMA_BYTES,
+  TASK_TOOL_SCHEMA_BYTES,
+  addTasksToolSchema,
+  planToolSchema,
+  taskProblems,
+} from '../../src/plan/task-tool';
+
+const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+const agents = {
+  writer: { model: 'gpt-4o-mini', instructions: 'You write.', tools: ['teamrun__set_output'], maxTurns: 5 },
+  reviewer: { model: 'gpt-4o', instructions: 'You review.', description: 'reviews drafts' },
+};
+
+describe('roles', () => {
+  it("a task naming a role gets the role's fields under its own, and a spawning task every role to delegate to", () => {
+    const checked = validatePlan({
+      name: 'roles',
+      agents,
+      tasks: [
+        { key: 'plan', allowSpawn: true, executor: { kind: 'agent', model: 'm', prompt: 'plan it' } },
+        { key: 'draft', executor: { kind: 'agent', role: 'writer', prompt: 'write', maxTurns: 9 } },
+      ],
+    });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+    expect(checked.plan.tasks[1].executor).toEqual({
+      kind: 'agent',
+      role: 'writer',
+      prompt: 'write',
+      model: 'gpt-4o-mini',
+      instructions: 'You write.',
+      tools: ['teamrun__set_output'],
+      maxTurns: 9,
+    });
+    expect(checked.plan.tasks[0].executor.delegates).toEqual(['writer', 'reviewer']);
+    // The planner's tools: one typed delegate tool per role, only with allowSpawn.
+    const names = (allowSpawn: boolean) =>
+      ownTools(['teamrun__*'], allowSpawn, ['writer', 'reviewer']).map((t) => t.name);
+    expect(names(true)).toEqual(
+      expect.arrayContaining(['delegate_to_writer', 'delegate_to_reviewer', 'teamrun__add_tasks']),
+    );
+    expect(names(false).filter((n) => n.startsWith('delegate_to_') || n === 'teamrun__add_tasks')).toEqual([]);
+  });
+
+  it('an unknown role or delegate is a problem with a did-you-mean; an agent with neither model nor role too', () => {
+    const checked = validatePlan({
+      name: 'roles',
+      agents,
+      tasks: [
+        { key: 'a', executor: { kind: 'agent', role: 'writr', prompt: 'x' } },
+        { key: 'b', allowSpawn: true, executor: { kind: 'agent', model: 'm', prompt: 'x', delegates: ['reviewr'] } },
+      ],
+    });
+    expect(checked.ok).toBe(false);
+    if (checked.ok) return;
+    expect(checked.problems).toEqual([
+      expect.objectContaining({
+        path: 'tasks[0].executor.role',
+        code: 'unknown_role',
+        message: expect.stringContaining('(did you mean "writer"?)'),
+      }),
+      expect.objectContaining({
+        path: 'tasks[1].executor.delegates[0]',
+        code: 'unknown_role',
+        message: expect.stringContaining('(did you mean "reviewer"?)'),
+      }),
+    ]);
+    const bare = validatePlan({ name: 'x', tasks: [{ key: 'a', executor: { kind: 'agent', prompt: 'x' } }] });
+    expect(bare.ok ? [] : bare.problems.map((p) => p.path)).toEqual(['tasks[0].executor.model']);
+  });
+
+  it("tasks a run adds resolve their role against the plan's agents, with the same did-you-mean", () => {
+    const checked = validatePlan({ name: 'r', agents, tasks: [{ key: 'p', executor: { kind: 'noop' } }] });
+    if (!checked.ok) throw new Error('plan');
+    const graph = { has: (k: string) => k === 'p', size: 1, keys: () => ['p'] };
+    const task = (role: string) => ({
+      key: 'w',
+      dependsOn: [],
+      priority: 'normal' as const,
+      scope: [],
+      onLeaseLost: 'retry' as const,
+      executor: { kind: 'agent', role, prompt: 'x' },
+    });
+    const good = [task('writer')];
+    expect(validateAddedTasks(good, graph, checked.plan)).toEqual([]);
+    expect(good[0].executor).toMatchObject({ model: 'gpt-4o-mini', instructions: 'You write.' });
+    expect(validateAddedTasks([task('writter')], graph, checked.plan)[0].message).toContain('did you mean "writer"');
+  });
+});
+
+describe("a task's JSON Schema as the tools carry it", () => {
+  it('is generated from the zod schemas, every kind with its fields and descriptions, within its bound', () => {
+    const add = addTasksToolSchema();
+    const task = (add.properties as { tasks: { items: Record<string, any> } }).tasks.items;
+    const kinds = task.properties.executor.oneOf.map((e: any) => e.properties?.kind?.const).filter(Boolean);
+    expect(kinds).toEqual(['shell', 'http', 'llm', 'agent', 'sleep', 'noop', 'agent-cli', 'activity', 'approval']);
+    const agent = task.properties.executor.oneOf.find((e: any) => e.properties?.kind?.const === 'agent');
+    expect(Object.keys(agent.properties)).toEqual(expect.arrayContaining(['role', 'prompt', 'model', 'tools']));
+    expect(agent.properties.role.description).toContain('role');
+    expect(task.properties.outputSchema.description).toContain('JSON Schema');
+    const sizes = {
+      addTasks: bytes(add),
+      plan: bytes(planToolSchema()),
+      mcpStartRun: bytes(inputJsonSchema(startRunTool)),
+      mcpAddTasks: bytes(inputJsonSchema(addTasksTool)),
+    };
+    process.stderr.write(`[roles-schema] schema bytes ${JSON.stringify(sizes)}\n`);
+    expect(sizes.addTasks).toBeLessThanOrEqual(TASK_TOOL_SCHEMA_BYTES);
+    expect(sizes.mcpAddTasks).toBeLessThanOrEqual(TASK_TOOL_SCHEMA_BYTES + 1024);
+    expect(sizes.plan).toBeLessThanOrEqual(PLAN_TOOL_SCHEMA_BYTES);
+    expect(sizes.mcpStartRun).toBeLessThanOrEqual(PLAN_TOOL_SCHEMA_BYTES + 1024);
+    // The MCP start_run schema resolves: its $ref points at the tool input's own $defs.
+    const start = inputJsonSchema(startRunTool) as any;
+    expect(start.properties.plan.properties.tasks.items).toEqual({ $ref: '#/$defs/TaskSpec' });
+    expect(start.$defs.TaskSpec.properties.executor.oneOf.length).toBe(10);
+  });
+
+  it("a bad task's problems come back with their paths and a did-you-mean", () => {
+    const problems = taskProblems([
+      { key: 'a', executor: { kind: 'shell', comand: 'ls' } },
+      { key: 'b', depends_on: ['a'], executor: { kind: 'noop' } },
+    ]);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'tasks[0].executor.comand', message: expect.stringContaining('"command"') }),
+        expect.objectContaining({ path: 'tasks[1].depends_on', message: expect.stringContaining('"dependsOn"') }),
+      ]),
+    );
+    expect(taskProblems([{ key: 'ok', executor: { kind: 'noop' } }])).toEqual([]);
+  });
+});
+
+describe('outputSchema', () => {
+  const schema = {
+    type: 'object',
+    properties: { n: { type: 'integer' } },
+    required: ['n'],
+    additionalProperties: false,
+  };
+  it('names each mismatch by its path, and fails any kind with TEAM_TASK_OUTPUT_INVALID', () => {
+    expect(outputProblems(schema, { n: 1 })).toEqual([]);
+    expect(outputProblems(schema, { n: 'one', m: 2 })).toEqual([
+      '(output): must NOT have additional properties ("m")',
+      '/n: must be integer',
+    ]);
+    expect(() => checkedResult(schema, { output: { stdout: 'x' } })).toThrow(
+      expect.objectContaining({ type: 'TEAM_TASK_OUTPUT_INVALID', nonRetryable: true }),
+    );
+    expect(checkedResult(schema, { output: { n: 2 } })).toEqual({ output: { n: 2 } });
+  });
+
+  it('is bounded in a plan', () => {
+    const big = { description: 'x'.repeat(17 * 1024) };
+    const checked = validatePlan({ name: 'o', tasks: [{ key: 'a', outputSchema: big, executor: { kind: 'noop' } }] });
+    expect(checked.ok ? [] : checked.problems.map((p) => p.path)).toEqual(['tasks[0].outputSchema']);
+  });
+});
