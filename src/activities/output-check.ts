@@ -14,7 +14,12 @@ const MAX_COMPILED = 256;
 
 /** The problems of `value` under `schema` (empty: it matches), each `<path>: <what is wrong>`, bounded. */
 export function outputProblems(schema: Record<string, unknown>, value: unknown): string[] {
-  const validate = compile(schema);
+  let validate: ValidateFunction;
+  try {
+    validate = compile(schema);
+  } catch (err) {
+    return [`(outputSchema): the schema does not compile: ${(err as Error).message.slice(0, 300)}`];
+  }
   if (validate(value)) return [];
   return (validate.errors ?? []).slice(0, OUTPUT_SCHEMA_LIMITS.problems).map(describe);
 }

@@ -17,6 +17,7 @@ import { packPlan } from './packed';
 import type { PlanProblem } from './problem';
 import { checkAgentTools, type KnownTools } from './agent';
 import { resolveRoles } from './roles';
+import { checkOutputRefs } from './output-refs';
 
 export type { PlanProblem };
 
@@ -60,6 +61,8 @@ export interface ValidateOptions {
    * on a server the worker does not have is a problem. Left out (the workflow), any well-formed name passes.
    */
   knownTools?: KnownTools;
+  /** The worker's JSON Schema compiler: a task's outputSchema it cannot compile is a problem (`teamrun validate`). */
+  outputSchemaProblem?: (schema: Record<string, unknown>) => string | null;
 }
 
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
@@ -74,6 +77,7 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
       ...checkGraph(parsed.data.tasks),
       ...checkActivityTasks(parsed.data, parsed.data.tasks),
       ...checkApprovers(parsed.data),
+      ...checkOutputRefs(parsed.data.tasks, options.outputSchemaProblem),
     );
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inputJsonSchema } from '../../src/mcp/tool';
 import { addTasksTool, startRunTool } from '../../src/mcp/tools/controls';
-import { outputProblems, checkedResult } from '../../src/activities/output-check';
+import { checkedResult, outputProblems, schemaProblem } from '../../src/activities/output-check';
 import { ownTools } from '../../src/activities/executors/agent/own-tools';
 import { validatePlan } from '../../src/plan/validate';
 import { validateAddedTasks } from '../../src/plan/validate-added';
@@ -154,6 +154,34 @@ describe('outputSchema', () => {
       expect.objectContaining({ type: 'TEAM_TASK_OUTPUT_INVALID', nonRetryable: true }),
     );
     expect(checkedResult(schema, { output: { n: 2 } })).toEqual({ output: { n: 2 } });
+  });
+
+  it("teamrun validate: a dependent's reference to a field its dependency's schema does not declare, and a schema that does not compile", () => {
+    const plan = {
+      name: 'refs',
+      tasks: [
+        {
+          key: 'draft',
+          outputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+          executor: { kind: 'noop' },
+        },
+        {
+          key: 'use',
+          dependsOn: ['draft'],
+          executor: { kind: 'agent', model: 'm', prompt: 'Edit {{outputs.draft.titel}}; keep {{outputs.draft.title}}' },
+        },
+        { key: 'odd', outputSchema: { type: 'objekt' }, executor: { kind: 'noop' } },
+      ],
+    };
+    const checked = validatePlan(plan, { outputSchemaProblem: schemaProblem });
+    expect(checked.ok ? [] : checked.problems).toEqual([
+      expect.objectContaining({
+        path: 'tasks[1].executor',
+        code: 'unknown_output_field',
+        message: expect.stringContaining('declares no field "titel" (did you mean "title"?)'),
+      }),
+      expect.objectContaining({ path: 'tasks[2].outputSchema', code: 'invalid_output_schema' }),
+    ]);
   });
 
   it('is bounded in a plan', () => {
