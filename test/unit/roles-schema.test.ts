@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inputJsonSchema } from '../../src/mcp/tool';
 import { addTasksTool, startRunTool } from '../../src/mcp/tools/controls';
+import { validatePlanTool } from '../../src/mcp/tools/reads';
 import { checkedResult, outputProblems, schemaProblem } from '../../src/activities/output-check';
 import { ownTools } from '../../src/activities/executors/agent/own-tools';
 import { validatePlan } from '../../src/plan/validate';
@@ -120,6 +121,10 @@ describe("a task's JSON Schema as the tools carry it", () => {
     const start = inputJsonSchema(startRunTool) as any;
     expect(start.properties.plan.properties.tasks.items).toEqual({ $ref: '#/$defs/TaskSpec' });
     expect(start.$defs.TaskSpec.properties.executor.oneOf.length).toBe(10);
+    const check = inputJsonSchema(validatePlanTool) as any;
+    expect(check.properties.plan.properties.agents).toBeDefined();
+    expect(Object.keys(check.properties)).toEqual(['plan', 'kinds']);
+    expect(bytes(check)).toBeLessThanOrEqual(PLAN_TOOL_SCHEMA_BYTES + 1024);
   });
 
   it("a bad task's problems come back with their paths and a did-you-mean", () => {
@@ -134,6 +139,21 @@ describe("a task's JSON Schema as the tools carry it", () => {
       ]),
     );
     expect(taskProblems([{ key: 'ok', executor: { kind: 'noop' } }])).toEqual([]);
+  });
+
+  it('the MCP add_tasks refuses them invalid_tasks, every problem quoted, before any run is asked', async () => {
+    const call = { progress: async () => undefined, signal: new AbortController().signal };
+    // No client in the context: a refusal that reached for the run would fail otherwise.
+    await expect(
+      addTasksTool.run(
+        { runId: 'r', tasks: [{ key: 'a', executor: { kind: 'shell', comand: 'ls' } }] },
+        {} as never,
+        call,
+      ),
+    ).rejects.toMatchObject({
+      code: 'invalid_tasks',
+      message: expect.stringContaining('tasks[0].executor.comand: unknown field (did you mean "command"?)'),
+    });
   });
 });
 
