@@ -49,6 +49,11 @@ describe("the trial's agent team written with roles and delegation, on the local
           ? {
               usage,
               toolCalls: [
+                // A misspelt field: refused as the tool's error, with a did-you-mean, and nothing added.
+                {
+                  name: 'teamrun__add_tasks',
+                  arguments: { tasks: [{ key: 'x', executor: { kind: 'shell', comand: 'ls' } }] },
+                },
                 {
                   name: 'delegate_to_writer',
                   arguments: { key: 'part-1', prompt: 'Write part one', outputSchema: TITLE_SCHEMA },
@@ -117,6 +122,14 @@ describe("the trial's agent team written with roles and delegation, on the local
     const offered = ours('You plan')[0].tools;
     expect(offered).toEqual(expect.arrayContaining(['delegate_to_writer', 'delegate_to_researcher']));
     expect(offered).not.toContain('delegate_to_reviewer');
+    const planned = ours('You plan')[1]
+      .messages.filter((m) => m.role === 'tool')
+      .map((m) => m.content);
+    expect(planned[0]).toContain('tasks[0].executor.comand: unknown field (did you mean "command"?)');
+    expect(planned.slice(1).map((c) => JSON.parse(c ?? '{}'))).toEqual([
+      { ok: true, added: ['part-1'] },
+      { ok: true, added: ['part-2'] },
+    ]);
     // Each delegated task runs as its role: the role's instructions and model, the planner's prompt.
     expect(ours('You write')[0].messages.map((m) => m.content)).toEqual([
       'You write one part of a note. Set your output with teamrun__set_output.',
