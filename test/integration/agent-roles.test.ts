@@ -166,4 +166,43 @@ describe("the trial's agent team written with roles and delegation, on the local
     expect(tasks['part-2'].output).toEqual({ notes: ['durable'] });
     expect(tasks['part-2'].attempts).toBe(1);
   });
+  it('an output that does not match its outputSchema fails the task once, not retried: a shell task at once, an agent after two answers sent back', async ({
+    onTestFinished,
+  }) => {
+    server.script('stubborn-model', () => ({ usage, content: 'prose, not JSON' }));
+    const worker = await workerForTest(
+      { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }), env: { [KEY_ENV]: 'sk-roles' } },
+      onTestFinished,
+    );
+    const handle = await startRun(
+      {
+        name: 'output-invalid',
+        retry: { maxAttempts: 3, backoffMs: 100 },
+        tasks: [
+          {
+            key: 'count',
+            outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+            executor: { kind: 'shell', command: `echo '::teamrun-output::{"n":"three"}'` },
+          },
+          {
+            key: 'notes',
+            outputSchema: NOTES_SCHEMA,
+            executor: { kind: 'agent', model: 'stubborn-model', prompt: 'Notes, as JSON' },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('failed');
+    const tasks = Object.fromEntries(result.tasks.map((t) => [t.key, t]));
+    expect(tasks.count).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(tasks.count.lastError).toContain("the output does not match the task's outputSchema: /n: must be integer");
+    expect(tasks.notes).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(tasks.notes.lastError).toContain("does not match the task's outputSchema after 2 fixes");
+    // The model was asked three times: its answer, then twice again with the problems.
+    const asked = server.requests.filter((r) => r.idempotencyKey?.startsWith(`${handle.workflowId}/notes/`));
+    expect(asked.map((r) => r.turn)).toEqual([1, 2, 3]);
+    expect(asked[2].messages.filter((m) => (m.content ?? '').startsWith('Your output does not match')).length).toBe(2);
+  });
 });
