@@ -4,6 +4,8 @@ import { addTasksTool, startRunTool } from '../../src/mcp/tools/controls';
 import { validatePlanTool } from '../../src/mcp/tools/reads';
 import { checkedResult, outputProblems, schemaProblem } from '../../src/activities/output-check';
 import { ownTools } from '../../src/activities/executors/agent/own-tools';
+import { answerOutput, mailEntry, outputCheck } from '../../src/activities/executors/agent/mail';
+import { Transcript } from '../../src/activities/executors/agent/transcript';
 import { validatePlan } from '../../src/plan/validate';
 import { validateAddedTasks } from '../../src/plan/validate-added';
 import {
@@ -208,5 +210,37 @@ describe('outputSchema', () => {
     const big = { description: 'x'.repeat(17 * 1024) };
     const checked = validatePlan({ name: 'o', tasks: [{ key: 'a', outputSchema: big, executor: { kind: 'noop' } }] });
     expect(checked.ok ? [] : checked.problems.map((p) => p.path)).toEqual(['tasks[0].outputSchema']);
+  });
+});
+
+describe('mail joining a working agent', () => {
+  it('joins only what the conversation does not hold yet: a retry handed the same mail joins none of it twice', () => {
+    const message = (id: number) => ({ id, from: 'review', to: 'w', subject: null, body: `note ${id}`, at: 0 });
+    const transcript = new Transcript([
+      { kind: 'start', messages: [{ role: 'user', content: 'go' }] },
+      { kind: 'inbox', content: 'Messages from your team:\n- from review: note 2', upTo: 2 },
+    ]);
+    expect(transcript.mailUpTo).toBe(2);
+    expect(mailEntry([message(1), message(2)], transcript, (t) => t)).toBeUndefined();
+    expect(mailEntry([message(2), message(3)], transcript, (t) => t)).toEqual({
+      kind: 'inbox',
+      content: 'Messages from your team:\n- from review: note 3',
+      upTo: 3,
+    });
+  });
+
+  it('an answer sent back for its outputSchema reopens the conversation, and counts toward the bound', () => {
+    const transcript = new Transcript([
+      { kind: 'start', messages: [{ role: 'user', content: 'go' }] },
+      { kind: 'model', turn: 1, message: { role: 'assistant', content: 'prose' } },
+    ]);
+    const schema = { type: 'object', required: ['n'] };
+    const fix = outputCheck(answerOutput(transcript, 'prose', schema), transcript, schema);
+    expect(fix).toMatchObject({ kind: 'inbox', check: 'output' });
+    transcript.add(fix!);
+    expect(transcript.finalAnswer).toBeUndefined();
+    expect(transcript.outputFixes).toBe(1);
+    transcript.add({ kind: 'model', turn: 2, message: { role: 'assistant', content: '```json\n{"n":1}\n```' } });
+    expect(answerOutput(transcript, transcript.finalAnswer!.content!, schema)).toEqual({ n: 1 });
   });
 });
