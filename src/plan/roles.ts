@@ -60,3 +60,16 @@ export function resolveRoles(
   });
   return problems;
 }
+
+/** The `teammateIdle` hook's executor names a role as a task's may (`hooks.teammateIdle.executor.role`). */
+export function resolveHookRole(
+  hooks: { teammateIdle?: { executor: RoleTask['executor'] } } | undefined,
+  agents: Readonly<Record<string, AgentRole>> | undefined,
+): PlanProblem[] {
+  const executor = hooks?.teammateIdle?.executor;
+  if (!executor) return [];
+  return resolveRoles([{ key: 'teammateIdle', executor }], agents, 'hooks.teammateIdle').map((p) => ({
+    ...p,
+    path: p.path.replace('hooks.teammateIdle[0]', 'hooks.teammateIdle'),
+  }));
+}

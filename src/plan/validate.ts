@@ -16,7 +16,7 @@ import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from './packed';
 import type { PlanProblem } from './problem';
 import { checkAgentTools, type KnownTools } from './agent';
-import { resolveRoles } from './roles';
+import { resolveHookRole, resolveRoles } from './roles';
 import { checkOutputRefs } from './output-refs';
 
 export type { PlanProblem };
@@ -73,6 +73,7 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
     problems.push(
       // First: every later check sees the agent tasks whole.
       ...resolveRoles(parsed.data.tasks, parsed.data.agents),
+      ...resolveHookRole(parsed.data.hooks, parsed.data.agents),
       ...checkScopes(parsed.data),
       ...checkGraph(parsed.data.tasks),
       ...checkActivityTasks(parsed.data, parsed.data.tasks),

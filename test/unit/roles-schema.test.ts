@@ -75,6 +75,13 @@ describe('roles', () => {
         message: expect.stringContaining('(did you mean "reviewer"?)'),
       }),
     ]);
+    const hook = validatePlan({
+      name: 'h',
+      agents,
+      hooks: { teammateIdle: { executor: { kind: 'agent', role: 'writer', prompt: 'tidy up' } } },
+      tasks: [{ key: 'a', executor: { kind: 'noop' } }],
+    });
+    expect(hook.ok && hook.plan.hooks?.teammateIdle?.executor).toMatchObject({ model: 'gpt-4o-mini' });
     const bare = validatePlan({ name: 'x', tasks: [{ key: 'a', executor: { kind: 'agent', prompt: 'x' } }] });
     expect(bare.ok ? [] : bare.problems.map((p) => p.path)).toEqual(['tasks[0].executor.model']);
   });
