@@ -22,9 +22,22 @@ export type RunEventType =
   | 'task:interrupt-requested'
   | 'task:adjudication-required'
   | 'task:adjudicated'
+  /** A settled task sent back to adjudication: `{ key, actor, reason, requestId, dependents }`. */
+  | 'task:reopened'
   | 'task:added'
   /** An attempt made no step for its `stallAfterMs` and was stopped: `{ key, fencingToken, reason }`. */
   | 'task:stalled'
+  /**
+   * The attempt took its task's scopes (`{ key, fencingToken, scope }`): in the run when it was claimed, and again
+   * with `ledger` when its shared ledger admitted it (no attempt of another run on the ledger then holds an overlap).
+   */
+  | 'task:scope-acquired'
+  /**
+   * The attempt gave its scopes back (`{ key, fencingToken, scope, why }`, `why` how its lease ended): in the run when
+   * its lease ended, and with `ledger` once the ledger freed them (its settlement landed; a dead attempt's expire
+   * on the ledger when its slot's lease runs out, which only the ledger's own log records).
+   */
+  | 'task:scope-released'
   | 'lease:expired'
   | 'lease:changed'
   | 'lease:released'

@@ -21,10 +21,12 @@ export type {
 
 /**
  * Why a ledger refuses an attempt. `max-concurrent` always passes, and so does `recovery-required` (an attempt's
- * usage is unknown until an operator resolves it); the others are final once spent (`unpriced-usage`: usage without
+ * usage is unknown until an operator resolves it) and `scope-busy` (another attempt holds an overlapping scope until
+ * it settles or its slot expires); the others are final once spent (`unpriced-usage`: usage without
  * a price was charged while `maxUsd` is set, so the dollars spent are unknown).
  */
-export type LedgerLimitReason = 'max-concurrent' | 'max-tokens' | 'max-usd' | 'unpriced-usage' | 'recovery-required';
+export type LedgerLimitReason =
+  'max-concurrent' | 'max-tokens' | 'max-usd' | 'unpriced-usage' | 'recovery-required' | 'scope-busy';
 
 /** What stopped a ledger for the rest of its window. */
 export type LedgerExhaustion = 'max-tokens' | 'max-usd' | 'unpriced-usage';
@@ -58,6 +60,24 @@ export interface LedgerSlotView {
   acquiredAt: number;
   expiresAt: number;
   expiresInMs: number;
+  /** The scopes the slot holds, and the task and fencing token of its attempt (absent: none given). */
+  scope?: string[];
+  task?: string;
+  fencingToken?: number;
+  /** Work outside a team run (`teamrun/ledger`): settled lost by the ledger if it expires unsettled. */
+  outside?: true;
+}
+
+/** A scope held on the ledger: by which attempt (its run, task and fencing token), since when, until when at most. */
+export interface LedgerHeldScope {
+  scope: string[];
+  attemptId: string;
+  workflowId: string;
+  task: string | null;
+  fencingToken: number | null;
+  since: number;
+  /** When the slot expires unless its attempt renews it (and then the scope is free). */
+  expiresAt: number;
 }
 
 /** The ledger's `status` query (and `configure` update) answer. */
@@ -79,6 +99,8 @@ export interface LedgerStatus {
   recovery: LedgerRecovery | null;
   lastResolution: LedgerResolution | null;
   slots: LedgerSlotView[];
+  /** The scopes held by attempts in flight, oldest first (one entry per slot that holds any). */
+  scopes: LedgerHeldScope[];
   runs: Array<{ workflowId: string; name: string | null; registeredAt: number }>;
   counters: { acquired: number; settled: number; duplicateSettles: number; expired: number };
   lastAbort: { reason: string; actor: string; at: number; runs: string[] } | null;

@@ -5,6 +5,7 @@
  */
 import type { AcquireVerdict, LedgerExhaustion } from '../contract';
 import type { AcquireRequest } from '../plan/requests/ledger';
+import { scopeRefusal } from './scopes';
 import { round, type LedgerSlot, type LedgerSnapshot } from './state';
 
 export const USD_EPSILON = 1e-9;
@@ -53,6 +54,8 @@ export function admissionRefusal(
         `an operator runs \`teamrun ledger resolve ${s.id} --usage '{...}'\` or \`--release\``,
     };
   }
+  const busy = scopeRefusal(s.id, live, request);
+  if (busy) return busy;
   if (limits.maxConcurrent !== undefined && live.length >= limits.maxConcurrent) {
     return {
       ok: false,

@@ -33,6 +33,7 @@ import { admissionRefusal, crossedLimit } from './admission';
 import { extensionRefusal, growSlot } from './extension';
 import { callRefusal, configureRefusal, sameOperators, type OperatorCall, type OperatorRefusal } from './operators';
 import { recordLost, resolveLost } from './recovery';
+import { newSlot, scopeEventFields } from './scopes';
 import { ledgerStatus, type LedgerSlot, type LedgerSnapshot } from './state';
 
 export type { AcquireVerdict, LedgerLimitReason, LedgerStatus, SettleVerdict };
@@ -173,15 +174,9 @@ export class Ledger {
     }
     const refusal = this.check(request, now);
     if (refusal) return refusal;
-    const slot: LedgerSlot = {
-      attemptId,
-      workflowId: request.workflowId,
-      reservation: { ...reservation },
-      leaseMs: request.leaseMs,
-      acquiredAt: now,
-      expiresAt: now + request.leaseMs,
-    };
+    const slot = newSlot(request, now);
     this.slots.set(attemptId, slot);
+    if (slot.scope) this.events.record('scope:acquired', now, scopeEventFields(slot));
     this.s.reserved.tokens += reservation.tokens;
     this.s.reserved.usd += reservation.usd;
     this.s.used.attempts += 1;
@@ -233,7 +228,7 @@ export class Ledger {
       return { ok: true, duplicate: true, charged: { tokens: 0, usd: 0 }, crossed: null, abort: [] };
     }
     const slot = this.slots.get(attemptId);
-    if (slot) this.release(slot);
+    if (slot) this.release(slot, now, 'settled');
     this.s.counters.settled += 1;
     this.remember(attemptId);
     const { maxTokens, maxUsd } = this.s.limits;
@@ -288,8 +283,9 @@ export class Ledger {
     return { crossed, abort: this.abortTargets(SESSION_BUDGET_EXHAUSTED, `ledger:${this.id}`, now) };
   }
 
-  private release(slot: LedgerSlot): void {
+  private release(slot: LedgerSlot, now: number, why: 'settled' | 'expired'): void {
     this.slots.delete(slot.attemptId);
+    if (slot.scope) this.events.record('scope:released', now, { ...scopeEventFields(slot), why });
     this.s.reserved.tokens = Math.max(0, this.s.reserved.tokens - slot.reservation.tokens);
     this.s.reserved.usd = Math.max(0, this.s.reserved.usd - slot.reservation.usd);
   }
@@ -323,13 +319,17 @@ export class Ledger {
     for (const slot of this.slots.values()) {
       if (slot.expiresAt > now) continue;
       expired.push(slot);
-      this.release(slot);
+      this.release(slot, now, 'expired');
       this.s.counters.expired += 1;
       this.events.record('slot:expired', now, {
         attemptId: slot.attemptId,
         workflowId: slot.workflowId,
         expiresAt: slot.expiresAt,
       });
+    }
+    // No run settles outside work whose holder died: its usage is unknown, settled as a run's lost attempt is.
+    for (const { attemptId, workflowId, reservation, outside } of expired) {
+      if (outside) this.settle({ attemptId, usage: null, lost: { reservation, workflowId } }, now);
     }
     if (windowReset || expired.length) this.touch();
     return { expired, windowReset };

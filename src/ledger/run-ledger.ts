@@ -50,6 +50,11 @@ const farewell = proxyActivities<LedgerActivities>({
 const LEDGER_EXTENSIONS = 'teamrun-ledger-extensions';
 /** Runs recorded before a slot held the attempt's grant asked the ledger to hold its estimate: they replay so. */
 const LEDGER_HOLDS_GRANT = 'teamrun-ledger-holds-grant';
+/** Runs recorded before scopes were held on the ledger took them in the run only: they replay so. */
+const LEDGER_SCOPES = 'teamrun-ledger-scopes';
+
+/** What the run records of its ledger: a wait for recovery (`ledger:waiting`, `ledger:admitted`) and its scopes. */
+export type LedgerRunEvent = (claim: Claim, type: string, fields: Record<string, unknown>) => void;
 
 /**
  * A team run's side of a shared ledger (`budget.ledger` in its plan): register at start, a slot
@@ -70,13 +75,18 @@ export class RunLedger implements LedgerExtensions {
   private readonly extended = new Map<string, Reservation>();
   /** Attempts waiting for the ledger's recovery, by activity id: workflow memory, for the current details. */
   private readonly waiting = new Set<string>();
+  /** Attempts whose scopes the ledger holds, by attempt id (workflow memory: none crosses a continue-as-new). */
+  private readonly scoped = new Set<string>();
 
   constructor(
     readonly id: string,
     private readonly workflowId: string,
     private readonly name: string,
-    /** Tells the run an attempt began (`waiting`) or ended (`admitted`) a wait for the ledger's recovery. */
-    private readonly onWait: (claim: Claim, phase: 'waiting' | 'admitted', message: string) => void = () => {},
+    /**
+     * Records an event of the attempt's in the run: `ledger:waiting` and `ledger:admitted` (a wait for the ledger's
+     * recovery), `task:scope-acquired` and `task:scope-released` (its scopes held on the ledger).
+     */
+    private readonly onEvent: LedgerRunEvent = () => {},
   ) {}
 
   /** The status line while attempts wait for an operator to resolve the ledger; null when none waits. */
@@ -106,7 +116,11 @@ export class RunLedger implements LedgerExtensions {
     const holds = this.holds(claim);
     this.asked.set(claim.leaseId, holds);
     try {
-      await this.acquire(claim, holds);
+      // Its scopes are the slot's from here: the event says so, and the settlement's says when they were freed.
+      if (await this.acquire(claim, holds)) {
+        this.scoped.add(claim.leaseId);
+        this.onEvent(claim, 'task:scope-acquired', { scope: claim.scope });
+      }
     } catch (err) {
       const refused = refusalOf(err);
       if (refused) {
@@ -136,8 +150,9 @@ export class RunLedger implements LedgerExtensions {
   /**
    * Takes the slot, waiting (retries out of history) while slots or reservations are held. A ledger that requires
    * recovery refuses the first try, so the run can say why it waits; the second try then waits for an operator.
+   * Resolves true when the slot holds the task's scopes.
    */
-  private async acquire(claim: Claim, reservation: Reservation): Promise<void> {
+  private async acquire(claim: Claim, reservation: Reservation): Promise<boolean> {
     const tries = (activityId: string) =>
       proxyActivities<LedgerActivities>({
         activityId,
@@ -151,25 +166,29 @@ export class RunLedger implements LedgerExtensions {
         },
         summary: `ledger ${this.id}: slot for ${claim.activityId}`,
       }).ledgerAcquire;
+    // The task's scopes are held with the slot, so no attempt of another run on the ledger overlaps them meanwhile.
+    const scoped = claim.scope && patched(LEDGER_SCOPES);
     const request = {
       ledgerId: this.id,
       attemptId: claim.leaseId,
       workflowId: this.workflowId,
       reservation,
       leaseMs: 2 * claim.ttlMs,
+      ...(scoped ? { scope: claim.scope, task: claim.key, fencingToken: claim.fencingToken } : {}),
     };
     try {
       await tries(`${claim.activityId}:ledger-acquire`)({ ...request, refuseRecovery: true });
-      return;
+      return !!scoped;
     } catch (err) {
       const refused = refusalOf(err);
       if (refused?.reason !== 'recovery-required') throw err;
       this.waiting.add(claim.activityId);
-      this.onWait(claim, 'waiting', refused.message);
+      this.onEvent(claim, 'ledger:waiting', { message: refused.message });
     }
     try {
       await tries(`${claim.activityId}:ledger-recovery`)(request);
-      this.onWait(claim, 'admitted', `ledger ${this.id} resolved`);
+      this.onEvent(claim, 'ledger:admitted', { message: `ledger ${this.id} resolved` });
+      return !!scoped;
     } finally {
       this.waiting.delete(claim.activityId);
     }
@@ -231,11 +250,15 @@ export class RunLedger implements LedgerExtensions {
       retry: { initialInterval: '500ms', maximumInterval: '10s' },
       summary: `ledger ${this.id}: settle ${claim.activityId}`,
     });
+    const scoped = this.scoped.delete(claim.leaseId);
     // Not cancellable: an aborted run still owes the ledger its usage.
     const settling = CancellationScope.nonCancellable(() =>
       ledgerSettle({ ledgerId: this.id, attemptId: claim.leaseId, usage, ...lost }),
     ).then(
-      () => undefined,
+      // The ledger freed the slot, and the scopes with it (a settlement that never lands frees them at its expiry).
+      () => {
+        if (scoped) this.onEvent(claim, 'task:scope-released', { scope: claim.scope, why: outcome.kind });
+      },
       (err: unknown) =>
         log.error('ledger settlement failed', { ledgerId: this.id, attemptId: claim.leaseId, error: String(err) }),
     );

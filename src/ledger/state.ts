@@ -2,7 +2,7 @@
  * The shared ledger's state as continue-as-new carries it (its snapshot and slots), and the
  * `status` view built from it. Shapes and one pure view; the rules are rules.ts's.
  */
-import type { LedgerExhaustion, LedgerRecovery, LedgerResolution, LedgerStatus } from '../contract';
+import type { LedgerExhaustion, LedgerHeldScope, LedgerRecovery, LedgerResolution, LedgerStatus } from '../contract';
 import type { EventLogSnapshot } from '../team/events';
 import type { LedgerLimits } from '../plan/requests/ledger';
 import type { Reservation, RunEvent } from '../team/types';
@@ -17,6 +17,13 @@ export interface LedgerSlot {
   expiresAt: number;
   /** The newest extensions that grew `reservation`, by id (absent in older snapshots: none). */
   extensions?: string[];
+  /** The scopes the attempt holds with its slot (scopes.ts); absent: none. */
+  scope?: string[];
+  /** The run's task and the attempt's fencing token, for the list of held scopes (absent: not given). */
+  task?: string;
+  fencingToken?: number;
+  /** Work outside a team run: expired unsettled, it is settled as lost (outside.ts). */
+  outside?: true;
 }
 
 export interface LedgerSnapshot {
@@ -82,11 +89,28 @@ export function ledgerStatus(
     recovery,
     lastResolution: s.lastResolution ?? null,
     slots: slots.map((slot) => ({ ...slot, expiresInMs: Math.max(0, slot.expiresAt - now) })),
+    scopes: heldScopes(slots),
     runs,
     counters: { ...s.counters },
     lastAbort: s.lastAbort,
     recentEvents: events.slice(-50),
   };
+}
+
+/** The scopes held now, oldest first: which attempt (run, task, token) holds each, since when, until when. */
+export function heldScopes(slots: readonly LedgerSlot[]): LedgerHeldScope[] {
+  return slots
+    .filter((slot) => slot.scope)
+    .sort((a, b) => a.acquiredAt - b.acquiredAt)
+    .map((slot) => ({
+      scope: [...slot.scope!],
+      attemptId: slot.attemptId,
+      workflowId: slot.workflowId,
+      task: slot.task ?? null,
+      fencingToken: slot.fencingToken ?? null,
+      since: slot.acquiredAt,
+      expiresAt: slot.expiresAt,
+    }));
 }
 
 export const round = (usd: number): number => Math.round(usd * 1e6) / 1e6;

@@ -91,6 +91,16 @@ export function waitingFor(run: RunContext, estimate: { tokens?: number; usd?: n
   );
 }
 
+/**
+ * `task:scope-released`: task `i`'s attempt `fencingToken` ended (`why`: how its lease ended), and with it the
+ * scopes it held in the run. A run on a shared ledger records its ledger's release apart, once the ledger freed them.
+ */
+export function scopeReleased(run: RunContext, i: number, fencingToken: number, why: string, now: number): void {
+  const scope = scopeOf(run, i);
+  if (!scope.length) return;
+  run.events.record('task:scope-released', now, { key: run.graph.tasks[i].key, fencingToken, scope: [...scope], why });
+}
+
 function scopeBusy(run: RunContext, i: number): boolean {
   const scope = scopeOf(run, i);
   if (scope.length === 0) return false;
@@ -121,6 +131,8 @@ function lease(run: RunContext, i: number, reservation: Reservation, now: number
     task.previousLease = null;
   }
   run.events.record('task:claimed', now, { key: task.key, attempt: attempt.attempt, ...identity, reservation });
+  const scope = scopeOf(run, i);
+  if (scope.length) run.events.record('task:scope-acquired', now, { key: task.key, fencingToken, scope: [...scope] });
   run.clock = now;
   run.members.started(attempt.holder, task.key, now);
   const inbox = run.mailbox.deliver(task.key, attempt.holder, false);
@@ -142,6 +154,7 @@ function lease(run: RunContext, i: number, reservation: Reservation, now: number
     // Absent unless set: an attempt's input (and its history) is as before for a task without one.
     ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
     ...stallOf(spec.stallAfterMs ?? run.plan.stallAfterMs),
+    ...(scope.length ? { scope: [...scope] } : {}),
   };
 }
 

@@ -38,7 +38,6 @@ import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../pla
 import type { SteerRequest } from '../plan/requests/agent';
 import * as additions from './additions';
 import * as agents from './agents';
-import type { AgentProgress, Attempt } from './types';
 import { Budget } from './budget';
 import { claim } from './claims';
 import { RunContext, type TeamRunSnapshot } from './context';
@@ -52,10 +51,10 @@ import type { StopRequest } from './stop-channel';
 import * as takeover from './takeover';
 import * as tighten from './tighten';
 import { newTaskState } from './task-state';
-import type { AttemptOutcome, Claim, Reservation } from './types';
+import type { AgentProgress, Attempt, AttemptOutcome, Claim, Reservation } from './types';
 import * as handover from './handover';
+import * as reopen from './reopen';
 import * as lifecycle from './lifecycle';
-import type { Wait } from './lifecycle';
 import type { SpawnTreeEntry } from './graph';
 
 export type { TeamRunSnapshot } from './context';
@@ -208,11 +207,11 @@ export class TeamRun {
   }
 
   /**
-   * An attempt began or ended a wait for its shared ledger's recovery (`ledger:waiting`, `ledger:admitted`): the
-   * event says why it has not started, and the loop wakes to publish it.
+   * An attempt's event on its shared ledger (`ledger:waiting`, `ledger:admitted`: a wait for its recovery, saying why
+   * the attempt has not started; `task:scope-acquired`, `task:scope-released`): the loop wakes to publish it.
    */
-  ledgerWait(phase: 'waiting' | 'admitted', fields: Record<string, unknown>, now: number): void {
-    this.run.events.record(`ledger:${phase}`, now, fields);
+  ledgerEvent(type: string, fields: Record<string, unknown>, now: number): void {
+    this.run.events.record(type, now, fields);
     this.run.touch();
   }
 
@@ -232,7 +231,7 @@ export class TeamRun {
    * The run begins to wait: for what, and until when (lifecycle.ts). Waiting on adjudication only
    * starts that wait's clock, kept in the snapshot; a run handing over waits for its attempts only.
    */
-  beginWait(now: number, handingOver: boolean): Wait {
+  beginWait(now: number, handingOver: boolean): lifecycle.Wait {
     return lifecycle.beginWait(this.run, now, handingOver);
   }
 
@@ -294,9 +293,10 @@ export class TeamRun {
     return decisions.validateAdjudicate(this.run, payload);
   }
 
-  adjudicate(payload: unknown, now: number): AdjudicateVerdict {
-    return decisions.adjudicate(this.run, payload, now);
-  }
+  adjudicate = (payload: unknown, now: number): AdjudicateVerdict => decisions.adjudicate(this.run, payload, now);
+
+  /** `reopenTask` (reopen.ts): without `now`, its validator's checks only. */
+  reopenTask = (payload: unknown, now?: number) => reopen.reopenTask(this.run, payload, now);
 
   validateTightenBudget(payload: unknown): TightenBudgetRequest {
     return tighten.validateTightenBudget(this.run, payload);

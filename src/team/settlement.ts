@@ -22,6 +22,7 @@ import {
 } from './routing';
 import { spawnOnSettle } from './additions';
 import { lostAttemptBound } from './lost-usage';
+import { scopeReleased } from './claims';
 import type {
   Attempt,
   AttemptOutcome,
@@ -57,6 +58,7 @@ export function settle(
     return null;
   }
   run.leases.close(task, attempt);
+  scopeReleased(run, i, fencingToken, outcome.kind, now);
   if (outcome.workerIdentity) attempt.workerIdentity = outcome.workerIdentity;
   const usage = 'usage' in outcome ? outcome.usage : undefined;
   addUsage(task, usage);
@@ -316,6 +318,7 @@ function notStarted(
 ): void {
   const task = run.graph.tasks[i];
   run.leases.close(task, attempt);
+  scopeReleased(run, i, attempt.fencingToken, 'not-started', now);
   run.clock = now;
   run.members.unclaimed(attempt.holder, now);
   run.budget.cancel(attempt.reservation);

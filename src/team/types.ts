@@ -185,6 +185,8 @@ export interface Claim {
   outputSchema?: Record<string, unknown>;
   /** The task's `stallAfterMs` (or the plan's); absent: no stall watch. */
   stallAfterMs?: number;
+  /** The task's scopes (or the plan's `defaultScope`), held in the run and on its shared ledger; absent: none. */
+  scope?: string[];
 }
 
 /** Where an agent attempt is: what the Web UI's details show. Not in the snapshot: the next step refreshes it. */

@@ -16,6 +16,7 @@ import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
 import { dataConverterFor } from '../codec';
 import { telemetrySettings } from '../telemetry/config';
+import { checkedHooks, type WorkerHooks } from '../activities/host-hooks';
 import { createStopWorker, runAlongside, stopQueueName } from './stop-channel';
 
 export interface CreateWorkerOptions {
@@ -35,6 +36,11 @@ export interface CreateWorkerOptions {
   activities?: WorkerOptions['activities'];
   /** Custom tools for agents (`defineTool`), by the name a task lists them with. */
   tools?: Record<string, CustomTool>;
+  /**
+   * The host's own code around each attempt this worker runs (docs/executors.md, "Host hooks"): `onLeaseChanged`
+   * and `beforeTask` (which may refuse) before the executor, `afterTask` with the settlement about to be reported.
+   */
+  hooks?: WorkerHooks;
 }
 
 /**
@@ -62,6 +68,8 @@ export function workflowsPath(): string {
 /** A Temporal worker that runs `teamRun` workflows and their `runTask` attempts. */
 export async function createWorker(options: CreateWorkerOptions = {}): Promise<Worker> {
   const env = options.env ?? process.env;
+  // Before anything starts: a hook that is not a function, or a bad bound, stops the worker here.
+  const hooks = checkedHooks(options.hooks);
   // Before anything starts: a CLI or MCP server command that is not there stops the worker here, naming its key.
   const config = resolveWorkerCommands(options.config ?? loadConfig(), env);
   const connection = options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
@@ -91,6 +99,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
       gateway,
       tools,
       stopping: stopping.signal,
+      ...(hooks ? { hooks } : {}),
     });
     const running = runAlongside(worker, stop, gateway, tools);
     const shutdown = running.shutdown.bind(running);
@@ -120,9 +129,10 @@ async function workers(
     gateway: AttemptGateway;
     tools: WorkerTools;
     stopping: AbortSignal;
+    hooks?: WorkerHooks;
   },
 ): Promise<[Worker, Worker]> {
-  const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway } = setup;
+  const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway, hooks } = setup;
   // Tracing off: nothing of the OpenTelemetry SDK is loaded (src/telemetry/config.ts says when it is on).
   const tracing = telemetrySettings(config.telemetry, options.env ?? process.env, 'worker');
   const withoutTaskText = config.codec !== undefined;
@@ -141,6 +151,7 @@ async function workers(
     gateway,
     tools: setup.tools.factory,
     stopping: setup.stopping,
+    ...(hooks ? { hooks } : {}),
   };
   // Stops for its long attempts arrive on its own queue, and so do the adopts of a run that
   // continued as new while they ran.

@@ -40,10 +40,10 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const ledger =
     run.ledgerId === null
       ? null
-      : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name, (claim, phase, message) =>
-          run.ledgerWait(
-            phase,
-            { key: claim.key, fencingToken: claim.fencingToken, ledger: run.ledgerId, message },
+      : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name, (claim, type, fields) =>
+          run.ledgerEvent(
+            type,
+            { key: claim.key, fencingToken: claim.fencingToken, ledger: run.ledgerId, ...fields },
             Date.now(),
           ),
         );

@@ -32,3 +32,21 @@ describe("a plan's defaultScope: the scope of every task that names none", () =>
     expect(good.ok && good.plan.defaultScope).toEqual(['*']);
   });
 });
+
+describe('scope events inside one run', () => {
+  it('records task:scope-acquired at the claim and task:scope-released when the lease ends, with the scope', () => {
+    const run = runOf([task('a', { scope: ['docs/'] }), task('b', { scope: ['docs/api'] }), task('c')], {
+      defaultScope: ['src'],
+    });
+    const claimed = run.claim(0);
+    expect(keys(claimed)).toEqual(['a', 'c']);
+    expect(claimed.map((c) => c.scope)).toEqual([['docs'], ['src']]);
+    run.settle('a', claimed[0].fencingToken, { kind: 'failed', message: 'no', nonRetryable: false }, 5);
+    const scoped = run.eventsView({ limit: 100 }).events.filter((e) => e.type.startsWith('task:scope-'));
+    expect(scoped.map((e) => [e.type, e.key, e.scope, e.why ?? null, e.at])).toEqual([
+      ['task:scope-acquired', 'a', ['docs'], null, 0],
+      ['task:scope-acquired', 'c', ['src'], null, 0],
+      ['task:scope-released', 'a', ['docs'], 'failed', 5],
+    ]);
+  });
+});

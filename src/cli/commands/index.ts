@@ -6,6 +6,7 @@ import { registerControl } from './control';
 import { registerDemo } from './demo';
 import { registerDev } from './dev';
 import { registerDoctor } from './doctor';
+import { registerInit } from './init';
 import { registerInspect } from './inspect';
 import { registerLedger } from './ledger';
 import { registerObserve } from './observe';
@@ -25,6 +26,7 @@ import { registerValidate } from './validate';
 
 /** Each command group lives in its own module and registers itself here. */
 export function registerCommands(program: Command): void {
+  registerInit(program);
   registerDemo(program);
   registerDev(program);
   registerWorker(program);

@@ -81,7 +81,7 @@ export function registerLedger(program: Command): void {
 
   ledger
     .command('status <id>')
-    .description('limits, attempts in flight, used and reserved budget, registered runs, last abort')
+    .description('limits, attempts in flight, used and reserved budget, held scopes, registered runs, last abort')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }, command: Command) => {
       ledgerId(id);
@@ -259,6 +259,14 @@ export function renderLedger(status: LedgerStatus): string {
     `  attempts   ${counters.acquired} acquired, ${counters.settled} settled ` +
       `(${counters.duplicateSettles} duplicate settles charged nothing), ${counters.expired} slots expired`,
   ];
+  for (const held of status.scopes) {
+    const task = held.task === null ? '' : ` task ${held.task}`;
+    const token = held.fencingToken === null ? '' : ` token ${held.fencingToken}`;
+    lines.push(
+      `  scope      ${held.scope.join(', ')}: run ${held.workflowId}${task}${token} since ` +
+        `${new Date(held.since).toISOString()} (expires ${new Date(held.expiresAt).toISOString()} unless renewed)`,
+    );
+  }
   if (lastResolution) {
     const r = lastResolution;
     lines.push(

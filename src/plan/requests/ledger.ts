@@ -58,6 +58,19 @@ export const AcquireRequestSchema = z
     reservation,
     /** How long the slot lives without a renewal: a timer's bound at most (a run asks twice its lease's TTL). */
     leaseMs: z.number().int().min(1_000).max(MAX_TIMEOUT_MS),
+    /**
+     * The task's scopes (its plan's `defaultScope` where it names none): held with the slot, so no attempt of any run
+     * on the ledger holds an overlapping one at the same time (src/ledger/scopes.ts). Absent: the attempt claims none.
+     */
+    scope: z.array(z.string().min(1).max(500)).min(1).max(PLAN_LIMITS.maxScope).optional(),
+    /** The task and fencing token the attempt is, for the status's list of held scopes. */
+    task: z.string().min(1).max(200).optional(),
+    fencingToken: z.number().int().min(0).optional(),
+    /**
+     * Work outside a team run (src/ledger/outside.ts): no run settles the slot if its holder dies, so a slot that
+     * expires unsettled is settled as lost (its usage unknown) by the ledger itself.
+     */
+    outside: z.literal(true).optional(),
   })
   .strict();
 export type AcquireRequest = z.infer<typeof AcquireRequestSchema>;
