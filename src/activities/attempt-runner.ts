@@ -6,6 +6,7 @@
  * executor for the next run, so both answer alike.
  */
 import { mailboxAccess } from './executors/mailbox-access';
+import { checkedResult } from './output-check';
 import { ApplicationFailure, CancelledFailure, type Context } from '@temporalio/activity';
 import type { TeamrunConfig } from '../config/config';
 import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
@@ -103,6 +104,7 @@ export class LiveAttempt {
           dependencyOutputs: input.dependencyOutputs,
           inbox: input.inbox ?? [],
           allowSpawn: input.allowSpawn === true,
+          ...(input.outputSchema ? { outputSchema: input.outputSchema } : {}),
           progress: (details) => {
             this.progress = details;
             this.stall?.progressed();
@@ -119,6 +121,8 @@ export class LiveAttempt {
           live: this.output,
         }),
       )
+      // Any kind's output is held to the task's outputSchema (an agent has fixed its own before it answers).
+      .then((result) => checkedResult(input.outputSchema, result))
       .then(
         (result): Ended => ({ ok: true, result }),
         (error: unknown): Ended => ({ ok: false, error }),

@@ -28,6 +28,8 @@ export interface RunTaskInput extends AttemptIdentity {
   inbox?: MailMessage[];
   /** The task may add tasks (the plan's `allowSpawn`). */
   allowSpawn?: boolean;
+  /** The JSON Schema the task's output must match (the plan's `outputSchema`). */
+  outputSchema?: Record<string, unknown>;
   /** Past this long without a step the worker stops the attempt as stalled (`TEAM_TASK_STALLED`); absent: never. */
   stallAfterMs?: number;
   /** Heartbeat pace (the lease's; none before the first). Absent: derived from the heartbeat timeout. */

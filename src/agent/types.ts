@@ -54,8 +54,12 @@ export interface AssistantMessage {
 export type JournalEntry =
   /** The conversation as the first attempt began it (instructions, prompt, dependency outputs). */
   | { kind: 'start'; messages: ChatMessage[] }
-  /** Mail an attempt found waiting when it started, as one user message. */
-  | { kind: 'inbox'; content: string }
+  /**
+   * Mail as one user message: what an attempt found waiting when it started, or what came before a model call
+   * (`upTo`: the last message id it holds, so a retry joins none twice); `check: 'output'`: not mail, the answer's
+   * mismatches with the task's outputSchema, for the model to fix.
+   */
+  | { kind: 'inbox'; content: string; upTo?: number; check?: 'output' }
   /** A person's guidance (`steerTask`), joined before model call `turn`. */
   | { kind: 'steer'; turn: number; text: string; actor: string | null }
   /** Model call `turn` answered: journaled before any tool it asks for runs. */

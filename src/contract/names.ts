@@ -66,4 +66,8 @@ export type FailureType =
   /** An agent's task lists a tool its worker does not have (non-retryable). */
   | 'TeamUnknownTool'
   /** An MCP server the task's tools name could not list its tools (retried). */
-  | 'TeamToolServerFailed';
+  | 'TeamToolServerFailed'
+  /** The task's output does not match its `outputSchema` (an agent's after two answers sent back); not retried. */
+  | 'TEAM_TASK_OUTPUT_INVALID'
+  /** An agent task whose `role` was not resolved to a model (the plan's `agents` name it); not retried. */
+  | 'TeamAgentNoModel';

@@ -25,6 +25,8 @@ export interface ToolSpec<S extends z.ZodType = z.ZodType> {
   input: S;
   /** What tools/list shows when it says more than `input` parses (a plan's full schema, which the run checks). */
   listed?: z.ZodType;
+  /** Else, the JSON Schema tools/list shows, as generated from the plan's schemas (src/plan/task-tool.ts). */
+  listedJson?: () => Record<string, unknown>;
   annotations: ToolAnnotations;
   run(args: z.output<S>, ctx: McpContext, call: ToolCall): Promise<object>;
 }
@@ -39,7 +41,9 @@ export const runId = z.string().min(1).max(1_000).describe('the run id (its Temp
 
 /** The JSON Schema tools/list gives for a tool: its input as a caller writes it (defaults optional). */
 export function inputJsonSchema(tool: ToolSpec): { type: 'object'; [key: string]: unknown } {
-  const schema = z.toJSONSchema(tool.listed ?? tool.input, { io: 'input', unrepresentable: 'any' });
+  const schema = tool.listedJson
+    ? tool.listedJson()
+    : z.toJSONSchema(tool.listed ?? tool.input, { io: 'input', unrepresentable: 'any' });
   const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
   return { ...rest, type: 'object' };
 }

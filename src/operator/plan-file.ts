@@ -3,6 +3,7 @@ import type { ValidateOptions } from '../plan/validate';
 import type { TeamPlan, TeamPlanInput } from '../plan/schema';
 import type { TeamrunConfig } from '../config/config';
 import { CliError } from './context';
+import { schemaProblem } from '../activities/output-check';
 
 /**
  * What `teamrun validate` and `teamrun start` both check a plan file against, from the config
@@ -16,6 +17,7 @@ export function planChecks(config: TeamrunConfig, kinds: ReadonlyArray<string> =
     commandsRestricted: config.worker.shell.allowCommands !== undefined,
     planEnv: config.worker.shell.planEnv,
     agentClis: config.worker.agentClis,
+    outputSchemaProblem: schemaProblem,
   };
 }
 

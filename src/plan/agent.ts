@@ -21,6 +21,8 @@ export const AGENT_LIMITS = {
   instructionsChars: 64 * 1024,
   /** Output tokens the loop reserves for a call that does not say (`maxTokens`). */
   defaultMaxTokens: 1_024,
+  /** Roles of a plan's `agents`. */
+  maxRoles: 32,
 } as const;
 
 /** teamrun's own tools for agents; `add_tasks` only for a task with `allowSpawn`. */
@@ -49,25 +51,64 @@ const ToolNameSchema = z
     });
   });
 
+/** A role's name (`agents.<name>`): it also names the role's delegate tool, `delegate_to_<name>`. */
+export const RoleNameSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'a role name is 1..40 chars of [A-Za-z0-9_-], starting with a letter');
+
+/** The fields an agent task and a role (`agents.<name>`) share; a task's own win over its role's. */
+const agentFields = {
+  model: z.string().min(1).max(200).optional(),
+  /** The system message, before the prompt or messages. */
+  instructions: z.string().max(AGENT_LIMITS.instructionsChars).optional().describe('the system message'),
+  tools: z
+    .array(ToolNameSchema)
+    .max(AGENT_LIMITS.maxTools)
+    .optional()
+    .describe('"<server>__<tool>" or "<server>__*": MCP tools of the worker, teamrun__* its own'),
+  maxTurns: z.number().int().min(1).max(AGENT_LIMITS.maxTurns).optional(),
+  maxToolCalls: z.number().int().min(0).max(AGENT_LIMITS.maxToolCalls).optional(),
+  /** Output tokens of one model call: sent as `max_tokens` and reserved before the call. */
+  maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+  turnTimeoutMs: durationMs.min(1).optional(),
+  toolTimeoutMs: durationMs.min(1).optional(),
+  /** How a model call that met a provider's transient error is retried inside the attempt (plan/model-retry.ts). */
+  modelRetry: ModelRetrySchema.optional(),
+  /** Roles a task with `allowSpawn` may delegate to (`delegate_to_<role>` tools); default every role of the plan. */
+  delegates: z.array(RoleNameSchema).max(AGENT_LIMITS.maxRoles).optional(),
+};
+
+/** One role of a plan's `agents`: what its tasks share, told once. */
+export const AgentRoleSchema = z
+  .object({
+    ...agentFields,
+    model: z.string().min(1).max(200),
+    /** What the role does, for the planner: its delegate tool's description. */
+    description: z.string().max(500).optional(),
+  })
+  .strict();
+export type AgentRole = z.infer<typeof AgentRoleSchema>;
+
+/** An agent task names its model, or a role that names one. */
+export const modelOrRole = [
+  (spec: { model?: string; role?: string }) => spec.model !== undefined || spec.role !== undefined,
+  {
+    message: 'an agent needs a "model", or a "role" of the plan\'s agents that names one',
+    path: ['model'] as string[],
+  },
+] as const;
+
 export const AgentSpecSchema = z
   .object({
-    model: z.string().min(1).max(200),
-    /** The system message, before the prompt or messages. */
-    instructions: z.string().max(AGENT_LIMITS.instructionsChars).optional(),
-    prompt: z.string().optional(),
+    ...agentFields,
+    /** A role of the plan's `agents`: its fields, under the task's own (src/plan/roles.ts). */
+    role: RoleNameSchema.optional().describe("a role of the plan's agents: its fields under this task's own"),
+    prompt: z.string().optional().describe('the task, to the agent; {{outputs.<key>}} reads a dependency'),
     messages: z.array(ChatMessageSchema).min(1).optional(),
-    tools: z.array(ToolNameSchema).max(AGENT_LIMITS.maxTools).optional(),
-    maxTurns: z.number().int().min(1).max(AGENT_LIMITS.maxTurns).optional(),
-    maxToolCalls: z.number().int().min(0).max(AGENT_LIMITS.maxToolCalls).optional(),
-    /** Output tokens of one model call: sent as `max_tokens` and reserved before the call. */
-    maxTokens: z.number().int().min(1).max(1_000_000).optional(),
-    turnTimeoutMs: durationMs.min(1).optional(),
-    toolTimeoutMs: durationMs.min(1).optional(),
-    /** How a model call that met a provider's transient error is retried inside the attempt (plan/model-retry.ts). */
-    modelRetry: ModelRetrySchema.optional(),
   })
   .strict()
-  .refine(...onePromptOrMessages);
+  .refine(...onePromptOrMessages)
+  .refine(...modelOrRole);
 export type AgentSpec = z.infer<typeof AgentSpecSchema>;
 
 /** The tools a worker offers, as far as known: its MCP servers (`worker.mcpServers`) and custom tools by name. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLI_MODEL, cliPrompt } from './agent-cli-args';
-import { AgentSpecSchema } from './agent';
+import { AGENT_LIMITS, AgentRoleSchema, AgentSpecSchema, RoleNameSchema, modelOrRole } from './agent';
+import { OutputSchemaSchema } from './output-schema';
 import { jsonBytes } from './bytes';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, onePromptOrMessages } from './fields';
 import { CONTINUE_AS_NEW_EVENTS, OperatorNameSchema, PLAN_LIMITS } from './limits';
@@ -60,7 +61,7 @@ function planKind<Kind extends string, Shape extends z.ZodRawShape>(kind: Kind, 
 
 export const ShellSpecSchema = z
   .object({
-    command: z.string().min(1).max(PLAN_LIMITS.maxCommand),
+    command: z.string().min(1).max(PLAN_LIMITS.maxCommand).describe('run by sh -c; its stdout is the output'),
     cwd: z.string().optional(),
     // A literal, or a variable the worker's operator lists in
     // worker.shell.secretEnv (resolved and redacted on the worker).
@@ -106,7 +107,9 @@ export type LlmSpec = z.infer<typeof LlmSpecSchema>;
 export const LlmExecutorSchema = planKind('llm', LlmSpecSchema).refine(...onePromptOrMessages);
 
 export { AgentSpecSchema, type AgentSpec } from './agent';
-export const AgentExecutorSchema = planKind('agent', AgentSpecSchema).refine(...onePromptOrMessages);
+export const AgentExecutorSchema = planKind('agent', AgentSpecSchema)
+  .refine(...onePromptOrMessages)
+  .refine(...modelOrRole);
 
 export const SleepSpecSchema = z.object({ ms: durationMs }).strict();
 export const SleepExecutorSchema = planKind('sleep', SleepSpecSchema);
@@ -255,9 +258,16 @@ export type ExecutorSpec = z.infer<typeof ExecutorSchema>;
 
 export const TaskSchema = z
   .object({
-    key: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'task key must be 1..128 chars of [A-Za-z0-9._:-]'),
+    key: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'task key must be 1..128 chars of [A-Za-z0-9._:-]')
+      .describe('unique in the run'),
     title: z.string().max(PLAN_LIMITS.maxTitle).optional(),
-    dependsOn: z.array(z.string()).max(PLAN_LIMITS.maxDependsOn).default([]),
+    dependsOn: z
+      .array(z.string())
+      .max(PLAN_LIMITS.maxDependsOn)
+      .default([])
+      .describe('keys of tasks that must succeed first; their outputs reach this one'),
     priority: z.enum(['high', 'normal', 'low']).default('normal'),
     scope: z.array(z.string().min(1).max(500)).max(PLAN_LIMITS.maxScope).default([]),
     estimate: z
@@ -268,9 +278,11 @@ export const TaskSchema = z
     lease: leaseSchema(durationMs.min(1000)).optional(),
     onLeaseLost: z.enum(['retry', 'adjudicate']).default('retry'),
     /** May this task add tasks to its run (`::teamrun-tasks::`, `teamrun add-tasks`, an llm answer's `tasks`)? */
-    allowSpawn: z.boolean().optional(),
+    allowSpawn: z.boolean().optional().describe('may add tasks (add_tasks, delegate_to_<role>)'),
     /** No step of an attempt for this long stops it: `TEAM_TASK_STALLED` (docs/leases.md#stalls). */
     stallAfterMs: StallAfterMsSchema.optional(),
+    /** The JSON Schema the task's output must match, or it fails `TEAM_TASK_OUTPUT_INVALID` (docs/agents.md). */
+    outputSchema: OutputSchemaSchema.optional().describe('a JSON Schema the output must match'),
     executor: ExecutorSchema,
   })
   .strict();
@@ -348,6 +360,13 @@ export const TeamPlanSchema = z
       .int()
       .min(CONTINUE_AS_NEW_EVENTS.min)
       .max(CONTINUE_AS_NEW_EVENTS.max)
+      .optional(),
+    /** Roles: agents declared once, that agent tasks name (`executor.role`) and planners delegate to. */
+    agents: z
+      .record(RoleNameSchema, AgentRoleSchema)
+      .refine((roles) => Object.keys(roles).length <= AGENT_LIMITS.maxRoles, {
+        message: `at most ${AGENT_LIMITS.maxRoles} roles`,
+      })
       .optional(),
     tasks: z.array(TaskSchema).max(PLAN_LIMITS.maxTasks, `at most ${PLAN_LIMITS.maxTasks} tasks`),
   })

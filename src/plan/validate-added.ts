@@ -3,6 +3,7 @@ import { utf8Bytes } from './bytes';
 import { KeyIndex, findCycle, formatCycle } from './graph';
 import { PLAN_LIMITS, type TaskSpec, type TeamPlan } from './schema';
 import { normalizeScope } from './scope';
+import { resolveRoles } from './roles';
 import { checkActivityTasks, type PlanProblem } from './validate';
 
 /** The running graph as the checks of added tasks need it. */
@@ -27,7 +28,8 @@ export interface RunningGraph {
  * dependencies are fixed and were all known), so a dependency on a settled task never closes one.
  */
 export function validateAddedTasks(tasks: ReadonlyArray<TaskSpec>, graph: RunningGraph, plan: TeamPlan): PlanProblem[] {
-  const problems: PlanProblem[] = [];
+  // Roles first, as a plan's are: the checks below see the agent tasks whole.
+  const problems: PlanProblem[] = resolveRoles(tasks, plan.agents);
   if (graph.size + tasks.length > PLAN_LIMITS.maxTasks) {
     problems.push({
       path: 'tasks',

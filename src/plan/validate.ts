@@ -16,6 +16,8 @@ import { unknownFieldProblems } from './unknown-keys';
 import { packPlan } from './packed';
 import type { PlanProblem } from './problem';
 import { checkAgentTools, type KnownTools } from './agent';
+import { resolveHookRole, resolveRoles } from './roles';
+import { checkOutputRefs } from './output-refs';
 
 export type { PlanProblem };
 
@@ -59,6 +61,8 @@ export interface ValidateOptions {
    * on a server the worker does not have is a problem. Left out (the workflow), any well-formed name passes.
    */
   knownTools?: KnownTools;
+  /** The worker's JSON Schema compiler: a task's outputSchema it cannot compile is a problem (`teamrun validate`). */
+  outputSchemaProblem?: (schema: Record<string, unknown>) => string | null;
 }
 
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
@@ -67,10 +71,14 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
   const parsed = TeamPlanSchema.safeParse(input);
   if (parsed.success) {
     problems.push(
+      // First: every later check sees the agent tasks whole.
+      ...resolveRoles(parsed.data.tasks, parsed.data.agents),
+      ...resolveHookRole(parsed.data.hooks, parsed.data.agents),
       ...checkScopes(parsed.data),
       ...checkGraph(parsed.data.tasks),
       ...checkActivityTasks(parsed.data, parsed.data.tasks),
       ...checkApprovers(parsed.data),
+      ...checkOutputRefs(parsed.data.tasks, options.outputSchemaProblem),
     );
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));

@@ -151,6 +151,8 @@ function lease(run: RunContext, i: number, reservation: Reservation, now: number
     grant: grantOf(run, reservation),
     ...(inbox.length ? { inbox } : {}),
     ...(spec.allowSpawn ? { allowSpawn: true as const } : {}),
+    // Absent unless set: an attempt's input (and its history) is as before for a task without one.
+    ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
     ...stallOf(spec.stallAfterMs ?? run.plan.stallAfterMs),
     ...(scope.length ? { scope: [...scope] } : {}),
   };

@@ -33,12 +33,28 @@ export function validateSendMessage(run: RunContext, payload: unknown): SendMess
   if (to !== undefined && run.graph.isSettled(to)) {
     throw new TeamControlError(
       'TEAM_MAILBOX_MESSAGE_INVALID',
-      `sendMessage: to: task "${request.to}" has finished (${run.graph.tasks[to].status}) and reads no more messages`,
+      `sendMessage: to: task "${request.to}" has finished (${run.graph.tasks[to].status}) and reads no more ` +
+        `messages; nothing was sent. ${finishedAs(run.graph.tasks[to])}`,
     );
   }
   run.mailbox.checkRoom(run.mailbox.check(request));
   return request;
 }
+
+/** What a sender to a finished task is told of it, so a model can act on it: its status, and its output or error. */
+function finishedAs(task: RunContext['graph']['tasks'][number]): string {
+  const { status } = task;
+  if (status === 'succeeded') {
+    const output = JSON.stringify(task.output ?? null) ?? 'null';
+    const cut = output.length > FINISHED_OUTPUT_CHARS ? ` [cut from ${output.length} characters]` : '';
+    return `Its output: ${output.slice(0, FINISHED_OUTPUT_CHARS)}${cut}`;
+  }
+  const why = task.lastError ?? task.skipReason;
+  return why ? `Why: ${why.slice(0, 300)}` : `It ${status}.`;
+}
+
+/** A finished task's output, at most, in the refusal of a message to it. */
+const FINISHED_OUTPUT_CHARS = 1_000;
 
 /**
  * The checks the update's handler repeats: all but the recipient's state and the mailbox's room, which the handler

@@ -181,6 +181,8 @@ export interface Claim {
   inbox?: MailMessage[];
   /** The task may add tasks (`allowSpawn`); absent when it may not. */
   allowSpawn?: true;
+  /** The JSON Schema the task's output must match (`outputSchema`); absent when none. */
+  outputSchema?: Record<string, unknown>;
   /** The task's `stallAfterMs` (or the plan's); absent: no stall watch. */
   stallAfterMs?: number;
   /** The task's scopes (or the plan's `defaultScope`), held in the run and on its shared ledger; absent: none. */

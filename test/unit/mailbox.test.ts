@@ -197,7 +197,7 @@ describe('mailbox: bounds, compaction and pressure', () => {
   it('a message to a finished task is refused with its state; a broadcast still reaches the tasks not settled', () => {
     const run = runOf([task('done'), task('gone'), task('next', { dependsOn: ['gone'] }), task('open')]);
     const claims = run.claim(0);
-    run.settle('done', claimOf(claims, 'done').fencingToken, ok(), 1);
+    run.settle('done', claimOf(claims, 'done').fencingToken, ok({ answer: 42 }), 1);
     run.settle('gone', claimOf(claims, 'gone').fencingToken, { kind: 'failed', message: 'x', nonRetryable: true }, 1);
     const refusal = (to: string) => {
       try {
@@ -207,11 +207,16 @@ describe('mailbox: bounds, compaction and pressure', () => {
       }
       return null;
     };
+    // The sender is told what became of the task, so a model can act on it: its output, or why it failed.
     expect(refusal('done')).toMatchObject({
       code: 'TEAM_MAILBOX_MESSAGE_INVALID',
-      message: 'sendMessage: to: task "done" has finished (succeeded) and reads no more messages',
+      message:
+        'sendMessage: to: task "done" has finished (succeeded) and reads no more messages; nothing was sent. ' +
+        'Its output: {"answer":42}',
     });
-    expect(refusal('gone')?.message).toContain('has finished (failed)');
+    expect(refusal('gone')?.message).toContain(
+      'has finished (failed) and reads no more messages; nothing was sent. Why: x',
+    );
     expect(refusal('next')?.message).toContain('has finished (skipped)');
     expect(refusal('open')).toBeNull();
     expect(refusal('*')).toBeNull();

@@ -375,7 +375,7 @@ describe('the plan JSON Schema (teamrun schema)', () => {
     const schema = planJsonSchema() as {
       $defs: Record<string, { properties: Record<string, { items?: unknown; oneOf?: unknown[] }>; required: string[] }>;
     };
-    expect(schema.$defs.TaskSpec.properties.allowSpawn).toEqual({ type: 'boolean' });
+    expect(schema.$defs.TaskSpec.properties.allowSpawn).toMatchObject({ type: 'boolean' });
     expect(schema.$defs.TaskSpec.properties.executor.oneOf!.length).toBeGreaterThan(5);
     expect(schema.$defs.AddTasksRequest.required).toEqual(['tasks', 'requestId']);
     expect(schema.$defs.AddTasksRequest.properties.tasks.items).toEqual({ $ref: '#/$defs/TaskSpec' });

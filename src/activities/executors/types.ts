@@ -30,6 +30,8 @@ export interface ExecutorContext extends AttemptIdentity {
   readInbox?: MailboxAccess['readInbox'];
   /** The plan lets this task add tasks (`allowSpawn`): an llm answer's `tasks` field is then taken. */
   allowSpawn?: boolean;
+  /** The task's `outputSchema`: the attempt's output is checked against it (src/activities/output-check.ts). */
+  outputSchema?: Record<string, unknown>;
   /** Progress shown in the attempt's heartbeat details; the heartbeat itself runs on its own timer. */
   progress(details: unknown): void;
   config: TeamrunConfig;

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { startTeamRun } from '../../client';
 import type { TeamRunHandle } from '../../client/handle';
 import type { TeamPlanInput } from '../../plan/schema';
-import { TaskSchema, TeamPlanSchema, type TeamPlan } from '../../plan/schema';
+import { TaskSchema, type TeamPlan } from '../../plan/schema';
+import { addTasksToolSchema, planToolSchema, taskProblems } from '../../plan/task-tool';
 import {
   AbortCodeSchema,
   AdjudicateRequestSchema,
@@ -34,6 +35,17 @@ const QUOTED_PROBLEMS = 20;
 /** The contract's bound on a steering text. */
 const STEER_TEXT_BYTES = 8 * 1024;
 
+const parent = z.string().max(128).optional().describe('the task they are added under');
+const toJson = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+
+/** Problems quoted in a refusal, the first QUOTED_PROBLEMS of them. */
+function quoteProblems(problems: ReadonlyArray<{ path: string; message: string }>): string {
+  const quoted = problems.slice(0, QUOTED_PROBLEMS).map((p) => `${p.path}: ${p.message}`);
+  const more = problems.length - quoted.length;
+  return `${problems.length} problem(s): ${quoted.join('; ')}${more ? `; and ${more} more` : ''}`;
+}
+
 const CONTROL = { readOnlyHint: false, openWorldHint: false };
 
 export const startRunTool = defineTool({
@@ -43,7 +55,11 @@ export const startRunTool = defineTool({
     'Check a TeamPlan as validate_plan does and start it as a team run; returns at once with its runId ' +
     '(follow it with run_status and read_events). A runId already running is refused already_started.',
   input: z.object({ plan: z.unknown(), runId: runId.optional() }),
-  listed: z.object({ plan: TeamPlanSchema, runId: runId.optional() }),
+  listedJson: () => {
+    // $defs at the root: the plan's `$ref`s point at the document's root, which is this tool's input.
+    const { $defs, ...plan } = planToolSchema();
+    return { type: 'object', properties: { plan, runId: toJson(runId) }, required: ['plan'], $defs };
+  },
   annotations: { ...CONTROL, destructiveHint: false, idempotentHint: false, openWorldHint: true, title: 'Start a run' },
   run: async (args, ctx) => {
     const checked = validatePlan(args.plan, planChecks(ctx.config));
@@ -254,17 +270,23 @@ export const addTasksTool = defineTool({
   input: z.object({
     runId,
     tasks: z.array(z.unknown()).min(1).max(ADD_TASKS_LIMITS.maxTasks),
-    parent: z.string().max(128).optional(),
+    parent,
     requestId,
   }),
-  listed: z.object({
-    runId,
-    tasks: z.array(TaskSchema).min(1).max(ADD_TASKS_LIMITS.maxTasks),
-    parent: z.string().max(128).optional().describe('the task they are added under'),
-    requestId,
-  }),
+  listedJson: () => {
+    const { properties, required } = toJson(z.object({ runId, parent, requestId }));
+    const { tasks } = addTasksToolSchema().properties as Record<string, unknown>;
+    return {
+      type: 'object',
+      properties: { ...(properties as object), tasks },
+      required: [...(required as string[]), 'tasks'],
+    };
+  },
   annotations: { ...CONTROL, destructiveHint: false, idempotentHint: false, openWorldHint: true, title: 'Add tasks' },
   run: async (args, ctx) => {
+    // Every problem at once, with its path and a did-you-mean, before the run is asked.
+    const problems = taskProblems(args.tasks);
+    if (problems.length) throw new McpRefusal('invalid_tasks', quoteProblems(problems));
     const handle = await runHandle(ctx, args.runId);
     return handle.addTasks({
       tasks: args.tasks as z.input<typeof TaskSchema>[],

@@ -4,7 +4,7 @@ import { readLive } from '../../client/live';
 import { listTeamRuns, parseSince } from '../../client/runs';
 import { TASK_STATUSES } from '../../team/types';
 import type { TaskStatus } from '../../contract';
-import { TeamPlanSchema } from '../../plan/schema';
+import { planToolSchema } from '../../plan/task-tool';
 import { validatePlan } from '../../plan/validate';
 import { loadRunAttempts } from '../../report';
 import { readTranscript, TRANSCRIPT_PAGE, transcriptPage } from '../../operator/agent-transcript';
@@ -38,7 +38,12 @@ export const validatePlanTool = defineTool({
     'Check a TeamPlan (schema, graph, sizes, executor kinds) without starting it. Answers { ok: true, tasks, ' +
     'teammates } or { ok: false, problems: [{ path, code, message }] } with every problem found.',
   input: z.object({ plan: z.unknown(), kinds }),
-  listed: z.object({ plan: TeamPlanSchema, kinds }),
+  listedJson: () => {
+    // As start_run lists it: the plan's generated schema, its task once under the root's $defs.
+    const { $defs, ...plan } = planToolSchema();
+    const { properties } = z.toJSONSchema(z.object({ kinds }), { io: 'input' }) as { properties: object };
+    return { type: 'object', properties: { plan, ...properties }, required: ['plan'], $defs };
+  },
   annotations: { ...READ_ONLY, title: 'Check a plan' },
   run: async ({ plan, kinds: extra }, ctx) => {
     const checked = validatePlan(plan, planChecks(ctx.config, extra));

@@ -12,7 +12,8 @@ import { Redactor } from '../../redact';
 import { hasPrice, tokensCeilingUsd, unpricedModelMessage } from '../../pricing';
 import type { ToolSpec } from '../../tools/types';
 import { defineExecutor } from '../define';
-import { inboxPrompt, renderPrompt } from '../llm';
+import { renderPrompt } from '../llm';
+import { answerOutput, mailEntry, newMail, outputCheck } from './mail';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
 import { chat } from './chat';
 import { handBack, withModelRetry, type RetryWait } from '../model-retry';
@@ -24,7 +25,18 @@ import { priceUsage } from '../../pricing';
 import { INTERRUPTED, runToolCall, type ToolStepContext } from './tool-step';
 import { Transcript } from './transcript';
 
-export const agentExecutor = defineExecutor(AgentSpecSchema, async (spec, ctx) => {
+/** A spec as the loop runs it: its model known (its own, or its role's written in by the plan). */
+type RunSpec = AgentSpec & { model: string };
+
+export const agentExecutor = defineExecutor(AgentSpecSchema, async (given, ctx) => {
+  const { model } = given;
+  if (model === undefined) {
+    throw new ExecutorError(`role "${given.role}" was not resolved to a model: the plan's agents name its model`, {
+      nonRetryable: true,
+      type: 'TeamAgentNoModel',
+    });
+  }
+  const spec: RunSpec = { ...given, model };
   if (!ctx.attemptGateway) {
     throw new ExecutorError("the agent kind needs the worker's attempt gateway (createWorker starts one)", {
       nonRetryable: true,
@@ -53,7 +65,7 @@ export const agentExecutor = defineExecutor(AgentSpecSchema, async (spec, ctx) =
     }
     const offered = new Map<string, ToolSpec>();
     for (const tool of [
-      ...ownTools(listed, ctx.allowSpawn === true),
+      ...ownTools(listed, ctx.allowSpawn === true, spec.delegates),
       ...(toolbox && external.length ? await toolbox.resolve(external) : []),
     ])
       offered.set(tool.name, tool);
@@ -74,7 +86,7 @@ interface Loop {
   used: Usage[];
 }
 
-async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise<ExecutorResult> {
+async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<ExecutorResult> {
   const { gateway, transcript, used } = state;
   const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
   const apiKey = ctx.env[apiKeyEnv];
@@ -95,6 +107,7 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
     timeoutMs: spec.toolTimeoutMs,
     callKey: (call) => `${ctx.taskKey}:agent:${transcript.turns}:${call.id}`.slice(0, 200),
     redact,
+    ...(ctx.outputSchema ? { outputSchema: ctx.outputSchema } : {}),
   };
   const maxTurns = spec.maxTurns ?? AGENT_LIMITS.defaultMaxTurns;
   const maxToolCalls = spec.maxToolCalls ?? AGENT_LIMITS.defaultMaxToolCalls;
@@ -139,11 +152,19 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
     // The inbox joins once the conversation is whole again (after every tool result it owes).
     if (!inboxJoined) {
       inboxJoined = true;
-      if (ctx.inbox.length) opening.push({ kind: 'inbox', content: redact(inboxPrompt(ctx.inbox)) });
+      const mail = mailEntry(ctx.inbox, transcript, redact);
+      if (mail) opening.push(mail);
       if (opening.length) await append(...opening.splice(0));
     }
     const final = transcript.finalAnswer;
-    if (final) return finish(gateway, transcript, used, final.content ?? '');
+    if (final) {
+      const output = answerOutput(transcript, final.content ?? '', ctx.outputSchema);
+      // A mismatch goes back to the model (bounded), journaled: a retry sends it back once, not twice.
+      const fix = outputCheck(output, transcript, ctx.outputSchema);
+      if (!fix) return finish(gateway, used, output);
+      await append(fix);
+      continue;
+    }
     const turn = transcript.turns + 1;
     if (turn > maxTurns) {
       throw new ExecutorError(`the agent reached its maxTurns (${maxTurns}) without a final answer`, {
@@ -161,6 +182,9 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
     }
     const { steers } = await gateway.journal({ op: 'beginTurn', turn });
     for (const steer of steers) transcript.add({ kind: 'steer', turn, ...steer });
+    // Mail that came while the agent worked joins before this call, as steers do.
+    const mail = await newMail(gateway, transcript, redact);
+    if (mail) await append(mail);
     ctx.progress({ turn, tool: null });
     ctx.moved?.(`model call ${turn} started`);
     // A provider's outage is retried here, as this same step: one journal entry, one reservation (model-retry.ts).
@@ -224,18 +248,10 @@ async function loop(spec: AgentSpec, ctx: ExecutorContext, state: Loop): Promise
   }
 }
 
-async function finish(
-  gateway: AgentGateway,
-  transcript: Transcript,
-  used: Usage[],
-  content: string,
-): Promise<ExecutorResult> {
+async function finish(gateway: AgentGateway, used: Usage[], output: unknown): Promise<ExecutorResult> {
   // Closing the journal is tidiness: a failure here must not undo an answer already given.
   await gateway.journal({ op: 'finish' }).catch(() => undefined);
-  return {
-    output: transcript.output ? transcript.output.value : { content },
-    ...(used.length ? { usage: used } : {}),
-  };
+  return { output, ...(used.length ? { usage: used } : {}) };
 }
 
 /** The conversation as the first attempt begins it: instructions, then the prompt or messages. */

@@ -7,6 +7,9 @@
 import { TEAMRUN_TOOLS, type TeamrunToolName } from '../../../plan/agent';
 import type { ToolCallResult, ToolSpec } from '../../tools/types';
 import { GatewayRefusal, type AgentGateway } from './gateway';
+import { addTasksToolSchema, taskProblems } from '../../../plan/task-tool';
+import { outputProblems } from '../../output-check';
+import { delegateSpec, refused } from './delegate';
 
 const SPECS: Record<TeamrunToolName, Omit<ToolSpec, 'name'>> = {
   teamrun__send_message: {
@@ -25,11 +28,13 @@ const SPECS: Record<TeamrunToolName, Omit<ToolSpec, 'name'>> = {
     idempotent: false,
   },
   teamrun__add_tasks: {
-    description: 'Add tasks to the run (TeamPlan task objects: key, title?, dependsOn?, executor).',
-    parameters: {
-      type: 'object',
-      properties: { tasks: { type: 'array', items: { type: 'object' } } },
-      required: ['tasks'],
+    description:
+      'Add tasks to the run. Each task: key (unique), dependsOn (keys it waits for), executor (what runs it: one of ' +
+      'the kinds below, e.g. { kind: "agent", role, prompt } or { kind: "shell", command }), outputSchema (a JSON ' +
+      'Schema its output must match). A refused task comes back as the error, with what to fix.',
+    // The real schema of a task, from the plan's zod schemas (src/plan/task-tool.ts), bounded.
+    get parameters() {
+      return addTasksToolSchema();
     },
     // Its request id comes from the call's id: the run answers a repeat with the first outcome.
     idempotent: true,
@@ -41,12 +46,20 @@ const SPECS: Record<TeamrunToolName, Omit<ToolSpec, 'name'>> = {
   },
 };
 
-/** The own tools a task may use: those it lists (or `teamrun__*`), add_tasks only with `allowSpawn`. */
-export function ownTools(listed: readonly string[], allowSpawn: boolean): ToolSpec[] {
+/**
+ * The own tools a task may use: those it lists (or `teamrun__*`), add_tasks only with `allowSpawn`; with
+ * `allowSpawn`, one `delegate_to_<role>` per role it may delegate to (`delegates`, resolved by the plan).
+ */
+export function ownTools(
+  listed: readonly string[],
+  allowSpawn: boolean,
+  delegates: readonly string[] = [],
+): ToolSpec[] {
   const all = listed.includes('teamrun__*');
-  return TEAMRUN_TOOLS.filter(
+  const own = TEAMRUN_TOOLS.filter(
     (name) => (all || listed.includes(name)) && (name !== 'teamrun__add_tasks' || allowSpawn),
   ).map((name) => ({ name, ...SPECS[name] }));
+  return allowSpawn ? [...own, ...delegates.map(delegateSpec)] : own;
 }
 
 export function isOwnTool(name: string): name is TeamrunToolName {
@@ -59,6 +72,7 @@ export async function callOwnTool(
   args: Record<string, unknown>,
   gateway: AgentGateway,
   callKey: string,
+  outputSchema?: Record<string, unknown>,
 ): Promise<ToolCallResult> {
   try {
     switch (name) {
@@ -71,14 +85,22 @@ export async function callOwnTool(
       case 'teamrun__read_inbox':
         return { ok: true, content: JSON.stringify(await gateway.post('readInbox', {})) };
       case 'teamrun__add_tasks': {
-        if (!Array.isArray(args.tasks)) return { ok: false, error: 'add_tasks takes { tasks: [TaskSpec...] }' };
+        const problems = taskProblems(args.tasks);
+        if (problems.length) return { ok: false, error: refused(problems) };
         const answer = await gateway.post('addTasks', { tasks: args.tasks, requestId: callKey });
         return { ok: true, content: JSON.stringify(answer) };
       }
-      case 'teamrun__set_output':
-        return Object.hasOwn(args, 'output')
-          ? { ok: true, content: 'output set' }
-          : { ok: false, error: 'set_output takes { output: <any JSON value> }' };
+      case 'teamrun__set_output': {
+        if (!Object.hasOwn(args, 'output'))
+          return { ok: false, error: 'set_output takes { output: <any JSON value> }' };
+        const problems = outputSchema ? outputProblems(outputSchema, args.output) : [];
+        return problems.length
+          ? {
+              ok: false,
+              error: `the output does not match the task's outputSchema: ${problems.join('; ')}; set it again`,
+            }
+          : { ok: true, content: 'output set' };
+      }
     }
   } catch (err) {
     if (err instanceof GatewayRefusal) return { ok: false, error: err.message };

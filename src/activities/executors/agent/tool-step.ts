@@ -9,6 +9,7 @@ import { inSpan } from '../../../telemetry/spans';
 import type { ToolCallResult, Toolbox, ToolSpec } from '../../tools/types';
 import type { AgentGateway } from './gateway';
 import { callOwnTool, isOwnTool } from './own-tools';
+import { delegate, isDelegateTool } from './delegate';
 
 export interface ToolStepContext {
   gateway: AgentGateway;
@@ -19,6 +20,8 @@ export interface ToolStepContext {
   /** Unique per call across attempts: the request id of an add_tasks call. */
   callKey: (call: ToolCall) => string;
   redact: (text: string) => string;
+  /** The task's outputSchema: `teamrun__set_output` refuses a value that does not match it. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** What a call cut by a crash reads as, when its tool is not idempotent: it may or may not have taken effect. */
@@ -65,9 +68,12 @@ async function attempt(call: ToolCall, step: ToolStepContext): Promise<ToolCallR
   if (!args || typeof args !== 'object' || Array.isArray(args))
     return { ok: false, error: 'the arguments must be a JSON object' };
   const signal = step.timeoutMs ? AbortSignal.any([step.signal, AbortSignal.timeout(step.timeoutMs)]) : step.signal;
-  if (isOwnTool(name)) {
+  if (isOwnTool(name) || isDelegateTool(name)) {
+    const given = args as Record<string, unknown>;
     try {
-      return await callOwnTool(name, args as Record<string, unknown>, step.gateway, step.callKey(call));
+      return isOwnTool(name)
+        ? await callOwnTool(name, given, step.gateway, step.callKey(call), step.outputSchema)
+        : await delegate(name, given, step.gateway, step.callKey(call));
     } catch (err) {
       if (step.signal.aborted) throw err;
       return { ok: false, error: `${name} failed: ${(err as Error).message}` };

@@ -12,7 +12,13 @@ export class Transcript {
   toolCalls = 0;
   /** The last value `teamrun__set_output` set, if any. */
   output: { value: unknown } | undefined;
+  /** The last mail message id the conversation holds (0: none). */
+  mailUpTo = 0;
+  /** Answers sent back to the model because they did not match the task's outputSchema. */
+  outputFixes = 0;
   private lastModel: AssistantMessage | undefined;
+  /** The last answer was sent back (outputSchema): it ends nothing, the model answers again. */
+  private reopened = false;
   private readonly started = new Set<string>();
   private readonly finished = new Set<string>();
   readonly entries: JournalEntry[] = [];
@@ -23,7 +29,14 @@ export class Transcript {
 
   add(entry: JournalEntry): void {
     this.entries.push(entry);
-    if (entry.kind === 'model') {
+    if (entry.kind === 'inbox') {
+      this.mailUpTo = Math.max(this.mailUpTo, entry.upTo ?? 0);
+      if (entry.check === 'output') {
+        this.outputFixes++;
+        this.reopened = true;
+      }
+    } else if (entry.kind === 'model') {
+      this.reopened = false;
       this.turns = entry.turn;
       this.lastModel = entry.message;
       this.started.clear();
@@ -42,7 +55,7 @@ export class Transcript {
 
   /** The answer that ended the loop: the last model call asked for no tool. */
   get finalAnswer(): AssistantMessage | undefined {
-    return this.lastModel && !this.lastModel.tool_calls?.length ? this.lastModel : undefined;
+    return this.lastModel && !this.reopened && !this.lastModel.tool_calls?.length ? this.lastModel : undefined;
   }
 
   /** The last answer's tool calls still without a result, each with whether one had begun (a crash cut it). */
