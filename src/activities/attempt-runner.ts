@@ -25,6 +25,7 @@ import { priceUsage } from './pricing';
 import type { Redactor } from './redact';
 import { STALLED, StallWatch, stallMessage, type Stall } from './stall-watch';
 import type { ToolboxFactory } from './tools/types';
+import type { WorkerModels } from './executors/model/provider';
 
 /** What an attempt's reports need from its worker. */
 export interface Reporting {
@@ -33,6 +34,8 @@ export interface Reporting {
   redactor: Redactor;
   /** Aborted once the worker begins to shut down: an executor between steps then hands its attempt back. */
   stopping?: AbortSignal;
+  /** Models handed to createWorker({ models }). */
+  models?: WorkerModels;
 }
 
 type Ended = { ok: true; result: ExecutorResult } | { ok: false; error: unknown };
@@ -105,6 +108,7 @@ export class LiveAttempt {
           redactor: reporting.redactor,
           ...(attemptGateway ? { attemptGateway } : {}),
           ...(tools ? { tools } : {}),
+          ...(reporting.models ? { models: reporting.models } : {}),
           ...(this.budget ? { budget: this.budget } : {}),
           ...(emit ? { emit } : {}),
         }),

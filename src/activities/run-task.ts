@@ -18,6 +18,7 @@ import { STOP_ANNOUNCE_AFTER_MS } from '../plan/lease-pace';
 import { renewLedgerSlot } from '../ledger/renewal';
 import type { Redactor } from './redact';
 import type { ToolboxFactory } from './tools/types';
+import type { WorkerModels } from './executors/model/provider';
 import { workerRedactor } from './secrets';
 import { stepReporter } from './step-reporter';
 
@@ -38,6 +39,8 @@ export interface ActivityDeps {
   tools?: ToolboxFactory;
   /** Aborted once the worker begins to shut down (createWorker): agents start no new step after it. */
   stopping?: AbortSignal;
+  /** Models handed to createWorker({ models }), by the name tasks give them. */
+  models?: WorkerModels;
 }
 
 /**
@@ -132,6 +135,7 @@ function reportingOf(deps: ActivityDeps): Reporting {
     workerIdentity: deps.workerIdentity,
     redactor: deps.redactor ?? workerRedactor(deps.config, deps.env ?? process.env),
     ...(deps.stopping ? { stopping: deps.stopping } : {}),
+    ...(deps.models ? { models: deps.models } : {}),
   };
 }
 

@@ -43,7 +43,9 @@ const sumUsd = (a: number, b: number) => Math.round((a + b) * 1e9) / 1e9;
 
 export function usageTokens(usage: ReportedUsage | null | undefined): number {
   if (!usage) return 0;
-  return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + (usage.cacheTokens ?? 0);
+  return (
+    (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + (usage.cacheTokens ?? 0) + (usage.cacheWriteTokens ?? 0)
+  );
 }
 
 /** Usage with tokens (or a model) but no price: while `maxUsd` is set it cannot be trusted to fit. */

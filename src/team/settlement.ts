@@ -336,6 +336,7 @@ function addUsage(task: TaskState, usage: ReportedUsage | undefined): void {
   if (!usage) return;
   task.usage.inputTokens += usage.inputTokens ?? 0;
   task.usage.outputTokens += usage.outputTokens ?? 0;
-  task.usage.cacheTokens += usage.cacheTokens ?? 0;
+  // The task's view has one cache count: what was read from a prompt cache and what was written to it.
+  task.usage.cacheTokens += (usage.cacheTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
   task.usage.costUsd += usage.costUsd ?? 0;
 }

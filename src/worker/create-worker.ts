@@ -17,6 +17,7 @@ import { connectionOptions } from '../config/connection';
 import { dataConverterFor } from '../codec';
 import { telemetrySettings } from '../telemetry/config';
 import { createStopWorker, runAlongside, stopQueueName } from './stop-channel';
+import type { WorkerModels } from '../activities/executors/model/provider';
 
 export interface CreateWorkerOptions {
   config?: TeamrunConfig;
@@ -35,6 +36,11 @@ export interface CreateWorkerOptions {
   activities?: WorkerOptions['activities'];
   /** Custom tools for agents (`defineTool`), by the name a task lists them with. */
   tools?: Record<string, CustomTool>;
+  /**
+   * Models for agent and llm tasks, by the name a task gives (`model:`): any AI SDK language model (provider
+   * interface v3, as `anthropic('claude-sonnet-4-5')` makes one). Before `worker.models` of the config.
+   */
+  models?: WorkerModels;
 }
 
 /**
@@ -141,6 +147,7 @@ async function workers(
     gateway,
     tools: setup.tools.factory,
     stopping: setup.stopping,
+    ...(options.models ? { models: options.models } : {}),
   };
   // Stops for its long attempts arrive on its own queue, and so do the adopts of a run that
   // continued as new while they ran.

@@ -6,6 +6,8 @@ import type { AttemptAccess, AttemptIdentity, AttemptLink, AttemptLogs } from '.
 import type { Redactor } from '../redact';
 import type { ToolboxFactory } from '../tools/types';
 import { traceparent } from '../../telemetry/spans';
+import type { LiveOutput } from './live';
+import type { WorkerModels } from './model/provider';
 
 /** What an executor gets for one attempt. */
 export interface ExecutorContext extends AttemptIdentity {
@@ -38,8 +40,12 @@ export interface ExecutorContext extends AttemptIdentity {
   moved?(step: string): void;
   /** Records a step of an agent-like attempt as a run event (`agent:turn`, `agent:tool`). */
   emit?: (event: AttemptStepEvent) => void;
+  /** Partial output of a model call in progress (streaming), shown live; absent where nothing publishes it. */
+  live?: LiveOutput;
   /** The worker's tools for this attempt (agent kinds). */
   tools?: ToolboxFactory;
+  /** Models given to createWorker({ models }), by the name a task gives (`model:`); before `worker.models`. */
+  models?: WorkerModels;
 }
 
 /**
@@ -59,6 +65,11 @@ export interface LiveBudget {
    * its whole amount (an agent's model call: what the run holds stays the usage so far plus the call in flight).
    */
   release?(): Promise<void>;
+  /**
+   * Says what the attempt spent cannot be known (a model call cut before its usage came): the run charges the
+   * attempt at least its reservation and marks the budget's usage unknown, as for a lost lease (docs/budgets.md).
+   */
+  markUnknown?(): void;
   /** The run's `maxUsd` is set: spending on a model without a price would stop the run (check it first). */
   readonly pricesRequired?: boolean;
 }
