@@ -264,6 +264,8 @@ async function streamAnswer(
       const cut = hold.afterChars - sent;
       delta({ content: piece.slice(0, cut) });
       if (hold.cut) {
+        // Cut once what was written reached the client: a stream that began, then broke.
+        await new Promise((resolve) => setTimeout(resolve, 200));
         res.destroy();
         record.aborted = true;
         return;

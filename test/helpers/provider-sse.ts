@@ -73,6 +73,8 @@ export async function writeText(
       const at = hold.afterChars - sent;
       write(piece.slice(0, at));
       if (hold.cut) {
+        // Cut once what was written reached the client: a stream that began, then broke.
+        await new Promise((resolve) => setTimeout(resolve, 200));
         record.aborted = true;
         res.destroy();
         return false;

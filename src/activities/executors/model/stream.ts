@@ -161,14 +161,15 @@ function failure(err: unknown, call: ModelCall, state: { opened: boolean; timedO
   };
   if (call.signal.aborted) return unknown(`${label} ${where}: aborted`, ABORTED_CALL);
   if (state.timedOut) return unknown(`${label} ${where}: timed out after ${call.timeoutMs} ms`, 'TeamExecutorTimeout');
-  if (api?.statusCode !== undefined) {
+  const answered = api?.statusCode !== undefined && api.statusCode >= 200 && api.statusCode < 300;
+  if (api?.statusCode !== undefined && !answered) {
     markAnswered(api.url);
     const headers = api.responseHeaders ?? {};
     const response = { status: api.statusCode, headers: { get: (name: string) => headers[name] ?? null } };
     const body = (api.responseBody ?? api.message).slice(0, 2_000);
     return httpFailure(label, api.url ?? where, response, body, { redact });
   }
-  if (state.opened) {
+  if (state.opened || answered) {
     const reason = (err as Error)?.message ?? String(err);
     return unknown(`${label} ${where}: the stream was cut: ${reason.slice(0, 500)}`, 'TeamLlmStreamCut');
   }
