@@ -175,6 +175,7 @@ export async function attend(
     if (ended === DETACHED) return DETACHED;
     const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence => ({
       ...reportable(reported, redactor, reporting.config.prices, withOutput),
+      ...(live.budget?.usageUnknown ? { usageUnknown: true as const } : {}),
       workerIdentity,
     });
     // Refused more budget: stopped on the worker, and a failure for good whatever the executor returned.

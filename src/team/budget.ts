@@ -230,6 +230,14 @@ export class Budget {
     return { tokens: bound.tokens, usd: bound.usd };
   }
 
+  /**
+   * An attempt said part of what it spent cannot be known (a model call cut before its usage came): it reported
+   * its reservation as a bound of that part, charged by `settle`, and the budget says its usage is unknown.
+   */
+  markUnknown(): void {
+    this.s.usageUnknown = true;
+  }
+
   /** Whether a token or dollar limit is set: then usage that cannot be known stops the run. */
   get limitsSpend(): boolean {
     return this.s.limits.maxTokens !== undefined || this.s.limits.maxUsd !== undefined;

@@ -73,6 +73,8 @@ export function settle(
       ? run.budget.settleUnknown(attempt.reservation)
       : null;
   const stopUnknown = usageUnknown && run.budget.limitsSpend;
+  // An executor that marked its usage unknown reported its reservation for it: charged above, flagged here.
+  if ('usageUnknown' in outcome && outcome.usageUnknown === true) run.budget.markUnknown();
   task.settledAt = now;
   // Still running at the deadline: the wall clock stopped it, whatever it returned (even before the timer fired).
   if (run.pastWallDeadline(now)) {

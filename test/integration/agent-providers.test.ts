@@ -7,7 +7,7 @@ import { startAnthropicServer, type AnthropicServer, type AnthropicUsage } from 
 import { startGoogleServer, type GoogleServer, type GoogleUsage } from '../helpers/google-server';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import type { ProviderRequest, ProviderTurn } from '../helpers/provider-sse';
-import { startRun, testConfig } from '../helpers/env';
+import { startRun, testConfig, waitFor } from '../helpers/env';
 import { workerForSuite } from '../helpers/scenario';
 
 const root = path.resolve(__dirname, '../..');
@@ -26,6 +26,8 @@ const prices = {
   gpt: { inputPerMTok: 2, outputPerMTok: 8, cachePerMTok: 1 },
   gemini: { inputPerMTok: 1, outputPerMTok: 4, cachePerMTok: 0.25 },
   'claude-busy': { inputPerMTok: 3, outputPerMTok: 15, cachePerMTok: 0.3, cacheWritePerMTok: 3.75 },
+  // A call of 1,000 tokens is reserved at the dearest rate: 1000 * 15 / 1e6 = $0.015.
+  'claude-hold': { inputPerMTok: 3, outputPerMTok: 15 },
 };
 const claudeTurn: AnthropicUsage = {
   inputTokens: 100,
@@ -61,6 +63,13 @@ describe.concurrent('an agent on each provider, through its AI SDK package and i
         failNext429 = false;
         return { status: 429, headers: { 'retry-after': '1' } };
       }
+      // A model that starts to answer and then holds its stream open, never finishing.
+      if (r.model === 'claude-hold')
+        return {
+          text: 'Thinking it over...',
+          usage: claudeTurn,
+          hold: { afterChars: 8, resume: new Promise(() => {}) },
+        };
       return readThenAnswer(claudeTurn)(r);
     });
     google = await startGoogleServer(readThenAnswer(geminiTurn));
@@ -84,6 +93,7 @@ describe.concurrent('an agent on each provider, through its AI SDK package and i
           models: {
             claude: at('anthropic', 'claude-test', anthropic.baseUrl, 'TEST_ANTHROPIC_KEY'),
             'claude-busy': at('anthropic', 'claude-busy', anthropic.baseUrl, 'TEST_ANTHROPIC_KEY'),
+            'claude-hold': at('anthropic', 'claude-hold', anthropic.baseUrl, 'TEST_ANTHROPIC_KEY'),
             gemini: at('google', 'gemini-test', google.baseUrl, 'TEST_GOOGLE_KEY'),
             gpt: at('openai', 'gpt-4.1', openai.baseUrl, 'TEST_OPENAI_KEY'),
           },
@@ -178,5 +188,45 @@ describe.concurrent('an agent on each provider, through its AI SDK package and i
     expect(events.filter((e) => e.type === 'agent:turn').map((e) => e.turn)).toEqual([1, 2]);
     // Two turns charged, not three.
     expect(result.budget.used).toMatchObject({ tokens: 2_640, usd: 0.0033 });
+  });
+
+  const holding = (name: string, extra: Record<string, unknown>) =>
+    startRun(
+      {
+        name,
+        lease: { ttlMs: 10_000 },
+        budget: { maxTokens: 100_000, maxUsd: 1 },
+        awaitAdjudication: false,
+        tasks: [
+          {
+            key: 'think',
+            retry: { maxAttempts: 1 },
+            executor: { kind: 'agent', model: 'claude-hold', prompt: 'Think', maxTokens: 1_000, ...extra },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+
+  it('a call interrupted mid-stream is charged its reservation, and the budget says its usage is unknown', async () => {
+    const handle = await holding('provider-interrupt', {});
+    const request = await waitFor('the held stream', () =>
+      anthropic.requests.find((r) => r.idempotencyKey === `${handle.workflowId}/think/agent/1` && r.status === 200),
+    );
+    const [claim] = await handle.activeClaims();
+    expect(await handle.interrupt({ key: 'think', fencingToken: claim.fencingToken, actor: 'alice' })).toMatchObject({
+      ok: true,
+    });
+    const result = await handle.result();
+    await waitFor('the stream closed', () => request.aborted);
+    expect(result.adjudications).toMatchObject([{ key: 'think', code: 'TEAM_TASK_HUMAN_INTERRUPTED' }]);
+    expect(result.budget).toMatchObject({ used: { tokens: 1_000, usd: 0.015 }, usageUnknown: true });
+  });
+
+  it('a call timed out mid-stream (turnTimeoutMs) is charged its reservation, usage unknown', async () => {
+    const handle = await holding('provider-timeout', { turnTimeoutMs: 1_000 });
+    const result = await handle.result();
+    expect(result.tasks[0].lastError).toContain('timed out after 1000 ms');
+    expect(result.budget).toMatchObject({ used: { tokens: 1_000, usd: 0.015 }, usageUnknown: true });
   });
 });
