@@ -92,7 +92,7 @@ async function chat(spec: LlmSpec, ctx: ExecutorContext, resolved: ResolvedModel
     redact,
     turn: 1,
     ...(ctx.live ? { live: ctx.live } : {}),
-    ...(ctx.moved ? { moved: ctx.moved } : {}),
+    moved: (step: string) => ctx.moved?.(step),
     // The request may have been answered and billed: its usage is unknown, so it is charged its reservation.
     ...(ctx.budget ? { markUnknown: () => ctx.budget?.markUnknown?.() } : {}),
     ...withCharge(reservationCharge(spec.model, ctx)),

@@ -64,7 +64,7 @@ export function callModel(call: TurnCall): Promise<TurnAnswer> {
       redact,
       turn,
       ...(ctx.live ? { live: ctx.live } : {}),
-      ...(ctx.moved ? { moved: ctx.moved } : {}),
+      moved: (step: string) => ctx.moved?.(step),
       // Cut before its usage came, the call is charged what was reserved for it (where the run counts spend).
       ...(ctx.budget
         ? {

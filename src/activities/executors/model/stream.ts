@@ -6,7 +6,12 @@
  * aborted, timed out or cut mid-stream may have been billed: it is charged `unknownCharge` (its reservation) and
  * the attempt's usage marked unknown (`markUnknown`). The SDK's own retries are never used: doStream has none.
  */
-import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
 import type { ToolCall } from '../../../agent/types';
 import type { Usage } from '../../../plan/schema';
 import type { LiveOutput } from '../live';
@@ -89,7 +94,7 @@ export async function streamModel(call: ModelCall): Promise<ModelAnswer> {
     });
     opened = true;
     if (call.origin) markAnswered(call.origin);
-    for await (const part of stream as unknown as AsyncIterable<Parameters<typeof partOf>[0]>) {
+    for await (const part of stream as unknown as AsyncIterable<LanguageModelV3StreamPart>) {
       const seen = partOf(part);
       if (seen.kind === 'error') throw seen.error;
       if (seen.kind === 'text') text += seen.delta;
@@ -128,20 +133,18 @@ type Seen =
   | { kind: 'error'; error: unknown }
   | { kind: 'other' };
 
-type Part = { type: string } & Record<string, unknown>;
-
-function partOf(part: Part): Seen {
+function partOf(part: LanguageModelV3StreamPart): Seen {
   switch (part.type) {
     case 'text-delta':
-      return { kind: 'text', delta: String(part.delta ?? '') };
+      return { kind: 'text', delta: part.delta };
     case 'tool-input-start':
-      return { kind: 'tool-start', id: String(part.id), name: String(part.toolName) };
+      return { kind: 'tool-start', id: part.id, name: part.toolName };
     case 'tool-input-delta':
-      return { kind: 'tool-delta', id: String(part.id), delta: String(part.delta ?? '') };
+      return { kind: 'tool-delta', id: part.id, delta: part.delta };
     case 'tool-call':
-      return { kind: 'tool-call', id: String(part.toolCallId), name: String(part.toolName), args: String(part.input) };
+      return { kind: 'tool-call', id: part.toolCallId, name: part.toolName, args: part.input };
     case 'finish':
-      return { kind: 'finish', usage: part.usage as Parameters<typeof normalUsage>[0] };
+      return { kind: 'finish', usage: part.usage };
     case 'error':
       return { kind: 'error', error: part.error };
     default:
