@@ -18,4 +18,6 @@ export {
   type ExecutorContext,
   type ExecutorResult,
 } from '../activities/executors/types';
+export type { WorkerModels } from '../activities/executors/model/provider';
+export type { LiveOutput, PartialOutput } from '../activities/executors/live';
 export { BUILTIN_EXECUTORS, loadConfig, type TeamrunConfig } from '../config/config';
