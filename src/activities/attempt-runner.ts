@@ -29,6 +29,7 @@ import type { Redactor } from './redact';
 import { STALLED, StallWatch, stallMessage, type Stall } from './stall-watch';
 import type { ToolboxFactory } from './tools/types';
 import type { Settle } from './host-hooks';
+import type { WorkerModels } from './executors/model/provider';
 
 /** What an attempt's reports need from its worker. */
 export interface Reporting {
@@ -37,6 +38,8 @@ export interface Reporting {
   redactor: Redactor;
   /** Aborted once the worker begins to shut down: an executor between steps then hands its attempt back. */
   stopping?: AbortSignal;
+  /** Models handed to createWorker({ models }). */
+  models?: WorkerModels;
 }
 
 type Ended = { ok: true; result: ExecutorResult } | { ok: false; error: unknown };
@@ -116,6 +119,7 @@ export class LiveAttempt {
           ...(attemptGateway ? { attemptGateway } : {}),
           ...(gate ? mailboxAccess(gate.ask) : {}),
           ...(tools ? { tools } : {}),
+          ...(reporting.models ? { models: reporting.models } : {}),
           ...(this.budget ? { budget: this.budget } : {}),
           ...(emit ? { emit } : {}),
           live: this.output,
@@ -207,6 +211,7 @@ async function settlement(
   const { redactor, workerIdentity } = reporting;
   const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence => ({
     ...reportable(reported, redactor, reporting.config.prices, withOutput),
+    ...(live.budget?.usageUnknown ? { usageUnknown: true as const } : {}),
     workerIdentity,
   });
   // Refused more budget: stopped on the worker, and a failure for good whatever the executor returned.

@@ -147,6 +147,8 @@ export interface RunTaskResult {
    * `tasks`): the run adds them if this attempt settles the task.
    */
   tasks?: unknown[];
+  /** The executor said part of its usage cannot be known (`budget.markUnknown()`): the run's budget says so. */
+  usageUnknown?: true;
 }
 
 /** Bound on the tasks one attempt asks to add, as JSON (and ADD_TASKS_LIMITS.maxTasks of them). */
@@ -160,6 +162,8 @@ export interface AttemptEvidence {
   logs?: AttemptLogs;
   links?: AttemptLink[];
   messages?: unknown[];
+  /** As RunTaskResult's: the executor marked its usage unknown. */
+  usageUnknown?: true;
 }
 
 /** Carried in every heartbeat. */

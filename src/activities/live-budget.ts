@@ -9,6 +9,7 @@ import type { Usage } from '../plan/schema';
 import { BUDGET_EXCEEDED_CODE } from '../team/routing';
 import type { Grant } from '../team/types';
 import type { LiveBudget } from './executors/types';
+import { usageTokens } from '../team/budget';
 import { priceUsage } from './pricing';
 
 /** The failure type, and adjudication code, of an attempt its run refused more budget. */
@@ -33,6 +34,8 @@ const roundUsd = (usd: number) => Math.ceil(usd * 1e9 - 1e-3) / 1e9;
 export class AttemptBudget implements LiveBudget {
   readonly granted: Amount;
   readonly used: Amount = { tokens: 0, usd: 0 };
+  /** An executor said what it spent cannot be known (`markUnknown`): its run charges it as a lost lease's. */
+  usageUnknown = false;
   /** Why the run refused, once it did: the attempt is being stopped. */
   refusal: { code: string; message: string } | null = null;
   /** Reserved through `reserve` and not yet reported. */
@@ -60,6 +63,10 @@ export class AttemptBudget implements LiveBudget {
     });
   }
 
+  markUnknown(): void {
+    this.usageUnknown = true;
+  }
+
   get pricesRequired(): boolean {
     return this.limited.pricesRequired === true;
   }
@@ -75,7 +82,7 @@ export class AttemptBudget implements LiveBudget {
     return this.serially(async () => {
       const priced = priceUsage(usage, this.prices);
       const spent = {
-        tokens: (priced?.inputTokens ?? 0) + (priced?.outputTokens ?? 0) + (priced?.cacheTokens ?? 0),
+        tokens: usageTokens(priced),
         usd: priced?.costUsd ?? 0,
       };
       this.used.tokens += spent.tokens;

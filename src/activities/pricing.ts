@@ -4,7 +4,8 @@ import type { Usage } from '../plan/schema';
 /** Distinct (model, has-cost) records one attempt keeps; records past it are merged into one unpriced record. */
 export const MAX_USAGE_RECORDS = 256;
 
-const tokensOf = (u: Usage) => (u.inputTokens ?? 0) + (u.outputTokens ?? 0) + (u.cacheTokens ?? 0);
+const tokensOf = (u: Usage) =>
+  (u.inputTokens ?? 0) + (u.outputTokens ?? 0) + (u.cacheTokens ?? 0) + (u.cacheWriteTokens ?? 0);
 const sum = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
 
 function merge(a: Usage, b: Usage): Usage {
@@ -12,6 +13,8 @@ function merge(a: Usage, b: Usage): Usage {
     inputTokens: sum(a.inputTokens, b.inputTokens),
     outputTokens: sum(a.outputTokens, b.outputTokens),
     cacheTokens: sum(a.cacheTokens, b.cacheTokens),
+    cacheWriteTokens: sum(a.cacheWriteTokens, b.cacheWriteTokens),
+    reasoningTokens: sum(a.reasoningTokens, b.reasoningTokens),
     costUsd: sum(a.costUsd, b.costUsd),
     unpricedTokens: sum(a.unpricedTokens, b.unpricedTokens),
     model: a.model,
@@ -80,6 +83,8 @@ export function priceUsage(
     ...(total.inputTokens !== undefined ? { inputTokens: total.inputTokens } : {}),
     ...(total.outputTokens !== undefined ? { outputTokens: total.outputTokens } : {}),
     ...(total.cacheTokens !== undefined ? { cacheTokens: total.cacheTokens } : {}),
+    ...(total.cacheWriteTokens !== undefined ? { cacheWriteTokens: total.cacheWriteTokens } : {}),
+    ...(total.reasoningTokens !== undefined ? { reasoningTokens: total.reasoningTokens } : {}),
     ...(model ? { model: model.length > 200 ? `${model.slice(0, 197)}...` : model } : {}),
     ...(total.costUsd !== undefined ? { costUsd: Math.round(total.costUsd * 1e9) / 1e9 } : {}),
     ...(total.unpricedTokens ? { unpricedTokens: total.unpricedTokens } : {}),
@@ -99,7 +104,8 @@ function priceRecord(record: Usage, price: Price | undefined): Usage {
   const costUsd =
     ((record.inputTokens ?? 0) * price.inputPerMTok +
       (record.outputTokens ?? 0) * price.outputPerMTok +
-      (record.cacheTokens ?? 0) * (price.cachePerMTok ?? price.inputPerMTok)) /
+      (record.cacheTokens ?? 0) * (price.cachePerMTok ?? price.inputPerMTok) +
+      (record.cacheWriteTokens ?? 0) * (price.cacheWritePerMTok ?? price.inputPerMTok)) /
     1_000_000;
   return { ...record, costUsd };
 }
@@ -121,7 +127,7 @@ export function tokensCeilingUsd(
 ): number {
   if (!hasPrice(prices, model)) return 0;
   const price = prices instanceof Map ? prices.get(model)! : (prices as Record<string, Price>)[model];
-  const rate = Math.max(price.inputPerMTok, price.outputPerMTok, price.cachePerMTok ?? 0);
+  const rate = Math.max(price.inputPerMTok, price.outputPerMTok, price.cachePerMTok ?? 0, price.cacheWritePerMTok ?? 0);
   // Tokens times dollars per million tokens is micro-dollars; rounded up to a whole one.
   return Math.ceil(tokens * rate - 1e-9) / 1e6;
 }

@@ -18,6 +18,7 @@ import { STOP_ANNOUNCE_AFTER_MS } from '../plan/lease-pace';
 import { renewLedgerSlot } from '../ledger/renewal';
 import type { Redactor } from './redact';
 import type { ToolboxFactory } from './tools/types';
+import type { WorkerModels } from './executors/model/provider';
 import { workerRedactor } from './secrets';
 import { stepReporter } from './step-reporter';
 import { afterTaskSettle, withHostHooks, type WorkerHooks } from './host-hooks';
@@ -41,6 +42,8 @@ export interface ActivityDeps {
   stopping?: AbortSignal;
   /** The host's hooks around each attempt (`createWorker({ hooks })`, src/activities/host-hooks.ts). */
   hooks?: WorkerHooks;
+  /** Models handed to createWorker({ models }), by the name tasks give them. */
+  models?: WorkerModels;
 }
 
 /**
@@ -139,6 +142,7 @@ function reportingOf(deps: ActivityDeps): Reporting {
     workerIdentity: deps.workerIdentity,
     redactor: deps.redactor ?? workerRedactor(deps.config, deps.env ?? process.env),
     ...(deps.stopping ? { stopping: deps.stopping } : {}),
+    ...(deps.models ? { models: deps.models } : {}),
   };
 }
 

@@ -6,7 +6,8 @@ import { globMatcher } from './executors/shell-env';
 import { Redactor, type Secret } from './redact';
 
 /**
- * The values this worker knows to be secret: the llm executor's API key, `TEMPORAL_API_KEY`,
+ * The values this worker knows to be secret: the llm executor's API key and each `worker.models` key,
+ * `TEMPORAL_API_KEY`,
  * the TLS client key (the file's text and each line of it), every variable of
  * `worker.shell.secretEnv` (tasks may take these by name), those an agent CLI takes
  * (`worker.agentClis.*.env`) and those of `worker.redact.env`, the values `worker.mcpServers`
@@ -20,6 +21,8 @@ export function workerSecrets(config: TeamrunConfig & { file?: string | null }, 
     if (value) secrets.push({ name, value });
   };
   fromEnv(config.worker.llm.apiKeyEnv);
+  // Each model's key (worker.models.<name>.apiKeyEnv).
+  for (const model of Object.values(config.worker.models)) if (model.apiKeyEnv) fromEnv(model.apiKeyEnv);
   fromEnv('TEMPORAL_API_KEY');
   for (const name of config.worker.shell.secretEnv) fromEnv(name);
   for (const cli of Object.values(config.worker.agentClis))

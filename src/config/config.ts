@@ -12,6 +12,7 @@ import { formatPath } from '../plan/validate';
 import { temporalProfile } from './profile';
 import { ConfigError } from './errors';
 import { McpServersSchema } from './mcp-servers';
+import { ModelsConfigSchema } from './models';
 
 /** The kinds `worker.executors` may enable (the built-in kinds a worker runs). */
 export const BUILTIN_EXECUTORS = WORKER_EXECUTOR_KINDS;
@@ -20,7 +21,10 @@ const PriceSchema = z
   .object({
     inputPerMTok: z.number().nonnegative(),
     outputPerMTok: z.number().nonnegative(),
+    /** Cached input read (a prompt-cache hit); by default the input rate. */
     cachePerMTok: z.number().nonnegative().optional(),
+    /** Cached input written (Anthropic's cache creation); by default the input rate. */
+    cacheWritePerMTok: z.number().nonnegative().optional(),
   })
   .strict();
 export type Price = z.infer<typeof PriceSchema>;
@@ -157,6 +161,8 @@ export const ConfigSchema = z
           })
           .strict()
           .prefault({}),
+        // Models by the name a task gives (`model:`), each through its provider's AI SDK package (docs/agents.md).
+        models: ModelsConfigSchema.default({}),
         // Shell and agent-cli attempts and MCP stdio servers under bubblewrap (docs/security.md).
         sandbox: SandboxConfigSchema,
         // The coding-agent CLIs `agent-cli` tasks may run on this worker (docs/agent-clis.md).

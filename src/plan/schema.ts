@@ -39,7 +39,12 @@ export const UsageSchema = z
   .object({
     inputTokens: z.number().nonnegative().optional(),
     outputTokens: z.number().nonnegative().optional(),
+    /** Cached input read (a prompt-cache hit), not counted in inputTokens. */
     cacheTokens: z.number().nonnegative().optional(),
+    /** Cached input written (a prompt-cache entry created), not counted in inputTokens. */
+    cacheWriteTokens: z.number().nonnegative().optional(),
+    /** Of outputTokens, those the model spent reasoning (counted and priced as output; shown on their own). */
+    reasoningTokens: z.number().nonnegative().optional(),
     model: z.string().max(200).optional(),
     costUsd: z.number().nonnegative().optional(),
     /** Tokens of usage records that had neither a price nor a reported cost (the worker fills it). */

@@ -43,7 +43,9 @@ const sumUsd = (a: number, b: number) => Math.round((a + b) * 1e9) / 1e9;
 
 export function usageTokens(usage: ReportedUsage | null | undefined): number {
   if (!usage) return 0;
-  return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + (usage.cacheTokens ?? 0);
+  return (
+    (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + (usage.cacheTokens ?? 0) + (usage.cacheWriteTokens ?? 0)
+  );
 }
 
 /** Usage with tokens (or a model) but no price: while `maxUsd` is set it cannot be trusted to fit. */
@@ -226,6 +228,14 @@ export class Budget {
     used.tokens += bound.tokens;
     used.usd = sumUsd(used.usd, bound.usd);
     return { tokens: bound.tokens, usd: bound.usd };
+  }
+
+  /**
+   * An attempt said part of what it spent cannot be known (a model call cut before its usage came): it reported
+   * its reservation as a bound of that part, charged by `settle`, and the budget says its usage is unknown.
+   */
+  markUnknown(): void {
+    this.s.usageUnknown = true;
   }
 
   /** Whether a token or dollar limit is set: then usage that cannot be known stops the run. */

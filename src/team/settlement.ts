@@ -75,6 +75,8 @@ export function settle(
       ? run.budget.settleUnknown(attempt.reservation)
       : null;
   const stopUnknown = usageUnknown && run.budget.limitsSpend;
+  // An executor that marked its usage unknown reported its reservation for it: charged above, flagged here.
+  if ('usageUnknown' in outcome && outcome.usageUnknown === true) run.budget.markUnknown();
   task.settledAt = now;
   // Still running at the deadline: the wall clock stopped it, whatever it returned (even before the timer fired).
   if (run.pastWallDeadline(now)) {
@@ -340,6 +342,7 @@ function addUsage(task: TaskState, usage: ReportedUsage | undefined): void {
   if (!usage) return;
   task.usage.inputTokens += usage.inputTokens ?? 0;
   task.usage.outputTokens += usage.outputTokens ?? 0;
-  task.usage.cacheTokens += usage.cacheTokens ?? 0;
+  // The task's view has one cache count: what was read from a prompt cache and what was written to it.
+  task.usage.cacheTokens += (usage.cacheTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
   task.usage.costUsd += usage.costUsd ?? 0;
 }

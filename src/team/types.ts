@@ -128,6 +128,8 @@ export type AttemptOutcome =
       workerIdentity?: string;
       messages?: unknown[];
       tasks?: unknown[];
+      /** The executor marked its usage unknown (LiveBudget.markUnknown): the budget says so. */
+      usageUnknown?: boolean;
     }
   | {
       kind: 'failed';
@@ -139,11 +141,12 @@ export type AttemptOutcome =
       workerIdentity?: string;
       /** `::teamrun-message::` lines, sent when this attempt settles its task. */
       messages?: unknown[];
+      usageUnknown?: boolean;
     }
   /** Heartbeats stopped: the worker died, hung or was frozen. */
   | { kind: 'lease-lost'; workerIdentity?: string }
   /** The attempt acknowledged the workflow's cancellation. */
-  | { kind: 'cancelled'; usage?: ReportedUsage; output?: unknown; workerIdentity?: string }
+  | { kind: 'cancelled'; usage?: ReportedUsage; output?: unknown; workerIdentity?: string; usageUnknown?: boolean }
   /** The worker shut down gracefully and handed the attempt back. */
   | { kind: 'released'; usage?: ReportedUsage; workerIdentity?: string }
   /**

@@ -18,6 +18,7 @@ import { dataConverterFor } from '../codec';
 import { telemetrySettings } from '../telemetry/config';
 import { checkedHooks, type WorkerHooks } from '../activities/host-hooks';
 import { createStopWorker, runAlongside, stopQueueName } from './stop-channel';
+import type { WorkerModels } from '../activities/executors/model/provider';
 
 export interface CreateWorkerOptions {
   config?: TeamrunConfig;
@@ -41,6 +42,11 @@ export interface CreateWorkerOptions {
    * and `beforeTask` (which may refuse) before the executor, `afterTask` with the settlement about to be reported.
    */
   hooks?: WorkerHooks;
+  /**
+   * Models for agent and llm tasks, by the name a task gives (`model:`): any AI SDK language model (provider
+   * interface v3, as `anthropic('claude-sonnet-4-5')` makes one). Before `worker.models` of the config.
+   */
+  models?: WorkerModels;
 }
 
 /**
@@ -152,6 +158,7 @@ async function workers(
     tools: setup.tools.factory,
     stopping: setup.stopping,
     ...(hooks ? { hooks } : {}),
+    ...(options.models ? { models: options.models } : {}),
   };
   // Stops for its long attempts arrive on its own queue, and so do the adopts of a run that
   // continued as new while they ran.

@@ -19,6 +19,8 @@ export {
   type ExecutorResult,
 } from '../activities/executors/types';
 export { MailboxRefused, type MailboxAccess } from '../activities/executors/mailbox-access';
+export type { WorkerModels } from '../activities/executors/model/provider';
+export type { LiveOutput, PartialOutput } from '../activities/executors/live';
 export { BUILTIN_EXECUTORS, loadConfig, type TeamrunConfig } from '../config/config';
 export {
   HOOK_TIMEOUT_DEFAULT_MS,

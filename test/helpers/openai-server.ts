@@ -19,6 +19,11 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Answers only once this settles (a test holding several requests until all arrived). */
   until?: Promise<unknown>;
+  /**
+   * A streamed answer (the request asked `stream: true`) that stops after `afterChars` characters of its content:
+   * until `resume` settles (the stream then goes on), or for good when `cut` (the connection is destroyed).
+   */
+  hold?: { afterChars: number; resume?: Promise<unknown>; cut?: boolean };
 }
 
 /** An outage: every request (or those naming `model`) is answered `status` until `endsAt` (epoch ms). */
@@ -45,6 +50,9 @@ export interface RecordedRequest {
   aborted: boolean;
   /** When the request arrived (epoch ms, before its body was read). */
   at: number;
+  /** The request asked for a streamed answer (SSE chunks), and for usage in its last chunk. */
+  stream: boolean;
+  includeUsage: boolean;
 }
 
 export interface OpenAiServer {
@@ -96,12 +104,19 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
       tools: Array.isArray(body.tools)
         ? (body.tools as Array<{ function?: { name?: string } }>).map((t) => t.function?.name ?? '')
         : [],
-      maxTokens: typeof body.max_tokens === 'number' ? body.max_tokens : null,
+      maxTokens:
+        typeof body.max_tokens === 'number'
+          ? body.max_tokens
+          : typeof body.max_completion_tokens === 'number'
+            ? body.max_completion_tokens
+            : null,
       authorization: req.headers.authorization ?? null,
       idempotencyKey: header(req, 'idempotency-key'),
       status: null,
       aborted: false,
       at,
+      stream: body.stream === true,
+      includeUsage: (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true,
     };
     requests.push(record);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
@@ -139,6 +154,7 @@ export async function startOpenAiServer(defaults: Reply = {}): Promise<OpenAiSer
     const message = toolCalls?.length
       ? { role: 'assistant', content: reply.content ?? null, tool_calls: toolCalls }
       : { role: 'assistant', content: reply.content ?? lastUser };
+    if (record.stream) return streamAnswer(res, record, reply, message, toolCalls ?? []);
     send(res, record, 200, {
       id: `chatcmpl-${requests.length}`,
       object: 'chat.completion',
@@ -213,6 +229,85 @@ function parseOr(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+type Message = { content: string | null };
+type Call = { id: string; function: { name: string; arguments: string } };
+
+/**
+ * The answer as OpenAI streams a chat completion: SSE `data:` chunks of `chat.completion.chunk`, the content in
+ * pieces, each tool call's name and then its arguments in pieces, the finish reason, usage in a last chunk with
+ * no choices when `stream_options.include_usage` asked for it, then `data: [DONE]`.
+ */
+async function streamAnswer(
+  res: ServerResponse,
+  record: RecordedRequest,
+  reply: Reply,
+  message: Message,
+  calls: Call[],
+): Promise<void> {
+  record.status = 200;
+  res.writeHead(200, { ...reply.headers, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  const id = `chatcmpl-${record.at}`;
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: record.model, choices, ...extra })}\n\n`,
+    );
+  const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+    chunk([{ index: 0, delta: d, finish_reason: finish }]);
+  delta({ role: 'assistant', content: '' });
+  const content = message.content ?? '';
+  const hold = reply.hold;
+  let sent = 0;
+  for (const piece of pieces(content)) {
+    if (hold && sent < hold.afterChars && sent + piece.length >= hold.afterChars) {
+      const cut = hold.afterChars - sent;
+      delta({ content: piece.slice(0, cut) });
+      if (hold.cut) {
+        // Cut once what was written reached the client: a stream that began, then broke.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        res.destroy();
+        record.aborted = true;
+        return;
+      }
+      const gone = await new Promise<boolean>((resolve) => {
+        res.once('close', () => resolve(true));
+        void Promise.resolve(hold.resume).then(() => resolve(false));
+      });
+      if (gone) {
+        record.aborted = true;
+        return;
+      }
+      if (piece.length > cut) delta({ content: piece.slice(cut) });
+    } else delta({ content: piece });
+    sent += piece.length;
+  }
+  calls.forEach((call, index) => {
+    delta({
+      tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+    });
+    for (const piece of pieces(call.function.arguments))
+      delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  delta({}, calls.length ? 'tool_calls' : 'stop');
+  if (reply.usage && record.includeUsage) {
+    chunk([], {
+      usage: {
+        prompt_tokens: reply.usage.promptTokens,
+        completion_tokens: reply.usage.completionTokens,
+        total_tokens: reply.usage.promptTokens + reply.usage.completionTokens,
+        prompt_tokens_details: { cached_tokens: reply.usage.cachedTokens ?? 0 },
+      },
+    });
+  }
+  res.end('data: [DONE]\n\n');
+}
+
+/** A text in a few pieces, as a model streams it. */
+export function pieces(text: string, size = 8): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
 }
 
 function send(

@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { chat } from '../../src/activities/executors/agent/chat';
+import { ConfigSchema } from '../../src/config/config';
+import { resolveModel } from '../../src/activities/executors/model/provider';
+import { streamModel } from '../../src/activities/executors/model/stream';
 import {
   TransientModelError,
   markAnswered,
@@ -143,25 +145,31 @@ describe('a model call retried inside its attempt', () => {
 });
 
 describe("the agent's model call", () => {
-  const request = (url: string) => ({
-    url,
-    apiKey: undefined,
-    model: 'm',
-    messages: [],
-    tools: [],
-    maxTokens: 10,
-    idempotencyKey: 'k',
-    maxBodyBytes: 1_000_000,
-    redact: (t: string) => t,
-  });
+  /** One streamed call to worker.llm at `baseUrl` (an OpenAI-compatible model), as an agent's turn makes it. */
+  const chat = (baseUrl: string) => {
+    const config = ConfigSchema.parse({ worker: { llm: { baseUrl } } });
+    const resolved = resolveModel('m', config, {}, undefined);
+    return streamModel({
+      ...resolved,
+      name: 'm',
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      maxTokens: 10,
+      headers: { 'Idempotency-Key': 'k' },
+      signal: new AbortController().signal,
+      maxChars: 1_000_000,
+      redact: (t: string) => t,
+      turn: 1,
+      label: 'agent model call',
+    });
+  };
 
   it('refused on its very first call: names the URL and the cause, not a bare "fetch failed"', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const url = `http://127.0.0.1:${port}/v1/chat/completions`;
-    const err = (await chat(request(url), new AbortController().signal).catch((e: unknown) => e)) as ExecutorError;
+    const url = `http://127.0.0.1:${port}/v1`;
+    const err = (await chat(url).catch((e: unknown) => e)) as ExecutorError;
     expect(err).toBeInstanceOf(ExecutorError);
     expect(err).not.toBeInstanceOf(TransientModelError);
     expect(err.message).toContain(url);
@@ -176,15 +184,13 @@ describe("the agent's model call", () => {
       res.end('{"error":{"message":"no"}}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     try {
-      const limited = await chat(request(url), new AbortController().signal).catch((e: unknown) => e);
+      const limited = await chat(url).catch((e: unknown) => e);
       expect(limited).toBeInstanceOf(TransientModelError);
       expect((limited as TransientModelError).transient).toEqual({ status: 429, retryAfterMs: 5_000 });
       status = 404;
-      const missing = (await chat(request(url), new AbortController().signal).catch(
-        (e: unknown) => e,
-      )) as ExecutorError;
+      const missing = (await chat(url).catch((e: unknown) => e)) as ExecutorError;
       expect(missing).not.toBeInstanceOf(TransientModelError);
       expect(missing.nonRetryable).toBe(true);
       expect(missing.message).toContain('HTTP 404');

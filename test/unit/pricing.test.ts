@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_USAGE_RECORDS, UsageRecords, priceUsage } from '../../src/activities/pricing';
-import { Budget } from '../../src/team/budget';
+import { Budget, usageTokens } from '../../src/team/budget';
 
 const T0 = 1_700_000_000_000;
 /** $10 per million input and output tokens. */
@@ -88,5 +88,29 @@ describe('usage priced per record', () => {
       costUsd: 0.1,
       unpricedTokens: 2 * (MAX_USAGE_RECORDS + 10),
     });
+  });
+});
+
+describe('prompt-cache rates', () => {
+  it('prices cache reads and writes at their own rates, each defaulting to the input rate; reasoning is output', () => {
+    const claude = { inputPerMTok: 3, outputPerMTok: 15, cachePerMTok: 0.3, cacheWritePerMTok: 3.75 };
+    const record = {
+      model: 'claude',
+      inputTokens: 100,
+      outputTokens: 20,
+      cacheTokens: 1_000,
+      cacheWriteTokens: 200,
+      reasoningTokens: 5,
+    };
+    // (100*3 + 20*15 + 1000*0.3 + 200*3.75) / 1e6
+    expect(priceUsage(record, { claude })).toMatchObject({
+      costUsd: 0.00165,
+      cacheWriteTokens: 200,
+      reasoningTokens: 5,
+    });
+    // No cache rates: every cached token at the input rate, (100 + 1000 + 200)*3 + 20*15.
+    expect(priceUsage(record, { claude: { inputPerMTok: 3, outputPerMTok: 15 } })?.costUsd).toBe(0.0042);
+    // The run counts cache writes among the tokens it charges.
+    expect(usageTokens(record)).toBe(1_320);
   });
 });

@@ -1,4 +1,3 @@
-import { TeamrunError } from '../../errors';
 import { LlmSpecSchema, type LlmSpec, type Usage } from '../../plan/schema';
 import { modelCallSpan } from '../../telemetry/spans';
 import { MAILBOX_LIMITS } from '../../team/mailbox';
@@ -6,17 +5,11 @@ import { modelRetryPolicy } from '../../plan/model-retry';
 import { priceUsage } from '../pricing';
 import { Redactor } from '../redact';
 import { defineExecutor } from './define';
-import { TransientModelError, markAnswered, httpFailure, transportFailure, withModelRetry } from './model-retry';
-import { ExecutorError, type ExecutorContext } from './types';
-
-interface ChatCompletion {
-  choices?: Array<{ message?: { content?: string } }>;
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    prompt_tokens_details?: { cached_tokens?: number };
-  };
-}
+import { withModelRetry } from './model-retry';
+import { resolveModel, type ResolvedModel } from './model/provider';
+import { toPrompt } from './model/prompt';
+import { streamModel } from './model/stream';
+import type { ExecutorContext } from './types';
 
 /**
  * `{{outputs.<key>}}` in a prompt is replaced by that dependency's output, and
@@ -45,18 +38,20 @@ function lookup(ref: string, outputs: Record<string, unknown>): unknown {
 }
 
 /**
- * OpenAI-compatible chat completions. The base URL and the key come from the worker's config
- * and environment, never from the plan, so the key never reaches workflow history.
+ * One model call, through the same door as an agent's turn (model/stream.ts): the model the task names, from
+ * createWorker({ models }), `worker.models` or `worker.llm`; streamed; its usage read from the provider's answer.
+ * The key comes from the worker's environment, never from the plan, so it never reaches workflow history.
  */
 export const llmExecutor = defineExecutor(LlmSpecSchema, (spec, ctx) =>
   // With tracing on, the call is a `gen_ai.*` span under the attempt's; failures are recorded on it.
   modelCallSpan({ model: spec.model, maxTokens: spec.maxTokens }, async () => {
+    const resolved = resolveModel(spec.model, ctx.config, ctx.env, ctx.models);
     // A provider's outage is retried inside the attempt, as for an agent's model call (model-retry.ts).
-    const answer = await withModelRetry(() => chat(spec, ctx), {
+    const answer = await withModelRetry(() => chat(spec, ctx, resolved), {
       policy: modelRetryPolicy(spec.modelRetry),
       signal: ctx.signal,
       ...(ctx.stopping ? { stopping: ctx.stopping } : {}),
-      provider: ctx.config.worker.llm.baseUrl,
+      provider: resolved.where,
       onWait: (wait) => ctx.progress({ modelRetry: wait }),
     });
     const usage = answer.usage as Usage | undefined;
@@ -71,11 +66,9 @@ export const llmExecutor = defineExecutor(LlmSpecSchema, (spec, ctx) =>
   }),
 );
 
-async function chat(spec: LlmSpec, ctx: ExecutorContext) {
-  const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
-  const apiKey = ctx.env[apiKeyEnv];
+async function chat(spec: LlmSpec, ctx: ExecutorContext, resolved: ResolvedModel) {
   // Whatever this returns or throws is written to workflow history: the key must never be in it.
-  const own = new Redactor(apiKey ? [{ name: apiKeyEnv, value: apiKey }] : []);
+  const own = new Redactor(resolved.secret ? [resolved.secret] : []);
   const redact = (text: string) => own.text(ctx.redactor.text(text));
   const messages = (spec.messages ?? [{ role: 'user', content: spec.prompt ?? '' }]).map((m) => ({
     ...m,
@@ -83,85 +76,31 @@ async function chat(spec: LlmSpec, ctx: ExecutorContext) {
   }));
   // What teammates sent before the attempt started joins the conversation, after the plan's messages.
   if (ctx.inbox.length) messages.push({ role: 'user', content: inboxPrompt(ctx.inbox) });
-  const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const signal = spec.timeoutMs ? AbortSignal.any([ctx.signal, AbortSignal.timeout(spec.timeoutMs)]) : ctx.signal;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `${ctx.workflowId}/${ctx.taskKey}/${ctx.fencingToken}`,
-        ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        model: spec.model,
-        messages,
-        ...(spec.maxTokens ? { max_tokens: spec.maxTokens } : {}),
-        // A task that may add tasks answers in JSON: its `tasks` field holds them.
-        ...(ctx.allowSpawn ? { response_format: { type: 'json_object' } } : {}),
-      }),
-      signal,
-    });
-  } catch (err) {
-    const timedOut = (err as Error).name === 'TimeoutError';
+  const answer = await streamModel({
+    model: resolved.model,
+    name: spec.model,
+    where: resolved.where,
+    ...(resolved.origin ? { origin: resolved.origin } : {}),
+    prompt: toPrompt(messages),
+    ...(spec.maxTokens ? { maxTokens: spec.maxTokens } : {}),
+    // A task that may add tasks answers in JSON: its `tasks` field holds them.
+    ...(ctx.allowSpawn ? { json: true } : {}),
+    headers: { 'Idempotency-Key': `${ctx.workflowId}/${ctx.taskKey}/${ctx.fencingToken}` },
+    signal: ctx.signal,
+    ...(spec.timeoutMs ? { timeoutMs: spec.timeoutMs } : {}),
+    maxChars: ctx.config.worker.http.maxBodyBytes,
+    redact,
+    turn: 1,
+    ...(ctx.live ? { live: ctx.live } : {}),
+    moved: (step: string) => ctx.moved?.(step),
     // The request may have been answered and billed: its usage is unknown, so it is charged its reservation.
-    const unknown = ctx.signal.aborted || timedOut ? reservationCharge(spec.model, ctx) : undefined;
-    if (ctx.signal.aborted) throw new ExecutorError(`llm ${url}: aborted`, { usage: unknown });
-    if (timedOut) {
-      throw new ExecutorError(redact(`llm ${url}: timed out after ${spec.timeoutMs} ms`), {
-        type: 'TeamExecutorTimeout',
-        usage: unknown,
-      });
-    }
-    // No answer at all (refused, reset): nothing was billed.
-    const failure = transportFailure('llm', url, err);
-    if (failure instanceof TransientModelError)
-      throw new TransientModelError(redact(failure.message), failure.transient, { type: failure.type });
-    throw new ExecutorError(redact(failure.message), { type: failure.type });
-  }
-  markAnswered(url);
-  let text: string;
-  try {
-    text = await readBounded(response, ctx.config.worker.http.maxBodyBytes);
-  } catch (err) {
-    if (ctx.signal.aborted || (err as Error).name === 'TimeoutError') {
-      throw new ExecutorError(redact(`llm ${url}: ${(err as Error).message}`), {
-        type: ctx.signal.aborted ? 'TeamExecutorFailed' : 'TeamExecutorTimeout',
-        usage: reservationCharge(spec.model, ctx),
-      });
-    }
-    throw new ExecutorError(redact(`llm ${url}: ${(err as Error).message}`), {
-      nonRetryable: err instanceof BodyTooLarge,
-      type: 'TeamLlmBadResponse',
-    });
-  }
-  let body: ChatCompletion | undefined;
-  try {
-    body = JSON.parse(text) as ChatCompletion;
-  } catch {
-    // Reported below with the status.
-  }
-  const usage = body?.usage
-    ? {
-        model: spec.model,
-        inputTokens: (body.usage.prompt_tokens ?? 0) - (body.usage.prompt_tokens_details?.cached_tokens ?? 0),
-        outputTokens: body.usage.completion_tokens ?? 0,
-        cacheTokens: body.usage.prompt_tokens_details?.cached_tokens ?? 0,
-      }
-    : undefined;
+    ...(ctx.budget ? { markUnknown: () => ctx.budget?.markUnknown?.() } : {}),
+    ...withCharge(reservationCharge(spec.model, ctx)),
+    label: 'llm',
+  });
+  const usage = answer.usage;
   if (usage) await ctx.budget?.report(usage);
-  if (!response.ok) throw httpFailure('llm', url, response, text, { redact, usage });
-  const content = body?.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') {
-    throw new ExecutorError(
-      redact(`llm ${url}: HTTP ${response.status} without a chat completion: ${redact(text).slice(0, 500)}`),
-      {
-        type: 'TeamLlmBadResponse',
-        usage,
-      },
-    );
-  }
+  const content = answer.text;
   const sent = messagesIn(content);
   const tasks = ctx.allowSpawn ? tasksIn(content) : undefined;
   return {
@@ -171,6 +110,8 @@ async function chat(spec: LlmSpec, ctx: ExecutorContext) {
     ...(tasks ? { tasks } : {}),
   };
 }
+
+const withCharge = (usage: Usage | undefined) => (usage ? { unknownCharge: usage } : {});
 
 /**
  * What an llm request whose answer never came is charged: the attempt's grant (its reservation and
@@ -184,26 +125,6 @@ function reservationCharge(model: string, ctx: ExecutorContext): Usage | undefin
     ...(granted.tokens > 0 ? { inputTokens: granted.tokens } : {}),
     ...(granted.usd > 0 ? { costUsd: granted.usd } : {}),
   };
-}
-
-class BodyTooLarge extends TeamrunError {
-  readonly code = 'TeamLlmBodyTooLarge';
-}
-
-/** The response body, read up to `max` bytes and no further. */
-export async function readBounded(response: Response, max: number): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let read = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    read += chunk.length;
-    // Leaving the loop cancels the stream.
-    if (read > max) {
-      throw new BodyTooLarge(`the response body is over ${max} bytes (worker.http.maxBodyBytes)`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The inbox as one user message: who sent what, in order. */

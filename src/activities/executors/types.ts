@@ -8,6 +8,7 @@ import type { ToolboxFactory } from '../tools/types';
 import type { MailboxAccess } from './mailbox-access';
 import { traceparent } from '../../telemetry/spans';
 import type { LiveOutput } from './live';
+import type { WorkerModels } from './model/provider';
 
 /** What an executor gets for one attempt. */
 export interface ExecutorContext extends AttemptIdentity {
@@ -53,6 +54,8 @@ export interface ExecutorContext extends AttemptIdentity {
   live?: LiveOutput;
   /** The worker's tools for this attempt (agent kinds). */
   tools?: ToolboxFactory;
+  /** Models given to createWorker({ models }), by the name a task gives (`model:`); before `worker.models`. */
+  models?: WorkerModels;
 }
 
 /**
@@ -72,6 +75,11 @@ export interface LiveBudget {
    * its whole amount (an agent's model call: what the run holds stays the usage so far plus the call in flight).
    */
   release?(): Promise<void>;
+  /**
+   * Says what the attempt spent cannot be known (a model call cut before its usage came): the run charges the
+   * attempt at least its reservation and marks the budget's usage unknown, as for a lost lease (docs/budgets.md).
+   */
+  markUnknown?(): void;
   /** The run's `maxUsd` is set: spending on a model without a price would stop the run (check it first). */
   readonly pricesRequired?: boolean;
 }

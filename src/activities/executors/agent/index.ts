@@ -15,13 +15,12 @@ import { defineExecutor } from '../define';
 import { renderPrompt } from '../llm';
 import { answerOutput, mailEntry, newMail, outputCheck } from './mail';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
-import { chat } from './chat';
-import { handBack, withModelRetry, type RetryWait } from '../model-retry';
-import { modelRetryPolicy } from '../../../plan/model-retry';
+import { handBack } from '../model-retry';
+import { resolveModel } from '../model/provider';
+import { ABORTED_CALL } from '../model/stream';
+import { callModel } from './model-call';
 import { AgentGateway } from './gateway';
 import { ownTools } from './own-tools';
-import { modelCallSpan } from '../../../telemetry/spans';
-import { priceUsage } from '../../pricing';
 import { INTERRUPTED, runToolCall, type ToolStepContext } from './tool-step';
 import { Transcript } from './transcript';
 
@@ -88,10 +87,9 @@ interface Loop {
 
 async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<ExecutorResult> {
   const { gateway, transcript, used } = state;
-  const { baseUrl, apiKeyEnv } = ctx.config.worker.llm;
-  const apiKey = ctx.env[apiKeyEnv];
+  const resolved = resolveModel(spec.model, ctx.config, ctx.env, ctx.models);
   // Whatever is journaled reaches history: the key and the worker's secrets never do.
-  const own = new Redactor(apiKey ? [{ name: apiKeyEnv, value: apiKey }] : []);
+  const own = new Redactor(resolved.secret ? [resolved.secret] : []);
   const redact = (text: string) => own.text(ctx.redactor.text(text));
   const append = async (...entries: JournalEntry[]) => {
     await gateway.journal({ op: 'append', entries });
@@ -112,10 +110,6 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
   const maxTurns = spec.maxTurns ?? AGENT_LIMITS.defaultMaxTurns;
   const maxToolCalls = spec.maxToolCalls ?? AGENT_LIMITS.defaultMaxToolCalls;
   const maxTokens = spec.maxTokens ?? AGENT_LIMITS.defaultMaxTokens;
-  const tools = [...state.offered.values()].map((t) => ({
-    type: 'function' as const,
-    function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.parameters },
-  }));
   let inboxJoined = false;
   for (;;) {
     // Calls of the last answer without a result: cut by a crash (reported as such unless the tool
@@ -187,48 +181,16 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
     if (mail) await append(mail);
     ctx.progress({ turn, tool: null });
     ctx.moved?.(`model call ${turn} started`);
-    // A provider's outage is retried here, as this same step: one journal entry, one reservation (model-retry.ts).
-    const retry = {
-      policy: modelRetryPolicy(spec.modelRetry),
-      signal: ctx.signal,
-      ...(ctx.stopping ? { stopping: ctx.stopping } : {}),
-      provider: baseUrl,
-      onWait: (wait: RetryWait) => {
-        ctx.progress({ turn, tool: null, modelRetry: wait });
-        // A wait the provider asked for is the step going on, not a stall.
-        ctx.moved?.(`model call ${turn} retried (try ${wait.tries}, HTTP ${wait.status ?? 'none'})`);
-      },
-    };
-    // With tracing on, each turn is a `gen_ai.*` span under the attempt's (src/telemetry).
-    const answer = await modelCallSpan({ model: spec.model, maxTokens }, () =>
-      withModelRetry(
-        () =>
-          chat(
-            {
-              url: `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
-              apiKey,
-              model: spec.model,
-              messages: transcript.messages(),
-              tools,
-              maxTokens,
-              idempotencyKey: `${ctx.workflowId}/${ctx.taskKey}/agent/${turn}`,
-              maxBodyBytes: ctx.config.worker.http.maxBodyBytes,
-              redact,
-            },
-            ctx.signal,
-            spec.turnTimeoutMs,
-          ),
-        retry,
-      ).then((answer) => ({
-        answer,
-        usage: {
-          inputTokens: answer.usage?.inputTokens,
-          outputTokens: answer.usage?.outputTokens,
-          // The span's llm.cost.total, by this worker's price table (the run's budget prices it again, as it does).
-          costUsd: priceUsage(answer.usage, ctx.config.prices)?.costUsd,
-        },
-      })),
-    );
+    const answer = await callModel({
+      spec,
+      ctx,
+      resolved,
+      turn,
+      maxTokens,
+      messages: transcript.messages(),
+      offered: state.offered.values(),
+      redact,
+    });
     if (answer.usage) {
       used.push(answer.usage);
       await ctx.budget?.report(answer.usage);
@@ -275,15 +237,12 @@ function pointer(ctx: ExecutorContext, transcript: Transcript | undefined) {
 
 /** Every way the loop ends early carries the transcript's pointer and this attempt's usage. */
 function stoppedWith(err: unknown, ctx: ExecutorContext, transcript: Transcript | undefined, used: Usage[]): unknown {
-  const evidence = { output: pointer(ctx, transcript), ...(used.length ? { usage: used } : {}) };
-  if (err instanceof ExecutorError) {
-    const usage = [...used, ...(err.usage === undefined ? [] : [err.usage].flat())];
-    return new ExecutorError(err.message, {
-      nonRetryable: err.nonRetryable,
-      type: err.type,
-      output: evidence.output,
-      ...(usage.length ? { usage } : {}),
-    });
+  // A call cut by the stop is charged what was reserved for it (its ExecutorError carries that usage).
+  const cut = err instanceof ExecutorError && err.usage !== undefined ? [err.usage].flat() : [];
+  const usage = [...used, ...cut];
+  const evidence = { output: pointer(ctx, transcript), ...(usage.length ? { usage } : {}) };
+  if (err instanceof ExecutorError && err.type !== ABORTED_CALL) {
+    return new ExecutorError(err.message, { nonRetryable: err.nonRetryable, type: err.type, ...evidence });
   }
   if (ctx.signal.aborted) {
     return new ExecutorError(`the agent was stopped at turn ${transcript?.turns ?? 0}`, {
