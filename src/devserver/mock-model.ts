@@ -41,6 +41,32 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/**
+ * The answer as OpenAI streams a chat completion (what the AI SDK's providers ask for): SSE `data:` chunks of
+ * `chat.completion.chunk`, the content, each tool call whole, the finish reason, the usage in a last chunk with no
+ * choices, then `data: [DONE]`. The mock has its whole answer at once, so it sends it in one piece of each.
+ */
+function streamAnswer(
+  res: ServerResponse,
+  id: string,
+  message: { content?: string | null; tool_calls?: Array<{ id: string; type: string; function: unknown }> },
+  usage: { prompt_tokens: number; completion_tokens: number },
+): void {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: MOCK_MODEL_NAME, choices, ...extra })}\n\n`,
+    );
+  const delta = (d: Record<string, unknown>, finish: string | null = null) =>
+    chunk([{ index: 0, delta: d, finish_reason: finish }]);
+  delta({ role: 'assistant', content: message.content ?? '' });
+  const calls = message.tool_calls ?? [];
+  calls.forEach((call, index) => delta({ tool_calls: [{ index, ...call }] }));
+  delta({}, calls.length ? 'tool_calls' : 'stop');
+  chunk([], { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+  res.end('data: [DONE]\n\n');
+}
+
 /** A rough token count (4 characters a token), so budgets and watch lines have figures. */
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
@@ -58,7 +84,7 @@ export async function startMockModel(port = 0): Promise<MockModelServer> {
       }
       const raw = await readBody(req);
       if (raw === null) return send(res, 413, { error: { message: `request over ${MAX_BODY_BYTES} bytes` } });
-      let body: { model?: unknown; messages?: unknown; tools?: unknown };
+      let body: { model?: unknown; messages?: unknown; tools?: unknown; stream?: unknown };
       try {
         body = JSON.parse(raw) as typeof body;
       } catch {
@@ -81,12 +107,14 @@ export async function startMockModel(port = 0): Promise<MockModelServer> {
       const message = toolCalls.length
         ? { role: 'assistant', content: answer.content, tool_calls: toolCalls }
         : { role: 'assistant', content: answer.content ?? '' };
+      const usage = { prompt_tokens: tokens(raw), completion_tokens: tokens(JSON.stringify(message)) };
+      if (body.stream === true) return streamAnswer(res, `chatcmpl-mock-${answered}`, message, usage);
       send(res, 200, {
         id: `chatcmpl-mock-${answered}`,
         object: 'chat.completion',
         model: MOCK_MODEL_NAME,
         choices: [{ index: 0, message, finish_reason: toolCalls.length ? 'tool_calls' : 'stop' }],
-        usage: { prompt_tokens: tokens(raw), completion_tokens: tokens(JSON.stringify(message)) },
+        usage,
       });
     })().catch((err: unknown) => {
       if (!res.headersSent) send(res, 500, { error: { message: `the mock model failed: ${String(err)}` } });
