@@ -149,6 +149,7 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
       const mail = mailEntry(ctx.inbox, transcript, redact);
       if (mail) opening.push(mail);
       if (opening.length) await append(...opening.splice(0));
+      ctx.moved?.('conversation opened');
     }
     const final = transcript.finalAnswer;
     if (final) {
@@ -174,8 +175,11 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
         type: 'TEAM_TASK_BUDGET_EXCEEDED',
       });
     }
+    // Each exchange with the run and the journal before the call is a step too: on a busy worker they take seconds.
+    ctx.moved?.(`model call ${turn}: budget reserved`);
     const { steers } = await gateway.journal({ op: 'beginTurn', turn });
     for (const steer of steers) transcript.add({ kind: 'steer', turn, ...steer });
+    ctx.moved?.(`model call ${turn}: steers read`);
     // Mail that came while the agent worked joins before this call, as steers do.
     const mail = await newMail(gateway, transcript, redact);
     if (mail) await append(mail);
