@@ -26,6 +26,16 @@ export interface LedgerActivities {
    */
   ledgerSettle(input: { ledgerId: string } & SettleRequest): Promise<{ duplicate: boolean }>;
   ledgerUnregister(input: { ledgerId: string; workflowId: string }): Promise<void>;
+  /**
+   * Whether ledger `ledgerId` aborted run `workflowId`: its last abort (an operator's abort-all, or an exhaustion)
+   * names the run and came at or after `since`. A governed run asks before it takes an `abortRun` whose actor is the
+   * ledger's (anyone may write that actor). `why` says what was found, for the run's record.
+   */
+  ledgerConfirmAbort(input: {
+    ledgerId: string;
+    workflowId: string;
+    since: number;
+  }): Promise<{ confirmed: boolean; why: string }>;
 }
 
 /** What `runTask` needs to keep its attempt's ledger slot alive while it runs. */

@@ -38,7 +38,6 @@ import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../pla
 import type { SteerRequest } from '../plan/requests/agent';
 import * as additions from './additions';
 import * as agents from './agents';
-import type { AgentProgress, Attempt } from './types';
 import { Budget } from './budget';
 import { claim } from './claims';
 import { RunContext, type TeamRunSnapshot } from './context';
@@ -52,10 +51,9 @@ import type { StopRequest } from './stop-channel';
 import * as takeover from './takeover';
 import * as tighten from './tighten';
 import { newTaskState } from './task-state';
-import type { AttemptOutcome, Claim, Reservation } from './types';
+import type { AgentProgress, Attempt, AttemptOutcome, Claim, Reservation } from './types';
 import * as handover from './handover';
 import * as lifecycle from './lifecycle';
-import type { Wait } from './lifecycle';
 import type { SpawnTreeEntry } from './graph';
 
 export type { TeamRunSnapshot } from './context';
@@ -102,10 +100,6 @@ export class TeamRun {
 
   get workflowId(): string {
     return this.run.workflowId;
-  }
-
-  get startedAt(): number {
-    return this.run.startedAt;
   }
 
   // ---- the workflow's loop ----------------------------------------------------------------
@@ -232,7 +226,7 @@ export class TeamRun {
    * The run begins to wait: for what, and until when (lifecycle.ts). Waiting on adjudication only
    * starts that wait's clock, kept in the snapshot; a run handing over waits for its attempts only.
    */
-  beginWait(now: number, handingOver: boolean): Wait {
+  beginWait(now: number, handingOver: boolean): lifecycle.Wait {
     return lifecycle.beginWait(this.run, now, handingOver);
   }
 
@@ -282,8 +276,11 @@ export class TeamRun {
     takeover.validateAbort(this.run, payload);
   }
 
-  abort(payload: unknown, now: number): AbortVerdict {
-    return takeover.abort(this.run, payload, now);
+  /** Null, or the time since which the run's ledger must have aborted it for this abort to apply (takeover.ts). */
+  abortNeedsLedger = (payload: unknown): { since: number } | null => takeover.abortNeedsLedger(this.run, payload);
+
+  abort(payload: unknown, now: number, ledger?: takeover.LedgerAbortAnswer): AbortVerdict {
+    return takeover.abort(this.run, payload, now, ledger);
   }
 
   cancelRequested(now: number): void {
