@@ -111,7 +111,7 @@ export async function spawnCliWorker(
   nodeArgs: string[] = [],
 ): Promise<WorkerProcess> {
   // BENCH_TEAMRUN_DIST: another build to compare (a copy of dist/ from before a change).
-  const main = path.join(path.resolve(root, process.env.BENCH_TEAMRUN_DIST ?? 'dist'), 'cli/main.js');
+  const main = path.join(path.resolve(root, process.env.BENCH_TEAMRUN_DIST ?? 'dist'), 'main.js');
   return spawnWith([...nodeArgs, main, 'worker', '--identity', identity], env, taskQueue, identity, {
     TEAMRUN_CONFIG: env.configPath,
   });

@@ -43,6 +43,14 @@ const MAY_IMPORT = {
   // A report reads a closed run through the client and the workflow's message names; only the CLI is above it.
   report: [...BASE, 'sdk', 'team', 'format.ts', 'config', 'codec', 'client', 'workflows', 'activities/interface.ts'],
 };
+// The operator's doors sit side by side on one layer: the CLI (cli/) and the MCP door (mcp/) never import each
+// other; what both use (the run reader, plan checks, start errors, the user's error type) lives below both, in
+// operator/, which imports neither. src/main.ts, the program, mounts both.
+const NEVER = {
+  cli: ['mcp'],
+  mcp: ['cli'],
+  operator: ['cli', 'mcp'],
+};
 // Inside a feature's folder, a side never imports one above it: the ledger's activities reach the ledger
 // workflow through handle.ts and messages.ts, never through its operator's client or the workflow's code.
 const SIDE_RULES = [
@@ -102,6 +110,9 @@ for (const [file, targets] of graph) {
   for (const target of targets) {
     if (allowed && layerOf(target) !== layerOf(file) && !allowed.some((rule) => covers(rule, target))) {
       breaches.push(`${file} imports ${target} (${layerOf(file)}/ may import only ${allowed.join(', ')})`);
+    }
+    for (const rule of NEVER[layerOf(file)] ?? []) {
+      if (covers(rule, target)) breaches.push(`${file} imports ${target} (${layerOf(file)}/ never imports ${rule}/)`);
     }
     for (const { files, never } of SIDE_RULES) {
       if (files.includes(file) && never.includes(target)) {

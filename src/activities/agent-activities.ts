@@ -11,7 +11,7 @@ import type { JournalActivities } from '../agent/lifetime';
 import { steerUpdate } from '../agent/messages';
 import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalSnapshot } from '../agent/types';
 import { retryUpdate } from '../sdk/update-retry';
-import type { AttemptGateway } from './attempt-gateway';
+import type { AttemptGateway } from './gateway/gateway';
 
 export interface SteerAgentInput {
   workflowId: string;

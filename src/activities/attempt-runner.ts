@@ -19,12 +19,13 @@ import {
   type RunTaskInput,
   type RunTaskResult,
 } from './interface';
-import type { OpenedAttempt } from './attempt-gateway';
+import type { OpenedAttempt } from './gateway/gateway';
 import { AttemptBudget, BUDGET_EXCEEDED } from './live-budget';
 import { priceUsage } from './pricing';
 import type { Redactor } from './redact';
 import { STALLED, StallWatch, stallMessage, type Stall } from './stall-watch';
 import type { ToolboxFactory } from './tools/types';
+import type { Settle } from './host-hooks';
 
 /** What an attempt's reports need from its worker. */
 export interface Reporting {
@@ -53,6 +54,8 @@ export class LiveAttempt {
   readonly budget?: AttemptBudget;
   /** The attempt's stall watch, when its task sets `stallAfterMs`: no step for that long stops it. */
   readonly stall?: StallWatch;
+  /** The worker's `afterTask` hook around the report, whichever activity makes it (src/activities/host-hooks.ts). */
+  settle?: Settle;
 
   constructor(
     readonly input: RunTaskInput,
@@ -169,30 +172,43 @@ export async function attend(
   try {
     const ended = await Promise.race([live.ended, detached]);
     if (ended === DETACHED) return DETACHED;
-    const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence => ({
-      ...reportable(reported, redactor, reporting.config.prices, withOutput),
-      workerIdentity,
-    });
-    // Refused more budget: stopped on the worker, and a failure for good whatever the executor returned.
-    if (live.budget?.refusal)
-      throw budgetExceeded(live.budget, evidence(ended.ok ? ended.result : asReported(ended.error)));
-    // No step for its stallAfterMs: stopped on the worker like an interrupt, and adjudicated whatever it returned.
-    if (live.stall?.stalled)
-      throw stalledFailure(live.stall.stalled, redactor, evidence(ended.ok ? ended.result : asReported(ended.error)));
-    if (!ended.ok) {
-      const err = ended.error;
-      if (live.stop.signal.aborted)
-        throw await stopped(ctx, evidence(err instanceof ExecutorError ? err : {}), heartbeats);
-      throw failureOf(err, live.input, redactor, evidence);
-    }
-    // A result that races a cancellation is evidence for a human, never a success.
-    if (live.stop.signal.aborted) throw await stopped(ctx, evidence(ended.result), heartbeats);
-    return withoutWorker(bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor));
+    const report = () => settlement(ctx, live, ended, heartbeats);
+    return await (live.settle ? live.settle(report) : report());
   } finally {
     heartbeats.stop();
     ctx.cancellationSignal.removeEventListener('abort', cancelled);
     attached.detach();
   }
+}
+
+/** What the attempt reports for how its executor `ended`: its result, or the failure it throws. */
+async function settlement(
+  ctx: Context,
+  live: LiveAttempt,
+  ended: Ended,
+  heartbeats: Heartbeats,
+): Promise<RunTaskResult> {
+  const { reporting } = live;
+  const { redactor, workerIdentity } = reporting;
+  const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence => ({
+    ...reportable(reported, redactor, reporting.config.prices, withOutput),
+    workerIdentity,
+  });
+  // Refused more budget: stopped on the worker, and a failure for good whatever the executor returned.
+  if (live.budget?.refusal)
+    throw budgetExceeded(live.budget, evidence(ended.ok ? ended.result : asReported(ended.error)));
+  // No step for its stallAfterMs: stopped on the worker like an interrupt, and adjudicated whatever it returned.
+  if (live.stall?.stalled)
+    throw stalledFailure(live.stall.stalled, redactor, evidence(ended.ok ? ended.result : asReported(ended.error)));
+  if (!ended.ok) {
+    const err = ended.error;
+    if (live.stop.signal.aborted)
+      throw await stopped(ctx, evidence(err instanceof ExecutorError ? err : {}), heartbeats);
+    throw failureOf(err, live.input, redactor, evidence);
+  }
+  // A result that races a cancellation is evidence for a human, never a success.
+  if (live.stop.signal.aborted) throw await stopped(ctx, evidence(ended.result), heartbeats);
+  return withoutWorker(bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor));
 }
 
 function asReported(err: unknown): ExecutorResult {

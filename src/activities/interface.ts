@@ -178,6 +178,12 @@ export const FAILURE_TYPES = {
   invalidPlan: 'InvalidTeamPlan',
   /** The executor threw something other than an ExecutorError: retried under the task's `retry`. */
   executorCrashed: 'TeamExecutorCrashed',
+  /** The worker's `beforeTask` hook refused the attempt (non-retryable; src/activities/host-hooks.ts). */
+  hookRefused: 'TEAM_TASK_HOOK_REFUSED',
+  /** A worker hook threw: retried under the task's `retry` before the executor ran, not retried after it. */
+  hookFailed: 'TEAM_TASK_HOOK_FAILED',
+  /** A worker hook ran past its bound (`hooks.timeoutMs`, 10 s unless set): as `hookFailed`. */
+  hookTimeout: 'TEAM_TASK_HOOK_TIMEOUT',
 } as const satisfies Record<string, FailureType>;
 
 /** Bound on one task's output, which travels through history to its dependents. */
@@ -205,7 +211,7 @@ export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps' | 'steer' 
 
 /**
  * A run (or an agent's journal) asks the worker it names whether a request that carries
- * `attempt: { queue, nonce }` was sent by the gateway for this attempt (src/activities/attempt-gateway.ts).
+ * `attempt: { queue, nonce }` was sent by the gateway for this attempt (src/activities/gateway/gateway.ts).
  */
 export interface ConfirmAttemptRequest {
   nonce: string;

@@ -1,7 +1,7 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
-import { GATEWAY_UNUSED_KINDS, type AttemptGateway } from './attempt-gateway';
+import { GATEWAY_UNUSED_KINDS, type AttemptGateway } from './gateway/gateway';
 import { adoptWithinMs } from '../team/handover';
 import { DETACHED, LiveAttempt, attend, type Reporting } from './attempt-runner';
 import type { Adopting, AttemptStops } from './attempt-stops';
@@ -20,6 +20,7 @@ import type { Redactor } from './redact';
 import type { ToolboxFactory } from './tools/types';
 import { workerRedactor } from './secrets';
 import { stepReporter } from './step-reporter';
+import { afterTaskSettle, withHostHooks, type WorkerHooks } from './host-hooks';
 
 export interface ActivityDeps {
   config: TeamrunConfig;
@@ -38,6 +39,8 @@ export interface ActivityDeps {
   tools?: ToolboxFactory;
   /** Aborted once the worker begins to shut down (createWorker): agents start no new step after it. */
   stopping?: AbortSignal;
+  /** The host's hooks around each attempt (`createWorker({ hooks })`, src/activities/host-hooks.ts). */
+  hooks?: WorkerHooks;
 }
 
 /**
@@ -82,7 +85,11 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       const steps =
         deps.client && gate && !lazy ? stepReporter(deps.client, input, () => gate.stepsProof()) : undefined;
       const reported: Executor = steps ? (spec, c) => executor(spec, c).finally(() => steps.drain()) : executor;
-      const live = new LiveAttempt(input, reported, attemptReporting, env, gate, deps.tools, steps?.emit);
+      const { hooks } = deps;
+      const hooked = hooks ? withHostHooks(reported, hooks, deps.workerIdentity) : reported;
+      const live = new LiveAttempt(input, hooked, attemptReporting, env, gate, deps.tools, steps?.emit);
+      if (hooks?.afterTask)
+        live.settle = afterTaskSettle(hooks, input, deps.workerIdentity, live.stop.signal, attemptReporting.redactor);
       if (gate) void live.ended.then(() => gate.close());
       const channel = deps.stops && input.announceAfterMs !== undefined ? deps.stops : undefined;
       const unregister = channel?.register(

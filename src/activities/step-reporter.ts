@@ -8,7 +8,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { STEPS_LIMITS } from '../plan/requests/agent';
-import type { StepsProof } from './attempt-gateway';
+import type { StepsProof } from './gateway/gateway';
 import type { AttemptStepEvent } from './executors/types';
 import { AGENT_STEPS_SIGNAL, type AttemptIdentity } from './interface';
 

@@ -1,5 +1,5 @@
-import { postToGateway } from '../activities/gateway-request';
-import { CliError } from './context';
+import { postToGateway } from '../activities/gateway/request';
+import { CliError } from '../operator/context';
 
 /**
  * The attempt a command runs inside of, from the variables a shell task's attempt has

@@ -1,6 +1,6 @@
 import { ENCODING } from '../codec/aes-gcm';
 import { TeamrunError } from '../errors';
-import { CliError } from './context';
+import { CliError } from '../operator/context';
 
 /** How the CLI ends on an error that reached it: what it prints on stderr and its exit code. */
 export type Failure =

@@ -9,7 +9,7 @@ import { findTemporalBinary } from '../devserver/binary';
 import { startDevServer, type DevServer } from '../devserver/server';
 import { createWorker } from '../worker/create-worker';
 import { installTerminalLogger } from '../worker/log-format';
-import { CliError } from './context';
+import { CliError } from '../operator/context';
 import { isLocalHost, localWebUi, parseAddress, uiPortFor } from './web-ui';
 
 /**

@@ -1,6 +1,6 @@
 import type { AdjudicationRecord, BudgetView, RunResult, TaskView } from '../contract';
 import { count, duration, oneLine, printable, table, usd } from '../format';
-import type { RunOverview } from './run-view';
+import type { RunOverview } from '../operator/run-view';
 import type { PendingAttempt } from '../client/run-health';
 
 /** Above this many tasks a summary lists only the ones that did not succeed. */

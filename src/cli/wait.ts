@@ -3,7 +3,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { teamRunResult, type TeamRunHandle } from '../client';
 import type { RunResult } from '../contract';
 import { statusQuery } from '../workflows/messages';
-import { CliError } from './context';
+import { CliError } from '../operator/context';
 import { createProgress, type ProgressOptions } from './progress';
 import { StepFollower } from './step-lines';
 

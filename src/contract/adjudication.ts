@@ -7,7 +7,7 @@ import type { Usage } from '../plan/schema';
 import type { Decision } from '../plan/requests/control';
 import type { TaskView } from './run';
 
-export type { AdjudicateRequest, Decision } from '../plan/requests/control';
+export type { AdjudicateRequest, Decision, ReopenTaskRequest } from '../plan/requests/control';
 
 export type AdjudicationCode =
   | 'TEAM_TASK_HUMAN_INTERRUPTED'
@@ -21,7 +21,9 @@ export type AdjudicationCode =
   /** The attempt made no step for its `stallAfterMs` (docs/leases.md#stalls): stopped on its worker. */
   | 'TEAM_TASK_STALLED'
   /** The model provider did not answer within the task's `modelRetry` (5xx, 429, 408, connection resets). */
-  | 'TEAM_TASK_MODEL_UNAVAILABLE';
+  | 'TEAM_TASK_MODEL_UNAVAILABLE'
+  /** A settled task a person sent back (`reopenTask`): `reason` says why and who, `dependents` what already ran. */
+  | 'TEAM_TASK_REOPENED';
 
 export interface AdjudicationDecision {
   decisionId: string;
@@ -47,6 +49,17 @@ export interface AdjudicationRecord {
   usage: Usage | null;
   result: unknown;
   decision: AdjudicationDecision | null;
+  /** A reopened task's dependents (direct and further) that had already run when it was reopened. */
+  dependents?: string[];
+}
+
+/** The `reopenTask` update's answer: the task (now in adjudication) and its dependents that already ran. */
+export interface ReopenTaskVerdict {
+  ok: true;
+  /** The same `requestId` was applied before: the task as it is now. */
+  idempotent?: true;
+  task: TaskView;
+  dependents: string[];
 }
 
 /** The `adjudicate` update's answer; a repeated `decisionId` answers `idempotent` with the task as it is now. */
@@ -66,4 +79,8 @@ export type AdjudicateRejectReason =
   | 'forbidden'
   | 'run_not_accepting_work'
   | 'value_too_large'
-  | 'invalid_request';
+  | 'invalid_request'
+  /** `reopenTask`: the task is not succeeded, failed or skipped (or a skipped one's dependencies did not succeed). */
+  | 'not_reopenable'
+  /** `reopenTask`: the run is closing; a closed run is refused by the server (start a new run instead). */
+  | 'run_closed';

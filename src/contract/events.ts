@@ -22,6 +22,8 @@ export type RunEventType =
   | 'task:interrupt-requested'
   | 'task:adjudication-required'
   | 'task:adjudicated'
+  /** A settled task sent back to adjudication: `{ key, actor, reason, requestId, dependents }`. */
+  | 'task:reopened'
   | 'task:added'
   /** An attempt made no step for its `stallAfterMs` and was stopped: `{ key, fencingToken, reason }`. */
   | 'task:stalled'

@@ -37,6 +37,12 @@ export type FailureType =
   | 'TEAM_TASK_STALLED'
   /** The model provider stayed down for all of the task's `modelRetry`: the task goes to adjudication. */
   | 'TEAM_TASK_MODEL_UNAVAILABLE'
+  /** The worker's `beforeTask` hook refused the attempt: it fails for good with the hook's message. */
+  | 'TEAM_TASK_HOOK_REFUSED'
+  /** A worker hook (`beforeTask`, `afterTask`, `onLeaseChanged`) threw. */
+  | 'TEAM_TASK_HOOK_FAILED'
+  /** A worker hook ran past its bound (`createWorker({ hooks: { timeoutMs } })`). */
+  | 'TEAM_TASK_HOOK_TIMEOUT'
   | 'TeamShellFailed'
   | 'TeamShellTooBig'
   | 'TeamShellBadCwd'

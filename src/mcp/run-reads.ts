@@ -3,8 +3,8 @@
  * its result), with the CLI's failures turned into refusals an agent can act on.
  */
 import type { TasksQuery, TaskView } from '../contract';
-import { CliError } from '../cli/context';
-import { RunReader, type RunOverview } from '../cli/run-view';
+import { CliError } from '../operator/context';
+import { RunReader, type RunOverview } from '../operator/run-view';
 import { McpRefusal, runHandle, type McpContext } from './context';
 
 export async function readOverview(ctx: McpContext, id: string): Promise<RunOverview> {

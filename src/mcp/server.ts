@@ -27,6 +27,7 @@ export const TOOLS: ReadonlyArray<ToolSpec> = [
   controls.steerTaskTool,
   controls.abortRunTool,
   controls.adjudicateTool,
+  controls.reopenTaskTool,
   controls.approveTool,
   controls.addTasksTool,
   controls.sendMessageTool,

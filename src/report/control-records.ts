@@ -1,4 +1,5 @@
 /** A signal's or update's row in a report's control table, read from its payload: who asked, what, which task. */
+import type { MessageEdge } from './graph';
 import type { ControlRecord } from './model';
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -49,7 +50,23 @@ export function controlRecord(
     fencingToken,
     summary,
     verdict: null,
+    ...(name === 'sendMessage' && text(fields.from) && text(fields.to)
+      ? { message: { from: text(fields.from)!, to: text(fields.to)! } }
+      : {}),
   };
+}
+
+/** Who messaged whom, from the `sendMessage` updates the run took (a repeat answered `idempotent` not counted). */
+export function messageEdges(control: ReadonlyArray<ControlRecord>): MessageEdge[] {
+  const edges = new Map<string, MessageEdge>();
+  for (const c of control) {
+    if (!c.message || (c.verdict !== null && c.verdict !== 'ok')) continue;
+    const id = JSON.stringify([c.message.from, c.message.to]);
+    const edge = edges.get(id) ?? { ...c.message, count: 0 };
+    edge.count += 1;
+    edges.set(id, edge);
+  }
+  return [...edges.values()];
 }
 
 /**

@@ -7,7 +7,19 @@ export interface GraphTask {
   title: string;
   status: string | null;
   dependsOn: string[];
+  /** The task that added this one while the run ran (`addTasks`), if any. */
+  parent?: string | null;
 }
+
+/** Messages one task sent another while the run ran (`sendMessage`), `count` of them. */
+export interface MessageEdge {
+  from: string;
+  to: string;
+  count: number;
+}
+
+/** What an arrow of the graph means: `to` waits on `from`, `from` added `to`, `from` messaged `to`. */
+export type EdgeKind = 'dependency' | 'added' | 'message';
 
 export interface PlacedTask extends GraphTask {
   x: number;
@@ -20,7 +32,7 @@ export interface GraphLayout {
   width: number;
   height: number;
   tasks: PlacedTask[];
-  edges: Array<{ from: string; to: string; points: Array<{ x: number; y: number }> }>;
+  edges: Array<{ from: string; to: string; kind: EdgeKind; count?: number; points: Array<{ x: number; y: number }> }>;
 }
 
 /** Past this many tasks the report leaves the drawing out (layout time grows fast); DOT and text still list them. */
@@ -57,34 +69,94 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 // The package is an ES module that also ships a CommonJS build; this project compiles to CommonJS.
 const { Graph, layout } = require('@dagrejs/dagre') as typeof Dagre;
 
-/** Lays the task graph out left to right with dagre: dependencies on the left, dependents on the right. */
-export function layoutTaskGraph(tasks: ReadonlyArray<GraphTask>): GraphLayout {
-  const g = new Graph();
+/** The added-by edges of `tasks`: each added task from the task that added it (both in the graph). */
+function addedEdges(tasks: ReadonlyArray<GraphTask>): Array<{ from: string; to: string }> {
+  const known = new Set(tasks.map((t) => t.key));
+  return tasks.filter((t) => t.parent && known.has(t.parent)).map((t) => ({ from: t.parent!, to: t.key }));
+}
+
+/** Messages between two tasks of the graph (not to the coordinator, a slot or everyone). */
+function knownMessages(tasks: ReadonlyArray<GraphTask>, messages: ReadonlyArray<MessageEdge>): MessageEdge[] {
+  const known = new Set(tasks.map((t) => t.key));
+  return messages.filter((m) => known.has(m.from) && known.has(m.to) && m.from !== m.to);
+}
+
+/**
+ * The straight segment between two boxes' borders, along the line joining their centres: a
+ * message's arrow, drawn over the layout (it does not order the tasks, so dagre does not place it).
+ */
+function between(a: { x: number; y: number }, b: { x: number; y: number }): Array<{ x: number; y: number }> {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const t = Math.min(dx ? NODE.width / 2 / Math.abs(dx) : Infinity, dy ? NODE.height / 2 / Math.abs(dy) : Infinity);
+  const edge = Number.isFinite(t) ? Math.min(t, 0.5) : 0;
+  return [
+    { x: a.x + dx * edge, y: a.y + dy * edge },
+    { x: b.x - dx * edge, y: b.y - dy * edge },
+  ];
+}
+
+/**
+ * Lays the task graph out left to right with dagre: dependencies on the left, dependents on the
+ * right, an added task right of the task that added it; messages are drawn between the boxes.
+ */
+export function layoutTaskGraph(
+  tasks: ReadonlyArray<GraphTask>,
+  messages: ReadonlyArray<MessageEdge> = [],
+): GraphLayout {
+  const g = new Graph({ multigraph: true });
   g.setGraph({ rankdir: 'LR', nodesep: 18, ranksep: 56, marginx: 8, marginy: 8 });
   g.setDefaultEdgeLabel(() => ({}));
   const known = new Set(tasks.map((t) => t.key));
   for (const task of tasks) g.setNode(task.key, { ...NODE });
-  for (const task of tasks) for (const dep of task.dependsOn) if (known.has(dep)) g.setEdge(dep, task.key);
+  for (const task of tasks)
+    for (const dep of task.dependsOn) if (known.has(dep)) g.setEdge(dep, task.key, {}, 'dependency');
+  for (const e of addedEdges(tasks)) g.setEdge(e.from, e.to, {}, 'added');
   layout(g);
   const ranks = [...new Set(tasks.map((t) => g.node(t.key).rank ?? 0))].sort((a, b) => a - b);
   const placed = tasks.map((task) => {
     const node = g.node(task.key);
     return { ...task, x: node.x, y: node.y, stage: ranks.indexOf(node.rank ?? 0) + 1 };
   });
-  const edges = g.edges().map((e: Dagre.Edge) => ({ from: e.v, to: e.w, points: g.edge(e).points ?? [] }));
+  const edges: GraphLayout['edges'] = g.edges().map((e: Dagre.Edge) => ({
+    from: e.v,
+    to: e.w,
+    kind: e.name === 'added' ? 'added' : 'dependency',
+    points: g.edge(e).points ?? [],
+  }));
+  for (const m of knownMessages(tasks, messages)) {
+    edges.push({ ...m, kind: 'message', points: between(g.node(m.from), g.node(m.to)) });
+  }
   const { width = 0, height = 0 } = g.graph();
   return { width, height, tasks: placed, edges };
 }
 
+/** How each kind of arrow is drawn: a dependency solid grey, added-by dashed, a message dotted blue. */
+const EDGE_STYLE: Record<EdgeKind, string> = {
+  dependency: 'marker-end="url(#arrow)"',
+  added: 'stroke-dasharray="6 4" marker-end="url(#arrow)"',
+  message: 'stroke="#2b7bd6" stroke-dasharray="2 3" marker-end="url(#arrow-message)"',
+};
+
 /**
  * The graph as inline SVG: a box per task (its title, its key, its status colour), an arrow per
- * dependency. `href(key)` makes each box a link (the report links to the task's timeline row).
+ * dependency, per added task (from the task that added it) and per pair of tasks that messaged.
+ * `href(key)` makes each box a link (the report links to the task's timeline row).
  */
 export function graphSvg(graph: GraphLayout, href?: (key: string) => string): string {
   const edges = graph.edges
     .map((e) => {
       const d = e.points.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
-      return `<path class="edge" data-from="${esc(e.from)}" data-to="${esc(e.to)}" d="${d}" marker-end="url(#arrow)"/>`;
+      const what =
+        e.kind === 'message'
+          ? `${e.from} messaged ${e.to}${e.count && e.count > 1 ? ` (${e.count} messages)` : ''}`
+          : e.kind === 'added'
+            ? `${e.from} added ${e.to}`
+            : `${e.to} waits on ${e.from}`;
+      return (
+        `<path class="edge ${e.kind}" data-kind="${e.kind}" data-from="${esc(e.from)}" data-to="${esc(e.to)}" ` +
+        `d="${d}" ${EDGE_STYLE[e.kind]}><title>${esc(what)}</title></path>`
+      );
     })
     .join('');
   const nodes = graph.tasks
@@ -110,15 +182,22 @@ export function graphSvg(graph: GraphLayout, href?: (key: string) => string): st
     `width="${Math.ceil(graph.width)}" height="${Math.ceil(graph.height)}" role="img" aria-label="task graph">` +
     `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" ` +
     `markerWidth="7" markerHeight="7" orient="auto-start-reverse">` +
-    `<path d="M0,0 L10,5 L0,10 z" fill="#8a94a6"/></marker></defs>` +
+    `<path d="M0,0 L10,5 L0,10 z" fill="#8a94a6"/></marker>` +
+    `<marker id="arrow-message" viewBox="0 0 10 10" refX="9" refY="5" ` +
+    `markerWidth="7" markerHeight="7" orient="auto-start-reverse">` +
+    `<path d="M0,0 L10,5 L0,10 z" fill="#2b7bd6"/></marker></defs>` +
     edges +
     nodes +
     `</svg>`
   );
 }
 
-/** Graphviz DOT of the graph (`dot -Tsvg` draws it), with the same colours and titles. */
-export function graphDot(tasks: ReadonlyArray<GraphTask>, name: string): string {
+/** Graphviz DOT of the graph (`dot -Tsvg` draws it), with the same colours, titles and kinds of arrow. */
+export function graphDot(
+  tasks: ReadonlyArray<GraphTask>,
+  name: string,
+  messages: ReadonlyArray<MessageEdge> = [],
+): string {
   const q = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, ' ')}"`;
   const lines = [
     `digraph ${q(name)} {`,
@@ -132,12 +211,20 @@ export function graphDot(tasks: ReadonlyArray<GraphTask>, name: string): string 
   }
   const known = new Set(tasks.map((t) => t.key));
   for (const t of tasks) for (const dep of t.dependsOn) if (known.has(dep)) lines.push(`  ${q(dep)} -> ${q(t.key)};`);
+  for (const e of addedEdges(tasks)) lines.push(`  ${q(e.from)} -> ${q(e.to)} [style=dashed, label="added"];`);
+  for (const m of knownMessages(tasks, messages)) {
+    const label = m.count > 1 ? `${m.count} messages` : 'message';
+    lines.push(`  ${q(m.from)} -> ${q(m.to)} [style=dotted, color="#2b7bd6", constraint=false, label="${label}"];`);
+  }
   lines.push('}');
   return lines.join('\n');
 }
 
-/** The graph for a terminal: stage by stage (what can run at once), each task with what it waits on. */
-export function graphText(tasks: ReadonlyArray<GraphTask>): string {
+/**
+ * The graph for a terminal: stage by stage (what can run at once), each task with what it waits on
+ * and the task that added it; then who messaged whom.
+ */
+export function graphText(tasks: ReadonlyArray<GraphTask>, messages: ReadonlyArray<MessageEdge> = []): string {
   const graph = layoutTaskGraph(tasks);
   const byStage = new Map<number, PlacedTask[]>();
   for (const t of graph.tasks) byStage.set(t.stage, [...(byStage.get(t.stage) ?? []), t]);
@@ -150,12 +237,19 @@ export function graphText(tasks: ReadonlyArray<GraphTask>): string {
     list.forEach((t, i) => {
       const branch = i === list.length - 1 ? '└─' : '├─';
       const symbol = t.status ? `${SYMBOLS[t.status] ?? '·'} ` : '';
-      const waits = t.dependsOn.length ? `  ← ${t.dependsOn.join(', ')}` : '';
+      const waits =
+        (t.dependsOn.length ? `  ← ${t.dependsOn.join(', ')}` : '') + (t.parent ? `  (added by ${t.parent})` : '');
       const status = t.status ? `  ${`[${t.status}]`.padEnd(14)}` : '';
       const key = clip(t.key, 32).padEnd(keyWidth);
       const title = clip(t.title, 40).padEnd(titleWidth);
       lines.push(`  ${branch} ${symbol}${key}  ${title}${status}${waits}`.trimEnd());
     });
   }
+  const sent = knownMessages(tasks, messages);
+  if (sent.length) lines.push('messages');
+  sent.forEach((m, i) => {
+    const branch = i === sent.length - 1 ? '└─' : '├─';
+    lines.push(`  ${branch} ${m.from} → ${m.to}${m.count > 1 ? ` (${m.count} messages)` : ''}`);
+  });
   return lines.join('\n');
 }

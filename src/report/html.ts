@@ -1,5 +1,6 @@
 import { count, duration, usd } from '../format';
 import { escapeXml as esc, stepChart } from './chart';
+import { messageEdges } from './control-records';
 import { GRAPH_MAX_TASKS, STATUS_COLOURS, graphSvg, layoutTaskGraph } from './graph';
 import { STYLE, SCRIPT } from './html-assets';
 import { attemptRow, axisRow, ganttRow } from './html-rows';
@@ -213,7 +214,7 @@ function graphSection(report: RunReport): string {
       `<code>teamrun graph ${esc(report.workflowId)} --dot</code> prints it for Graphviz.</p>`
     );
   }
-  const graph = layoutTaskGraph(report.tasks);
+  const graph = layoutTaskGraph(report.tasks, messageEdges(report.control));
   const used = [...new Set(report.tasks.map((t) => t.status ?? 'unknown'))];
   const legend = used
     .map((status) => {
@@ -223,7 +224,8 @@ function graphSection(report: RunReport): string {
     .join(' ');
   return (
     `<div class="legend">${legend} <span class="hint">· arrows point from a ` +
-    `dependency to what waits on it; click a task for its timeline row</span></div><div ` +
+    `dependency to what waits on it; dashed: from the task that added it; dotted blue: a message, from its ` +
+    `sender; click a task for its timeline row</span></div><div ` +
     `class="graph-box">${graphSvg(graph, (key) => `#task-${key}`)}</div>`
   );
 }

@@ -80,6 +80,8 @@ export interface ControlRecord {
   summary: string;
   /** What the run answered (updates only): `ok`, `ok (idempotent)`, `refused: <reason>`. */
   verdict: string | null;
+  /** A `sendMessage`'s sender and recipient. */
+  message?: { from: string; to: string };
 }
 
 /**

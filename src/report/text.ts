@@ -1,5 +1,6 @@
 import { usageTokens } from '../team/budget';
 import { count, duration, oneLine, printable, usd } from '../format';
+import { messageEdges } from './control-records';
 import type { AttemptRecord, RunReport } from './model';
 
 /** The report as readable text, for the terminal: the same story as the HTML, without the chart. */
@@ -41,6 +42,12 @@ export function renderReportText(report: RunReport): string {
   if (report.spawned.added > 0) {
     lines.push('', `added while running: ${n(report.spawned.added, 'task')}`);
     for (const { parent, children } of report.spawned.tree) lines.push(`  ${parent} -> ${children.join(', ')}`);
+  }
+
+  const messages = messageEdges(report.control);
+  if (messages.length) {
+    lines.push('', 'messages between tasks');
+    for (const m of messages) lines.push(`  ${m.from} -> ${m.to}${m.count > 1 ? ` (${m.count} messages)` : ''}`);
   }
 
   lines.push('', 'leases');

@@ -244,6 +244,7 @@ export class RunContext {
       usage: details.usage ?? null,
       result: details.result ?? null,
       decision: null,
+      ...(details.dependents ? { dependents: details.dependents } : {}),
     };
     this.adjudications.add(record);
     this.outputsHeld += jsonBytes(record.result);

@@ -159,6 +159,35 @@ export class TaskGraph {
     this.skipDependents(i, `dependency "${task.key}" failed`, now);
   }
 
+  /**
+   * Settled task `i` goes back to a person (`reopenTask`): a succeeded one's dependents count it as not done again
+   * (one that was ready but not claimed waits again). Returns its dependents, direct and further, that already
+   * ran (an attempt started, or settled other than skipped), in plan order; nothing of theirs changes.
+   */
+  reopen(i: number): string[] {
+    if (this.tasks[i].status === 'succeeded') {
+      for (const d of this.dependents[i]) {
+        this.waitingOn[d] += 1;
+        if (this.tasks[d].status !== 'ready') continue;
+        this.ready.remove(d);
+        this.setStatus(this.tasks[d], 'blocked');
+      }
+    }
+    const seen = new Set<number>();
+    const stack = [...this.dependents[i]];
+    while (stack.length) {
+      const d = stack.pop()!;
+      if (seen.has(d)) continue;
+      seen.add(d);
+      stack.push(...this.dependents[d]);
+    }
+    const ran = (t: TaskState) => t.attempts > 0 || t.status === 'succeeded' || t.status === 'failed';
+    return [...seen]
+      .filter((d) => ran(this.tasks[d]))
+      .sort((a, b) => a - b)
+      .map((d) => this.tasks[d].key);
+  }
+
   skipTask(i: number, reason: string, now: number): void {
     const task = this.tasks[i];
     if (task.status === 'ready') this.ready.remove(i);

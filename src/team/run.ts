@@ -53,6 +53,7 @@ import * as tighten from './tighten';
 import { newTaskState } from './task-state';
 import type { AgentProgress, Attempt, AttemptOutcome, Claim, Reservation } from './types';
 import * as handover from './handover';
+import * as reopen from './reopen';
 import * as lifecycle from './lifecycle';
 import type { SpawnTreeEntry } from './graph';
 
@@ -291,9 +292,10 @@ export class TeamRun {
     return decisions.validateAdjudicate(this.run, payload);
   }
 
-  adjudicate(payload: unknown, now: number): AdjudicateVerdict {
-    return decisions.adjudicate(this.run, payload, now);
-  }
+  adjudicate = (payload: unknown, now: number): AdjudicateVerdict => decisions.adjudicate(this.run, payload, now);
+
+  /** `reopenTask` (reopen.ts): without `now`, its validator's checks only. */
+  reopenTask = (payload: unknown, now?: number) => reopen.reopenTask(this.run, payload, now);
 
   validateTightenBudget(payload: unknown): TightenBudgetRequest {
     return tighten.validateTightenBudget(this.run, payload);

@@ -5,7 +5,7 @@ import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporal
 import { Client } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createAgentActivities } from '../activities/agent-activities';
-import { AttemptGateway } from '../activities/attempt-gateway';
+import { AttemptGateway } from '../activities/gateway/gateway';
 import { adoptingFor } from '../activities/run-task';
 import { workerRedactor, workerSecrets } from '../activities/secrets';
 import { workerTools, type CustomTool, type WorkerTools } from '../activities/tools';
@@ -17,6 +17,7 @@ import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
 import { dataConverterFor } from '../codec';
 import { telemetrySettings } from '../telemetry/config';
+import { checkedHooks, type WorkerHooks } from '../activities/host-hooks';
 import { createStopWorker, runAlongside, stopQueueName } from './stop-channel';
 
 export interface CreateWorkerOptions {
@@ -36,6 +37,11 @@ export interface CreateWorkerOptions {
   activities?: WorkerOptions['activities'];
   /** Custom tools for agents (`defineTool`), by the name a task lists them with. */
   tools?: Record<string, CustomTool>;
+  /**
+   * The host's own code around each attempt this worker runs (docs/executors.md, "Host hooks"): `onLeaseChanged`
+   * and `beforeTask` (which may refuse) before the executor, `afterTask` with the settlement about to be reported.
+   */
+  hooks?: WorkerHooks;
 }
 
 /**
@@ -63,6 +69,8 @@ export function workflowsPath(): string {
 /** A Temporal worker that runs `teamRun` workflows and their `runTask` attempts. */
 export async function createWorker(options: CreateWorkerOptions = {}): Promise<Worker> {
   const env = options.env ?? process.env;
+  // Before anything starts: a hook that is not a function, or a bad bound, stops the worker here.
+  const hooks = checkedHooks(options.hooks);
   // Before anything starts: a CLI or MCP server command that is not there stops the worker here, naming its key.
   const config = resolveWorkerCommands(options.config ?? loadConfig(), env);
   // Once, as it starts: whether its attempts are out of each other's reach (worker.sandbox); said when they are not.
@@ -77,7 +85,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const client = new Client({ connection, namespace: config.connection.namespace, dataConverter });
   const taskQueue = options.taskQueue ?? config.connection.taskQueue;
   // The queue only this process polls: stops for its long attempts arrive there (stop-channel.ts),
-  // and its runs ask there whether a request came from one of its attempts (attempt-gateway.ts).
+  // and its runs ask there whether a request came from one of its attempts (activities/gateway/gateway.ts).
   const queue = stopQueueName(taskQueue, identity);
   // Before anything starts: a custom tool's bad name or an MCP header's missing variable stops the worker here.
   const tools = workerTools({ config, env, tools: options.tools, redactor: workerRedactor(config, env) });
@@ -96,6 +104,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
       gateway,
       tools,
       stopping: stopping.signal,
+      ...(hooks ? { hooks } : {}),
     });
     const running = runAlongside(worker, stop, gateway, tools);
     const shutdown = running.shutdown.bind(running);
@@ -125,9 +134,10 @@ async function workers(
     gateway: AttemptGateway;
     tools: WorkerTools;
     stopping: AbortSignal;
+    hooks?: WorkerHooks;
   },
 ): Promise<[Worker, Worker]> {
-  const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway } = setup;
+  const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway, hooks } = setup;
   // Tracing off: nothing of the OpenTelemetry SDK is loaded (src/telemetry/config.ts says when it is on).
   const tracing = telemetrySettings(config.telemetry, options.env ?? process.env, 'worker');
   const withoutTaskText = config.codec !== undefined;
@@ -146,6 +156,7 @@ async function workers(
     gateway,
     tools: setup.tools.factory,
     stopping: setup.stopping,
+    ...(hooks ? { hooks } : {}),
   };
   // Stops for its long attempts arrive on its own queue, and so do the adopts of a run that
   // continued as new while they ran.

@@ -19,3 +19,10 @@ export {
   type ExecutorResult,
 } from '../activities/executors/types';
 export { BUILTIN_EXECUTORS, loadConfig, type TeamrunConfig } from '../config/config';
+export {
+  HOOK_TIMEOUT_DEFAULT_MS,
+  type HookAttempt,
+  type TaskRefusal,
+  type TaskSettlement,
+  type WorkerHooks,
+} from '../activities/host-hooks';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
-import type { AttemptGateway } from '../activities/attempt-gateway';
+import type { AttemptGateway } from '../activities/gateway/gateway';
 import { AttemptStops, createStopActivities, type Adopting } from '../activities/attempt-stops';
 import { MAX_STOP_QUEUE_CHARS } from '../plan/lease-pace';
 

@@ -91,6 +91,10 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
       validate: (request) => run.validateAdjudicate(request),
       apply: (request) => run.adjudicate(request, now()),
     },
+    reopenTask: {
+      validate: (request) => void run.reopenTask(request),
+      apply: (request) => run.reopenTask(request, now()),
+    },
     tightenBudget: {
       validate: (request) => run.validateTightenBudget(request),
       apply: (request) => {

@@ -21,6 +21,8 @@ import type {
   MessagesQuery,
   ReadInboxAnswer,
   ReadInboxRequest,
+  ReopenTaskRequest,
+  ReopenTaskVerdict,
   RunResult,
   SendMessageRequest,
   SendMessageVerdict,
@@ -156,6 +158,12 @@ export const TEAM_RUN_MESSAGES = {
     'adjudicate',
     'Decide a task awaiting adjudication: { key, decision: retry|accept|reject, decisionId, actor?, result? }',
   ),
+  /** Sends a settled task back to adjudication (update `reopenTask`); a refusal rejects with its code. */
+  reopenTask: update<ReopenTaskVerdict, ReopenTaskRequest>(
+    'reopenTask',
+    'Send a succeeded, failed or skipped task back to adjudication: { key, reason, requestId, actor? }; answers ' +
+      'its dependents that already ran',
+  ),
   /** Adds tasks to the running graph (update `addTasks`); a refusal rejects with its code and path. */
   addTasks: update<AddTasksVerdict, AddTasksRequestInput>(
     'addTasks',
@@ -200,6 +208,7 @@ export const interruptTaskUpdate = TEAM_RUN_MESSAGES.interrupt.definition;
 export const abortRunUpdate = TEAM_RUN_MESSAGES.abort.definition;
 export const adjudicateUpdate = TEAM_RUN_MESSAGES.adjudicate.definition;
 export const addTasksUpdate = TEAM_RUN_MESSAGES.addTasks.definition;
+export const reopenTaskUpdate = TEAM_RUN_MESSAGES.reopenTask.definition;
 export const extendReservationUpdate = TEAM_RUN_MESSAGES.extendReservation.definition;
 export const steerTaskUpdate = TEAM_RUN_MESSAGES.steer.definition;
 export const tightenBudgetUpdate = TEAM_RUN_MESSAGES.tightenBudget.definition;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPlan } from '../../src/cli/plan-file';
+import { readPlan } from '../../src/operator/plan-file';
 import * as msg from '../../src/workflows/messages';
 import { uniqueQueue, waitFor } from '../helpers/env';
 import { attemptsByTask, completionsByTask, root, spawnWorkers, startLeaseRun } from '../integration/leases-helpers';

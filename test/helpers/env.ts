@@ -5,6 +5,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { inject } from 'vitest';
 import type { Executor } from '../../src/activities/executors';
 import type { CustomTool } from '../../src/activities/tools';
+import type { WorkerHooks } from '../../src/activities/host-hooks';
 import { ConfigSchema, type TeamrunConfig } from '../../src/config/config';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { startTeamRun, type TeamRunHandle } from '../../src/client';
@@ -58,6 +59,7 @@ export async function startTestWorker(
     identity?: string;
     env?: NodeJS.ProcessEnv;
     tools?: Record<string, CustomTool>;
+    hooks?: WorkerHooks;
   } = {},
 ): Promise<TestWorker> {
   if (!runtimeQuiet) {
@@ -73,6 +75,7 @@ export async function startTestWorker(
     identity: options.identity,
     executors: options.executors,
     tools: options.tools,
+    hooks: options.hooks,
     env: options.env,
     workflowBundle: { codePath: inject('workflowBundle') },
   });

@@ -14,7 +14,7 @@ import {
 import { workerForTest, type OnTestFinished } from '../helpers/scenario';
 
 const root = path.resolve(__dirname, '..', '..');
-const cliMain = path.join(root, 'dist/cli/main.js');
+const cliMain = path.join(root, 'dist/main.js');
 const KEY_ENV = 'TEAMRUN_TEST_AGENT_KEY';
 const usage = { promptTokens: 100, completionTokens: 20 };
 

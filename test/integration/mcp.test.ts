@@ -12,7 +12,7 @@ import { workerForTest, type OnTestFinished } from '../helpers/scenario';
 import { teamRunHandle } from '../../src/client';
 
 const root = path.resolve(__dirname, '..', '..');
-const cliMain = path.join(root, 'dist/cli/main.js');
+const cliMain = path.join(root, 'dist/main.js');
 const TOKEN = 'test-token-0123456789abcdef';
 /** Holds on its first attempt; a later attempt succeeds at once. */
 const holdFirstAttempt = { kind: 'shell', command: '[ "$TEAMRUN_ATTEMPT" = 1 ] && exec sleep 600; true' };
@@ -108,6 +108,7 @@ describe.concurrent('teamrun mcp', () => {
         'steer_task',
         'abort_run',
         'adjudicate',
+        'reopen_task',
         'approve',
         'add_tasks',
         'send_message',
@@ -177,6 +178,10 @@ describe.concurrent('teamrun mcp', () => {
     expect(decided).toMatchObject({ ok: true, task: { key: 'edit', status: 'ready' } });
     const result = await teamRunHandle(await testClient(), runId).result();
     expect(result.status).toBe('succeeded');
+    // A closed run cannot be reopened: the refusal says what to do instead.
+    const reopened = await call(mcp, 'reopen_task', { runId, key: 'edit', reason: 'looked wrong after all' });
+    expect(reopened.isError).toBe(true);
+    expect(textOf(reopened)).toMatch(/run_closed.*cannot be reopened: start a new run/);
 
     // Events in pages of 4: each page continues where the last ended, and together they tell the story.
     const seen: Array<{ seq: number; type: string }> = [];
@@ -255,7 +260,7 @@ describe.concurrent('teamrun mcp', () => {
     expect(said).toContain('teamrun mcp --http needs a bearer token: set TEAMRUN_MCP_TOKEN');
 
     const mcp = await httpClient(url, onTestFinished);
-    expect((await mcp.listTools()).tools).toHaveLength(14);
+    expect((await mcp.listTools()).tools).toHaveLength(15);
 
     const invalid = await ok<{ ok: boolean; problems: Array<{ path: string }> }>(mcp, 'validate_plan', {
       plan: { name: 'bad', tasks: [{ key: 'a', dependsOn: ['b'], executor: { kind: 'noop' } }] },

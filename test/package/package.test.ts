@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporalAddress, uniqueQueue, waitFor } from '../helpers/env';
+import { freePort } from '../../src/devserver/server';
+import { temporalAddress, temporalBinary, uniqueQueue, waitFor } from '../helpers/env';
 
 /**
  * The package as a user gets it: `npm pack`, installed from the tarball into a fresh project
@@ -92,7 +93,7 @@ describe('npm pack', () => {
         'LICENSE',
         'docs/contract.md',
         'examples/demo.yaml',
-        'dist/cli/main.js',
+        'dist/main.js',
         'dist/index.js',
         'dist/index.d.ts',
         'dist/worker/index.js',
@@ -455,4 +456,65 @@ describe("the README's first hour, in a fresh CommonJS project", () => {
       worker.kill('SIGINT');
     }
   });
+});
+
+/**
+ * A first agent run without a key, as `teamrun init agents` says: its config and plan written in a fresh
+ * `npm init -y` project, `teamrun dev --model mock` (a Temporal dev server, a worker and the scripted mock
+ * model, all from the installed package), `teamrun start` of the plan to `succeeded`.
+ */
+describe('a first agent run from the installed package, without a key', () => {
+  it('`teamrun init agents`, `teamrun dev --model mock`, `teamrun start agents.team.yaml --wait` succeeds', async () => {
+    const dir = path.join(project, 'agents');
+    mkdirSync(dir);
+    await sh('npm', ['init', '-y'], { cwd: dir });
+    // The project's install, as `npm install teamrun` there would make it; and the MCP filesystem server the
+    // config names, installed once as `teamrun init agents` suggests (npx would fetch it on first use otherwise).
+    await sh(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '@modelcontextprotocol/server-filesystem'],
+      {
+        timeout: 300_000,
+      },
+    );
+    symlinkSync(path.join(project, 'node_modules'), path.join(dir, 'node_modules'));
+    const env = {
+      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+      TEMPORAL_CLI_PATH: temporalBinary(),
+      OPENAI_API_KEY: '',
+    };
+    const inDir = (args: string[], timeout?: number) =>
+      sh('npx', ['--no-install', 'teamrun', ...args], { cwd: dir, env, timeout });
+
+    const init = await inDir(['init', 'agents']);
+    expect(init.stdout).toContain('wrote teamrun.yaml');
+    expect(init.stdout).toContain('npx teamrun dev --model mock');
+    expect(existsSync(path.join(dir, 'agents.team.yaml'))).toBe(true);
+    expect((await inDir(['validate', 'agents.team.yaml'])).stdout).toContain('agents.team.yaml: ok (2 tasks');
+
+    const teamrun = path.join(project, 'node_modules', '.bin', 'teamrun');
+    const { worker: dev, output } = await startWorker(
+      process.execPath,
+      [teamrun, 'dev', '--model', 'mock', '--headless'],
+      dir,
+      { ...process.env, ...env },
+      'Press Ctrl-C to stop.',
+    );
+    try {
+      expect(output()).toContain("Model:               MOCK (teamrun's scripted mock model");
+      expect(output()).toContain('Start a run:         teamrun start agents.team.yaml --wait');
+      const { stdout } = await inDir(['start', 'agents.team.yaml', '--wait'], 300_000);
+      const id = /started (\S+) on task queue/.exec(stdout)![1];
+      expect(stdout).toContain(`run ${id}: succeeded`);
+      expect(stdout).toMatch(/\n\s+writer-1\s+succeeded\s+1\s+1\s+teammate-\d\s+output .*\[mock model\]/);
+      // The writers wrote through the MCP filesystem server, in the one directory it allows.
+      expect(readFileSync(path.join(dir, 'work', 'writer-1.md'), 'utf8')).toMatch(/^\[mock model\] /);
+      expect(readFileSync(path.join(dir, 'work', 'writer-2.md'), 'utf8')).toMatch(/^\[mock model\] /);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\ndev output:\n${output().slice(-4_000)}`);
+    } finally {
+      dev.kill('SIGINT');
+      await new Promise((resolve) => (dev.exitCode !== null ? resolve(null) : dev.once('exit', resolve)));
+    }
+  }, 600_000);
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config';
-import { planChecks } from '../../src/cli/plan-file';
+import { planChecks } from '../../src/operator/plan-file';
 import { validatePlan } from '../../src/plan/validate';
 
 /** A worker config whose CLIs allow what `allowArgs` says, as teamrun.yaml would give it. */

@@ -68,6 +68,7 @@ describe('the message table (src/workflows/messages.ts): each message declared o
         'interruptTask',
         'readInbox',
         'sendMessage',
+        'reopenTask',
         'steerTask',
         'tightenBudget',
       ].sort(),

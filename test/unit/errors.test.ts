@@ -4,7 +4,7 @@ import { TeamrunError } from '../../src';
 import { ContainmentError } from '../../src/activities/executors/process-tree';
 import { HostRefused } from '../../src/activities/executors/http-guard';
 import { ExecutorError } from '../../src/activities/executors/types';
-import { CliError } from '../../src/cli/context';
+import { CliError } from '../../src/operator/context';
 import { classifyFailure } from '../../src/cli/failure';
 import { RunsFilterError } from '../../src/client/runs';
 import { ScheduleError } from '../../src/client/schedules';

@@ -47,4 +47,48 @@ describe('the task graph', () => {
   it('ignores a dependency on a task it does not know instead of drawing a dangling box', () => {
     expect(layoutTaskGraph([{ key: 'a', title: 'a', status: null, dependsOn: ['gone'] }]).edges).toEqual([]);
   });
+
+  describe('added-by and message edges', () => {
+    const team: GraphTask[] = [
+      { key: 'plan', title: 'Split the work', status: 'succeeded', dependsOn: [] },
+      { key: 'review', title: 'Review', status: 'succeeded', dependsOn: ['plan'] },
+      { key: 'writer-1', title: 'Part 1', status: 'succeeded', dependsOn: [], parent: 'plan' },
+      { key: 'writer-2', title: 'Part 2', status: 'leased', dependsOn: [], parent: 'plan' },
+    ];
+    const messages = [
+      { from: 'review', to: 'writer-1', count: 2 },
+      { from: 'writer-2', to: 'coordinator', count: 1 },
+    ];
+
+    it('lays an added task right of the task that added it and draws who messaged whom', () => {
+      const graph = layoutTaskGraph(team, messages);
+      const at = (key: string) => graph.tasks.find((t) => t.key === key)!;
+      expect(at('writer-1').stage).toBe(2);
+      expect(at('writer-1').x).toBeGreaterThan(at('plan').x);
+      expect(graph.edges.map((e) => `${e.kind}:${e.from}->${e.to}`).sort()).toEqual([
+        'added:plan->writer-1',
+        'added:plan->writer-2',
+        'dependency:plan->review',
+        'message:review->writer-1',
+      ]);
+      const message = graph.edges.find((e) => e.kind === 'message')!;
+      expect(message.points).toHaveLength(2);
+      const svg = graphSvg(graph);
+      expect(svg).toContain('class="edge added" data-kind="added" data-from="plan" data-to="writer-1"');
+      expect(svg).toContain('data-kind="message" data-from="review" data-to="writer-1"');
+      expect(svg).toContain('<title>review messaged writer-1 (2 messages)</title>');
+    });
+
+    it('prints them in the terminal and in DOT', () => {
+      const text = graphText(team, messages);
+      expect(text).toMatch(/writer-1 +Part 1 +\[succeeded\] +\(added by plan\)/);
+      expect(text).toMatch(/\nmessages\n {2}└─ review → writer-1 \(2 messages\)$/);
+      const dot = graphDot(team, 'team', messages);
+      expect(dot).toContain('"plan" -> "writer-2" [style=dashed, label="added"];');
+      expect(dot).toContain(
+        '"review" -> "writer-1" [style=dotted, color="#2b7bd6", constraint=false, label="2 messages"];',
+      );
+      expect(dot).not.toContain('coordinator');
+    });
+  });
 });

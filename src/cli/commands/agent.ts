@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { printJson } from '../context';
+import { printJson } from '../../operator/context';
 import { actorOption, defaultActor, update, withRun } from './control';
-import { intOption } from '../options';
+import { intOption } from '../../operator/options';
 
 /** `steer`: guidance for a running agent, joined before its next model call. */
 export function registerAgent(program: Command): void {

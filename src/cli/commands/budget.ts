@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { TightenBudgetRequest } from '../../contract';
-import { printJson } from '../context';
-import { intOption } from '../options';
+import { printJson } from '../../operator/context';
+import { intOption } from '../../operator/options';
 import { actorOption, defaultActor, update, withRun } from './control';
 import { nonNegative, windowOption } from './ledger';
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { CodecError } from '../../codec';
 import { startConfiguredCodecServer } from '../../codec/server';
-import { CliError, configFrom } from '../context';
-import { intOption } from '../options';
+import { CliError, configFrom } from '../../operator/context';
+import { intOption } from '../../operator/options';
 
 const log = (line: string) => process.stderr.write(`teamrun codec-server: ${line}\n`);
 

@@ -13,9 +13,9 @@ import type {
   InterruptVerdict,
 } from '../../contract';
 import { TEAM_RUN_MESSAGES, type TeamRunMessages } from '../../workflows/messages';
-import { CliError, printJson, withClient } from '../context';
+import { CliError, printJson, withClient } from '../../operator/context';
 import { oneLine, table } from '../../format';
-import { intOption } from '../options';
+import { intOption } from '../../operator/options';
 
 /** Who a control message says it comes from: `--actor`, else $TEAMRUN_ACTOR, else the login name. */
 export function defaultActor(): string {
@@ -320,4 +320,48 @@ export function registerControl(program: Command): void {
         );
       }
     });
+
+  program
+    .command('reopen <workflowId> <key>')
+    .description(
+      'send a succeeded, failed or skipped task back to adjudication (a side effect turned out wrong); its ' +
+        'dependents that already ran are listed, not re-run; decide it then with adjudicate',
+    )
+    .requiredOption('--reason <text>', 'why it is reopened, for the record')
+    .option('--request-id <id>', 'id of this request; repeating it returns the first outcome (default: a fresh uuid)')
+    .addOption(actorOption())
+    .option('--json', 'print the outcome as JSON')
+    .action(async (workflowId: string, key: string, options: ReopenOptions, command: Command) => {
+      const request = {
+        key,
+        reason: options.reason,
+        requestId: options.requestId ?? randomUUID(),
+        actor: options.actor ?? defaultActor(),
+      };
+      const outcome = await withClient(command, async (client) => {
+        try {
+          return await update(teamRunHandle(client, workflowId), 'reopenTask', request);
+        } catch (err) {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+          const ended = await notOpen(client, workflowId);
+          throw new CliError(`${ended}; a closed run cannot be reopened: start a new run with the task instead`);
+        }
+      });
+      if (options.json) printJson(outcome);
+      else {
+        const again = outcome.idempotent ? ' (reopened earlier with this request id)' : '';
+        const ran = outcome.dependents.length ? outcome.dependents.join(', ') : 'none';
+        process.stdout.write(
+          `${key}: reopened -> ${outcome.task.status}${again}\n  dependents that already ran: ${ran}\n  ` +
+            `decide it with: teamrun adjudicate ${workflowId} ${key} --retry | --accept | --reject\n`,
+        );
+      }
+    });
+}
+
+interface ReopenOptions {
+  reason: string;
+  requestId?: string;
+  actor?: string;
+  json?: boolean;
 }

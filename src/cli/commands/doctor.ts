@@ -5,7 +5,7 @@ import { LEGACY_CONFIG_FILE, configFilePath, type TeamrunConfig } from '../../co
 import { CONNECT_TIMEOUT_MS, connectionOptions } from '../../config/connection';
 import { findTemporalBinary, temporalVersion } from '../../devserver/binary';
 import { sandboxAtStart } from '../../activities/executors/sandbox';
-import { configFrom } from '../context';
+import { configFrom } from '../../operator/context';
 import { isLocalHost, parseAddress } from '../web-ui';
 
 /** `warn`: works, but not as it should (a worker whose attempts are not isolated): no failure, said. */

@@ -7,7 +7,7 @@ import {
   type FencedStore,
 } from '../../fenced';
 import { isSqliteError } from '../../fenced/sqlite';
-import { CliError, printJson } from '../context';
+import { CliError, printJson } from '../../operator/context';
 
 /** Exit code of a write refused for a stale token, so a shell step can tell it from other errors. */
 export const FENCE_REJECTED_EXIT = 3;

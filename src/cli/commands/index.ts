@@ -6,11 +6,11 @@ import { registerControl } from './control';
 import { registerDemo } from './demo';
 import { registerDev } from './dev';
 import { registerDoctor } from './doctor';
+import { registerInit } from './init';
 import { registerInspect } from './inspect';
 import { registerLedger } from './ledger';
 import { registerObserve } from './observe';
 import { registerMailbox } from './mailbox';
-import { registerMcp } from './mcp';
 import { registerSpawn } from './spawn';
 import { registerStart } from './start';
 import { registerWorker } from './worker';
@@ -26,6 +26,7 @@ import { registerValidate } from './validate';
 
 /** Each command group lives in its own module and registers itself here. */
 export function registerCommands(program: Command): void {
+  registerInit(program);
   registerDemo(program);
   registerDev(program);
   registerWorker(program);
@@ -47,7 +48,6 @@ export function registerCommands(program: Command): void {
   registerLedger(program);
   registerBudget(program);
   registerCodecServer(program);
-  registerMcp(program);
   registerDoctor(program);
   registerSchema(program);
 }

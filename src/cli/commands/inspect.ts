@@ -3,10 +3,10 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { TaskStatus } from '../../contract';
 import { ledgerStatus } from '../../ledger/client';
 import { TASK_STATUSES } from '../../team/types';
-import { printJson, withClient } from '../context';
-import { intOption } from '../options';
+import { printJson, withClient } from '../../operator/context';
+import { intOption } from '../../operator/options';
 import { renderOverview, tasksTable } from '../render';
-import { RunReader, type RunOverview } from '../run-view';
+import { RunReader, type RunOverview } from '../../operator/run-view';
 import { runUrl } from '../web-ui';
 
 interface TasksOptions {

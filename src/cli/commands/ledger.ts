@@ -10,7 +10,7 @@ import {
   ResolveRequestSchema,
   ledgerWorkflowId,
 } from '../../plan/requests/ledger';
-import { CliError, printJson, withClient } from '../context';
+import { CliError, printJson, withClient } from '../../operator/context';
 import { actorOption, defaultActor } from './control';
 
 interface CreateOptions {

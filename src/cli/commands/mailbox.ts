@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
 import type { MailMessage, ReadInboxAnswer, SendMessageVerdict } from '../../contract';
 import { askGateway, attemptFromEnv, gatewayFromEnv } from '../attempt-env';
-import { CliError, printJson } from '../context';
+import { CliError, printJson } from '../../operator/context';
 import { oneLine, table } from '../../format';
-import { intOption } from '../options';
+import { intOption } from '../../operator/options';
 import { actorOption, defaultActor, update, withRun } from './control';
 
 /** A body given on the command line: JSON when it parses, else the text itself. */

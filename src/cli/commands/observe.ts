@@ -2,14 +2,15 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { RUN_STATUS_FILTERS, listTeamRuns, parseSince, type RunSummary } from '../../client/runs';
 import { loadRunAttempts } from '../../report';
-import { graphDot, graphSvg, graphText, layoutTaskGraph, type GraphTask } from '../../report/graph';
+import { messageEdges } from '../../report/control-records';
+import { graphDot, graphSvg, graphText, layoutTaskGraph, type GraphTask, type MessageEdge } from '../../report/graph';
 import type { AttemptRecord } from '../../report/model';
-import { CliError, printJson, withClient } from '../context';
+import { CliError, printJson, withClient } from '../../operator/context';
 import { count, duration, table, usd } from '../../format';
-import { intOption } from '../options';
-import { readPlan } from '../plan-file';
-import { readTranscript, renderTranscript } from '../agent-transcript';
-import { RunReader } from '../run-view';
+import { intOption } from '../../operator/options';
+import { readPlan } from '../../operator/plan-file';
+import { readTranscript, renderTranscript } from '../../operator/agent-transcript';
+import { RunReader } from '../../operator/run-view';
 
 /** `graph`, `logs` and `runs`: what an operator looks at besides one run's status. */
 export function registerObserve(program: Command): void {
@@ -21,8 +22,8 @@ export function registerObserve(program: Command): void {
     .option('--dot', 'print Graphviz DOT (`dot -Tsvg` draws it)')
     .option('--svg', 'print an SVG laid out by dagre')
     .action(async (target: string, options: { dot?: boolean; svg?: boolean }, command: Command) => {
-      const { name, tasks } = existsSync(target) ? planGraph(target) : await runGraph(command, target);
-      process.stdout.write(`${renderGraph(name, tasks, options)}\n`);
+      const { name, tasks, messages } = existsSync(target) ? planGraph(target) : await runGraph(command, target);
+      process.stdout.write(`${renderGraph(name, tasks, options, messages)}\n`);
     });
 
   program
@@ -107,15 +108,23 @@ export function runsFilter(options: { team?: string; status?: string; since?: st
   };
 }
 
-function planGraph(file: string): { name: string; tasks: GraphTask[] } {
+interface Graph {
+  name: string;
+  tasks: GraphTask[];
+  messages: MessageEdge[];
+}
+
+function planGraph(file: string): Graph {
   const { plan } = readPlan(file);
   return {
     name: plan.name,
+    messages: [],
     tasks: plan.tasks.map((t) => ({ key: t.key, title: t.title ?? t.key, status: null, dependsOn: t.dependsOn })),
   };
 }
 
-async function runGraph(command: Command, workflowId: string): Promise<{ name: string; tasks: GraphTask[] }> {
+/** A run's graph: its tasks (each with the task that added it) and, from its history, who messaged whom. */
+async function runGraph(command: Command, workflowId: string): Promise<Graph> {
   return withClient(command, async (client) => {
     const reader = new RunReader(client, workflowId);
     const overview = await reader.overview();
@@ -123,18 +132,32 @@ async function runGraph(command: Command, workflowId: string): Promise<{ name: s
     const page = 2_000;
     for (let offset = 0; ; offset += page) {
       const views = await reader.tasks({ offset, limit: page });
-      tasks.push(...views.map((v) => ({ key: v.key, title: v.title, status: v.status, dependsOn: v.dependsOn })));
+      tasks.push(
+        ...views.map((v) => ({
+          key: v.key,
+          title: v.title,
+          status: v.status,
+          dependsOn: v.dependsOn,
+          parent: v.parent,
+        })),
+      );
       if (views.length < page) break;
     }
-    return { name: overview.name ?? workflowId, tasks };
+    const { control } = await loadRunAttempts(client, workflowId);
+    return { name: overview.name ?? workflowId, tasks, messages: messageEdges(control) };
   });
 }
 
 /** The graph as the options ask: DOT, SVG, or stages for the terminal (the default). */
-export function renderGraph(name: string, tasks: GraphTask[], options: { dot?: boolean; svg?: boolean }): string {
-  if (options.dot) return graphDot(tasks, name);
-  if (options.svg) return graphSvg(layoutTaskGraph(tasks));
-  return `${name}: ${tasks.length} task(s)\n${graphText(tasks)}`;
+export function renderGraph(
+  name: string,
+  tasks: GraphTask[],
+  options: { dot?: boolean; svg?: boolean },
+  messages: MessageEdge[] = [],
+): string {
+  if (options.dot) return graphDot(tasks, name, messages);
+  if (options.svg) return graphSvg(layoutTaskGraph(tasks, messages));
+  return `${name}: ${tasks.length} task(s)\n${graphText(tasks, messages)}`;
 }
 
 function renderAttemptLogs(a: AttemptRecord): string {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { adjudicationQueue } from '../../client/queue';
-import { printJson, withClient } from '../context';
+import { printJson, withClient } from '../../operator/context';
 import { duration, oneLine, table } from '../../format';
 
 export function registerQueue(program: Command): void {

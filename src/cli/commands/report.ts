@@ -4,8 +4,8 @@ import type { Command } from 'commander';
 import { listTeamRuns, type RunSummary } from '../../client/runs';
 import { loadRunReport, renderReportHtml, renderReportText } from '../../report';
 import { renderTeamHtml, type TeamRunRow } from '../../report/team';
-import { CliError, printJson, userFile, withClient } from '../context';
-import { intOption } from '../options';
+import { CliError, printJson, userFile, withClient } from '../../operator/context';
+import { intOption } from '../../operator/options';
 import { localWebUi } from '../web-ui';
 import { runsFilter } from './observe';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { askGateway, attemptFromEnv, GatewayRefusal, gatewayFromEnv } from '../attempt-env';
-import { CliError, printJson } from '../context';
+import { CliError, printJson } from '../../operator/context';
 
 /** `teamrun reserve` exits with this when the run refused: the attempt is being stopped. */
 export const RESERVE_REFUSED_EXIT = 3;

@@ -19,7 +19,7 @@ import {
 } from '../../client/schedules';
 import { loadPlanFile } from '../../plan/load';
 import type { TeamPlanInput } from '../../plan/schema';
-import { CliError, configFrom, printJson, withClient } from '../context';
+import { CliError, configFrom, printJson, withClient } from '../../operator/context';
 import { table } from '../../format';
 
 const overlapOption = () =>

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { AddTasksVerdict } from '../../contract';
 import type { AddTasksRequestInput } from '../../plan/requests/add-tasks';
 import { askGateway, attemptFromEnv, gatewayFromEnv } from '../attempt-env';
-import { CliError, printJson, userFile } from '../context';
+import { CliError, printJson, userFile } from '../../operator/context';
 import { actorOption, defaultActor, update, withRun } from './control';
 
 /** `{"tasks":[...]}` or a bare array, from a file, `-` (stdin) or `--tasks` inline. */

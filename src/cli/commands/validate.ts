@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { configFrom } from '../context';
-import { KIND_OPTION_HELP, planChecks, readPlan } from '../plan-file';
+import { configFrom } from '../../operator/context';
+import { KIND_OPTION_HELP, planChecks, readPlan } from '../../operator/plan-file';
 import { renderGraph } from './observe';
 
 interface ValidateCliOptions {

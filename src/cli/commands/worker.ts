@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CliError, configFrom } from '../context';
+import { CliError, configFrom } from '../../operator/context';
 
 export function registerWorker(program: Command): void {
   program
@@ -11,6 +11,9 @@ export function registerWorker(program: Command): void {
     .option('--identity <name>', 'worker identity shown in the Web UI and in task holders (default: pid@host)')
     .action(async (options: { identity?: string }, command: Command) => {
       const config = configFrom(command);
+      // `worker.llm.baseUrl: mock`: the scripted mock model, in this process.
+      const { startMockFor } = require('../mock-model') as typeof import('../mock-model');
+      await startMockFor(config, undefined, (line) => process.stderr.write(`teamrun worker: ${line}\n`));
       // The worker's native runtime loads only for the commands that run one.
       const { runWorker } = require('../../worker/main') as typeof import('../../worker/main');
       try {

@@ -3,19 +3,24 @@
  * server's own actor: the run checks that actor against governance.operators as for any door.
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import { startTeamRun } from '../../client';
 import type { TeamRunHandle } from '../../client/handle';
 import type { TeamPlanInput } from '../../plan/schema';
 import { TaskSchema, TeamPlanSchema, type TeamPlan } from '../../plan/schema';
-import { AbortCodeSchema, AdjudicateRequestSchema, MESSAGE_LIMITS } from '../../plan/requests/control';
+import {
+  AbortCodeSchema,
+  AdjudicateRequestSchema,
+  MESSAGE_LIMITS,
+  ReopenTaskRequestSchema,
+} from '../../plan/requests/control';
 import { ADD_TASKS_LIMITS } from '../../plan/requests/add-tasks';
 import { MAILBOX_LIMITS } from '../../plan/requests/mailbox';
 import { validatePlan } from '../../plan/validate';
 import { APPROVAL_CODE } from '../../team/approval';
-import { planChecks } from '../../cli/plan-file';
-import { startFailure } from '../../cli/start-errors';
+import { planChecks } from '../../operator/plan-file';
+import { startFailure } from '../../operator/start-errors';
 import { McpRefusal, runHandle, type McpContext } from '../context';
 import { globMatcher } from '../../activities/executors/shell-env';
 import { defineTool, runId } from '../tool';
@@ -185,6 +190,32 @@ export const adjudicateTool = defineTool({
   run: async ({ runId: id, ...request }, ctx) => {
     const handle = await runHandle(ctx, id);
     return handle.adjudicate({ ...request, decisionId: request.decisionId ?? randomUUID(), actor: ctx.actor });
+  },
+});
+
+export const reopenTaskTool = defineTool({
+  name: 'reopen_task',
+  title: 'Reopen a finished task',
+  description:
+    'Send a succeeded, failed or skipped task back to adjudication with a reason (a side effect turned out ' +
+    'wrong): it waits there (TEAM_TASK_REOPENED) for adjudicate; its dependents that already ran are listed, ' +
+    'not re-run. The same requestId again returns the first outcome. A closed run cannot be reopened.',
+  input: ReopenTaskRequestSchema.omit({ actor: true, requestId: true }).extend({
+    runId,
+    requestId: decisionId,
+  }),
+  annotations: { ...CONTROL, destructiveHint: true, idempotentHint: true, title: 'Reopen a finished task' },
+  run: async ({ runId: id, ...request }, ctx) => {
+    const handle = await runHandle(ctx, id);
+    try {
+      return await handle.reopenTask({ ...request, requestId: request.requestId ?? randomUUID(), actor: ctx.actor });
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      throw new McpRefusal(
+        'run_closed',
+        `run "${id}" is closed and cannot be reopened: start a new run (start_run) with the task to do it again`,
+      );
+    }
   },
 });
 

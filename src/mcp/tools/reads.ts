@@ -6,7 +6,8 @@ import type { TaskStatus } from '../../contract';
 import { TeamPlanSchema } from '../../plan/schema';
 import { validatePlan } from '../../plan/validate';
 import { loadRunAttempts } from '../../report';
-import { planChecks } from '../../cli/plan-file';
+import { readTranscript, TRANSCRIPT_PAGE, transcriptPage } from '../../operator/agent-transcript';
+import { planChecks } from '../../operator/plan-file';
 import { McpRefusal, runHandle } from '../context';
 import { cursor, decodeCursor, defineTool, encodeCursor, runId } from '../tool';
 import { readTasks } from '../run-reads';
@@ -121,10 +122,21 @@ export const taskLogTool = defineTool({
   title: "A task's log",
   description:
     'What one attempt of a task printed (the redacted tails of stdout and stderr the worker keeps), its outcome ' +
-    'and links; the latest attempt unless `attempt` is given. Recorded when the attempt ends.',
-  input: z.object({ runId, key: z.string().min(1).max(128), attempt: z.number().int().min(1).optional() }),
+    'and links; the latest attempt unless `attempt` is given. Recorded when the attempt ends. For an agent task, ' +
+    "also its transcript so far (every attempt's model calls, tool calls and results, redacted), a page of " +
+    'steps at a time: pass transcript.nextCursor back as transcriptCursor to read on.',
+  input: z.object({
+    runId,
+    key: z.string().min(1).max(128),
+    attempt: z.number().int().min(1).optional(),
+    transcriptCursor: z
+      .string()
+      .regex(/^\d{1,9}$/, 'transcriptCursor: a transcript.nextCursor this tool gave')
+      .optional(),
+    transcriptLimit: z.number().int().min(1).max(TRANSCRIPT_PAGE.max).optional(),
+  }),
   annotations: { ...READ_ONLY, title: "A task's log" },
-  run: async ({ runId: id, key, attempt }, ctx) => {
+  run: async ({ runId: id, key, attempt, transcriptCursor, transcriptLimit }, ctx) => {
     const report = await loadRunAttempts(ctx.client, id);
     const attempts = report.tasks.find((t) => t.key === key)?.attempts ?? [];
     if (!attempts.length) throw new McpRefusal('not_found', `run ${id} has no attempt of task "${key}" yet`);
@@ -133,7 +145,10 @@ export const taskLogTool = defineTool({
       const numbers = attempts.map((a) => a.attempt).join(', ');
       throw new McpRefusal('not_found', `task "${key}" has no attempt ${attempt} (attempts: ${numbers})`);
     }
-    return { key, attempts: attempts.map((a) => a.attempt), attempt: chosen };
+    const journal = await readTranscript(ctx.client, id, key);
+    const limit = transcriptLimit ?? TRANSCRIPT_PAGE.default;
+    const transcript = journal ? transcriptPage(journal, Number(transcriptCursor ?? 0), limit) : null;
+    return { key, attempts: attempts.map((a) => a.attempt), attempt: chosen, transcript };
   },
 });
 

@@ -75,6 +75,15 @@ export const AdjudicateRequestSchema = z.object({
 });
 export type AdjudicateRequest = z.infer<typeof AdjudicateRequestSchema>;
 
+/** Sends a settled task back to adjudication (update `reopenTask`); `requestId` makes it idempotent. */
+export const ReopenTaskRequestSchema = z.object({
+  key: z.string().min(1).max(128),
+  reason: text.min(1),
+  requestId: id,
+  actor: id.optional(),
+});
+export type ReopenTaskRequest = z.infer<typeof ReopenTaskRequestSchema>;
+
 export const TIGHTENED_LIMITS = ['maxTasks', 'maxTokens', 'maxUsd', 'maxWallMs'] as const;
 
 /**

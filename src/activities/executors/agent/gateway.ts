@@ -4,7 +4,7 @@
  * add_tasks) all carry the attempt's identity and fencing token, filled in by the gateway.
  */
 import type { JournalAnswer, JournalOp } from '../../../agent/types';
-import { postToGateway } from '../../gateway-request';
+import { postToGateway } from '../../gateway/request';
 import type { AttemptAccess } from '../../interface';
 
 /** A refusal from the gateway or the run, with its stable code. */

@@ -1,5 +1,5 @@
 /**
- * One request to a worker's attempt gateway (attempt-gateway.ts) over its Unix socket, as the
+ * One request to a worker's attempt gateway (gateway.ts) over its Unix socket, as the
  * attempt: what `teamrun send`/`inbox`/`add-tasks`/`reserve` inside a task and the agent kind's
  * loop both send. The gateway answers JSON: `{ ok: true, answer }` or `{ ok: false, code, message }`.
  */

@@ -6,13 +6,13 @@
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { journalUpdate } from '../agent/messages';
-import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalRequest, type JournalSnapshot } from '../agent/types';
-import type { AttemptProof } from '../contract';
-import { retryUpdate } from '../sdk/update-retry';
-import { ChainExhausted, HashChain } from './hash-chain';
-import type { AttemptIdentity, ProvenMessage } from './interface';
-import type { Redactor } from './redact';
+import { journalUpdate } from '../../agent/messages';
+import { JOURNAL_WORKFLOW_TYPE, journalId, type JournalRequest, type JournalSnapshot } from '../../agent/types';
+import type { AttemptProof } from '../../contract';
+import { retryUpdate } from '../../sdk/update-retry';
+import { ChainExhausted, HashChain } from '../hash-chain';
+import type { AttemptIdentity, ProvenMessage } from '../interface';
+import type { Redactor } from '../redact';
 
 /** An agent attempt's journal side, as its gateway holds it. */
 export interface JournalAccess {

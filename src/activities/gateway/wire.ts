@@ -1,5 +1,5 @@
 /**
- * The attempt gateway's edges (src/activities/attempt-gateway.ts): a task's request as its attempt sends it to the
+ * The attempt gateway's edges (src/activities/gateway/gateway.ts): a task's request as its attempt sends it to the
  * run, the run's refusal as the task reads it, a bounded request body, and the `teamrun` launcher its tasks find.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,8 @@ import type http from 'node:http';
 import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { JournalSquatted, JournalUnavailable } from './gateway-journal';
-import type { AttemptIdentity, AttemptMessage } from './interface';
+import { JournalSquatted, JournalUnavailable } from './journal';
+import type { AttemptIdentity, AttemptMessage } from '../interface';
 
 /** The request as the task's attempt sends it: who it is comes from the gateway, never from the task. */
 export function asTask(
@@ -73,8 +73,8 @@ export async function readBounded(req: http.IncomingMessage, limit: number): Pro
  */
 export function writeLauncher(dir: string): string | null {
   const cli = __filename.endsWith('.js')
-    ? path.join(__dirname, '..', 'cli', 'main.js')
-    : path.join(__dirname, '..', '..', 'bin', 'teamrun.js');
+    ? path.join(__dirname, '..', '..', 'main.js')
+    : path.join(__dirname, '..', '..', '..', 'bin', 'teamrun.js');
   if (!existsSync(cli)) return null;
   const bin = path.join(dir, 'bin');
   mkdirSync(bin, { mode: 0o700 });

@@ -1,6 +1,7 @@
 /**
- * An agent task's transcript as `teamrun logs RUN KEY` prints it, read from the task's journal
- * (src/agent). Redacted when journaled: the worker's secrets never reached it.
+ * An agent task's transcript as `teamrun logs RUN KEY` prints it and the MCP `task_log` tool pages
+ * it, read from the task's journal (src/agent). Redacted when journaled: the worker's secrets and
+ * the model key never reached it.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { transcriptQuery } from '../agent/messages';
@@ -26,7 +27,7 @@ export function renderTranscript(journal: JournalSnapshot): string {
   return lines.join('\n');
 }
 
-function renderEntry(entry: JournalEntry): string {
+export function renderEntry(entry: JournalEntry): string {
   switch (entry.kind) {
     case 'start':
       return entry.messages.map((m) => `[${m.role}] ${m.content}`).join('\n');
@@ -49,4 +50,41 @@ function renderEntry(entry: JournalEntry): string {
       return `[tool, turn ${entry.turn}] ${entry.name} ${how} (${entry.ms} ms): ${entry.content}`;
     }
   }
+}
+
+/** A page of a transcript for a reader with a bounded context (a coordinating model): steps and bytes bounded. */
+export const TRANSCRIPT_PAGE = { default: 50, max: 200, stepChars: 4_000, pageChars: 64 * 1024 } as const;
+
+export interface TranscriptPage {
+  journal: string;
+  /** Steps in the whole transcript; this page holds `steps[0].index` onwards. */
+  total: number;
+  steps: Array<{ index: number; kind: JournalEntry['kind']; turn: number | null; text: string; cut?: true }>;
+  /** Where the next page starts (the `transcriptCursor` to pass back), null at the end. */
+  nextCursor: string | null;
+  /** Guidance queued for the agent's next model call. */
+  pendingSteers: number;
+}
+
+/** Steps `from` onwards, each as `teamrun logs` prints it, cut past `stepChars`, the page past `pageChars`. */
+export function transcriptPage(journal: JournalSnapshot, from: number, limit: number): TranscriptPage {
+  const steps: TranscriptPage['steps'] = [];
+  let chars = 0;
+  let next = from;
+  for (; next < journal.entries.length && steps.length < limit; next += 1) {
+    const entry = journal.entries[next];
+    const full = renderEntry(entry);
+    const text = full.length > TRANSCRIPT_PAGE.stepChars ? `${full.slice(0, TRANSCRIPT_PAGE.stepChars - 1)}…` : full;
+    if (steps.length && chars + text.length > TRANSCRIPT_PAGE.pageChars) break;
+    chars += text.length;
+    const turn = 'turn' in entry ? entry.turn : null;
+    steps.push({ index: next, kind: entry.kind, turn, text, ...(text !== full ? { cut: true as const } : {}) });
+  }
+  return {
+    journal: journalId(journal.runWorkflowId, journal.key),
+    total: journal.entries.length,
+    steps,
+    nextCursor: next < journal.entries.length ? String(next) : null,
+    pendingSteers: journal.pending.length,
+  };
 }

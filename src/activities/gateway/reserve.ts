@@ -1,8 +1,8 @@
 /** The attempt gateway's `/reserve`: what `teamrun reserve` inside a task asks of its attempt's live budget. */
 import { z } from 'zod';
-import { EXTENSION_LIMITS } from '../plan/requests/budget';
-import type { LiveBudget } from './executors/types';
-import { BUDGET_EXCEEDED } from './live-budget';
+import { EXTENSION_LIMITS } from '../../plan/requests/budget';
+import type { LiveBudget } from '../executors/types';
+import { BUDGET_EXCEEDED } from '../live-budget';
 
 /** What the gateway answers a task's request. */
 export type GatewayAnswer = { ok: true; answer: unknown } | { ok: false; code: string; message: string };

@@ -1,15 +1,15 @@
 import os from 'node:os';
 import { Option, type Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { workerSecrets } from '../../activities/secrets';
-import { Redactor } from '../../activities/redact';
-import type { TeamrunConfig } from '../../config/config';
-import type { McpContext } from '../../mcp/context';
-import { httpToken, MCP_PATH, serveHttp, TOKEN_ENV } from '../../mcp/http';
-import { createMcpServer } from '../../mcp/server';
-import { configFrom, withClient } from '../context';
-import { intOption } from '../options';
-import { version } from '../version';
+import { workerSecrets } from '../activities/secrets';
+import { Redactor } from '../activities/redact';
+import type { TeamrunConfig } from '../config/config';
+import type { McpContext } from './context';
+import { httpToken, MCP_PATH, serveHttp, TOKEN_ENV } from './http';
+import { createMcpServer } from './server';
+import { configFrom, withClient } from '../operator/context';
+import { intOption } from '../operator/options';
+import { version } from '../operator/version';
 
 interface McpOptions {
   http?: boolean;

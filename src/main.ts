@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { version } from './version';
+import { version } from './operator/version';
 
 export { version };
 
@@ -9,8 +9,8 @@ export { version };
  * for: the others load the Temporal client (~0.25 s) just by being registered.
  */
 const LIGHT_COMMANDS: Record<string, () => (program: Command) => void> = {
-  validate: () => (require('./commands/validate') as typeof import('./commands/validate')).registerValidate,
-  schema: () => (require('./commands/schema') as typeof import('./commands/schema')).registerSchema,
+  validate: () => (require('./cli/commands/validate') as typeof import('./cli/commands/validate')).registerValidate,
+  schema: () => (require('./cli/commands/schema') as typeof import('./cli/commands/schema')).registerSchema,
 };
 
 export function buildProgram(only?: string): Command {
@@ -34,7 +34,11 @@ export function buildProgram(only?: string): Command {
     .showHelpAfterError();
   // Loaded here, not at the top: `--version` answers without them.
   if (only && Object.hasOwn(LIGHT_COMMANDS, only)) LIGHT_COMMANDS[only]()(program);
-  else (require('./commands') as typeof import('./commands')).registerCommands(program);
+  else {
+    (require('./cli/commands') as typeof import('./cli/commands')).registerCommands(program);
+    // The MCP door is a command of its own, beside the CLI's: neither imports the other (scripts/check-imports.js).
+    (require('./mcp/command') as typeof import('./mcp/command')).registerMcp(program);
+  }
   return program;
 }
 
@@ -63,11 +67,11 @@ export async function main(argv = process.argv): Promise<void> {
   try {
     await buildProgram(argv[2]).parseAsync(argv);
   } catch (err) {
-    const { classifyFailure } = require('./failure') as typeof import('./failure');
+    const { classifyFailure } = require('./cli/failure') as typeof import('./cli/failure');
     const failure = classifyFailure(err);
     process.stderr.write(failure.output);
     // With tracing on, the failed command's spans (its error recorded) are exported before it exits.
-    await (require('../telemetry/flush') as typeof import('../telemetry/flush')).flushTelemetry();
+    await (require('./telemetry/flush') as typeof import('./telemetry/flush')).flushTelemetry();
     process.exit(failure.exitCode);
   }
 }

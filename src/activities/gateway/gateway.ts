@@ -14,20 +14,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { CONFIRMATIONS_BUSY } from '../team/governance';
-import type { AttemptProof } from '../contract';
-import { retryUpdate } from '../sdk/update-retry';
-import type { LiveBudget } from './executors/types';
-import type { AskRun } from './live-budget';
-import { JournalUnavailable, writeJournal, type JournalAccess } from './gateway-journal';
-import { asTask, readBounded, refusalOf, writeLauncher } from './gateway-wire';
-import { reserve, type GatewayAnswer } from './gateway-reserve';
-import { HashChain } from './hash-chain';
-import { RandomPool } from './random-pool';
+import { CONFIRMATIONS_BUSY } from '../../team/governance';
+import type { AttemptProof } from '../../contract';
+import { retryUpdate } from '../../sdk/update-retry';
+import type { LiveBudget } from '../executors/types';
+import type { AskRun } from '../live-budget';
+import { JournalUnavailable, writeJournal, type JournalAccess } from './journal';
+import { asTask, readBounded, refusalOf, writeLauncher } from './wire';
+import { reserve, type GatewayAnswer } from './reserve';
+import { HashChain } from '../hash-chain';
+import { RandomPool } from '../random-pool';
 
 export type { GatewayAnswer };
-import type { AttemptAccess, AttemptIdentity, AttemptMessage, ConfirmAttemptRequest, ProvenMessage } from './interface';
-import { Redactor, type Secret } from './redact';
+import type {
+  AttemptAccess,
+  AttemptIdentity,
+  AttemptMessage,
+  ConfirmAttemptRequest,
+  ProvenMessage,
+} from '../interface';
+import { Redactor, type Secret } from '../redact';
 
 export const GATEWAY_LIMITS = {
   /** A request's JSON body (an addTasks request's tasks are at most MAX_SPAWN_BYTES of it). */
@@ -344,7 +350,7 @@ export class AttemptGateway {
     return { queue: this.options.queue, nonce };
   }
 
-  /** An agent attempt's step in its task's journal, proven as this attempt's (gateway-journal.ts). */
+  /** An agent attempt's step in its task's journal, proven as this attempt's (journal.ts). */
   private journal(id: string, { journal, identity }: OpenAttempt, body: Record<string, unknown>) {
     if (!journal) throw new JournalUnavailable('only an agent attempt has a journal');
     const prove = (message: ProvenMessage, anchor: string) => this.prove(id, identity, message, anchor);
