@@ -1,10 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { AttemptProof } from '../contract';
 import { CONFIRMATIONS_BUSY } from '../team/governance';
 import { ledgerWorkflowId } from '../plan/requests/ledger';
-import { LedgerSquatted, registerWithLedger, updateLedger } from './handle';
+import { LedgerSquatted, ledgerHandle, registerWithLedger, updateLedger } from './handle';
 import * as lm from './messages';
 import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerRefusalDetails } from './activity-interface';
 import { ledgerRequestDigest, type WorkerCall } from './doors';
@@ -91,7 +91,35 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
         return {};
       }
     },
+
+    ledgerConfirmAbort: ({ ledgerId, workflowId, since }) =>
+      heartbeating(ledgerAborted(client, ledgerId, workflowId, since)),
   };
+}
+
+/**
+ * Asks the ledger's own workflow (of the ledger's type: a workflow squatting its id is nobody's word) whether its
+ * last abort named `workflowId`, at or after `since`: an operator's abort-all and an exhaustion both leave that record.
+ */
+async function ledgerAborted(client: Client, ledgerId: string, workflowId: string, since: number) {
+  const handle = ledgerHandle(client, ledgerId);
+  let described;
+  try {
+    described = await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return { confirmed: false, why: `no workflow ${handle.workflowId}` };
+    throw err;
+  }
+  if (described.type !== lm.LEDGER_WORKFLOW_TYPE) {
+    return { confirmed: false, why: `workflow ${handle.workflowId} runs as ${described.type}, not as a ledger` };
+  }
+  const last = (await handle.query(lm.ledgerStatusQuery)).lastAbort;
+  if (!last) return { confirmed: false, why: `ledger ${ledgerId} has aborted no run` };
+  const at = new Date(last.at).toISOString();
+  if (last.at < since || !last.runs.includes(workflowId)) {
+    return { confirmed: false, why: `the last abort of ledger ${ledgerId} (${at}) did not name this run` };
+  }
+  return { confirmed: true, why: `ledger ${ledgerId} aborted it at ${at}: ${last.reason}` };
 }
 
 /** The ledger's validator refused the acquire: a wait becomes a retryable failure, a spent limit a final one. */

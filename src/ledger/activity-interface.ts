@@ -27,6 +27,16 @@ export interface LedgerActivities {
   ledgerSettle(input: { ledgerId: string } & SettleRequest): Promise<{ duplicate: boolean }>;
   /** Answers the ledger's status once the run left it (absent when it could not be read; void from older workers). */
   ledgerUnregister(input: { ledgerId: string; workflowId: string }): Promise<{ ledger?: RunLedgerSummary } | void>;
+  /**
+   * Whether ledger `ledgerId` aborted run `workflowId`: its last abort (an operator's abort-all, or an exhaustion)
+   * names the run and came at or after `since`. A governed run asks before it takes an `abortRun` whose actor is the
+   * ledger's (anyone may write that actor). `why` says what was found, for the run's record.
+   */
+  ledgerConfirmAbort(input: {
+    ledgerId: string;
+    workflowId: string;
+    since: number;
+  }): Promise<{ confirmed: boolean; why: string }>;
 }
 
 /** What `runTask` needs to keep its attempt's ledger slot alive while it runs. */

@@ -20,6 +20,7 @@ import { TeamrunError } from '../errors';
 import { clip, RUN_LIMITS } from '../team/bounds';
 import { ledgerBudgetReason } from './limits';
 import type { AttemptOutcome, BudgetReason, Claim, Reservation } from '../team/types';
+import type { LedgerAbortAnswer } from '../team/governance';
 
 /** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
 export class AttemptNotStarted extends TeamrunError {
@@ -47,6 +48,8 @@ const farewell = proxyActivities<LedgerActivities>({
   retry: { initialInterval: '1s', maximumInterval: '10s' },
 });
 
+/** Runs recorded before a governed run asked its ledger whether it sent an abort naming it took the abort as sent. */
+export const LEDGER_ABORT_CONFIRMED = 'teamrun-ledger-abort-confirmed';
 /** Runs recorded before the ledger granted extensions never asked it: their histories replay without the call. */
 const LEDGER_EXTENSIONS = 'teamrun-ledger-extensions';
 /** Runs recorded before a slot held the attempt's grant asked the ledger to hold its estimate: they replay so. */
@@ -78,6 +81,9 @@ export class RunLedger implements LedgerExtensions {
   private readonly waiting = new Set<string>();
   /** Attempts whose scopes the ledger holds, by attempt id (workflow memory: none crosses a continue-as-new). */
   private readonly scoped = new Set<string>();
+  /** Whether a question about an abort is with the ledger, and the abort that came meanwhile, to ask about next. */
+  private askingAbort = false;
+  private nextAbort: { since: number; apply: (answer: LedgerAbortAnswer) => void } | null = null;
 
   constructor(
     readonly id: string,
@@ -267,6 +273,41 @@ export class RunLedger implements LedgerExtensions {
     void settling.finally(() => this.settling.delete(settling));
   }
 
+  /**
+   * Asks the ledger whether it aborted this run (its last abort names the run, at or after `since`), then hands the
+   * answer to `apply`: an abort naming the ledger as its actor is anyone's words until then. One question at a time:
+   * of the aborts that come meanwhile only the latest is asked about, after it, so a flood of forged ones keeps one
+   * question in flight, and the ledger's own, arriving among them, is still asked about. The handover waits for it.
+   */
+  confirmAbort(since: number, apply: (answer: LedgerAbortAnswer) => void): void {
+    if (this.askingAbort) {
+      this.nextAbort = { since, apply };
+      return;
+    }
+    this.askingAbort = true;
+    const { ledgerConfirmAbort } = proxyActivities<LedgerActivities>({
+      startToCloseTimeout: '20s',
+      heartbeatTimeout: '10s',
+      scheduleToCloseTimeout: '1m',
+      retry: { initialInterval: '1s', maximumInterval: '5s' },
+      summary: `ledger ${this.id}: did it abort this run?`,
+    });
+    const asked = ledgerConfirmAbort({ ledgerId: this.id, workflowId: this.workflowId, since })
+      .catch((err: unknown) => ({
+        confirmed: false,
+        why: `ledger ${this.id} could not be asked: ${failureChain(err)}`,
+      }))
+      .then((answer) => {
+        apply(answer);
+        this.askingAbort = false;
+        const next = this.nextAbort;
+        this.nextAbort = null;
+        if (next) this.confirmAbort(next.since, next.apply);
+      });
+    this.settling.add(asked);
+    void asked.finally(() => this.settling.delete(asked));
+  }
+
   /** Waits for every settlement in flight (before the run closes or continues as new). */
   async drain(): Promise<void> {
     while (this.settling.size) await Promise.all(this.settling);
@@ -291,8 +332,12 @@ function refusalOf(err: unknown): LedgerRefusalDetails | null {
   return { reason: details?.reason ?? 'unknown', message: cause.message };
 }
 
-/** The shared ledger's side of an extension, as extendReservation asks it; absent when the run has no ledger. */
+/**
+ * The shared ledger's side of an extension, as extendReservation asks it, and of an abort that names the ledger as its
+ * actor (`confirmAbort`); absent when the run has no ledger.
+ */
 export interface LedgerExtensions {
+  confirmAbort(since: number, apply: (answer: LedgerAbortAnswer) => void): void;
   /** Resolves null once the ledger granted it too, or the refusal's budget reason and message. */
   extend(
     attemptId: string,

@@ -11,14 +11,41 @@ import type { TeamPlan } from '../plan/schema';
 import { TeamControlError } from '../plan/requests/control';
 import { ledgerActor } from '../plan/requests/ledger';
 
-/** Throws `forbidden` when governance names operators and `actor` is not one of them. */
-export function checkActor(plan: TeamPlan, actor: string | undefined, message: string): void {
+/**
+ * What the run's ledger said when the run asked whether it aborted this run (its last abort-all or exhaustion names
+ * it): an `abortRun` whose actor is the ledger's is taken from no one else. A workflow id is no credential.
+ */
+export interface LedgerAbortAnswer {
+  confirmed: boolean;
+  why: string;
+}
+
+/**
+ * Throws `forbidden` when governance names operators and `actor` is not one of them. The run's own ledger may abort
+ * it when `ledger` (its answer) confirms it; without an answer (histories from before the run asked) as before.
+ */
+export function checkActor(plan: TeamPlan, actor: string | undefined, message: string, ledger?: LedgerAbortAnswer) {
   const operators = plan.governance?.operators;
-  const ledger = plan.budget.ledger;
-  if (message === 'abortRun' && ledger !== undefined && actor === ledgerActor(ledger)) return;
+  if (message === 'abortRun' && ledgerAbortClaim(plan, actor)) {
+    if (!ledger || ledger.confirmed) return;
+    throw new TeamControlError(
+      'forbidden',
+      `abortRun: actor "${actor}" names the run's ledger, which did not confirm it aborted this run (${ledger.why})`,
+    );
+  }
   if (operators && !(actor && operators.includes(actor))) {
     throw new TeamControlError('forbidden', `${message}: actor "${actor ?? ''}" is not one of governance.operators`);
   }
+}
+
+/**
+ * Whether an abort from `actor` needs its ledger's word: it names the run's ledger (`ledger:<name>`) and no operator
+ * of a governed run. A run without operators takes anyone's abort, so it asks nothing.
+ */
+export function ledgerAbortClaim(plan: TeamPlan, actor: string | undefined): boolean {
+  const operators = plan.governance?.operators;
+  const ledger = plan.budget.ledger;
+  return ledger !== undefined && actor === ledgerActor(ledger) && !!operators && !operators.includes(actor);
 }
 
 /**

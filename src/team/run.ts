@@ -106,10 +106,6 @@ export class TeamRun {
     return this.run.workflowId;
   }
 
-  get startedAt(): number {
-    return this.run.startedAt;
-  }
-
   // ---- the workflow's loop ----------------------------------------------------------------
 
   /** How the run asks whether its history has a rule change (Temporal's `patched`), so older histories replay. */
@@ -283,7 +279,11 @@ export class TeamRun {
     takeover.validateAbort(this.run, payload);
   }
 
-  abort = (payload: unknown, now: number): AbortVerdict => takeover.abort(this.run, payload, now);
+  /** Null, or the time since which the run's ledger must have aborted it for this abort to apply (takeover.ts). */
+  abortNeedsLedger = (payload: unknown): { since: number } | null => takeover.abortNeedsLedger(this.run, payload);
+
+  abort = (payload: unknown, now: number, ledger?: takeover.LedgerAbortAnswer): AbortVerdict =>
+    takeover.abort(this.run, payload, now, ledger);
 
   cancelRequested = (now: number): void => takeover.cancelRequested(this.run, now);
 

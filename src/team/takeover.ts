@@ -15,8 +15,10 @@ import {
   type AbortRequest,
 } from '../plan/requests/control';
 import { rejectApprovalsOnAbort } from './decisions';
-import { checkActor } from './governance';
+import { checkActor, ledgerAbortClaim, type LedgerAbortAnswer } from './governance';
 import type { Attempt, Interruption } from './types';
+
+export type { LedgerAbortAnswer } from './governance';
 
 type Control = { requestId: string | null; actor: string | null };
 
@@ -76,17 +78,34 @@ export function interrupt(run: RunContext, payload: unknown, now: number): Inter
   return { ok: true, interruption: interruptionView(request.key, attempt) };
 }
 
+/** A ledger sends its aborts as signals, never as an update: one naming the run's ledger is nobody's. */
+const NOT_AS_UPDATE: LedgerAbortAnswer = { confirmed: false, why: 'a ledger sends its aborts as signals, not updates' };
+
 export function validateAbort(run: RunContext, payload: unknown): void {
   const request = parseControl(AbortRequestSchema, payload ?? {}, 'abortRun');
-  checkActor(run.plan, request.actor, 'abortRun');
+  checkActor(run.plan, request.actor, 'abortRun', NOT_AS_UPDATE);
 }
 
-/** Coordinator abort: nothing new starts, active attempts are stopped, the rest skipped. */
-export function abort(run: RunContext, payload: unknown, now: number): AbortVerdict {
+/**
+ * Whether an `abortRun` signal must wait for its ledger's word (governance.ts): the workflow then asks the ledger and
+ * calls `abort` with the answer. Null when not; else the time since which the ledger's abort must name the run.
+ */
+export function abortNeedsLedger(run: RunContext, payload: unknown): { since: number } | null {
+  const actor = typeof payload === 'object' && payload !== null ? (payload as { actor?: unknown }).actor : undefined;
+  // An aborted run has nothing left to ask about: a repeat is answered as one.
+  if (run.abort || typeof actor !== 'string' || !ledgerAbortClaim(run.plan, actor)) return null;
+  return { since: run.startedAt };
+}
+
+/**
+ * Coordinator abort: nothing new starts, active attempts are stopped, the rest skipped. `ledger`: what the run's
+ * ledger answered when asked whether it sent the abort (one naming the ledger as its actor applies only with a yes).
+ */
+export function abort(run: RunContext, payload: unknown, now: number, ledger?: LedgerAbortAnswer): AbortVerdict {
   let request;
   try {
     request = parseControl(AbortRequestSchema, payload ?? {}, 'abortRun');
-    checkActor(run.plan, request.actor, 'abortRun');
+    checkActor(run.plan, request.actor, 'abortRun', ledger);
   } catch (err) {
     return rejected(run, 'abortRun', payload, err, now) as AbortVerdict;
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createAgentActivities } from '../activities/agent-activities';
@@ -11,6 +11,7 @@ import { workerRedactor, workerSecrets } from '../activities/secrets';
 import { workerTools, type CustomTool, type WorkerTools } from '../activities/tools';
 import { createLedgerActivities } from '../ledger/activities';
 import { executorRegistry, type Executor } from '../activities/executors';
+import { sandboxAtStart } from '../activities/executors/sandbox';
 import { resolveWorkerCommands } from '../config/commands';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
@@ -78,6 +79,10 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const hooks = checkedHooks(options.hooks);
   // Before anything starts: a CLI or MCP server command that is not there stops the worker here, naming its key.
   const config = resolveWorkerCommands(options.config ?? loadConfig(), env);
+  // Once, as it starts: whether its attempts are out of each other's reach (worker.sandbox); said when they are not.
+  const sandbox = sandboxAtStart(config.worker.sandbox);
+  const level = sandbox.failing ? 'error' : sandbox.isolated || config.worker.sandbox.mode === 'off' ? 'info' : 'warn';
+  Runtime.instance().logger[level](`teamrun worker: ${sandbox.line}`);
   const connection = options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
   // With `codec:` set, every payload this worker writes is encrypted, and its ledger client's and gateway's too.

@@ -4,7 +4,7 @@
  * reach history and answer with a verdict, signals apply or are recorded as rejected. A
  * TeamControlError reaches the client as the update's failure; anything else is a bug.
  */
-import { ApplicationFailure, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { ExtendReservationRequest, ExtendReservationVerdict } from '../contract';
 import type { AttemptMessage } from '../activities/interface';
 import { TeamControlError } from '../plan/requests/control';
@@ -21,7 +21,7 @@ import {
   type UpdateMessage,
 } from './messages';
 import { agentStepsHandler, agentStepsSignal, steerRule } from './agents';
-import type { LedgerExtensions } from '../ledger/run-ledger';
+import { LEDGER_ABORT_CONFIRMED, type LedgerExtensions } from '../ledger/run-ledger';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 
 /** What an update calls: its validator's check and the rule that applies it. */
@@ -74,6 +74,12 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
       run.interrupt(request, now());
     },
     signalAbort: (request) => {
+      // One naming the run's ledger as its actor applies once the ledger confirms it aborted this run.
+      const asks = ledger ? run.abortNeedsLedger(request) : null;
+      if (ledger && asks && patched(LEDGER_ABORT_CONFIRMED)) {
+        ledger.confirmAbort(asks.since, (answer) => run.abort(request, now(), answer));
+        return;
+      }
       run.abort(request, now());
     },
     interrupt: {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startDevServer, type DevServer } from '../../src/devserver/server';
-import { temporalBinary, testClient, uniqueQueue, waitFor } from '../helpers/env';
+import { sandboxAtStart } from '../../src/activities/executors/sandbox';
+import { temporalBinary, testClient, testConfig, uniqueQueue, waitFor } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
 import { spawnTeamrun, teamrun, waitForOutput } from './teamrun-cli';
 
@@ -17,7 +18,7 @@ writeFileSync(plan, 'name: doctor-one\ntasks:\n  - { key: a, executor: { kind: n
 /** The line of one check in doctor's output (`ok    search attributes  ...`). */
 function line(stdout: string, check: string): string {
   return (
-    stdout.split('\n').find((l) => new RegExp(`^(ok|FAIL|skip)\\s+${check}\\s`).test(l)) ??
+    stdout.split('\n').find((l) => new RegExp(`^(ok|warn|FAIL|skip)\\s+${check}\\s`).test(l)) ??
     `(no "${check}" line in:\n${stdout})`
   );
 }
@@ -163,7 +164,12 @@ describe('teamrun doctor on a server with teamrun set up', () => {
     expect(alone.code).toBe(1);
     expect(line(alone.stdout, 'search attributes')).toMatch(/^ok /);
     expect(line(alone.stdout, 'worker')).toMatch(new RegExp(`^FAIL .*no worker polls task queue "${taskQueue}"`));
-    expect(alone.stdout).toContain('1 of 5 checks failed');
+    expect(alone.stdout).toContain('1 of 6 checks failed');
+    // Whether this machine's worker would isolate its attempts, asked as the worker asks (bubblewrap is installed in CI).
+    const isolated = sandboxAtStart(testConfig().worker.sandbox).isolated;
+    expect(line(alone.stdout, 'sandbox')).toMatch(
+      isolated ? /^ok .*attempts run in a PID namespace of their own \(bwrap\)/ : /^warn .*NOT isolated/,
+    );
 
     await workerForTest({ taskQueue, identity: 'doctor-test-worker' });
     // The server lists a poller once its first poll arrives.
@@ -179,8 +185,19 @@ describe('teamrun doctor on a server with teamrun set up', () => {
     expect(line(polled.stdout, 'worker')).toMatch(
       new RegExp(`^ok .*task queue "${taskQueue}" polled by doctor-test-worker`),
     );
-    expect(polled.stdout).toContain('all 5 checks passed');
+    expect(polled.stdout).toContain(`all 6 checks passed${isolated ? '\n' : ', 1 with a warning'}`);
     expect(polled.code).toBe(0);
+
+    // Where bwrap cannot start a sandbox the default config runs attempts unsandboxed: a warning, not a failure.
+    const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'teamrun-doctor-sandbox-')), 'no-bwrap.yaml');
+    writeFileSync(config, 'worker:\n  sandbox: { command: /nonexistent/bwrap }\n');
+    const warned = await teamrun(['doctor'], { ...env, TEAMRUN_CONFIG: config });
+    expect(line(warned.stdout, 'sandbox')).toMatch(
+      /^warn .*attempts are NOT isolated from each other: \/nonexistent\/bwrap cannot start a sandbox here/,
+    );
+    expect(warned.stdout).toContain('install bubblewrap');
+    expect(warned.stdout).toContain('all 6 checks passed, 1 with a warning');
+    expect(warned.code).toBe(0);
   });
 
   it('shows an `activity` attempt on a queue nobody polls as not started, in `status` and `doctor RUN`', async () => {

@@ -16,10 +16,12 @@ import {
   taskOf,
   tempDir,
 } from '../integration/leases-helpers';
-import { clusterState, figure, workerConfig } from './cluster-helpers';
+import { clusterState, figure } from './cluster-helpers';
 import { createHost, fencedService, spawnWorkerIn, startOutbox } from './hosts';
 
 const TTL_MS = 3_000;
+/** The sandbox off: the test compares a task's $PPID with the worker process (worker-host-pids.yaml says why). */
+const workerConfig = path.join(__dirname, 'worker-host-pids.yaml');
 const readText = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '');
 
 describe('two worker hosts (network namespaces), one cut off from the network mid-attempt', () => {

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ContainmentError, containAttempt } from '../../src/activities/executors/process-tree';
 import * as msg from '../../src/workflows/messages';
@@ -20,10 +22,25 @@ function cgroupsWork(): boolean {
 }
 
 const both = ['auto', 'off'] as const;
+
+/**
+ * These tests are about the host's processes: each task prints its pids (`$$`, `$!`) and the test checks them from
+ * outside, and looks at the containment (cgroup or process tree) by itself. Under the worker's default sandbox a task
+ * has a PID namespace of its own, and the pids it prints are that namespace's, so the sandbox is off here.
+ * test/integration/sandbox.test.ts checks the same cleanup under the default sandbox, finding the host's pids.
+ */
+const HOST_PIDS = { sandbox: { ...testConfig().worker.sandbox, mode: 'off' as const } };
+const HOST_PIDS_YAML = `# ${__filename}: the sandbox off (tasks print host pids)
+worker:
+  maxConcurrentAttempts: 16
+  shutdownGraceMs: 500
+  shell: { killGraceMs: 1000 }
+  sandbox: { mode: off }
+`;
 const gone = (pids: number[]) => pids.every((p) => !alive(p));
 
 describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cgroup: %s)', (cgroup) => {
-  const config = () => testConfig({ shell: { ...testConfig().worker.shell, cgroup, killGraceMs: 500 } });
+  const config = () => testConfig({ ...HOST_PIDS, shell: { ...testConfig().worker.shell, cgroup, killGraceMs: 500 } });
 
   it('ends a background child and a setsid daemon when the attempt succeeds, at once, even with a timeout far away', async () => {
     const dir = tempDir();
@@ -155,7 +172,10 @@ describe('containment past what the process tree can see', () => {
   it('with a cgroup per attempt, ends even a daemon that detached and cleared its environment; without one, "required" refuses to run', async () => {
     const dir = tempDir();
     const worker = await workerForTest({
-      config: testConfig({ shell: { ...testConfig().worker.shell, cgroup: 'required', killGraceMs: 500 } }),
+      config: testConfig({
+        ...HOST_PIDS,
+        shell: { ...testConfig().worker.shell, cgroup: 'required', killGraceMs: 500 },
+      }),
     });
     const handle = await runForTest(
       {
@@ -184,7 +204,9 @@ describe('containment past what the process tree can see', () => {
   it('ends everything when the attempt loses its lease (frozen worker process resumed)', async () => {
     const dir = tempDir();
     const taskQueue = uniqueQueue('lease-loss-kill');
-    const worker = await spawnWorkerProcess({ taskQueue, identity: 'frozen-worker' });
+    const config = path.join(dir, 'worker.yaml');
+    writeFileSync(config, HOST_PIDS_YAML);
+    const worker = await spawnWorkerProcess({ taskQueue, identity: 'frozen-worker', config });
     onTestFinished(() => {
       worker.child.kill('SIGCONT');
       worker.child.kill('SIGKILL');

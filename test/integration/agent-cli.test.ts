@@ -5,6 +5,7 @@ import { describe, it } from 'vitest';
 import type { TeamrunConfig } from '../../src/config/config';
 import * as msg from '../../src/workflows/messages';
 import { startRun, testConfig, waitFor } from '../helpers/env';
+import { hostPidsWithEnv } from '../helpers/processes';
 import { workerForTest, type OnTestFinished } from '../helpers/scenario';
 import { alive, claimOf, eventsOf, tempDir } from './takeover-helpers';
 
@@ -167,11 +168,14 @@ describe.concurrent('coding-agent CLIs as teammates (agent-cli)', () => {
     );
     const claim = await claimOf(handle, 'code');
     const [start] = await waitFor('the stand-in to start', () => (startsIn(state).length ? startsIn(state) : null));
+    // Its processes as the host numbers them (under the worker's sandbox `start.pid` is its PID namespace's).
+    const pids = hostPidsWithEnv(`STANDIN_STATE_DIR=${state}`);
+    expect(pids.length).toBeGreaterThan(0);
     const at = Date.now();
     await handle.executeUpdate(msg.interruptTaskUpdate, {
       args: [{ key: 'code', fencingToken: claim.fencingToken, requestId: 'take-1', actor: 'alice' }],
     });
-    await waitFor('the stand-in to exit', () => !alive(start.pid), killGraceMs + 5_000, 20);
+    await waitFor('the stand-in to exit', () => !pids.some(alive), killGraceMs + 5_000, 20);
     expect(Date.now() - at).toBeLessThan(killGraceMs + 1_000);
     const saved = JSON.parse(readFileSync(path.join(state, `${sessions.codex}.json`), 'utf8')) as { pid: number };
     expect(saved.pid).toBe(start.pid);

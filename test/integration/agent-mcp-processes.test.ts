@@ -65,7 +65,9 @@ describe('no MCP server process outlives its attempt or its worker', () => {
     const config = path.join(dir, 'kill.yaml');
     writeFileSync(
       config,
-      `worker:\n  llm: { baseUrl: "${server.baseUrl}", apiKeyEnv: TEAMRUN_TEST_AGENT_KEY }\n` +
+      // About the host's processes (the server says its pid; the test reads its parent and group from outside):
+      // under the worker's default sandbox that pid is its namespace's, so the sandbox is off here.
+      `worker:\n  sandbox: { mode: off }\n  llm: { baseUrl: "${server.baseUrl}", apiKeyEnv: TEAMRUN_TEST_AGENT_KEY }\n` +
         `  mcpServers:\n    echo:\n      command: ${JSON.stringify(process.execPath)}\n` +
         `      args: [${JSON.stringify(echoServer)}]\n      env: { MCP_STARTS_DIR: ${JSON.stringify(marks)} }\n`,
     );

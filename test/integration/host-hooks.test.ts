@@ -9,6 +9,7 @@ import * as msg from '../../src/workflows/messages';
 import {
   TTL_MS,
   heartbeatReached,
+  HOST_PIDS_WORKER_YAML,
   pidRunning,
   recordPids,
   root,
@@ -157,6 +158,8 @@ echo '::teamrun-output::{"ok":true}'`,
       identity: 'hooks-victim',
       script: path.join(root, 'test/helpers/hooks-worker.ts'),
       env: { TEAMRUN_HOOK_LOG: log },
+      // Its task's $PPID is compared with this process (a host pid): the sandbox off (leases-helpers.ts says why).
+      config: HOST_PIDS_WORKER_YAML,
     });
     onTestFinished(async () => {
       if (victim.child.exitCode === null && victim.child.signalCode === null) victim.child.kill('SIGKILL');

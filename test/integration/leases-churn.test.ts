@@ -34,10 +34,11 @@ describe('a worker process killed and restarted twice during a run (real worker 
     const queue = uniqueQueue('lease-churn');
     // Each worker takes at most 4 of the 8 teammates' attempts, so the steady one can never
     // take every task alone and each restarted worker surely gets attempts of its own.
+    // The sandbox off: which worker runs an attempt is its shell's $PPID, a host pid (leases-helpers.ts says why).
     const config = path.join(dir, 'worker.yaml');
     writeFileSync(
       config,
-      'worker:\n  maxConcurrentAttempts: 4\n  shutdownGraceMs: 500\n  shell:\n    killGraceMs: 1000\n',
+      'worker:\n  maxConcurrentAttempts: 4\n  shutdownGraceMs: 500\n  shell:\n    killGraceMs: 1000\n  sandbox: { mode: off }\n',
     );
     const [first, steady] = await spawnWorkers(queue, ['churn-a1', 'churn-b'], undefined, config);
     const keys = Array.from({ length: 20 }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);

@@ -8,28 +8,43 @@ import * as msg from '../../src/workflows/messages';
 import {
   spawnWorkerProcess,
   startRun,
+  testConfig,
   uniqueQueue,
   waitFor,
   type TestWorker,
   type WorkerProcess,
 } from '../helpers/env';
+import { hostPidsWithEnv } from '../helpers/processes';
 import { workerForTest } from '../helpers/scenario';
 import { historyAttempts, type HistoryAttempt } from '../helpers/history';
 
 export const TTL_MS = 2_000;
 export const root = path.resolve(__dirname, '..', '..');
 
+/**
+ * The tests of this family ask which worker process runs an attempt: its shell's `$PPID` (recordPids), compared with
+ * the worker they spawned. That is a host pid, and under the worker's default sandbox a task has a PID namespace of
+ * its own (its `$PPID` is bwrap's init), so their workers run with the sandbox off: worker processes with this
+ * config file, in-process survivors with `HOST_PIDS_CONFIG`.
+ */
+export const HOST_PIDS_WORKER_YAML = path.join(__dirname, '..', 'helpers', 'worker-host-pids.yaml');
+export const HOST_PIDS_CONFIG = () => testConfig({ sandbox: { ...testConfig().worker.sandbox, mode: 'off' } });
+
 /** A temp dir for one test: pid files, fenced db, go files. Orphaned shells in it are killed at the end. */
 export function tempDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-leases-'));
   onTestFinished(() => {
-    // A killed worker leaves its shells running (they live in their own process group): end them.
+    // A killed worker leaves its shells running (they live in their own process group): end them, found by their
+    // attempt's TEAMRUN_LEASE_ID (a pid a sandboxed shell wrote would be its namespace's, not the host's).
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.pids'))) {
-      const [pgid] = readFileSync(path.join(dir, file), 'utf8').trim().split(' ').map(Number);
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // Already gone.
+      const [pgid, , leaseId] = readFileSync(path.join(dir, file), 'utf8').trim().split(' ');
+      const pids = leaseId ? hostPidsWithEnv(`TEAMRUN_LEASE_ID=${leaseId}`) : [];
+      for (const target of pids.includes(Number(pgid)) ? [-Number(pgid), ...pids] : pids) {
+        try {
+          process.kill(target, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
       }
     }
     rmSync(dir, { recursive: true, force: true });
@@ -38,11 +53,11 @@ export function tempDir(): string {
 }
 
 /**
- * The first line of every test shell: records the shell's process group and its parent, the
- * worker process that runs the attempt, in `<dir>/<key>-<attempt>.pids`.
+ * The first line of every test shell: records the shell's process group and its parent, the worker process that
+ * runs the attempt, and the attempt's lease id, in `<dir>/<key>-<attempt>.pids`.
  */
 export function recordPids(dir: string): string {
-  return `echo "$$ $PPID" > "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids.tmp" && mv "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids.tmp" "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids"`;
+  return `echo "$$ $PPID $TEAMRUN_LEASE_ID" > "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids.tmp" && mv "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids.tmp" "${dir}/$TEAMRUN_TASK_KEY-$TEAMRUN_ATTEMPT.pids"`;
 }
 
 /** The pid of the worker process running attempt `attempt` of `key`, once its shell has started. */
@@ -54,7 +69,7 @@ export function pidRunning(dir: string, key: string, attempt: number, timeoutMs 
 
 /** An in-process worker on `taskQueue`, to take over from a worker process the test breaks. */
 export function survivor(taskQueue: string, identity: string): Promise<TestWorker> {
-  return workerForTest({ taskQueue, identity });
+  return workerForTest({ taskQueue, identity, config: HOST_PIDS_CONFIG() });
 }
 
 /** Real worker processes on `taskQueue`; whatever is left of them is killed when the test ends. */
@@ -65,7 +80,9 @@ export async function spawnWorkers(
   config?: string,
 ): Promise<WorkerProcess[]> {
   const workers = await Promise.all(
-    identities.map((identity) => spawnWorkerProcess({ taskQueue, identity, address, config })),
+    identities.map((identity) =>
+      spawnWorkerProcess({ taskQueue, identity, address, config: config ?? HOST_PIDS_WORKER_YAML }),
+    ),
   );
   onTestFinished(async () => {
     await Promise.all(workers.map(stopForGood));

@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { describe, it } from 'vitest';
-import { sandboxPrefix } from '../../src/activities/executors/sandbox';
+import { sandboxAtStart, sandboxPrefix } from '../../src/activities/executors/sandbox';
 import { McpConnection } from '../../src/activities/tools/mcp-connection';
 import type { TeamrunConfig } from '../../src/config/config';
 import type { TeamPlanInput } from '../../src/plan/schema';
-import { testConfig } from '../helpers/env';
+import { testConfig, waitFor } from '../helpers/env';
+import { alive, hostPidsWithEnv } from '../helpers/processes';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { tempDir } from './takeover-helpers';
 
@@ -58,14 +59,14 @@ function victims(dir: string): TeamPlanInput {
   };
 }
 
-async function attack(sandbox: TeamrunConfig['worker']['sandbox']) {
+/** The victims and the attacker on one worker with `sandbox` (undefined: the default config's). */
+async function attack(sandbox?: TeamrunConfig['worker']['sandbox']) {
   const dir = tempDir('sandbox');
   const state = path.join(dir, 'state');
   mkdirSync(state);
   const codex = { command: path.join(standins, 'codex'), allowArgs: [], env: { STANDIN_STATE_DIR: state } };
-  const worker = await workerForTest({
-    config: testConfig({ sandbox, agentClis: { codex: { ...codex, keepWorktrees: false } } }),
-  });
+  const agentClis = { codex: { ...codex, keepWorktrees: false } };
+  const worker = await workerForTest({ config: testConfig({ ...(sandbox && { sandbox }), agentClis }) });
   await runForTest(victims(dir), worker);
   const attacker = await runForTest(
     {
@@ -78,22 +79,90 @@ async function attack(sandbox: TeamrunConfig['worker']['sandbox']) {
   return { result, dir };
 }
 
+const sandboxOf = (mode: 'auto' | 'on' | 'off', command = 'bwrap'): TeamrunConfig['worker']['sandbox'] => ({
+  mode,
+  command,
+  readOnly: false,
+  writable: [],
+});
+
 describe("a task cannot read another attempt's secret (worker.sandbox)", () => {
-  it("without the sandbox, a task of another run reads the victims' TEAMRUN_ATTEMPT_SECRET from /proc", async ({
+  it("with worker.sandbox.mode: off, a task of another run reads the victims' TEAMRUN_ATTEMPT_SECRET from /proc", async ({
     expect,
   }) => {
-    const { result } = await attack({ mode: 'off', command: 'bwrap', readOnly: false, writable: [] });
+    const { result } = await attack(sandboxOf('off'));
     expect(result.status).toBe('succeeded');
     // The shell victim, the agent-cli stand-in and the run's waiting task all hold one.
     expect((result.tasks[0].output as { found: number }).found).toBeGreaterThanOrEqual(2);
   });
 
-  it('with worker.sandbox.mode: on, it finds none: each attempt has its own PID namespace and /proc', async ({
-    expect,
-  }) => {
-    const { result } = await attack({ mode: 'on', command: 'bwrap', readOnly: false, writable: [] });
+  it('with the default config, it finds none: each attempt has its own PID namespace and /proc', async ({ expect }) => {
+    expect(testConfig().worker.sandbox.mode).toBe('auto');
+    expect(sandboxAtStart(testConfig().worker.sandbox)).toMatchObject({ isolated: true, failing: false });
+    const { result } = await attack();
     expect(result.status).toBe('succeeded');
     expect(result.tasks[0].output).toEqual({ found: 0 });
+  });
+
+  it('where bwrap cannot start a sandbox, the default runs attempts unsandboxed and says so as the worker starts', async ({
+    expect,
+  }) => {
+    const missing = sandboxOf('auto', '/nonexistent/bwrap');
+    const state = sandboxAtStart(missing);
+    expect(state).toMatchObject({ isolated: false, failing: false });
+    expect(state.line).toContain('attempts are NOT isolated from each other: /nonexistent/bwrap cannot start');
+    const worker = await workerForTest({ config: testConfig({ sandbox: missing }) });
+    const command = 'echo "::teamrun-output::$$"';
+    const run = await runForTest(
+      { name: 'sandbox-missing', tasks: [{ key: 'pid', executor: { kind: 'shell', command } }] },
+      worker,
+    );
+    const result = await run.result();
+    expect(result.tasks[0]).toMatchObject({ status: 'succeeded' });
+    // The host's pid, not 2 as in a namespace of its own.
+    expect(result.tasks[0].output).toBeGreaterThan(2);
+    // `on` asked for it: the attempt fails rather than run unsandboxed.
+    const strict = await workerForTest({ config: testConfig({ sandbox: sandboxOf('on', '/nonexistent/bwrap') }) });
+    const refused = await runForTest(
+      {
+        name: 'sandbox-required',
+        retry: { maxAttempts: 1 },
+        tasks: [{ key: 'pid', executor: { kind: 'shell', command } }],
+      },
+      strict,
+    );
+    const failed = (await refused.result()).tasks[0];
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(failed.lastError).toContain('worker.sandbox.mode is "on" but /nonexistent/bwrap cannot start a sandbox');
+  });
+
+  it("under the default sandbox, a task's whole tree ends with it: a background child and a setsid daemon, on timeout", async ({
+    expect,
+  }) => {
+    const dir = tempDir('sandbox-tree');
+    const mark = `TREE_MARK=${dir}`;
+    const worker = await workerForTest({ config: testConfig() });
+    const command = 'echo $$ > "$TREE_MARK/pid"; sleep 600 & (setsid sleep 600 &); sleep 600';
+    const run = await runForTest(
+      {
+        name: 'sandbox-tree',
+        retry: { maxAttempts: 1 },
+        awaitAdjudication: false,
+        tasks: [{ key: 'slow', executor: { kind: 'shell', timeoutMs: 5_000, command, env: { TREE_MARK: dir } } }],
+      },
+      worker,
+    );
+    // bwrap, its init, the shell, its child, the daemon and the shell's own sleep, as the host numbers them.
+    const pids = await waitFor('the tree to start', () => {
+      const found = hostPidsWithEnv(mark);
+      return existsSync(path.join(dir, 'pid')) && found.length >= 5 ? found : null;
+    });
+    // In the sandbox the shell is pid 2 of its own namespace (bwrap's init is 1).
+    expect(readFileSync(path.join(dir, 'pid'), 'utf8').trim()).toBe('2');
+    const result = await run.result();
+    expect(result.tasks[0]).toMatchObject({ status: 'failed' });
+    await waitFor('every process of the tree to be gone', () => !pids.some(alive), 15_000, 50);
+    expect(hostPidsWithEnv(mark)).toEqual([]);
   });
 });
 

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { abortRunUpdate, activeClaimsQuery } from '../../src/workflows/messages';
 import { testConfig, waitFor } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
-import { alive } from '../helpers/processes';
+import { alive, hostPidsWithEnv } from '../helpers/processes';
 import { runForTest, workerForTest } from '../helpers/scenario';
 
 const byKey = <T extends { key: string }>(items: T[]) => Object.fromEntries(items.map((t) => [t.key, t]));
@@ -68,22 +68,21 @@ describe('the shell executor on a real worker', () => {
       },
       worker,
     );
-    const [shellPid, childPid] = await waitFor('the shell and its child to write their pids', () => {
-      try {
-        const pids = ['shell.pid', 'child.pid'].map((f) => Number(readFileSync(path.join(dir, f), 'utf8').trim()));
-        return pids.every((p) => p > 0) ? pids : null;
-      } catch {
-        return null;
-      }
+    // Found by the mark in their environment: under the worker's default sandbox the pids the task writes are its
+    // PID namespace's, not the host's (its bwrap processes carry the mark too).
+    const pids = await waitFor('the shell and its child to write their pids', () => {
+      const written = ['shell.pid', 'child.pid'].every((f) => existsSync(path.join(dir, f)));
+      const found = hostPidsWithEnv(`PID_DIR=${dir}`);
+      return written && found.length >= 2 ? found : null;
     });
-    expect(alive(shellPid) && alive(childPid)).toBe(true);
+    expect(pids.every(alive)).toBe(true);
     const [claim] = await handle.query(activeClaimsQuery);
     expect(claim).toMatchObject({ key: 'long', fencingToken: 1, activityId: 'long#1' });
 
     const abortedAt = Date.now();
     const verdict = await handle.executeUpdate(abortRunUpdate, { args: [{ reason: 'operator stop' }] });
     expect(verdict).toEqual({ ok: true, activeClaims: 1 });
-    await waitFor('the shell and its child to be gone', () => !alive(shellPid) && !alive(childPid), 5_000, 50);
+    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 5_000, 50);
     const killMs = Date.now() - abortedAt;
     expect(killMs).toBeLessThan(5_000);
     console.info(`abortRun -> shell and child gone in ${killMs} ms`);

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { TeamRunHandle } from '../../src/client';
@@ -6,6 +6,7 @@ import type { TeamPlanInput } from '../../src/plan/schema';
 import * as msg from '../../src/workflows/messages';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
 import { startRun, testConfig, waitFor } from '../helpers/env';
+import { hostPidsWithEnv } from '../helpers/processes';
 import { workerForTest, type OnTestFinished } from '../helpers/scenario';
 import { alive, eventsOf, tempDir } from './takeover-helpers';
 
@@ -115,15 +116,16 @@ describe.concurrent('stall detection: a heartbeating attempt that makes no progr
       worker.taskQueue,
       onTestFinished,
     );
+    // The stand-in's processes as the host numbers them (under the worker's sandbox its pid is its namespace's).
+    const mark = `STANDIN_STATE_DIR=${state}`;
+    const pids = await waitFor('the CLI to start', () => (hostPidsWithEnv(mark).length ? hostPidsWithEnv(mark) : null));
     const { record, afterClaimMs } = await stalledAdjudication(handle, 'code', 'agent-cli, silent stand-in');
     expect(record.code).toBe('TEAM_TASK_STALLED');
     // The stand-in's last line before it went quiet is the tool result ("user") of its first turn: event 4.
     expect(record.reason).toMatch(/last step: claude-code stream event 4 "user", \d+\.\d s ago/);
     expect(afterClaimMs).toBeGreaterThanOrEqual(STALL_MS);
     expect(afterClaimMs).toBeLessThan(STALL_MS + SLACK_MS);
-    const [start] = readdirSync(state).filter((f) => f.startsWith('started-'));
-    const { pid } = JSON.parse(readFileSync(path.join(state, start), 'utf8')) as { pid: number };
-    await waitFor(`the silent CLI (pid ${pid}) to end`, () => !alive(pid));
+    await waitFor(`the silent CLI (pids ${pids.join(', ')}) to end`, () => !pids.some(alive));
     expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
   });
 
@@ -164,18 +166,30 @@ describe.concurrent('stall detection: a heartbeating attempt that makes no progr
         name: 'stall-shell',
         lease: { ttlMs: 2_000 },
         stallAfterMs: STALL_MS,
-        tasks: [{ key: 'sleep', executor: { kind: 'shell', command: `sleep 600 & echo $! > "${pidFile}"; wait` } }],
+        tasks: [
+          {
+            key: 'sleep',
+            // The mark its processes are found by from outside: under the worker's sandbox `$!` is its namespace's.
+            executor: {
+              kind: 'shell',
+              command: `sleep 600 & echo $! > "${pidFile}"; wait`,
+              env: { SLEEP_PID_FILE: pidFile },
+            },
+          },
+        ],
       },
       worker.taskQueue,
       onTestFinished,
     );
+    const mark = `SLEEP_PID_FILE=${pidFile}`;
+    const running = () => (existsSync(pidFile) && hostPidsWithEnv(mark).length >= 2 ? hostPidsWithEnv(mark) : null);
+    const pids = await waitFor('the sleep to start', running);
     const { record, afterClaimMs } = await stalledAdjudication(handle, 'sleep', 'shell, sleep 600');
     expect(record.code).toBe('TEAM_TASK_STALLED');
     expect(record.reason).toMatch(/no progress since the attempt started \d+\.\d s ago/);
     expect(afterClaimMs).toBeGreaterThanOrEqual(STALL_MS);
     expect(afterClaimMs).toBeLessThan(STALL_MS + SLACK_MS);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    await waitFor(`the silent sleep (pid ${pid}) to end`, () => !alive(pid));
+    await waitFor(`the silent sleep (pids ${pids.join(', ')}) to end`, () => !pids.some(alive));
     expect(await eventsOf(handle, 'lease:expired')).toEqual([]);
   });
 

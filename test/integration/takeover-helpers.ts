@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import type { AbortRequest, AbortVerdict } from '../../src/contract';
 import type { TeamRunHandle } from '../../src/client';
 import * as msg from '../../src/workflows/messages';
 import { temporalAddress, temporalBinary, waitFor } from '../helpers/env';
+import { hostPidsWithEnv } from '../helpers/processes';
 
 export { alive } from '../helpers/processes';
 
@@ -57,8 +58,8 @@ export function tempDir(name: string): string {
 }
 
 /**
- * A shell task that reports usage and a partial output, then waits in a child process; it
- * writes "<shell pid> <child pid>" to `pidFile` once both run.
+ * A shell task that reports usage and a partial output, then waits in a child process; it writes "<shell pid> <child
+ * pid>" to `pidFile` once both run (its own namespace's pids under the worker's sandbox: `pidsOf` finds the host's).
  */
 export function shellHolder(key: string, pidFile: string, extra: Record<string, unknown> = {}) {
   return {
@@ -66,6 +67,8 @@ export function shellHolder(key: string, pidFile: string, extra: Record<string, 
     ...extra,
     executor: {
       kind: 'shell',
+      // The mark `pidsOf` finds its processes by, from outside.
+      env: { HOLDER_PID_FILE: pidFile },
       command: [
         `echo '::teamrun-usage::{"inputTokens":3,"outputTokens":2}'`,
         `echo '::teamrun-output::{"step":1}'`,
@@ -77,11 +80,19 @@ export function shellHolder(key: string, pidFile: string, extra: Record<string, 
   };
 }
 
-/** The pids a `shellHolder` wrote, once it wrote them. */
+/**
+ * The host's pids of a `shellHolder`'s processes (its shell and child, and under the worker's sandbox the bubblewrap
+ * processes around them), once it wrote its pid file: found by the mark in their environment, as the pids the task
+ * wrote are its PID namespace's.
+ */
 export function pidsOf(pidFile: string, timeoutMs = 20_000): Promise<number[]> {
   return waitFor(
     `${pidFile} to be written`,
-    () => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split(' ').map(Number) : null),
+    () => {
+      if (!existsSync(pidFile)) return null;
+      const pids = hostPidsWithEnv(`HOLDER_PID_FILE=${pidFile}`);
+      return pids.length >= 2 ? pids : null;
+    },
     timeoutMs,
     20,
   );

@@ -81,9 +81,25 @@ describe('a team run that spends from a shared ledger', () => {
     expect(run.adjudicationsView().map((r) => [r.key, r.code])).toEqual([['a', 'TEAM_TASK_HUMAN_INTERRUPTED']]);
   });
 
-  it('lets its own ledger abort it even when governance names other operators, and no other ledger', () => {
+  it('lets its own ledger abort it even when governance names other operators, once the ledger confirms it', () => {
     const { run } = runWithLedger({ governance: { operators: ['alice'] } });
     expect(() => run.validateAbort({ actor: 'ledger:other' })).toThrow(/not one of governance.operators/);
+    // The ledger sends its aborts as signals: an update naming it is anyone's words.
+    expect(() => run.validateAbort({ actor: 'ledger:company' })).toThrow(/signals, not updates/);
+    const claim = { reason: 'session-budget-exhausted', actor: 'ledger:company' };
+    expect(run.abortNeedsLedger(claim)).toEqual({ since: T0 });
+    expect(run.abortNeedsLedger({ actor: 'alice' })).toBeNull();
+    const denied = { confirmed: false, why: 'the last abort of ledger company did not name this run' };
+    expect(run.abort(claim, T0, denied)).toMatchObject({ ok: false, reason: 'forbidden' });
+    expect(run.eventsView().events.map((e) => e.type)).not.toContain('run:abort-requested');
+    expect(run.eventsView().events.at(-1)).toMatchObject({ type: 'control:rejected', message: 'abortRun' });
+    expect(run.abort(claim, T0, { confirmed: true, why: 'ledger company aborted it' })).toMatchObject({ ok: true });
+    expect(run.abortNeedsLedger(claim)).toBeNull();
+  });
+
+  it('takes an abort naming its ledger at its word on a run without operators, and in histories from before', () => {
+    expect(runWithLedger().run.abortNeedsLedger({ actor: 'ledger:company' })).toBeNull();
+    const { run } = runWithLedger({ governance: { operators: ['alice'] } });
     expect(run.abort({ reason: 'session-budget-exhausted', actor: 'ledger:company' }, T0)).toMatchObject({ ok: true });
   });
 });

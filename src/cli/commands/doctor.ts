@@ -4,10 +4,12 @@ import type { Connection } from '@temporalio/client';
 import { LEGACY_CONFIG_FILE, configFilePath, type TeamrunConfig } from '../../config/config';
 import { CONNECT_TIMEOUT_MS, connectionOptions } from '../../config/connection';
 import { findTemporalBinary, temporalVersion } from '../../devserver/binary';
+import { sandboxAtStart } from '../../activities/executors/sandbox';
 import { configFrom } from '../../operator/context';
 import { isLocalHost, parseAddress } from '../web-ui';
 
-type Verdict = 'ok' | 'FAIL' | 'skip';
+/** `warn`: works, but not as it should (a worker whose attempts are not isolated): no failure, said. */
+type Verdict = 'ok' | 'warn' | 'FAIL' | 'skip';
 interface Check {
   verdict: Verdict;
   name: string;
@@ -42,8 +44,12 @@ export function registerDoctor(program: Command): void {
         for (const line of check.fix ?? []) process.stdout.write(`      ${' '.repeat(width)}  ${line}\n`);
       }
       const failed = checks.filter((c) => c.verdict === 'FAIL').length;
+      const warned = checks.filter((c) => c.verdict === 'warn').length;
+      const warnings = warned ? `, ${warned} with a warning` : '';
       process.stdout.write(
-        failed ? `\n${failed} of ${checks.length} checks failed\n` : `\nall ${checks.length} checks passed\n`,
+        failed
+          ? `\n${failed} of ${checks.length} checks failed${warnings}\n`
+          : `\nall ${checks.length} checks passed${warnings}\n`,
       );
       if (failed) process.exitCode = 1;
     });
@@ -62,6 +68,7 @@ async function runChecks(command: Command, fix: boolean, run: string | undefined
     return checks;
   }
   checks.push(await cliCheck(config, fix));
+  checks.push(sandboxCheck(config));
   const { address, namespace, taskQueue } = config.connection;
   let connection: Connection | undefined;
   try {
@@ -144,6 +151,20 @@ async function cliCheck(config: TeamrunConfig, fix: boolean): Promise<Check> {
       ],
     };
   }
+}
+
+/**
+ * Whether a worker here, with this config, runs its attempts out of each other's reach (worker.sandbox): probed as
+ * the worker probes it when it starts. Where bwrap cannot sandbox, `auto` runs them unsandboxed: a warning.
+ */
+function sandboxCheck(config: TeamrunConfig): Check {
+  const state = sandboxAtStart(config.worker.sandbox);
+  const verdict = state.isolated ? 'ok' : state.failing ? 'FAIL' : 'warn';
+  const fix =
+    verdict === 'ok' || config.worker.sandbox.mode === 'off'
+      ? undefined
+      : ['install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap); see docs/security.md, worker.sandbox'];
+  return { verdict, name: 'sandbox', detail: state.line, ...(fix && { fix }) };
 }
 
 async function searchAttributeCheck(

@@ -7,8 +7,13 @@
 // "[flaky]": it fails (as "fail") when that file was not there before it wrote.
 // On SIGINT a stand-in writes its session state to $STANDIN_STATE_DIR/<session>.json and exits.
 'use strict';
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+
+// Names its state files: under the worker's sandbox every stand-in has a PID namespace of its own, so its pid (2)
+// is the same for all of them; `pid` in the files is that namespace's (find the host's by STANDIN_STATE_DIR).
+const me = `${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
 
 function prompt(argv) {
   const at = argv.indexOf('--prompt');
@@ -50,7 +55,7 @@ async function run(cli) {
       ? argv[argv.indexOf('resume') + 1]
       : null;
   const session = resume ?? cli.session;
-  write(`started-${process.pid}.json`, {
+  write(`started-${me}.json`, {
     pid: process.pid,
     argv,
     prompt: text,
@@ -72,7 +77,7 @@ async function run(cli) {
     process.stdout.write(`${JSON.stringify(line)}\n`);
     await pause(scenario === 'spend' ? 300 : 20);
   }
-  write(`finished-${process.pid}.json`, { pid: process.pid });
+  write(`finished-${me}.json`, { pid: process.pid });
   process.exitCode = scenario === 'fail' ? 1 : 0;
 }
 
