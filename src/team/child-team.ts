@@ -6,7 +6,7 @@
  */
 import type { BudgetView, RunResult } from '../contract';
 import { MAX_OUTPUT_BYTES } from '../activities/interface';
-import type { AbortRequest } from '../plan/requests/control';
+import { MESSAGE_LIMITS, type AbortRequest } from '../plan/requests/control';
 import { jsonBytes } from '../plan/bytes';
 import { TEAM_DEPTH_DEFAULT } from '../plan/team';
 import type { RunContext } from './context';
@@ -153,6 +153,10 @@ export function teamOutcome(childId: string, result: RunResult | null, carve: Ca
   };
 }
 
+/** An abort's reason is bounded (AbortRequestSchema): a prefixed one is cut to fit. */
+const REASON_CHARS = MESSAGE_LIMITS.reasonChars;
+const PARENT_ABORTED = 'the parent run was aborted';
+
 /** Stopped team tasks' cancellations carry what their child is told: the parent's abort code, actor and reason. */
 export function withChildAborts(run: RunContext, cancels: Cancellation[]): TeamCancellation[] {
   return cancels.map((c) => {
@@ -165,14 +169,18 @@ export function withChildAborts(run: RunContext, cancels: Cancellation[]): TeamC
       const { actor, reason } = stop.interruption;
       request = {
         code: 'TEAM_TASK_HUMAN_INTERRUPTED',
-        reason: `the parent interrupted ${c.key}${reason ? `: ${reason}` : ''}`.slice(0, 2_000),
+        reason: `the parent interrupted ${c.key}${reason ? `: ${reason}` : ''}`.slice(0, REASON_CHARS),
         ...(actor ? { actor } : {}),
       };
     } else if (stop?.kind === 'abort' && run.abort) {
       const { code, reason, actor } = run.abort;
       request = {
         ...(code ? { code } : {}),
-        reason: `the parent run was aborted${reason ? `: ${reason}` : ''}`.slice(0, 2_000),
+        // A level further down keeps the reason its parent was given (no "the parent run was aborted" twice).
+        reason: (reason?.startsWith(PARENT_ABORTED) ? reason : `${PARENT_ABORTED}${reason ? `: ${reason}` : ''}`).slice(
+          0,
+          REASON_CHARS,
+        ),
         ...(actor ? { actor } : {}),
       };
     } else request = { code: 'TEAM_RUN_WALL_CLOCK', reason: 'the parent run ran out of wall clock' };

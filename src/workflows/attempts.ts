@@ -134,11 +134,16 @@ export class Attempts {
    */
   cancelStopped(): void {
     for (const { key, fencingToken, childAbort } of this.run.drainCancellations()) {
+      // Looked up when it runs: a scope whose attempt settled meanwhile may hold another attempt by then.
+      const cancel = () => {
+        const attempt = this.scopes.get(key);
+        if (attempt?.fencingToken === fencingToken) attempt.scope.cancel();
+      };
       const team = this.children.get(key);
-      // A child first gets the parent's abort (its code, actor, reason), then its cancellation below.
-      if (team?.fencingToken === fencingToken) stopChild(team.child, childAbort);
-      const attempt = this.scopes.get(key);
-      if (attempt?.fencingToken === fencingToken) attempt.scope.cancel();
+      // A child gets the parent's abort (its code, actor, reason; no adjudication) and ends with its result; it is
+      // cancelled only when that abort could not be sent (child-team.ts says why).
+      if (team?.fencingToken === fencingToken) void stopChild(team.child, childAbort).then((sent) => sent || cancel());
+      else cancel();
     }
     sendStops(this.run.drainStops());
   }

@@ -57,10 +57,19 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   return teamOutcome(workflowId, result, carve, child.stopped);
 }
 
-/** Sends a stopped child the parent's abort; its cancellation follows (the attempt's scope). */
-export function stopChild(child: ChildTeam, abort: ChildAbort | undefined): void {
+/**
+ * Sends a stopped child the parent's abort; resolves to whether the server took it. Then the child ends by itself,
+ * aborted with the parent's code, and its result (with its usage) settles the task. A Temporal cancellation is the
+ * fallback when the abort could not be sent (the child not started yet, or gone): a child closed as Canceled reaches
+ * its parent without the result its cancellation carries, so its usage would be unknown and charged its carve.
+ */
+export function stopChild(child: ChildTeam, abort: ChildAbort | undefined): Promise<boolean> {
   child.stopped = true;
-  if (abort && child.handle) void child.handle.signal(abortRunSignal, abort).catch(() => undefined);
+  if (!abort || !child.handle) return Promise.resolve(false);
+  return child.handle.signal(abortRunSignal, abort).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** A child closed as Canceled carries its RunResult as the cancellation's details (src/workflows/cancel.ts). */

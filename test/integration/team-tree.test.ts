@@ -178,9 +178,17 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
       const childResult = await teamRunResult(child);
       expect(childResult.status).toBe('aborted');
       const [abort] = await eventsOf(child, 'run:abort-requested');
-      expect(abort).toMatchObject({ code: 'OPS_HALT', actor: 'lead' });
+      expect(abort).toMatchObject({
+        code: 'OPS_HALT',
+        actor: 'lead',
+        reason: 'the parent run was aborted: stop the tree',
+      });
       expect((await child.describe()).status.name).not.toBe('RUNNING');
+      // Each child ended with its result, so its parent charged what it used, not its carve.
+      expect(childResult.budget.usageUnknown).toBe(false);
     }
+    expect(result.budget.usageUnknown).toBe(false);
+    expect(result.tasks.find((t) => t.key === 'A')).toMatchObject({ status: 'adjudication' });
     const b = await teamRunResult(await childHandle(bId));
     expect(b.tasks.find((t) => t.key === 'long')?.status).not.toBe('succeeded');
   });
