@@ -81,7 +81,8 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
     // The team task's output is the child's: its id, status and its tasks' outputs.
     const aView = result.tasks.find((t) => t.key === 'A');
     expect(aView?.output).toMatchObject({ run: aId, status: 'succeeded' });
-    expect((aView?.output as { outputs: Record<string, unknown> }).outputs.B).toMatchObject({ run: bId });
+    const aOutput = aView?.output as { outputs: Record<string, unknown> } | undefined;
+    expect(aOutput?.outputs.B).toMatchObject({ run: bId });
   });
 
   it("a grandchild whose task needs more than the root's maxTokens leaves it is refused before it spends", async ({
@@ -191,5 +192,52 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
     expect(result.tasks.find((t) => t.key === 'A')).toMatchObject({ status: 'adjudication' });
     const b = await teamRunResult(await childHandle(bId));
     expect(b.tasks.find((t) => t.key === 'long')?.status).not.toBe('succeeded');
+  });
+
+  it('interruptTask on a team task stops its child with the interrupt, and the task goes to adjudication', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'tree-interrupt',
+        teammates: 1,
+        tasks: [
+          team('A', { name: 'level-1', tasks: [{ key: 'long', executor: { kind: 'shell', command: 'sleep 120' } }] }),
+        ],
+      },
+      worker.taskQueue,
+    );
+    const aId = `${handle.workflowId}/A#1`;
+    await waitFor('the child to run its task', async () => {
+      try {
+        return (await (await childHandle(aId)).query(msg.activeClaimsQuery)).length === 1;
+      } catch {
+        return false;
+      }
+    });
+    await handle.executeUpdate(msg.interruptTaskUpdate, {
+      args: [{ key: 'A', fencingToken: 1, actor: 'lead', reason: 'wrong plan' }],
+    });
+    const child = await childHandle(aId);
+    const childResult = await teamRunResult(child);
+    expect(childResult.status).toBe('aborted');
+    expect((await eventsOf(child, 'run:abort-requested'))[0]).toMatchObject({
+      code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+      actor: 'lead',
+      reason: 'the parent interrupted A: wrong plan',
+    });
+    await waitFor(
+      'the team task to wait for a human',
+      async () => (await handle.query(msg.statusQuery)).state === 'awaiting_adjudication',
+    );
+    const [record] = await handle.query(msg.adjudicationsQuery);
+    expect(record).toMatchObject({
+      key: 'A',
+      code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+      actor: 'lead',
+      reason: 'wrong plan',
+    });
   });
 });
