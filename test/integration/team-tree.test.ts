@@ -240,4 +240,34 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
       reason: 'wrong plan',
     });
   });
+
+  it("a child that fails goes through the parent's retry: each attempt a new child with a new token", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'tree-retry',
+        awaitAdjudication: false,
+        retry: { maxAttempts: 2, backoffMs: 0 },
+        tasks: [
+          team('A', {
+            name: 'level-1',
+            retry: { maxAttempts: 1 },
+            tasks: [{ key: 'bad', executor: { kind: 'shell', command: 'exit 3' } }],
+          }),
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('failed');
+    expect(result.tasks[0]).toMatchObject({ key: 'A', status: 'failed', attempts: 2 });
+    expect(result.tasks[0].lastError).toContain(`the child team run ${handle.workflowId}/A#2 ended failed`);
+    for (const token of [1, 2]) {
+      const child = await childHandle(`${handle.workflowId}/A#${token}`);
+      expect((await child.result()).status).toBe('failed');
+    }
+  });
 });
