@@ -6,6 +6,8 @@ import { jsonBytes } from './bytes';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, onePromptOrMessages } from './fields';
 import { CONTINUE_AS_NEW_EVENTS, OperatorNameSchema, PLAN_LIMITS } from './limits';
 import { ModelRetrySchema } from './model-retry';
+import { TEAM_DEPTH_MAX, TeamExecutorSchema } from './team';
+export { TEAM_DEPTH_DEFAULT, TEAM_DEPTH_MAX, TeamExecutorSchema, type TeamExecutorSpec } from './team';
 export { jsonBytes, MAX_TIMEOUT_MS };
 import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
 export { CONTINUE_AS_NEW_HISTORY_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from './limits';
@@ -212,6 +214,7 @@ const WORKER_EXECUTOR_SCHEMAS = byKind({
 const WORKFLOW_EXECUTOR_SCHEMAS = byKind({
   activity: ActivityExecutorSchema,
   approval: ApprovalExecutorSchema,
+  team: TeamExecutorSchema,
 });
 
 /**
@@ -351,7 +354,7 @@ export const TeamPlanSchema = z
         teammateIdle: z
           .object({
             executor: ExecutorSchema.refine((e) => !Object.hasOwn(WORKFLOW_EXECUTOR_SCHEMAS, e.kind), {
-              message: 'a hook runs on the worker: any executor kind but "approval" and "activity"',
+              message: 'a hook runs on the worker: any executor kind but "approval", "activity" and "team"',
               path: ['kind'],
             }),
           })
@@ -360,6 +363,10 @@ export const TeamPlanSchema = z
       })
       .strict()
       .optional(),
+    /** How many levels of `team` tasks may nest below the root run (default 3; docs/teams.md). */
+    maxTeamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
+    /** This run's level in a tree of teams: 0 (absent) at the root; the parent's validation sets it in a child. */
+    teamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
     continueAsNewAfterEvents: z
       .number()
       .int()

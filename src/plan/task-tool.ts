@@ -21,8 +21,17 @@ let cached: JsonSchema | undefined;
 
 /** One task's JSON Schema (draft 2020-12), without the fields a model never needs to send (`default`s kept). */
 export function taskJsonSchema(): JsonSchema {
-  cached ??= (planJsonSchema().$defs as Record<string, JsonSchema>).TaskSpec;
+  cached ??= withoutTeamKind((planJsonSchema().$defs as Record<string, JsonSchema>).TaskSpec);
   return cached;
+}
+
+/** A task a run adds may not be a `team` task yet (validate-added.ts): the tools do not offer the kind. */
+function withoutTeamKind(task: JsonSchema): JsonSchema {
+  const properties = task.properties as Record<string, { oneOf: JsonSchema[] }>;
+  const oneOf = properties.executor.oneOf.filter(
+    (e) => (e.properties as { kind?: { const?: unknown } } | undefined)?.kind?.const !== 'team',
+  );
+  return { ...task, properties: { ...properties, executor: { oneOf } } };
 }
 
 /** The `teamrun__add_tasks` tool's parameters: `{ tasks: [TaskSpec, ...] }`. */

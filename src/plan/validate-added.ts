@@ -6,6 +6,8 @@ import { normalizeScope } from './scope';
 import { resolveRoles } from './roles';
 import { checkActivityTasks, type PlanProblem } from './validate';
 
+const ADD_TEAM_REFUSED = 'a team task cannot be added to a running run yet: put it in the plan (docs/teams.md)';
+
 /** The running graph as the checks of added tasks need it. */
 export interface RunningGraph {
   /** Is there a task with this key in the run (any status)? */
@@ -107,6 +109,11 @@ export function validateAddedTasks(tasks: ReadonlyArray<TaskSpec>, graph: Runnin
     });
   });
   problems.push(...checkActivityTasks(plan, tasks));
+  // A team task's plan is carved and stamped with its level when the run's plan is validated: not yet when added.
+  tasks.forEach((task, i) => {
+    if (task.executor.kind === 'team')
+      problems.push({ path: `tasks[${i}].executor.kind`, code: 'team_not_addable', message: ADD_TEAM_REFUSED });
+  });
   if (problems.length === 0) problems.push(...checkPackedSize(plan, tasks));
   return problems;
 }

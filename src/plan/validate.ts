@@ -18,6 +18,7 @@ import type { PlanProblem } from './problem';
 import { checkAgentTools, type KnownTools } from './agent';
 import { resolveHookRole, resolveRoles } from './roles';
 import { checkOutputRefs } from './output-refs';
+import { checkTeamTasks } from './team-depth';
 
 export type { PlanProblem };
 
@@ -79,6 +80,7 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
       ...checkActivityTasks(parsed.data, parsed.data.tasks),
       ...checkApprovers(parsed.data),
       ...checkOutputRefs(parsed.data.tasks, options.outputSchemaProblem),
+      ...checkTeamTasks(parsed.data, (child) => validatePlan(child, options)),
     );
     if (problems.length === 0) problems.push(...checkPackedSize(parsed.data));
     if (options.knownKinds) problems.push(...checkKinds(parsed.data, options.knownKinds));

@@ -9,6 +9,7 @@ import { requestApprovals } from './decisions';
 import { heartbeatEveryMs } from '../plan/lease-pace';
 import { scopesOverlap } from './scheduling';
 import { firstCallGrant } from './lost-usage';
+import { teamEstimate } from './child-team';
 import type { Claim, Grant, Reservation } from './types';
 
 /** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
@@ -62,10 +63,14 @@ export function claim(run: RunContext, now: number): Claim[] {
 /** Runs recorded before agents started with their first call's grant reserved a fair share for them. */
 export const FIRST_CALL_GRANT = 'teamrun-first-call-grant';
 
-/** What task `i` reserves: its estimate, else its first call's grant (team/lost-usage.ts), else a fair share. */
+/**
+ * What task `i` reserves: its estimate, else a team's own limits (child-team.ts), else its first call's grant
+ * (team/lost-usage.ts), else a fair share.
+ */
 function estimateOf(run: RunContext, i: number): { tokens?: number; usd?: number } | undefined {
   const spec = run.spec(i);
   if (spec.estimate) return spec.estimate;
+  if (spec.executor.kind === 'team') return teamEstimate(spec.executor);
   const first = firstCallGrant(spec);
   return first && run.patched(FIRST_CALL_GRANT) ? first : undefined;
 }

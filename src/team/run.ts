@@ -46,7 +46,7 @@ import { claim } from './claims';
 import { RunContext, type TeamRunSnapshot } from './context';
 import * as decisions from './decisions';
 import * as extensions from './extensions';
-import type { Cancellation } from './leases';
+import { withChildAborts, type TeamCancellation } from './child-team';
 import type { IdleHookRequest } from './members';
 import * as messaging from './messaging';
 import { settle } from './settlement';
@@ -122,8 +122,8 @@ export class TeamRun {
   }
 
   /** Attempts the workflow must cancel now (interrupted, aborted, out of wall clock). */
-  drainCancellations(): Cancellation[] {
-    return this.run.leases.drainCancellations();
+  drainCancellations(): TeamCancellation[] {
+    return withChildAborts(this.run, this.run.leases.drainCancellations());
   }
 
   /** Stops the workflow must send now, one per worker stop queue (after `drainCancellations`). */

@@ -33,6 +33,8 @@ import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import type { RecentLinks } from './details';
 import { runForeignActivity } from './foreign-activity';
+import { TEAM_KIND_PATCH, isTeamTask } from '../team/child-team';
+import { runChildTeam, stopChild, type ChildTeam } from './child-team';
 import { sendStops } from './stop-channel';
 import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
 import type { TaskSpans } from './task-spans';
@@ -42,6 +44,8 @@ export class Attempts {
   private readonly scopes = new Map<string, { fencingToken: number; scope: AttemptScope }>();
   /** Scopes of attempts that settled without being cancelled, for the next attempts to run in. */
   private readonly freeScopes = new ScopePool();
+  /** Team tasks' attempts in flight (child workflows), by task key. */
+  private readonly children = new Map<string, { fencingToken: number; child: ChildTeam }>();
 
   constructor(
     private readonly run: TeamRun,
@@ -64,11 +68,19 @@ export class Attempts {
     const scope = this.freeScopes.take();
     this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
     const input = (compact ? compactInput : wholeInput)(claim, run.workflowId, ledger);
-    const foreign = isForeignActivity(claim);
+    // A `team` task's attempt is a child teamRun workflow (child-team.ts): it answers an outcome, as a foreign one.
+    const team = isTeamTask(claim) && patched(TEAM_KIND_PATCH);
+    const child: ChildTeam = { handle: null, stopped: false };
+    if (team) this.children.set(claim.key, { fencingToken: claim.fencingToken, child });
+    const foreign = team || isForeignActivity(claim);
     // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it. What it answers is
     // the attempt's result, made an outcome where it settles: a promise less per attempt (each costs the SDK a stack).
     const attempt = (): Promise<RunTaskResult | AttemptOutcome> =>
-      foreign ? runForeignActivity(claim, run.workflowId, longSummary(claim)) : runTask(input);
+      team
+        ? runChildTeam(claim, run, child)
+        : foreign
+          ? runForeignActivity(claim, run.workflowId, longSummary(claim))
+          : runTask(input);
     // With tracing on, the attempt's activity is scheduled under its task's span (task-spans.ts).
     void this.spans
       .within(claim, () => scope.run(() => (ledger ? ledger.admit(claim, attempt) : attempt())))
@@ -121,9 +133,17 @@ export class Attempts {
    * once.
    */
   cancelStopped(): void {
-    for (const { key, fencingToken } of this.run.drainCancellations()) {
-      const attempt = this.scopes.get(key);
-      if (attempt?.fencingToken === fencingToken) attempt.scope.cancel();
+    for (const { key, fencingToken, childAbort } of this.run.drainCancellations()) {
+      // Looked up when it runs: a scope whose attempt settled meanwhile may hold another attempt by then.
+      const cancel = () => {
+        const attempt = this.scopes.get(key);
+        if (attempt?.fencingToken === fencingToken) attempt.scope.cancel();
+      };
+      const team = this.children.get(key);
+      // A child gets the parent's abort (its code, actor, reason; no adjudication) and ends with its result; it is
+      // cancelled only when that abort could not be sent (child-team.ts says why).
+      if (team?.fencingToken === fencingToken) void stopChild(team.child, childAbort).then((sent) => sent || cancel());
+      else cancel();
     }
     sendStops(this.run.drainStops());
   }
@@ -135,6 +155,7 @@ export class Attempts {
     claim?: Claim,
   ): void {
     this.links.remember(key, outcome);
+    if (this.children.get(key)?.fencingToken === fencingToken) this.children.delete(key);
     const live = this.scopes.get(key);
     if (live?.fencingToken === fencingToken) {
       this.scopes.delete(key);

@@ -129,7 +129,8 @@ describe("a task's JSON Schema as the tools carry it", () => {
     // The MCP start_run schema resolves: its $ref points at the tool input's own $defs.
     const start = inputJsonSchema(startRunTool) as any;
     expect(start.properties.plan.properties.tasks.items).toEqual({ $ref: '#/$defs/TaskSpec' });
-    expect(start.$defs.TaskSpec.properties.executor.oneOf.length).toBe(10);
+    // Every built-in kind (`team` included: a plan may hold team tasks) and the custom one.
+    expect(start.$defs.TaskSpec.properties.executor.oneOf.length).toBe(11);
     const check = inputJsonSchema(validatePlanTool) as any;
     expect(check.properties.plan.properties.agents).toBeDefined();
     expect(Object.keys(check.properties)).toEqual(['plan', 'kinds']);

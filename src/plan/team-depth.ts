@@ -1,0 +1,51 @@
+/**
+ * A plan's `team` tasks (docs/teams.md): each one's inline plan is validated as any plan, one level deeper, and
+ * stamped with that level (`teamDepth`) and the tree's bound (`maxTeamDepth`, never looser than its parent's), so
+ * the child run knows where it stands and refuses to nest deeper on its own.
+ */
+import type { PlanProblem } from './problem';
+import { TEAM_DEPTH_DEFAULT } from './team';
+
+interface TeamNode {
+  teamDepth?: number;
+  maxTeamDepth?: number;
+  tasks: ReadonlyArray<{ executor: { kind: string; [field: string]: unknown } }>;
+}
+
+type Validate = (input: unknown) => { ok: true } | { ok: false; problems: PlanProblem[] };
+
+/** The level and the bound a child of `plan` runs with. */
+export function childDepth(plan: Pick<TeamNode, 'teamDepth' | 'maxTeamDepth'>): { depth: number; max: number } {
+  return { depth: (plan.teamDepth ?? 0) + 1, max: plan.maxTeamDepth ?? TEAM_DEPTH_DEFAULT };
+}
+
+/**
+ * Checks (and stamps, in place) every `team` task's plan. `validate` is validatePlan, passed in so this module does
+ * not import it: it recurses through it, one level at a time.
+ */
+export function checkTeamTasks(plan: TeamNode, validate: Validate): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  const { depth, max } = childDepth(plan);
+  plan.tasks.forEach((task, i) => {
+    if (task.executor.kind !== 'team') return;
+    const path = `tasks[${i}].executor.plan`;
+    if (depth > max) {
+      problems.push({
+        path,
+        code: 'team_too_deep',
+        message: `a team task at level ${depth - 1} would start a run at level ${depth}, past maxTeamDepth ${max}`,
+      });
+      return;
+    }
+    const child = task.executor.plan as Record<string, unknown>;
+    const own = typeof child.maxTeamDepth === 'number' ? child.maxTeamDepth : max;
+    const stamped = { ...child, teamDepth: depth, maxTeamDepth: Math.min(own, max) };
+    const checked = validate(stamped);
+    if (!checked.ok) {
+      for (const p of checked.problems) problems.push({ ...p, path: `${path}.${p.path}` });
+      return;
+    }
+    task.executor.plan = stamped;
+  });
+  return problems;
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/contract';
+import { formatProblems, validatePlan } from '../../src/plan/validate';
+import { carveOf, childPlan, childWorkflowId, depthRefusal, teamOutcome, type Carve } from '../../src/team/child-team';
+import { TeamRun } from '../../src/team/run';
+
+const noop = (key: string) => ({ key, executor: { kind: 'noop' } });
+const team = (key: string, plan: Record<string, unknown>, extra: object = {}) => ({
+  key,
+  executor: { kind: 'team', plan },
+  ...extra,
+});
+const leaf = { name: 'leaf', tasks: [noop('a')] };
+
+/** A RunResult as a child's end carries it: only the fields the rules read. */
+function resultOf(status: RunResult['status'], used: { tokens: number; usd: number }, usageUnknown = false): RunResult {
+  return {
+    status,
+    stats: { total: 1 },
+    budgetReason: status === 'budget_stopped' ? 'max-tokens' : null,
+    budget: { used: { tasks: 1, wallMs: 5, ...used }, usageUnknown },
+    tasks: [{ key: 'a', status: 'succeeded', output: { n: 1 } }],
+  } as unknown as RunResult;
+}
+
+const carve: Carve = { tokens: 100, usd: 0.5, tasks: 7, wallMs: 60_000 };
+
+describe('team task plans: validated as plans, nested at most maxTeamDepth', () => {
+  it('stamps each level with teamDepth and the tree bound (as each child validates its own plan), three levels pass', () => {
+    const validation = validatePlan({
+      name: 'root',
+      tasks: [team('mid', { name: 'mid', tasks: [team('low', { name: 'low', tasks: [team('leaf', leaf)] })] })],
+    });
+    if (!validation.ok) throw new Error(formatProblems(validation.problems));
+    const mid = validation.plan.tasks[0].executor.plan as Record<string, any>;
+    expect(mid).toMatchObject({ teamDepth: 1, maxTeamDepth: 3 });
+    // The child run validates its plan as it starts: that stamps the next level.
+    const low = validatePlan(mid);
+    if (!low.ok) throw new Error(formatProblems(low.problems));
+    const lowPlan = low.plan.tasks[0].executor.plan as Record<string, any>;
+    expect(lowPlan).toMatchObject({ teamDepth: 2, maxTeamDepth: 3 });
+    const leafLevel = validatePlan(lowPlan);
+    if (!leafLevel.ok) throw new Error(formatProblems(leafLevel.problems));
+    expect(leafLevel.plan.tasks[0].executor.plan).toMatchObject({ teamDepth: 3, maxTeamDepth: 3 });
+  });
+
+  it('refuses a fourth level, naming where, and a child cannot loosen its parent bound', () => {
+    const deep = validatePlan({
+      name: 'root',
+      maxTeamDepth: 1,
+      tasks: [team('mid', { name: 'mid', maxTeamDepth: 5, tasks: [team('low', leaf)] })],
+    });
+    expect(deep.ok).toBe(false);
+    if (deep.ok) return;
+    expect(deep.problems).toEqual([
+      expect.objectContaining({ code: 'team_too_deep', path: 'tasks[0].executor.plan.tasks[0].executor.plan' }),
+    ]);
+  });
+
+  it("reports a child plan's own problems under its task's path", () => {
+    const bad = validatePlan({ name: 'root', tasks: [team('mid', { name: 'mid', tasks: [noop('a'), noop('a')] })] });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.problems[0].path).toMatch(/^tasks\[0\]\.executor\.plan\.tasks/);
+  });
+
+  it('a plan that reached a run without its level stamped, or past its bound, is refused at run time', () => {
+    expect(depthRefusal({ name: 'x', tasks: [] })).toMatch(/no level/);
+    expect(depthRefusal({ teamDepth: 4, maxTeamDepth: 3 })).toMatch(/past maxTeamDepth 3/);
+    expect(depthRefusal({ teamDepth: 3, maxTeamDepth: 3 })).toBeNull();
+  });
+});
+
+describe('the carve: the child limits are at most what the parent reserved', () => {
+  it('takes the lower of its own limit and the carve, and sets the carve where it has none', () => {
+    expect(childPlan({ name: 'c', budget: { maxTokens: 500, maxUsd: 0.1 }, tasks: [] }, carve).budget).toEqual({
+      maxTokens: 100,
+      maxUsd: 0.1,
+      maxTasks: 7,
+      maxWallMs: 60_000,
+    });
+    const free: Carve = { tokens: null, usd: null, tasks: null, wallMs: null };
+    expect(childPlan({ name: 'c', budget: { maxTokens: 5 }, tasks: [] }, free).budget).toEqual({ maxTokens: 5 });
+  });
+
+  it('a team task with its own maxTokens reserves that from the parent, and the claim grant is the carve', () => {
+    const validation = validatePlan({
+      name: 'p',
+      budget: { maxTokens: 1_000, maxTasks: 10 },
+      tasks: [team('t', { name: 'c', budget: { maxTokens: 300 }, tasks: [noop('a')] })],
+    });
+    if (!validation.ok) throw new Error(formatProblems(validation.problems));
+    const run = TeamRun.start(validation.plan, 'wf', 0);
+    const [claim] = run.claim(0);
+    expect(claim.grant.tokens).toBe(300);
+    expect(run.budgetView(0).reserved.tokens).toBe(300);
+    expect(carveOf(claim, run.budgetView(0))).toEqual({ tokens: 300, usd: null, tasks: 9, wallMs: null });
+    expect(childWorkflowId('wf', claim.key, claim.fencingToken)).toBe('wf/t#1');
+  });
+
+  it('a parent with less left than the child asks for refuses the claim: nothing starts', () => {
+    const validation = validatePlan({
+      name: 'p',
+      teammates: 1,
+      awaitAdjudication: false,
+      budget: { maxTokens: 100 },
+      tasks: [team('t', { name: 'c', budget: { maxTokens: 300 }, tasks: [noop('a')] })],
+    });
+    if (!validation.ok) throw new Error(formatProblems(validation.problems));
+    const run = TeamRun.start(validation.plan, 'wf', 0);
+    expect(run.claim(0)).toEqual([]);
+    expect(run.budgetView(0).reason).toBe('max-tokens');
+  });
+});
+
+describe("a child's end settles its task", () => {
+  it('succeeded: completed, its used tokens and dollars are the usage charged, its outputs the output', () => {
+    const outcome = teamOutcome('wf/t#1', resultOf('succeeded', { tokens: 42, usd: 0.01 }), carve, false);
+    expect(outcome).toMatchObject({
+      kind: 'completed',
+      usage: { inputTokens: 42, costUsd: 0.01 },
+      output: { run: 'wf/t#1', status: 'succeeded', outputs: { a: { n: 1 } } },
+    });
+    expect('usageUnknown' in outcome).toBe(false);
+  });
+
+  it('failed or budget-stopped: a retryable failure that still charges what it used', () => {
+    const outcome = teamOutcome('wf/t#1', resultOf('budget_stopped', { tokens: 99, usd: 0 }), carve, false);
+    expect(outcome).toMatchObject({ kind: 'failed', nonRetryable: false, usage: { inputTokens: 99 } });
+    if (outcome.kind === 'failed') expect(outcome.message).toMatch(/ended budget_stopped \(max-tokens\)/);
+  });
+
+  it('stopped by the parent: cancelled, for the interrupt or abort rules', () => {
+    expect(teamOutcome('c', resultOf('aborted', { tokens: 3, usd: 0 }), carve, true).kind).toBe('cancelled');
+  });
+
+  it('no result, or usage unknown in the child: charged at least its carve, and marked unknown', () => {
+    expect(teamOutcome('c', null, carve, false)).toMatchObject({
+      kind: 'failed',
+      usage: { inputTokens: 100, costUsd: 0.5 },
+      usageUnknown: true,
+    });
+    expect(teamOutcome('c', resultOf('succeeded', { tokens: 10, usd: 0 }, true), carve, false)).toMatchObject({
+      usage: { inputTokens: 100, costUsd: 0.5 },
+      usageUnknown: true,
+    });
+  });
+});
+
+describe('stops cascade: a stopped team task tells its child why', () => {
+  it("an abort of the parent sends the child the parent's code and actor, without adjudication", () => {
+    const validation = validatePlan({ name: 'p', tasks: [team('t', leaf), noop('n')] });
+    if (!validation.ok) throw new Error(formatProblems(validation.problems));
+    const run = TeamRun.start(validation.plan, 'wf', 0);
+    expect(run.claim(0).map((c) => c.key)).toEqual(['t', 'n']);
+    run.abort({ code: 'OPS_STOP', actor: 'alice', reason: 'enough' }, 1);
+    const cancels = run.drainCancellations();
+    expect(cancels.find((c) => c.key === 't')?.childAbort).toEqual({
+      code: 'OPS_STOP',
+      actor: 'alice',
+      reason: 'the parent run was aborted: enough',
+      requireAdjudication: false,
+    });
+    expect(cancels.find((c) => c.key === 'n')?.childAbort).toBeUndefined();
+  });
+
+  it('an interrupt of the team task sends its child TEAM_TASK_HUMAN_INTERRUPTED with the actor', () => {
+    const validation = validatePlan({ name: 'p', tasks: [team('t', leaf)] });
+    if (!validation.ok) throw new Error(formatProblems(validation.problems));
+    const run = TeamRun.start(validation.plan, 'wf', 0);
+    const [claim] = run.claim(0);
+    run.interrupt({ key: 't', fencingToken: claim.fencingToken, actor: 'bob', reason: 'wrong path' }, 1);
+    expect(run.drainCancellations()[0].childAbort).toMatchObject({
+      code: 'TEAM_TASK_HUMAN_INTERRUPTED',
+      actor: 'bob',
+      reason: 'the parent interrupted t: wrong path',
+    });
+  });
+});
