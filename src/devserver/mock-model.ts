@@ -53,10 +53,10 @@ function streamAnswer(
   usage: { prompt_tokens: number; completion_tokens: number },
 ): void {
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    res.write(
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: MOCK_MODEL_NAME, choices, ...extra })}\n\n`,
-    );
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => {
+    const body = { id, object: 'chat.completion.chunk', created: 0, model: MOCK_MODEL_NAME, choices, ...extra };
+    res.write(`data: ${JSON.stringify(body)}\n\n`);
+  };
   const delta = (d: Record<string, unknown>, finish: string | null = null) =>
     chunk([{ index: 0, delta: d, finish_reason: finish }]);
   delta({ role: 'assistant', content: message.content ?? '' });
