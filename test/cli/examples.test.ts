@@ -74,6 +74,23 @@ describe('the example plans', () => {
       expect(graph.stdout).toMatch(/worker-1 .*\(added by plan\)/);
       expect(graph.stdout).toMatch(/worker-2 .*\(added by plan\)/);
 
+      // The same team written with roles (examples/agent-roles.yaml): the planner hands each part to a role through
+      // its typed delegate tool, on the same mock.
+      const roles = await teamrun(['start', 'examples/agent-roles.yaml', '--wait'], env, 300_000);
+      expect(roles.code, roles.stdout + roles.stderr).toBe(0);
+      const rolesId = /started (\S+) on task queue/.exec(roles.stdout)![1];
+      expect(roles.stdout).toContain(`run ${rolesId}: succeeded`);
+      for (const key of ['plan', 'review', 'part-1', 'part-2'])
+        expect(roles.stdout).toMatch(new RegExp(`\\n\\s+${key}\\s+succeeded\\s`));
+      const rolesGraph = await teamrun(['graph', rolesId], env);
+      expect(rolesGraph.stdout).toMatch(/part-1 .*\(added by plan\)/);
+      expect(rolesGraph.stdout).toMatch(/part-2 .*\(added by plan\)/);
+      // Each part runs as the role it was delegated to: its conversation opens with that role's instructions.
+      const writer = await teamrun(['logs', rolesId, 'part-1'], env);
+      expect(writer.stdout, writer.stderr).toContain('[system] You write one part of a note.');
+      const researcher = await teamrun(['logs', rolesId, 'part-2'], env);
+      expect(researcher.stdout, researcher.stderr).toContain('[system] You research a part.');
+
       // A changed teamrun.yaml: dev says the worker keeps the old one until it is restarted.
       appendFileSync(config, '# edited\n');
       await waitForOutput(dev, 'changed: restart `teamrun dev` to apply it', 30_000);
