@@ -1,14 +1,11 @@
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnTeamrun, waitForOutput } from '../cli/teamrun-cli';
 import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server';
-import { temporalAddress, testConfig, waitFor } from '../helpers/env';
+import { testConfig, waitFor } from '../helpers/env';
+import { mcpStdioClient } from '../helpers/mcp-client';
 import { runForTest, workerForTest } from '../helpers/scenario';
 
-const root = path.resolve(__dirname, '..', '..');
 const KEY_ENV = 'TEAMRUN_TEST_AGENT_LIVE_KEY';
 const ANSWER = 'First I read the brief, then I outline the three sections and write each one in turn.';
 /**
@@ -56,22 +53,7 @@ describe('an agent model call watched while it streams', () => {
     expect(watch.stderr() + watch.stdout()).not.toContain(ANSWER.slice(HELD_AFTER + 1));
 
     // The MCP door lists the same words while the call holds.
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        path.join(root, 'bin/teamrun.js'),
-        'mcp',
-        '--address',
-        temporalAddress(),
-        '--task-queue',
-        worker.taskQueue,
-      ],
-      env: { ...(process.env as Record<string, string>), TEAMRUN_ACTOR: '' },
-      stderr: 'pipe',
-    });
-    const mcp = new Client({ name: 'agent-live-test', version: '1' });
-    await mcp.connect(transport);
-    onTestFinished(() => mcp.close());
+    const mcp = await mcpStdioClient(worker.taskQueue, onTestFinished, { name: 'agent-live-test' });
     const live = await waitFor(
       'read_events to list the partial answer',
       async () => {

@@ -1,14 +1,10 @@
-import path from 'node:path';
-import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModel, type MockModelServer } from '../../src/devserver/mock-model';
 import { loadRunReport, renderReportHtml, renderReportText } from '../../src/report';
-import { startRun, temporalAddress, testClient, testConfig } from '../helpers/env';
+import { startRun, testClient, testConfig } from '../helpers/env';
+import { mcpStdioClient } from '../helpers/mcp-client';
 import { workerForTest } from '../helpers/scenario';
-
-const root = path.resolve(__dirname, '..', '..');
 
 /**
  * The scripted mock model `teamrun dev --model mock` runs, as a worker reaches it (a real HTTP
@@ -91,22 +87,10 @@ describe('an agent team on the mock model', () => {
     }
 
     // The MCP door, as a coordinator reads what a worker agent did.
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        path.join(root, 'bin/teamrun.js'),
-        'mcp',
-        '--address',
-        temporalAddress(),
-        '--task-queue',
-        worker.taskQueue,
-      ],
-      env: { ...(process.env as Record<string, string>), TEAMRUN_ACTOR: 'coordinator-test' },
-      stderr: 'pipe',
+    const mcp = await mcpStdioClient(worker.taskQueue, onTestFinished, {
+      actor: 'coordinator-test',
+      name: 'agent-mock-test',
     });
-    const mcp = new McpClient({ name: 'agent-mock-test', version: '1' });
-    await mcp.connect(transport);
-    onTestFinished(() => mcp.close());
     const call = async (args: Record<string, unknown>) => {
       const answer = (await mcp.callTool({ name: 'task_log', arguments: args })) as CallToolResult;
       if (answer.isError) throw new Error(`task_log refused: ${JSON.stringify(answer.content)}`);

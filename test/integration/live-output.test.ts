@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,9 +14,9 @@ import { defineExecutor } from '../../src/worker';
 import { spawnTeamrun, waitForOutput } from '../cli/teamrun-cli';
 import { KEY1, codecFixture, readableStrings } from '../helpers/codec';
 import { startTestWorker, temporalAddress, temporalBinary, testConfig, uniqueQueue, waitFor } from '../helpers/env';
-import { runForTest, workerForTest, type OnTestFinished } from '../helpers/scenario';
+import { mcpStdioClient } from '../helpers/mcp-client';
+import { runForTest, workerForTest } from '../helpers/scenario';
 
-const root = path.resolve(__dirname, '..', '..');
 const SECRET = 'sk-live-test-5e1f09a2c4';
 
 /** Waits for `file` to exist, or the attempt to be stopped. */
@@ -44,19 +43,6 @@ const talker = defineExecutor(
 function gates() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-live-'));
   return { first: path.join(dir, 'first'), second: path.join(dir, 'second') };
-}
-
-async function mcpClient(taskQueue: string, finished: OnTestFinished): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(root, 'bin/teamrun.js'), 'mcp', '--address', temporalAddress(), '--task-queue', taskQueue],
-    env: { ...(process.env as Record<string, string>), TEAMRUN_ACTOR: '' },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'live-test', version: '1' });
-  await client.connect(transport);
-  finished(() => client.close());
-  return client;
 }
 
 type LiveAnswer = { live: Array<{ key: string; turn: number; text: string; toolCalls?: { name: string }[] }> };
@@ -86,7 +72,7 @@ describe('partial output of a model call, live (ctx.live)', () => {
     onTestFinished(() => void watch.child.kill('SIGKILL'));
     const follow = spawnTeamrun(['logs', handle.workflowId, 'writer', '--follow']);
     onTestFinished(() => void follow.child.kill('SIGKILL'));
-    const mcp = await mcpClient(worker.taskQueue, onTestFinished);
+    const mcp = await mcpStdioClient(worker.taskQueue, onTestFinished, { name: 'live-test' });
 
     // The attempt holds (neither gate exists): what watch and the door show is the call in progress.
     await waitForOutput(
