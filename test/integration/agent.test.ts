@@ -178,9 +178,14 @@ describe('examples/agent-team.yaml', () => {
         tools: ['teamrun__read_inbox', 'teamrun__set_output'],
       },
     });
+    // The reviewer's second call comes once its message was sent (the tool's answer is in it).
+    let messageSent!: () => void;
+    const sent = new Promise<void>((resolve) => (messageSent = resolve));
+    onTestFinished(() => messageSent());
     // Who speaks is told by the instructions the example gives each agent.
     server.script('gpt-4o-mini', (r) => {
       const system = r.messages[0]?.role === 'system' ? (r.messages[0].content ?? '') : '';
+      if (system.startsWith('You review') && r.turn === 2) messageSent();
       if (system.startsWith('You plan'))
         return r.turn === 1
           ? {
@@ -197,11 +202,12 @@ describe('examples/agent-team.yaml', () => {
               toolCalls: [{ name: 'teamrun__send_message', arguments: { to: 'worker-1', body: 'cite the contract' } }],
             }
           : { usage, content: 'reviewed' };
-      // The workers take their time, so the reviewer's message reaches worker-1 while it still runs.
+      // worker-1 answers its first call only once the reviewer's message was sent: it reaches worker-1 while it runs,
+      // however slow the machine (a message to a finished task is refused).
       return r.turn === 1
         ? {
             usage,
-            delayMs: 4_000,
+            ...(r.messages[0].content?.includes('worker-1') ? { until: sent } : { delayMs: 1_000 }),
             toolCalls: [{ name: 'teamrun__set_output', arguments: { output: { part: r.messages[0].content } } }],
           }
         : { usage, content: 'written' };
