@@ -32,7 +32,13 @@ const talker = defineExecutor(
   z.object({ text: z.string(), first: z.string(), second: z.string() }),
   async (spec, ctx) => {
     ctx.live?.partial({ turn: 1, text: spec.text.slice(0, 8) });
-    ctx.live?.partial({ turn: 1, text: spec.text, toolCalls: [{ name: 'fs__read_file', args: '{"path":"notes.t' }] });
+    // The arguments so far end in a character no secret's forms begin with: a tail that could open a secret (the
+    // attempt's own random one among them) is held back until more text comes, by design.
+    ctx.live?.partial({
+      turn: 1,
+      text: spec.text,
+      toolCalls: [{ name: 'fs__read_file', args: '{"path":"notes.txt",' }],
+    });
     await gate(spec.first, ctx.signal);
     ctx.live?.done(1);
     await gate(spec.second, ctx.signal);
@@ -79,7 +85,7 @@ describe('partial output of a model call, live (ctx.live)', () => {
       watch,
       'writer · turn 1 · writing: The plan so far: read the notes, then answer (key [redacted:TEAMRUN_TEST_LIVE_KEY])',
     );
-    expect(watch.stderr()).toContain('calls fs__read_file({"path":"notes.t');
+    expect(watch.stderr()).toContain('calls fs__read_file({"path":"notes.txt",');
     expect(watch.stderr() + watch.stdout()).not.toContain(SECRET);
     await waitForOutput(follow, 'writer · turn 1 · writing: The plan so far');
     expect(follow.child.exitCode).toBeNull();
@@ -96,7 +102,7 @@ describe('partial output of a model call, live (ctx.live)', () => {
         key: 'writer',
         turn: 1,
         text: 'The plan so far: read the notes, then answer (key [redacted:TEAMRUN_TEST_LIVE_KEY])',
-        toolCalls: [{ name: 'fs__read_file', args: '{"path":"notes.t' }],
+        toolCalls: [{ name: 'fs__read_file', args: '{"path":"notes.txt",' }],
       }),
     ]);
     expect((await handle.describe()).raw.pendingActivities?.map((a) => a.activityId)).toEqual(['writer#1']);
