@@ -107,7 +107,12 @@ describe('no MCP server process outlives its attempt or its worker', () => {
 
     victim.child.kill('SIGKILL');
     await victim.exited;
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // Waited for, not slept on: the guard's death signal reaches them within a moment of the worker's end.
+    await waitFor(
+      'the MCP server and its guard to end with the killed worker',
+      () => !alive(pid) && !alive(ppid) && processesMarkedWith(marks).length === 0,
+      30_000,
+    ).catch(() => undefined);
     expect(alive(pid)).toBe(false);
     expect(alive(ppid)).toBe(false);
     expect(processesMarkedWith(marks)).toEqual([]);
