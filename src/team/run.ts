@@ -4,75 +4,28 @@
  * messaging). It holds no rule of its own: each method says which module answers it. Pure and
  * deterministic: the caller passes the time, and turns claims and cancellations into Temporal calls.
  */
-import type {
-  AbortVerdict,
-  ActiveClaim,
-  AddTasksRequest,
-  AddTasksVerdict,
-  AdjudicateRequest,
-  AdjudicateVerdict,
-  AdjudicationRecord,
-  BindCaseRequest,
-  BindCaseVerdict,
-  BudgetView,
-  EventsPage,
-  ExtendReservationRequest,
-  ExtendReservationVerdict,
-  EventsQuery,
-  InterruptVerdict,
-  MemberRecord,
-  MessagesPage,
-  MessagesQuery,
-  ReadInboxAnswer,
-  ReadInboxRequest,
-  RunLedgerSummary,
-  RunResult,
-  RunState,
-  RunStats,
-  SendMessageRequest,
-  SendMessageVerdict,
-  StatusView,
-  TaskView,
-  TasksQuery,
-  TightenBudgetRequest,
-  TightenBudgetVerdict,
-} from '../contract';
-import { CONTINUE_AS_NEW_EVENTS, type ExecutorSpec, type TeamPlan } from '../plan/schema';
+import type { RunLedgerSummary, RunResult } from '../contract';
+import { type ExecutorSpec, type TeamPlan } from '../plan/schema';
 import type { SteerRequest } from '../plan/requests/agent';
-import * as additions from './additions';
 import * as agents from './agents';
 import { Budget } from './budget';
 import { claim } from './claims';
-import { RunContext, type TeamRunSnapshot } from './context';
 import * as decisions from './decisions';
-import * as extensions from './extensions';
 import { withChildAborts, type TeamCancellation } from './child-team';
 import type { IdleHookRequest } from './members';
 import * as messaging from './messaging';
 import { settle } from './settlement';
 import type { StopRequest } from './stop-channel';
-import * as takeover from './takeover';
-import * as tighten from './tighten';
 import { newTaskState } from './task-state';
 import type { AgentProgress, Attempt, AttemptOutcome, Claim, Reservation } from './types';
 import * as handover from './handover';
-import * as reopen from './reopen';
 import * as lifecycle from './lifecycle';
-import type { SpawnTreeEntry } from './graph';
+import { RunRequests } from './run-requests';
 
 export type { TeamRunSnapshot } from './context';
-export type { TasksQuery } from '../contract';
+export { MAX_TASKS_PAGE, type TasksQuery } from './run-views';
 
-/** The most task views one `tasks` query returns. */
-export const MAX_TASKS_PAGE = 2_000;
-
-export class TeamRun {
-  private readonly run: RunContext;
-
-  constructor(snapshot: TeamRunSnapshot) {
-    this.run = new RunContext(snapshot);
-  }
-
+export class TeamRun extends RunRequests {
   static start(plan: TeamPlan, workflowId: string, now: number): TeamRun {
     const run = new TeamRun({
       plan,
@@ -91,19 +44,6 @@ export class TeamRun {
     });
     run.record('run:start', now, { name: plan.name, tasks: plan.tasks.length, teammates: plan.teammates });
     return run;
-  }
-
-  snapshot(): TeamRunSnapshot {
-    return this.run.snapshot();
-  }
-
-  /** Bumped on every change, so the workflow can wait for "something happened". */
-  get version(): number {
-    return this.run.version;
-  }
-
-  get workflowId(): string {
-    return this.run.workflowId;
   }
 
   // ---- the workflow's loop ----------------------------------------------------------------
@@ -241,157 +181,4 @@ export class TeamRun {
 
   /** Closes the run; `ledger`: its shared ledger's status as it unregistered, for the result. */
   finish = (now: number, ledger?: RunLedgerSummary): RunResult => lifecycle.finish(this.run, now, ledger);
-
-  /** True once Temporal's cancellation was requested: the run closes as Canceled, with its result as the details. */
-  get cancelling(): boolean {
-    return this.run.cancelRequestedAt !== null;
-  }
-
-  get activeCount(): number {
-    return this.run.leases.size;
-  }
-
-  get pendingAdjudications(): number {
-    return this.run.pendingAdjudications;
-  }
-
-  /** The shared ledger the plan names (`budget.ledger`), if any. */
-  get ledgerId(): string | null {
-    return this.run.plan.budget.ledger ?? null;
-  }
-
-  /** History length at which the workflow hands the run over to a fresh workflow run. */
-  get continueAsNewAfterEvents(): number {
-    return this.run.plan.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_EVENTS.default;
-  }
-
-  // ---- what people send -------------------------------------------------------------------
-
-  validateInterrupt(payload: unknown): void {
-    takeover.validateInterrupt(this.run, payload);
-  }
-
-  interrupt(payload: unknown, now: number): InterruptVerdict {
-    return takeover.interrupt(this.run, payload, now);
-  }
-
-  validateAbort(payload: unknown): void {
-    takeover.validateAbort(this.run, payload);
-  }
-
-  /** Null, or the time since which the run's ledger must have aborted it for this abort to apply (takeover.ts). */
-  abortNeedsLedger = (payload: unknown): { since: number } | null => takeover.abortNeedsLedger(this.run, payload);
-
-  abort = (payload: unknown, now: number, ledger?: takeover.LedgerAbortAnswer): AbortVerdict =>
-    takeover.abort(this.run, payload, now, ledger);
-
-  cancelRequested = (now: number): void => takeover.cancelRequested(this.run, now);
-
-  validateAdjudicate = (payload: unknown): AdjudicateRequest => decisions.validateAdjudicate(this.run, payload);
-
-  adjudicate = (payload: unknown, now: number): AdjudicateVerdict => decisions.adjudicate(this.run, payload, now);
-
-  /** `reopenTask` (reopen.ts): without `now`, its validator's checks only. */
-  reopenTask = (payload: unknown, now?: number) => reopen.reopenTask(this.run, payload, now);
-
-  validateBindCase = (payload: unknown): BindCaseRequest => decisions.validateBindCase(this.run, payload);
-
-  bindCase = (payload: unknown, now: number): BindCaseVerdict => decisions.bindCase(this.run, payload, now);
-
-  validateTightenBudget = (payload: unknown): TightenBudgetRequest => tighten.validateTightenBudget(this.run, payload);
-
-  tightenBudget = (payload: unknown, now: number): TightenBudgetVerdict =>
-    tighten.tightenBudget(this.run, payload, now);
-
-  validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {
-    return additions.validateAddTasks(this.run, payload);
-  }
-
-  addTasks(payload: unknown, now: number): AddTasksVerdict {
-    return additions.addTasks(this.run, payload, now);
-  }
-
-  validateSendMessage(payload: unknown): SendMessageRequest {
-    return messaging.validateSendMessage(this.run, payload);
-  }
-
-  sendMessage(payload: unknown, now: number): SendMessageVerdict {
-    return messaging.sendMessage(this.run, payload, now);
-  }
-
-  validateReadInbox(payload: unknown): ReadInboxRequest {
-    return messaging.validateReadInbox(this.run, payload);
-  }
-
-  readInbox(payload: unknown, now: number): ReadInboxAnswer {
-    return messaging.readInbox(this.run, payload, now);
-  }
-
-  validateExtendReservation(payload: unknown): ExtendReservationRequest {
-    return extensions.validateExtend(this.run, payload);
-  }
-
-  extendReservation(payload: unknown, now: number): ExtendReservationVerdict {
-    return extensions.extend(this.run, payload, now);
-  }
-
-  /** Gives back an extension the shared ledger refused after the run granted it. */
-  withdrawExtension(key: string, fencingToken: number, extension: { tokens: number; usd: number }): void {
-    extensions.withdraw(this.run, key, fencingToken, extension);
-  }
-
-  // ---- views (queries) --------------------------------------------------------------------
-
-  state(): RunState {
-    return lifecycle.state(this.run);
-  }
-
-  status(now: number): StatusView {
-    return lifecycle.status(this.run, now);
-  }
-
-  stats(): RunStats {
-    return this.run.stats();
-  }
-
-  budgetView(now: number): BudgetView {
-    return this.run.budget.view(now, this.run.startedAt);
-  }
-
-  /**
-   * The `tasks` query: one page, at most MAX_TASKS_PAGE views, so an answer stays far below
-   * Temporal's payload limit on any run; page on with `offset`.
-   */
-  tasksPage(query: TasksQuery = {}): TaskView[] {
-    return this.run.graph.tasksView({ ...query, limit: Math.min(query.limit ?? 1_000, MAX_TASKS_PAGE) });
-  }
-
-  activeClaims(): ActiveClaim[] {
-    return this.run.leases.claimsView();
-  }
-
-  adjudicationsView(): AdjudicationRecord[] {
-    return this.run.adjudications.records;
-  }
-
-  eventsView(query: EventsQuery = {}): EventsPage {
-    return this.run.events.page(query.after, query.limit);
-  }
-
-  messagesView(query: MessagesQuery = {}): MessagesPage {
-    return this.run.mailbox.page(query);
-  }
-
-  membersView(): MemberRecord[] {
-    return this.run.members.view();
-  }
-
-  /** Tasks added during the run, in all. */
-  get addedTasks(): number {
-    return this.run.spawns.count;
-  }
-
-  spawnTree(maxParents = 20, maxChildren = 20): SpawnTreeEntry[] {
-    return this.run.graph.spawnTree(maxParents, maxChildren);
-  }
 }

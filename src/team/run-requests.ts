@@ -1,0 +1,107 @@
+/**
+ * What people and attempts send a team run (updates and signals): each method checks or applies one request,
+ * and says which module answers it. The middle of TeamRun (run.ts), over its views (run-views.ts).
+ */
+import type {
+  AbortVerdict,
+  AddTasksRequest,
+  AddTasksVerdict,
+  AdjudicateRequest,
+  AdjudicateVerdict,
+  BindCaseRequest,
+  BindCaseVerdict,
+  ExtendReservationRequest,
+  ExtendReservationVerdict,
+  InterruptVerdict,
+  ReadInboxAnswer,
+  ReadInboxRequest,
+  SendMessageRequest,
+  SendMessageVerdict,
+  TightenBudgetRequest,
+  TightenBudgetVerdict,
+} from '../contract';
+import * as additions from './additions';
+import * as decisions from './decisions';
+import * as extensions from './extensions';
+import * as messaging from './messaging';
+import * as takeover from './takeover';
+import * as tighten from './tighten';
+import * as reopen from './reopen';
+import { RunViews } from './run-views';
+
+export abstract class RunRequests extends RunViews {
+  // ---- what people send -------------------------------------------------------------------
+
+  validateInterrupt(payload: unknown): void {
+    takeover.validateInterrupt(this.run, payload);
+  }
+
+  interrupt(payload: unknown, now: number): InterruptVerdict {
+    return takeover.interrupt(this.run, payload, now);
+  }
+
+  validateAbort(payload: unknown): void {
+    takeover.validateAbort(this.run, payload);
+  }
+
+  /** Null, or the time since which the run's ledger must have aborted it for this abort to apply (takeover.ts). */
+  abortNeedsLedger = (payload: unknown): { since: number } | null => takeover.abortNeedsLedger(this.run, payload);
+
+  abort = (payload: unknown, now: number, ledger?: takeover.LedgerAbortAnswer): AbortVerdict =>
+    takeover.abort(this.run, payload, now, ledger);
+
+  cancelRequested = (now: number): void => takeover.cancelRequested(this.run, now);
+
+  validateAdjudicate = (payload: unknown): AdjudicateRequest => decisions.validateAdjudicate(this.run, payload);
+
+  adjudicate = (payload: unknown, now: number): AdjudicateVerdict => decisions.adjudicate(this.run, payload, now);
+
+  /** `reopenTask` (reopen.ts): without `now`, its validator's checks only. */
+  reopenTask = (payload: unknown, now?: number) => reopen.reopenTask(this.run, payload, now);
+
+  validateBindCase = (payload: unknown): BindCaseRequest => decisions.validateBindCase(this.run, payload);
+
+  bindCase = (payload: unknown, now: number): BindCaseVerdict => decisions.bindCase(this.run, payload, now);
+
+  validateTightenBudget = (payload: unknown): TightenBudgetRequest => tighten.validateTightenBudget(this.run, payload);
+
+  tightenBudget = (payload: unknown, now: number): TightenBudgetVerdict =>
+    tighten.tightenBudget(this.run, payload, now);
+
+  validateAddTasks(payload: unknown): { request: AddTasksRequest; depth: number } {
+    return additions.validateAddTasks(this.run, payload);
+  }
+
+  addTasks(payload: unknown, now: number): AddTasksVerdict {
+    return additions.addTasks(this.run, payload, now);
+  }
+
+  validateSendMessage(payload: unknown): SendMessageRequest {
+    return messaging.validateSendMessage(this.run, payload);
+  }
+
+  sendMessage(payload: unknown, now: number): SendMessageVerdict {
+    return messaging.sendMessage(this.run, payload, now);
+  }
+
+  validateReadInbox(payload: unknown): ReadInboxRequest {
+    return messaging.validateReadInbox(this.run, payload);
+  }
+
+  readInbox(payload: unknown, now: number): ReadInboxAnswer {
+    return messaging.readInbox(this.run, payload, now);
+  }
+
+  validateExtendReservation(payload: unknown): ExtendReservationRequest {
+    return extensions.validateExtend(this.run, payload);
+  }
+
+  extendReservation(payload: unknown, now: number): ExtendReservationVerdict {
+    return extensions.extend(this.run, payload, now);
+  }
+
+  /** Gives back an extension the shared ledger refused after the run granted it. */
+  withdrawExtension(key: string, fencingToken: number, extension: { tokens: number; usd: number }): void {
+    extensions.withdraw(this.run, key, fencingToken, extension);
+  }
+}
