@@ -160,7 +160,8 @@ describe.concurrent('coding-agent CLIs as teammates (agent-cli)', () => {
     const handle = await startRun(
       {
         name: 'agent-cli-interrupt',
-        lease: { ttlMs: 3_000 },
+        // Long enough that a loaded machine's late heartbeat does not expire the lease and start a second stand-in.
+        lease: { ttlMs: 15_000 },
         awaitAdjudication: false,
         tasks: [{ key: 'code', executor: { kind: 'agent-cli', cli: 'codex', prompt: 'hang around' } }],
       },
@@ -178,6 +179,8 @@ describe.concurrent('coding-agent CLIs as teammates (agent-cli)', () => {
     await waitFor('the stand-in to exit', () => !pids.some(alive), killGraceMs + 5_000, 20);
     expect(Date.now() - at).toBeLessThan(killGraceMs + 1_000);
     const saved = JSON.parse(readFileSync(path.join(state, `${sessions.codex}.json`), 'utf8')) as { pid: number };
+    // One stand-in ran, and it is the one that saved its session on SIGINT.
+    expect(startsIn(state).map((s) => s.pid)).toEqual([start.pid]);
     expect(saved.pid).toBe(start.pid);
     const result = await handle.result();
     expect(result.adjudications).toMatchObject([
