@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,10 @@ export interface BenchEnv {
   server: DevServer;
   client: Client;
   bundlePath: string;
+  /** The bare baseline's own bundle: bench/bare-workflows.ts, the bare fan-out and nothing else. */
+  bareBundlePath: string;
+  /** The bare worker (bench/bare-worker.ts) compiled to plain JavaScript: it runs without a loader. */
+  bareWorkerPath: string;
   configPath: string;
   temporalVersion: string;
   /** The dev server's Prometheus endpoint. */
@@ -27,13 +31,22 @@ export interface BenchEnv {
 export async function startBenchEnv(options: { serverArgs?: string[] } = {}): Promise<BenchEnv> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-bench-'));
   const binary = findTemporalBinary();
-  const [port, metricsPort, bundle] = await Promise.all([
+  const [port, metricsPort, bundle, bareBundle] = await Promise.all([
     freePort(),
     freePort(),
     bundleWorkflowCode({ workflowsPath: path.join(__dirname, 'workflows.ts'), logger: quietLogger }),
+    // Built as teamrun's own bundle is (scripts/build.js): a source map without the sources' text.
+    bundleWorkflowCode({
+      workflowsPath: path.join(__dirname, 'bare-workflows.ts'),
+      logger: quietLogger,
+      webpackConfigHook: (config) => ({ ...config, devtool: 'inline-nosources-cheap-source-map' }),
+    }),
   ]);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
+  const bareBundlePath = path.join(dir, 'bare-workflow-bundle.js');
+  writeFileSync(bareBundlePath, bareBundle.code);
+  const bareWorkerPath = compileBareWorker(dir);
   const workerConfig = (slots: number, stickyMs?: number) => {
     const file = path.join(dir, `bench-worker-${slots}-${stickyMs ?? 'default'}.yaml`);
     // The defaults, written out so the worker never picks up a temporal.yaml from the working directory.
@@ -62,6 +75,8 @@ export async function startBenchEnv(options: { serverArgs?: string[] } = {}): Pr
     server,
     client,
     bundlePath,
+    bareBundlePath,
+    bareWorkerPath,
     configPath,
     temporalVersion: version,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
@@ -102,7 +117,8 @@ export async function spawnWorker(
 
 /**
  * `teamrun worker` as users start it (the built CLI, dist/: run `npm run build` first), with its
- * shipped workflow bundle; `nodeArgs` go to node (e.g. `--cpu-prof`).
+ * shipped workflow bundle and the default config (the checkout's teamrun.yaml, which holds the
+ * defaults: 64 attempt slots, as the bare worker has); `nodeArgs` go to node (e.g. `--cpu-prof`).
  */
 export async function spawnCliWorker(
   env: BenchEnv,
@@ -113,26 +129,37 @@ export async function spawnCliWorker(
   // BENCH_TEAMRUN_DIST: another build to compare (a copy of dist/ from before a change).
   const main = path.join(path.resolve(root, process.env.BENCH_TEAMRUN_DIST ?? 'dist'), 'main.js');
   return spawnWith([...nodeArgs, main, 'worker', '--identity', identity], env, taskQueue, identity, {
-    TEAMRUN_CONFIG: env.configPath,
+    TEAMRUN_CONFIG: undefined,
   });
 }
 
-/** The bare baseline's own worker (bench/bare-worker.ts): a plain Temporal worker, the bench bundle, the bare activities. */
+/**
+ * The bare baseline's own worker (bench/bare-worker.ts, compiled: plain node, no loader): a plain
+ * Temporal worker with its own bundle (the bare fan-out only) and the bare activities.
+ */
 export async function spawnBareWorker(
   env: BenchEnv,
   taskQueue: string,
   identity: string,
   nodeArgs: string[] = [],
 ): Promise<WorkerProcess> {
-  return spawnWith(
-    [...nodeArgs, '--import', 'tsx', path.join(root, 'bench/bare-worker.ts')],
-    env,
-    taskQueue,
-    identity,
-    {
-      TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
-    },
-  );
+  return spawnWith([...nodeArgs, env.bareWorkerPath], env, taskQueue, identity, {
+    TEAMRUN_WORKFLOW_BUNDLE: env.bareBundlePath,
+    // The compiled worker lives in the bench's temp dir: it finds @temporalio/* in the checkout's node_modules.
+    NODE_PATH: path.join(root, 'node_modules'),
+  });
+}
+
+/**
+ * bench/bare-worker.ts and the bare activities, compiled to CommonJS in `dir` by the project's
+ * tsc (what a user who writes the worker by hand would run: `node bare-worker.js`); returns its path.
+ */
+function compileBareWorker(dir: string): string {
+  const out = path.join(dir, 'bare');
+  const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
+  const options = ['--outDir', out, '--module', 'node16', '--target', 'es2022', '--types', 'node', '--noCheck'];
+  execFileSync(tsc, ['--ignoreConfig', path.join(__dirname, 'bare-worker.ts'), ...options], { stdio: 'inherit' });
+  return path.join(out, 'bare-worker.js');
 }
 
 async function spawnWith(

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
         bundle,
         history: histories.team,
       })),
-      { name: 'bare fan-out, the bench bundle', bundle: env.bundlePath, history: histories.bare },
+      { name: 'bare fan-out, its own bundle', bundle: env.bareBundlePath, history: histories.bare },
     ];
     const cpu = new Map(replays.map((r) => [r.name, [] as number[]]));
     const promises = new Map<string, number>();
