@@ -142,11 +142,13 @@ export async function spawnBareWorker(
   taskQueue: string,
   identity: string,
   nodeArgs: string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<WorkerProcess> {
   return spawnWith([...nodeArgs, env.bareWorkerPath], env, taskQueue, identity, {
     TEAMRUN_WORKFLOW_BUNDLE: env.bareBundlePath,
     // The compiled worker lives in the bench's temp dir: it finds @temporalio/* in the checkout's node_modules.
     NODE_PATH: path.join(root, 'node_modules'),
+    ...extraEnv,
   });
 }
 

@@ -11,13 +11,14 @@ import { measureInterrupts } from './interrupt';
 import { formatLive, measureLive, type LiveBenchSettings } from './live';
 import { measureLoad } from './load';
 import { measurePace } from './pace';
-import { measureWide } from './wide';
+import { formatWide, measureWide } from './wide';
 import { formatAgent, formatReport, targetsOf, type BenchReport } from './report';
+import { formatBytesByEvent, formatCost } from './cost-report';
 import { measureScale } from './scale';
 import { measureThroughput } from './throughput';
 
 /**
- * `npm run bench [-- --quick] [--only agent]`: every benchmark of docs/benchmarks.md (or only the
+ * `npm run bench [-- --quick] [--only agent|live|cost|wide]`: every benchmark of docs/benchmarks.md (or only the
  * agent one) on an embedded dev server of its own. Prints the tables and writes the figures to
  * .bench/ as JSON. Builds the CLI first (the cost section runs `teamrun worker` as users start it,
  * from dist/).
@@ -151,8 +152,11 @@ async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: stri
   const only = process.argv[process.argv.indexOf('--only') + 1];
   try {
     if (only === 'live') return await onlyLive(env, mode, log);
+    if (only === 'cost' || only === 'wide') return await onlySection(env, mode, only, log);
     if (only !== 'agent')
-      throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent" and "live" do)`);
+      throw new Error(
+        `--only: "${only}" is not a benchmark that runs alone (only "agent", "live", "cost" and "wide" do)`,
+      );
     const settings = SETTINGS[mode].agent;
     log(agentLine(settings));
     const loadAtStart = os.loadavg();
@@ -189,6 +193,48 @@ async function onlyLive(env: BenchEnv, mode: 'full' | 'quick', log: (line: strin
     `${formatLive(live)}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
       `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\n` +
       `figures written to .bench/latest-live-${mode}.json\n`,
+  );
+}
+
+/**
+ * `--only cost` (section 0b: a task's cost against the bare worker, `rounds` interleaved rounds) or `--only wide`
+ * (section 8: the 1,000 teammates against the bare fan-out on bare workers), printed as `npm run bench` prints them,
+ * written to .bench/latest-<name>-<mode>.json.
+ */
+async function onlySection(
+  env: BenchEnv,
+  mode: 'full' | 'quick',
+  only: 'cost' | 'wide',
+  log: (line: string) => void,
+): Promise<void> {
+  const settings = SETTINGS[mode];
+  const loadAtStart = os.loadavg();
+  let figures: unknown;
+  let text: string;
+  if (only === 'cost') {
+    log(`(0b) cost per task against bare on teamrun worker (the built CLI), ${settings.rounds} round(s)`);
+    const workers = await startCostWorkers(env);
+    const cost = await measureCost(env, workers, costScenarios(settings.cost), settings.rounds, log).finally(() =>
+      workers.stop(),
+    );
+    figures = cost;
+    text = [...cost.map(formatCost), formatBytesByEvent(cost[0])].join('\n\n');
+  } else {
+    const { wide: w } = settings;
+    log(`(8) ${w.teammates} teammates: ${w.tasks} x ${w.taskMs} ms sleep tasks on ${w.workers} workers`);
+    const wide = await measureWide(env, w, log);
+    figures = wide;
+    text = formatWide(wide);
+  }
+  const machine = { cpus: os.cpus().length, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() } };
+  const dir = path.resolve(__dirname, '..', '.bench');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `latest-${only}-${mode}.json`);
+  writeFileSync(file, `${JSON.stringify({ mode, machine, [only]: figures }, null, 2)}\n`);
+  const load = (l: number[]) => l.map((n) => n.toFixed(1)).join('/');
+  process.stdout.write(
+    `${text}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
+      `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\nfigures written to ${file}\n`,
   );
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE, abortRunUpdate, statusQuery } from '../src/workflows/messages';
-import { sleep, spawnWorker, until, type BenchEnv, type WorkerProcess } from './env';
+import { sleep, spawnBareWorker, spawnWorker, until, type BenchEnv, type WorkerProcess } from './env';
 import { runsOf } from './load';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { summarize, type Summary } from './stats';
@@ -23,7 +23,7 @@ export interface WideResult {
   /** Attempts re-leased after their TTL, and how many of those the workers never received (see docs/lease-pace.md). */
   lostLeases: number;
   neverReceived: number;
-  /** The same fan-out as a bare workflow (bareRun, a trivial sleeping activity, same options and workers): what bounds the width. */
+  /** The same fan-out as a bare workflow (bareRun, a trivial sleeping activity, same options) on as many bare workers. */
   bare: { wallMs: number; workflowTaskMs: Summary; failed: number };
   /** The abort of `teammates` running attempts: abortRun sent -> the run closed (every attempt settled). */
   abort: { attempts: number; settleMs: number; workflowTaskMs: Summary; stopActivities: number };
@@ -42,6 +42,7 @@ export async function measureWide(
   const taskQueue = `bench-wide-${Date.now().toString(36)}`;
   const slots = Math.ceil(options.teammates / options.workers) + 16;
   const workers: WorkerProcess[] = [];
+  const bareWorkers: WorkerProcess[] = [];
   try {
     for (let w = 0; w < options.workers; w++) {
       // Traced, to tell an attempt that lost its lease from one its worker never received.
@@ -103,7 +104,12 @@ export async function measureWide(
         `${lost.length} attempts re-leased after their TTL (${neverReceived} never received by a worker)`,
     );
 
-    // The bare fan-out at the same width, on the same workers.
+    // The bare fan-out at the same width on as many truly bare workers (bench/bare-worker.ts, its own bundle, no
+    // loader) with the same slots, on a queue of their own: what a hand-written fan-out gets from this server.
+    const bareQueue = `${taskQueue}-bare`;
+    for (let w = 0; w < options.workers; w++) {
+      bareWorkers.push(await spawnBareWorker(env, bareQueue, `wide-bare-${w}`, [], { BARE_SLOTS: String(slots) }));
+    }
     const bareId = `${taskQueue}-bare`;
     const bareInput = {
       keys: plan.tasks.map((t) => t.key),
@@ -111,8 +117,13 @@ export async function measureWide(
       ttlMs: 30_000,
       sleepMs: options.taskMs,
     };
-    const bareHandle = await env.client.workflow.start('bareRun', { taskQueue, workflowId: bareId, args: [bareInput] });
+    const bareHandle = await env.client.workflow.start('bareRun', {
+      taskQueue: bareQueue,
+      workflowId: bareId,
+      args: [bareInput],
+    });
     const bareResult = await bareHandle.result();
+    await Promise.all(bareWorkers.map((w) => w.stop()));
     let bareFirst = Infinity;
     let bareLast = 0;
     const bareWft: number[] = [];
@@ -177,8 +188,24 @@ export async function measureWide(
       abort: { attempts: options.teammates, settleMs, workflowTaskMs: summarize(abortWft), stopActivities },
     };
   } finally {
-    await Promise.all(workers.map((w) => w.stop()));
+    await Promise.all([...workers, ...bareWorkers].map((w) => w.stop()));
   }
+}
+
+/** Section (8)'s figures as `--only wide` prints them: each fan-out's time against the ideal and against bare's. */
+export function formatWide(wide: WideResult): string {
+  const x = (ms: number) => `${(ms / 1000).toFixed(1)} s (${(ms / wide.idealMs).toFixed(2)}x of ideal)`;
+  const wft = (s: Summary) => `workflow task p50/p95/max ${s.p50}/${s.p95}/${s.max} ms`;
+  return [
+    `(8) ${wide.teammates} teammates: ${wide.tasks} x ${wide.taskMs} ms sleep tasks on ${wide.workers} workers, ` +
+      `ideal ${(wide.idealMs / 1000).toFixed(1)} s`,
+    `  teamRun: ${x(wide.wallMs)}, ${wide.runs} run(s), ${wft(wide.workflowTaskMs)}, ` +
+      `${wide.lostLeases} re-leased after TTL (${wide.neverReceived} never received)`,
+    `  bare fan-out on bare workers: ${x(wide.bare.wallMs)}, ${wft(wide.bare.workflowTaskMs)}, ` +
+      `${wide.bare.failed} failed`,
+    `  teamRun / bare: ${(wide.wallMs / wide.bare.wallMs).toFixed(2)}`,
+    `  abort of ${wide.abort.attempts}: settled in ${wide.abort.settleMs} ms, ${wide.abort.stopActivities} stop activities`,
+  ].join('\n');
 }
 
 /** Every workflow task's Started -> Completed, and how many timed out. */
