@@ -3,7 +3,7 @@ import { bareActivities } from './bare-activity';
 
 /**
  * The bare baseline's own worker process: what a user who writes the fan-out by hand would run,
- * a plain Temporal worker with the bare activities and the bench bundle (bareRun), the same
+ * a plain Temporal worker with the bare activities and a bundle of bareRun alone (bench/bare-workflows.ts), the same
  * activity slots as the teamrun worker it is compared with, and nothing else.
  */
 async function main(): Promise<void> {
