@@ -17,7 +17,7 @@ import {
   temporal,
 } from './takeover-helpers';
 
-const lease = { ttlMs: 3_000 };
+const lease = { ttlMs: 15_000, heartbeatEveryMs: 1_500 };
 
 describe.concurrent('a human takes over a running task (interruptTask)', () => {
   it('binds to the attempt that holds the token, and keeps what an executor that ignored the abort returned as evidence', async ({
@@ -166,7 +166,7 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
       input,
     );
 
-    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 15_000, 20);
+    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 60_000, 20);
     const result = await handle.result();
     expect(result.adjudications).toEqual([
       expect.objectContaining({
@@ -211,7 +211,7 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     );
     expect(out).toContain('"ok": true');
     expect(out).toContain(`"fencingToken": ${claim.fencingToken}`);
-    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 15_000, 20);
+    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 60_000, 20);
     const result = await handle.result();
     expect(result.adjudications).toEqual([
       expect.objectContaining({
@@ -252,7 +252,7 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     await waitFor(
       'both takeovers to settle',
       async () => (await handle.query(msg.adjudicationsQuery)).length === 2,
-      20_000,
+      60_000,
     );
     const reasons = (records: Array<{ key: string; code: string; reason: string | null }>) =>
       Object.fromEntries(records.map((r) => [r.key, `${r.code}: ${r.reason}`]));
