@@ -110,5 +110,6 @@ describe('teamrun steer / teamrun logs of an agent task', () => {
     expect(transcript).toContain('[steer, turn 3] alice: Cite the ticket numbers.');
     expect(transcript).toMatch(/\[model, turn 3\] \(50 in, 10 out\) done/);
     expect(`${running.stdout}${running.stderr}${logs.stdout}${logs.stderr}`).not.toContain(API_KEY);
-  });
+    // A worker, three model calls and three CLI runs: 33 s in CI, past the default 120 s twice at load 30+.
+  }, 300_000);
 });
