@@ -31,7 +31,9 @@ describe('team runs sharing one ledger (shared dev server)', () => {
   ): TeamPlanInput => ({
     name,
     teammates: 2,
-    lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
+    // Kept at 2 s: the ledger's slot lease is twice the TTL, and with 15 s this file's tests ran past 120 s at load 30
+    // (24 s in CI with 2 s).
+    lease: { ttlMs: 2_000 },
     budget: { ledger },
     tasks,
     ...extra,
