@@ -132,16 +132,10 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
       worker.taskQueue,
     );
     const pids = await pidsOf(pidFile);
+    // Asked again while the server answers "Workflow is busy" (a workflow task in flight on a loaded machine).
     const queried = JSON.parse(
-      await temporal(
-        'workflow',
-        'query',
-        '--workflow-id',
-        handle.workflowId,
-        '--type',
-        'activeClaims',
-        '--output',
-        'json',
+      await waitFor('temporal workflow query to answer', () =>
+        temporal('workflow', 'query', '--workflow-id', handle.workflowId, '--type', 'activeClaims', '--output', 'json'),
       ),
     ) as { queryResult: msg.ActiveClaim[][] };
     const [claim] = queried.queryResult[0];
