@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -30,7 +30,13 @@ let runTmp: string | undefined;
  */
 export async function setup(project: TestProject): Promise<void> {
   const binary = findTemporalBinary();
-  runTmp = mkdtempSync(path.join(os.tmpdir(), 'teamrun-run-'));
+  const outerTmp = os.tmpdir();
+  runTmp = mkdtempSync(path.join(outerTmp, 'teamrun-run-'));
+  // tsx (which runs the CLI from src in the CLI tests) keeps its compile cache in TMPDIR: keep using the machine's, or
+  // every run would compile src afresh in each of its first CLI runs.
+  const tsxCache = `tsx-${process.geteuid?.() ?? os.userInfo().username}`;
+  mkdirSync(path.join(outerTmp, tsxCache), { recursive: true });
+  symlinkSync(path.join(outerTmp, tsxCache), path.join(runTmp, tsxCache));
   process.env.TMPDIR = runTmp;
   dir = mkdtempSync(path.join(runTmp, 'setup-'));
   const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });

@@ -125,7 +125,8 @@ describe('team runs sharing one ledger (shared dev server)', () => {
       // may legitimately happen on a loaded machine, so duplicateSettles is not asserted (see ledger-handover).
       counters: { acquired: 16, settled: 16 },
     });
-  });
+    // 16 attempts through a ledger that hands over every ~100 events: past the default 120 s at load 30, three of three.
+  }, 300_000);
 
   it('charges each attempt once to the ledger and once to the run', async () => {
     const ledger = await newLedger('charged-once', { maxTokens: 100_000 });
