@@ -5,7 +5,7 @@ import { workerForTest } from '../helpers/scenario';
 import { claimOf, taskOf, waitForStatus } from '../integration/takeover-helpers';
 import { teamrun } from './teamrun-cli';
 
-const lease = { ttlMs: 15_000, heartbeatEveryMs: 1_500 };
+const lease = { ttlMs: 3_000 };
 /** Holds on its first attempt; a later attempt succeeds at once. */
 const holdFirstAttempt = { kind: 'shell', command: '[ "$TEAMRUN_ATTEMPT" = 1 ] && exec sleep 600; true' };
 const hold = { kind: 'shell', command: 'exec sleep 600' };
