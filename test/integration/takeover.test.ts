@@ -17,7 +17,7 @@ import {
   temporal,
 } from './takeover-helpers';
 
-const lease = { ttlMs: 15_000, heartbeatEveryMs: 1_500 };
+const lease = { ttlMs: 3_000 };
 
 describe.concurrent('a human takes over a running task (interruptTask)', () => {
   it('binds to the attempt that holds the token, and keeps what an executor that ignored the abort returned as evidence', async ({
