@@ -149,16 +149,20 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
       actor: 'ops',
       reason: 'taking over',
     });
-    await temporal(
-      'workflow',
-      'signal',
-      '--workflow-id',
-      handle.workflowId,
-      '--name',
-      'interruptTask',
-      '--input',
-      input,
-    );
+    // Sent again while the server answers "Workflow is busy" (refused, not delivered; the request id makes it one).
+    await waitFor('temporal workflow signal to be taken', async () => {
+      await temporal(
+        'workflow',
+        'signal',
+        '--workflow-id',
+        handle.workflowId,
+        '--name',
+        'interruptTask',
+        '--input',
+        input,
+      );
+      return true;
+    });
 
     await waitFor('the shell and its child to be gone', () => !pids.some(alive), 60_000, 20);
     const result = await handle.result();
