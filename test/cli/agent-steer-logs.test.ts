@@ -27,8 +27,11 @@ describe('teamrun steer / teamrun logs of an agent task', () => {
     onTestFinished,
   }) => {
     const usage = { promptTokens: 50, completionTokens: 10 };
-    // Turn 1 asks for a tool; turn 2 is slow: the agent still runs while the CLI (a few seconds a
-    // call on a loaded machine) steers it and reads its transcript; turn 3 answers.
+    // Turn 1 asks for a tool; turn 2 is held until the CLI has steered the agent and read its transcript (a fixed
+    // 25 s was not enough at load 36: the run had ended before `teamrun logs`); turn 3 answers.
+    let release!: () => void;
+    const read = new Promise<void>((resolve) => (release = resolve));
+    onTestFinished(() => release());
     server.script('cli-steer', (r) =>
       r.turn === 1
         ? {
@@ -37,7 +40,7 @@ describe('teamrun steer / teamrun logs of an agent task', () => {
             toolCalls: [{ name: 'teamrun__set_output', arguments: { output: `draft, key ${API_KEY}` } }],
           }
         : r.turn === 2
-          ? { usage, delayMs: 25_000, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 'final' } }] }
+          ? { usage, until: read, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 'final' } }] }
           : { usage, content: 'done' },
     );
     const worker = await workerForTest(
@@ -50,7 +53,7 @@ describe('teamrun steer / teamrun logs of an agent task', () => {
     const handle = await startRun(
       {
         name: 'cli-steer',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         tasks: [
           {
             key: 'writer',
@@ -67,7 +70,7 @@ describe('teamrun steer / teamrun logs of an agent task', () => {
       worker.taskQueue,
     );
     const mine = () => server.requests.filter((r) => r.idempotencyKey?.startsWith(`${handle.workflowId}/`));
-    await waitFor('the second model call', () => mine().some((r) => r.turn === 2));
+    await waitFor('the second model call', () => mine().some((r) => r.turn === 2), 90_000);
     // The model really saw the key: the test's leak is real, so its absence below is the redaction.
     expect(mine()[0].authorization).toBe(`Bearer ${API_KEY}`);
 
@@ -77,6 +80,7 @@ describe('teamrun steer / teamrun logs of an agent task', () => {
     expect(running.code).toBe(0);
     expect(running.stdout).toContain('[tool, turn 1] teamrun__set_output ok');
     expect(running.stdout).toContain('[steer] 1 waiting for the next model call');
+    release();
 
     expect((await handle.result()).status).toBe('succeeded');
     const third = mine().find((r) => r.turn === 3);
@@ -106,5 +110,6 @@ describe('teamrun steer / teamrun logs of an agent task', () => {
     expect(transcript).toContain('[steer, turn 3] alice: Cite the ticket numbers.');
     expect(transcript).toMatch(/\[model, turn 3\] \(50 in, 10 out\) done/);
     expect(`${running.stdout}${running.stderr}${logs.stdout}${logs.stderr}`).not.toContain(API_KEY);
-  });
+    // A worker, three model calls and three CLI runs: 33 s in CI, past the default 120 s twice at load 30+.
+  }, 300_000);
 });

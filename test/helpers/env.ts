@@ -96,11 +96,14 @@ export async function startRun(plan: TeamPlanInput, taskQueue: string, workflowI
   return startTeamRun(client, plan, { taskQueue, workflowId: workflowId ?? uniqueQueue(plan.name) });
 }
 
-/** Waits until `check` returns a truthy value, polling; fails with `what` after `timeoutMs`. */
+/**
+ * Waits until `check` returns a truthy value, polling; fails with `what` after `timeoutMs`. The default is 60 s: on
+ * the shared 2-core machine at load 30+ a claim, a model call or a CLI's output took more than 30 s to come.
+ */
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T> | T,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
   everyMs = 100,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import
 import { findTemporalBinary } from '../../src/devserver/binary';
 import { freePort, startDevServer, type DevServer } from '../../src/devserver/server';
 import { workflowsPath } from '../../src/worker/create-worker';
+import { stopLeftovers } from './leftovers';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,11 +19,26 @@ declare module 'vitest' {
 
 let server: DevServer | undefined;
 let dir: string | undefined;
+let runTmp: string | undefined;
 
-/** Starts one dev server and bundles the workflows once, for every test file of the run. */
+/**
+ * Starts one dev server and bundles the workflows once, for every test file of the run.
+ *
+ * The run gets a temporary directory of its own, as TMPDIR of every process it starts (the test files' forks, and what
+ * they start): whatever a test leaves in os.tmpdir() goes with the run, and a process still holding that TMPDIR when
+ * the run ends, its parent gone, is one the run left behind and is stopped (teardown).
+ */
 export async function setup(project: TestProject): Promise<void> {
   const binary = findTemporalBinary();
-  dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-test-'));
+  const outerTmp = os.tmpdir();
+  runTmp = mkdtempSync(path.join(outerTmp, 'teamrun-run-'));
+  // tsx (which runs the CLI from src in the CLI tests) keeps its compile cache in TMPDIR: keep using the machine's, or
+  // every run would compile src afresh in each of its first CLI runs.
+  const tsxCache = `tsx-${process.geteuid?.() ?? os.userInfo().username}`;
+  mkdirSync(path.join(outerTmp, tsxCache), { recursive: true });
+  symlinkSync(path.join(outerTmp, tsxCache), path.join(runTmp, tsxCache));
+  process.env.TMPDIR = runTmp;
+  dir = mkdtempSync(path.join(runTmp, 'setup-'));
   const bundle = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger });
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
@@ -52,6 +68,11 @@ async function startWithRetry(binary: string, workDir: string, tries = 3): Promi
 export async function teardown(): Promise<void> {
   await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  if (runTmp) {
+    const stopped = await stopLeftovers(`TMPDIR=${runTmp}`);
+    if (stopped > 0) console.warn(`teardown: stopped ${stopped} process(es) the tests left running`);
+    rmSync(runTmp, { recursive: true, force: true });
+  }
 }
 
 const noop = () => undefined;

@@ -17,7 +17,7 @@ describe('hostile messages against a live run', () => {
       {
         name: 'hostile-messages',
         teammates: 2,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         tasks: [
           { key: 'a', executor: { kind: 'sleep', ms: 600_000 } },
           {

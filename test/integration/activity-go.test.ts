@@ -8,7 +8,8 @@ import { historyAttempts } from '../helpers/history';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { taskOf, tempDir } from './leases-helpers';
 
-const TTL_MS = 3_000;
+/** A lease this test does not mean to lose: 15 s, so a loaded machine's late heartbeat does not (at a 3 s lease's pace). */
+const LEASE = { ttlMs: 15_000, heartbeatEveryMs: 1_500 };
 
 function marker(dir: string, name: string, what = `marker ${name}`): Promise<Record<string, unknown>> {
   const file = path.join(dir, name);
@@ -32,7 +33,7 @@ describe('a Go activity (go.temporal.io/sdk, teamrunactivity.Wrap, its own worke
     const handle = await runForTest(
       {
         name: 'activity-go',
-        lease: { ttlMs: TTL_MS },
+        lease: LEASE,
         budget: { maxUsd: 1 },
         activityQueues: [goQueue],
         tasks: [

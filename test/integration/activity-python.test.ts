@@ -12,6 +12,8 @@ import { runForTest, workerForTest } from '../helpers/scenario';
 import { eventsOf, heartbeatReached, root, taskOf, tempDir } from './leases-helpers';
 
 const TTL_MS = 3_000;
+/** A lease no test here means to lose: 15 s, so a loaded machine's late heartbeat does not, at the pace of 3 s's. */
+const ROOMY_LEASE = { ttlMs: 15_000, heartbeatEveryMs: 1_500 };
 
 /** What a marker file of the Python worker says, once it is there. */
 function marker<T = Record<string, unknown>>(dir: string, name: string, what = `marker ${name}`): Promise<T> {
@@ -39,7 +41,7 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     const { run } = await teamrunWith(pyQueue);
     const handle = await run({
       name: 'activity-python',
-      lease: { ttlMs: TTL_MS },
+      lease: ROOMY_LEASE,
       budget: { maxUsd: 1 },
       tasks: [
         {
@@ -100,7 +102,7 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
       (e) => e.activityTaskScheduledEventAttributes?.activityId === 'research#1',
     )!.activityTaskScheduledEventAttributes!;
     expect(scheduled.taskQueue?.name).toBe(pyQueue);
-    expect(Number(scheduled.heartbeatTimeout?.seconds)).toBe(TTL_MS / 1000);
+    expect(Number(scheduled.heartbeatTimeout?.seconds)).toBe(ROOMY_LEASE.ttlMs / 1000);
     expect(scheduled.retryPolicy?.maximumAttempts).toBe(1);
 
     // The run's report lists the Python attempt among the others.
@@ -120,7 +122,7 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     const { run } = await teamrunWith(pyQueue);
     const handle = await run({
       name: 'activity-unpriced',
-      lease: { ttlMs: TTL_MS },
+      lease: ROOMY_LEASE,
       budget: { maxUsd: 1 },
       tasks: [
         { key: 'ask', executor: { kind: 'activity', activityType: 'unpriced_agent', taskQueue: pyQueue } },
@@ -142,7 +144,7 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     const { run } = await teamrunWith(pyQueue);
     const handle = await run({
       name: 'activity-interrupt',
-      lease: { ttlMs: TTL_MS },
+      lease: ROOMY_LEASE,
       tasks: [{ key: 'draft', executor: { kind: 'activity', activityType: 'wait_for_cancel', taskQueue: pyQueue } }],
     });
     await marker(dir, 'draft-1.started');
@@ -186,7 +188,7 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     const { run } = await teamrunWith(pyQueue);
     const handle = await run({
       name: 'activity-nobody',
-      lease: { ttlMs: TTL_MS },
+      lease: ROOMY_LEASE,
       tasks: [{ key: 'orphan', executor: { kind: 'activity', activityType: 'research_agent', taskQueue: pyQueue } }],
     });
     await waitFor('the attempt to be leased', async () => (await handle.query(msg.activeClaimsQuery)).length === 1);
@@ -256,7 +258,7 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
     const { run } = await teamrunWith(pyQueue);
     const handle = await run({
       name: 'activity-term',
-      lease: { ttlMs: TTL_MS },
+      lease: ROOMY_LEASE,
       tasks: [
         { key: 'crunch', executor: { kind: 'activity', activityType: 'hang_first_attempt', taskQueue: pyQueue } },
       ],

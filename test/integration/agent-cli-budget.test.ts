@@ -32,7 +32,7 @@ describe('agent-cli under maxUsd', () => {
     const handle = await startRun(
       {
         name: 'agent-cli-priced',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         awaitAdjudication: false,
         budget: { maxUsd: 1 },
         tasks: [{ key: 'code', executor: { kind: 'agent-cli', cli: 'claude-code', model: 'sonnet', prompt: 'hang' } }],

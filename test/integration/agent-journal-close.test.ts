@@ -45,7 +45,7 @@ describe("an agent's journal closes when its run does, however it closes", () =>
       { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }), env: { [KEY_ENV]: 'sk' } },
       onTestFinished,
     );
-    const lease = { ttlMs: 5_000 };
+    const lease = { ttlMs: 15_000, heartbeatEveryMs: 2_500 };
     const [failed, terminated, adjudicated] = await Promise.all([
       startRun({ name: 'journal-failed', lease, tasks: [agent('close-failed')] }, worker.taskQueue),
       startRun({ name: 'journal-terminated', lease, tasks: [agent('close-terminated')] }, worker.taskQueue),

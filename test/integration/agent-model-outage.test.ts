@@ -39,7 +39,11 @@ describe.concurrent("a model provider's outage pauses an agent team instead of f
     const allFirst = new Promise<void>((resolve) => (release = resolve));
     let firsts = 0;
     server.script(model, (r) => {
-      if (r.turn > 1) return { usage, content: 'done' };
+      // However slow the machine, each second call meets the outage: one that comes after its 10 s is answered 500 once.
+      if (r.turn > 1) {
+        const met = byKey(r.idempotencyKey ?? '').some((q) => q.status === 500);
+        return met ? { usage, content: 'done' } : { status: 500 };
+      }
       if (++firsts === 5) {
         server.outage({ status: 500, forMs: 10_000, model });
         release();
@@ -48,7 +52,12 @@ describe.concurrent("a model provider's outage pauses an agent team instead of f
     });
     const worker = await agentWorker(onTestFinished);
     const handle = await startRun(
-      { name: 'agent-outage', teammates: 5, lease: { ttlMs: 5_000 }, tasks: twoTurns(model, 5) },
+      {
+        name: 'agent-outage',
+        teammates: 5,
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
+        tasks: twoTurns(model, 5),
+      },
       worker.taskQueue,
     );
     const result = await handle.result();
@@ -79,7 +88,7 @@ describe.concurrent("a model provider's outage pauses an agent team instead of f
     const handle = await startRun(
       {
         name: 'agent-429',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         tasks: [{ key: 'limited', executor: { kind: 'agent', model, prompt: 'Go' } }],
       },
       worker.taskQueue,
@@ -101,13 +110,15 @@ describe.concurrent("a model provider's outage pauses an agent team instead of f
     onTestFinished(() => outage.end());
     const worker = await agentWorker(onTestFinished);
     const modelRetry = { maxElapsedMs: 2_000, initialIntervalMs: 200, maxIntervalMs: 500 };
+    // brief's one 503 is retried within its policy however slow the machine (2 s was spent before its retry at load 36).
+    const briefRetry = { ...modelRetry, maxElapsedMs: 60_000 };
     const handle = await startRun(
       {
         name: 'llm-outage',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         awaitAdjudication: false,
         tasks: [
-          { key: 'brief', executor: { kind: 'llm', model, prompt: 'Hi', modelRetry } },
+          { key: 'brief', executor: { kind: 'llm', model, prompt: 'Hi', modelRetry: briefRetry } },
           { key: 'long', executor: { kind: 'llm', model: 'llm-down-long', prompt: 'Hi', modelRetry } },
         ],
       },
@@ -134,7 +145,7 @@ describe.concurrent("a model provider's outage pauses an agent team instead of f
     const handle = await startRun(
       {
         name: 'agent-down',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         governance: { operators: ['ops'] },
         tasks: [
           {

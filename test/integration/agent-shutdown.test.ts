@@ -63,7 +63,7 @@ describe('a worker shutting down (SIGTERM) with agents between steps', () => {
       {
         name: 'agent-shutdown',
         teammates: AGENTS,
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         tasks: keys.map((key) => ({
           key,
           executor: { kind: 'agent', model, prompt: `Go ${key}`, tools: ['echo__slow'] },

@@ -12,12 +12,21 @@ import { workerRedactor } from '../../src/activities/secrets';
 import { defineTool, workerTools, type Toolbox, type WorkerTools } from '../../src/activities/tools';
 import { ConfigSchema, type TeamrunConfig } from '../../src/config/config';
 import { FencedStore } from '../../src/fenced';
-import { testConfig } from '../helpers/env';
+import { testConfig, waitFor } from '../helpers/env';
 import { runForTest, workerForTest } from '../helpers/scenario';
 
 const root = path.resolve(__dirname, '..', '..');
 const filesystemServer = path.join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const echoServer = path.join(root, 'test/helpers/mcp-echo-server.mjs');
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The worker's environment in these tests: one variable no tool server should ever see. */
 const workerEnv = { ...process.env, WORKER_SECRET: 'worker-secret-value' };
@@ -162,6 +171,8 @@ describe('agent tools against real MCP servers', () => {
 
     // Killed from outside between calls: the next call starts it again too.
     process.kill(second.pid, 'SIGKILL');
+    // Gone (reaped) first, however slow the machine; then a moment for the toolbox to see its connection close.
+    await waitFor('the killed echo server to be gone', () => !isAlive(second.pid));
     await new Promise((resolve) => setTimeout(resolve, 200));
     const third = echoed(await box.call('echo__echo', {}, { signal }));
     expect(third.pid).not.toBe(second.pid);
@@ -176,8 +187,7 @@ describe('agent tools against real MCP servers', () => {
 
     // close() stops what the attempt started.
     await box.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(() => process.kill(third.pid, 0)).toThrow();
+    expect(await waitFor('the echo server to be gone after close()', () => !isAlive(third.pid))).toBe(true);
   });
 
   it('a Streamable HTTP server gets its header from the worker environment and the token in _meta', async () => {

@@ -43,7 +43,7 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
     const handle = await startRun(
       {
         name: 'agent-e2e',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         tasks: [
           {
             key: 'summarize',
@@ -92,7 +92,7 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
     const handle = await startRun(
       {
         name: 'agent-steer',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         tasks: [
           { key: 'write', executor: { kind: 'agent', model: 'agent-steer', prompt: 'Write', tools: ['teamrun__*'] } },
           { key: 'plain', executor: { kind: 'noop' } },
@@ -253,7 +253,7 @@ describe('an agent on a token budget', () => {
     const handle = await startRun(
       {
         name: 'agent-budget',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         awaitAdjudication: false,
         budget: { maxTokens: 300 },
         tasks: [

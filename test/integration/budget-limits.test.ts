@@ -31,7 +31,7 @@ describe.concurrent('task-count budgets on a real dev server', () => {
       {
         name: 'max-tasks',
         teammates: 16,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         budget: { maxTasks: 3 },
         tasks: Array.from({ length: 10 }, (_, i) => ({ key: `t${i}`, executor: counted(file) })),
       },
@@ -58,7 +58,7 @@ describe.concurrent('task-count budgets on a real dev server', () => {
       {
         name: 'doomed-retry',
         teammates: 4,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         retry: { maxAttempts: 100, backoffMs: 10 },
         budget: { maxTasks: 4 },
         tasks: [{ key: 'doomed', executor: counted(file, 'exit 1') }],

@@ -58,7 +58,7 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     const handle = await startRun(
       {
         name: 'llm-charges',
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         budget: { maxTokens: 100_000, maxUsd: 1 },
         tasks: [
           { key: 'draft', executor: { kind: 'llm', model: 'gpt-test', prompt: 'Write a haiku about budgets' } },
@@ -109,7 +109,7 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
       {
         name: 'llm-retries',
         teammates: 3,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         retry: { maxAttempts: 3, backoffMs: 10 },
         tasks: [
           {
@@ -171,7 +171,7 @@ describe.concurrent('the llm executor against a local OpenAI-compatible server',
     const handle = await startRun(
       {
         name: 'llm-cancel',
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         awaitAdjudication: false,
         budget: { maxWallMs: 2_000 },
         tasks: [{ key: 'slow', executor: { kind: 'llm', model: 'slow-model', prompt: 'take your time' } }],

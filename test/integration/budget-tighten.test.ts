@@ -14,7 +14,7 @@ describe("tightenBudget lowers a running run's limits, never raises them (shared
       {
         name: 'tighten',
         teammates: 1,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         budget: { maxTokens: 10_000 },
         tasks: [
           { key: 'spend', estimate: { tokens: 4_000 }, executor: spends(3_000) },

@@ -30,7 +30,7 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
         name: 'max-tokens',
         teammates: 1,
         awaitAdjudication: false,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         budget: { maxTokens: 2_500 },
         tasks: tasks(5, reporting({ inputTokens: 600, outputTokens: 400, model: 'm' })),
       },
@@ -53,7 +53,7 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
       {
         name: 'fair-share',
         teammates: 16,
-        lease: { ttlMs: 3_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_500 },
         budget: { maxTokens: 160 },
         tasks: tasks(20, reporting({ inputTokens: 6, outputTokens: 4, model: 'm' }, { sleepS: 1 })),
       },
@@ -88,7 +88,7 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
     const handle = await startRun(
       {
         name: 'failure-usage',
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         retry: { maxAttempts: 2, backoffMs: 10 },
         budget: { maxTokens: 10_000 },
         tasks: [
@@ -115,7 +115,7 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
       {
         name: 'max-usd',
         teammates: 1,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         budget: { maxUsd: 0.05 },
         tasks: tasks(4, reporting({ inputTokens: 1_000, outputTokens: 500, model: 'tiny-model' }), {
           estimate: { usd: 0.02 },
@@ -138,7 +138,7 @@ describe.concurrent('token and dollar budgets on a real dev server', () => {
       {
         name: 'unpriced',
         teammates: 1,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         retry: { maxAttempts: 3, backoffMs: 10 },
         budget: { maxUsd: 5 },
         tasks: tasks(3, reporting({ inputTokens: 100, outputTokens: 10, model: 'mystery-model' })),

@@ -14,7 +14,7 @@ describe.concurrent('the wall-clock budget on a real dev server', () => {
       {
         name: 'wall-clock',
         teammates: 2,
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         awaitAdjudication: false,
         budget: { maxWallMs: 1_500 },
         tasks: [
@@ -56,7 +56,7 @@ describe.concurrent('the wall-clock budget on a real dev server', () => {
     const handle = await startRun(
       {
         name: 'late-result',
-        lease: { ttlMs: 3_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_500 },
         awaitAdjudication: false,
         budget: { maxWallMs },
         tasks: [{ key: 'stubborn', executor: { kind: 'late' } }],

@@ -58,7 +58,7 @@ describe('a dev server started with stopWithParent', () => {
     const guarded = await serverOwner(true);
     const unguarded = await serverOwner(false);
     await Promise.all([guarded.killOwner(), unguarded.killOwner()]);
-    await waitFor('the guarded server to stop', () => !alive(guarded.pid), 20_000, 100);
+    await waitFor('the guarded server to stop', () => !alive(guarded.pid), 60_000, 100);
     // Both owners died at once; by the time the guarded server is gone, the other is what a killed test run used
     // to leave behind: the server, still running, its owner gone.
     expect(alive(unguarded.pid)).toBe(true);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -53,11 +53,12 @@ const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n');
 describe('a run hands over (continue-as-new) with a long attempt in flight', () => {
   it('survives 60 rejected 1 MB signals: each run stays small, and the attempt runs once, to the end', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-carry-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const worker = await workerForTest();
     const handle = await runForTest(
       {
         name: 'carry-long',
-        lease: { ttlMs: 5_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
         governance: { operators: ['ops'] },
         tasks: [
           {
@@ -135,6 +136,7 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
 
   it('an attempt whose worker dies after the handover is a lost lease: leased again with a new token', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-carry-lost-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const taskQueue = uniqueQueue('carry-lost');
     const doomed = await spawnWorkerProcess({ taskQueue, identity: 'carry-doomed' });
     onTestFinished(() => {
@@ -143,7 +145,8 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
     const handle = await startRun(
       {
         name: 'carry-lost',
-        lease: { ttlMs: 3_000 },
+        // Lost only when its worker is killed: a loaded machine's late heartbeat must not expire it before that.
+        lease: { ttlMs: 10_000, heartbeatEveryMs: 1_000 },
         continueAsNewAfterEvents: 200,
         tasks: [
           {
@@ -169,14 +172,17 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
       const events = await eventsOf(handle).catch(() => []);
       if (events.some((e) => e.type === 'run:continued-as-new' && e.carried === 1)) break;
     }
+    // Its adopt is running (a pending activity's start is in the description, not yet in the history: waiting on the
+    // history's started event waited out its whole bound every time, 60 s of this test's 76 s).
     await waitFor(
       'the next run to adopt the attempt',
       async () => {
         const latest = (await testClient()).workflow.getHandle(handle.workflowId);
-        return (await historyAttempts(latest)).some((a) => a.activityType === 'adoptAttempt' && a.startedAt !== null);
+        const pending = (await latest.describe()).raw.pendingActivities ?? [];
+        return pending.some((a) => a.activityType?.name === 'adoptAttempt' && a.lastStartedTime);
       },
       60_000,
-    ).catch(() => undefined);
+    );
     doomed.child.kill('SIGKILL');
     await doomed.exited;
     const worker = await workerForTest({ taskQueue });

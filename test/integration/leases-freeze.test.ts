@@ -94,7 +94,7 @@ echo "::teamrun-output::{\\"attempt\\":$TEAMRUN_ATTEMPT}"`;
     await waitFor(
       'the resumed worker to be told its attempt is gone',
       () => /attempt lost its lease|Activity not found on completion/.test(frozen.output()),
-      20_000,
+      60_000,
     );
     expect(await taskOf(handle, 'publish')).toEqual(before.task);
     expect(await completionsByTask(handle)).toEqual(before.completions);

@@ -122,7 +122,7 @@ describe.concurrent('teamrun mcp', () => {
 
     const plan = {
       name: 'mcp-stdio',
-      lease: { ttlMs: 3_000 },
+      lease: { ttlMs: 15_000, heartbeatEveryMs: 1_500 },
       governance: { operators: ['alice'] },
       tasks: [
         { key: 'edit', executor: holdFirstAttempt },
@@ -153,7 +153,7 @@ describe.concurrent('teamrun mcp', () => {
         timeout: 60_000,
       },
     );
-    await waitFor('a progress notification', () => progress.length > 0, 10_000);
+    await waitFor('a progress notification', () => progress.length > 0, 60_000);
     expect(progress[0]).toMatch(/^running: 0 of 2 tasks settled, waiting/);
     const interrupted = await ok(mcp, 'interrupt_task', { runId, key: 'edit', reason: 'going astray' });
     expect(interrupted).toMatchObject({ ok: true, interruption: { key: 'edit', actor: 'alice', fencingToken: 1 } });
@@ -272,7 +272,7 @@ describe.concurrent('teamrun mcp', () => {
 
     const plan = {
       name: 'mcp-http',
-      lease: { ttlMs: 3_000 },
+      lease: { ttlMs: 15_000, heartbeatEveryMs: 1_500 },
       governance: { operators: ['alice'] },
       tasks: [{ key: 'hold', executor: { kind: 'shell', command: 'exec sleep 600' } }],
     };

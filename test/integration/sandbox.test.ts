@@ -161,7 +161,7 @@ describe("a task cannot read another attempt's secret (worker.sandbox)", () => {
     expect(readFileSync(path.join(dir, 'pid'), 'utf8').trim()).toBe('2');
     const result = await run.result();
     expect(result.tasks[0]).toMatchObject({ status: 'failed' });
-    await waitFor('every process of the tree to be gone', () => !pids.some(alive), 15_000, 50);
+    await waitFor('every process of the tree to be gone', () => !pids.some(alive), 60_000, 50);
     expect(hostPidsWithEnv(mark)).toEqual([]);
   });
 });

@@ -54,7 +54,7 @@ describe('the shell executor on a real worker', () => {
       {
         name: 'cancel-kills',
         awaitAdjudication: false,
-        lease: { ttlMs: 3_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_500 },
         tasks: [
           {
             key: 'long',
@@ -82,9 +82,10 @@ describe('the shell executor on a real worker', () => {
     const abortedAt = Date.now();
     const verdict = await handle.executeUpdate(abortRunUpdate, { args: [{ reason: 'operator stop' }] });
     expect(verdict).toEqual({ ok: true, activeClaims: 1 });
-    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 5_000, 50);
+    // Gone however loaded the machine is (1.2 s in a CI run); the time is printed, a bound on it is a benchmark's.
+    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 30_000, 50);
     const killMs = Date.now() - abortedAt;
-    expect(killMs).toBeLessThan(5_000);
+    expect(killMs).toBeLessThan(30_000);
     console.info(`abortRun -> shell and child gone in ${killMs} ms`);
 
     const result = await handle.result();

@@ -64,8 +64,9 @@ describe.concurrent('stall detection: a heartbeating attempt that makes no progr
     const handle = await started(
       {
         name: 'stall-agent',
-        // A lease of 2 s, heartbeated all along: the lease holds, the work does not move.
-        lease: { ttlMs: 2_000 },
+        // Heartbeated every second all along (a 15 s TTL, so a loaded machine does not lose it): the lease holds, the work
+        // does not move.
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         tasks: [
           {
             key: 'think',
@@ -108,7 +109,7 @@ describe.concurrent('stall detection: a heartbeating attempt that makes no progr
     const handle = await started(
       {
         name: 'stall-cli',
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         tasks: [
           { key: 'code', stallAfterMs: STALL_MS, executor: { kind: 'agent-cli', cli: 'claude-code', prompt: 'hang' } },
         ],
@@ -164,7 +165,7 @@ describe.concurrent('stall detection: a heartbeating attempt that makes no progr
     const handle = await started(
       {
         name: 'stall-shell',
-        lease: { ttlMs: 2_000 },
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 1_000 },
         stallAfterMs: STALL_MS,
         tasks: [
           {

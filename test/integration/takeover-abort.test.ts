@@ -16,7 +16,7 @@ import {
   temporal,
 } from './takeover-helpers';
 
-const lease = { ttlMs: 3_000 };
+const lease = { ttlMs: 15_000, heartbeatEveryMs: 1_500 };
 
 describe.concurrent('stopping a whole run', () => {
   it('abortRun with two attempts running: both go to adjudication, the rest is skipped, and the run ends aborted', async ({

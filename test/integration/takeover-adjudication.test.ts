@@ -5,7 +5,7 @@ import { startRun, waitFor } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
 import { abortRun, claimOf, eventsOf, rejectionCode, taskOf, temporal, waitForStatus } from './takeover-helpers';
 
-const lease = { ttlMs: 3_000 };
+const lease = { ttlMs: 15_000, heartbeatEveryMs: 1_500 };
 /** Holds on its first attempt until interrupted; any later attempt prints its token and inputs and succeeds. */
 const holdFirstAttempt = {
   kind: 'shell',
@@ -57,7 +57,7 @@ describe.concurrent('adjudication: a human decides what an interrupted task beca
         }>;
         return rows.length === 1 ? rows : null;
       },
-      20_000,
+      60_000,
       250,
     );
     expect(listed[0].execution.workflowId).toBe(handle.workflowId);

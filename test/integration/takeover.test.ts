@@ -132,16 +132,10 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
       worker.taskQueue,
     );
     const pids = await pidsOf(pidFile);
+    // Asked again while the server answers "Workflow is busy" (a workflow task in flight on a loaded machine).
     const queried = JSON.parse(
-      await temporal(
-        'workflow',
-        'query',
-        '--workflow-id',
-        handle.workflowId,
-        '--type',
-        'activeClaims',
-        '--output',
-        'json',
+      await waitFor('temporal workflow query to answer', () =>
+        temporal('workflow', 'query', '--workflow-id', handle.workflowId, '--type', 'activeClaims', '--output', 'json'),
       ),
     ) as { queryResult: msg.ActiveClaim[][] };
     const [claim] = queried.queryResult[0];
@@ -155,18 +149,22 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
       actor: 'ops',
       reason: 'taking over',
     });
-    await temporal(
-      'workflow',
-      'signal',
-      '--workflow-id',
-      handle.workflowId,
-      '--name',
-      'interruptTask',
-      '--input',
-      input,
-    );
+    // Sent again while the server answers "Workflow is busy" (refused, not delivered; the request id makes it one).
+    await waitFor('temporal workflow signal to be taken', async () => {
+      await temporal(
+        'workflow',
+        'signal',
+        '--workflow-id',
+        handle.workflowId,
+        '--name',
+        'interruptTask',
+        '--input',
+        input,
+      );
+      return true;
+    });
 
-    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 15_000, 20);
+    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 60_000, 20);
     const result = await handle.result();
     expect(result.adjudications).toEqual([
       expect.objectContaining({
@@ -211,7 +209,7 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     );
     expect(out).toContain('"ok": true');
     expect(out).toContain(`"fencingToken": ${claim.fencingToken}`);
-    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 15_000, 20);
+    await waitFor('the shell and its child to be gone', () => !pids.some(alive), 60_000, 20);
     const result = await handle.result();
     expect(result.adjudications).toEqual([
       expect.objectContaining({
@@ -252,7 +250,7 @@ describe.concurrent('a human takes over a running task (interruptTask)', () => {
     await waitFor(
       'both takeovers to settle',
       async () => (await handle.query(msg.adjudicationsQuery)).length === 2,
-      20_000,
+      60_000,
     );
     const reasons = (records: Array<{ key: string; code: string; reason: string | null }>) =>
       Object.fromEntries(records.map((r) => [r.key, `${r.code}: ${r.reason}`]));

@@ -13,7 +13,7 @@ describe("the worker's terminal", () => {
       const handle = await startRun(
         {
           name: 'log-lines',
-          lease: { ttlMs: 3_000 },
+          lease: { ttlMs: 15_000, heartbeatEveryMs: 1_500 },
           tasks: [{ key: 'long', executor: { kind: 'sleep', ms: 600_000 } }],
         },
         taskQueue,
