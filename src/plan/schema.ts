@@ -7,6 +7,7 @@ import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, oneP
 import { CONTINUE_AS_NEW_EVENTS, OperatorNameSchema, PLAN_LIMITS } from './limits';
 import { ModelRetrySchema } from './model-retry';
 import { TEAM_DEPTH_MAX, TeamExecutorSchema } from './team';
+import { TeamParentSchema } from './requests/child-carve';
 export { TEAM_DEPTH_DEFAULT, TEAM_DEPTH_MAX, TeamExecutorSchema, type TeamExecutorSpec } from './team';
 export { jsonBytes, MAX_TIMEOUT_MS };
 import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
@@ -367,6 +368,8 @@ export const TeamPlanSchema = z
     maxTeamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
     /** This run's level in a tree of teams: 0 (absent) at the root; the parent's validation sets it in a child. */
     teamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
+    /** A child run's place in its parent (the task and token it is the attempt of); the parent stamps it. */
+    teamParent: TeamParentSchema.optional(),
     continueAsNewAfterEvents: z
       .number()
       .int()

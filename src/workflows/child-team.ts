@@ -8,6 +8,7 @@ import {
   ChildWorkflowCancellationType,
   ChildWorkflowFailure,
   ParentClosePolicy,
+  patched,
   startChild,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
@@ -22,6 +23,7 @@ import {
   type ChildAbort,
   type Carve,
 } from '../team/child-team';
+import { CHILD_BUDGET_PATCH } from '../team/child-budget';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import { abortRunSignal } from './messages';
@@ -41,14 +43,18 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   const workflowId = childWorkflowId(run.workflowId, claim.key, claim.fencingToken);
   let result: RunResult | null = null;
   try {
+    // The child's place in its parent: what it names when it asks for more (workflows/child-budget.ts).
+    const teamParent = { workflowId: run.workflowId, key: claim.key, fencingToken: claim.fencingToken };
+    const args: [unknown] = [{ ...childPlan(plan, carve), ...(patched(CHILD_BUDGET_PATCH) ? { teamParent } : {}) }];
     child.handle = await startChild<(input: unknown) => Promise<RunResult>>('teamRun', {
       workflowId,
-      args: [childPlan(plan, carve)],
+      args,
       // No child outlives its parent's end, whatever ends it (docs/teams.md says why not REQUEST_CANCEL).
       parentClosePolicy: ParentClosePolicy.TERMINATE,
       cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
       staticSummary: `${claim.title} · team · token ${claim.fencingToken} · ${claim.holder}`,
     });
+    run.childStarted(claim.key, claim.fencingToken, { workflowId, runId: child.handle.firstExecutionRunId });
     result = await child.handle.result();
   } catch (err) {
     result = resultOf(err);

@@ -1,0 +1,161 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'vitest';
+import { teamRunResult, type TeamRunHandle } from '../../src/client';
+import type { RunResult } from '../../src/contract';
+import { startRun, testClient, waitFor } from '../helpers/env';
+import { eventsOf, workerForTest } from '../helpers/scenario';
+import { tempDir } from './takeover-helpers';
+
+/** `teamrun reserve --tokens K` without a Node process: the same request to the attempt's gateway; prints the status. */
+const reserveStatus = (tokens: number) =>
+  `curl -s -o /dev/null -w '%{http_code}' --unix-socket "$TEAMRUN_ATTEMPT_SOCKET" ` +
+  `-H "Authorization: Bearer $TEAMRUN_ATTEMPT_SECRET" -d '{"tokens":${tokens}}' http://gateway/reserve`;
+const usageLine = (tokens: number) => `echo '::teamrun-usage::{"inputTokens":${tokens},"model":"m"}'`;
+
+/** A shell task that reserves exactly what it reports (its estimate): its reservation never races the others'. */
+const exact = (key: string, tokens: number) => ({
+  key,
+  estimate: { tokens },
+  executor: { kind: 'shell', command: usageLine(tokens) },
+});
+
+/**
+ * root (maxTokens 300) -> A (its plan's maxTokens 100, carved from the root) -> B (50, carved from A) -> `spend`.
+ * `spend` reserves 40 (inside B's carve) and spends it, then reserves `ask` more: B lacks it, asks A, A asks the root.
+ */
+function tree(name: string, spend: string) {
+  const quiet = { awaitAdjudication: false, retry: { maxAttempts: 1 } };
+  return {
+    name,
+    teammates: 2,
+    ...quiet,
+    budget: { maxTokens: 300 },
+    tasks: [
+      exact('r', 5),
+      {
+        key: 'A',
+        executor: {
+          kind: 'team',
+          plan: {
+            name: `${name}-A`,
+            teammates: 2,
+            ...quiet,
+            budget: { maxTokens: 100 },
+            tasks: [
+              exact('a1', 7),
+              {
+                key: 'B',
+                executor: {
+                  kind: 'team',
+                  plan: {
+                    name: `${name}-B`,
+                    ...quiet,
+                    budget: { maxTokens: 50 },
+                    tasks: [{ key: 'spend', estimate: { tokens: 10 }, executor: { kind: 'shell', command: spend } }],
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+    ],
+  };
+}
+
+async function childHandle(workflowId: string): Promise<TeamRunHandle> {
+  return (await testClient()).workflow.getHandle(workflowId) as unknown as TeamRunHandle;
+}
+
+/** Each level's used tokens are its own tasks' charges plus its child's, once: the identity the tree keeps. */
+function expectChargedOnce(expect: (v: unknown) => any, root: RunResult, a: RunResult, b: RunResult): void {
+  expect(a.budget.used.tokens).toBe(7 + b.budget.used.tokens);
+  expect(root.budget.used.tokens).toBe(5 + a.budget.used.tokens);
+  expect(root.budget.used.tokens).toBeLessThanOrEqual(300);
+  for (const r of [root, a, b]) expect(r.budget.reserved.tokens).toBe(0);
+  for (const r of [root, a, b]) expect(r.budget.usageUnknown).toBe(false);
+}
+
+describe.concurrent('budgets across a tree of teams: a child asks its parent for more', () => {
+  it("a grandchild asking past the root's maxTokens is refused before it spends; the root stays within its limit", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const marker = path.join(tempDir('team-ask-refused'), 'spent');
+    const spend =
+      `[ "$(${reserveStatus(40)})" = 200 ] && ${usageLine(40)}; ` +
+      `c=$(${reserveStatus(400)}); echo "asked: $c"; [ "$c" = 200 ] && touch ${marker} && ${usageLine(400)}; sleep 60`;
+    const handle = await startRun(tree('ask-refused', spend), worker.taskQueue);
+    const root = await handle.result();
+    const aId = `${handle.workflowId}/A#1`;
+    const a = await teamRunResult(await childHandle(aId));
+    const b = await teamRunResult(await childHandle(`${aId}/B#1`));
+
+    // Refused before it spent: the second spend never ran, and the attempt stopped with the budget code.
+    expect(existsSync(marker)).toBe(false);
+    const spendView = b.tasks.find((t) => t.key === 'spend');
+    expect(JSON.stringify(spendView)).toContain('TEAM_TASK_BUDGET_EXCEEDED');
+    expect(b.status).not.toBe('succeeded');
+    // The ask went all the way up: A asked the root, which refused; no level's limit grew.
+    expect(await eventsOf(await childHandle(aId), 'budget:carve-extended')).toEqual([]);
+    expect(await eventsOf(handle, 'budget:child-carve-extended')).toEqual([]);
+    expect([root.budget.limits.maxTokens, a.budget.limits.maxTokens, b.budget.limits.maxTokens]).toEqual([
+      300, 100, 50,
+    ]);
+    // What was spent (40 in B) is charged once at each level.
+    expect(b.budget.used.tokens).toBe(40);
+    expectChargedOnce(expect, root, a, b);
+    expect(root.budget.used.tokens).toBe(5 + 7 + 40);
+  });
+
+  it('a grandchild asking for what the root has is granted through every level and completes; strangers are refused', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const dir = tempDir('team-ask-granted');
+    const go = path.join(dir, 'go');
+    const spend =
+      `[ "$(${reserveStatus(40)})" = 200 ] && ${usageLine(40)}; ` +
+      `while [ ! -f ${go} ]; do sleep 0.2; done; ` +
+      `[ "$(${reserveStatus(150)})" = 200 ] && ${usageLine(150)}`;
+    const handle = await startRun(tree('ask-granted', spend), worker.taskQueue);
+    const aId = `${handle.workflowId}/A#1`;
+    const bId = `${aId}/B#1`;
+    await waitFor('the grandchild to run its task', async () => {
+      try {
+        return (await (await childHandle(bId)).describe()).status.name === 'RUNNING';
+      } catch {
+        return false;
+      }
+    });
+    // A workflow id is not a credential: the root answers only the child it started for A's attempt.
+    const client = await testClient();
+    const rootHandle = client.workflow.getHandle(handle.workflowId);
+    const forged = { key: 'A', fencingToken: 1, childWorkflowId: aId, childRunId: 'not-its-run', tokens: 100 };
+    const refusal = (request: object) =>
+      rootHandle.executeUpdate('extendChildCarve', { args: [request] }).then(
+        () => 'granted',
+        (err: Error) => (err.cause instanceof Error ? err.cause.message : err.message),
+      );
+    expect(await refusal(forged)).toMatch(/^forbidden: extendChildCarve: .* is not the child this run started/);
+    expect(await refusal({ ...forged, childWorkflowId: `${handle.workflowId}/A#2` })).toMatch(/^forbidden/);
+    writeFileSync(go, '');
+
+    const root = await handle.result();
+    expect(root.status).toBe('succeeded');
+    const a = await teamRunResult(await childHandle(aId));
+    const b = await teamRunResult(await childHandle(bId));
+    // B lacked 140 (its 50 less the 10 and 40 held); A had 43 of it (100 - 7 - 50) and asked the root for 97.
+    expect(b.budget.limits.maxTokens).toBe(50 + 140);
+    expect(a.budget.limits.maxTokens).toBe(100 + 97);
+    expect(root.budget.limits.maxTokens).toBe(300);
+    const [rootGrant] = await eventsOf(handle, 'budget:child-carve-extended');
+    expect(rootGrant).toMatchObject({ key: 'A', child: aId, tokens: 97 });
+    expect(b.budget.used.tokens).toBe(190);
+    expectChargedOnce(expect, root, a, b);
+    expect(root.budget.used.tokens).toBe(5 + 7 + 190);
+  });
+});
