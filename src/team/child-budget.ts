@@ -14,7 +14,7 @@ import {
 } from '../plan/requests/child-carve';
 import { TeamControlError, parseControl } from '../plan/requests/control';
 import type { RunContext } from './context';
-import type { Attempt, Reservation } from './types';
+import type { Attempt, AttemptOutcome, Reservation } from './types';
 
 /** Runs whose history began before a child could ask its parent keep refusing past the carve (replay). */
 export const CHILD_BUDGET_PATCH = 'teamrun-child-budget';
@@ -107,3 +107,23 @@ export function grantChildCarve(run: RunContext, payload: unknown, now: number):
 }
 
 const sum = (a: number, b: number) => Math.round((a + b) * 1e9) / 1e9;
+
+/** The failure type of a team task whose child id another workflow holds (no child started, nothing spent). */
+export const CHILD_ID_TAKEN = 'TEAM_CHILD_ID_TAKEN';
+
+/**
+ * A team task's child could not start: another workflow (not this run's child: one started from outside, at the
+ * guessable id) already holds its id. Nothing ran, so nothing is charged and the usage is known: a clear failure
+ * naming the holder, retryable (a retry's new token is a new id).
+ */
+export function squattedOutcome(childWorkflowId: string, holderType: string | undefined): AttemptOutcome {
+  return {
+    kind: 'failed',
+    errorType: CHILD_ID_TAKEN,
+    message:
+      `${CHILD_ID_TAKEN}: the child team run's id ${childWorkflowId} is held by another workflow` +
+      `${holderType ? ` (type ${holderType})` : ''} that this run did not start: no child started, nothing charged`,
+    nonRetryable: false,
+    usage: { inputTokens: 0, costUsd: 0 },
+  };
+}

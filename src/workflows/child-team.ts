@@ -23,7 +23,8 @@ import {
   type ChildAbort,
   type Carve,
 } from '../team/child-team';
-import { CHILD_BUDGET_PATCH } from '../team/child-budget';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { CHILD_BUDGET_PATCH, squattedOutcome } from '../team/child-budget';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import { abortRunSignal } from './messages';
@@ -57,6 +58,9 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
     run.childStarted(claim.key, claim.fencingToken, { workflowId, runId: child.handle.firstExecutionRunId });
     result = await child.handle.result();
   } catch (err) {
+    // Another workflow holds the child's id (started from outside): nothing ran, so nothing is charged.
+    if (err instanceof WorkflowExecutionAlreadyStartedError && patched(CHILD_BUDGET_PATCH))
+      return squattedOutcome(workflowId, err.workflowType);
     result = resultOf(err);
     if (result === null) return unknownEnd(workflowId, err, carve, child.stopped);
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, it } from 'vitest';
 import { teamRunResult, type TeamRunHandle } from '../../src/client';
 import type { RunResult } from '../../src/contract';
-import { startRun, testClient, waitFor } from '../helpers/env';
+import { startRun, testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { eventsOf, workerForTest } from '../helpers/scenario';
 import { tempDir } from './takeover-helpers';
 
@@ -157,5 +157,43 @@ describe.concurrent('budgets across a tree of teams: a child asks its parent for
     expect(b.budget.used.tokens).toBe(190);
     expectChargedOnce(expect, root, a, b);
     expect(root.budget.used.tokens).toBe(5 + 7 + 190);
+  });
+
+  it("an outsider holding a child's guessable id makes the team task fail clearly, naming it, and charges nothing", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const client = await testClient();
+    const rootId = uniqueQueue('squatted');
+    // The squatter: any workflow at `<root>/A#1`, started first, on a queue no worker polls (it just sits there).
+    const squatter = await client.workflow.start('teamRun', {
+      workflowId: `${rootId}/A#1`,
+      taskQueue: uniqueQueue('nobody'),
+      args: [{ name: 'squatter', tasks: [{ key: 'x', executor: { kind: 'noop' } }] }],
+    });
+    onTestFinished(async () => {
+      await squatter.terminate('test over').catch(() => undefined);
+    });
+    const handle = await startRun(
+      {
+        name: 'squatted',
+        awaitAdjudication: false,
+        retry: { maxAttempts: 1 },
+        budget: { maxTokens: 1_000 },
+        tasks: [{ key: 'A', executor: { kind: 'team', plan: { name: 'child', tasks: [exact('c', 3)] } } }],
+      },
+      worker.taskQueue,
+      rootId,
+    );
+    const root = await handle.result();
+    expect(root.status).toBe('failed');
+    const a = root.tasks.find((t) => t.key === 'A');
+    expect(JSON.stringify(a)).toContain(`TEAM_CHILD_ID_TAKEN: the child team run's id ${rootId}/A#1 is held by`);
+    // No child of ours ran: nothing charged, and the usage is known (not the carve charged as an unknown end).
+    expect(root.budget.used.tokens).toBe(0);
+    expect(root.budget.usageUnknown).toBe(false);
+    expect(root.budget.reserved.tokens).toBe(0);
+    expect((await squatter.describe()).status.name).toBe('RUNNING');
   });
 });
