@@ -314,6 +314,11 @@ export const BudgetSchema = z
     maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional(),
     /** Longest parent chain from a plan task (a plan task is depth 0); past it a spawn is refused `max-depth`. */
     maxDepth: z.number().int().min(0).max(100).optional(),
+    /** Limits across the whole tree of teams below this run (docs/budgets.md): each child's carve takes a share. */
+    tree: z
+      .object({ maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type BudgetLimits = z.infer<typeof BudgetSchema>;

@@ -15,6 +15,7 @@ import type {
   InterruptVerdict,
   ReadInboxAnswer,
   ReadInboxRequest,
+  RunResult,
   SendMessageRequest,
   SendMessageVerdict,
   TightenBudgetRequest,
@@ -24,6 +25,7 @@ import * as additions from './additions';
 import * as decisions from './decisions';
 import * as childBudget from './child-budget';
 import * as extensions from './extensions';
+import * as treeLimits from './tree-limits';
 import * as messaging from './messaging';
 import * as takeover from './takeover';
 import * as tighten from './tighten';
@@ -105,6 +107,15 @@ export abstract class RunRequests extends RunViews {
   }
 
   // ---- the tree's budget: a child asks its parent (team/child-budget.ts) ------------------
+
+  /** A child starts for this attempt: its share of `budget.tree` (team/tree-limits.ts), null without it. */
+  carveTreeSpawns(key: string, fencingToken: number): number | null {
+    return treeLimits.carveTreeSpawns(this.run, key, fencingToken);
+  }
+
+  chargeTreeSpawns(key: string, fencingToken: number, result: RunResult | null, started = true): void {
+    treeLimits.chargeTreeSpawns(this.run, key, fencingToken, result, started);
+  }
 
   /** The parent this run is a child of, where the server's record (`serverParent`) agrees with its plan's stamp. */
   teamParent(serverParent: string | undefined): TeamParent | null {

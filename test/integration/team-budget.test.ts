@@ -196,4 +196,53 @@ describe.concurrent('budgets across a tree of teams: a child asks its parent for
     expect(root.budget.reserved.tokens).toBe(0);
     expect((await squatter.describe()).status.name).toBe('RUNNING');
   });
+
+  it("two children running at once together spawn no more than the root's budget.tree.maxSpawnedTasks", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const quiet = { awaitAdjudication: false, retry: { maxAttempts: 1 } };
+    // Each child tries to add three tasks (one per shell task): six in all, against a tree limit of three.
+    const spawner = (name: string) => ({
+      name,
+      teammates: 1,
+      ...quiet,
+      tasks: [1, 2, 3].map((i) => ({
+        key: `s${i}`,
+        allowSpawn: true,
+        executor: {
+          kind: 'shell',
+          command: `echo '::teamrun-tasks::{"tasks":[{"key":"x${i}","executor":{"kind":"noop"}}]}'`,
+        },
+      })),
+    });
+    const handle = await startRun(
+      {
+        name: 'tree-spawns',
+        teammates: 2,
+        ...quiet,
+        budget: { tree: { maxSpawnedTasks: 3 } },
+        tasks: [
+          { key: 'A', executor: { kind: 'team', plan: spawner('A') } },
+          { key: 'B', executor: { kind: 'team', plan: spawner('B') } },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const root = await handle.result();
+    const [a, b] = await Promise.all(
+      ['A', 'B'].map(async (k) => teamRunResult(await childHandle(`${handle.workflowId}/${k}#1`))),
+    );
+    const spawned = (r: RunResult) => r.tasks.filter((t) => /^x\d$/.test(t.key)).length;
+    // Each child was held to its share, the shares together within the root's limit, and more was asked than fit.
+    const shares = [a, b].map((r) => r.budget.limits.tree?.maxSpawnedTasks ?? Infinity);
+    expect(shares[0] + shares[1]).toBeLessThanOrEqual(3);
+    expect(spawned(a)).toBeLessThanOrEqual(shares[0]);
+    expect(spawned(b)).toBeLessThanOrEqual(shares[1]);
+    expect(spawned(a) + spawned(b)).toBe(3);
+    // Usage flows up: each child's tree figure is what it spawned, and the root's is their sum, nothing held at the end.
+    expect([a.budget.tree?.spawnedTasks, b.budget.tree?.spawnedTasks]).toEqual([spawned(a), spawned(b)]);
+    expect(root.budget.tree).toEqual({ spawnedTasks: 3, heldByChildren: 0 });
+  });
 });
