@@ -124,13 +124,17 @@ describe.concurrent('budgets across a tree of teams: a child asks its parent for
     const handle = await startRun(tree('ask-granted', spend), worker.taskQueue);
     const aId = `${handle.workflowId}/A#1`;
     const bId = `${aId}/B#1`;
-    await waitFor('the grandchild to run its task', async () => {
-      try {
-        return (await (await childHandle(bId)).describe()).status.name === 'RUNNING';
-      } catch {
-        return false;
-      }
-    });
+    await waitFor(
+      'the grandchild to run its task',
+      async () => {
+        try {
+          return (await (await childHandle(bId)).describe()).status.name === 'RUNNING';
+        } catch {
+          return false;
+        }
+      },
+      120_000,
+    );
     // A workflow id is not a credential: the root answers only the child it started for A's attempt.
     const client = await testClient();
     const rootHandle = client.workflow.getHandle(handle.workflowId);
