@@ -98,7 +98,12 @@ describe.concurrent('budgets across a tree of teams: a child asks its parent for
     const spendView = b.tasks.find((t) => t.key === 'spend');
     expect(JSON.stringify(spendView)).toContain('TEAM_TASK_BUDGET_EXCEEDED');
     expect(b.status).not.toBe('succeeded');
-    // The ask went all the way up: A asked the root, which refused; no level's limit grew.
+    // The ask went all the way up: A asked the root (an update the root took, then refused); no level's limit grew.
+    const rootHistory = await handle.fetchHistory();
+    const asks = (rootHistory.events ?? []).filter(
+      (e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'extendChildCarve',
+    );
+    expect(asks.length).toBeGreaterThanOrEqual(1);
     expect(await eventsOf(await childHandle(aId), 'budget:carve-extended')).toEqual([]);
     expect(await eventsOf(handle, 'budget:child-carve-extended')).toEqual([]);
     expect([root.budget.limits.maxTokens, a.budget.limits.maxTokens, b.budget.limits.maxTokens]).toEqual([
