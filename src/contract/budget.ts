@@ -29,6 +29,11 @@ export interface BudgetView {
   reason: BudgetReason | null;
   /** An attempt's usage was lost: `used` counts at least its reservation. */
   usageUnknown: boolean;
+  /**
+   * With `budget.tree`: tasks spawned across the tree below this run (its own, its ended children's), and what its
+   * running children hold of the limit.
+   */
+  tree?: { spawnedTasks: number; heldByChildren: number };
 }
 
 /**

@@ -7,6 +7,7 @@ import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, oneP
 import { CONTINUE_AS_NEW_EVENTS, OperatorNameSchema, PLAN_LIMITS } from './limits';
 import { ModelRetrySchema } from './model-retry';
 import { TEAM_DEPTH_MAX, TeamExecutorSchema } from './team';
+import { TeamParentSchema } from './requests/child-carve';
 export { TEAM_DEPTH_DEFAULT, TEAM_DEPTH_MAX, TeamExecutorSchema, type TeamExecutorSpec } from './team';
 export { jsonBytes, MAX_TIMEOUT_MS };
 import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
@@ -313,6 +314,11 @@ export const BudgetSchema = z
     maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional(),
     /** Longest parent chain from a plan task (a plan task is depth 0); past it a spawn is refused `max-depth`. */
     maxDepth: z.number().int().min(0).max(100).optional(),
+    /** Limits across the whole tree of teams below this run (docs/budgets.md): each child's carve takes a share. */
+    tree: z
+      .object({ maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type BudgetLimits = z.infer<typeof BudgetSchema>;
@@ -367,6 +373,8 @@ export const TeamPlanSchema = z
     maxTeamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
     /** This run's level in a tree of teams: 0 (absent) at the root; the parent's validation sets it in a child. */
     teamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
+    /** A child run's place in its parent (the task and token it is the attempt of); the parent stamps it. */
+    teamParent: TeamParentSchema.optional(),
     continueAsNewAfterEvents: z
       .number()
       .int()

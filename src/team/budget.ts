@@ -182,6 +182,27 @@ export class Budget {
     return { ok: true, extension: { tokens, usd } };
   }
 
+  /**
+   * What `ask` lacks of what remains, for each limit the run has (tokens and dollars): null when `extend` would
+   * grant it. A child run asks its parent for this much before it extends (team/child-budget.ts).
+   */
+  lackFor(ask: { tokens?: number; usd?: number }): Reservation | null {
+    const { limits, used, reserved } = this.s;
+    const tokens =
+      limits.maxTokens === undefined
+        ? 0
+        : Math.max(0, (ask.tokens ?? 0) - (limits.maxTokens - used.tokens - reserved.tokens));
+    const usd = limits.maxUsd === undefined ? 0 : Math.max(0, nanos(ask.usd ?? 0) - this.remainingNanoUsd()) / 1e9;
+    return tokens > 0 || usd > 0 ? { tokens: Math.ceil(tokens), usd } : null;
+  }
+
+  /** Raises the token and dollar limits by what this run's parent granted it: a child's carve grew. */
+  raise(grant: Reservation): void {
+    const { limits } = this.s;
+    if (limits.maxTokens !== undefined) limits.maxTokens += grant.tokens;
+    if (limits.maxUsd !== undefined) limits.maxUsd = sumUsd(limits.maxUsd, grant.usd);
+  }
+
   /** Gives back an extension the run granted and the shared ledger then refused. */
   release(extension: Reservation): void {
     const { reserved } = this.s;

@@ -15,9 +15,13 @@ import type { Attempt, Reservation } from './types';
 
 const MESSAGE = 'extendReservation';
 
-/** Every check, for the update's validator: a refused extension never reaches history. Throws `TeamControlError`. */
-export function validateExtend(run: RunContext, payload: unknown): ExtendReservationRequest {
+/**
+ * Every check, for the update's validator: a refused extension never reaches history. Throws `TeamControlError`.
+ */
+export function validateExtend(run: RunContext, payload: unknown, mayAsk = false): ExtendReservationRequest {
   const { request } = check(run, payload);
+  // A child run asks its parent for what it lacks (team/child-budget.ts): the budget is checked once it answered.
+  if (mayAsk) return request;
   const refused = new Budget(run.budget.snapshot()).extend(request);
   if (!refused.ok) throw refusal(request, refused.reason);
   return request;

@@ -3,6 +3,7 @@
  * status, and closing it with its result. Reads every part; changes only the run's own
  * lifecycle fields (awaitingSince, closed) and, on finish, skips what can no longer start.
  */
+import { withTree } from './tree-limits';
 import type { CancellationView, RunLedgerSummary, RunResult, RunState, RunStatus, StatusView } from '../contract';
 import type { RunContext } from './context';
 import { nextApprovalDeadline } from './decisions';
@@ -74,7 +75,7 @@ export function status(run: RunContext, now: number): StatusView {
     name: run.plan.name,
     state: state(run),
     stats: run.stats(),
-    budget: run.budget.view(now, run.startedAt),
+    budget: withTree(run, run.budget.view(now, run.startedAt)),
     teammates: { requested: run.plan.teammates, active: run.leases.size },
     startedAt: run.startedAt,
     pendingAdjudications: run.pendingAdjudications,
@@ -115,7 +116,7 @@ export function finish(run: RunContext, now: number, ledger?: RunLedgerSummary):
     stats: run.stats(),
     executions: run.executions,
     maxConcurrent: run.maxConcurrent,
-    budget: run.budget.view(now, run.startedAt),
+    budget: withTree(run, run.budget.view(now, run.startedAt)),
     budgetReason: run.budget.reason,
     // Every view while they fit in a page (older runs: in the 2 MB result); past that, see `boundTaskViews`.
     ...boundTaskViews(

@@ -15,6 +15,7 @@ import type {
   InterruptVerdict,
   ReadInboxAnswer,
   ReadInboxRequest,
+  RunResult,
   SendMessageRequest,
   SendMessageVerdict,
   TightenBudgetRequest,
@@ -22,12 +23,16 @@ import type {
 } from '../contract';
 import * as additions from './additions';
 import * as decisions from './decisions';
+import * as childBudget from './child-budget';
 import * as extensions from './extensions';
+import * as treeLimits from './tree-limits';
 import * as messaging from './messaging';
 import * as takeover from './takeover';
 import * as tighten from './tighten';
 import * as reopen from './reopen';
 import { RunViews } from './run-views';
+import type { Reservation } from './types';
+import type { ExtendChildCarveRequest, TeamParent } from '../plan/requests/child-carve';
 
 export abstract class RunRequests extends RunViews {
   // ---- what people send -------------------------------------------------------------------
@@ -92,12 +97,49 @@ export abstract class RunRequests extends RunViews {
     return messaging.readInbox(this.run, payload, now);
   }
 
-  validateExtendReservation(payload: unknown): ExtendReservationRequest {
-    return extensions.validateExtend(this.run, payload);
+  /** `mayAsk`: a child run asks its parent for what its own budget lacks, so its budget is not the last word. */
+  validateExtendReservation(payload: unknown, mayAsk = false): ExtendReservationRequest {
+    return extensions.validateExtend(this.run, payload, mayAsk);
   }
 
   extendReservation(payload: unknown, now: number): ExtendReservationVerdict {
     return extensions.extend(this.run, payload, now);
+  }
+
+  // ---- the tree's budget: a child asks its parent (team/child-budget.ts) ------------------
+
+  /** A child starts for this attempt: its share of `budget.tree` (team/tree-limits.ts), null without it. */
+  carveTreeSpawns(key: string, fencingToken: number): number | null {
+    return treeLimits.carveTreeSpawns(this.run, key, fencingToken);
+  }
+
+  chargeTreeSpawns(key: string, fencingToken: number, result: RunResult | null, started = true): void {
+    treeLimits.chargeTreeSpawns(this.run, key, fencingToken, result, started);
+  }
+
+  /** The parent this run is a child of, where the server's record (`serverParent`) agrees with its plan's stamp. */
+  teamParent(serverParent: string | undefined): TeamParent | null {
+    return childBudget.parentOf(this.run.plan, serverParent);
+  }
+
+  childStarted(key: string, fencingToken: number, child: { workflowId: string; runId: string }): void {
+    childBudget.childStarted(this.run, key, fencingToken, child);
+  }
+
+  checkChildCarve(payload: unknown): ExtendChildCarveRequest {
+    return childBudget.checkChildCarve(this.run, payload).request;
+  }
+
+  grantChildCarve(payload: unknown, now: number): Reservation {
+    return childBudget.grantChildCarve(this.run, payload, now);
+  }
+
+  carveLackFor(ask: { tokens?: number; usd?: number }): Reservation | null {
+    return childBudget.lackFor(this.run, ask);
+  }
+
+  raiseCarve(grant: Reservation, now: number): void {
+    childBudget.raiseCarve(this.run, grant, now);
   }
 
   /** Gives back an extension the shared ledger refused after the run granted it. */

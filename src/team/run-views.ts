@@ -2,6 +2,7 @@
  * What a team run shows (the base of TeamRun, run.ts): its snapshot, its counters and the queries' views.
  * Pure and deterministic, as the whole facade is.
  */
+import { withTree } from './tree-limits';
 import type {
   ActiveClaim,
   AdjudicationRecord,
@@ -85,7 +86,7 @@ export abstract class RunViews {
   }
 
   budgetView(now: number): BudgetView {
-    return this.run.budget.view(now, this.run.startedAt);
+    return withTree(this.run, this.run.budget.view(now, this.run.startedAt));
   }
 
   /**

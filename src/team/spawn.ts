@@ -28,6 +28,11 @@ export interface SpawnSnapshot {
   /** Tasks added during the run, in all (what `budget.maxSpawnedTasks` bounds). */
   added: number;
   requests: SpawnRequestRecord[];
+  /**
+   * `budget.tree.maxSpawnedTasks` (team/tree-limits.ts): what each running child (`<key>#<token>`) holds of it, and
+   * what ended children spawned across their trees. Absent in older snapshots.
+   */
+  tree?: { held: Record<string, number>; charged: number };
 }
 
 export const emptySpawns = (): SpawnSnapshot => ({ added: 0, requests: [] });
@@ -37,15 +42,45 @@ export class Spawns {
   private added: number;
   private readonly requests: SpawnRequestRecord[];
   private readonly byId = new Map<string, SpawnRequestRecord>();
+  private readonly tree: { held: Record<string, number>; charged: number };
 
   constructor(snapshot: SpawnSnapshot = emptySpawns()) {
     this.added = snapshot.added;
+    this.tree = { held: { ...snapshot.tree?.held }, charged: snapshot.tree?.charged ?? 0 };
     this.requests = [...snapshot.requests];
     for (const record of this.requests) this.byId.set(record[0], record);
   }
 
   get count(): number {
     return this.added;
+  }
+
+  /** Tasks spawned across the tree: this run's, and what its ended children's trees spawned. */
+  get treeSpawned(): number {
+    return this.added + this.tree.charged;
+  }
+
+  /** What running children hold of `budget.tree.maxSpawnedTasks`. */
+  get treeHeld(): number {
+    return Object.values(this.tree.held).reduce((a, b) => a + b, 0);
+  }
+
+  /** Whether the child `<key>#<token>` holds a share. */
+  holding(id: string): boolean {
+    return Object.hasOwn(this.tree.held, id);
+  }
+
+  /** A child (`<key>#<token>`) starts holding `share` of the tree's spawns. */
+  hold(id: string, share: number): void {
+    this.tree.held[id] = share;
+  }
+
+  /** A child ended: its hold is released and what its tree spawned (at most its hold, or all of it) charged. */
+  settleChild(id: string, spawned: number | null): void {
+    const held = this.tree.held[id];
+    if (held === undefined) return;
+    delete this.tree.held[id];
+    this.tree.charged += spawned === null ? held : spawned;
   }
 
   /** The run indices a request added, if it was accepted before. */
@@ -59,7 +94,7 @@ export class Spawns {
    * they fit. Depth is the parent chain's length from a plan task (plan tasks are depth 0).
    */
   overLimit(
-    budget: Pick<BudgetLimits, 'maxSpawnedTasks' | 'maxDepth'>,
+    budget: Pick<BudgetLimits, 'maxSpawnedTasks' | 'maxDepth' | 'tree'>,
     count: number,
     depth: number,
   ): { limit: SpawnLimit; message: string } | null {
@@ -70,6 +105,16 @@ export class Spawns {
         message:
           `adding ${count} task(s) to the ${this.added} already added would pass budget.maxSpawnedTasks ` +
           `(${maxSpawned})`,
+      };
+    }
+    const maxTree = budget.tree?.maxSpawnedTasks;
+    const inTree = this.treeSpawned + this.treeHeld;
+    if (maxTree !== undefined && inTree + count > maxTree) {
+      return {
+        limit: 'max-spawned-tasks',
+        message:
+          `adding ${count} task(s) to the ${inTree} spawned or held across the tree would pass ` +
+          `budget.tree.maxSpawnedTasks (${maxTree})`,
       };
     }
     const maxDepth = Math.min(budget.maxDepth ?? ADD_TASKS_LIMITS.maxDepth, ADD_TASKS_LIMITS.maxDepth);
@@ -92,6 +137,12 @@ export class Spawns {
   }
 
   snapshot(): SpawnSnapshot {
-    return { added: this.added, requests: this.requests.map((r) => [...r] as SpawnRequestRecord) };
+    const tree = this.tree.charged > 0 || Object.keys(this.tree.held).length ? { tree: structuredTree(this.tree) } : {};
+    return { added: this.added, requests: this.requests.map((r) => [...r] as SpawnRequestRecord), ...tree };
   }
 }
+
+const structuredTree = (tree: { held: Record<string, number>; charged: number }) => ({
+  held: { ...tree.held },
+  charged: tree.charged,
+});

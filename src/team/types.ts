@@ -84,6 +84,8 @@ export interface Attempt {
    * worker confirmed, then the last link taken. In the snapshot, so a continued run goes on taking them.
    */
   stepsChain?: string;
+  /** A team task's attempt: the child run the parent started for it (its only identity the parent trusts). */
+  child?: { workflowId: string; runId: string };
 }
 
 export interface TaskState {

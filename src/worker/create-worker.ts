@@ -10,6 +10,7 @@ import { adoptingFor } from '../activities/run-task';
 import { workerRedactor, workerSecrets } from '../activities/secrets';
 import { workerTools, type CustomTool, type WorkerTools } from '../activities/tools';
 import { createLedgerActivities } from '../ledger/activities';
+import { createChildBudgetActivities } from '../activities/parent-carve';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { sandboxAtStart } from '../activities/executors/sandbox';
 import { resolveWorkerCommands } from '../config/commands';
@@ -190,6 +191,7 @@ async function workers(
       ...createActivities({ ...deps, stops: stop.stops }),
       ...createLedgerActivities({ client, prove: (ledger, call, digest) => gateway.proveLedger(ledger, call, digest) }),
       ...createAgentActivities({ client, gateway }),
+      ...createChildBudgetActivities({ client }),
       ...options.activities,
     },
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentAttempts,

@@ -8,6 +8,7 @@ import {
   ChildWorkflowCancellationType,
   ChildWorkflowFailure,
   ParentClosePolicy,
+  patched,
   startChild,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
@@ -22,6 +23,9 @@ import {
   type ChildAbort,
   type Carve,
 } from '../team/child-team';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { CHILD_BUDGET_PATCH, squattedOutcome } from '../team/child-budget';
+import { withTreeShare } from '../team/tree-limits';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import { abortRunSignal } from './messages';
@@ -40,20 +44,33 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   const carve = carveOf(claim, run.budgetView(Date.now()));
   const workflowId = childWorkflowId(run.workflowId, claim.key, claim.fencingToken);
   let result: RunResult | null = null;
+  let caught: unknown;
   try {
+    // The child's place in its parent: what it names when it asks for more (workflows/child-budget.ts).
+    const teamParent = { workflowId: run.workflowId, key: claim.key, fencingToken: claim.fencingToken };
+    const shared = withTreeShare(childPlan(plan, carve), run.carveTreeSpawns(claim.key, claim.fencingToken));
+    const args: [unknown] = [{ ...shared, ...(patched(CHILD_BUDGET_PATCH) ? { teamParent } : {}) }];
     child.handle = await startChild<(input: unknown) => Promise<RunResult>>('teamRun', {
       workflowId,
-      args: [childPlan(plan, carve)],
+      args,
       // No child outlives its parent's end, whatever ends it (docs/teams.md says why not REQUEST_CANCEL).
       parentClosePolicy: ParentClosePolicy.TERMINATE,
       cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
       staticSummary: `${claim.title} · team · token ${claim.fencingToken} · ${claim.holder}`,
     });
+    run.childStarted(claim.key, claim.fencingToken, { workflowId, runId: child.handle.firstExecutionRunId });
     result = await child.handle.result();
   } catch (err) {
+    caught = err;
+    // Another workflow holds the child's id (started from outside): nothing ran, so nothing is charged.
+    if (err instanceof WorkflowExecutionAlreadyStartedError && patched(CHILD_BUDGET_PATCH)) {
+      run.chargeTreeSpawns(claim.key, claim.fencingToken, null, false);
+      return squattedOutcome(workflowId, err.workflowType);
+    }
     result = resultOf(err);
-    if (result === null) return unknownEnd(workflowId, err, carve, child.stopped);
   }
+  run.chargeTreeSpawns(claim.key, claim.fencingToken, result);
+  if (result === null) return unknownEnd(workflowId, caught, carve, child.stopped);
   return teamOutcome(workflowId, result, carve, child.stopped);
 }
 

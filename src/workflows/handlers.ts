@@ -23,6 +23,7 @@ import {
 import { agentStepsHandler, agentStepsSignal, steerRule } from './agents';
 import { LEDGER_ABORT_CONFIRMED, type LedgerExtensions } from '../ledger/run-ledger';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
+import { askParent, mayAskParent, registerChildCarve } from './child-budget';
 
 /** What an update calls: its validator's check and the rule that applies it. */
 export interface UpdateRule<Ret, Request> {
@@ -115,8 +116,8 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
       sentBy: (request) => ({ key: request.parent ?? '', fencingToken: request.fencingToken }),
     },
     extendReservation: {
-      validate: (request) => run.validateExtendReservation(request),
-      apply: (request) => extendReservation(run, request, now(), ledger),
+      validate: (request) => run.validateExtendReservation(request, mayAskParent(run)),
+      apply: (request) => extendReservation(run, request, ledger),
       sentBy: (request) => ({ key: request.key, fencingToken: request.fencingToken }),
     },
     steer: steerRule(run, now),
@@ -127,11 +128,12 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
 async function extendReservation(
   run: TeamRun,
   request: ExtendReservationRequest,
-  now: number,
   ledger: LedgerExtensions | undefined,
 ): Promise<ExtendReservationVerdict> {
+  // A child run asks its parent first for what its carve lacks (workflows/child-budget.ts).
+  await askParent(run, request);
   const before = run.activeClaims().find((claim) => claim.key === request.key);
-  const verdict = run.extendReservation(request, now);
+  const verdict = run.extendReservation(request, Date.now());
   if (!ledger || !before) return verdict;
   const extension = { tokens: request.tokens ?? 0, usd: request.usd ?? 0 };
   const refused = await ledger.extend(before.leaseId, extension);
@@ -206,6 +208,7 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republ
     if (run.attemptsRunning(announcement) > 0) republish();
   });
   setHandler(agentStepsSignal, agentStepsHandler(run, now, confirmations));
+  registerChildCarve(run, ledger);
   const rules = messageRules(run, now, ledger);
   const table = Object.entries(TEAM_RUN_MESSAGES) as Array<[keyof TeamRunMessages, TeamRunMessage]>;
   for (const [method, { definition, description }] of table) {

@@ -30,5 +30,9 @@ it('offers the Web UI every message of the table, with its description, and noth
     { name: 'agentSteps' },
     ...declared('signal'),
   ]);
-  expect(listed(definition.updateDefinitions)).toEqual(declared('update'));
+  // extendChildCarve is a child run's ask to its parent (docs/budgets.md, the tree), outside the table: workers send it.
+  expect(listed(definition.updateDefinitions)).toEqual([
+    { name: 'extendChildCarve', description: expect.stringContaining('A child team run asks for more') },
+    ...declared('update'),
+  ]);
 });

@@ -46,7 +46,7 @@ export function registerBudget(program: Command): void {
       const { budget: b } = verdict;
       const limits = Object.entries(b.limits)
         .filter(([name]) => name !== 'ledger')
-        .map(([name, value]) => `${name} ${String(value)}`);
+        .map(([name, value]) => `${name} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
       process.stdout.write(
         `budget tightened: ${limits.join(', ')}` + (b.stopped ? `; the run stopped (${b.reason})` : '') + '\n',
       );

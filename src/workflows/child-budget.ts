@@ -1,0 +1,110 @@
+/**
+ * The tree's budget in the workflow (docs/budgets.md, the tree): a child run asks its parent for what its own
+ * budget lacks (an activity sends `extendChildCarve` to the parent), and a parent answers its children's asks,
+ * asking its own parent in turn when it is itself a child. The rules (who may ask, what is granted) are
+ * src/team/child-budget.ts's.
+ */
+import {
+  ApplicationFailure,
+  defineUpdate,
+  patched,
+  proxyActivities,
+  setHandler,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  EXTEND_CHILD_CARVE,
+  type ChildBudgetActivities,
+  type ExtendChildCarveRequest,
+} from '../plan/requests/child-carve';
+import { TeamControlError } from '../plan/requests/control';
+import { CHILD_BUDGET_PATCH } from '../team/child-budget';
+import type { TeamRun } from '../team/run';
+import type { LedgerExtensions } from '../ledger/run-ledger';
+
+export const extendChildCarveUpdate = defineUpdate<{ tokens: number; usd: number }, [ExtendChildCarveRequest]>(
+  EXTEND_CHILD_CARVE,
+);
+
+const DESCRIPTION =
+  "A child team run asks for more than its carve: granted from this run's budget (and its parent's, if it is a " +
+  'child too), all of it or nothing. Only the child this run started for that team task attempt may ask.';
+
+/** Whether this run is a child that may ask its parent (the extendReservation validator then leaves it to ask). */
+export function mayAskParent(run: TeamRun): boolean {
+  return run.teamParent(workflowInfo().parent?.workflowId) !== null;
+}
+
+/**
+ * Asks this run's parent for what its budget lacks to grant `ask`, and raises its own limits by the grant; throws
+ * the refusal as a `TeamControlError`. Nothing to do at a root, or when the run has it.
+ */
+export async function askParent(run: TeamRun, ask: { tokens?: number; usd?: number }): Promise<void> {
+  const parent = run.teamParent(workflowInfo().parent?.workflowId);
+  const lack = parent ? run.carveLackFor(ask) : null;
+  if (!parent || !lack || !patched(CHILD_BUDGET_PATCH)) return;
+  const info = workflowInfo();
+  // Each try may wait 25 s (a parent asking its own parent); all of them inside the 60 s the gateway waits.
+  const { extendParentCarve } = proxyActivities<ChildBudgetActivities>({
+    startToCloseTimeout: '25s',
+    scheduleToCloseTimeout: '50s',
+    retry: { initialInterval: '200ms', maximumInterval: '2s' },
+    summary: `ask the parent ${parent.workflowId} for ${lack.tokens} tokens and $${lack.usd}`,
+  });
+  const verdict = await extendParentCarve({
+    parentWorkflowId: parent.workflowId,
+    updateId: `carve:${info.workflowId}:${uuid4()}`,
+    request: {
+      key: parent.key,
+      fencingToken: parent.fencingToken,
+      childWorkflowId: info.workflowId,
+      childRunId: info.firstExecutionRunId,
+      ...(lack.tokens > 0 ? { tokens: lack.tokens } : {}),
+      ...(lack.usd > 0 ? { usd: lack.usd } : {}),
+    },
+  }).catch((err: unknown) => ({
+    ok: false as const,
+    code: 'parent_unreachable',
+    message: err instanceof Error ? err.message : String(err),
+  }));
+  if (!verdict.ok) {
+    throw new TeamControlError(
+      'TEAM_TASK_BUDGET_EXCEEDED',
+      `this child run's carve lacks ${lack.tokens} tokens and $${lack.usd}, and its parent ${parent.workflowId} ` +
+        `refused them (${verdict.code}: ${verdict.message})`,
+    );
+  }
+  run.raiseCarve(verdict.granted, Date.now());
+}
+
+/** The parent's side: `extendChildCarve`, checked before it reaches history, answered from this run's budget. */
+export function registerChildCarve(run: TeamRun, ledger: LedgerExtensions | undefined): void {
+  const failure = (err: unknown): unknown =>
+    err instanceof TeamControlError ? ApplicationFailure.nonRetryable(`${err.code}: ${err.message}`, err.code) : err;
+  const validator = (request: unknown) => {
+    try {
+      run.checkChildCarve(request);
+    } catch (err) {
+      throw failure(err);
+    }
+  };
+  const handler = async (request: ExtendChildCarveRequest) => {
+    try {
+      await askParent(run, request);
+      const leaseId = run.activeClaims().find((c) => c.key === request.key)?.leaseId;
+      const granted = run.grantChildCarve(request, Date.now());
+      if (ledger && leaseId) {
+        const refused = await ledger.extend(leaseId, granted);
+        if (refused) {
+          run.withdrawExtension(request.key, request.fencingToken, granted);
+          throw new TeamControlError('TEAM_TASK_BUDGET_EXCEEDED', `${EXTEND_CHILD_CARVE}: ${refused.message}`);
+        }
+      }
+      return granted;
+    } catch (err) {
+      throw failure(err);
+    }
+  };
+  setHandler(extendChildCarveUpdate, handler, { validator, description: DESCRIPTION });
+}
