@@ -6,7 +6,7 @@ import { jsonBytes } from './bytes';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, onePromptOrMessages } from './fields';
 import { CONTINUE_AS_NEW_EVENTS, OperatorNameSchema, PLAN_LIMITS } from './limits';
 import { ModelRetrySchema } from './model-retry';
-import { TEAM_DEPTH_MAX, TeamExecutorSchema } from './team';
+import { ParentLinkSchema, TEAM_DEPTH_MAX, TeamExecutorSchema } from './team';
 export { TEAM_DEPTH_DEFAULT, TEAM_DEPTH_MAX, TeamExecutorSchema, type TeamExecutorSpec } from './team';
 export { jsonBytes, MAX_TIMEOUT_MS };
 import { LEASE_PACE, maxHeartbeatEveryMs } from './lease-pace';
@@ -367,6 +367,8 @@ export const TeamPlanSchema = z
     maxTeamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
     /** This run's level in a tree of teams: 0 (absent) at the root; the parent's validation sets it in a child. */
     teamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
+    /** Set by the parent run as it starts this one as a child: who may cascade a stop into it (docs/teams.md). */
+    parent: ParentLinkSchema.optional(),
     continueAsNewAfterEvents: z
       .number()
       .int()
