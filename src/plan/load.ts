@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { namingSources, parsePlanText, resolveTeamPlanFiles } from './team-files';
 import { validatePlan, type PlanValidation, type ValidateOptions } from './validate';
 
 /**
@@ -10,20 +10,17 @@ export function loadPlanFile(file: string, options: ValidateOptions = {}): PlanV
   let raw: unknown;
   try {
     const text = readFileSync(file, 'utf8');
-    raw = /^\s*[{[]/.test(text) ? parseJsonOrYaml(text) : parseYaml(text);
+    raw = parsePlanText(text);
   } catch (err) {
     return {
       ok: false,
       problems: [{ path: file, code: 'unreadable', message: (err as Error).message.split('\n')[0] }],
     };
   }
-  return { ...validatePlan(raw, options), raw };
-}
-
-function parseJsonOrYaml(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return parseYaml(text);
-  }
+  // Team tasks' plan files become inline plans here, before anything is checked (team-files.ts).
+  const { problems, sources } = resolveTeamPlanFiles(raw, file);
+  if (problems.length > 0) return { ok: false, problems, raw };
+  const validation = validatePlan(raw, options);
+  if (validation.ok) return { ...validation, raw };
+  return { ok: false, problems: namingSources(validation.problems, sources), raw };
 }

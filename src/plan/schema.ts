@@ -6,7 +6,7 @@ import { jsonBytes } from './bytes';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, onePromptOrMessages } from './fields';
 import { CONTINUE_AS_NEW_EVENTS, OperatorNameSchema, PLAN_LIMITS } from './limits';
 import { ModelRetrySchema } from './model-retry';
-import { TEAM_DEPTH_MAX, TeamExecutorSchema } from './team';
+import { ParentLinkSchema, TEAM_DEPTH_MAX, TeamExecutorSchema } from './team';
 import { TeamParentSchema } from './requests/child-carve';
 export { TEAM_DEPTH_DEFAULT, TEAM_DEPTH_MAX, TeamExecutorSchema, type TeamExecutorSpec } from './team';
 export { jsonBytes, MAX_TIMEOUT_MS };
@@ -375,6 +375,8 @@ export const TeamPlanSchema = z
     teamDepth: z.number().int().min(0).max(TEAM_DEPTH_MAX).optional(),
     /** A child run's place in its parent (the task and token it is the attempt of); the parent stamps it. */
     teamParent: TeamParentSchema.optional(),
+    /** Set by the parent run as it starts this one as a child: who may cascade a stop into it (docs/teams.md). */
+    parent: ParentLinkSchema.optional(),
     continueAsNewAfterEvents: z
       .number()
       .int()

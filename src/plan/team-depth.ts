@@ -9,6 +9,7 @@ import { TEAM_DEPTH_DEFAULT } from './team';
 interface TeamNode {
   teamDepth?: number;
   maxTeamDepth?: number;
+  parent?: unknown;
   tasks: ReadonlyArray<{ executor: { kind: string; [field: string]: unknown } }>;
 }
 
@@ -25,6 +26,14 @@ export function childDepth(plan: Pick<TeamNode, 'teamDepth' | 'maxTeamDepth'>): 
  */
 export function checkTeamTasks(plan: TeamNode, validate: Validate): PlanProblem[] {
   const problems: PlanProblem[] = [];
+  // Only a parent run sets `parent`, as it starts the child (docs/teams.md): a root plan naming one is refused.
+  if (plan.parent !== undefined && !plan.teamDepth) {
+    problems.push({
+      path: 'parent',
+      code: 'parent_not_allowed',
+      message: 'parent is set by a parent run as it starts a child team; a root plan cannot name one',
+    });
+  }
   const { depth, max } = childDepth(plan);
   plan.tasks.forEach((task, i) => {
     if (task.executor.kind !== 'team') return;
@@ -37,7 +46,8 @@ export function checkTeamTasks(plan: TeamNode, validate: Validate): PlanProblem[
       });
       return;
     }
-    const child = task.executor.plan as Record<string, unknown>;
+    // A child's `parent` is its parent run's to stamp as it starts it, never the plan's.
+    const { parent: _theirs, ...child } = task.executor.plan as Record<string, unknown>;
     const own = typeof child.maxTeamDepth === 'number' ? child.maxTeamDepth : max;
     const stamped = { ...child, teamDepth: depth, maxTeamDepth: Math.min(own, max) };
     const checked = validate(stamped);

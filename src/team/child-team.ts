@@ -16,8 +16,12 @@ import type { AttemptOutcome, Claim, ReportedUsage } from './types';
 /** Runs whose history began before team tasks never start a child workflow (replay stays deterministic). */
 export const TEAM_KIND_PATCH = 'teamrun-team-kind';
 
-/** What a parent stops a child with, sent to it (signal `abortRun`) before its cancellation. */
-export type ChildAbort = AbortRequest & { requireAdjudication: false };
+/**
+ * What a parent stops a child with, sent to it (signal `abortRun`) before its cancellation. `interrupt`: the parent's
+ * interrupt of the team task (or one cascading from further up): the child's attempts go to adjudication in the child.
+ * The workflow adds the cascade's token (cascade.ts).
+ */
+export type ChildAbort = Omit<AbortRequest, 'cascade' | 'requireAdjudication'> & { interrupt: boolean };
 
 /** A cancellation of a team task's attempt carries the abort its child gets. */
 export type TeamCancellation = Cancellation & { childAbort?: ChildAbort };
@@ -165,13 +169,23 @@ export function withChildAborts(run: RunContext, cancels: Cancellation[]): TeamC
     if (i === undefined || run.spec(i).executor.kind !== 'team' || attempt?.fencingToken !== c.fencingToken) return c;
     const stop = attempt.stop;
     let request: AbortRequest;
+    let interrupt = false;
     if (stop?.kind === 'interrupt') {
       const { actor, reason } = stop.interruption;
+      interrupt = true;
       request = {
         code: 'TEAM_TASK_HUMAN_INTERRUPTED',
-        reason: `the parent interrupted ${c.key}${reason ? `: ${reason}` : ''}`.slice(0, REASON_CHARS),
+        reason: `${interruptedIn(run.workflowId, c.key, c.fencingToken)}${reason ? `: ${reason}` : ''}`.slice(
+          0,
+          REASON_CHARS,
+        ),
         ...(actor ? { actor } : {}),
       };
+    } else if (stop?.kind === 'abort' && run.abort?.fromParent === 'interrupt') {
+      // An interrupt from further up goes down as it came: its code, actor and the reason naming where it began.
+      const { code, reason, actor } = run.abort;
+      interrupt = true;
+      request = { ...(code ? { code } : {}), ...(reason ? { reason } : {}), ...(actor ? { actor } : {}) };
     } else if (stop?.kind === 'abort' && run.abort) {
       const { code, reason, actor } = run.abort;
       request = {
@@ -184,6 +198,11 @@ export function withChildAborts(run: RunContext, cancels: Cancellation[]): TeamC
         ...(actor ? { actor } : {}),
       };
     } else request = { code: 'TEAM_RUN_WALL_CLOCK', reason: 'the parent run ran out of wall clock' };
-    return { ...c, childAbort: { ...request, requireAdjudication: false } };
+    return { ...c, childAbort: { ...request, interrupt } };
   });
+}
+
+/** How a cascaded interrupt names where it began: the run, the team task and its attempt's token. */
+export function interruptedIn(parentRun: string, key: string, fencingToken: number): string {
+  return `interrupted in the parent run ${parentRun}, task ${key}#${fencingToken}`;
 }

@@ -36,7 +36,15 @@ export interface TeamRunSnapshot {
   /** The decision chain's head (case-chain.ts); absent before the first chained decision. */
   decisionChain?: ChainHead;
   /** `code` (absent in older snapshots) is what the abort's adjudications carry. */
-  abort: { reason: string | null; requestId: string | null; actor: string | null; at: number; code?: string } | null;
+  abort: {
+    reason: string | null;
+    requestId: string | null;
+    actor: string | null;
+    at: number;
+    code?: string;
+    /** Set when the parent run cascaded the stop (cascade.ts): the run then ends without waiting for adjudication. */
+    fromParent?: 'interrupt' | 'abort';
+  } | null;
   /** Why the run closes with adjudications still pending, if it does. */
   closed: 'adjudication-timeout' | 'workflow-cancelled' | null;
   executions: number;
@@ -198,7 +206,9 @@ export class RunContext {
   phase(): 'working' | 'awaiting_adjudication' | 'done' {
     if (this.leases.size > 0) return 'working';
     if (this.acceptingWork && this.graph.ready.size > 0) return 'working';
-    if (this.pendingAdjudications > 0 && this.plan.awaitAdjudication && !this.closed) return 'awaiting_adjudication';
+    // A stop cascaded from the parent ends the run with its adjudications on record: the parent's task decides.
+    const waits = this.plan.awaitAdjudication && !this.closed && !this.abort?.fromParent;
+    if (this.pendingAdjudications > 0 && waits) return 'awaiting_adjudication';
     return 'done';
   }
 

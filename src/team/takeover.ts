@@ -15,6 +15,7 @@ import {
   type AbortRequest,
 } from '../plan/requests/control';
 import { rejectApprovalsOnAbort } from './decisions';
+import { cascadeOf, type CascadeKind } from './cascade';
 import { checkActor, ledgerAbortClaim, type LedgerAbortAnswer } from './governance';
 import type { Attempt, Interruption } from './types';
 
@@ -83,7 +84,7 @@ const NOT_AS_UPDATE: LedgerAbortAnswer = { confirmed: false, why: 'a ledger send
 
 export function validateAbort(run: RunContext, payload: unknown): void {
   const request = parseControl(AbortRequestSchema, payload ?? {}, 'abortRun');
-  checkActor(run.plan, request.actor, 'abortRun', NOT_AS_UPDATE);
+  if (!cascadeOf(run.plan, request)) checkActor(run.plan, request.actor, 'abortRun', NOT_AS_UPDATE);
 }
 
 /**
@@ -103,9 +104,12 @@ export function abortNeedsLedger(run: RunContext, payload: unknown): { since: nu
  */
 export function abort(run: RunContext, payload: unknown, now: number, ledger?: LedgerAbortAnswer): AbortVerdict {
   let request;
+  let fromParent: CascadeKind | null;
   try {
     request = parseControl(AbortRequestSchema, payload ?? {}, 'abortRun');
-    checkActor(run.plan, request.actor, 'abortRun', ledger);
+    // The parent's cascade passes governance with its token (cascade.ts); anyone else is an actor to check.
+    fromParent = cascadeOf(run.plan, request);
+    if (!fromParent) checkActor(run.plan, request.actor, 'abortRun', ledger);
   } catch (err) {
     return rejected(run, 'abortRun', payload, err, now) as AbortVerdict;
   }
@@ -113,7 +117,7 @@ export function abort(run: RunContext, payload: unknown, now: number, ledger?: L
     const control = { requestId: request.requestId ?? null, actor: request.actor ?? null };
     return duplicate(run, 'abortRun', control, now, { ok: true, idempotent: true, activeClaims: run.leases.size });
   }
-  return applyAbort(run, request, now);
+  return applyAbort(run, request, now, fromParent);
 }
 
 /**
@@ -129,13 +133,19 @@ export function cancelRequested(run: RunContext, now: number): void {
   run.touch();
 }
 
-function applyAbort(run: RunContext, request: AbortRequest, now: number): AbortVerdict {
+function applyAbort(
+  run: RunContext,
+  request: AbortRequest,
+  now: number,
+  fromParent?: CascadeKind | null,
+): AbortVerdict {
   run.abort = {
     reason: request.reason ?? null,
     requestId: request.requestId ?? null,
     actor: request.actor ?? null,
     at: now,
     code: request.code ?? ABORT_CODE_DEFAULT,
+    ...(fromParent ? { fromParent } : {}),
   };
   const activeClaims = run.leases.size;
   run.events.record('run:abort-requested', now, { ...run.abort, activeClaims });

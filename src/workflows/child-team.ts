@@ -28,12 +28,15 @@ import { CHILD_BUDGET_PATCH, squattedOutcome } from '../team/child-budget';
 import { withTreeShare } from '../team/tree-limits';
 import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
+import { cascadeRequest, cascadeToken, parentLink } from './child-cascade';
 import { abortRunSignal } from './messages';
 
 /** One team attempt in flight: its child, once started, and whether the parent stopped it. */
 export interface ChildTeam {
   handle: ChildWorkflowHandle<(input: unknown) => Promise<RunResult>> | null;
   stopped: boolean;
+  /** The token stamped in the child's plan, which the cascade quotes (team/cascade.ts); null before the patch. */
+  token?: string | null;
 }
 
 /** Starts the child and resolves to the outcome its end means; never rejects. */
@@ -43,13 +46,15 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   if (refused) return { kind: 'failed', message: refused, errorType: FAILURE_TYPES.invalidPlan, nonRetryable: true };
   const carve = carveOf(claim, run.budgetView(Date.now()));
   const workflowId = childWorkflowId(run.workflowId, claim.key, claim.fencingToken);
+  child.token = cascadeToken();
+  const link = child.token ? { parent: parentLink(run.workflowId, claim, child.token) } : {};
   let result: RunResult | null = null;
   let caught: unknown;
   try {
     // The child's place in its parent: what it names when it asks for more (workflows/child-budget.ts).
     const teamParent = { workflowId: run.workflowId, key: claim.key, fencingToken: claim.fencingToken };
     const shared = withTreeShare(childPlan(plan, carve), run.carveTreeSpawns(claim.key, claim.fencingToken));
-    const args: [unknown] = [{ ...shared, ...(patched(CHILD_BUDGET_PATCH) ? { teamParent } : {}) }];
+    const args: [unknown] = [{ ...shared, ...(patched(CHILD_BUDGET_PATCH) ? { teamParent } : {}), ...link }];
     child.handle = await startChild<(input: unknown) => Promise<RunResult>>('teamRun', {
       workflowId,
       args,
@@ -83,7 +88,7 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
 export function stopChild(child: ChildTeam, abort: ChildAbort | undefined): Promise<boolean> {
   child.stopped = true;
   if (!abort || !child.handle) return Promise.resolve(false);
-  return child.handle.signal(abortRunSignal, abort).then(
+  return child.handle.signal(abortRunSignal, cascadeRequest(abort, child.token ?? null)).then(
     () => true,
     () => false,
   );

@@ -136,7 +136,7 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
     expect(result.budget.used.tokens).toBeLessThanOrEqual(250);
   });
 
-  it('abortRun at the root cancels every level, each ending aborted with the root code', async ({
+  it('abortRun at the root cancels every level (three below it), each ending aborted with the root code', async ({
     expect,
     onTestFinished,
   }) => {
@@ -152,7 +152,14 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
             tasks: [
               team('B', {
                 name: 'level-2',
-                tasks: [{ key: 'long', executor: { kind: 'shell', command: 'sleep 120' } }],
+                // Governed by an operator the root's actor is not: the parent's cascade passes with its token.
+                governance: { operators: ['ops'] },
+                tasks: [
+                  team('C', {
+                    name: 'level-3',
+                    tasks: [{ key: 'long', executor: { kind: 'shell', command: 'sleep 120' } }],
+                  }),
+                ],
               }),
             ],
           }),
@@ -162,9 +169,10 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
     );
     const aId = `${handle.workflowId}/A#1`;
     const bId = `${aId}/B#1`;
-    await waitFor('the grandchild to run its task', async () => {
+    const cId = `${bId}/C#1`;
+    await waitFor('the great-grandchild to run its task', async () => {
       try {
-        return (await (await childHandle(bId)).query(msg.activeClaimsQuery)).length === 1;
+        return (await (await childHandle(cId)).query(msg.activeClaimsQuery)).length === 1;
       } catch {
         return false;
       }
@@ -174,7 +182,7 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
     });
     const result = await handle.result();
     expect(result.status).toBe('aborted');
-    for (const id of [aId, bId]) {
+    for (const id of [aId, bId, cId]) {
       const child = await childHandle(id);
       const childResult = await teamRunResult(child);
       expect(childResult.status).toBe('aborted');
@@ -190,8 +198,8 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
     }
     expect(result.budget.usageUnknown).toBe(false);
     expect(result.tasks.find((t) => t.key === 'A')).toMatchObject({ status: 'adjudication' });
-    const b = await teamRunResult(await childHandle(bId));
-    expect(b.tasks.find((t) => t.key === 'long')?.status).not.toBe('succeeded');
+    const c = await teamRunResult(await childHandle(cId));
+    expect(c.tasks.find((t) => t.key === 'long')?.status).not.toBe('succeeded');
   });
 
   it('interruptTask on a team task stops its child with the interrupt, and the task goes to adjudication', async ({
@@ -226,7 +234,7 @@ describe.concurrent('teams of teams: a task whose attempt is a child teamRun wor
     expect((await eventsOf(child, 'run:abort-requested'))[0]).toMatchObject({
       code: 'TEAM_TASK_HUMAN_INTERRUPTED',
       actor: 'lead',
-      reason: 'the parent interrupted A: wrong plan',
+      reason: `interrupted in the parent run ${handle.workflowId}, task A#1: wrong plan`,
     });
     await waitFor(
       'the team task to wait for a human',

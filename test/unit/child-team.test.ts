@@ -159,7 +159,7 @@ describe('stops cascade: a stopped team task tells its child why', () => {
       code: 'OPS_STOP',
       actor: 'alice',
       reason: 'the parent run was aborted: enough',
-      requireAdjudication: false,
+      interrupt: false,
     });
     expect(cancels.find((c) => c.key === 'n')?.childAbort).toBeUndefined();
   });
@@ -173,7 +173,8 @@ describe('stops cascade: a stopped team task tells its child why', () => {
     expect(run.drainCancellations()[0].childAbort).toMatchObject({
       code: 'TEAM_TASK_HUMAN_INTERRUPTED',
       actor: 'bob',
-      reason: 'the parent interrupted t: wrong path',
+      reason: 'interrupted in the parent run wf, task t#1: wrong path',
+      interrupt: true,
     });
   });
 });

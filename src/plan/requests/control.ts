@@ -58,6 +58,14 @@ export const AbortRequestSchema = z.object({
   requestId: id.optional(),
   actor: id.optional(),
   requireAdjudication: z.boolean().optional(),
+  /**
+   * Sent by a parent run stopping its child (docs/teams.md): `token` is the one the parent stamped in the child's plan
+   * (`parent.token`); `interrupt`, the parent's interrupt of the team task rather than its abort.
+   */
+  cascade: z
+    .object({ token: z.string().min(1).max(64), interrupt: z.boolean().optional() })
+    .strict()
+    .optional(),
 });
 export type AbortRequest = z.infer<typeof AbortRequestSchema>;
 
