@@ -84,6 +84,17 @@ export interface Attempt {
    * worker confirmed, then the last link taken. In the snapshot, so a continued run goes on taking them.
    */
   stepsChain?: string;
+  /**
+   * Team runs this attempt started through its worker (`linkRun`, src/team/coordinated.ts): each is aborted when the
+   * attempt ends. In the snapshot, so a carried attempt keeps its links.
+   */
+  linkedRuns?: LinkedRun[];
+}
+
+/** A run an attempt started, and the actor that run takes the coordinator's abort from. */
+export interface LinkedRun {
+  runId: string;
+  actor: string | null;
 }
 
 export interface TaskState {
