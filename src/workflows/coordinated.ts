@@ -1,8 +1,8 @@
 /**
  * Sends the aborts of the runs a coordinating attempt started (src/team/coordinated.ts) once it ended: the run's
- * own `abortRun` signal, with the code and reason naming the coordinator task, so each closes as aborted by itself
- * (a Temporal cancellation would carry no reason). The run waits for every abort it sent before it closes or hands
- * over.
+ * own `abortRun` signal, with the code and reason naming the coordinator task (a Temporal cancellation carries no
+ * reason), then Temporal's cancellation, which ends a run whose governance refused the abort. The run waits for every
+ * abort it sent before it closes or hands over.
  */
 import { getExternalWorkflowHandle, patched } from '@temporalio/workflow';
 import { LINKED_RUNS_PATCH } from '../team/coordinated';
@@ -27,8 +27,12 @@ export class LinkedRunAborts {
             sent,
             ...(why ? { why: why.slice(0, 500) } : {}),
           });
-        const sending = getExternalWorkflowHandle(runId)
+        const handle = getExternalWorkflowHandle(runId);
+        // The abort first (its code and reason win), then Temporal's cancellation, which no governance refuses: a run
+        // whose operators do not list the coordinator's actor still ends. One already closed refuses both.
+        const sending = handle
           .signal(abortRunSignal, { ...abort, ...(actor ? { actor } : {}) })
+          .then(() => handle.cancel().catch(() => undefined))
           .then(
             () => recorded(true),
             (err: unknown) => recorded(false, err instanceof Error ? err.message : String(err)),
