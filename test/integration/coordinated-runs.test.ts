@@ -1,3 +1,5 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { teamRunHandle, teamRunResult, type TeamRunHandle } from '../../src/client';
@@ -200,5 +202,51 @@ describe("a coordinator's runs (start_run through teamrun mcp inside an agent ta
     // The coordinator's end reached its own two runs only.
     expect((await victim.status()).state).toBe('running');
     expect((await eventsOf(outer, 'task:run-linked')).map((e) => e.runId)).not.toContain(victim.workflowId);
+  });
+
+  it('teamrun start inside a shell task starts the run through its worker, linked: interrupting the task aborts it', async ({
+    onTestFinished,
+  }) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-coordinated-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const planFile = path.join(dir, 'team.json');
+    const out = path.join(dir, 'started.json');
+    writeFileSync(planFile, JSON.stringify(longTeam('from-shell', false)));
+    const worker = await workerForTest({ config: testConfig() }, onTestFinished);
+    const outer = await startRun(
+      {
+        name: 'shell-coordinator',
+        teammates: 1,
+        tasks: [
+          {
+            key: 'lead',
+            executor: { kind: 'shell', command: `teamrun start ${planFile} --json > ${out}; exec sleep 600` },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    onTestFinished(async () => {
+      await outer.terminate('test finished').catch(() => undefined);
+    });
+    const started = await waitFor(
+      'teamrun start to print the run',
+      () => (existsSync(out) && readFileSync(out, 'utf8').includes('}') ? readFileSync(out, 'utf8') : null),
+      60_000,
+    );
+    const { workflowId, startedBy } = JSON.parse(started) as { workflowId: string; startedBy: unknown };
+    expect(startedBy).toEqual({ run: outer.workflowId, task: 'lead', fencingToken: 1 });
+    const inner = teamRunHandle(await testClient(), workflowId);
+    onTestFinished(async () => {
+      await inner.terminate('test finished').catch(() => undefined);
+    });
+    await waitFor('the started run to claim', async () => (await inner.activeClaims()).length === 1, 60_000);
+    await outer.interrupt({ key: 'lead', reason: 'stop' });
+    const { status, abort } = await endOf(inner);
+    expect(status).toBe('aborted');
+    expect(abort).toMatchObject({
+      code: 'TEAM_COORDINATOR_ENDED',
+      reason: `the coordinator task "lead" (fencing token 1) of run ${outer.workflowId} was interrupted: stop`,
+    });
   });
 });
