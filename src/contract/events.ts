@@ -25,7 +25,7 @@ export type RunEventType =
   /** A settled task sent back to adjudication: `{ key, actor, reason, requestId, dependents }`. */
   | 'task:reopened'
   | 'task:added'
-  /** An attempt's worker linked a run it started for the attempt (`linkRun`): `{ key, fencingToken, runId, linked }`. */
+  /** A worker linked a run it started for the attempt (`linkRun`): `{ key, fencingToken, runId, linked }`. */
   | 'task:run-linked'
   /** The attempt ended; its linked run was sent its abort: `{ runId, code, sent, why? }` (docs/teams.md). */
   | 'task:linked-run-aborted'
