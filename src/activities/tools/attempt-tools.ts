@@ -3,7 +3,7 @@ import { nearest } from '../../plan/graph';
 import { RESERVED_TOOL_SERVER, ToolPatternSchema, serverOf, wildcardServer } from '../../plan/tool-names';
 import { ExecutorError } from '../executors/types';
 import type { TeamrunConfig } from '../../config/config';
-import type { Redactor } from '../redact';
+import { Redactor } from '../redact';
 import type { CustomTool } from './define-tool';
 import type { McpConnection } from './mcp-connection';
 import { serverTools, type ServerTools } from './mcp-tools';
@@ -39,11 +39,14 @@ export class AttemptTools implements Toolbox {
   private readonly listings = new Map<string, Promise<ServerTools>>();
   private readonly targets = new Map<string, Target>();
   private closed = false;
+  private readonly attemptRedactor: Redactor;
 
   constructor(
     private readonly sources: WorkerToolSources,
     private readonly attempt: ToolAttempt,
   ) {
+    const secret = attempt.access?.secret;
+    this.attemptRedactor = new Redactor(secret ? [{ name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }] : []);
     // A stopped attempt stops its servers at once, whatever the loop is doing.
     if (attempt.signal.aborted) this.closed = true;
     else attempt.signal.addEventListener('abort', () => void this.close(), { once: true });
@@ -108,10 +111,9 @@ export class AttemptTools implements Toolbox {
       'custom' in target
         ? await this.callCustom(target.custom, args, signal, timeoutMs)
         : await this.callMcp(target.server, target.original, args, signal, timeoutMs);
-    const { redactor } = this.sources;
-    return result.ok
-      ? { ok: true, content: redactor.text(result.content) }
-      : { ok: false, error: redactor.text(result.error) };
+    // The worker's secrets, and the attempt's own, which its stdio servers hold (toolbox.ts): never to the model.
+    const redact = (text: string) => this.attemptRedactor.text(this.sources.redactor.text(text));
+    return result.ok ? { ok: true, content: redact(result.content) } : { ok: false, error: redact(result.error) };
   }
 
   async close(): Promise<void> {
