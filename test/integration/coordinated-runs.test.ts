@@ -249,4 +249,27 @@ describe("a coordinator's runs (start_run through teamrun mcp inside an agent ta
       reason: `the coordinator task "lead" (fencing token 1) of run ${outer.workflowId} was interrupted: stop`,
     });
   });
+
+  it('an attempt starts at most worker.maxRunsPerAttempt runs: the one past it is refused, and the model sees why', async ({
+    onTestFinished,
+  }) => {
+    const { taskQueue } = await coordinatorWorker(onTestFinished, { maxRunsPerAttempt: 1 });
+    const outer = await startRun(coordinatorPlan([longTeam('one', false), longTeam('two', false)]), taskQueue);
+    onTestFinished(async () => {
+      await outer.terminate('test finished').catch(() => undefined);
+    });
+    const result = await outer.result();
+    const output = result.tasks.find((t) => t.key === 'coordinate')?.output as { error?: string } | undefined;
+    expect(output?.error).toMatch(/^error: TEAM_ATTEMPT_TOO_MANY_RUNS: startRun: this attempt has started 1 runs/);
+    // The one it did start ended with the coordinator (its output set, its attempt succeeded).
+    const [link] = await eventsOf(outer, 'task:run-linked');
+    const first = teamRunHandle(await testClient(), String(link.runId));
+    onTestFinished(async () => {
+      await first.terminate('test finished').catch(() => undefined);
+    });
+    expect(await endOf(first)).toMatchObject({
+      status: 'aborted',
+      abort: { reason: `the coordinator task "coordinate" (fencing token 1) of run ${outer.workflowId} succeeded` },
+    });
+  });
 });
