@@ -39,7 +39,19 @@ const MAY_IMPORT = {
   ],
   // OpenTelemetry's config and teamrun's spans (src/telemetry): beside sdk/, it imports only config's error.
   telemetry: ['errors.ts', 'config/errors.ts'],
-  activities: [...BASE, 'sdk', 'team', 'ledger', 'agent', 'config', 'codec', 'format.ts', 'telemetry'],
+  // workflows/search-attributes.ts: the gateway starts a run an attempt asks for with its TeamName attribute.
+  activities: [
+    ...BASE,
+    'sdk',
+    'team',
+    'ledger',
+    'agent',
+    'config',
+    'codec',
+    'format.ts',
+    'telemetry',
+    'workflows/search-attributes.ts',
+  ],
   // A report reads a closed run through the client and the workflow's message names, and an agent task's journal
   // (its transcript); only the CLI is above it.
   report: [

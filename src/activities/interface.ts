@@ -219,7 +219,7 @@ export const ATTEMPT_RUNNING_SIGNAL = 'attemptRunning';
 export const AGENT_STEPS_SIGNAL = 'agentSteps';
 
 /** The messages a task sends its run through its worker's attempt gateway. */
-export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendReservation';
+export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendReservation' | 'linkRun';
 
 /**
  * What a worker's gateway proves: an attempt's messages to the run, the anchors of the hash chains

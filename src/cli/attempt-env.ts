@@ -25,7 +25,7 @@ export function gatewayFromEnv(): { socket: string; secret: string } | null {
  */
 export async function askGateway<T>(
   gateway: { socket: string; secret: string },
-  message: 'sendMessage' | 'readInbox' | 'addTasks' | 'reserve',
+  message: 'sendMessage' | 'readInbox' | 'addTasks' | 'reserve' | 'startRun',
   body: Record<string, unknown>,
 ): Promise<T> {
   const text = await postToGateway(gateway, message, body).catch((err: Error) => {

@@ -169,6 +169,8 @@ export const ConfigSchema = z
         agentClis: AgentClisConfigSchema,
         // MCP servers whose tools this worker's agents may call (`<server>__<tool>`): docs/configuration.md.
         mcpServers: McpServersSchema.default({}),
+        // Team runs one attempt may start through this worker's gateway (docs/teams.md, a coordinator's runs).
+        maxRunsPerAttempt: z.number().int().min(0).max(100).default(10),
         // Worker variables whose values are redacted from everything reported, beyond the ones the worker knows.
         redact: z
           .object({ env: z.array(z.string().min(1)).default([]) })

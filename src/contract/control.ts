@@ -8,6 +8,7 @@ import type { Interruption } from './run';
 import type { BudgetView } from './budget';
 
 export type { AbortRequest, InterruptRequest, TightenBudgetRequest } from '../plan/requests/control';
+export type { LinkRunRequest } from '../plan/requests/link';
 
 /**
  * The interruption an `interruptTask` update answers with: which attempt, and who asked. The
@@ -64,3 +65,13 @@ export interface AttemptsRunning {
   queue: string;
   attempts: Array<{ key: string; fencingToken: number }>;
 }
+
+/** `linkRun`: the runs the attempt has linked now (a repeat of one it has is `idempotent`). */
+export interface LinkRunVerdict {
+  ok: true;
+  linked: number;
+  idempotent?: true;
+}
+
+/** Why `linkRun` is refused (the update's failure type). */
+export type LinkRunRejectReason = 'not_found' | 'stale_attempt' | 'forbidden' | 'too_many_runs' | 'invalid_request';

@@ -25,6 +25,10 @@ export type RunEventType =
   /** A settled task sent back to adjudication: `{ key, actor, reason, requestId, dependents }`. */
   | 'task:reopened'
   | 'task:added'
+  /** A worker linked a run it started for the attempt (`linkRun`): `{ key, fencingToken, runId, linked }`. */
+  | 'task:run-linked'
+  /** The attempt ended; its linked run was sent its abort: `{ runId, code, sent, why? }` (docs/teams.md). */
+  | 'task:linked-run-aborted'
   /** An attempt made no step for its `stallAfterMs` and was stopped: `{ key, fencingToken, reason }`. */
   | 'task:stalled'
   /**

@@ -4,7 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { workerSecrets } from '../activities/secrets';
 import { Redactor } from '../activities/redact';
 import type { TeamrunConfig } from '../config/config';
-import type { McpContext } from './context';
+import { attemptAccess, type McpContext } from './context';
 import { httpToken, MCP_PATH, serveHttp, TOKEN_ENV } from './http';
 import { createMcpServer } from './server';
 import { configFrom, withClient } from '../operator/context';
@@ -57,6 +57,7 @@ export function registerMcp(program: Command): void {
           config,
           actor: mcpActor(options, config, process.env),
           redactor: new Redactor(secrets),
+          ...(attemptAccess(process.env) ? { attempt: attemptAccess(process.env) } : {}),
         };
         if (token) await serveOverHttp(ctx, options, token);
         else await serveOverStdio(ctx);

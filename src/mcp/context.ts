@@ -17,6 +17,17 @@ export interface McpContext {
    */
   actor: string;
   redactor: Redactor;
+  /**
+   * Set when this server runs inside a task (an agent's stdio tool server, a shell's process): its attempt's gateway
+   * ($TEAMRUN_ATTEMPT_SOCKET, $TEAMRUN_ATTEMPT_SECRET), through which `start_run` starts runs linked to the attempt.
+   */
+  attempt?: { socket: string; secret: string };
+}
+
+/** The attempt gateway this process may speak through, when it runs inside a task. */
+export function attemptAccess(env: NodeJS.ProcessEnv): McpContext['attempt'] {
+  const { TEAMRUN_ATTEMPT_SOCKET: socket, TEAMRUN_ATTEMPT_SECRET: secret } = env;
+  return socket && secret ? { socket, secret } : undefined;
 }
 
 /**

@@ -7,11 +7,17 @@
 import type { ActiveClaim } from '../contract';
 import { attemptActivityId, leaseIdOf } from '../activities/interface';
 import { parseAnnouncements, stopsByQueue, type StopRequest } from './stop-channel';
-import type { Attempt, AttemptStop, Reservation, TaskState } from './types';
+import type { Attempt, AttemptStop, LinkedRun, Reservation, TaskState } from './types';
 
 export interface Cancellation {
   key: string;
   fencingToken: number;
+}
+
+/** The runs an ended attempt started, and the abort each is sent (src/team/coordinated.ts). */
+export interface LinkEnd {
+  runs: LinkedRun[];
+  abort: { code: string; reason: string; requestId: string; requireAdjudication: false };
 }
 
 export class Leases {
@@ -21,6 +27,8 @@ export class Leases {
   private readonly cancels: Cancellation[] = [];
   /** Stopped attempts that announced a stop queue: each gets a stop there besides its cancellation. */
   private readonly stops: Array<{ queue: string; leaseId: string }> = [];
+  /** Runs whose coordinating attempt ended: the workflow aborts them (src/team/coordinated.ts). */
+  private readonly linkEnds: LinkEnd[] = [];
 
   constructor(private readonly teammates: number) {}
 
@@ -107,6 +115,16 @@ export class Leases {
       if (attempt?.stopQueue) this.stops.push({ queue: attempt.stopQueue, leaseId: attempt.leaseId });
     }
     return cancels;
+  }
+
+  /** A coordinating attempt ended: its linked runs are to be aborted with `abort`. */
+  linkEnded(end: LinkEnd): void {
+    this.linkEnds.push(end);
+  }
+
+  /** The linked runs the workflow must abort now. */
+  drainLinkEnds(): LinkEnd[] {
+    return this.linkEnds.splice(0);
   }
 
   /** Stops the workflow must send now, one per worker stop queue (after `drainCancellations`). */

@@ -13,6 +13,8 @@ import type {
   ExtendReservationRequest,
   ExtendReservationVerdict,
   InterruptVerdict,
+  LinkRunRequest,
+  LinkRunVerdict,
   ReadInboxAnswer,
   ReadInboxRequest,
   RunResult,
@@ -22,6 +24,7 @@ import type {
   TightenBudgetVerdict,
 } from '../contract';
 import * as additions from './additions';
+import * as coordinated from './coordinated';
 import * as decisions from './decisions';
 import * as childBudget from './child-budget';
 import * as extensions from './extensions';
@@ -141,6 +144,11 @@ export abstract class RunRequests extends RunViews {
   raiseCarve(grant: Reservation, now: number): void {
     childBudget.raiseCarve(this.run, grant, now);
   }
+
+  validateLinkRun = (payload: unknown): LinkRunRequest => coordinated.validateLinkRun(this.run, payload);
+
+  /** A run the attempt started through its worker, aborted when the attempt ends (coordinated.ts). */
+  linkRun = (payload: unknown, now: number): LinkRunVerdict => coordinated.linkRun(this.run, payload, now);
 
   /** Gives back an extension the shared ledger refused after the run granted it. */
   withdrawExtension(key: string, fencingToken: number, extension: { tokens: number; usd: number }): void {

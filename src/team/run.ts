@@ -4,6 +4,7 @@
  * messaging). It holds no rule of its own: each method says which module answers it. Pure and
  * deterministic: the caller passes the time, and turns claims and cancellations into Temporal calls.
  */
+import type { LinkEnd } from './leases';
 import type { RunLedgerSummary, RunResult } from '../contract';
 import { type ExecutorSpec, type TeamPlan } from '../plan/schema';
 import type { SteerRequest } from '../plan/requests/agent';
@@ -69,6 +70,11 @@ export class TeamRun extends RunRequests {
   /** Stops the workflow must send now, one per worker stop queue (after `drainCancellations`). */
   drainStops(): StopRequest[] {
     return this.run.leases.drainStops();
+  }
+
+  /** Runs whose coordinating attempt ended, to abort now (src/team/coordinated.ts). */
+  drainLinkEnds(): LinkEnd[] {
+    return this.run.leases.drainLinkEnds();
   }
 
   /** Running attempts announce their worker's stop queue (`attemptRunning`); returns how many applied. */

@@ -3,6 +3,7 @@
  * attempt's (a late result is recorded and changes nothing), charges its usage, asks routing.ts
  * where the task goes and moves it there. Owns no state of its own; the parts are in context.ts.
  */
+import { linksEnded } from './coordinated';
 import { jsonBytes } from '../plan/bytes';
 import { RUN_LIMITS, clip } from './bounds';
 import type { RunContext } from './context';
@@ -58,6 +59,7 @@ export function settle(
     return null;
   }
   run.leases.close(task, attempt);
+  linksEnded(run, key, attempt, outcome.kind);
   scopeReleased(run, i, fencingToken, outcome.kind, now);
   if (outcome.workerIdentity) attempt.workerIdentity = outcome.workerIdentity;
   const usage = 'usage' in outcome ? outcome.usage : undefined;

@@ -86,6 +86,17 @@ export interface Attempt {
   stepsChain?: string;
   /** A team task's attempt: the child run the parent started for it (its only identity the parent trusts). */
   child?: { workflowId: string; runId: string };
+  /**
+   * Team runs this attempt started through its worker (`linkRun`, src/team/coordinated.ts): each is aborted when the
+   * attempt ends. In the snapshot, so a carried attempt keeps its links.
+   */
+  linkedRuns?: LinkedRun[];
+}
+
+/** A run an attempt started, and the actor that run takes the coordinator's abort from. */
+export interface LinkedRun {
+  runId: string;
+  actor: string | null;
 }
 
 export interface TaskState {

@@ -96,7 +96,12 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const queue = stopQueueName(taskQueue, identity);
   // Before anything starts: a custom tool's bad name or an MCP header's missing variable stops the worker here.
   const tools = workerTools({ config, env, tools: options.tools, redactor: workerRedactor(config, env) });
-  const gateway = await AttemptGateway.start({ client, queue, secrets: workerSecrets(config, env) });
+  const gateway = await AttemptGateway.start({
+    client,
+    queue,
+    secrets: workerSecrets(config, env),
+    runs: { taskQueue, maxPerAttempt: config.worker.maxRunsPerAttempt },
+  });
   // Aborted when shutdown begins (SIGTERM, SIGINT, `shutdown()`): attempts between two steps start no new one.
   const stopping = new AbortController();
   try {

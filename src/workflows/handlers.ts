@@ -120,6 +120,11 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
       apply: (request) => extendReservation(run, request, ledger),
       sentBy: (request) => ({ key: request.key, fencingToken: request.fencingToken }),
     },
+    linkRun: {
+      validate: (request) => run.validateLinkRun(request),
+      apply: (request) => run.linkRun(request, now()),
+      sentBy: (request) => ({ key: request.key, fencingToken: request.fencingToken }),
+    },
     steer: steerRule(run, now),
   };
 }

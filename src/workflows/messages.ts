@@ -18,6 +18,8 @@ import type {
   ExtendReservationVerdict,
   InterruptRequest,
   InterruptVerdict,
+  LinkRunRequest,
+  LinkRunVerdict,
   MemberRecord,
   MessagesPage,
   MessagesQuery,
@@ -182,6 +184,12 @@ export const TEAM_RUN_MESSAGES = {
     'extendReservation',
     "A running attempt asks for more budget: { key, fencingToken, tokens?, usd?, attempt? (its worker's proof) }; " +
       'answers what the attempt holds now',
+  ),
+  /** A running attempt's worker links a run it started for the attempt (update `linkRun`): its end aborts that run. */
+  linkRun: update<LinkRunVerdict, LinkRunRequest>(
+    'linkRun',
+    "Link a run a running attempt started to it: { key, fencingToken, runId, actor?, attempt (its worker's " +
+      "proof) }; the attempt's end aborts that run",
   ),
   /** Guidance for a running agent before its next model call (update `steerTask`); a refusal rejects with its code. */
   steer: update<SteerTaskVerdict, SteerTaskRequest>(

@@ -23,6 +23,7 @@ import { packSnapshot, unpackSnapshot, type PackedSnapshot } from '../team/snaps
 import { handOverDue, handOverOnAnySuggestion } from '../team/handover';
 import { Attempts } from './attempts';
 import { closeAsCanceled } from './cancel';
+import { LinkedRunAborts } from './coordinated';
 import { RecentLinks } from './details';
 import { registerHandlers } from './handlers';
 import { IdleHooks } from './idle-hooks';
@@ -53,6 +54,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const attempts = new Attempts(run, ledger, links, spans);
   const hooks = new IdleHooks(run);
   const publisher = new Publisher(run, links, ledger, spans);
+  const linked = new LinkedRunAborts(run);
 
   registerHandlers(run, ledger ?? undefined, () => publisher.details());
   // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.
@@ -75,6 +77,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       const now = Date.now();
       // Stops asked for while the run waited (takeover, abort, wall clock) go out first.
       attempts.cancelStopped();
+      linked.send();
       // A cancelled run closes as Canceled here, with its result: it never hands over.
       if (run.cancelling) handingOver = false;
       else if (!handingOver) {
@@ -98,6 +101,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
         // continue-as-new (UnhandledCommand) and replay this task with it included. Updates it
         // has not delivered yet go to the next run.
         await ledger?.drain();
+        await linked.sent();
         await hooks.drained();
         await condition(allHandlersFinished);
         run.record('run:continued-as-new', Date.now(), {
@@ -118,6 +122,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       else moved = wait.timeoutMs > 0 && (await condition(changed, wait.timeoutMs));
       if (wait.closesAt !== null && !moved && wait.closesAt <= Date.now()) run.closeUnresolved(Date.now());
     }
+    await linked.sent();
     const ledgerAtEnd = await ledger?.unregister();
     const result = run.finish(Date.now(), ledgerAtEnd ?? undefined);
     hooks.start();

@@ -129,10 +129,13 @@ describe('agent tools against real MCP servers', () => {
   });
 
   it("the attempt's fencing token reaches a stdio server in _meta and TEAMRUN_FENCING_TOKEN, the worker's secrets do not", async () => {
-    const box = await toolbox(
-      configWith({ echo: { command: process.execPath, args: [echoServer], env: { ECHO_KEY: 'configured-key-1234' } } }),
-      7,
-    );
+    const config = configWith({
+      echo: { command: process.execPath, args: [echoServer], env: { ECHO_KEY: 'configured-key-1234' } },
+    });
+    const tools = workerTools({ config, env: workerEnv, redactor: workerRedactor(config, workerEnv) });
+    const access = { socket: '/tmp/gateway.sock', secret: 'attempt-secret-0123456789abcdef', binDir: null };
+    const box = await tools.factory({ ...attempt(7), access });
+    open.push(box, tools);
     const specs = await box.resolve(['echo__echo', 'echo__dotted_name']);
     expect(specs.map((s) => s.name)).toEqual(['echo__echo', 'echo__dotted_name']);
     const seen = echoed(await box.call('echo__echo', { text: 'hi' }, { signal: new AbortController().signal }));
@@ -143,6 +146,9 @@ describe('agent tools against real MCP servers', () => {
       TEAMRUN_WORKFLOW_ID: 'tools-run',
     });
     expect(seen.env.WORKER_SECRET).toBeUndefined();
+    // The attempt's gateway reaches it (a `teamrun mcp` there starts linked runs); its secret never reaches the model.
+    expect(seen.env.TEAMRUN_ATTEMPT_SOCKET).toBe('/tmp/gateway.sock');
+    expect(seen.env.TEAMRUN_ATTEMPT_SECRET).toBe('[redacted:TEAMRUN_ATTEMPT_SECRET]');
     // The configured value reached the server; what the server says back is redacted, as everything an attempt reports.
     expect(seen.env.ECHO_KEY).toBe('[redacted:echo.ECHO_KEY]');
     // A tool whose MCP name OpenAI would refuse is offered under a fitting name and called by its own.

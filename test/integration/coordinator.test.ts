@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { teamRunHandle } from '../../src/client';
 import { loadPlanFile } from '../../src/plan/load';
 import type { RunResult } from '../../src/contract';
-import { startRun, temporalAddress, testClient, testConfig, uniqueQueue } from '../helpers/env';
+import { startRun, temporalAddress, testClient, testConfig, uniqueQueue, waitFor } from '../helpers/env';
 import {
   startOpenAiServer,
   toolExchanges,
@@ -11,7 +11,7 @@ import {
   type RecordedRequest,
   type Reply,
 } from '../helpers/openai-server';
-import { workerForTest, type OnTestFinished } from '../helpers/scenario';
+import { eventsOf, workerForTest, type OnTestFinished } from '../helpers/scenario';
 
 const root = path.resolve(__dirname, '..', '..');
 const cliMain = path.join(root, 'dist/main.js');
@@ -178,8 +178,13 @@ describe('examples/coordinator.yaml', () => {
     // What the model was sent back for its interrupt_task call.
     const seen = toolExchanges(server.requests.at(-1)!).find((e) => e.name === 'control__interrupt_task');
     expect(seen?.content).toMatch(/^error: forbidden: /);
-    // Refused: the build still holds its first attempt, nobody adjudicated anything.
+    // The coordinator's end (its output set) ended the run it started: the run's governance refused mallory's
+    // abort, Temporal's cancellation then stopped it. Nothing mallory asked for happened: the build held its first
+    // attempt only, and nobody decided anything.
+    await waitFor('the inner run to be cancelled', async () => (await inner.status()).cancelRequestedAt !== undefined);
+    expect(await eventsOf(inner, 'control:rejected')).toContainEqual(expect.objectContaining({ message: 'abortRun' }));
     const tasks = await inner.tasks();
-    expect(tasks.find((t) => t.key === 'build')).toMatchObject({ status: 'leased', attempts: 1 });
+    expect(tasks.find((t) => t.key === 'build')).toMatchObject({ attempts: 1 });
+    expect((await inner.adjudications()).every((a) => a.decision === null)).toBe(true);
   });
 });

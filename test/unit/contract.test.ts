@@ -67,6 +67,7 @@ describe('the message table (src/workflows/messages.ts): each message declared o
         'bindCase',
         'extendReservation',
         'interruptTask',
+        'linkRun',
         'readInbox',
         'sendMessage',
         'reopenTask',

@@ -21,6 +21,7 @@ import type { LiveBudget } from '../executors/types';
 import { JournalUnavailable, writeJournal, type JournalAccess } from './journal';
 import { asTask, readBounded, refusalOf, writeLauncher } from './wire';
 import { reserve, type GatewayAnswer } from './reserve';
+import { DEFAULT_RUNS_PER_ATTEMPT, startRun, type StartRunAccess } from './start-run';
 import { HashChain } from '../hash-chain';
 import type { AttemptAsk, OpenedAttempt } from './opened';
 import { RandomPool } from '../random-pool';
@@ -50,6 +51,7 @@ export const GATEWAY_UNUSED_KINDS: ReadonlySet<string> = new Set(['noop', 'sleep
 /** What a task may send its run as itself; an extension goes through its live reservation (`/reserve`) instead. */
 const MESSAGES: ReadonlySet<string> = new Set<AttemptMessage>(['sendMessage', 'readInbox', 'addTasks']);
 const RESERVE = 'reserve';
+const START_RUN = 'startRun';
 
 /** What a gateway answers the in-task CLI: the run's verdict, or a refusal with its stable code. */
 
@@ -62,6 +64,8 @@ interface OpenAttempt {
   journal?: JournalAccess;
   /** The hash chain its step signals carry (`agentSteps`), drawn at its first step. */
   steps?: HashChain;
+  /** Runs it started (`/startRun`, start-run.ts). */
+  started?: { count: number };
 }
 
 /** Bound on one `teamrun reserve`: the extension request's own (src/plan/requests/budget.ts). */
@@ -84,6 +88,8 @@ export interface GatewayOptions {
   queue: string;
   /** The worker's secrets; each attempt's redactor adds the attempt's own. */
   secrets: ReadonlyArray<Secret>;
+  /** The worker's task queue (a run an attempt starts goes there unless it names another) and its bound on them. */
+  runs?: { taskQueue: string; maxPerAttempt: number };
 }
 
 /** How long the gateway waits before it sends a request its run refused `busy` again (halved to doubled at random). */
@@ -266,11 +272,11 @@ export class AttemptGateway {
       reply(status, { ok: false, code, message });
     };
     const message = (req.url ?? '').slice(1);
-    if (req.method !== 'POST' || !(MESSAGES.has(message) || message === RESERVE || message === 'journal'))
+    if (req.method !== 'POST' || !(MESSAGES.has(message) || [RESERVE, START_RUN, 'journal'].includes(message)))
       return refuse(
         404,
         'TEAM_ATTEMPT_GATEWAY_NOT_FOUND',
-        'the gateway takes POST /sendMessage, /readInbox, /addTasks, /reserve, /journal',
+        'the gateway takes POST /sendMessage, /readInbox, /addTasks, /reserve, /startRun, /journal',
       );
     const bearer = /^Bearer ([A-Za-z0-9_-]{1,100})$/.exec(req.headers.authorization ?? '')?.[1];
     const id = bearer === undefined ? undefined : digest(bearer);
@@ -296,6 +302,7 @@ export class AttemptGateway {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       return refuse(400, 'TEAM_ATTEMPT_REQUEST_INVALID', 'the request is not a JSON object');
     if (message === RESERVE) return reply(...(await reserve(attempt, body)));
+    if (message === START_RUN) return reply(...(await startRun(this.runAccess(id, attempt), body)));
     try {
       const answer =
         message === 'journal'
@@ -335,6 +342,20 @@ export class AttemptGateway {
         this.nonces.delete(proof.nonce);
       }
     }
+  }
+
+  /** What `/startRun` needs of this worker and of the attempt (start-run.ts). */
+  private runAccess(id: string, attempt: OpenAttempt): StartRunAccess {
+    const { client, runs } = this.options;
+    return {
+      client,
+      identity: attempt.identity,
+      taskQueue: runs?.taskQueue ?? 'teamrun',
+      started: (attempt.started ??= { count: 0 }),
+      limit: runs?.maxPerAttempt ?? DEFAULT_RUNS_PER_ATTEMPT,
+      link: (body) => this.forward(id, attempt, 'linkRun', body),
+      redact: (plan) => attempt.redactor.deep(plan),
+    };
   }
 
   /** A one-time nonce this gateway confirms (once) for this attempt, this message and, if given, this anchor. */

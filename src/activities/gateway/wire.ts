@@ -33,6 +33,8 @@ export function asTask(
       });
     case 'extendReservation':
       return given({ key, fencingToken, tokens: body.tokens, usd: body.usd });
+    case 'linkRun':
+      return given({ key, fencingToken, runId: body.runId, actor: body.actor });
   }
 }
 

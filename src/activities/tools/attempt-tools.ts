@@ -2,13 +2,12 @@ import type { FailureType } from '../../contract';
 import { nearest } from '../../plan/graph';
 import { RESERVED_TOOL_SERVER, ToolPatternSchema, serverOf, wildcardServer } from '../../plan/tool-names';
 import { ExecutorError } from '../executors/types';
-import type { AttemptIdentity } from '../interface';
 import type { TeamrunConfig } from '../../config/config';
-import type { Redactor } from '../redact';
+import { Redactor } from '../redact';
 import type { CustomTool } from './define-tool';
 import type { McpConnection } from './mcp-connection';
 import { serverTools, type ServerTools } from './mcp-tools';
-import type { ToolCallResult, ToolSpec, Toolbox } from './types';
+import type { ToolAttempt, ToolCallResult, ToolSpec, Toolbox } from './types';
 
 /** A tool call's time when the task sets no `toolTimeoutMs`. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -19,8 +18,8 @@ export interface WorkerToolSources {
   custom: ReadonlyMap<string, CustomTool>;
   /** HTTP servers, one connection each for the whole worker. */
   shared: ReadonlyMap<string, McpConnection>;
-  /** A stdio server's connection for one attempt. */
-  stdio(server: string, attempt: AttemptIdentity): McpConnection | undefined;
+  /** A stdio server's connection for one attempt (with the attempt's gateway access, when it has one). */
+  stdio(server: string, attempt: Omit<ToolAttempt, 'signal'>): McpConnection | undefined;
   redactor: Redactor;
 }
 
@@ -40,11 +39,14 @@ export class AttemptTools implements Toolbox {
   private readonly listings = new Map<string, Promise<ServerTools>>();
   private readonly targets = new Map<string, Target>();
   private closed = false;
+  private readonly attemptRedactor: Redactor;
 
   constructor(
     private readonly sources: WorkerToolSources,
-    private readonly attempt: AttemptIdentity & { signal: AbortSignal },
+    private readonly attempt: ToolAttempt,
   ) {
+    const secret = attempt.access?.secret;
+    this.attemptRedactor = new Redactor(secret ? [{ name: 'TEAMRUN_ATTEMPT_SECRET', value: secret }] : []);
     // A stopped attempt stops its servers at once, whatever the loop is doing.
     if (attempt.signal.aborted) this.closed = true;
     else attempt.signal.addEventListener('abort', () => void this.close(), { once: true });
@@ -109,10 +111,9 @@ export class AttemptTools implements Toolbox {
       'custom' in target
         ? await this.callCustom(target.custom, args, signal, timeoutMs)
         : await this.callMcp(target.server, target.original, args, signal, timeoutMs);
-    const { redactor } = this.sources;
-    return result.ok
-      ? { ok: true, content: redactor.text(result.content) }
-      : { ok: false, error: redactor.text(result.error) };
+    // The worker's secrets, and the attempt's own, which its stdio servers hold (toolbox.ts): never to the model.
+    const redact = (text: string) => this.attemptRedactor.text(this.sources.redactor.text(text));
+    return result.ok ? { ok: true, content: redact(result.content) } : { ok: false, error: redact(result.error) };
   }
 
   async close(): Promise<void> {
@@ -148,7 +149,7 @@ export class AttemptTools implements Toolbox {
     if (!tool) return { ok: false, error: `unknown tool "${name}"` };
     const timeout = AbortSignal.timeout(timeoutMs);
     const bounded = AbortSignal.any([signal, timeout]);
-    const { signal: _attemptSignal, ...identity } = this.attempt;
+    const { signal: _attemptSignal, access: _access, ...identity } = this.attempt;
     // A tool that ignores its signal still answers the model when the time is up; what it does after is its own.
     const stopped = new Promise<ToolCallResult>((resolve) => {
       const answer = () =>

@@ -69,7 +69,12 @@ export function workerTools(options: {
     stdio(server, attempt) {
       const spec = servers[server];
       if (!spec || isHttpServer(spec)) return undefined;
-      const env = { ...base, ...spec.env, ...attemptEnv(attempt) };
+      const { access, ...identity } = attempt;
+      // The attempt's own process: it may speak as the attempt (`teamrun mcp` starts linked runs), as a shell's may.
+      const gateway: Record<string, string> = access
+        ? { TEAMRUN_ATTEMPT_SOCKET: access.socket, TEAMRUN_ATTEMPT_SECRET: access.secret }
+        : {};
+      const env = { ...base, ...spec.env, ...attemptEnv(identity), ...gateway };
       return McpConnection.stdio(server, spec, env, sandboxPrefix(config.worker.sandbox, spec.cwd ?? process.cwd()));
     },
     redactor: options.redactor ?? new Redactor([]),

@@ -3,7 +3,7 @@
  * custom tools (`createWorker({ tools })`), opened once per attempt so that each call carries that
  * attempt's fencing token. teamrun's own tools (`teamrun__*`) live in the agent loop, not here.
  */
-import type { AttemptIdentity } from '../interface';
+import type { AttemptAccess, AttemptIdentity } from '../interface';
 
 /** One tool as the model sees it (an OpenAI function) and as the loop treats it after a crash. */
 export interface ToolSpec {
@@ -31,5 +31,11 @@ export interface Toolbox {
   close(): Promise<void>;
 }
 
+/**
+ * What an attempt's toolbox is opened for: the attempt, its stop signal, and how its own processes reach the worker's
+ * attempt gateway (its stdio MCP servers get it, so `teamrun mcp` among them starts runs as the attempt).
+ */
+export type ToolAttempt = AttemptIdentity & { signal: AbortSignal; access?: AttemptAccess };
+
 /** The worker's tools, opened for one attempt. */
-export type ToolboxFactory = (attempt: AttemptIdentity & { signal: AbortSignal }) => Promise<Toolbox>;
+export type ToolboxFactory = (attempt: ToolAttempt) => Promise<Toolbox>;

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { startTeamRun } from '../../client';
+import { startTeamRun, teamRunHandle } from '../../client';
+import { askGateway, gatewayFromEnv } from '../attempt-env';
 import type { TeamrunConfig } from '../../config/config';
 import { configFrom, printJson, withClient } from '../../operator/context';
 import { startFailure } from '../../operator/start-errors';
@@ -9,6 +10,13 @@ import { renderResult } from '../render';
 import { waitForRun } from '../wait';
 import { runUrl } from '../web-ui';
 import { ATTR, inSpan } from '../../telemetry/spans';
+
+/** What the attempt gateway answers a run it started and linked (src/activities/gateway/start-run.ts). */
+interface Linked {
+  runId: string;
+  taskQueue: string;
+  startedBy: { run: string; task: string; fencingToken: number };
+}
 
 interface StartOptions {
   id?: string;
@@ -21,7 +29,8 @@ export function registerStart(program: Command): void {
   program
     .command('start <plan>')
     .description(
-      'check a plan file, start it as a team run, and print its workflow id (and Web UI link on a local server)',
+      'check a plan file, start it as a team run, and print its workflow id (and Web UI link on a local server); ' +
+        "inside a task, through its worker, linked to the task's attempt (its end aborts the run)",
     )
     .option('--id <workflowId>', 'workflow id of the run (default: <plan name>-<timestamp>)')
     .option('--wait', 'show progress until the run ends, print its summary; exit 0 only if it succeeded')
@@ -30,8 +39,27 @@ export function registerStart(program: Command): void {
     .action(async (file: string, options: StartOptions, command: Command) => {
       // Exactly what `teamrun validate` checks: nothing starts that validate would refuse.
       const { input } = readPlan(file, planChecks(configFrom(command), options.kind));
+      // Inside a task the attempt's worker starts it, linked to the attempt: its end aborts the run (docs/teams.md).
+      const gateway = gatewayFromEnv();
+      const linked = (access: NonNullable<typeof gateway>) =>
+        askGateway<Linked>(access, 'startRun', {
+          // On its worker's own task queue (the task's environment need not know it).
+          plan: input,
+          ...(options.id ? { runId: options.id } : {}),
+        });
+      if (gateway && !options.wait) {
+        const { runId, taskQueue, startedBy } = await linked(gateway);
+        if (options.json) printJson({ workflowId: runId, startedBy });
+        else
+          process.stdout.write(
+            `started ${runId} on task queue "${taskQueue}", linked to task ${startedBy.task} of ${startedBy.run}\n`,
+          );
+        return;
+      }
       await withClient(command, async (client, config) => {
-        const handle = await start(client, config, input, options.id);
+        const handle = gateway
+          ? teamRunHandle(client, (await linked(gateway)).runId)
+          : await start(client, config, input, options.id);
         const link = runUrl(config, handle.workflowId);
         if (options.json && !options.wait) {
           printJson({ workflowId: handle.workflowId, webUi: link });

@@ -25,6 +25,7 @@ import { startFailure } from '../../operator/start-errors';
 import { McpRefusal, runHandle, type McpContext } from '../context';
 import { globMatcher } from '../../activities/executors/shell-env';
 import { defineTool, runId } from '../tool';
+import { startLinkedRun } from '../start-linked';
 
 const key = z.string().min(1).max(128).describe('the task key');
 const fencingToken = z.number().int().min(0).optional().describe('the attempt to act on (default: the current one)');
@@ -53,7 +54,8 @@ export const startRunTool = defineTool({
   title: 'Start a run',
   description:
     'Check a TeamPlan as validate_plan does and start it as a team run; returns at once with its runId ' +
-    '(follow it with run_status and read_events). A runId already running is refused already_started.',
+    '(follow it with run_status and read_events). A runId already running is refused already_started. Inside a ' +
+    "task the run is linked to the task's attempt (startedBy): the attempt's end aborts it.",
   input: z.object({ plan: z.unknown(), runId: runId.optional() }),
   listedJson: () => {
     // $defs at the root: the plan's `$ref`s point at the document's root, which is this tool's input.
@@ -73,6 +75,20 @@ export const startRunTool = defineTool({
       );
     }
     checkStartAllowed(checked.plan, ctx);
+    // Inside a task the attempt's worker starts it, linked to the attempt (its end aborts the run).
+    if (ctx.attempt) {
+      const {
+        runId: id,
+        taskQueue,
+        startedBy,
+      } = await startLinkedRun({ ...ctx, attempt: ctx.attempt }, args.plan, args.runId);
+      return {
+        runId: id,
+        taskQueue,
+        startedBy,
+        resources: [`teamrun://runs/${id}/status`, `teamrun://runs/${id}/report`],
+      };
+    }
     const taskQueue = ctx.config.connection.taskQueue;
     try {
       const handle = await startTeamRun(ctx.client, args.plan as TeamPlanInput, { taskQueue, workflowId: args.runId });

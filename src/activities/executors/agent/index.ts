@@ -47,7 +47,8 @@ export const agentExecutor = defineExecutor(AgentSpecSchema, async (given, ctx) 
     throw new ExecutorError(unpricedModelMessage(spec.model), { nonRetryable: true, type: 'TeamUnpricedModel' });
   }
   const gateway = new AgentGateway(ctx.attemptGateway, ctx.signal);
-  const toolbox = ctx.tools ? await ctx.tools({ ...identityOf(ctx), signal: ctx.signal }) : undefined;
+  const access = ctx.attemptGateway ? { access: ctx.attemptGateway } : {};
+  const toolbox = ctx.tools ? await ctx.tools({ ...identityOf(ctx), signal: ctx.signal, ...access }) : undefined;
   const used: Usage[] = [];
   let transcript: Transcript | undefined;
   try {
