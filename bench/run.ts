@@ -14,6 +14,7 @@ import { measurePace } from './pace';
 import { measureWide } from './wide';
 import { formatAgent, formatReport, targetsOf, type BenchReport } from './report';
 import { measureScale } from './scale';
+import { formatTree, measureTreeShape, type TreeResult } from './tree';
 import { measureThroughput } from './throughput';
 
 /**
@@ -64,8 +65,14 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
-  log('building the CLI (npm run build)...');
-  execFileSync('npm', ['run', 'build'], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  // The tree section runs on the bench worker (bench/worker.ts) alone: it needs no build of the CLI.
+  const treeOnly = process.argv[process.argv.indexOf('--only') + 1] === 'tree' && process.argv.includes('--only');
+  if (!treeOnly) log('building the CLI (npm run build)...');
+  if (!treeOnly)
+    execFileSync('npm', ['run', 'build'], {
+      cwd: path.resolve(__dirname, '..'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   log(`starting a dev server for the ${mode} benchmark...`);
   const env = await startBenchEnv();
   if (process.argv.includes('--only')) return onlyAgent(env, mode, log);
@@ -151,8 +158,9 @@ async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: stri
   const only = process.argv[process.argv.indexOf('--only') + 1];
   try {
     if (only === 'live') return await onlyLive(env, mode, log);
+    if (only === 'tree') return await onlyTree(env, mode, log);
     if (only !== 'agent')
-      throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent" and "live" do)`);
+      throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent", "live" and "tree" do)`);
     const settings = SETTINGS[mode].agent;
     log(agentLine(settings));
     const loadAtStart = os.loadavg();
@@ -189,6 +197,37 @@ async function onlyLive(env: BenchEnv, mode: 'full' | 'quick', log: (line: strin
     `${formatLive(live)}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
       `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\n` +
       `figures written to .bench/latest-live-${mode}.json\n`,
+  );
+}
+
+/**
+ * `--only tree`: 100,000 noop tasks under one root (100 children of 1,000, 10 of 10,000) against the same work as
+ * sequential flat runs; `--quick` at a tenth of the tasks per child, `--divide N` at 1/N.
+ */
+async function onlyTree(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
+  const at = process.argv.indexOf('--divide');
+  const divide = at > 0 ? Number(process.argv[at + 1]) : mode === 'quick' ? 10 : 1;
+  if (!Number.isInteger(divide) || divide < 1) throw new Error('--divide: a whole number of at least 1');
+  const loadAtStart = os.loadavg();
+  const startedAt = new Date().toISOString();
+  const results: TreeResult[] = [];
+  for (const [children, tasks] of [
+    [100, 1_000],
+    [10, 10_000],
+  ]) {
+    const shape = { children, tasksPerChild: Math.max(1, tasks / divide), rootTeammates: 10, childTeammates: 64 };
+    results.push(await measureTreeShape(env, shape, log));
+  }
+  const machine = { cpus: os.cpus().length, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() } };
+  const dir = path.resolve(__dirname, '..', '.bench');
+  mkdirSync(dir, { recursive: true });
+  const name = `latest-tree-${divide === 1 ? 'full' : `1-${divide}`}.json`;
+  const figures = { mode, divide, startedAt, machine, tree: results };
+  writeFileSync(path.join(dir, name), `${JSON.stringify(figures, null, 2)}\n`);
+  const load = (l: number[]) => l.map((n) => n.toFixed(1)).join('/');
+  process.stdout.write(
+    `${formatTree(results)}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
+      `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\nfigures written to .bench/${name}\n`,
   );
 }
 
