@@ -13,7 +13,13 @@ export async function resolveRunTarget(ctx: McpContext, args: { runId?: string; 
   if ((args.runId === undefined) === (args.path === undefined))
     throw new McpRefusal('invalid_request', 'give either runId or path (root/key/key), not both or neither');
   if (args.runId !== undefined) return args.runId;
-  return unavailableIfCli(() => resolveRunId(ctx.client, args.path!));
+  try {
+    return await resolveRunId(ctx.client, args.path!);
+  } catch (err) {
+    // A path that names no run is the caller's to fix, not a server that is down.
+    if (err instanceof CliError) throw new McpRefusal('not_found', err.message);
+    throw err;
+  }
 }
 
 export async function readOverview(ctx: McpContext, id: string): Promise<RunOverview> {

@@ -1,6 +1,11 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'vitest';
 import { teamRunResult } from '../../src/client';
-import { startRun, temporalAddress, uniqueQueue } from '../helpers/env';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startRun, temporalAddress, testClient, uniqueQueue } from '../helpers/env';
+import { mcpStdioClient } from '../helpers/mcp-client';
 import { workerForTest } from '../helpers/scenario';
 import { teamrun } from './teamrun-cli';
 
@@ -36,6 +41,21 @@ describe.concurrent('one tree everywhere: status, tasks --tree and report on a t
     // The team task's view names its child run.
     expect(result.tasks.find((t) => t.key === 'A')?.child).toBe(aId);
     expect(result.tasks.find((t) => t.key === 'r')?.child).toBeUndefined();
+    // The Web UI's current details link the child run down, and the child's link its parent up.
+    const details = async (id: string) =>
+      (
+        await (
+          await testClient()
+        ).workflow
+          .getHandle(id)
+          .query<{ currentDetails?: string }>('__temporal_workflow_metadata')
+      ).currentDetails ?? '';
+    expect(await details(root)).toContain(
+      `- child runs (team tasks): \`A\` succeeded [${aId.replace('#', '\\#')}](/namespaces/default/workflows/${encodeURIComponent(aId)})`,
+    );
+    expect(await details(aId)).toContain(
+      `- tree: \`${root}/A\`, parent run [${root}](/namespaces/default/workflows/${encodeURIComponent(root)})`,
+    );
 
     const status = await cli('status', root);
     expect(status.code).toBe(0);
@@ -67,6 +87,22 @@ describe.concurrent('one tree everywhere: status, tasks --tree and report on a t
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('"nope"');
 
+    // The report nests each child's report under its team task: text indented, HTML a linked section each.
+    const text = await cli('report', root);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`\n    ── team task A: child run ${root}/A ──\n    run ${aId}`);
+    expect(text.stdout).toContain(`\n        ── team task B: child run ${root}/A/B ──\n        run ${bId}`);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'tree-report-')), 'report.html');
+    expect((await cli('report', root, '--html', file)).code).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    const anchor = (p: string) => `child-${p.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+    for (const p of [`${root}/A`, `${root}/A/B`]) {
+      expect(html).toContain(`<a href="#${anchor(p)}">${p}</a>`);
+      expect(html).toContain(`<section class="child-run" id="${anchor(p)}"`);
+    }
+    // One script: the root page's own.
+    expect(html.match(/<script>/g)).toHaveLength(1);
+
     const tree = await cli('tasks', root, '--tree');
     expect(tree.code).toBe(0);
     const rows = tree.stdout.trim().split('\n');
@@ -78,5 +114,41 @@ describe.concurrent('one tree everywhere: status, tasks --tree and report on a t
       expect.stringMatching(/^ {8}b1  succeeded/),
       expect.stringMatching(/^ {8}b2  succeeded/),
     ]);
+  });
+});
+
+describe('one tree everywhere: the MCP door', () => {
+  it('run_status takes a tree path and returns the tree, each child with its runId and path', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const handle = await startRun(threeLevels(uniqueQueue('tree-mcp')), worker.taskQueue);
+    expect((await teamRunResult(handle)).status).toBe('succeeded');
+    const root = handle.workflowId;
+    const mcp = await mcpStdioClient(worker.taskQueue, onTestFinished);
+    const call = async (args: Record<string, unknown>) =>
+      (await mcp.callTool({ name: 'run_status', arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult;
+
+    const top = (await call({ runId: root })).structuredContent as {
+      tree: { path: string; teamTasks: number; children: Array<{ workflowId: string; path: string; key: string }> };
+    };
+    expect(top.tree.teamTasks).toBe(1);
+    expect(top.tree.children[0]).toMatchObject({ key: 'A', workflowId: `${root}/A#1`, path: `${root}/A` });
+    expect(top.tree.children[0]).toMatchObject({ children: [{ key: 'B', path: `${root}/A/B` }] });
+
+    const leaf = (await call({ path: `${root}/A/B` })).structuredContent as {
+      runId: string;
+      state: string;
+      stats: { total: number };
+    };
+    expect(leaf).toMatchObject({ runId: `${root}/A#1/B#1`, state: 'succeeded', stats: { total: 2 } });
+    expect(leaf).not.toHaveProperty('tree');
+
+    const wrong = await call({ path: `${root}/A/nope` });
+    expect(wrong.isError).toBe(true);
+    expect((wrong.content[0] as { text: string }).text).toMatch(/^not_found: path .*: "nope" in run /);
+    const both = await call({ runId: root, path: `${root}/A` });
+    expect(both.isError).toBe(true);
   });
 });
