@@ -114,7 +114,8 @@ describe.concurrent('one tree everywhere: status, tasks --tree and report on a t
       expect.stringMatching(/^ {8}b1  succeeded/),
       expect.stringMatching(/^ {8}b2  succeeded/),
     ]);
-  });
+    // Eight CLI processes, each started through tsx: minutes on a loaded machine.
+  }, 600_000);
 });
 
 describe('one tree everywhere: the MCP door', () => {
@@ -150,5 +151,5 @@ describe('one tree everywhere: the MCP door', () => {
     expect((wrong.content[0] as { text: string }).text).toMatch(/^not_found: path .*: "nope" in run /);
     const both = await call({ runId: root, path: `${root}/A` });
     expect(both.isError).toBe(true);
-  });
+  }, 600_000);
 });
