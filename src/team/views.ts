@@ -2,7 +2,7 @@
  * Turns a task's internal state into its public view (`TaskView`, declared in src/contract).
  * Reads state, never changes it; what a view shows is the contract's call, not this file's.
  */
-import { childWorkflowId } from './child-team';
+import { childWorkflowId } from './child-id';
 import { outcomeOf } from './outcome';
 import type { TaskView } from '../contract';
 import type { TaskSpec } from '../plan/schema';
