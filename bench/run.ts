@@ -211,17 +211,24 @@ async function onlyTree(env: BenchEnv, mode: 'full' | 'quick', log: (line: strin
   const loadAtStart = os.loadavg();
   const startedAt = new Date().toISOString();
   const results: TreeResult[] = [];
-  for (const [children, tasks] of [
-    [100, 1_000],
-    [10, 10_000],
-  ]) {
+  // `--shape 10x1000`: that one shape instead (children x tasks per child, before --divide).
+  const picked = process.argv.includes('--shape') ? process.argv[process.argv.indexOf('--shape') + 1] : undefined;
+  const shapes = picked
+    ? [picked.split('x').map(Number)]
+    : [
+        [100, 1_000],
+        [10, 10_000],
+      ];
+  if (shapes.some((s) => s.length !== 2 || !s.every((n) => Number.isInteger(n) && n > 0)))
+    throw new Error('--shape: CHILDRENxTASKS, e.g. 10x1000');
+  for (const [children, tasks] of shapes) {
     const shape = { children, tasksPerChild: Math.max(1, tasks / divide), rootTeammates: 10, childTeammates: 64 };
     results.push(await measureTreeShape(env, shape, log));
   }
   const machine = { cpus: os.cpus().length, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() } };
   const dir = path.resolve(__dirname, '..', '.bench');
   mkdirSync(dir, { recursive: true });
-  const name = `latest-tree-${divide === 1 ? 'full' : `1-${divide}`}.json`;
+  const name = `latest-tree-${divide === 1 ? 'full' : `1-${divide}`}${picked ? `-${picked}` : ''}.json`;
   const figures = { mode, divide, startedAt, machine, tree: results };
   writeFileSync(path.join(dir, name), `${JSON.stringify(figures, null, 2)}\n`);
   const load = (l: number[]) => l.map((n) => n.toFixed(1)).join('/');

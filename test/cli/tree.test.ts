@@ -6,6 +6,7 @@ import { teamRunResult } from '../../src/client';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startRun, temporalAddress, testClient, uniqueQueue } from '../helpers/env';
 import { mcpStdioClient } from '../helpers/mcp-client';
+import { eventsQuery, statusQuery } from '../../src/workflows/messages';
 import { workerForTest } from '../helpers/scenario';
 import { teamrun } from './teamrun-cli';
 
@@ -41,6 +42,12 @@ describe.concurrent('one tree everywhere: status, tasks --tree and report on a t
     // The team task's view names its child run.
     expect(result.tasks.find((t) => t.key === 'A')?.child).toBe(aId);
     expect(result.tasks.find((t) => t.key === 'r')?.child).toBeUndefined();
+    // Events and status carry the path of the run they happen in: a grandchild's is root/A/B, a root has none.
+    const client = await testClient();
+    const page = async (id: string) => client.workflow.getHandle(id).query(eventsQuery, { limit: 1 });
+    expect((await page(bId)).path).toBe(`${root}/A/B`);
+    expect((await page(root)).path).toBeUndefined();
+    expect((await client.workflow.getHandle(aId).query(statusQuery)).path).toBe(`${root}/A`);
     // The Web UI's current details link the child run down, and the child's link its parent up.
     const details = async (id: string) =>
       (
