@@ -78,6 +78,12 @@ describe.concurrent('one tree everywhere: status, tasks --tree and report on a t
     expect(status.stdout).toContain('level 1: 1 run(s), 1 team task(s)  2/2 done');
     expect(status.stdout).toContain('level 2: 1 run(s), 0 team task(s)  2/2 done');
 
+    // `watch` ends with the same tree under the run's summary.
+    const watched = await cli('watch', root);
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toContain('\ntree of teams:\n');
+    expect(watched.stdout).toMatch(new RegExp(`\n {5}└─ B \\[succeeded\\]  ${root}/A/B  succeeded  2/2 done`));
+
     // Bounded: --depth 1 reads the child, not the grandchild, and says the grandchild is there.
     const shallow = await cli('status', root, '--depth', '1');
     expect(shallow.stdout).toContain(`${root}/A  succeeded`);
