@@ -15,6 +15,7 @@ import { formatWide, measureWide } from './wide';
 import { formatAgent, formatReport, targetsOf, type BenchReport } from './report';
 import { formatBytesByEvent, formatCost } from './cost-report';
 import { measureScale } from './scale';
+import { formatTree, measureTreeShape, type TreeResult } from './tree';
 import { measureThroughput } from './throughput';
 
 /**
@@ -65,8 +66,14 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
-  log('building the CLI (npm run build)...');
-  execFileSync('npm', ['run', 'build'], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  // The tree section runs on the bench worker (bench/worker.ts) alone: it needs no build of the CLI.
+  const treeOnly = process.argv[process.argv.indexOf('--only') + 1] === 'tree' && process.argv.includes('--only');
+  if (!treeOnly) log('building the CLI (npm run build)...');
+  if (!treeOnly)
+    execFileSync('npm', ['run', 'build'], {
+      cwd: path.resolve(__dirname, '..'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   log(`starting a dev server for the ${mode} benchmark...`);
   const env = await startBenchEnv();
   if (process.argv.includes('--only')) return onlyAgent(env, mode, log);
@@ -153,9 +160,10 @@ async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: stri
   try {
     if (only === 'live') return await onlyLive(env, mode, log);
     if (only === 'cost' || only === 'wide') return await onlySection(env, mode, only, log);
+    if (only === 'tree') return await onlyTree(env, mode, log);
     if (only !== 'agent')
       throw new Error(
-        `--only: "${only}" is not a benchmark that runs alone (only "agent", "live", "cost" and "wide" do)`,
+        `--only: "${only}" is not a benchmark that runs alone (only "agent", "live", "cost", "wide" and "tree" do)`,
       );
     const settings = SETTINGS[mode].agent;
     log(agentLine(settings));
@@ -226,15 +234,49 @@ async function onlySection(
     figures = wide;
     text = formatWide(wide);
   }
+  const file = `latest-${only}-${mode}.json`;
+  printFigures(file, { mode, [only]: figures }, text, loadAtStart);
+}
+
+/**
+ * `--only tree`: 100,000 noop tasks under one root (100 children of 1,000, 10 of 10,000) against the same work as
+ * sequential flat runs; `--quick` at a tenth of the tasks per child, `--divide N` at 1/N.
+ */
+async function onlyTree(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
+  const at = process.argv.indexOf('--divide');
+  const divide = at > 0 ? Number(process.argv[at + 1]) : mode === 'quick' ? 10 : 1;
+  if (!Number.isInteger(divide) || divide < 1) throw new Error('--divide: a whole number of at least 1');
+  const loadAtStart = os.loadavg();
+  const startedAt = new Date().toISOString();
+  const results: TreeResult[] = [];
+  // `--shape 10x1000`: that one shape instead (children x tasks per child, before --divide).
+  const picked = process.argv.includes('--shape') ? process.argv[process.argv.indexOf('--shape') + 1] : undefined;
+  const shapes = picked
+    ? [picked.split('x').map(Number)]
+    : [
+        [100, 1_000],
+        [10, 10_000],
+      ];
+  if (shapes.some((s) => s.length !== 2 || !s.every((n) => Number.isInteger(n) && n > 0)))
+    throw new Error('--shape: CHILDRENxTASKS, e.g. 10x1000');
+  for (const [children, tasks] of shapes) {
+    const shape = { children, tasksPerChild: Math.max(1, tasks / divide), rootTeammates: 10, childTeammates: 64 };
+    results.push(await measureTreeShape(env, shape, log));
+  }
+  const name = `latest-tree-${divide === 1 ? 'full' : `1-${divide}`}${picked ? `-${picked}` : ''}.json`;
+  printFigures(name, { mode, divide, startedAt, tree: results }, formatTree(results), loadAtStart);
+}
+
+/** Writes `figures` (with the machine's cores and load) to .bench/<name> and prints `text` with the load. */
+function printFigures(name: string, figures: object, text: string, loadAtStart: number[]): void {
   const machine = { cpus: os.cpus().length, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() } };
   const dir = path.resolve(__dirname, '..', '.bench');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `latest-${only}-${mode}.json`);
-  writeFileSync(file, `${JSON.stringify({ mode, machine, [only]: figures }, null, 2)}\n`);
+  writeFileSync(path.join(dir, name), `${JSON.stringify({ ...figures, machine }, null, 2)}\n`);
   const load = (l: number[]) => l.map((n) => n.toFixed(1)).join('/');
   process.stdout.write(
     `${text}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
-      `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\nfigures written to ${file}\n`,
+      `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\nfigures written to .bench/${name}\n`,
   );
 }
 

@@ -76,6 +76,8 @@ export interface EventsQuery {
 export interface EventsPage {
   events: RunEvent[];
   nextSeq: number;
+  /** The run's place in a tree of teams (`root/key/key`), on a child run's pages only: its events happen there. */
+  path?: string;
 }
 
 /** Fields holding the user's own data: never given ISO twins. */

@@ -46,6 +46,11 @@ export interface TaskView {
   parent: string | null;
   /** Parent chain length from a plan task (0 for plan tasks). */
   depth: number;
+  /**
+   * A `team` task's child run (docs/teams.md): the workflow id of its current or last attempt's child
+   * (`<run id>/<key>#<fencing token>`); absent before its first attempt and on every other kind.
+   */
+  child?: string;
 }
 
 /** What a task's output declares of itself: mock or real, what it produced, what it covers, whether tests ran. */
@@ -99,6 +104,16 @@ export interface StatusView {
   waitingForBudget?: Array<{ key: string; waiting: string }>;
   /** The decision chain's head: how many decisions were chained and the last one's digest (absent: none yet). */
   decisionChain?: { seq: number; head: string };
+  /** This run's place in a tree of teams: `root/key/key` (its workflow id without the tokens); absent at a root. */
+  path?: string;
+  /** A run with `team` tasks: how many, and the first CHILDREN_LISTED of them with their child runs. */
+  children?: ChildrenView;
+}
+
+/** A run's `team` tasks and their child runs, bounded (`listed` holds at most 50; the rest only counted). */
+export interface ChildrenView {
+  total: number;
+  listed: Array<{ key: string; status: TaskStatus; fencingToken: number; child: string | null }>;
 }
 
 /** A human takeover of an attempt, as recorded when it was asked for. */

@@ -38,10 +38,7 @@ export function isTeamTask(claim: Pick<Claim, 'executor'>): boolean {
   return claim.executor.kind === 'team';
 }
 
-/** The child's workflow id: the parent's, the task key and the fencing token (one child per attempt). */
-export function childWorkflowId(parentWorkflowId: string, key: string, fencingToken: number): string {
-  return `${parentWorkflowId}/${key}#${fencingToken}`;
-}
+export { childWorkflowId } from './child-id';
 
 /**
  * The carve: what the attempt's reservation holds of tokens and dollars (claims.ts reserved it as any attempt's),

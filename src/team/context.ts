@@ -119,6 +119,7 @@ export class RunContext {
     this.members = new Members(members, !!this.plan.hooks?.teammateIdle, record);
     this.spawns = new Spawns(snapshot.spawns);
     this.graph = new TaskGraph(this.plan.tasks, snapshot.tasks, this.events);
+    this.graph.runId = this.workflowId;
     this.mailbox = new Mailbox(snapshot.mailbox ?? emptyMailbox(), {
       keys: this.graph.keys,
       indexOf: (key) => this.graph.indexOf(key),

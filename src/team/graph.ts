@@ -29,6 +29,8 @@ export class TaskGraph {
   private readonly waitingOn: number[];
   private readonly counts = new Map<TaskStatus, number>();
   private treeCache: { key: string; tree: SpawnTreeEntry[] } | null = null;
+  /** The run's workflow id: a `team` task's view names its child run by it (set by RunContext). */
+  runId: string | undefined;
   /**
    * Every ready task whose `readyAt` may lie ahead (made ready again, or ready when the run was
    * restored), pruned as it is asked about: the run asks on every step when it must wake next,
@@ -259,7 +261,7 @@ export class TaskGraph {
   // ---- views ------------------------------------------------------------------------------
 
   view(i: number): TaskView {
-    return taskView(this.tasks[i], this.specs[i]);
+    return taskView(this.tasks[i], this.specs[i], this.runId);
   }
 
   stats(): RunStats {

@@ -22,6 +22,7 @@ import { CONTINUE_AS_NEW_EVENTS } from '../plan/schema';
 import { RunContext, type TeamRunSnapshot } from './context';
 import * as lifecycle from './lifecycle';
 import type { SpawnTreeEntry } from './graph';
+import { childrenView, pathOf, teamIndexesOf } from './tree-views';
 
 export type { TasksQuery } from '../contract';
 
@@ -78,8 +79,14 @@ export abstract class RunViews {
   }
 
   status(now: number): StatusView {
-    return lifecycle.status(this.run, now);
+    const path = pathOf(this.run.workflowId);
+    this.teamIndexes ??= teamIndexesOf(this.run);
+    const children = childrenView(this.run, this.teamIndexes);
+    return { ...lifecycle.status(this.run, now), ...(path ? { path } : {}), ...(children ? { children } : {}) };
   }
+
+  /** Where the run's `team` tasks are, found once (none can be added while it runs). */
+  private teamIndexes: number[] | undefined;
 
   stats(): RunStats {
     return this.run.stats();
@@ -106,7 +113,9 @@ export abstract class RunViews {
   }
 
   eventsView(query: EventsQuery = {}): EventsPage {
-    return this.run.events.page(query.after, query.limit);
+    const path = pathOf(this.run.workflowId);
+    const page = this.run.events.page(query.after, query.limit);
+    return path ? { ...page, path } : page;
   }
 
   messagesView(query: MessagesQuery = {}): MessagesPage {

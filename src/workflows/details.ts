@@ -13,7 +13,12 @@ const REASON_CHARS = 300;
  * The short markdown the Web UI shows as the run's current details: where the run is, what
  * waits for a human (and how to decide it), what runs now, and the budget.
  */
-export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<TaskLinks> = []): string {
+export function currentDetails(
+  run: TeamRun,
+  now: number,
+  links: ReadonlyArray<TaskLinks> = [],
+  namespace = 'default',
+): string {
   const status = run.status(now);
   const { stats, budget } = status;
   const done = stats.succeeded + stats.failed + stats.skipped;
@@ -86,6 +91,7 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
       );
     }
   }
+  lines.push(...treeLines(run.workflowId, status, namespace));
   for (const w of status.waitingForBudget ?? []) lines.push(`- \`${w.key}\` ${markdownText(w.waiting, 400)}`);
   for (const { key, links: printed } of links) {
     lines.push(
@@ -102,6 +108,33 @@ export function currentDetails(run: TeamRun, now: number, links: ReadonlyArray<T
   }
   lines.push(`- budget: ${budgetLine(budget)}`);
   return lines.join('\n');
+}
+
+/** A run's page in the Web UI, relative to the Web UI's own address. */
+const runPage = (namespace: string, id: string) =>
+  `/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(id)}`;
+
+/** Links up and down a tree of teams: the parent run of a child, and the child runs of its team tasks. */
+function treeLines(workflowId: string, status: ReturnType<TeamRun['status']>, namespace: string): string[] {
+  const lines: string[] = [];
+  if (status.path) {
+    const parent = workflowId.replace(/\/[^/]+#\d+$/, '');
+    lines.push(
+      `- tree: \`${markdownText(status.path)}\`, parent run [${markdownText(parent)}](${runPage(namespace, parent)})`,
+    );
+  }
+  const children = status.children;
+  if (!children) return lines;
+  const shown = children.listed
+    .slice(0, LISTED)
+    .map((c) =>
+      c.child
+        ? `\`${c.key}\` ${c.status} [${markdownText(c.child)}](${runPage(namespace, c.child)})`
+        : `\`${c.key}\` ${c.status}`,
+    );
+  const more = children.total > shown.length ? ` and ${children.total - shown.length} more` : '';
+  lines.push(`- child runs (team tasks): ${shown.join(', ')}${more}`);
+  return lines;
 }
 
 export interface TaskLinks {

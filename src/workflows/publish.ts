@@ -3,7 +3,7 @@
  * search attributes operators filter on (only when one of them changed: each upsert is a
  * command in history), and its metrics and spans (telemetry.ts, no command at all).
  */
-import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RunLedger } from '../ledger/run-ledger';
 import type { TeamRun } from '../team/run';
 import { currentDetails, type RecentLinks } from './details';
@@ -28,7 +28,8 @@ export class Publisher {
   details(): void {
     const waiting = this.ledger?.waitingLine();
     setCurrentDetails(
-      currentDetails(this.run, Date.now(), this.links.recent) + (waiting ? `\n- ledger: ${waiting}` : ''),
+      currentDetails(this.run, Date.now(), this.links.recent, workflowInfo().namespace) +
+        (waiting ? `\n- ledger: ${waiting}` : ''),
     );
   }
 

@@ -6,6 +6,8 @@ import { TASK_STATUSES } from '../../team/types';
 import { printJson, withClient } from '../../operator/context';
 import { intOption } from '../../operator/options';
 import { renderOverview, tasksTable } from '../render';
+import { renderTaskTree, renderTree } from '../tree-render';
+import { readTree, resolveRunId, TREE_DEFAULTS, TREE_LIMITS } from '../../operator/tree';
 import { RunReader, type RunOverview } from '../../operator/run-view';
 import { runUrl } from '../web-ui';
 
@@ -14,7 +16,11 @@ interface TasksOptions {
   offset: number;
   limit: number;
   json?: boolean;
+  tree?: boolean;
+  depth: number;
 }
+
+const depthHelp = `levels of child runs (team tasks) to read below the run (at most ${TREE_LIMITS.depth})`;
 
 /** The words `status` and the progress line use for groups of task states. */
 export const STATUS_ALIASES: Readonly<Record<string, readonly TaskStatus[]>> = {
@@ -37,15 +43,24 @@ export function taskStatusOption(value: string): TaskStatus[] {
 export function registerInspect(program: Command): void {
   program
     .command('status <workflowId>')
-    .description('state, task counts, budget (used / reserved / limit) and pending adjudications of a run')
+    .description(
+      'state, task counts, budget (used / reserved / limit) and pending adjudications of a run, and its tree of ' +
+        'child runs (team tasks) with counts per level; a run may be named by its path (root/key/key)',
+    )
     .option('--json', 'print JSON')
-    .action(async (workflowId: string, options: { json?: boolean }, command: Command) => {
+    .option('--depth <n>', depthHelp, intOption, TREE_DEFAULTS.depth)
+    .option('--children <n>', `child runs listed per run (at most ${TREE_LIMITS.maxChildren})`, intOption, 20)
+    .action(async (target: string, options: { json?: boolean; depth: number; children: number }, command: Command) => {
       await withClient(command, async (client, config) => {
+        const workflowId = await resolveRunId(client, target);
         const overview = await new RunReader(client, workflowId).overview();
-        if (options.json) printJson(overview);
+        const tree = await readTree(client, workflowId, { depth: options.depth, maxChildren: options.children });
+        if (options.json) printJson(tree.teamTasks ? { ...overview, tree } : overview);
         else {
           const waiting = await ledgerWait(client, overview);
-          process.stdout.write(`${renderOverview(overview, runUrl(config, workflowId))}\n${waiting ?? ''}`);
+          process.stdout.write(
+            `${renderOverview(overview, runUrl(config, workflowId))}\n${waiting ?? ''}${renderTree(tree)}`,
+          );
         }
       });
     });
@@ -61,8 +76,16 @@ export function registerInspect(program: Command): void {
     .option('--offset <n>', 'skip this many (after the status filter)', intOption, 0)
     .option('--limit <n>', 'show at most this many', intOption, 100)
     .option('--json', 'print JSON')
-    .action(async (workflowId: string, options: TasksOptions, command: Command) => {
+    .option('--tree', "nest each team task's child run's tasks under it")
+    .option('--depth <n>', `with --tree: ${depthHelp}`, intOption, TREE_DEFAULTS.depth)
+    .action(async (target: string, options: TasksOptions, command: Command) => {
       await withClient(command, async (client) => {
+        const workflowId = await resolveRunId(client, target);
+        if (options.tree) {
+          const depth = Math.min(options.depth, TREE_LIMITS.depth);
+          process.stdout.write(await renderTaskTree(client, workflowId, { depth, limit: options.limit }));
+          return;
+        }
         const reader = new RunReader(client, workflowId);
         const statuses = options.status ?? [undefined];
         let tasks;

@@ -6,6 +6,9 @@ import { listTeamRuns, type RunSummary } from '../../client/runs';
 import { priceUsage } from '../../activities/pricing';
 import { loadRunReport, renderReportHtml, renderReportText } from '../../report';
 import { renderTeamHtml, type TeamRunRow } from '../../report/team';
+import { renderTreeHtml, renderTreeText, type ChildReport } from '../../report/tree';
+import { readTree, type TreeNode } from '../../operator/tree';
+import type { Client } from '@temporalio/client';
 import { CliError, printJson, userFile, withClient } from '../../operator/context';
 import { intOption } from '../../operator/options';
 import { localWebUi } from '../web-ui';
@@ -54,21 +57,41 @@ export function registerReport(program: Command): void {
         }
         if (!workflowId) throw new CliError('report: give a workflow id, or --team <name> for many runs');
         const report = await loadRunReport(client, workflowId, Date.now(), { webUi, price });
+        const children = await childReports(client, workflowId, { webUi, price });
         if (options.html) {
           const file = options.html;
-          const page = renderReportHtml(report);
+          const page = children.length ? renderTreeHtml(report, children) : renderReportHtml(report);
           userFile(() => writeFileSync(file, page));
           const attempts = report.tasks.reduce((n, t) => n + t.attempts.length, 0);
           const messages = report.control.length;
           const counts = `${report.tasks.length} tasks, ${attempts} attempts, ${messages} control messages`;
           process.stdout.write(`wrote ${path.resolve(file)}: ${counts}\n`);
         } else if (options.json) {
-          printJson(report);
+          printJson(children.length ? { ...report, children } : report);
         } else {
-          process.stdout.write(`${renderReportText(report)}\n`);
+          process.stdout.write(`${children.length ? renderTreeText(report, children) : renderReportText(report)}\n`);
         }
       });
     });
+}
+
+/** The child runs' reports (team tasks), nested as the tree is, within the tree reader's bounds. */
+async function childReports(
+  client: Client,
+  workflowId: string,
+  options: Parameters<typeof loadRunReport>[3],
+): Promise<ChildReport[]> {
+  const tree = await readTree(client, workflowId).catch(() => null);
+  const load = async (node: TreeNode): Promise<ChildReport[]> => {
+    const out: ChildReport[] = [];
+    for (const c of node.children) {
+      if (!c.workflowId || c.key === null) continue;
+      const report = await loadRunReport(client, c.workflowId, Date.now(), options);
+      out.push({ key: c.key, path: c.path, report, children: await load(c) });
+    }
+    return out;
+  };
+  return tree ? load(tree) : [];
 }
 
 /** Writes each run's report beside the team page (in `<page>-runs/`) and the grid that links them. */

@@ -2,7 +2,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { teamRunHandle } from '../../client';
 import { CliError, printJson, withClient } from '../../operator/context';
+import { readTree } from '../../operator/tree';
 import { renderResult } from '../render';
+import { renderTree } from '../tree-render';
 import { waitForRun } from '../wait';
 
 export function registerWatch(program: Command): void {
@@ -23,8 +25,11 @@ export function registerWatch(program: Command): void {
             : err;
         });
         const result = await waitForRun(handle, {}, { leaveOnCtrlC: true, steps: true, live: client });
-        if (options.json) printJson({ workflowId, ...result });
-        else process.stdout.write(`${renderResult(workflowId, result)}\n`);
+        // The tree of child runs under it (team tasks), as `status` shows it; a summary stands without it.
+        const tree = await readTree(client, workflowId).catch(() => null);
+        const withTree = tree?.teamTasks ? { tree } : {};
+        if (options.json) printJson({ workflowId, ...result, ...withTree });
+        else process.stdout.write(`${renderResult(workflowId, result)}\n${tree ? renderTree(tree) : ''}`);
         if (result.status !== 'succeeded') process.exitCode = 1;
       });
     });

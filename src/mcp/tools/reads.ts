@@ -11,7 +11,8 @@ import { readTranscript, TRANSCRIPT_PAGE, transcriptPage } from '../../operator/
 import { planChecks } from '../../operator/plan-file';
 import { McpRefusal, runHandle } from '../context';
 import { cursor, decodeCursor, defineTool, encodeCursor, runId } from '../tool';
-import { readTasks } from '../run-reads';
+import { readTasks, resolveRunTarget } from '../run-reads';
+import { readTree, TREE_LIMITS } from '../../operator/tree';
 import { runStatus } from '../wait';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -60,14 +61,28 @@ export const runStatusTool = defineTool({
   description:
     "A run's state, task counts, budget and pending adjudications, open or closed, with a `cursor`. Pass that " +
     'cursor back with waitMs (up to 60000) to wait until something happens in the run (or it ends): cheap ' +
-    'polling. With a progressToken, progress notifications come while it waits.',
+    'polling. With a progressToken, progress notifications come while it waits. A run with team tasks also ' +
+    'answers its `tree` of child runs (each with its runId and path, `root/key/key`); name a child by runId ' +
+    '(`<parent>/<key>#<token>`) or by path.',
   input: z.object({
-    runId,
+    runId: runId.optional(),
+    path: z
+      .string()
+      .min(1)
+      .max(1_000)
+      .optional()
+      .describe("instead of runId: a run's path in a tree of teams, root/key/key (each key a team task)"),
     cursor: cursor.optional(),
     waitMs: z.number().int().min(0).max(60_000).optional().describe('wait this long for a change after cursor'),
+    depth: z.number().int().min(0).max(TREE_LIMITS.depth).optional().describe('levels of child runs (default 2)'),
   }),
   annotations: { ...READ_ONLY, title: 'Status of a run' },
-  run: (args, ctx, call) => runStatus(ctx, args, call),
+  run: async (args, ctx, call) => {
+    const id = await resolveRunTarget(ctx, args);
+    const status = await runStatus(ctx, { ...args, runId: id }, call);
+    const tree = await readTree(ctx.client, id, { depth: args.depth ?? 2 });
+    return { runId: id, ...status, ...(tree.teamTasks ? { tree } : {}) };
+  },
 });
 
 export const listRunsTool = defineTool({
