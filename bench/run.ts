@@ -64,8 +64,14 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
-  log('building the CLI (npm run build)...');
-  execFileSync('npm', ['run', 'build'], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  // The agent benchmark alone runs its worker from the sources (bench/worker.ts): it needs no build.
+  if (!(process.argv.includes('--only') && process.argv.includes('agent'))) {
+    log('building the CLI (npm run build)...');
+    execFileSync('npm', ['run', 'build'], {
+      cwd: path.resolve(__dirname, '..'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
   log(`starting a dev server for the ${mode} benchmark...`);
   const env = await startBenchEnv();
   if (process.argv.includes('--only')) return onlyAgent(env, mode, log);
