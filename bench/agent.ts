@@ -79,7 +79,12 @@ export async function measureAgents(
     `worker:\n  maxConcurrentAttempts: 4\n  shutdownGraceMs: 500\n` +
       `  llm:\n    baseUrl: ${server.baseUrl}\n    apiKeyEnv: BENCH_AGENT_KEY\n`,
   );
-  const worker = await spawnWorker(env, taskQueue, 'bench-agent-worker', config, { BENCH_AGENT_KEY: KEY });
+  // BENCH_AGENT_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops (where its CPU goes).
+  const prof = process.env.BENCH_AGENT_CPU_PROF;
+  const worker = await spawnWorker(env, taskQueue, 'bench-agent-worker', config, {
+    BENCH_AGENT_KEY: KEY,
+    ...(prof ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${prof}`.trim() } : {}),
+  });
   const steps = settings.agents * (2 * settings.turns - 1);
   const team: Sample[] = [];
   const bare: Sample[] = [];

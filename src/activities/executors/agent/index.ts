@@ -120,6 +120,7 @@ async function steps(
     timeoutMs: spec.toolTimeoutMs,
     callKey: (call) => `${ctx.taskKey}:agent:${transcript.turns}:${call.id}`.slice(0, 200),
     redact,
+    mailHeld: () => transcript.mailUpTo,
     ...(ctx.outputSchema ? { outputSchema: ctx.outputSchema } : {}),
   };
   const maxTurns = spec.maxTurns ?? AGENT_LIMITS.defaultMaxTurns;
