@@ -79,11 +79,11 @@ export async function measureAgents(
     `worker:\n  maxConcurrentAttempts: 4\n  shutdownGraceMs: 500\n` +
       `  llm:\n    baseUrl: ${server.baseUrl}\n    apiKeyEnv: BENCH_AGENT_KEY\n`,
   );
-  // BENCH_AGENT_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops (where its CPU goes).
-  const prof = process.env.BENCH_AGENT_CPU_PROF;
+  // BENCH_AGENT_NODE_OPTIONS: the worker's NODE_OPTIONS (e.g. an --import that profiles it: where its CPU goes).
+  const nodeOptions = process.env.BENCH_AGENT_NODE_OPTIONS;
   const worker = await spawnWorker(env, taskQueue, 'bench-agent-worker', config, {
     BENCH_AGENT_KEY: KEY,
-    ...(prof ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${prof}`.trim() } : {}),
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   });
   const steps = settings.agents * (2 * settings.turns - 1);
   const team: Sample[] = [];

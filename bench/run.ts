@@ -159,7 +159,11 @@ async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: stri
     if (only === 'live') return await onlyLive(env, mode, log);
     if (only !== 'agent')
       throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent" and "live" do)`);
-    const settings = SETTINGS[mode].agent;
+    // BENCH_AGENT=<agents>x<turns>x<rounds> (e.g. 4x20x2): a size between --quick and the full one.
+    const sized = /^(\d+)x(\d+)x(\d+)$/.exec(process.env.BENCH_AGENT ?? '');
+    const settings = sized
+      ? { agents: Number(sized[1]), turns: Number(sized[2]), rounds: Number(sized[3]) }
+      : SETTINGS[mode].agent;
     log(agentLine(settings));
     const loadAtStart = os.loadavg();
     const agent = await measureAgents(env, settings, log);
