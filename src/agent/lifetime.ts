@@ -1,7 +1,7 @@
 /**
  * How long a journal lives: until an attempt finishes it, or nobody writes for `JOURNAL_LIMITS.idleMs`,
- * or (since JOURNAL_RUN_CHECK_PATCH) its run is no longer open (since JOURNAL_QUIET_TIMER_PATCH: asked only
- * after `RUN_CHECK_EVERY_MS` without a write, so it closes within two of them and one check). A journal cannot
+ * or (since JOURNAL_RUN_CHECK_PATCH) its run is no longer open (since JOURNAL_QUIET_TIMER_PATCH: asked
+ * `RUN_CHECK_EVERY_MS` after the last write, so still within that and one check of the run). A journal cannot
  * hear its run end (a
  * run that failed, was terminated or closed with the task in adjudication tells it nothing), so while
  * nobody writes it asks, every `RUN_CHECK_EVERY_MS`, whether its run still runs, and closes when not.
@@ -45,16 +45,21 @@ const { journalRunOpen } = proxyActivities<JournalActivities>({
 export async function journalLifetime(
   state: { readonly finished: boolean; readonly snapshot: JournalSnapshot },
   touched: () => number,
+  /** When the last write came (workflow time): a quiet journal asks its run `RUN_CHECK_EVERY_MS` after it. */
+  touchedAt: () => number = () => Date.now(),
 ): Promise<void> {
   const checking = patched(JOURNAL_RUN_CHECK_PATCH);
   const quiet = checking && patched(JOURNAL_QUIET_TIMER_PATCH);
   const grown = () =>
     workflowInfo().historyLength >= JOURNAL_LIMITS.continueAsNewEvents || workflowInfo().continueAsNewSuggested;
   let lastWrite = Date.now();
+  // Quiet: the later of the last write and the last check of the run; the next check is RUN_CHECK_EVERY_MS after it.
+  let lastSign = lastWrite;
   for (;;) {
     const seen = touched();
     const idleLeft = JOURNAL_LIMITS.idleMs - (Date.now() - lastWrite);
-    const wait = checking ? Math.max(1, Math.min(RUN_CHECK_EVERY_MS, idleLeft)) : JOURNAL_LIMITS.idleMs;
+    const since = quiet ? Date.now() - lastSign : 0;
+    const wait = checking ? Math.max(1, Math.min(RUN_CHECK_EVERY_MS - since, idleLeft)) : JOURNAL_LIMITS.idleMs;
     const woke = await condition(() => state.finished || (!quiet && touched() !== seen) || grown(), wait);
     if (state.finished) return;
     if (woke) {
@@ -65,13 +70,14 @@ export async function journalLifetime(
       }
       continue;
     }
-    // Written to while the timer ran: its attempt is alive, and the run need not be asked (within RUN_CHECK_EVERY_MS).
+    // Written to while the timer ran: its attempt is alive; the run is asked RUN_CHECK_EVERY_MS after that write.
     if (quiet && touched() !== seen) {
-      lastWrite = Date.now();
+      lastWrite = lastSign = touchedAt();
       continue;
     }
     if (!checking || Date.now() - lastWrite >= JOURNAL_LIMITS.idleMs) return;
     if (!(await runOpen(state.snapshot.runWorkflowId))) return;
+    lastSign = Date.now();
   }
 }
 

@@ -38,6 +38,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   const state = new JournalState(snapshot);
   const confirmations = new AttemptConfirmations();
   let touched = 0;
+  let touchedAt = Date.now();
   const refusal = <T>(check: () => T): T => {
     try {
       return check();
@@ -73,6 +74,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
     journalUpdate,
     async (request) => {
       touched++;
+      touchedAt = Date.now();
       // Validators do not run on replay: a journal recorded before the proofs applies as it did then.
       if (!patched(JOURNAL_PROOF_PATCH)) return state.apply(request, true);
       if (request.op === 'open') await confirm('journal', request.attempt!, request.fencingToken, request.anchor!);
@@ -91,6 +93,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
     steerUpdate,
     async (request) => {
       touched++;
+      touchedAt = Date.now();
       if (!patched(JOURNAL_PROOF_PATCH)) return state.steer(request, true);
       const digest = toHex(sha256(new TextEncoder().encode(request.text)));
       await confirm('steer', request.attempt!, request.fencingToken, digest);
@@ -106,7 +109,11 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   );
   setHandler(mailHintSignal, (hint) => state.mailHint(hint?.upTo));
   setHandler(transcriptQuery, () => state.snapshot);
-  await journalLifetime(state, () => touched);
+  await journalLifetime(
+    state,
+    () => touched,
+    () => touchedAt,
+  );
   await condition(allHandlersFinished);
   return state.snapshot;
 }
