@@ -38,7 +38,6 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   const state = new JournalState(snapshot);
   const confirmations = new AttemptConfirmations();
   let touched = 0;
-  let touchedAt = Date.now();
   const refusal = <T>(check: () => T): T => {
     try {
       return check();
@@ -74,7 +73,6 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
     journalUpdate,
     async (request) => {
       touched++;
-      touchedAt = Date.now();
       // Validators do not run on replay: a journal recorded before the proofs applies as it did then.
       if (!patched(JOURNAL_PROOF_PATCH)) return state.apply(request, true);
       if (request.op === 'open') await confirm('journal', request.attempt!, request.fencingToken, request.anchor!);
@@ -93,7 +91,6 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
     steerUpdate,
     async (request) => {
       touched++;
-      touchedAt = Date.now();
       if (!patched(JOURNAL_PROOF_PATCH)) return state.steer(request, true);
       const digest = toHex(sha256(new TextEncoder().encode(request.text)));
       await confirm('steer', request.attempt!, request.fencingToken, digest);
@@ -109,11 +106,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   );
   setHandler(mailHintSignal, (hint) => state.mailHint(hint?.upTo));
   setHandler(transcriptQuery, () => state.snapshot);
-  await journalLifetime(
-    state,
-    () => touched,
-    () => touchedAt,
-  );
+  await journalLifetime(state, () => touched);
   await condition(allHandlersFinished);
   return state.snapshot;
 }
