@@ -384,17 +384,36 @@ export function formatAgent(agent: AgentBenchResult): string {
     `(10) agent steps: ${agents} agent(s) one after another, ${turns} model calls each (each but the last asks ` +
       `for one tool call: ${agent.steps} steps a run), zero-delay local model server, one worker, ${rounds} round(s)`,
     table(
-      ['', 'ms/step (median)', 'history events/step', 'journal events/step'],
+      ['per step (medians)', 'wall ms', 'worker CPU ms', 'history events', 'history bytes', 'of which run events'],
       [
         [
           'teamRun (agent kind)',
           agent.teamRun.msPerStep.toFixed(1),
+          agent.teamRun.cpuMsPerStep.toFixed(2),
+          agent.teamRun.eventsPerStep.toFixed(2),
+          agent.teamRun.bytesPerStep.toFixed(0),
           agent.teamRun.runEventsPerStep.toFixed(2),
-          agent.teamRun.journalEventsPerStep.toFixed(2),
         ],
-        ['bare (activity per call)', agent.bare.msPerStep.toFixed(1), agent.bare.eventsPerStep.toFixed(2), '-'],
+        [
+          'bare (activity per call)',
+          agent.bare.msPerStep.toFixed(1),
+          agent.bare.cpuMsPerStep.toFixed(2),
+          agent.bare.eventsPerStep.toFixed(2),
+          agent.bare.bytesPerStep.toFixed(0),
+          '-',
+        ],
+        [
+          'ratio teamRun / bare',
+          agent.ratios.wall.toFixed(2),
+          agent.ratios.workerCpu.toFixed(2),
+          agent.ratios.events.toFixed(2),
+          agent.ratios.bytes.toFixed(2),
+          '',
+        ],
       ],
     ),
-    `ratio teamRun / bare per step: ${agent.ratio.toFixed(2)}`,
+    `wall ratio by round: ${agent.roundRatios.map((r) => r.toFixed(2)).join(', ')}`,
+    `events per step by type (last round): run ${JSON.stringify(agent.profile.run)}; ` +
+      `journals ${JSON.stringify(agent.profile.journals)}; bare ${JSON.stringify(agent.profile.bare)}`,
   ].join('\n');
 }

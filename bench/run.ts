@@ -66,14 +66,15 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
-  // The tree section runs on the bench worker (bench/worker.ts) alone: it needs no build of the CLI.
-  const treeOnly = process.argv[process.argv.indexOf('--only') + 1] === 'tree' && process.argv.includes('--only');
-  if (!treeOnly) log('building the CLI (npm run build)...');
-  if (!treeOnly)
+  // The tree and agent benchmarks alone run their workers from the sources (bench/worker.ts): they need no build.
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  if (only !== 'tree' && only !== 'agent') {
+    log('building the CLI (npm run build)...');
     execFileSync('npm', ['run', 'build'], {
       cwd: path.resolve(__dirname, '..'),
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+  }
   log(`starting a dev server for the ${mode} benchmark...`);
   const env = await startBenchEnv();
   if (process.argv.includes('--only')) return onlyAgent(env, mode, log);
@@ -165,7 +166,11 @@ async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: stri
       throw new Error(
         `--only: "${only}" is not a benchmark that runs alone (only "agent", "live", "cost", "wide" and "tree" do)`,
       );
-    const settings = SETTINGS[mode].agent;
+    // BENCH_AGENT=<agents>x<turns>x<rounds> (e.g. 4x20x2): a size between --quick and the full one.
+    const sized = /^(\d+)x(\d+)x(\d+)$/.exec(process.env.BENCH_AGENT ?? '');
+    const settings = sized
+      ? { agents: Number(sized[1]), turns: Number(sized[2]), rounds: Number(sized[3]) }
+      : SETTINGS[mode].agent;
     log(agentLine(settings));
     const loadAtStart = os.loadavg();
     const agent = await measureAgents(env, settings, log);

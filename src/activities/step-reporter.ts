@@ -13,8 +13,11 @@ import type { AttemptStepEvent } from './executors/types';
 import { AGENT_STEPS_SIGNAL, type AttemptIdentity } from './interface';
 
 export const STEP_REPORTING = {
-  /** How long a step waits for others to share its signal. */
-  flushMs: 250,
+  /**
+   * How long a step waits for others to share its signal: each signal is a workflow task of the run (four
+   * events), so a fast agent's steps go in few signals (was 250 ms: about one signal a step under load).
+   */
+  flushMs: 1_000,
   /** Steps held while a signal is on its way. */
   held: 200,
   /** How long an ending attempt waits for its last steps to reach the run. */

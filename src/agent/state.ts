@@ -50,19 +50,14 @@ export class JournalState {
       );
     }
     if (request.op === 'append') {
-      if (!Array.isArray(request.entries) || request.entries.some((e) => !ENTRY_KINDS.has(e?.kind)))
-        throw new JournalRefused('invalid_request', 'append takes entries of the known kinds');
-      const size = jsonBytes(request.entries);
-      if (size > JOURNAL_LIMITS.appendBytes || this.bytes + size > JOURNAL_LIMITS.transcriptBytes) {
-        throw new JournalRefused(
-          'transcript_too_large',
-          `the transcript would be ${this.bytes + size} bytes, over its ${JOURNAL_LIMITS.transcriptBytes}-byte bound`,
-        );
-      }
+      this.validateEntries(request.op, request.entries);
     } else if (request.op === 'beginTurn') {
       if (!Number.isSafeInteger(request.turn) || request.turn < 1)
         throw new JournalRefused('invalid_request', 'beginTurn takes a turn number from 1');
-    } else if (request.op !== 'open' && request.op !== 'finish') {
+      if (request.entries !== undefined) this.validateEntries(request.op, request.entries);
+    } else if (request.op === 'finish') {
+      if (request.entries !== undefined) this.validateEntries(request.op, request.entries);
+    } else if (request.op !== 'open') {
       throw new JournalRefused('invalid_request', 'op is one of open, append, beginTurn, finish');
     }
     if (!unproven) this.checkProof(request);
@@ -85,15 +80,31 @@ export class JournalState {
         this.push(request.entries);
         return { op: 'append', bytes: this.bytes };
       case 'beginTurn': {
-        // What waited joins this call; a steer from now on joins the next one.
+        // What the attempt owed (the last tool results) first; then what waited joins this call, and a steer from
+        // now on joins the next one.
+        if (request.entries?.length) this.push(request.entries);
         const steers = this.snapshot.pending.splice(0);
         this.push(steers.map((s): JournalEntry => ({ kind: 'steer', turn: request.turn, ...s })));
         this.snapshot.turnOpen = request.turn;
-        return { op: 'beginTurn', steers };
+        return { op: 'beginTurn', steers, ...(this.snapshot.mail !== undefined ? { mail: this.snapshot.mail } : {}) };
       }
       case 'finish':
+        if (request.entries?.length) this.push(request.entries);
         this.finished = true;
         return { op: 'finish' };
+    }
+  }
+
+  /** Entries to append (an append's, or those a beginTurn or finish carries): known kinds, within the bounds. */
+  private validateEntries(op: string, entries: unknown): void {
+    if (!Array.isArray(entries) || entries.some((e: JournalEntry | undefined) => !ENTRY_KINDS.has(e?.kind as string)))
+      throw new JournalRefused('invalid_request', `${op} takes entries of the known kinds`);
+    const size = jsonBytes(entries);
+    if (size > JOURNAL_LIMITS.appendBytes || this.bytes + size > JOURNAL_LIMITS.transcriptBytes) {
+      throw new JournalRefused(
+        'transcript_too_large',
+        `the transcript would be ${this.bytes + size} bytes, over its ${JOURNAL_LIMITS.transcriptBytes}-byte bound`,
+      );
     }
   }
 
@@ -148,6 +159,15 @@ export class JournalState {
     this.validateSteer(request, unproven);
     this.snapshot.pending.push({ text: request.text, actor: request.actor });
     return { turn: this.snapshot.turnOpen + 1 };
+  }
+
+  /**
+   * The run's word that mail came for the task, up to message `upTo` (a hint, anyone's to send: at worst the agent
+   * reads its inbox once more for nothing). Only a greater id is kept.
+   */
+  mailHint(upTo: unknown): void {
+    if (typeof upTo !== 'number' || !Number.isSafeInteger(upTo) || upTo < 1) return;
+    this.snapshot.mail = Math.max(this.snapshot.mail ?? 0, upTo);
   }
 
   private push(entries: JournalEntry[]): void {

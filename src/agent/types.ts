@@ -77,6 +77,8 @@ export interface JournalSnapshot {
   /** The model call whose steers were last taken (0: none yet): a steer now joins the next one. */
   turnOpen: number;
   pending: Array<{ text: string; actor: string | null }>;
+  /** The greatest mail id the run said came for this task (`mailHint` signal); absent: none yet. */
+  mail?: number;
   /**
    * The head of the writing attempt's hash chain (src/agent/chain.ts): its anchor, confirmed with its
    * worker at `open`, then the last link it wrote. Absent until an attempt opened the journal with a proof.
@@ -84,8 +86,16 @@ export interface JournalSnapshot {
   chain?: string;
 }
 
+/**
+ * A journal step. `beginTurn` and `finish` may carry `entries` owed from before (the last tool results, the final
+ * answer): appended first, in the same update, so a step costs one write, not two (since JOURNAL_BATCH_PATCH's
+ * stop; a journal recorded before never saw them).
+ */
 export type JournalOp =
-  { op: 'open' } | { op: 'append'; entries: JournalEntry[] } | { op: 'beginTurn'; turn: number } | { op: 'finish' };
+  | { op: 'open' }
+  | { op: 'append'; entries: JournalEntry[] }
+  | { op: 'beginTurn'; turn: number; entries?: JournalEntry[] }
+  | { op: 'finish'; entries?: JournalEntry[] };
 
 /**
  * What the attempt's gateway sends: the op, with the token of the attempt that asks and its proof:
@@ -102,7 +112,11 @@ export type JournalRequest = JournalOp & {
 export type JournalAnswer =
   | { op: 'open'; entries: JournalEntry[] }
   | { op: 'append'; bytes: number }
-  | { op: 'beginTurn'; steers: Array<{ text: string; actor: string | null }> }
+  /**
+   * `mail`: the greatest mail id the run said came for the task (0: none said): the agent reads its inbox before
+   * the call only when it is past what its conversation holds (or at its attempt's first call).
+   */
+  | { op: 'beginTurn'; steers: Array<{ text: string; actor: string | null }>; mail?: number }
   | { op: 'finish' };
 
 export interface SteerRequest {

@@ -19,7 +19,7 @@ import { AttemptConfirmations } from '../team/governance';
 import { confirmAttemptRequest } from '../workflows/stop-channel';
 import type { AttemptProof } from '../contract';
 import { journalLifetime } from './lifetime';
-import { journalUpdate, steerUpdate, transcriptQuery } from './messages';
+import { journalUpdate, mailHintSignal, steerUpdate, transcriptQuery } from './messages';
 import { sha256, toHex } from './sha256';
 import { JournalRefused, JournalState } from './state';
 import { JOURNAL_PLANTED_PATCH, JOURNAL_PROOF_PATCH, journalId, type JournalSnapshot } from './types';
@@ -104,6 +104,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
         }),
     },
   );
+  setHandler(mailHintSignal, (hint) => state.mailHint(hint?.upTo));
   setHandler(transcriptQuery, () => state.snapshot);
   await journalLifetime(state, () => touched);
   await condition(allHandlersFinished);

@@ -90,7 +90,7 @@ export interface ControlRecord {
 
 /**
  * One step of an agent task (from the worker's `agentSteps` signals): a model call or a tool call.
- * `at` is when the run received the batch holding it (batches leave at most every 250 ms).
+ * `at` is when the run received the batch holding it (batches leave at most every second).
  */
 export interface AgentStepRecord {
   at: number;

@@ -21,6 +21,7 @@ import type {
 import { CONTINUE_AS_NEW_EVENTS } from '../plan/schema';
 import { RunContext, type TeamRunSnapshot } from './context';
 import * as lifecycle from './lifecycle';
+import { MailHints, type MailHint } from './mail-hints';
 import type { SpawnTreeEntry } from './graph';
 import { childrenView, pathOf, teamIndexesOf } from './tree-views';
 
@@ -31,9 +32,15 @@ export const MAX_TASKS_PAGE = 2_000;
 
 export abstract class RunViews {
   protected readonly run: RunContext;
+  private readonly hints = new MailHints();
 
   constructor(snapshot: TeamRunSnapshot) {
     this.run = new RunContext(snapshot);
+  }
+
+  /** Running agents to tell that mail came for them since the last call (mail-hints.ts). */
+  mailHints(): MailHint[] {
+    return this.hints.due(this.run);
   }
 
   snapshot(): TeamRunSnapshot {

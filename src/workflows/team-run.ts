@@ -29,6 +29,7 @@ import { registerHandlers } from './handlers';
 import { IdleHooks } from './idle-hooks';
 import { Publisher } from './publish';
 import { handOver } from './stop-channel';
+import { sendMailHints } from './mail-hints';
 import { TaskSpans } from './task-spans';
 import { RunLedger } from '../ledger/run-ledger';
 
@@ -87,6 +88,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       run.expireApprovals(now);
       if (!handingOver) for (const claim of run.claim(now)) attempts.launch(claim);
       hooks.start();
+      sendMailHints(run);
       // A claim past the wall deadline stops the run before the timer fires: cancel at once.
       attempts.cancelStopped();
       publisher.publish();

@@ -83,9 +83,13 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
   });
 
   it('a steer joins the next model call and answers which turn that is', async ({ onTestFinished }) => {
+    // The first model call answers once the steer and the refusals below were sent: the attempt runs while they
+    // are, however slow the machine (it once ended first, and the last refusal found the run closed).
+    let asked!: () => void;
+    const steered = new Promise<void>((resolve) => (asked = resolve));
     server.script('agent-steer', (r) =>
       r.turn === 1
-        ? { usage, delayMs: 2_000, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 1 } }] }
+        ? { usage, until: steered, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 1 } }] }
         : { usage, content: 'steered' },
     );
     const worker = await agentWorker(onTestFinished);
@@ -111,6 +115,7 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
     expect(await updateCodeOf(handle.steer({ key: 'wirte', text: 'hi' }))).toBe('not_found');
     expect(await updateCodeOf(handle.steer({ key: 'write', text: 'x'.repeat(9_000) }))).toBe('value_too_large');
     expect(await updateCodeOf(handle.steer({ key: 'write', text: 'hi', fencingToken: 99 }))).toBe('stale_attempt');
+    asked();
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
     const second = sentBy('agent-steer').find((r) => r.turn === 2 && r.idempotencyKey?.startsWith(handle.workflowId));

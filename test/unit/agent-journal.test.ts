@@ -95,6 +95,40 @@ describe("an agent task's journal", () => {
     expect(j.snapshot.entries).toEqual([{ kind: 'steer', turn: 1, text: 'be brief', actor: 'alice' }]);
   });
 
+  it("takes a step's owed entries with its beginTurn or finish, before the steers, and says what mail the run told", () => {
+    const j = journal();
+    const real = attempt(1);
+    j.apply(real.open());
+    const result = { kind: 'tool-result' as const, turn: 1, id: 'c1', name: 't', ok: true, content: 'r', ms: 1 };
+    j.steer({ text: 'now this', actor: null, fencingToken: 1, attempt: proof });
+    // No word from the run yet: no mail id.
+    expect(j.apply(real.write({ op: 'beginTurn', turn: 2, entries: [result] }))).toEqual({
+      op: 'beginTurn',
+      steers: [{ text: 'now this', actor: null }],
+    });
+    expect(j.snapshot.entries).toEqual([result, { kind: 'steer', turn: 2, text: 'now this', actor: null }]);
+    // The run's hints: only a greater id is kept; anything but a positive integer is nobody's word.
+    j.mailHint(7);
+    j.mailHint(3);
+    j.mailHint('9' as never);
+    j.mailHint(-1);
+    expect(j.apply(real.write({ op: 'beginTurn', turn: 3 }))).toEqual({ op: 'beginTurn', steers: [], mail: 7 });
+    const answer = { kind: 'model' as const, turn: 3, message: { role: 'assistant' as const, content: 'done' } };
+    expect(j.apply(real.write({ op: 'finish', entries: [answer] }))).toEqual({ op: 'finish' });
+    expect(j.finished).toBe(true);
+    expect(j.snapshot.entries.at(-1)).toEqual(answer);
+    // Owed entries are checked as an append's are.
+    const other = journal();
+    const second = attempt(1);
+    other.apply(second.open());
+    const bogus = [{ kind: 'bogus' } as never];
+    expect(codeOf(() => other.apply(second.write({ op: 'beginTurn', turn: 1, entries: bogus })))).toBe(
+      'invalid_request',
+    );
+    const big = [{ kind: 'inbox' as const, content: 'x'.repeat(JOURNAL_LIMITS.appendBytes) }];
+    expect(codeOf(() => other.apply(second.write({ op: 'finish', entries: big })))).toBe('transcript_too_large');
+  });
+
   it('refuses what would grow past its bounds', () => {
     const j = journal();
     const real = attempt(1);

@@ -23,6 +23,7 @@ import { AgentGateway } from './gateway';
 import { ownTools } from './own-tools';
 import { INTERRUPTED, runToolCall, type ToolStepContext } from './tool-step';
 import { Transcript } from './transcript';
+import { JournalWriter } from './owed';
 
 /** A spec as the loop runs it: its model known (its own, or its role's written in by the plan). */
 type RunSpec = AgentSpec & { model: string };
@@ -87,15 +88,29 @@ interface Loop {
 }
 
 async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<ExecutorResult> {
+  const { gateway, transcript } = state;
+  // Entries the loop settled ride with its next journal write: one update a step (owed.ts).
+  const journal = new JournalWriter(gateway, transcript);
+  try {
+    return await steps(spec, ctx, state, journal);
+  } catch (err) {
+    // Whatever ends the loop early leaves the journal whole: what it owes is written first (a failed write: lost).
+    await journal.flush().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function steps(
+  spec: RunSpec,
+  ctx: ExecutorContext,
+  state: Loop,
+  journal: JournalWriter,
+): Promise<ExecutorResult> {
   const { gateway, transcript, used } = state;
   const resolved = resolveModel(spec.model, ctx.config, ctx.env, ctx.models);
   // Whatever is journaled reaches history: the key and the worker's secrets never do.
   const own = new Redactor(resolved.secret ? [resolved.secret] : []);
   const redact = (text: string) => own.text(ctx.redactor.text(text));
-  const append = async (...entries: JournalEntry[]) => {
-    await gateway.journal({ op: 'append', entries });
-    for (const entry of entries) transcript.add(entry);
-  };
   const opening: JournalEntry[] = [];
   if (!transcript.entries.length) opening.push({ kind: 'start', messages: startMessages(spec, ctx, redact) });
   const step: ToolStepContext = {
@@ -106,50 +121,47 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
     timeoutMs: spec.toolTimeoutMs,
     callKey: (call) => `${ctx.taskKey}:agent:${transcript.turns}:${call.id}`.slice(0, 200),
     redact,
+    mailHeld: () => transcript.mailUpTo,
     ...(ctx.outputSchema ? { outputSchema: ctx.outputSchema } : {}),
   };
   const maxTurns = spec.maxTurns ?? AGENT_LIMITS.defaultMaxTurns;
   const maxToolCalls = spec.maxToolCalls ?? AGENT_LIMITS.defaultMaxToolCalls;
   const maxTokens = spec.maxTokens ?? AGENT_LIMITS.defaultMaxTokens;
   let inboxJoined = false;
+  // The greatest mail id the journal said came (mail.ts); -1: this attempt has not read its inbox yet.
+  let mailSeen = -1;
   for (;;) {
     // Calls of the last answer without a result: cut by a crash (reported as such unless the tool
     // is idempotent), or not yet run.
     for (const { call, begun } of transcript.pendingCalls()) {
       const turn = transcript.turns;
-      if (begun && !state.offered.get(call.function.name)?.idempotent) {
-        await append({
-          kind: 'tool-result',
-          turn,
-          id: call.id,
-          name: call.function.name,
-          ok: false,
-          content: INTERRUPTED,
-          ms: 0,
-        });
+      const name = call.function.name;
+      if (begun && !state.offered.get(name)?.idempotent) {
+        journal.owe({ kind: 'tool-result', turn, id: call.id, name, ok: false, content: INTERRUPTED, ms: 0 });
         continue;
       }
       if (transcript.toolCalls >= maxToolCalls) {
         const content = `error: the task's maxToolCalls (${maxToolCalls}) is spent; answer without tools`;
-        await append({ kind: 'tool-result', turn, id: call.id, name: call.function.name, ok: false, content, ms: 0 });
+        journal.owe({ kind: 'tool-result', turn, id: call.id, name, ok: false, content, ms: 0 });
         continue;
       }
       // A worker shutting down starts no new call: the next attempt, elsewhere, runs this one.
-      if (ctx.stopping?.aborted) throw handBack(`before tool call ${call.function.name} of turn ${turn}`);
-      await append({ kind: 'tool-start', turn, id: call.id, name: call.function.name });
-      ctx.progress({ turn, tool: call.function.name });
-      ctx.moved?.(`tool call "${call.function.name}" started (turn ${turn})`);
+      if (ctx.stopping?.aborted) throw handBack(`before tool call ${name} of turn ${turn}`);
+      // Journaled as begun (with what the loop owes: the answer that asked for it, the last result) before it runs.
+      await journal.append({ kind: 'tool-start', turn, id: call.id, name });
+      ctx.progress({ turn, tool: name });
+      ctx.moved?.(`tool call "${name}" started (turn ${turn})`);
       const { entry, ms } = await runToolCall(call, turn, step);
-      await append(entry);
-      ctx.emit?.({ type: 'agent:tool', turn, tool: call.function.name, ms, ok: entry.ok });
-      ctx.moved?.(`tool call "${call.function.name}" ended (turn ${turn})`);
+      journal.owe(entry);
+      ctx.emit?.({ type: 'agent:tool', turn, tool: name, ms, ok: entry.ok });
+      ctx.moved?.(`tool call "${name}" ended (turn ${turn})`);
     }
     // The inbox joins once the conversation is whole again (after every tool result it owes).
     if (!inboxJoined) {
       inboxJoined = true;
       const mail = mailEntry(ctx.inbox, transcript, redact);
       if (mail) opening.push(mail);
-      if (opening.length) await append(...opening.splice(0));
+      journal.owe(...opening.splice(0));
       ctx.moved?.('conversation opened');
     }
     const final = transcript.finalAnswer;
@@ -157,8 +169,8 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
       const output = answerOutput(transcript, final.content ?? '', ctx.outputSchema);
       // A mismatch goes back to the model (bounded), journaled: a retry sends it back once, not twice.
       const fix = outputCheck(output, transcript, ctx.outputSchema);
-      if (!fix) return finish(gateway, used, output);
-      await append(fix);
+      if (!fix) return finish(journal, used, output);
+      journal.owe(fix);
       continue;
     }
     const turn = transcript.turns + 1;
@@ -169,6 +181,9 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
       });
     }
     if (ctx.stopping?.aborted) throw handBack(`before model call ${turn}`);
+    // The results owed and the turn's begin in one write; the steers that waited join this call.
+    const begun = await journal.beginTurn(turn);
+    ctx.moved?.(`model call ${turn}: steers read`);
     const usd = tokensCeilingUsd(ctx.config.prices, spec.model, maxTokens);
     if (ctx.budget && !(await ctx.budget.reserve({ tokens: maxTokens, ...(usd > 0 ? { usd } : {}) }))) {
       throw new ExecutorError(`the run's budget refused the ${maxTokens} tokens of model call ${turn}`, {
@@ -178,12 +193,14 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
     }
     // Each exchange with the run and the journal before the call is a step too: on a busy worker they take seconds.
     ctx.moved?.(`model call ${turn}: budget reserved`);
-    const { steers } = await gateway.journal({ op: 'beginTurn', turn });
-    for (const steer of steers) transcript.add({ kind: 'steer', turn, ...steer });
-    ctx.moved?.(`model call ${turn}: steers read`);
-    // Mail that came while the agent worked joins before this call, as steers do.
-    const mail = await newMail(gateway, transcript, redact);
-    if (mail) await append(mail);
+    // Mail that came while the agent worked joins before this call, as steers do: read from the run only when the
+    // run said some came (the journal's `mail`), and at this attempt's first call.
+    const hinted = begun.mail ?? 0;
+    if (mailSeen < 0 || hinted > mailSeen) {
+      mailSeen = hinted;
+      const mail = await newMail(gateway, transcript, redact);
+      if (mail) journal.owe(mail);
+    }
     ctx.progress({ turn, tool: null });
     ctx.moved?.(`model call ${turn} started`);
     const answer = await callModel({
@@ -203,7 +220,8 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
     // What the call was reserved and did not spend goes back: the run holds the usage so far plus the next call.
     await ctx.budget?.release?.();
     const message = ctx.redactor.deep(answer.message);
-    await append({ kind: 'model', turn, message, ...(answer.usage ? { usage: answer.usage } : {}) });
+    // Written with the next write: the first tool call's start, or the finish.
+    journal.owe({ kind: 'model', turn, message, ...(answer.usage ? { usage: answer.usage } : {}) });
     ctx.emit?.({
       type: 'agent:turn',
       turn,
@@ -215,9 +233,10 @@ async function loop(spec: RunSpec, ctx: ExecutorContext, state: Loop): Promise<E
   }
 }
 
-async function finish(gateway: AgentGateway, used: Usage[], output: unknown): Promise<ExecutorResult> {
-  // Closing the journal is tidiness: a failure here must not undo an answer already given.
-  await gateway.journal({ op: 'finish' }).catch(() => undefined);
+async function finish(journal: JournalWriter, used: Usage[], output: unknown): Promise<ExecutorResult> {
+  // The final answer is written with the close. The answer is the task's output whether or not this write lands (the
+  // run takes it from the attempt): a failure here must not undo it; the transcript then ends at the last step.
+  await journal.finish().catch(() => undefined);
   return { output, ...(used.length ? { usage: used } : {}) };
 }
 

@@ -4,6 +4,7 @@
  * attempt gateway, as a shell task's `teamrun send`, `inbox` and `add-tasks` do; set_output only
  * records its value in the transcript.
  */
+import type { ReadInboxAnswer } from '../../../contract';
 import { TEAMRUN_TOOLS, type TeamrunToolName } from '../../../plan/agent';
 import type { ToolCallResult, ToolSpec } from '../../tools/types';
 import { GatewayRefusal, type AgentGateway } from './gateway';
@@ -73,6 +74,7 @@ export async function callOwnTool(
   gateway: AgentGateway,
   callKey: string,
   outputSchema?: Record<string, unknown>,
+  mailHeld = 0,
 ): Promise<ToolCallResult> {
   try {
     switch (name) {
@@ -82,8 +84,13 @@ export async function callOwnTool(
         const answer = await gateway.post('sendMessage', { to: args.to, subject: args.subject, body: args.body });
         return { ok: true, content: JSON.stringify(answer) };
       }
-      case 'teamrun__read_inbox':
-        return { ok: true, content: JSON.stringify(await gateway.post('readInbox', {})) };
+      case 'teamrun__read_inbox': {
+        // What already joined the conversation (mail read by peek before a model call: `mailHeld`, the last id it
+        // holds) is not handed twice; the read moves the cursor past it all the same.
+        const answer = (await gateway.post('readInbox', {})) as ReadInboxAnswer;
+        const messages = (answer.messages ?? []).filter((m) => m.id > mailHeld);
+        return { ok: true, content: JSON.stringify({ ...answer, messages }) };
+      }
       case 'teamrun__add_tasks': {
         const problems = taskProblems(args.tasks);
         if (problems.length) return { ok: false, error: refused(problems) };

@@ -22,6 +22,8 @@ export interface ToolStepContext {
   redact: (text: string) => string;
   /** The task's outputSchema: `teamrun__set_output` refuses a value that does not match it. */
   outputSchema?: Record<string, unknown>;
+  /** The last mail id the conversation holds: `teamrun__read_inbox` does not hand those again. */
+  mailHeld?: () => number;
 }
 
 /** What a call cut by a crash reads as, when its tool is not idempotent: it may or may not have taken effect. */
@@ -72,7 +74,7 @@ async function attempt(call: ToolCall, step: ToolStepContext): Promise<ToolCallR
     const given = args as Record<string, unknown>;
     try {
       return isOwnTool(name)
-        ? await callOwnTool(name, given, step.gateway, step.callKey(call), step.outputSchema)
+        ? await callOwnTool(name, given, step.gateway, step.callKey(call), step.outputSchema, step.mailHeld?.())
         : await delegate(name, given, step.gateway, step.callKey(call));
     } catch (err) {
       if (step.signal.aborted) throw err;
