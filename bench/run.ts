@@ -9,6 +9,7 @@ import { startBenchEnv, spawnWorker, type BenchEnv } from './env';
 import { measureFailover } from './failover';
 import { measureInterrupts } from './interrupt';
 import { formatLive, measureLive, type LiveBenchSettings } from './live';
+import { formatLedger, measureLedger } from './ledger';
 import { measureLoad } from './load';
 import { measurePace } from './pace';
 import { measureWide } from './wide';
@@ -38,6 +39,7 @@ const SETTINGS = {
     load: { runs: 20, tasksPerRun: 50, teammates: 4, taskMs: 300, passes: 2 },
     agent: { agents: 4, turns: 50, rounds: 3 },
     live: { tokens: 2_000, tokensPerSecond: 100, rounds: 3 },
+    ledger: { runs: 10, tasksPerRun: 100, teammates: 20, rounds: 3 },
   },
   // A smoke run: small enough for a few minutes, with a low handover threshold so continue-as-new still happens.
   quick: {
@@ -54,6 +56,7 @@ const SETTINGS = {
     load: { runs: 5, tasksPerRun: 20, teammates: 4, taskMs: 300, passes: 1 },
     agent: { agents: 2, turns: 10, rounds: 1 },
     live: { tokens: 500, tokensPerSecond: 100, rounds: 1 },
+    ledger: { runs: 4, tasksPerRun: 25, teammates: 10, rounds: 1 },
   },
 } as const;
 
@@ -64,8 +67,14 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
-  log('building the CLI (npm run build)...');
-  execFileSync('npm', ['run', 'build'], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_NO_BUILD=1: dist/ is current already (a section run alone, on a machine where a build takes minutes).
+  if (!process.env.BENCH_NO_BUILD) {
+    log('building the CLI (npm run build)...');
+    execFileSync('npm', ['run', 'build'], {
+      cwd: path.resolve(__dirname, '..'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
   log(`starting a dev server for the ${mode} benchmark...`);
   const env = await startBenchEnv();
   if (process.argv.includes('--only')) return onlyAgent(env, mode, log);
@@ -151,8 +160,9 @@ async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: stri
   const only = process.argv[process.argv.indexOf('--only') + 1];
   try {
     if (only === 'live') return await onlyLive(env, mode, log);
+    if (only === 'ledger') return await onlyLedger(env, mode, log);
     if (only !== 'agent')
-      throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent" and "live" do)`);
+      throw new Error(`--only: "${only}" is not a benchmark that runs alone (only "agent", "live" and "ledger" do)`);
     const settings = SETTINGS[mode].agent;
     log(agentLine(settings));
     const loadAtStart = os.loadavg();
@@ -189,6 +199,27 @@ async function onlyLive(env: BenchEnv, mode: 'full' | 'quick', log: (line: strin
     `${formatLive(live)}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
       `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\n` +
       `figures written to .bench/latest-live-${mode}.json\n`,
+  );
+}
+
+/** `--only ledger`: section (12), a shared ledger's admission against the same runs without one. */
+async function onlyLedger(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
+  const settings = SETTINGS[mode].ledger;
+  log(`(12) shared ledger: ${settings.runs} runs x ${settings.tasksPerRun} attempts, ${settings.rounds} round(s)`);
+  const loadAtStart = os.loadavg();
+  const ledger = await measureLedger(env, settings, log);
+  const machine = { cpus: os.cpus().length, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() } };
+  const dir = path.resolve(__dirname, '..', '.bench');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, `latest-ledger-${mode}.json`),
+    `${JSON.stringify({ mode, machine, ledger }, null, 2)}\n`,
+  );
+  const load = (l: number[]) => l.map((n) => n.toFixed(1)).join('/');
+  process.stdout.write(
+    `${formatLedger(ledger)}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
+      `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\n` +
+      `figures written to .bench/latest-ledger-${mode}.json\n`,
   );
 }
 
