@@ -204,7 +204,9 @@ async function onlyLive(env: BenchEnv, mode: 'full' | 'quick', log: (line: strin
 
 /** `--only ledger`: section (12), a shared ledger's admission against the same runs without one. */
 async function onlyLedger(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
-  const settings = SETTINGS[mode].ledger;
+  // BENCH_LEDGER_ROUNDS: fewer rounds of the full size (each round of 1,000 attempts takes minutes on a loaded machine).
+  const rounds = Number(process.env.BENCH_LEDGER_ROUNDS) || SETTINGS[mode].ledger.rounds;
+  const settings = { ...SETTINGS[mode].ledger, rounds };
   log(`(12) shared ledger: ${settings.runs} runs x ${settings.tasksPerRun} attempts, ${settings.rounds} round(s)`);
   const loadAtStart = os.loadavg();
   const ledger = await measureLedger(env, settings, log);

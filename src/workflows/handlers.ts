@@ -10,6 +10,7 @@ import type { AttemptMessage } from '../activities/interface';
 import { TeamControlError } from '../plan/requests/control';
 import { callerOf } from '../plan/requests/caller';
 import { AttemptConfirmations } from '../team/governance';
+import { ATTEMPT_WAITS } from '../team/bounds';
 import type { TeamRun } from '../team/run';
 import { withIsoTimes as iso } from './iso-times';
 import {
@@ -27,8 +28,11 @@ import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 /** What an update calls: its validator's check and the rule that applies it. */
 export interface UpdateRule<Ret, Request> {
   validate: (request: Request) => void;
-  /** A promise where the rule must ask elsewhere before it answers (an extension the shared ledger must grant too). */
-  apply: (request: Request) => Ret | Promise<Ret>;
+  /**
+   * A promise where the rule must ask elsewhere before it answers (an extension the shared ledger must grant too);
+   * `arrivedAt`: when the request reached the run, before its worker's confirmation (for a message with `sentBy`).
+   */
+  apply: (request: Request, arrivedAt?: number) => Ret | Promise<Ret>;
   /**
    * For a message a task may send as its attempt (sendMessage, readInbox, addTasks): the task and token
    * its worker is asked to confirm before the run takes the request as the task's.
@@ -116,7 +120,7 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
     },
     extendReservation: {
       validate: (request) => run.validateExtendReservation(request),
-      apply: (request) => extendReservation(run, request, now(), ledger),
+      apply: (request, arrivedAt) => extendReservation(run, request, now(), ledger, arrivedAt),
       sentBy: (request) => ({ key: request.key, fencingToken: request.fencingToken }),
     },
     steer: steerRule(run, now),
@@ -129,12 +133,18 @@ async function extendReservation(
   request: ExtendReservationRequest,
   now: number,
   ledger: LedgerExtensions | undefined,
+  arrivedAt = now,
 ): Promise<ExtendReservationVerdict> {
   const before = run.activeClaims().find((claim) => claim.key === request.key);
   const verdict = run.extendReservation(request, now);
   if (!ledger || !before) return verdict;
   const extension = { tokens: request.tokens ?? 0, usd: request.usd ?? 0 };
-  const refused = await ledger.extend(before.leaseId, extension);
+  // The ledger's answer must reach the attempt inside its gateway's wait, which began when the request arrived.
+  const refused = await ledger.extend(
+    before.leaseId,
+    extension,
+    arrivedAt + ATTEMPT_WAITS.verdictMs - ATTEMPT_WAITS.marginMs,
+  );
   if (!refused) return verdict;
   run.withdrawExtension(request.key, before.fencingToken, extension);
   throw new TeamControlError(refused.reason, `extendReservation: ${refused.message}`);
@@ -224,8 +234,9 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republ
       const handler = sentBy
         ? async (request: unknown) => {
             const { key, fencingToken } = sentBy(request);
+            const arrivedAt = Date.now();
             await confirmed(request, message, key, fencingToken);
-            const answer = asFailure(() => apply(request));
+            const answer = asFailure(() => apply(request, arrivedAt));
             // Only a rule that asks elsewhere waits here: the others answer in the same step as before.
             return answer instanceof Promise ? asFailureLater(answer) : answer;
           }
