@@ -51,7 +51,9 @@ describe("a ledger's batch decides each item as its own update would, in order",
     const ledger = ledgerWith({ maxTokens: 10 });
     applyBatch(ledger, { items: [acquire('run-a/t1/1'), acquire('run-b/t1/1')] }, T0, () => {});
     const aborted: string[][] = [];
-    applyBatch(ledger, { items: [settle('run-a/t1/1', 20), settle('run-b/t1/1', 20)] }, T0, (runs) => aborted.push(runs));
+    applyBatch(ledger, { items: [settle('run-a/t1/1', 20), settle('run-b/t1/1', 20)] }, T0, (runs) =>
+      aborted.push(runs),
+    );
     expect(aborted).toHaveLength(1);
     expect(new Set(aborted[0]).size).toBe(aborted[0].length);
   });
