@@ -2,6 +2,8 @@ import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE, adjudicationsQuery } from '../src/workflows/messages';
 import { createLedger } from '../src/ledger/client';
 import { ledgerHandle } from '../src/ledger/handle';
+import { ledgerWorkflowId } from '../src/plan/requests/ledger';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { spawnWorker, type BenchEnv } from './env';
 
 /** One round of the ledger bench: the same runs with or without one shared ledger. */
@@ -20,6 +22,8 @@ export interface LedgerRound {
   /** Adjudications of any other kind (none expected: every attempt asks once and fits). */
   otherAdjudications: string[];
   statuses: Record<string, number>;
+  /** The ledger's updates (all of its runs, continue-as-new included): how many, and accepted -> completed. */
+  ledgerUpdates?: { count: number; byName: Record<string, number>; meanMs: number; p95Ms: number };
 }
 
 export interface LedgerResult {
@@ -66,7 +70,8 @@ export async function measureLedger(
         `  ledger round ${round + 1} ${ledger ? 'with a ledger' : 'without   '}: ${result.attempts} attempts in ` +
           `${result.wallMs} ms (${result.attemptsPerSecond.toFixed(1)}/s), ResourceExhausted ${result.resourceExhausted} ` +
           `(updates ${result.resourceExhaustedUpdates}), time refusals ${result.timeRefusals}, ` +
-          `other ${result.otherAdjudications.length}, ${JSON.stringify(result.statuses)}`,
+          `other ${result.otherAdjudications.length}, ${JSON.stringify(result.statuses)}` +
+          (result.ledgerUpdates ? `; ledger updates ${JSON.stringify(result.ledgerUpdates)}` : ''),
       );
     }
   }
@@ -131,7 +136,9 @@ async function ledgerRound(
       }
     }
     const attempts = settings.runs * settings.tasksPerRun;
+    const ledgerUpdates = withLedger ? await updatesOf(env, ledgerWorkflowId(ledgerId)) : undefined;
     return {
+      ...(ledgerUpdates ? { ledgerUpdates } : {}),
       ledger: withLedger,
       attempts,
       wallMs,
@@ -149,6 +156,32 @@ async function ledgerRound(
         .catch(() => undefined);
     await worker.stop();
   }
+}
+
+/** Every update the ledger's workflow took, over all its runs: by name, and how long each took from accepted. */
+async function updatesOf(env: BenchEnv, workflowId: string): Promise<NonNullable<LedgerRound['ledgerUpdates']>> {
+  const byName: Record<string, number> = {};
+  const took: number[] = [];
+  for await (const execution of env.client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) {
+    const history = await env.client.workflow.getHandle(workflowId, execution.runId).fetchHistory();
+    const accepted = new Map<string, number>();
+    for (const e of history.events ?? []) {
+      const at = tsToMs(e.eventTime);
+      const a = e.workflowExecutionUpdateAcceptedEventAttributes;
+      if (a) {
+        const name = a.acceptedRequest?.input?.name ?? '?';
+        byName[name] = (byName[name] ?? 0) + 1;
+        accepted.set(a.protocolInstanceId ?? '', at);
+      }
+      const c = e.workflowExecutionUpdateCompletedEventAttributes;
+      const start = c ? accepted.get(c.meta?.updateId ?? '') : undefined;
+      if (start !== undefined) took.push(at - start);
+    }
+  }
+  took.sort((x, y) => x - y);
+  const count = Object.values(byName).reduce((sum, n) => sum + n, 0);
+  const meanMs = took.length ? Math.round(took.reduce((s, x) => s + x, 0) / took.length) : 0;
+  return { count, byName, meanMs, p95Ms: took[Math.floor(took.length * 0.95)] ?? 0 };
 }
 
 /** RESOURCE_EXHAUSTED answers of the server's frontend so far, in all and for UpdateWorkflowExecution. */

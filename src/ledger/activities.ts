@@ -27,7 +27,7 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
     ...request,
     proof: prove(ledgerWorkflowId(ledgerId), call, ledgerRequestDigest(call, request)),
   });
-  // This worker's acquires, extensions and settlements of one ledger go together, one batch in flight at a time.
+  // This worker's acquires, extensions and settlements of one ledger go together, a few batches in flight at a time.
   const batcher = new LedgerBatcher({
     batch: (ledgerId, items) =>
       updateLedger(client, ledgerId, lm.ledgerBatchUpdate, proven(ledgerId, 'batch', { items })),

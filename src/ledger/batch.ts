@@ -1,6 +1,6 @@
 /**
  * A batch of a worker's slot requests in one `batch` update (issue 42): the acquires, extensions and settlements its
- * attempts ask of one ledger at the same moment, answered item by item. One update in flight per worker and ledger
+ * attempts ask of one ledger at the same moment, answered item by item. A few updates in flight per worker and ledger
  * instead of one per attempt keeps a busy ledger inside the server's limit of updates in flight per workflow, and
  * one proof (one confirmation with the worker) covers the whole batch. Each item is decided exactly as its own
  * update would be (rules.ts). Workflow code: no Node imports.
@@ -10,8 +10,10 @@ import type { AcquireVerdict, LedgerExtendVerdict, SettleVerdict } from '../cont
 import { AcquireRequestSchema, ExtendRequestSchema, SettleRequestSchema } from '../plan/requests/ledger';
 import type { Ledger } from './rules';
 
-/** Items one batch carries at most (a batch's payload stays a few hundred kB at the requests' own bounds). */
-export const MAX_BATCH_ITEMS = 64;
+/** Items one batch carries at most; the worker also cuts a batch at `MAX_BATCH_BYTES` of JSON. */
+export const MAX_BATCH_ITEMS = 256;
+/** A batch's requests as JSON, at most (whatever their count): far below Temporal's 2 MB payload limit. */
+export const MAX_BATCH_BYTES = 256 * 1024;
 
 export const BatchRequestSchema = z
   .object({

@@ -1,13 +1,13 @@
 /**
  * The worker's side of a ledger's `batch` update (batch.ts): the acquires, extensions and settlements this worker's
  * attempts ask of one ledger wait in a queue while one batch of them is with the ledger, and go together in the next.
- * One update in flight per worker and ledger: past 10 in flight on one workflow the server answers ResourceExhausted
+ * At most BATCHES_IN_FLIGHT updates in flight per worker and ledger: past 10 in flight on one workflow the server answers ResourceExhausted
  * and the client's backoff sets the pace (issue 42: 1,000 attempts across 10 runs). A ledger whose workflow has no
  * `batch` (an older version) is asked item by item, as before.
  */
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { MAX_BATCH_ITEMS, type BatchItem, type BatchItemVerdict, type BatchVerdict } from './batch';
+import { MAX_BATCH_BYTES, MAX_BATCH_ITEMS, type BatchItem, type BatchItemVerdict, type BatchVerdict } from './batch';
 import * as lm from './messages';
 
 interface Waiting {
@@ -15,6 +15,14 @@ interface Waiting {
   resolve: (verdict: BatchItemVerdict) => void;
   reject: (err: unknown) => void;
 }
+
+/**
+ * Batches of one worker in flight to one ledger at once. A batch takes the ledger two workflow tasks and a round trip
+ * to confirm it with the worker (0.9 s on average, 2.1 s p95, on two cores at load 30): with one in flight, 100
+ * attempts of 4 runs waited on 58 batches of 5 items in a row. Four keep two workers on one ledger within the
+ * server's 10 updates in flight per workflow.
+ */
+export const BATCHES_IN_FLIGHT = 4;
 
 export interface BatchSender {
   /** Sends one batch (with its proof) to ledger `ledgerId`. */
@@ -24,7 +32,7 @@ export interface BatchSender {
 }
 
 export class LedgerBatcher {
-  private readonly queues = new Map<string, { waiting: Waiting[]; sending: boolean }>();
+  private readonly queues = new Map<string, { waiting: Waiting[]; sending: number }>();
   /** Ledgers whose workflow answered that it has no `batch` update: asked item by item from then on. */
   private readonly unbatched = new Set<string>();
 
@@ -35,7 +43,7 @@ export class LedgerBatcher {
     if (this.unbatched.has(ledgerId)) return this.sender.single(ledgerId, item);
     return new Promise((resolve, reject) => {
       let queue = this.queues.get(ledgerId);
-      if (!queue) this.queues.set(ledgerId, (queue = { waiting: [], sending: false }));
+      if (!queue) this.queues.set(ledgerId, (queue = { waiting: [], sending: 0 }));
       queue.waiting.push({ item, resolve, reject });
       this.pump(ledgerId);
     });
@@ -43,13 +51,13 @@ export class LedgerBatcher {
 
   private pump(ledgerId: string): void {
     const queue = this.queues.get(ledgerId);
-    if (!queue || queue.sending) return;
+    if (!queue || queue.sending >= BATCHES_IN_FLIGHT) return;
     if (!queue.waiting.length) {
-      this.queues.delete(ledgerId);
+      if (!queue.sending) this.queues.delete(ledgerId);
       return;
     }
-    const sent = queue.waiting.splice(0, MAX_BATCH_ITEMS);
-    queue.sending = true;
+    const sent = nextBatch(queue.waiting);
+    queue.sending += 1;
     this.sender
       .batch(
         ledgerId,
@@ -66,10 +74,22 @@ export class LedgerBatcher {
         },
       )
       .finally(() => {
-        queue.sending = false;
+        queue.sending -= 1;
         this.pump(ledgerId);
       });
   }
+}
+
+/** Takes the next batch off the queue: at most MAX_BATCH_ITEMS items and MAX_BATCH_BYTES of JSON, one at least. */
+function nextBatch(waiting: Waiting[]): Waiting[] {
+  let bytes = 0;
+  let count = 0;
+  while (count < waiting.length && count < MAX_BATCH_ITEMS) {
+    bytes += JSON.stringify(waiting[count].item).length;
+    if (count > 0 && bytes > MAX_BATCH_BYTES) break;
+    count += 1;
+  }
+  return waiting.splice(0, count);
 }
 
 function answer(waiting: Waiting, verdict: BatchItemVerdict | undefined): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyBatch, batchRefusals, type BatchItem, type BatchItemVerdict } from '../../src/ledger/batch';
-import { LedgerBatcher } from '../../src/ledger/batcher';
+import { BATCHES_IN_FLIGHT, LedgerBatcher } from '../../src/ledger/batcher';
 import { LEASE, T0, ledgerWith } from '../helpers/ledger-rules';
 
 const acquire = (attemptId: string, tokens = 0): BatchItem => ({
@@ -59,25 +59,25 @@ describe("a ledger's batch decides each item as its own update would, in order",
   });
 });
 
-describe("a worker's batcher keeps one batch in flight per ledger", () => {
+describe("a worker's batcher keeps at most BATCHES_IN_FLIGHT batches in flight per ledger", () => {
   it('sends what arrives meanwhile together in the next batch, and answers each caller its own item', async () => {
     const sent: BatchItem[][] = [];
     let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
     const batcher = new LedgerBatcher({
       batch: async (_ledger, items) => {
         sent.push(items);
-        if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
+        await gate;
         return { items: items.map((item) => ({ ok: true, expiresAt: Number(item.request.attemptId.slice(1)) })) };
       },
       single: () => Promise.reject(new Error('not asked item by item')),
     });
-    const first = batcher.ask('shared', acquire('a1'));
-    const rest = [2, 3, 4].map((n) => batcher.ask('shared', acquire(`a${n}`)));
+    const asked = Array.from({ length: BATCHES_IN_FLIGHT + 3 }, (_, i) => batcher.ask('shared', acquire(`a${i + 1}`)));
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(sent.map((b) => b.length)).toEqual([1]);
+    expect(sent.map((b) => b.length)).toEqual(new Array(BATCHES_IN_FLIGHT).fill(1));
     release();
-    const answers = await Promise.all([first, ...rest]);
-    expect(sent.map((b) => b.length)).toEqual([1, 3]);
-    expect(answers.map((a) => (a as { expiresAt: number }).expiresAt)).toEqual([1, 2, 3, 4]);
+    const answers = await Promise.all(asked);
+    expect(sent.map((b) => b.length)).toEqual([...new Array(BATCHES_IN_FLIGHT).fill(1), 3]);
+    expect(answers.map((a) => (a as { expiresAt: number }).expiresAt)).toEqual(asked.map((_, i) => i + 1));
   });
 });
