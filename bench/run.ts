@@ -206,7 +206,9 @@ async function onlyLive(env: BenchEnv, mode: 'full' | 'quick', log: (line: strin
 async function onlyLedger(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
   // BENCH_LEDGER_ROUNDS: fewer rounds of the full size (each round of 1,000 attempts takes minutes on a loaded machine).
   const rounds = Number(process.env.BENCH_LEDGER_ROUNDS) || SETTINGS[mode].ledger.rounds;
-  const settings = { ...SETTINGS[mode].ledger, rounds };
+  // BENCH_LEDGER_TASKS: fewer attempts per run than the mode's (the same 10 runs asking at once, a shorter round).
+  const tasksPerRun = Number(process.env.BENCH_LEDGER_TASKS) || SETTINGS[mode].ledger.tasksPerRun;
+  const settings = { ...SETTINGS[mode].ledger, rounds, tasksPerRun };
   log(`(12) shared ledger: ${settings.runs} runs x ${settings.tasksPerRun} attempts, ${settings.rounds} round(s)`);
   const loadAtStart = os.loadavg();
   const ledger = await measureLedger(env, settings, log);
