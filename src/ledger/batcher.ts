@@ -1,9 +1,9 @@
 /**
  * The worker's side of a ledger's `batch` update (batch.ts): the acquires, extensions and settlements this worker's
- * attempts ask of one ledger wait in a queue while one batch of them is with the ledger, and go together in the next.
- * At most BATCHES_IN_FLIGHT updates in flight per worker and ledger: past 10 in flight on one workflow the server answers ResourceExhausted
- * and the client's backoff sets the pace (issue 42: 1,000 attempts across 10 runs). A ledger whose workflow has no
- * `batch` (an older version) is asked item by item, as before.
+ * attempts ask of one ledger wait in a queue while BATCHES_IN_FLIGHT batches of them are with the ledger, and go
+ * together in the next. Past 10 updates in flight on one workflow the server answers ResourceExhausted and the
+ * client's backoff sets the pace (issue 42: 1,000 attempts across 10 runs). A ledger whose workflow has no `batch`
+ * (an older version) is asked item by item, as before.
  */
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
