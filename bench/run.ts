@@ -9,6 +9,7 @@ import { startBenchEnv, spawnWorker, type BenchEnv } from './env';
 import { measureFailover } from './failover';
 import { measureInterrupts } from './interrupt';
 import { formatLive, measureLive, type LiveBenchSettings } from './live';
+import { formatLedger, measureLedger } from './ledger';
 import { measureLoad } from './load';
 import { measurePace } from './pace';
 import { formatWide, measureWide } from './wide';
@@ -40,6 +41,7 @@ const SETTINGS = {
     load: { runs: 20, tasksPerRun: 50, teammates: 4, taskMs: 300, passes: 2 },
     agent: { agents: 4, turns: 50, rounds: 3 },
     live: { tokens: 2_000, tokensPerSecond: 100, rounds: 3 },
+    ledger: { runs: 10, tasksPerRun: 100, teammates: 20, rounds: 3 },
   },
   // A smoke run: small enough for a few minutes, with a low handover threshold so continue-as-new still happens.
   quick: {
@@ -56,6 +58,7 @@ const SETTINGS = {
     load: { runs: 5, tasksPerRun: 20, teammates: 4, taskMs: 300, passes: 1 },
     agent: { agents: 2, turns: 10, rounds: 1 },
     live: { tokens: 500, tokensPerSecond: 100, rounds: 1 },
+    ledger: { runs: 4, tasksPerRun: 25, teammates: 10, rounds: 1 },
   },
 } as const;
 
@@ -67,8 +70,9 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const loadAtStart = os.loadavg();
   // The tree and agent benchmarks alone run their workers from the sources (bench/worker.ts): they need no build.
+  // BENCH_NO_BUILD=1: dist/ is current already (a section run alone, on a machine where a build takes minutes).
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-  if (only !== 'tree' && only !== 'agent') {
+  if (only !== 'tree' && only !== 'agent' && !process.env.BENCH_NO_BUILD) {
     log('building the CLI (npm run build)...');
     execFileSync('npm', ['run', 'build'], {
       cwd: path.resolve(__dirname, '..'),
@@ -162,9 +166,10 @@ async function onlyAgent(env: BenchEnv, mode: 'full' | 'quick', log: (line: stri
     if (only === 'live') return await onlyLive(env, mode, log);
     if (only === 'cost' || only === 'wide') return await onlySection(env, mode, only, log);
     if (only === 'tree') return await onlyTree(env, mode, log);
+    if (only === 'ledger') return await onlyLedger(env, mode, log);
     if (only !== 'agent')
       throw new Error(
-        `--only: "${only}" is not a benchmark that runs alone (only "agent", "live", "cost", "wide" and "tree" do)`,
+        `--only: "${only}" is not a benchmark that runs alone (only "agent", "live", "cost", "wide", "tree" and "ledger" do)`,
       );
     // BENCH_AGENT=<agents>x<turns>x<rounds> (e.g. 4x20x2): a size between --quick and the full one.
     const sized = /^(\d+)x(\d+)x(\d+)$/.exec(process.env.BENCH_AGENT ?? '');
@@ -197,16 +202,20 @@ async function onlyLive(env: BenchEnv, mode: 'full' | 'quick', log: (line: strin
   log(liveLine(settings));
   const loadAtStart = os.loadavg();
   const live = await measureLive(env, settings, log);
-  const machine = { cpus: os.cpus().length, loadAverage: { atStart: loadAtStart, atEnd: os.loadavg() } };
-  const dir = path.resolve(__dirname, '..', '.bench');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `latest-live-${mode}.json`), `${JSON.stringify({ mode, machine, live }, null, 2)}\n`);
-  const load = (l: number[]) => l.map((n) => n.toFixed(1)).join('/');
-  process.stdout.write(
-    `${formatLive(live)}\nload average (1/5/15 min) at start ${load(machine.loadAverage.atStart)}, ` +
-      `at end ${load(machine.loadAverage.atEnd)} on ${machine.cpus} cores\n` +
-      `figures written to .bench/latest-live-${mode}.json\n`,
-  );
+  printFigures(`latest-live-${mode}.json`, { mode, live }, formatLive(live), loadAtStart);
+}
+
+/** `--only ledger`: section (12), a shared ledger's admission against the same runs without one. */
+async function onlyLedger(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
+  // BENCH_LEDGER_ROUNDS: fewer rounds of the full size (each round of 1,000 attempts takes minutes on a loaded machine).
+  const rounds = Number(process.env.BENCH_LEDGER_ROUNDS) || SETTINGS[mode].ledger.rounds;
+  // BENCH_LEDGER_TASKS: fewer attempts per run than the mode's (the same 10 runs asking at once, a shorter round).
+  const tasksPerRun = Number(process.env.BENCH_LEDGER_TASKS) || SETTINGS[mode].ledger.tasksPerRun;
+  const settings = { ...SETTINGS[mode].ledger, rounds, tasksPerRun };
+  log(`(12) shared ledger: ${settings.runs} runs x ${settings.tasksPerRun} attempts, ${settings.rounds} round(s)`);
+  const loadAtStart = os.loadavg();
+  const ledger = await measureLedger(env, settings, log);
+  printFigures(`latest-ledger-${mode}.json`, { mode, ledger }, formatLedger(ledger), loadAtStart);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import type { AttemptProof } from '../contract';
+import type { AcquireVerdict, AttemptProof, LedgerExtendVerdict, SettleVerdict } from '../contract';
+import { LedgerBatcher } from './batcher';
 import { CONFIRMATIONS_BUSY } from '../team/governance';
 import { ledgerWorkflowId } from '../plan/requests/ledger';
 import { LedgerSquatted, ledgerHandle, registerWithLedger, updateLedger } from './handle';
@@ -26,6 +27,23 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
     ...request,
     proof: prove(ledgerWorkflowId(ledgerId), call, ledgerRequestDigest(call, request)),
   });
+  // This worker's acquires, extensions and settlements of one ledger go together, a few batches in flight at a time.
+  const batcher = new LedgerBatcher({
+    batch: (ledgerId, items) =>
+      updateLedger(client, ledgerId, lm.ledgerBatchUpdate, proven(ledgerId, 'batch', { items })),
+    single: (ledgerId, item) => {
+      if (item.call === 'acquire') {
+        return updateLedger(client, ledgerId, lm.ledgerAcquireUpdate, proven(ledgerId, 'acquire', item.request));
+      }
+      if (item.call === 'settle') {
+        return updateLedger(client, ledgerId, lm.ledgerSettleUpdate, proven(ledgerId, 'settle', item.request));
+      }
+      // One update id per extension: a retried activity finds the ledger's answer instead of asking twice.
+      const updateId = `extend:${item.request.attemptId}:${item.request.extensionId}`;
+      const sent = proven(ledgerId, 'extend', item.request);
+      return updateLedger(client, ledgerId, lm.ledgerExtendUpdate, sent, updateId);
+    },
+  });
   return {
     async ledgerRegister({ ledgerId, workflowId, name }) {
       const taskQueue = Context.current().info.taskQueue;
@@ -48,8 +66,7 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
       const retryable = (reason: string, wait: boolean) => wait && !(refuseRecovery && reason === 'recovery-required');
       let verdict;
       try {
-        const sent = proven(ledgerId, 'acquire', request);
-        verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerAcquireUpdate, sent));
+        verdict = (await heartbeating(batcher.ask(ledgerId, { call: 'acquire', request }))) as AcquireVerdict;
       } catch (err) {
         throw refusalOf(err, retryable) ?? err;
       }
@@ -58,12 +75,9 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
     },
 
     async ledgerExtend({ ledgerId, ...request }) {
-      // One update id per extension: a retried activity finds the ledger's answer instead of asking twice.
-      const updateId = `extend:${request.attemptId}:${request.extensionId}`;
       let verdict;
       try {
-        const sent = proven(ledgerId, 'extend', request);
-        verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerExtendUpdate, sent, updateId));
+        verdict = (await heartbeating(batcher.ask(ledgerId, { call: 'extend', request }))) as LedgerExtendVerdict;
       } catch (err) {
         // Busy (its first requests from this worker being confirmed): asked again by the activity's retries.
         if (confirmationsBusy(err)) throw err;
@@ -74,9 +88,8 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
     },
 
     async ledgerSettle({ ledgerId, ...request }) {
-      const sent = proven(ledgerId, 'settle', request);
-      const verdict = await heartbeating(updateLedger(client, ledgerId, lm.ledgerSettleUpdate, sent));
-      return { duplicate: verdict.duplicate };
+      const verdict = await heartbeating(batcher.ask(ledgerId, { call: 'settle', request }));
+      return { duplicate: (verdict as Omit<SettleVerdict, 'abort'>).duplicate };
     },
 
     async ledgerUnregister({ ledgerId, workflowId }) {

@@ -17,6 +17,7 @@ export const WORKER_CALLS = {
   settle: 'settle an attempt',
   register: 'register a run',
   unregister: 'unregister a run',
+  batch: 'take, grow and settle slots',
 } as const;
 export type WorkerCall = keyof typeof WORKER_CALLS;
 

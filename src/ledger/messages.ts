@@ -20,6 +20,7 @@ import type {
   UnregisterRequest,
 } from '../contract';
 import type { LedgerSnapshot } from './rules';
+import type { BatchRequest, BatchVerdict } from './batch';
 
 /** The shared budget's messages, defined once for the `budgetLedger` workflow and its callers. */
 export const LEDGER_WORKFLOW_TYPE = 'budgetLedger';
@@ -53,6 +54,8 @@ export const ledgerUnregisterUpdate = defineUpdate<LedgerUnregisterVerdict, [Unr
 export const ledgerAcquireUpdate = defineUpdate<AcquireVerdict, [AcquireRequest]>('acquire');
 export const ledgerExtendUpdate = defineUpdate<LedgerExtendVerdict, [ExtendRequest]>('extend');
 export const ledgerSettleUpdate = defineUpdate<Omit<SettleVerdict, 'abort'>, [SettleRequest]>('settle');
+/** Many attempts' acquires, extensions and settlements from one worker at once, answered item by item (batch.ts). */
+export const ledgerBatchUpdate = defineUpdate<BatchVerdict, [BatchRequest]>('batch');
 export const ledgerResolveUpdate = defineUpdate<LedgerResolveVerdict, [ResolveRequest]>('resolve');
 export const ledgerAbortAllUpdate = defineUpdate<LedgerAbortAllVerdict, [AbortAllRequest]>('abortAll');
 

@@ -48,6 +48,11 @@ const farewell = proxyActivities<LedgerActivities>({
   retry: { initialInterval: '1s', maximumInterval: '10s' },
 });
 
+/** An extension's ledger call: each try 10 s, all of them this long at most (less when the attempt's wait ends). */
+const EXTEND_WITHIN_MS = 30_000;
+/** Less than this left of the attempt's wait: the ledger is not asked, the extension refused as unreachable. */
+const MIN_EXTEND_MS = 1_000;
+
 /** Runs recorded before a governed run asked its ledger whether it sent an abort naming it took the abort as sent. */
 export const LEDGER_ABORT_CONFIRMED = 'teamrun-ledger-abort-confirmed';
 /** Runs recorded before the ledger granted extensions never asked it: their histories replay without the call. */
@@ -206,14 +211,25 @@ export class RunLedger implements LedgerExtensions {
    * budget reason and why. It fails closed: a ledger that cannot be asked (unreachable, or of an older version
    * without `extend`) refuses.
    */
-  async extend(attemptId: string, extension: Reservation): Promise<{ reason: string; message: string } | null> {
+  async extend(
+    attemptId: string,
+    extension: Reservation,
+    answerBy?: number,
+  ): Promise<{ reason: string; message: string } | null> {
     if (!patched(LEDGER_EXTENSIONS)) return null;
-    // A ledger many attempts ask at once answers late: the server takes 10 updates in flight per workflow and the
-    // client retries the rest with a backoff; under load a try then outlasted a 10 s start-to-close. Each try may
-    // wait 25 s; all of them stay inside the 60 s the attempt's gateway waits for the run's verdict.
+    // Every try inside the time the attempt's gateway still waits for the run's verdict (`answerBy`), so the ledger's
+    // refusal, or its silence, reaches the attempt as a budget refusal. The worker's ledger calls go in batches, one
+    // in flight per worker (batcher.ts), so a busy ledger answers within a try.
+    const left = answerBy === undefined ? EXTEND_WITHIN_MS : Math.min(EXTEND_WITHIN_MS, answerBy - Date.now());
+    if (left < MIN_EXTEND_MS) {
+      return {
+        reason: 'ledger-unreachable',
+        message: `ledger ${this.id} not asked: ${Math.max(0, left)} ms left of the attempt's wait for its verdict`,
+      };
+    }
     const { ledgerExtend } = proxyActivities<LedgerActivities>({
-      startToCloseTimeout: '25s',
-      scheduleToCloseTimeout: '50s',
+      startToCloseTimeout: '10s',
+      scheduleToCloseTimeout: left,
       heartbeatTimeout: '5s',
       retry: {
         initialInterval: '200ms',
@@ -342,6 +358,7 @@ export interface LedgerExtensions {
   extend(
     attemptId: string,
     extension: { tokens: number; usd: number },
+    answerBy?: number,
   ): Promise<{ reason: string; message: string } | null>;
 }
 

@@ -30,6 +30,7 @@ import {
 } from '../plan/requests/ledger';
 import * as lm from './messages';
 import { WorkerDoors } from './door-handlers';
+import { BatchRequestSchema, applyBatch, batchRefusals } from './batch';
 import { markdownText } from '../team/markdown';
 import { abortRunSignal } from '../workflows/messages';
 
@@ -229,6 +230,27 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
     {
       validator: (request) => void doors.check('settle', request, SettleRequestSchema),
       description: "Charge an attempt and free its slot, once per attempt: { attemptId, usage, proof } (its worker's)",
+    },
+  );
+  setHandler(
+    lm.ledgerBatchUpdate,
+    (request) => doors.handle('batch', request, BatchRequestSchema, (r) => applyBatch(ledger, r, now(), cascade)),
+    {
+      // A batch of which every item would be refused (acquires that wait) is refused here: no trace in history.
+      validator: (request) => {
+        const refusals = batchRefusals(ledger, doors.check('batch', request, BatchRequestSchema), now());
+        if (refusals) {
+          throw ApplicationFailure.create({
+            type: lm.LEDGER_REFUSED,
+            message: `ledger ${ledger.id}: every item of the batch refused`,
+            nonRetryable: true,
+            details: [{ items: refusals }],
+          });
+        }
+      },
+      description:
+        "Acquires, extensions and settlements of one worker's attempts, answered item by item: " +
+        "{ items: [{ call: 'acquire' | 'extend' | 'settle', request }], proof } (its worker's)",
     },
   );
   setHandler(

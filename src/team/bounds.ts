@@ -7,6 +7,17 @@
  * plan's (plan/schema.ts): together they keep the snapshot a run hands to itself when it
  * continues as new under Temporal's 2 MB payload limit. docs/bounds.md lists them all.
  */
+/**
+ * The waits of a task's request to its run (`teamrun reserve` and the other gateway doors), each inside the one that
+ * holds it; docs/budgets.md has the table. The gateway waits `verdictMs` for the run's verdict; what the run asks
+ * elsewhere before it answers (the shared ledger's extension) ends `marginMs` before that, so its answer, a refusal
+ * included, still reaches the attempt as the run's verdict rather than as a gateway that gave up waiting.
+ */
+export const ATTEMPT_WAITS = {
+  verdictMs: 60_000,
+  marginMs: 10_000,
+} as const;
+
 export const RUN_LIMITS = {
   /**
    * Task outputs, accepted adjudication results and attempt evidence held by one run, as JSON.

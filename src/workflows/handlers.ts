@@ -10,6 +10,7 @@ import type { AttemptMessage } from '../activities/interface';
 import { TeamControlError } from '../plan/requests/control';
 import { callerOf } from '../plan/requests/caller';
 import { AttemptConfirmations } from '../team/governance';
+import { ATTEMPT_WAITS } from '../team/bounds';
 import type { TeamRun } from '../team/run';
 import { withIsoTimes as iso } from './iso-times';
 import {
@@ -28,8 +29,11 @@ import { askParent, mayAskParent, registerChildCarve } from './child-budget';
 /** What an update calls: its validator's check and the rule that applies it. */
 export interface UpdateRule<Ret, Request> {
   validate: (request: Request) => void;
-  /** A promise where the rule must ask elsewhere before it answers (an extension the shared ledger must grant too). */
-  apply: (request: Request) => Ret | Promise<Ret>;
+  /**
+   * A promise where the rule must ask elsewhere before it answers (an extension the shared ledger must grant too);
+   * `arrivedAt`: when the request reached the run, before its worker's confirmation (for a message with `sentBy`).
+   */
+  apply: (request: Request, arrivedAt?: number) => Ret | Promise<Ret>;
   /**
    * For a message a task may send as its attempt (sendMessage, readInbox, addTasks): the task and token
    * its worker is asked to confirm before the run takes the request as the task's.
@@ -117,7 +121,7 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
     },
     extendReservation: {
       validate: (request) => run.validateExtendReservation(request, mayAskParent(run)),
-      apply: (request) => extendReservation(run, request, ledger),
+      apply: (request, arrivedAt) => extendReservation(run, request, ledger, arrivedAt ?? now()),
       sentBy: (request) => ({ key: request.key, fencingToken: request.fencingToken }),
     },
     linkRun: {
@@ -134,6 +138,7 @@ async function extendReservation(
   run: TeamRun,
   request: ExtendReservationRequest,
   ledger: LedgerExtensions | undefined,
+  arrivedAt: number,
 ): Promise<ExtendReservationVerdict> {
   // A child run asks its parent first for what its carve lacks (workflows/child-budget.ts).
   await askParent(run, request);
@@ -141,7 +146,12 @@ async function extendReservation(
   const verdict = run.extendReservation(request, Date.now());
   if (!ledger || !before) return verdict;
   const extension = { tokens: request.tokens ?? 0, usd: request.usd ?? 0 };
-  const refused = await ledger.extend(before.leaseId, extension);
+  // The ledger's answer must reach the attempt inside its gateway's wait, which began when the request arrived.
+  const refused = await ledger.extend(
+    before.leaseId,
+    extension,
+    arrivedAt + ATTEMPT_WAITS.verdictMs - ATTEMPT_WAITS.marginMs,
+  );
   if (!refused) return verdict;
   run.withdrawExtension(request.key, before.fencingToken, extension);
   throw new TeamControlError(refused.reason, `extendReservation: ${refused.message}`);
@@ -232,8 +242,9 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republ
       const handler = sentBy
         ? async (request: unknown) => {
             const { key, fencingToken } = sentBy(request);
+            const arrivedAt = Date.now();
             await confirmed(request, message, key, fencingToken);
-            const answer = asFailure(() => apply(request));
+            const answer = asFailure(() => apply(request, arrivedAt));
             // Only a rule that asks elsewhere waits here: the others answer in the same step as before.
             return answer instanceof Promise ? asFailureLater(answer) : answer;
           }

@@ -129,8 +129,7 @@ describe.concurrent('live reservations on a real dev server', () => {
       // TEAM_ATTEMPT_GATEWAY_FAILED): still refused, but not for the reason this test is about.
       expect(records.filter((r) => !(r.reason ?? '').includes('(ledger-max-tokens)')).map((r) => r.reason)).toEqual([]);
     }
-    // 26 s alone; 88 s beside a CPU hog and the rest of the suite (two runs asking one ledger at once).
-  }, 240_000);
+  }, 120_000);
 
   it('attempts that only print usage lines: each stopped at the first report past a refused extension', async ({
     onTestFinished,

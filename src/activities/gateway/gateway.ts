@@ -15,6 +15,7 @@ import path from 'node:path';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { CONFIRMATIONS_BUSY } from '../../team/governance';
+import { ATTEMPT_WAITS } from '../../team/bounds';
 import type { AttemptProof } from '../../contract';
 import { retryUpdate } from '../../sdk/update-retry';
 import type { LiveBudget } from '../executors/types';
@@ -38,8 +39,8 @@ export const GATEWAY_LIMITS = {
   nonceTtlMs: 60_000,
   /** Nonces held at once; past it the oldest is forgotten (its run is then told no). */
   nonces: 4096,
-  /** How long the gateway waits for the run's verdict. */
-  updateTimeoutMs: 60_000,
+  /** How long the gateway waits for the run's verdict (every wait of the run's answer nests inside it). */
+  updateTimeoutMs: ATTEMPT_WAITS.verdictMs,
 } as const;
 
 /**

@@ -1,0 +1,219 @@
+import type { TeamPlanInput } from '../src/plan/schema';
+import { WORKFLOW_TYPE, adjudicationsQuery } from '../src/workflows/messages';
+import { createLedger } from '../src/ledger/client';
+import { ledgerHandle } from '../src/ledger/handle';
+import { ledgerWorkflowId } from '../src/plan/requests/ledger';
+import { tsToMs } from '@temporalio/common/lib/time';
+import { spawnWorker, type BenchEnv } from './env';
+
+/** One round of the ledger bench: the same runs with or without one shared ledger. */
+export interface LedgerRound {
+  ledger: boolean;
+  attempts: number;
+  wallMs: number;
+  /** Attempts that finished per second, first run started to last run finished. */
+  attemptsPerSecond: number;
+  /** RESOURCE_EXHAUSTED answers the server gave (each one a call the client retried), from its own metrics. */
+  resourceExhausted: number;
+  /** Of those, the ones for UpdateWorkflowExecution (the ledger's updates). */
+  resourceExhaustedUpdates: number;
+  /** Attempts refused for lack of time: the ledger unreachable, or the gateway's verdict wait ran out. */
+  timeRefusals: number;
+  /** Adjudications of any other kind (none expected: every attempt asks once and fits). */
+  otherAdjudications: string[];
+  statuses: Record<string, number>;
+  /** The ledger's updates (all of its runs, continue-as-new included): how many, and accepted -> completed. */
+  ledgerUpdates?: { count: number; byName: Record<string, number>; meanMs: number; p95Ms: number };
+}
+
+export interface LedgerResult {
+  runs: number;
+  tasksPerRun: number;
+  teammates: number;
+  rounds: LedgerRound[];
+  /** Median attempts per second with a ledger over the median without. */
+  admissionRatio: number;
+}
+
+export interface LedgerBenchSettings {
+  runs: number;
+  tasksPerRun: number;
+  teammates: number;
+  rounds: number;
+}
+
+/**
+ * What `teamrun reserve --tokens K` does inside a task, without a Node process per attempt: the same request to
+ * the same gateway endpoint. 200 when granted.
+ */
+const reserve = (tokens: number) =>
+  `curl -s -o /dev/null -w '%{http_code}' --unix-socket "$TEAMRUN_ATTEMPT_SOCKET" ` +
+  `-H "Authorization: Bearer $TEAMRUN_ATTEMPT_SECRET" -d '{"tokens":${tokens}}' http://gateway/reserve`;
+
+/**
+ * Section (12): `runs` team runs of `tasksPerRun` shell tasks each, all started at once on one worker; each attempt
+ * takes a slot (acquire), asks for more once (`/reserve`: the run's grant, then the ledger's extension), reports its
+ * usage and settles. With a ledger every run names the same one; without, the same runs with their own budgets only.
+ * Rounds alternate (ledger, none) so the machine's load falls on both alike.
+ */
+export async function measureLedger(
+  env: BenchEnv,
+  settings: LedgerBenchSettings,
+  log: (line: string) => void,
+): Promise<LedgerResult> {
+  const rounds: LedgerRound[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const ledger of [true, false]) {
+      const result = await ledgerRound(env, settings, ledger, `${round}`);
+      rounds.push(result);
+      log(
+        `  ledger round ${round + 1} ${ledger ? 'with a ledger' : 'without   '}: ${result.attempts} attempts in ` +
+          `${result.wallMs} ms (${result.attemptsPerSecond.toFixed(1)}/s), ResourceExhausted ${result.resourceExhausted} ` +
+          `(updates ${result.resourceExhaustedUpdates}), time refusals ${result.timeRefusals}, ` +
+          `other ${result.otherAdjudications.length}, ${JSON.stringify(result.statuses)}` +
+          (result.ledgerUpdates ? `; ledger updates ${JSON.stringify(result.ledgerUpdates)}` : ''),
+      );
+    }
+  }
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const rate = (ledger: boolean) => median(rounds.filter((r) => r.ledger === ledger).map((r) => r.attemptsPerSecond));
+  return {
+    runs: settings.runs,
+    tasksPerRun: settings.tasksPerRun,
+    teammates: settings.teammates,
+    rounds,
+    admissionRatio: rate(true) / rate(false),
+  };
+}
+
+async function ledgerRound(
+  env: BenchEnv,
+  settings: LedgerBenchSettings,
+  withLedger: boolean,
+  tag: string,
+): Promise<LedgerRound> {
+  const taskQueue = `bench-ledger-${tag}-${withLedger ? 'l' : 'n'}-${Date.now().toString(36)}`;
+  const slots = settings.runs * settings.teammates;
+  const worker = await spawnWorker(env, taskQueue, `ledger-worker-${tag}`, env.workerConfig(slots));
+  const ledgerId = `bench-${taskQueue}`;
+  try {
+    if (withLedger) await createLedger(env.client, ledgerId, { maxTokens: 1_000_000_000 }, { taskQueue });
+    const command = `[ "$(${reserve(7)})" = 200 ] && echo '::teamrun-usage::{"outputTokens":7}'`;
+    const plan = (r: number): TeamPlanInput => ({
+      name: `bench-ledger-${r}`,
+      teammates: settings.teammates,
+      // The bench measures admission, not leases: a loaded machine must not lose one.
+      lease: { ttlMs: 60_000 },
+      awaitAdjudication: false,
+      budget: { maxTokens: 1_000_000_000, ...(withLedger ? { ledger: ledgerId } : {}) },
+      tasks: Array.from({ length: settings.tasksPerRun }, (_, i) => ({
+        key: `t${i}`,
+        executor: { kind: 'shell', command },
+      })),
+    });
+    const before = await exhausted(env.metricsUrl);
+    const started = Date.now();
+    const handles = await Promise.all(
+      Array.from({ length: settings.runs }, (_, r) =>
+        env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: `${taskQueue}-run-${r}`, args: [plan(r)] }),
+      ),
+    );
+    const results = await Promise.all(handles.map((h) => h.result()));
+    const wallMs = Date.now() - started;
+    const after = await exhausted(env.metricsUrl);
+    const statuses: Record<string, number> = {};
+    for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    let timeRefusals = 0;
+    const otherAdjudications: string[] = [];
+    for (const h of handles) {
+      for (const record of await h.query(adjudicationsQuery)) {
+        const why = `${record.code} ${record.reason ?? ''}`;
+        if (/ledger-unreachable|GATEWAY_FAILED|timed out/i.test(why)) timeRefusals += 1;
+        else otherAdjudications.push(why.slice(0, 300));
+      }
+    }
+    const attempts = settings.runs * settings.tasksPerRun;
+    const ledgerUpdates = withLedger ? await updatesOf(env, ledgerWorkflowId(ledgerId)) : undefined;
+    return {
+      ...(ledgerUpdates ? { ledgerUpdates } : {}),
+      ledger: withLedger,
+      attempts,
+      wallMs,
+      attemptsPerSecond: attempts / (wallMs / 1000),
+      resourceExhausted: after.all - before.all,
+      resourceExhaustedUpdates: after.updates - before.updates,
+      timeRefusals,
+      otherAdjudications,
+      statuses,
+    };
+  } finally {
+    if (withLedger)
+      await ledgerHandle(env.client, ledgerId)
+        .terminate('bench done')
+        .catch(() => undefined);
+    await worker.stop();
+  }
+}
+
+/** Every update the ledger's workflow took, over all its runs: by name, and how long each took from accepted. */
+async function updatesOf(env: BenchEnv, workflowId: string): Promise<NonNullable<LedgerRound['ledgerUpdates']>> {
+  const byName: Record<string, number> = {};
+  const took: number[] = [];
+  for await (const execution of env.client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) {
+    const history = await env.client.workflow.getHandle(workflowId, execution.runId).fetchHistory();
+    const accepted = new Map<string, number>();
+    for (const e of history.events ?? []) {
+      const at = tsToMs(e.eventTime);
+      const a = e.workflowExecutionUpdateAcceptedEventAttributes;
+      if (a) {
+        const name = a.acceptedRequest?.input?.name ?? '?';
+        byName[name] = (byName[name] ?? 0) + 1;
+        accepted.set(a.protocolInstanceId ?? '', at);
+      }
+      const c = e.workflowExecutionUpdateCompletedEventAttributes;
+      const start = c ? accepted.get(c.meta?.updateId ?? '') : undefined;
+      if (start !== undefined) took.push(at - start);
+    }
+  }
+  took.sort((x, y) => x - y);
+  const count = Object.values(byName).reduce((sum, n) => sum + n, 0);
+  const meanMs = took.length ? Math.round(took.reduce((s, x) => s + x, 0) / took.length) : 0;
+  return { count, byName, meanMs, p95Ms: took[Math.floor(took.length * 0.95)] ?? 0 };
+}
+
+/** RESOURCE_EXHAUSTED answers of the server's frontend so far, in all and for UpdateWorkflowExecution. */
+async function exhausted(metricsUrl: string): Promise<{ all: number; updates: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  let all = 0;
+  let updates = 0;
+  for (const line of text.split('\n')) {
+    if (!/^service_errors_resource_exhausted(_total)?\{/.test(line)) continue;
+    if (line.includes('service_name="') && !line.includes('service_name="frontend"')) continue;
+    const n = Number(line.slice(line.lastIndexOf(' ') + 1));
+    all += n;
+    if (line.includes('operation="UpdateWorkflowExecution"')) updates += n;
+  }
+  return { all, updates };
+}
+
+export function formatLedger(result: LedgerResult): string {
+  const rows = result.rounds.map(
+    (r) =>
+      `| ${r.ledger ? 'one ledger' : 'no ledger'} | ${r.attempts} | ${(r.wallMs / 1000).toFixed(1)} | ` +
+      `${r.attemptsPerSecond.toFixed(1)} | ${r.resourceExhausted} (${r.resourceExhaustedUpdates}) | ${r.timeRefusals} | ` +
+      `${r.otherAdjudications.length} |`,
+  );
+  return [
+    `(12) shared ledger: ${result.runs} runs x ${result.tasksPerRun} attempts (${result.teammates} teammates each), ` +
+      'each attempt acquire + one extension + settle',
+    '',
+    '| runs | attempts | wall s | attempts/s | ResourceExhausted (updates) | time refusals | other adjudications |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    `admission with a ledger / without (medians): ${result.admissionRatio.toFixed(2)}`,
+  ].join('\n');
+}
