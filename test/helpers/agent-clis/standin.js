@@ -57,6 +57,7 @@ async function run(cli) {
   const session = resume ?? cli.session;
   write(`started-${me}.json`, {
     pid: process.pid,
+    token: process.env.TEAMRUN_FENCING_TOKEN ?? null,
     argv,
     prompt: text,
     cwd: process.cwd(),
