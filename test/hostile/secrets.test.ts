@@ -179,8 +179,11 @@ describe('secrets stay out of history and the worker log: a corpus of ways a tas
         'TEAMRUN_LEASE_ID',
         'TEAMRUN_TASK_KEY',
         'TEAMRUN_WORKFLOW_ID',
+        'TMPDIR',
+        'TZ',
       ]
-        .filter((name) => name !== 'LANG' || process.env.LANG !== undefined)
+        // The base variables pass only when the worker has them.
+        .filter((name) => name.startsWith('TEAMRUN_') || process.env[name] !== undefined)
         .sort(),
     );
 

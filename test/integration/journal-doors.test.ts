@@ -75,7 +75,7 @@ describe.concurrent("an agent task's journal id", () => {
         taskQueue: q,
         args: [planted],
         // Each run lives this long: long enough to answer a query on a loaded machine.
-        workflowRunTimeout: '3s',
+        workflowRunTimeout: '10s',
         ...how,
       } as WorkflowStartOptions);
       finished(async () => {
