@@ -314,9 +314,14 @@ export const BudgetSchema = z
     maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional(),
     /** Longest parent chain from a plan task (a plan task is depth 0); past it a spawn is refused `max-depth`. */
     maxDepth: z.number().int().min(0).max(100).optional(),
+    /** Agent model calls the run may make, in all (every agent task, every attempt); past it a call is refused. */
+    maxTurns: z.number().int().min(0).max(PLAN_LIMITS.maxTurns).optional(),
     /** Limits across the whole tree of teams below this run (docs/budgets.md): each child's carve takes a share. */
     tree: z
-      .object({ maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional() })
+      .object({
+        maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional(),
+        maxTurns: z.number().int().min(0).max(PLAN_LIMITS.maxTurns).optional(),
+      })
       .strict()
       .optional(),
   })
