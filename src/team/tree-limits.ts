@@ -26,9 +26,7 @@ export type TreeShares = Partial<Record<TreeLimit, number>>;
 
 /** What this run's tree used of a limit: its own, and what its ended children's trees used. */
 function usedOf(run: RunContext, limit: TreeLimit): number {
-  return limit === 'maxTurns'
-    ? run.budget.turns + run.spawns.turns.charged
-    : run.spawns.treeSpawned;
+  return limit === 'maxTurns' ? run.budget.turns + run.spawns.turns.charged : run.spawns.treeSpawned;
 }
 
 /**
@@ -69,10 +67,9 @@ export function withTreeShare(plan: Record<string, unknown>, shares: TreeShares 
     string,
     unknown
   >;
-  const tree = { ...((typeof budget.tree === 'object' && budget.tree !== null ? budget.tree : {}) as object) } as Record<
-    string,
-    unknown
-  >;
+  const tree = {
+    ...((typeof budget.tree === 'object' && budget.tree !== null ? budget.tree : {}) as object),
+  } as Record<string, unknown>;
   for (const [limit, share] of Object.entries(shares)) {
     const own = typeof tree[limit] === 'number' ? (tree[limit] as number) : share;
     tree[limit] = Math.min(own, share);
