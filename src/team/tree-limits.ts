@@ -36,16 +36,16 @@ function usedOf(run: RunContext, limit: TreeLimit): number {
  */
 export function carveTree(run: RunContext, key: string, fencingToken: number): TreeShares | null {
   const tree = run.plan.budget.tree;
-  let shares: TreeShares | null = null;
+  let shares: TreeShares | undefined;
   for (const { limit, holds } of TREE_LIMITS) {
     const max = tree?.[limit];
     if (max === undefined) continue;
     const left = Math.max(0, max - usedOf(run, limit) - holds(run).held);
     const share = Math.floor(left / Math.max(1, waitingChildren(run, holds(run))));
     holds(run).hold(idOf(key, fencingToken), share);
-    shares = { ...(shares ?? {}), [limit]: share };
+    shares = { ...shares, [limit]: share };
   }
-  return shares;
+  return shares ?? null;
 }
 
 /** Team attempts in flight that hold no share of `holds` yet. */
