@@ -114,16 +114,14 @@ export function countsTurns(run: RunContext): boolean {
   return run.budget.limits.maxTurns !== undefined || run.plan.budget.tree?.maxTurns !== undefined;
 }
 
-/** The budget view with the tree's figures, where the plan sets `budget.tree`. */
+/**
+ * The budget view with the tree's figures, where the plan sets `budget.tree`: the turns only with
+ * `budget.tree.maxTurns` (without it no child's turns are charged here, so the tree's would not be known).
+ */
 export function withTree(run: RunContext, view: BudgetView): BudgetView {
-  if (!run.plan.budget.tree) return view;
-  return {
-    ...view,
-    tree: {
-      spawnedTasks: run.spawns.treeSpawned,
-      heldByChildren: run.spawns.treeHeld,
-      turns: usedOf(run, 'maxTurns'),
-      turnsHeldByChildren: run.spawns.turns.held,
-    },
-  };
+  const tree = run.plan.budget.tree;
+  if (!tree) return view;
+  const turns =
+    tree.maxTurns === undefined ? {} : { turns: usedOf(run, 'maxTurns'), turnsHeldByChildren: run.spawns.turns.held };
+  return { ...view, tree: { spawnedTasks: run.spawns.treeSpawned, heldByChildren: run.spawns.treeHeld, ...turns } };
 }
