@@ -19,6 +19,7 @@ export const BUDGET_EXCEEDED = BUDGET_EXCEEDED_CODE;
 export type AskRun = (extension: {
   tokens?: number;
   usd?: number;
+  turns?: number;
 }) => Promise<{ ok: true; granted: { tokens: number; usd: number } } | { ok: false; code: string; message: string }>;
 
 type Amount = { tokens: number; usd: number };
@@ -52,11 +53,17 @@ export class AttemptBudget implements LiveBudget {
     this.granted = { tokens: limited.tokens ?? 0, usd: limited.usd ?? 0 };
   }
 
-  reserve(ask: { tokens?: number; usd?: number }): Promise<boolean> {
+  /**
+   * `turns`: model calls about to be made. Where the run counts them (its grant says so) they are asked for in the
+   * same request as any tokens and dollars the grant lacks: one round trip per call, refused `max-turns` past them.
+   */
+  reserve(ask: { tokens?: number; usd?: number; turns?: number }): Promise<boolean> {
     return this.serially(async () => {
       const wanted = { tokens: Math.max(0, ask.tokens ?? 0), usd: Math.max(0, ask.usd ?? 0) };
+      const turns = this.limited.turns ? Math.max(0, Math.floor(ask.turns ?? 0)) : 0;
       const short = this.shortBy(wanted, this.promised);
-      if (short && !(await this.extend(short, RESERVE_STOP_GRACE_MS))) return false;
+      const asked = turns > 0 ? { ...short, turns } : short;
+      if (asked && !(await this.extend(asked, RESERVE_STOP_GRACE_MS))) return false;
       this.promised.tokens += wanted.tokens;
       this.promised.usd += wanted.usd;
       return true;
@@ -109,7 +116,10 @@ export class AttemptBudget implements LiveBudget {
   }
 
   /** `graceMs`: how long the refused attempt's processes have to hear the answer before they are stopped. */
-  private async extend(extension: { tokens?: number; usd?: number }, graceMs: number): Promise<boolean> {
+  private async extend(
+    extension: { tokens?: number; usd?: number; turns?: number },
+    graceMs: number,
+  ): Promise<boolean> {
     if (this.refusal) return false;
     let answer: Awaited<ReturnType<AskRun>>;
     try {

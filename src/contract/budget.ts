@@ -11,6 +11,8 @@ export type BudgetReason =
   | 'max-tokens'
   | 'max-usd'
   | 'max-wall-ms'
+  /** `budget.maxTurns` or `budget.tree.maxTurns`: an agent model call the run (or its tree) has no turn left for. */
+  | 'max-turns'
   | 'unpriced-usage'
   /** An attempt's outcome and usage were lost (its lease expired) while a token or dollar limit is set. */
   | 'usage-unknown'
@@ -21,19 +23,29 @@ export type BudgetReason =
 /** The `budget` query's answer, and `budget` in the status and the result. */
 export interface BudgetView {
   limits: BudgetLimits;
-  used: { tasks: number; tokens: number; usd: number; wallMs: number };
+  /**
+   * `turns`: agent model calls the run admitted (every agent task, every attempt; docs/budgets.md). Absent in the
+   * results of runs older than it.
+   */
+  used: { tasks: number; tokens: number; usd: number; wallMs: number; turns?: number };
   reserved: { tokens: number; usd: number };
   /** What is left of each limit; null where the plan sets none. */
-  remaining: { tasks: number | null; tokens: number | null; usd: number | null; wallMs: number | null };
+  remaining: {
+    tasks: number | null;
+    tokens: number | null;
+    usd: number | null;
+    wallMs: number | null;
+    turns?: number | null;
+  };
   stopped: boolean;
   reason: BudgetReason | null;
   /** An attempt's usage was lost: `used` counts at least its reservation. */
   usageUnknown: boolean;
   /**
    * With `budget.tree`: tasks spawned across the tree below this run (its own, its ended children's), and what its
-   * running children hold of the limit.
+   * running children hold of the limit; `turns` and `turnsHeldByChildren` the same for agent model calls.
    */
-  tree?: { spawnedTasks: number; heldByChildren: number };
+  tree?: { spawnedTasks: number; heldByChildren: number; turns?: number; turnsHeldByChildren?: number };
 }
 
 /**

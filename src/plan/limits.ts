@@ -25,6 +25,8 @@ export const PLAN_LIMITS = {
    * (packed: see team/snapshot.ts): well under the payload limit, leaving room for the state.
    */
   maxPackedPlanBytes: 640 * 1024,
+  /** `budget.maxTurns` and `budget.tree.maxTurns`: agent model calls, far past any real run's. */
+  maxTurns: 100_000_000,
 } as const;
 
 /** An actor's name as a list of who may act names it: `governance.operators`, a ledger's operators. */

@@ -6,6 +6,7 @@ import { jsonBytes } from './bytes';
 import { ChatMessageSchema, MAX_TIMEOUT_MS, StallAfterMsSchema, durationMs, onePromptOrMessages } from './fields';
 import { CONTINUE_AS_NEW_EVENTS, OperatorNameSchema, PLAN_LIMITS } from './limits';
 import { ModelRetrySchema } from './model-retry';
+import { BudgetSchema } from './budget-schema';
 import { ParentLinkSchema, TEAM_DEPTH_MAX, TeamExecutorSchema } from './team';
 import { TeamParentSchema } from './requests/child-carve';
 export { TEAM_DEPTH_DEFAULT, TEAM_DEPTH_MAX, TeamExecutorSchema, type TeamExecutorSpec } from './team';
@@ -297,31 +298,7 @@ export const TaskSchema = z
   .strict();
 export type TaskSpec = z.infer<typeof TaskSchema>;
 
-/** A shared ledger's id (`teamrun ledger create <id>`), as a plan's `budget.ledger` names it. */
-export const LedgerIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'ledger id must be 1..100 chars of [A-Za-z0-9._-]');
-
-export const BudgetSchema = z
-  .object({
-    maxTasks: z.number().int().min(0).optional(),
-    maxTokens: z.number().nonnegative().optional(),
-    maxUsd: z.number().nonnegative().optional(),
-    maxWallMs: durationMs.min(1).optional(),
-    /** A budget shared with other runs: every attempt also takes a slot from this ledger. */
-    ledger: LedgerIdSchema.optional(),
-    /** Tasks the run may add while it runs, in all (`addTasks`); past it a spawn is refused `max-spawned-tasks`. */
-    maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional(),
-    /** Longest parent chain from a plan task (a plan task is depth 0); past it a spawn is refused `max-depth`. */
-    maxDepth: z.number().int().min(0).max(100).optional(),
-    /** Limits across the whole tree of teams below this run (docs/budgets.md): each child's carve takes a share. */
-    tree: z
-      .object({ maxSpawnedTasks: z.number().int().min(0).max(PLAN_LIMITS.maxTasks).optional() })
-      .strict()
-      .optional(),
-  })
-  .strict();
-export type BudgetLimits = z.infer<typeof BudgetSchema>;
+export { BudgetSchema, LedgerIdSchema, type BudgetLimits } from './budget-schema';
 
 export const TeamPlanSchema = z
   .object({

@@ -15,7 +15,8 @@ export type { BudgetView };
 
 export interface BudgetSnapshot {
   limits: BudgetLimits;
-  used: { tasks: number; tokens: number; usd: number };
+  /** `turns`: agent model calls admitted (absent in older snapshots: none). */
+  used: { tasks: number; tokens: number; usd: number; turns?: number };
   reserved: { tokens: number; usd: number };
   inFlight: number;
   stopped: boolean;
@@ -196,6 +197,22 @@ export class Budget {
     return tokens > 0 || usd > 0 ? { tokens: Math.ceil(tokens), usd } : null;
   }
 
+  /** Agent model calls admitted so far (`budget.maxTurns`). */
+  get turns(): number {
+    return this.s.used.turns ?? 0;
+  }
+
+  /** Whether `count` more model calls would pass `budget.maxTurns`. */
+  overTurns(count: number): boolean {
+    const max = this.s.limits.maxTurns;
+    return max !== undefined && this.turns + count > max;
+  }
+
+  /** Counts `count` model calls admitted: each is counted once, as it is let through, whatever it then spends. */
+  admitTurns(count: number): void {
+    this.s.used.turns = this.turns + count;
+  }
+
   /** Raises the token and dollar limits by what this run's parent granted it: a child's carve grew. */
   raise(grant: Reservation): void {
     const { limits } = this.s;
@@ -310,13 +327,14 @@ export class Budget {
     const left = (max: number | undefined, spent: number) => (max === undefined ? null : Math.max(0, max - spent));
     return {
       limits,
-      used: { tasks: used.tasks, tokens: used.tokens, usd: roundUsd(used.usd), wallMs },
+      used: { tasks: used.tasks, tokens: used.tokens, usd: roundUsd(used.usd), wallMs, turns: this.turns },
       reserved: { tokens: reserved.tokens, usd: roundUsd(reserved.usd) },
       remaining: {
         tasks: left(limits.maxTasks, used.tasks),
         tokens: left(limits.maxTokens, used.tokens + reserved.tokens),
         usd: limits.maxUsd === undefined ? null : roundUsd(Math.max(0, limits.maxUsd - used.usd - reserved.usd)),
         wallMs: left(limits.maxWallMs, wallMs),
+        turns: left(limits.maxTurns, this.turns),
       },
       stopped,
       reason,

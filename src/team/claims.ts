@@ -10,6 +10,7 @@ import { heartbeatEveryMs } from '../plan/lease-pace';
 import { scopesOverlap } from './scheduling';
 import { firstCallGrant } from './lost-usage';
 import { teamEstimate } from './child-team';
+import { countsTurns } from './tree-limits';
 import type { Claim, Grant, Reservation } from './types';
 
 /** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
@@ -188,5 +189,6 @@ function grantOf(run: RunContext, reservation: Reservation): Grant {
     tokens: maxTokens !== undefined || shared ? reservation.tokens : null,
     usd: maxUsd !== undefined || shared ? reservation.usd : null,
     ...(maxUsd !== undefined ? { pricesRequired: true } : {}),
+    ...(countsTurns(run) ? { turns: true as const } : {}),
   };
 }

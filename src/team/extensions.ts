@@ -3,6 +3,8 @@
  * from its worker as usage comes or before it spends). The run grants what its budget allows, all
  * of the ask or nothing; the extension joins the attempt's reservation, so settlement releases it
  * with the rest and charges the usage instead, and continue-as-new carries it with the attempt.
+ * The same ask admits an agent's next model calls (`turns`) against `budget.maxTurns` and
+ * `budget.tree.maxTurns`: counted as admitted, refused `max-turns` past either.
  */
 import type { ExtendReservationVerdict } from '../contract';
 import { ExtendReservationSchema, type ExtendReservationRequest } from '../plan/requests/budget';
@@ -11,6 +13,7 @@ import { TeamControlError, parseControl } from '../plan/requests/control';
 import { Budget } from './budget';
 import type { RunContext } from './context';
 import { checkTaskClaim } from './governance';
+import { turnsRefusal } from './tree-limits';
 import type { Attempt, Reservation } from './types';
 
 const MESSAGE = 'extendReservation';
@@ -20,6 +23,9 @@ const MESSAGE = 'extendReservation';
  */
 export function validateExtend(run: RunContext, payload: unknown, mayAsk = false): ExtendReservationRequest {
   const { request } = check(run, payload);
+  // Turns come from this run's own count and its children's holds: never from its parent, so checked here always.
+  const turns = request.turns ? turnsRefusal(run, request.turns) : null;
+  if (turns) throw turnsRefused(request, turns);
   // A child run asks its parent for what it lacks (team/child-budget.ts): the budget is checked once it answered.
   if (mayAsk) return request;
   const refused = new Budget(run.budget.snapshot()).extend(request);
@@ -30,8 +36,11 @@ export function validateExtend(run: RunContext, payload: unknown, mayAsk = false
 /** Grants the extension; the answer is what the attempt holds now. */
 export function extend(run: RunContext, payload: unknown, now: number): ExtendReservationVerdict {
   const { request, attempt } = check(run, payload);
+  const turns = request.turns ? turnsRefusal(run, request.turns) : null;
+  if (turns) throw turnsRefused(request, turns);
   const granted = run.budget.extend(request);
   if (!granted.ok) throw refusal(request, granted.reason);
+  if (request.turns) run.budget.admitTurns(request.turns);
   const { tokens, usd } = granted.extension;
   attempt.reservation = { tokens: attempt.reservation.tokens + tokens, usd: sum(attempt.reservation.usd, usd) };
   run.events.record('budget:reservation-extended', now, {
@@ -40,6 +49,7 @@ export function extend(run: RunContext, payload: unknown, now: number): ExtendRe
     tokens,
     usd,
     reservation: attempt.reservation,
+    ...(request.turns ? { turns: request.turns, usedTurns: run.budget.turns } : {}),
   });
   run.touch();
   return { ok: true, granted: { ...attempt.reservation } };
@@ -83,6 +93,13 @@ function refusal(request: ExtendReservationRequest, reason: string): TeamControl
     reason,
     `${MESSAGE}: the run's budget cannot grant "${request.key}" ${request.tokens ?? 0} more tokens and ` +
       `$${request.usd ?? 0} (${reason})`,
+  );
+}
+
+function turnsRefused(request: ExtendReservationRequest, why: string): TeamControlError {
+  return new TeamControlError(
+    'max-turns',
+    `${MESSAGE}: the run refused "${request.key}" its next ${request.turns} model call(s): ${why} (max-turns)`,
   );
 }
 

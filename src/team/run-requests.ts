@@ -112,12 +112,12 @@ export abstract class RunRequests extends RunViews {
   // ---- the tree's budget: a child asks its parent (team/child-budget.ts) ------------------
 
   /** A child starts for this attempt: its share of `budget.tree` (team/tree-limits.ts), null without it. */
-  carveTreeSpawns(key: string, fencingToken: number): number | null {
-    return treeLimits.carveTreeSpawns(this.run, key, fencingToken);
+  carveTree(key: string, fencingToken: number): treeLimits.TreeShares | null {
+    return treeLimits.carveTree(this.run, key, fencingToken);
   }
 
-  chargeTreeSpawns(key: string, fencingToken: number, result: RunResult | null, started = true): void {
-    treeLimits.chargeTreeSpawns(this.run, key, fencingToken, result, started);
+  chargeTree(key: string, fencingToken: number, result: RunResult | null, started = true): void {
+    treeLimits.chargeTree(this.run, key, fencingToken, result, started);
   }
 
   /** The parent this run is a child of, where the server's record (`serverParent`) agrees with its plan's stamp. */

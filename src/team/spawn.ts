@@ -5,6 +5,7 @@
 import type { SpawnLimit } from '../contract';
 import type { BudgetLimits } from '../plan/schema';
 import { ADD_TASKS_LIMITS } from '../plan/requests/add-tasks';
+import { TreeHolds, type TreeHoldSnapshot } from './tree-holds';
 
 export type { SpawnLimit };
 
@@ -32,7 +33,9 @@ export interface SpawnSnapshot {
    * `budget.tree.maxSpawnedTasks` (team/tree-limits.ts): what each running child (`<key>#<token>`) holds of it, and
    * what ended children spawned across their trees. Absent in older snapshots.
    */
-  tree?: { held: Record<string, number>; charged: number };
+  tree?: TreeHoldSnapshot;
+  /** `budget.tree.maxTurns`, held and charged the same way. Absent in older snapshots. */
+  turns?: TreeHoldSnapshot;
 }
 
 export const emptySpawns = (): SpawnSnapshot => ({ added: 0, requests: [] });
@@ -42,11 +45,15 @@ export class Spawns {
   private added: number;
   private readonly requests: SpawnRequestRecord[];
   private readonly byId = new Map<string, SpawnRequestRecord>();
-  private readonly tree: { held: Record<string, number>; charged: number };
+  /** `budget.tree.maxSpawnedTasks` (team/tree-limits.ts): what running children hold, what ended ones spawned. */
+  readonly tree: TreeHolds;
+  /** `budget.tree.maxTurns`: what running children hold, and what ended children's trees called the model. */
+  readonly turns: TreeHolds;
 
   constructor(snapshot: SpawnSnapshot = emptySpawns()) {
     this.added = snapshot.added;
-    this.tree = { held: { ...snapshot.tree?.held }, charged: snapshot.tree?.charged ?? 0 };
+    this.tree = new TreeHolds(snapshot.tree);
+    this.turns = new TreeHolds(snapshot.turns);
     this.requests = [...snapshot.requests];
     for (const record of this.requests) this.byId.set(record[0], record);
   }
@@ -62,25 +69,7 @@ export class Spawns {
 
   /** What running children hold of `budget.tree.maxSpawnedTasks`. */
   get treeHeld(): number {
-    return Object.values(this.tree.held).reduce((a, b) => a + b, 0);
-  }
-
-  /** Whether the child `<key>#<token>` holds a share. */
-  holding(id: string): boolean {
-    return Object.hasOwn(this.tree.held, id);
-  }
-
-  /** A child (`<key>#<token>`) starts holding `share` of the tree's spawns. */
-  hold(id: string, share: number): void {
-    this.tree.held[id] = share;
-  }
-
-  /** A child ended: its hold is released and what its tree spawned (at most its hold, or all of it) charged. */
-  settleChild(id: string, spawned: number | null): void {
-    const held = this.tree.held[id];
-    if (held === undefined) return;
-    delete this.tree.held[id];
-    this.tree.charged += spawned === null ? held : spawned;
+    return this.tree.held;
   }
 
   /** The run indices a request added, if it was accepted before. */
@@ -137,12 +126,13 @@ export class Spawns {
   }
 
   snapshot(): SpawnSnapshot {
-    const tree = this.tree.charged > 0 || Object.keys(this.tree.held).length ? { tree: structuredTree(this.tree) } : {};
-    return { added: this.added, requests: this.requests.map((r) => [...r] as SpawnRequestRecord), ...tree };
+    const tree = this.tree.snapshot();
+    const turns = this.turns.snapshot();
+    return {
+      added: this.added,
+      requests: this.requests.map((r) => [...r] as SpawnRequestRecord),
+      ...(tree ? { tree } : {}),
+      ...(turns ? { turns } : {}),
+    };
   }
 }
-
-const structuredTree = (tree: { held: Record<string, number>; charged: number }) => ({
-  held: { ...tree.held },
-  charged: tree.charged,
-});

@@ -1,66 +1,127 @@
 /**
  * Limits across a whole tree of teams (`budget.tree`, docs/budgets.md): `maxSpawnedTasks` counts every task added
- * in this run and in every run below it. A child team takes a share of what is left as it starts (its plan's
- * `budget.tree.maxSpawnedTasks` is at most that share), the parent holds that share while the child runs, and when
- * the child ends what its tree spawned is charged in place of the hold (all of the hold when its end is unknown).
- * So two children running at once never spawn more together than the parent had left. Pure; the workflow calls it
- * as it starts a child and as the child ends (src/workflows/child-team.ts).
+ * in this run and in every run below it, `maxTurns` every agent model call made in them. For each, a child team
+ * takes a share of what is left as it starts (its plan's `budget.tree` limit is at most that share), the parent
+ * holds that share while the child runs, and when the child ends what its tree used is charged in place of the hold
+ * (all of the hold when its end is unknown). So two children running at once never use more together than the
+ * parent had left. Pure; the workflow calls it as it starts a child and as the child ends
+ * (src/workflows/child-team.ts), and the run as it admits a model call (team/extensions.ts).
  */
 import type { BudgetView, RunResult } from '../contract';
 import type { RunContext } from './context';
+import type { TreeHolds } from './tree-holds';
 
 const idOf = (key: string, fencingToken: number) => `${key}#${fencingToken}`;
 
+/** The tree limits a child's start carves, each with the figure the child's result reports of it. */
+const TREE_LIMITS = [
+  { limit: 'maxSpawnedTasks', reported: 'spawnedTasks', holds: (run: RunContext) => run.spawns.tree },
+  { limit: 'maxTurns', reported: 'turns', holds: (run: RunContext) => run.spawns.turns },
+] as const;
+
+type TreeLimit = (typeof TREE_LIMITS)[number]['limit'];
+
+/** Each tree limit's share a starting child takes; absent where the plan sets no such limit. */
+export type TreeShares = Partial<Record<TreeLimit, number>>;
+
+/** What this run's tree used of a limit: its own, and what its ended children's trees used. */
+function usedOf(run: RunContext, limit: TreeLimit): number {
+  return limit === 'maxTurns' ? run.budget.turns + run.spawns.turns.charged : run.spawns.treeSpawned;
+}
+
 /**
- * The share of `budget.tree.maxSpawnedTasks` the child starting for `key`/`fencingToken` takes and holds: a fair
- * share of what is left among the team attempts in flight that hold none yet (this one included). Null without the
- * limit.
+ * The shares of `budget.tree` the child starting for `key`/`fencingToken` takes and holds: for each limit, a fair
+ * share of what is left among the team attempts in flight that hold none of it yet (this one included). Null
+ * without `budget.tree` limits.
  */
-export function carveTreeSpawns(run: RunContext, key: string, fencingToken: number): number | null {
-  const max = run.plan.budget.tree?.maxSpawnedTasks;
-  if (max === undefined) return null;
-  const left = Math.max(0, max - run.spawns.treeSpawned - run.spawns.treeHeld);
+export function carveTree(run: RunContext, key: string, fencingToken: number): TreeShares | null {
+  const tree = run.plan.budget.tree;
+  let shares: TreeShares | undefined;
+  for (const { limit, holds } of TREE_LIMITS) {
+    const max = tree?.[limit];
+    if (max === undefined) continue;
+    const left = Math.max(0, max - usedOf(run, limit) - holds(run).held);
+    const share = Math.floor(left / Math.max(1, waitingChildren(run, holds(run))));
+    holds(run).hold(idOf(key, fencingToken), share);
+    shares = { ...shares, [limit]: share };
+  }
+  return shares ?? null;
+}
+
+/** Team attempts in flight that hold no share of `holds` yet. */
+function waitingChildren(run: RunContext, holds: TreeHolds): number {
   let waiting = 0;
   for (const k of run.leases.keys()) {
     const i = run.graph.indexOf(k);
     const attempt = run.leases.get(k);
     if (i === undefined || !attempt || run.spec(i).executor.kind !== 'team') continue;
-    if (!run.spawns.holding(idOf(k, attempt.fencingToken))) waiting += 1;
+    if (!holds.holding(idOf(k, attempt.fencingToken))) waiting += 1;
   }
-  const share = Math.floor(left / Math.max(1, waiting));
-  run.spawns.hold(idOf(key, fencingToken), share);
-  return share;
+  return waiting;
 }
 
-/** The child's plan with its tree limit at most `share` (a limit it does not set is the share). */
-export function withTreeShare(plan: Record<string, unknown>, share: number | null): Record<string, unknown> {
-  if (share === null) return plan;
+/** The child's plan with each tree limit at most its share (a limit it does not set is the share). */
+export function withTreeShare(plan: Record<string, unknown>, shares: TreeShares | null): Record<string, unknown> {
+  if (shares === null) return plan;
   const budget = (typeof plan.budget === 'object' && plan.budget !== null ? plan.budget : {}) as Record<
     string,
     unknown
   >;
-  const tree = (typeof budget.tree === 'object' && budget.tree !== null ? budget.tree : {}) as Record<string, unknown>;
-  const own = typeof tree.maxSpawnedTasks === 'number' ? tree.maxSpawnedTasks : share;
-  return { ...plan, budget: { ...budget, tree: { ...tree, maxSpawnedTasks: Math.min(own, share) } } };
+  const tree = {
+    ...((typeof budget.tree === 'object' && budget.tree !== null ? budget.tree : {}) as object),
+  } as Record<string, unknown>;
+  for (const [limit, share] of Object.entries(shares)) {
+    const own = typeof tree[limit] === 'number' ? (tree[limit] as number) : share;
+    tree[limit] = Math.min(own, share);
+  }
+  return { ...plan, budget: { ...budget, tree } };
 }
 
 /**
- * The child ended: its hold is released and what its tree spawned charged: its result's figure, 0 when it never
- * started (`started` false), its whole hold when its end is unknown.
+ * The child ended: its holds are released and what its tree used charged: its result's figures, 0 when it never
+ * started (`started` false), its whole hold when its end (or the figure) is unknown.
  */
-export function chargeTreeSpawns(
+export function chargeTree(
   run: RunContext,
   key: string,
   fencingToken: number,
   result: RunResult | null,
   started = true,
 ): void {
-  const spawned = started ? result?.budget.tree?.spawnedTasks : 0;
-  run.spawns.settleChild(idOf(key, fencingToken), typeof spawned === 'number' ? spawned : null);
+  for (const { reported, holds } of TREE_LIMITS) {
+    const used = started ? result?.budget.tree?.[reported] : 0;
+    holds(run).settle(idOf(key, fencingToken), typeof used === 'number' ? used : null);
+  }
 }
 
-/** The budget view with the tree's figures, where the plan sets `budget.tree`. */
+/**
+ * Why `count` more model calls would pass `budget.maxTurns` or `budget.tree.maxTurns` (what this run and its ended
+ * children's trees called, and what its running children hold); null when they fit.
+ */
+export function turnsRefusal(run: RunContext, count: number): string | null {
+  const own = run.budget.limits.maxTurns;
+  if (run.budget.overTurns(count))
+    return `${run.budget.turns} model calls made, ${count} more would pass budget.maxTurns (${own})`;
+  const max = run.plan.budget.tree?.maxTurns;
+  const inTree = usedOf(run, 'maxTurns') + run.spawns.turns.held;
+  if (max !== undefined && inTree + count > max)
+    return `${inTree} model calls made or held across the tree, ${count} more would pass budget.tree.maxTurns (${max})`;
+  return null;
+}
+
+/** Whether the run counts model calls: it has a turn limit of its own or across its tree. */
+export function countsTurns(run: RunContext): boolean {
+  return run.budget.limits.maxTurns !== undefined || run.plan.budget.tree?.maxTurns !== undefined;
+}
+
+/**
+ * The budget view with the tree's figures, where the plan sets `budget.tree`: the turns only with
+ * `budget.tree.maxTurns` (without it no child's turns are charged here, so the tree's would not be known).
+ */
 export function withTree(run: RunContext, view: BudgetView): BudgetView {
-  if (!run.plan.budget.tree) return view;
-  return { ...view, tree: { spawnedTasks: run.spawns.treeSpawned, heldByChildren: run.spawns.treeHeld } };
+  const tree = run.plan.budget.tree;
+  if (!tree) return view;
+  const turns =
+    tree.maxTurns === undefined ? {} : { turns: usedOf(run, 'maxTurns'), turnsHeldByChildren: run.spawns.turns.held };
+  return { ...view, tree: { spawnedTasks: run.spawns.treeSpawned, heldByChildren: run.spawns.treeHeld, ...turns } };
 }

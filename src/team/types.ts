@@ -61,6 +61,8 @@ export interface Grant {
   usd: number | null;
   /** The run's `maxUsd` is set: usage of a model with no price would stop it, so the worker checks before spending. */
   pricesRequired?: boolean;
+  /** The run counts agent model calls (`budget.maxTurns`, `budget.tree.maxTurns`): each is asked for first. */
+  turns?: true;
 }
 
 /** The live attempt that holds a task's lease. */

@@ -220,8 +220,11 @@ function compactInput(claim: Claim, workflowId: string, ledger: RunLedger | null
     ...(claim.stallAfterMs !== undefined ? { stallAfterMs: claim.stallAfterMs } : {}),
     ...(ledger ? { ledger: ledger.lease(claim) } : {}),
     ...(claim.inbox ? { inbox: claim.inbox } : {}),
-    // What the attempt may spend before it asks for more: only when a limit applies (a run with none never asks).
-    ...(claim.grant && (claim.grant.tokens !== null || claim.grant.usd !== null) ? { grant: claim.grant } : {}),
+    // What the attempt may spend before it asks for more: only when a limit applies (a run with none never asks);
+    // a run that counts model calls (`turns`) is asked before each.
+    ...(claim.grant && (claim.grant.tokens !== null || claim.grant.usd !== null || claim.grant.turns)
+      ? { grant: claim.grant }
+      : {}),
     ...(claim.heartbeatEveryMs === defaultHeartbeatEveryMs(claim.ttlMs)
       ? {}
       : { heartbeatEveryMs: claim.heartbeatEveryMs }),

@@ -53,7 +53,7 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   try {
     // The child's place in its parent: what it names when it asks for more (workflows/child-budget.ts).
     const teamParent = { workflowId: run.workflowId, key: claim.key, fencingToken: claim.fencingToken };
-    const shared = withTreeShare(childPlan(plan, carve), run.carveTreeSpawns(claim.key, claim.fencingToken));
+    const shared = withTreeShare(childPlan(plan, carve), run.carveTree(claim.key, claim.fencingToken));
     const args: [unknown] = [{ ...shared, ...(patched(CHILD_BUDGET_PATCH) ? { teamParent } : {}), ...link }];
     child.handle = await startChild<(input: unknown) => Promise<RunResult>>('teamRun', {
       workflowId,
@@ -69,12 +69,12 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
     caught = err;
     // Another workflow holds the child's id (started from outside): nothing ran, so nothing is charged.
     if (err instanceof WorkflowExecutionAlreadyStartedError && patched(CHILD_BUDGET_PATCH)) {
-      run.chargeTreeSpawns(claim.key, claim.fencingToken, null, false);
+      run.chargeTree(claim.key, claim.fencingToken, null, false);
       return squattedOutcome(workflowId, err.workflowType);
     }
     result = resultOf(err);
   }
-  run.chargeTreeSpawns(claim.key, claim.fencingToken, result);
+  run.chargeTree(claim.key, claim.fencingToken, result);
   if (result === null) return unknownEnd(workflowId, caught, carve, child.stopped);
   return teamOutcome(workflowId, result, carve, child.stopped);
 }

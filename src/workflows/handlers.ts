@@ -146,6 +146,8 @@ async function extendReservation(
   const verdict = run.extendReservation(request, Date.now());
   if (!ledger || !before) return verdict;
   const extension = { tokens: request.tokens ?? 0, usd: request.usd ?? 0 };
+  // An ask for model calls only (`turns`, which no older history carries) has nothing for the ledger to extend.
+  if (request.turns && extension.tokens === 0 && extension.usd === 0) return verdict;
   // The ledger's answer must reach the attempt inside its gateway's wait, which began when the request arrived.
   const refused = await ledger.extend(
     before.leaseId,

@@ -97,3 +97,58 @@ describe('extendReservation on a run', () => {
     expect(() => run.validateExtendReservation({ ...asPerson, actor: 'ops' })).not.toThrow();
   });
 });
+
+describe('extendReservation with turns: agent model calls admitted by the run', () => {
+  function running(budget: Record<string, unknown>, tasks: Array<Record<string, unknown>>) {
+    const validation = validatePlan({ name: 'turns', teammates: 3, budget, tasks });
+    if (!validation.ok) throw new Error(JSON.stringify(validation.problems));
+    const run = TeamRun.start(validation.plan, 'wf-turns', 0);
+    return { run, claims: run.claim(0) };
+  }
+  const agent = (key: string) => ({ key, executor: { kind: 'agent', model: 'm', prompt: 'Go' } });
+  const team = (key: string) => ({
+    key,
+    executor: { kind: 'team', plan: { name: `c-${key}`, tasks: [agent('x')] } },
+  });
+
+  it('admits calls up to budget.maxTurns across attempts, counts them in used.turns, then refuses max-turns', () => {
+    const { run, claims } = running({ maxTurns: 3 }, [agent('a'), agent('b')]);
+    const [a, b] = claims;
+    expect(a.grant.turns).toBe(true);
+    const ask = (c: typeof a) => ({ key: c.key, fencingToken: c.fencingToken, turns: 1 });
+    run.extendReservation(ask(a), 1);
+    run.extendReservation(ask(b), 2);
+    run.extendReservation(ask(a), 3);
+    expect(run.budgetView(3)).toMatchObject({ used: { turns: 3 }, remaining: { turns: 0 } });
+    expect(codeOf(() => run.validateExtendReservation(ask(b)))).toBe('max-turns');
+    expect(codeOf(() => run.extendReservation(ask(a), 4))).toBe('max-turns');
+    // A child run (which asks its parent for tokens) still has its turns checked in the validator.
+    expect(codeOf(() => run.validateExtendReservation(ask(b), true))).toBe('max-turns');
+    expect(run.budgetView(4).used.turns).toBe(3);
+  });
+
+  it('a run without a turn limit does not ask for each call', () => {
+    const { claims } = running({}, [agent('a')]);
+    expect(claims[0].grant.turns).toBeUndefined();
+  });
+
+  it('budget.tree.maxTurns: children take shares of what is left, held while they run, charged what they report', () => {
+    const { run, claims } = running({ tree: { maxTurns: 10 } }, [team('A'), team('B'), agent('c')]);
+    const [A, B, c] = claims;
+    run.extendReservation({ key: c.key, fencingToken: c.fencingToken, turns: 2 }, 1);
+    // 8 left, two team attempts in flight without a share: 4 each.
+    expect(run.carveTree(A.key, A.fencingToken)).toEqual({ maxTurns: 4 });
+    expect(run.carveTree(B.key, B.fencingToken)).toEqual({ maxTurns: 4 });
+    expect(run.budgetView(1).tree).toMatchObject({ turns: 2, turnsHeldByChildren: 8 });
+    // All of the tree is used or held: the run's own next call is refused.
+    const ask = { key: c.key, fencingToken: c.fencingToken, turns: 1 };
+    expect(codeOf(() => run.validateExtendReservation(ask))).toBe('max-turns');
+    // A reports 1 call: 3 of its share come back. B's end is unknown: all 4 of its hold are charged.
+    const ended = (turns: number) => ({ budget: { tree: { spawnedTasks: 0, heldByChildren: 0, turns } } });
+    run.chargeTree(A.key, A.fencingToken, ended(1) as never);
+    run.chargeTree(B.key, B.fencingToken, null);
+    expect(run.budgetView(2).tree).toMatchObject({ turns: 2 + 1 + 4, turnsHeldByChildren: 0 });
+    run.extendReservation(ask, 3);
+    expect(run.budgetView(3).tree?.turns).toBe(8);
+  });
+});

@@ -313,9 +313,9 @@ describe('TeamRun budget rules (fake clock)', () => {
     t.advance(1_500);
     expect(t.run.budgetView(t.now())).toEqual({
       limits: { maxTasks: 10, maxTokens: 1_000, maxUsd: 2, maxWallMs: 60_000 },
-      used: { tasks: 2, tokens: 150, usd: 0.25, wallMs: 1_500 },
+      used: { tasks: 2, tokens: 150, usd: 0.25, wallMs: 1_500, turns: 0 },
       reserved: { tokens: 500, usd: 1 },
-      remaining: { tasks: 8, tokens: 350, usd: 0.75, wallMs: 58_500 },
+      remaining: { tasks: 8, tokens: 350, usd: 0.75, wallMs: 58_500, turns: null },
       stopped: false,
       reason: null,
       usageUnknown: false,

@@ -67,7 +67,9 @@ export interface LiveBudget {
   readonly granted: { tokens: number; usd: number };
   readonly used: { tokens: number; usd: number };
   /** Asks before spending: resolves true once what is left of the grant (extended if needed) covers `ask`. */
-  reserve(ask: { tokens?: number; usd?: number }): Promise<boolean>;
+  reserve(ask: { tokens?: number; usd?: number; turns?: number }): Promise<boolean>;
+  /** Why the run refused, once it did (the attempt is being stopped); null before. */
+  readonly refusal?: { code: string; message: string } | null;
   /** Counts usage as it is reported (priced by the worker); past the grant it asks for the overshoot. */
   report(usage: Usage): Promise<boolean>;
   /**

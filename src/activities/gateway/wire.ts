@@ -32,7 +32,7 @@ export function asTask(
         requestId: body.requestId ?? `${key}#${fencingToken}`,
       });
     case 'extendReservation':
-      return given({ key, fencingToken, tokens: body.tokens, usd: body.usd });
+      return given({ key, fencingToken, tokens: body.tokens, usd: body.usd, turns: body.turns });
     case 'linkRun':
       return given({ key, fencingToken, runId: body.runId, actor: body.actor });
   }

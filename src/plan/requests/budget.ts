@@ -10,6 +10,8 @@ export const EXTENSION_LIMITS = {
   tokens: 1_000_000_000,
   /** Dollars one request may ask for. */
   usd: 1_000_000,
+  /** Model calls one request may ask to make (an agent asks for one before each call). */
+  turns: 1_000,
 } as const;
 
 export const ExtendReservationSchema = z
@@ -18,6 +20,8 @@ export const ExtendReservationSchema = z
     fencingToken: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]),
     tokens: z.number().int().nonnegative().max(EXTENSION_LIMITS.tokens).optional(),
     usd: z.number().nonnegative().max(EXTENSION_LIMITS.usd).optional(),
+    /** Agent model calls about to be made: admitted against `budget.maxTurns` and `budget.tree.maxTurns`. */
+    turns: z.number().int().nonnegative().max(EXTENSION_LIMITS.turns).optional(),
     actor: z.string().min(1).max(200).optional(),
   })
   .strict();

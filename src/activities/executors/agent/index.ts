@@ -185,8 +185,10 @@ async function steps(
     const begun = await journal.beginTurn(turn);
     ctx.moved?.(`model call ${turn}: steers read`);
     const usd = tokensCeilingUsd(ctx.config.prices, spec.model, maxTokens);
-    if (ctx.budget && !(await ctx.budget.reserve({ tokens: maxTokens, ...(usd > 0 ? { usd } : {}) }))) {
-      throw new ExecutorError(`the run's budget refused the ${maxTokens} tokens of model call ${turn}`, {
+    // The call is admitted too (`turns`: counted where the run has budget.maxTurns), in the same ask.
+    if (ctx.budget && !(await ctx.budget.reserve({ tokens: maxTokens, ...(usd > 0 ? { usd } : {}), turns: 1 }))) {
+      const why = ctx.budget.refusal ? ` (${ctx.budget.refusal.code}: ${ctx.budget.refusal.message})` : '';
+      throw new ExecutorError(`the run's budget refused model call ${turn} and its ${maxTokens} tokens${why}`, {
         nonRetryable: true,
         type: 'TEAM_TASK_BUDGET_EXCEEDED',
       });
