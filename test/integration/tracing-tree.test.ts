@@ -129,10 +129,11 @@ describe('a tree of teams is one trace', () => {
       expect(spans.length, run).toBeGreaterThan(0);
       expect(new Set(spans.map((s) => s.traceId)), run).toEqual(new Set([trace.traceId]));
     }
-    // One root: teamrun start opened the trace, and every level's run span is a span of it.
+    // One root: teamrun start opened the trace, and every level's run span is a span of it (the chain below names
+    // each; at least, as a loaded machine may repeat a workflow task).
     expect(trace.spans.filter((s) => s.parentId === null).map((s) => s.name)).toEqual(['teamrun start']);
-    expect(trace.byName('RunWorkflow:teamRun')).toHaveLength(3);
-    expect(trace.byName('StartChildWorkflow:teamRun')).toHaveLength(2);
+    expect(trace.byName('RunWorkflow:teamRun').length).toBeGreaterThanOrEqual(3);
+    expect(trace.byName('StartChildWorkflow:teamRun').length).toBeGreaterThanOrEqual(2);
 
     // The chain of parent span ids from the grandchild's shell attempt up to `teamrun start`.
     const leaf = trace.spans.find((s) => isAttempt(s, bId, 'leaf'))!;
@@ -160,7 +161,7 @@ describe('a tree of teams is one trace', () => {
     expect(chain.map((s) => s.spanId)).toEqual(
       expect.arrayContaining([...trace.byName('task A'), ...trace.byName('task B')].map((s) => s.spanId)),
     );
-    // B's shell sibling in A and A's noop sibling in the root are under their own runs' spans, in the same trace.
+    // B's shell sibling in A is under its own task's span, beneath A's task span in the root.
     const a1 = trace.spans.find((s) => isAttempt(s, aId, 'a1'))!;
     expect(trace.ancestors(a1)).toEqual(expect.arrayContaining(['task a1', 'task A']));
 
