@@ -29,8 +29,10 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
   });
   // This worker's acquires, extensions and settlements of one ledger go together, a few batches in flight at a time.
   const batcher = new LedgerBatcher({
-    batch: (ledgerId, items) =>
-      updateLedger(client, ledgerId, lm.ledgerBatchUpdate, proven(ledgerId, 'batch', { items })),
+    batch: (ledgerId, items, signal) =>
+      client.withAbortSignal(signal, () =>
+        updateLedger(client, ledgerId, lm.ledgerBatchUpdate, proven(ledgerId, 'batch', { items })),
+      ),
     single: (ledgerId, item) => {
       if (item.call === 'acquire') {
         return updateLedger(client, ledgerId, lm.ledgerAcquireUpdate, proven(ledgerId, 'acquire', item.request));

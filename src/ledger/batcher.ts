@@ -24,9 +24,16 @@ interface Waiting {
  */
 export const BATCHES_IN_FLIGHT = 4;
 
+/**
+ * How long a batch may stay unanswered before its items fail (their activities ask again) and its place in flight is
+ * given to the next: as long as the longest ledger activity's try (30 s). Without it, a few updates the server never
+ * answers would hold every place for good and stop this worker's attempts on the ledger.
+ */
+export const BATCH_DEADLINE_MS = 30_000;
+
 export interface BatchSender {
-  /** Sends one batch (with its proof) to ledger `ledgerId`. */
-  batch(ledgerId: string, items: BatchItem[]): Promise<BatchVerdict>;
+  /** Sends one batch (with its proof) to ledger `ledgerId`; `signal` aborts the call when its deadline passes. */
+  batch(ledgerId: string, items: BatchItem[], signal: AbortSignal): Promise<BatchVerdict>;
   /** Sends one item as its own update: for a ledger without `batch`. */
   single(ledgerId: string, item: BatchItem): Promise<BatchItemVerdict>;
 }
@@ -36,7 +43,10 @@ export class LedgerBatcher {
   /** Ledgers whose workflow answered that it has no `batch` update: asked item by item from then on. */
   private readonly unbatched = new Set<string>();
 
-  constructor(private readonly sender: BatchSender) {}
+  constructor(
+    private readonly sender: BatchSender,
+    private readonly deadlineMs: number = BATCH_DEADLINE_MS,
+  ) {}
 
   /** The ledger's answer to `item`, sent with whatever else this worker asks the same ledger meanwhile. */
   ask(ledgerId: string, item: BatchItem): Promise<BatchItemVerdict> {
@@ -58,11 +68,13 @@ export class LedgerBatcher {
     }
     const sent = nextBatch(queue.waiting);
     queue.sending += 1;
-    this.sender
-      .batch(
+    withDeadline(this.deadlineMs, `ledger ${ledgerId} did not answer a batch of ${sent.length}`, (signal) =>
+      this.sender.batch(
         ledgerId,
         sent.map((w) => w.item),
-      )
+        signal,
+      ),
+    )
       .then(
         (verdict) => sent.forEach((w, i) => answer(w, verdict.items[i])),
         (err: unknown) => {
@@ -78,6 +90,19 @@ export class LedgerBatcher {
         this.pump(ledgerId);
       });
   }
+}
+
+/** `send`'s answer, or a failure naming `what` once `ms` pass (the call is then aborted through its signal). */
+function withDeadline<T>(ms: number, what: string, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${what} in ${ms} ms; its attempts ask again`));
+      abort.abort();
+    }, ms);
+  });
+  return Promise.race([send(abort.signal), late]).finally(() => clearTimeout(timer));
 }
 
 /** Takes the next batch off the queue: at most MAX_BATCH_ITEMS items and MAX_BATCH_BYTES of JSON, one at least. */

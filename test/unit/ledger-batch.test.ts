@@ -80,4 +80,28 @@ describe("a worker's batcher keeps at most BATCHES_IN_FLIGHT batches in flight p
     expect(sent.map((b) => b.length)).toEqual([...new Array(BATCHES_IN_FLIGHT).fill(1), 3]);
     expect(answers.map((a) => (a as { expiresAt: number }).expiresAt)).toEqual(asked.map((_, i) => i + 1));
   });
+
+  it('fails the items of a batch the ledger never answers, aborts its call, and gives its place to the next', async () => {
+    const signals: AbortSignal[] = [];
+    let calls = 0;
+    const batcher = new LedgerBatcher(
+      {
+        batch: (_ledger, items, signal) => {
+          signals.push(signal);
+          calls += 1;
+          // The first BATCHES_IN_FLIGHT batches are never answered (an update the server lost); later ones are.
+          if (calls <= BATCHES_IN_FLIGHT) return new Promise(() => {});
+          return Promise.resolve({ items: items.map(() => ({ ok: true, expiresAt: 1 })) });
+        },
+        single: () => Promise.reject(new Error('not asked item by item')),
+      },
+      50,
+    );
+    const lost = Array.from({ length: BATCHES_IN_FLIGHT }, (_, i) => batcher.ask('shared', acquire(`l${i}`)));
+    const later = batcher.ask('shared', acquire('a-later'));
+    for (const ask of lost) await expect(ask).rejects.toThrow(/ledger shared did not answer a batch of 1 in 50 ms/);
+    await expect(later).resolves.toEqual({ ok: true, expiresAt: 1 });
+    expect(signals.slice(0, BATCHES_IN_FLIGHT).every((s) => s.aborted)).toBe(true);
+    expect(signals[BATCHES_IN_FLIGHT].aborted).toBe(false);
+  });
 });
