@@ -34,10 +34,12 @@ export const LEDGER_REFUSED = 'LedgerRefused';
 export const LOOSENING_REFUSED = 'loosening_refused';
 export const NOTHING_TO_RESOLVE = 'nothing_to_resolve';
 export const FORBIDDEN = 'forbidden';
+/** Failure type of a ledger started with continued books by anyone but its own continue-as-new (a planted one). */
+export const LEDGER_PLANTED = 'ledger_planted';
 
 /**
- * What `budgetLedger` takes: an id, limits and its operators (absent: any actor), or (from continue-as-new) the
- * ledger so far.
+ * What `budgetLedger` takes: an id, limits and its operators (absent: any actor), or (from its own continue-as-new
+ * only: any other start with them fails, `LEDGER_PLANTED`) the ledger so far.
  * `continueAsNewAfterEvents` hands over earlier than the default (tests, very busy ledgers).
  */
 export type BudgetLedgerInput = (

@@ -4,6 +4,7 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  patched,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -91,8 +92,27 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
   }
 }
 
+/**
+ * Marks a ledger that takes continued books only from its own continue-as-new (a run started with them fails): a
+ * ledger recorded before replays as it ran.
+ */
+export const LEDGER_PLANTED_PATCH = 'teamrun-ledger-planted';
+
 function begin(input: lm.BudgetLedgerInput): Ledger {
-  if (input && typeof input === 'object' && 'continued' in input) return new Ledger(input.continued);
+  if (input && typeof input === 'object' && 'continued' in input) {
+    const planted = plantedBooks();
+    // Failed rather than started empty: nothing in forged books (not even the id or limits) is to be trusted, and a
+    // failed run leaves the id to the real ledger, which a run's registration then starts.
+    if (planted && patched(LEDGER_PLANTED_PATCH)) {
+      throw ApplicationFailure.nonRetryable(
+        `${workflowInfo().workflowId}: a ledger's continued books come only from its own continue-as-new; ` +
+          `this run was started with them (${planted}). Start a ledger with { id, limits, operators? } ` +
+          '(teamrun ledger create), never with { continued }',
+        lm.LEDGER_PLANTED,
+      );
+    }
+    return new Ledger(input.continued);
+  }
   try {
     const id = parseLedgerRequest(LedgerIdSchema, input?.id, 'budgetLedger input id');
     const limits = parseLedgerRequest(LedgerLimitsSchema, input?.limits ?? {}, 'budgetLedger input limits');
@@ -104,6 +124,19 @@ function begin(input: lm.BudgetLedgerInput): Ledger {
   } catch (err) {
     throw ApplicationFailure.nonRetryable((err as Error).message, 'InvalidLedger');
   }
+}
+
+/**
+ * Why this run's input cannot be its own continue-as-new's, or null when it is. Anyone who may start workflows may
+ * start a ledger: only its handover sets the run it continues, with no cron schedule and no retry policy (a cron
+ * schedule's next run and a retry also start with the run they follow set, and the planter's input).
+ */
+function plantedBooks(): string | null {
+  const { continuedFromExecutionRunId, cronSchedule, retryPolicy, attempt } = workflowInfo();
+  if (continuedFromExecutionRunId === undefined) return 'it continues no run';
+  if (cronSchedule !== undefined) return `it is a run of the cron schedule "${cronSchedule}"`;
+  if (retryPolicy !== undefined || attempt > 1) return `it is attempt ${attempt} under a retry policy`;
+  return null;
 }
 
 function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): void {

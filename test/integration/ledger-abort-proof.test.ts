@@ -2,11 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import type { WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
 import { abortAllLedger, ledgerStatus } from '../../src/ledger/client';
+import * as lm from '../../src/ledger/messages';
+import { Ledger, type LedgerSnapshot } from '../../src/ledger/rules';
 import type { TeamPlanInput } from '../../src/plan/schema';
-import { ledgerActor } from '../../src/plan/requests/ledger';
+import { ledgerActor, ledgerWorkflowId } from '../../src/plan/requests/ledger';
 import { abortRunSignal, abortRunUpdate } from '../../src/workflows/messages';
-import { startRun, testClient, waitFor } from '../helpers/env';
+import { startRun, testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { eventsOf, ledgerForTest, updateCodeOf, workerForSuite } from '../helpers/scenario';
 
 /** A shell step that reports `tokens` of usage, as an LLM-calling step would. */
@@ -114,4 +117,128 @@ describe("an abort in a ledger's name (shared dev server)", () => {
     await spender.result();
     expect((await ledgerStatus(client, ledger)).exhausted).toMatchObject({ reason: 'max-tokens' });
   });
+
+  /**
+   * Planted ledgers (issue 49): anyone who may start workflows starts `budgetLedger` under a free ledger id with books
+   * of their own (`continued`, as only the ledger's continue-as-new should pass them): operators of their choosing and
+   * a last abort naming a run, an hour from now, so a run asking "did you abort me?" would hear yes.
+   */
+  const forgedBooks = (name: string, runs: string[]): LedgerSnapshot => ({
+    ...Ledger.create(name, {}, Date.now(), ['mallory']).snapshot(),
+    lastAbort: { reason: 'session-budget-exhausted', actor: ledgerActor(name), at: Date.now() + 3_600_000, runs },
+  });
+
+  async function plant(name: string, runs: string[], how: Partial<WorkflowStartOptions> = {}) {
+    const client = await testClient();
+    const handle = await client.workflow.start(lm.LEDGER_WORKFLOW_TYPE, {
+      workflowId: ledgerWorkflowId(name),
+      taskQueue: worker.taskQueue,
+      args: [{ continued: forgedBooks(name, runs) }],
+      ...how,
+    } as WorkflowStartOptions);
+    onTestFinished(async () => {
+      await client.workflow
+        .getHandle(handle.workflowId)
+        .terminate('test cleanup')
+        .catch(() => undefined);
+    });
+    return handle;
+  }
+
+  /** One run of a planted ledger: how it closed, or the last abort it answered while it ran. */
+  async function outcome(workflowId: string, runId: string) {
+    const handle = (await testClient()).workflow.getHandle(workflowId, runId, { followRuns: false });
+    const seen = await waitFor(`run ${runId} of ${workflowId} to close or answer`, async () => {
+      const { status } = await handle.describe();
+      if (status.name !== 'RUNNING') return { closed: status.name };
+      const books = await handle.query(lm.ledgerStatusQuery).catch(() => null);
+      return books && { answered: books.lastAbort };
+    });
+    return { ...seen, failure: 'closed' in seen ? await failureOf(handle) : null };
+  }
+
+  it('fails a ledger started with continued books, naming why, and never answers with them', async () => {
+    const name = uniqueQueue('planted');
+    const planted = await plant(name, ['some-run']);
+    const seen = await outcome(planted.workflowId, planted.firstExecutionRunId);
+    console.log(`[ledger-abort-proof] planted ledger: ${JSON.stringify(seen)}`);
+    expect(seen).toEqual({ closed: 'FAILED', failure: expect.objectContaining({ type: lm.LEDGER_PLANTED }) });
+    expect(seen.failure).toMatchObject({ nonRetryable: true });
+    expect(seen.failure?.message).toContain(
+      `${ledgerWorkflowId(name)}: a ledger's continued books come only from its own continue-as-new; ` +
+        'this run was started with them (it continues no run)',
+    );
+    // Closed, it still answers no query with the books it was given.
+    await expect(planted.query(lm.ledgerStatusQuery)).rejects.toThrow();
+  });
+
+  it("refuses a cron schedule's later runs too, which start as if they continued the first", async () => {
+    const client = await testClient();
+    const planted = await plant(uniqueQueue('planted-cron'), ['some-run'], { cronSchedule: '@every 1s' });
+    const first = await outcome(planted.workflowId, planted.firstExecutionRunId);
+    expect(first).toMatchObject({ closed: 'FAILED', failure: { type: lm.LEDGER_PLANTED } });
+    const later = await waitFor('a later run of the cron-planted ledger', async () => {
+      const { runId } = await client.workflow.getHandle(planted.workflowId).describe();
+      return runId !== planted.firstExecutionRunId ? runId : null;
+    });
+    const seen = await outcome(planted.workflowId, later);
+    console.log(`[ledger-abort-proof] cron-planted ledger, run ${later}: ${JSON.stringify(seen)}`);
+    expect(seen).toMatchObject({ closed: 'FAILED', failure: { type: lm.LEDGER_PLANTED } });
+    expect(seen.failure?.message).toContain('a run of the cron schedule "@every 1s"');
+    // That run did start as a continuation of the first, under the schedule: what the guard tells apart.
+    const { events } = await client.workflow.getHandle(planted.workflowId, later).fetchHistory();
+    const started = events?.[0]?.workflowExecutionStartedEventAttributes;
+    expect({ from: started?.continuedExecutionRunId, cron: started?.cronSchedule }).toEqual({
+      from: expect.any(String),
+      cron: '@every 1s',
+    });
+  });
+
+  it("refuses a forged abort naming a run's ledger, whose id a planter took first with books naming the run", async () => {
+    const client = await testClient();
+    const name = uniqueQueue('planted-abort');
+    const victimId = uniqueQueue('planted-victim');
+    const planted = await plant(name, [victimId]);
+    // Its outcome is the first test's; the run comes after it either way, as it would after a planter.
+    await outcome(planted.workflowId, planted.firstExecutionRunId);
+    const { gate, command } = gated();
+    const handle = await startRun(
+      governed('planted-abort', name, [{ key: 'work', executor: { kind: 'shell', command } }]),
+      worker.taskQueue,
+      victimId,
+    );
+    await waitFor('the task to hold a ledger slot', async () => (await ledgerStatus(client, name)).inFlight === 1);
+    await handle.signal(abortRunSignal, {
+      actor: ledgerActor(name),
+      reason: 'session-budget-exhausted',
+      requestId: `${ledgerActor(name)}@1`,
+    });
+    const answer = await waitFor('the run to answer the forged signal', async () => {
+      const [rejected] = await eventsOf(handle, 'control:rejected');
+      const [aborted] = await eventsOf(handle, 'run:abort-requested');
+      return (rejected || aborted) && { rejected: rejected ?? null, aborted: aborted ?? null };
+    });
+    console.log(`[ledger-abort-proof] forged abort after a plant: ${JSON.stringify(answer)}`);
+    expect(answer).toEqual({
+      rejected: expect.objectContaining({ message: 'abortRun', reason: 'forbidden', actor: ledgerActor(name) }),
+      aborted: null,
+    });
+    expect(String(answer.rejected?.detail)).toContain(`ledger ${name} has aborted no run`);
+
+    writeFileSync(gate, 'go');
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(await eventsOf(handle, 'run:abort-requested')).toEqual([]);
+  });
 });
+
+/** The failure a closed run ended with (its closing event's), or null when it did not fail. */
+async function failureOf(handle: WorkflowHandle) {
+  const { events } = await handle.fetchHistory();
+  const last = events?.at(-1);
+  const failure =
+    last?.workflowExecutionFailedEventAttributes?.failure ??
+    last?.workflowExecutionContinuedAsNewEventAttributes?.failure;
+  const info = failure?.applicationFailureInfo;
+  return failure ? { type: info?.type, nonRetryable: info?.nonRetryable, message: failure.message } : null;
+}
