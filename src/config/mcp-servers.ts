@@ -3,7 +3,9 @@
  * clients already use. A stdio server is a command the worker starts for each attempt (or once for
  * all of them, with `shared: true`); a Streamable
  * HTTP server is a URL the worker's attempts share, its header values read from the worker's
- * environment by name (never written in the config, so never in a run's history).
+ * environment by name (never written in the config, so never in a run's history). Only a stdio
+ * server marked `attemptAccess: true` is given its attempt's gateway (`TEAMRUN_ATTEMPT_SOCKET`,
+ * `TEAMRUN_ATTEMPT_SECRET`), with which it can act as the attempt: a third-party server is not.
  */
 import { z } from 'zod';
 import { RESERVED_TOOL_SERVER, SERVER_NAME_PATTERN } from '../plan/tool-names';
@@ -45,6 +47,8 @@ const McpStdioServerSchema = z
     cwd: z.string().min(1).max(MCP_CONFIG_LIMITS.argBytes).optional(),
     // One process for all the worker's attempts (a server safe to share), instead of one per attempt.
     shared: z.boolean().optional(),
+    // Its attempt's gateway in its environment: it may act as the attempt (`teamrun mcp` starting linked runs).
+    attemptAccess: z.boolean().optional(),
   })
   .strict();
 
@@ -65,6 +69,20 @@ export type McpStdioServer = z.infer<typeof McpStdioServerSchema>;
 export type McpHttpServer = z.infer<typeof McpHttpServerSchema>;
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 
+/**
+ * What is wrong with this server's `attemptAccess`, if anything: only a process started for one attempt may hold that
+ * attempt's secret. Checked by the schema (teamrun.yaml) and by the worker (a config given in code).
+ */
+export function attemptAccessProblem(server: Readonly<Record<string, unknown>>): string | undefined {
+  if ('url' in server)
+    return 'attemptAccess' in server
+      ? "is for a stdio server started for one attempt; an HTTP server is shared by the worker's attempts"
+      : undefined;
+  if (server.attemptAccess === true && server.shared === true)
+    return "is for a stdio server started for one attempt; a shared one serves all the worker's attempts";
+  return undefined;
+}
+
 /** One server: the kind its keys say (`command` or `url`), checked by that kind's schema so errors name its fields. */
 const McpServerSchema = z.record(z.string(), z.unknown()).transform((raw, ctx): McpServerConfig => {
   if ('url' in raw && 'command' in raw) {
@@ -73,6 +91,11 @@ const McpServerSchema = z.record(z.string(), z.unknown()).transform((raw, ctx): 
   }
   if (!('url' in raw) && !('command' in raw)) {
     ctx.addIssue({ code: 'custom', message: 'give "command" (a stdio server) or "url" (a Streamable HTTP server)' });
+    return z.NEVER;
+  }
+  const access = attemptAccessProblem(raw);
+  if (access) {
+    ctx.addIssue({ code: 'custom', message: access, path: ['attemptAccess'] });
     return z.NEVER;
   }
   const parsed = ('url' in raw ? McpHttpServerSchema : McpStdioServerSchema).safeParse(raw);

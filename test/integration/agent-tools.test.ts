@@ -130,7 +130,12 @@ describe('agent tools against real MCP servers', () => {
 
   it("the attempt's fencing token reaches a stdio server in _meta and TEAMRUN_FENCING_TOKEN, the worker's secrets do not", async () => {
     const config = configWith({
-      echo: { command: process.execPath, args: [echoServer], env: { ECHO_KEY: 'configured-key-1234' } },
+      echo: {
+        command: process.execPath,
+        args: [echoServer],
+        env: { ECHO_KEY: 'configured-key-1234' },
+        attemptAccess: true,
+      },
     });
     const tools = workerTools({ config, env: workerEnv, redactor: workerRedactor(config, workerEnv) });
     const access = { socket: '/tmp/gateway.sock', secret: 'attempt-secret-0123456789abcdef', binDir: null };
@@ -146,7 +151,8 @@ describe('agent tools against real MCP servers', () => {
       TEAMRUN_WORKFLOW_ID: 'tools-run',
     });
     expect(seen.env.WORKER_SECRET).toBeUndefined();
-    // The attempt's gateway reaches it (a `teamrun mcp` there starts linked runs); its secret never reaches the model.
+    // Opted in (attemptAccess), the attempt's gateway reaches it (a `teamrun mcp` there starts linked runs); its secret
+    // never reaches the model.
     expect(seen.env.TEAMRUN_ATTEMPT_SOCKET).toBe('/tmp/gateway.sock');
     expect(seen.env.TEAMRUN_ATTEMPT_SECRET).toBe('[redacted:TEAMRUN_ATTEMPT_SECRET]');
     // The configured value reached the server; what the server says back is redacted, as everything an attempt reports.

@@ -56,6 +56,8 @@ async function coordinatorWorker(finished: OnTestFinished, worker: Record<string
   const control = {
     command: process.execPath,
     args: [cliMain, 'mcp', '--address', temporalAddress(), '--task-queue', taskQueue, '--actor', ACTOR],
+    // Its start_run goes through the attempt's gateway, so the run is linked to the attempt.
+    attemptAccess: true,
   };
   const config = testConfig({
     llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV },

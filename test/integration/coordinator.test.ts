@@ -96,6 +96,8 @@ async function coordinatorWorker(server: OpenAiServer, actor: string, finished: 
   const control = {
     command: process.execPath,
     args: [cliMain, 'mcp', '--address', temporalAddress(), '--task-queue', taskQueue, '--actor', actor],
+    // As examples/coordinator.yaml says: the team it starts is linked to its attempt, and ends with it.
+    attemptAccess: true,
   };
   return workerForTest(
     {

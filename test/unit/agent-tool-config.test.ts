@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { workerTools } from '../../src/activities/tools';
 import { modelName } from '../../src/activities/tools/mcp-tools';
 import { ConfigSchema } from '../../src/config/config';
+import type { McpServerConfig } from '../../src/config/mcp-servers';
 import { ToolListSchema } from '../../src/plan/tool-names';
 import { formatPath } from '../../src/plan/validate';
 
@@ -41,6 +43,35 @@ describe('worker.mcpServers in teamrun.yaml', () => {
     ]);
     const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`s${i}`, { command: 'x' }]));
     expect(configProblems(many)).toEqual(['worker.mcpServers: at most 32 entries (33 given)']);
+  });
+
+  it("gives a stdio server its attempt's gateway only when it says attemptAccess: true, and no other server", () => {
+    const parsed = ConfigSchema.parse({
+      worker: { mcpServers: { control: { command: 'teamrun', attemptAccess: true }, fs: { command: 'x' } } },
+    }).worker.mcpServers;
+    expect(parsed.control).toEqual({ command: 'teamrun', attemptAccess: true });
+    expect(parsed.fs).toEqual({ command: 'x' });
+    const http = "is for a stdio server started for one attempt; an HTTP server is shared by the worker's attempts";
+    expect(configProblems({ s: { url: 'https://a/mcp', attemptAccess: true } })).toEqual([
+      `worker.mcpServers.s.attemptAccess: ${http}`,
+    ]);
+    expect(configProblems({ s: { url: 'https://a/mcp', attemptAccess: false } })).toEqual([
+      `worker.mcpServers.s.attemptAccess: ${http}`,
+    ]);
+    expect(configProblems({ c: { command: 'x', shared: true, attemptAccess: true } })).toEqual([
+      "worker.mcpServers.c.attemptAccess: is for a stdio server started for one attempt; a shared one serves all the worker's attempts",
+    ]);
+    expect(configProblems({ c: { command: 'x', attemptAccess: 'yes' } })).toEqual([
+      'worker.mcpServers.c.attemptAccess: Invalid input: expected boolean, received string',
+    ]);
+  });
+
+  it('refuses attemptAccess on an HTTP server in a config given in code too, when the worker is made', () => {
+    const config = ConfigSchema.parse({});
+    config.worker.mcpServers = { s: { url: 'https://a/mcp', attemptAccess: true } as McpServerConfig };
+    expect(() => workerTools({ config, env: {} })).toThrow(
+      'worker.mcpServers.s.attemptAccess: is for a stdio server started for one attempt; an HTTP server is shared',
+    );
   });
 });
 

@@ -2,13 +2,14 @@
  * The worker's tools, opened for each attempt (the `ToolboxFactory` an agent's executor gets):
  * its MCP servers (`worker.mcpServers`) and its custom tools (`createWorker({ tools })`). A stdio
  * server is started for the attempt that uses it, with that attempt's `TEAMRUN_*` variables and
- * none of the worker's other variables beyond PATH, HOME, LANG, LC_*, TMPDIR and TZ; HTTP servers,
+ * none of the worker's other variables beyond PATH, HOME, LANG, LC_*, TMPDIR and TZ; its gateway
+ * (`TEAMRUN_ATTEMPT_SOCKET`, `TEAMRUN_ATTEMPT_SECRET`) only with `attemptAccess: true`. HTTP servers,
  * and stdio servers set `shared: true` (started once, on first use, without any attempt's
  * variables), are shared by the worker's attempts. Every call carries the attempt's fencing token.
  */
 import type { TeamrunConfig } from '../../config/config';
 import { ConfigError } from '../../config/errors';
-import { isHttpServer } from '../../config/mcp-servers';
+import { attemptAccessProblem, isHttpServer } from '../../config/mcp-servers';
 import { RESERVED_TOOL_SERVER, TOOL_NAME_PATTERN, TOOL_SEPARATOR, serverOf } from '../../plan/tool-names';
 import { sandboxPrefix } from '../executors/sandbox';
 import { BASE_ENV, globMatcher } from '../executors/shell-env';
@@ -27,8 +28,9 @@ export interface WorkerTools {
 
 /**
  * The tools of a worker with this config, environment and custom tools. Refuses (ConfigError) a
- * custom tool whose name does not fit or clashes with an MCP server's, and an HTTP server whose
- * header variable is not set: better a worker that does not start than one whose agents fail later.
+ * custom tool whose name does not fit or clashes with an MCP server's, an HTTP server whose header
+ * variable is not set, and `attemptAccess` where no attempt's process would hold it (a config given
+ * in code skips the schema): better a worker that does not start than one whose agents fail later.
  */
 export function workerTools(options: {
   config: TeamrunConfig;
@@ -45,6 +47,8 @@ export function workerTools(options: {
   for (const [name, value] of Object.entries(env)) if (value !== undefined && passes(name)) base[name] = value;
   const shared = new Map<string, McpConnection>();
   for (const [server, spec] of Object.entries(servers)) {
+    const access = attemptAccessProblem(spec);
+    if (access) throw new ConfigError(`worker.mcpServers.${server}.attemptAccess: ${access}`);
     if (!isHttpServer(spec)) {
       if (spec.shared) shared.set(server, McpConnection.stdio(server, spec, { ...base, ...spec.env }).sharedByWorker());
       continue;
@@ -70,10 +74,12 @@ export function workerTools(options: {
       const spec = servers[server];
       if (!spec || isHttpServer(spec)) return undefined;
       const { access, ...identity } = attempt;
-      // The attempt's own process: it may speak as the attempt (`teamrun mcp` starts linked runs), as a shell's may.
-      const gateway: Record<string, string> = access
-        ? { TEAMRUN_ATTEMPT_SOCKET: access.socket, TEAMRUN_ATTEMPT_SECRET: access.secret }
-        : {};
+      // Opted in, it may act as the attempt (`teamrun mcp` starts linked runs), as a shell's processes may. Not by
+      // default: a filesystem server, or anything from a package, would hold a secret to send and settle with.
+      const gateway: Record<string, string> =
+        access && spec.attemptAccess === true
+          ? { TEAMRUN_ATTEMPT_SOCKET: access.socket, TEAMRUN_ATTEMPT_SECRET: access.secret }
+          : {};
       const env = { ...base, ...spec.env, ...attemptEnv(identity), ...gateway };
       return McpConnection.stdio(server, spec, env, sandboxPrefix(config.worker.sandbox, spec.cwd ?? process.cwd()));
     },

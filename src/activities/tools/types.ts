@@ -33,7 +33,8 @@ export interface Toolbox {
 
 /**
  * What an attempt's toolbox is opened for: the attempt, its stop signal, and how its own processes reach the worker's
- * attempt gateway (its stdio MCP servers get it, so `teamrun mcp` among them starts runs as the attempt).
+ * attempt gateway (its stdio MCP servers with `attemptAccess: true` get it, so a `teamrun mcp` so marked starts runs
+ * as the attempt).
  */
 export type ToolAttempt = AttemptIdentity & { signal: AbortSignal; access?: AttemptAccess };
 
