@@ -4,7 +4,7 @@
  * spent. Metrics take the Temporal runtime's path instead (src/worker/main.ts).
  */
 import { trace } from '@opentelemetry/api';
-import { AsyncHooksContextManager } from '@opentelemetry/context-async-hooks';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -40,7 +40,7 @@ export function startTelemetry(settings: TelemetrySettings): Telemetry {
   const spanProcessor = settings.withoutTaskText ? new WithoutTaskText(exporting) : exporting;
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   provider.register({
-    contextManager: new AsyncHooksContextManager().enable(),
+    contextManager: new AsyncLocalStorageContextManager().enable(),
     propagator: new W3CTraceContextPropagator(),
   });
   let closing: Promise<void> | null = null;
