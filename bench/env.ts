@@ -108,7 +108,9 @@ export async function spawnWorker(
   configPath = env.configPath,
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<WorkerProcess> {
-  return spawnWith(['--import', 'tsx', path.join(root, 'bench/worker.ts')], env, taskQueue, identity, {
+  // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops (node --cpu-prof).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return spawnWith([...profile, '--import', 'tsx', path.join(root, 'bench/worker.ts')], env, taskQueue, identity, {
     TEAMRUN_WORKFLOW_BUNDLE: env.bundlePath,
     TEAMRUN_CONFIG: configPath,
     ...extraEnv,

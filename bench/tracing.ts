@@ -3,7 +3,8 @@
  * span exported over OTLP/HTTP, protobuf) against tracing off, on the same dev server: two worker
  * processes, each on its own queue, the same flat graph of noop tasks (the worst case: tracing's
  * cost is per attempt and per workflow step, and a noop attempt costs nothing else), rounds
- * alternating. The figure is the median of the rounds' on/off ratios (target >= 0.9).
+ * alternating. The figure is the median of the rounds' on/off ratios (target >= 0.9); beside it, each worker
+ * process's CPU time per task, which a machine's noise moves far less than its throughput.
  *
  * The spans go to a local OTLP receiver that reads and drops them (what teamrun pays, not what a
  * viewer pays to store them: a real deployment's collector is not on the worker's cores); with
@@ -19,13 +20,25 @@ import { freePort } from '../src/devserver/server';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE } from '../src/workflows/messages';
 import { WORKFLOW_TRACING_MODULE } from '../src/worker/tracing';
-import { spawnWorker, startBenchEnv, type BenchEnv, type WorkerProcess } from './env';
+import { cpuMs, spawnWorker, startBenchEnv, type BenchEnv, type WorkerProcess } from './env';
 import { flatTasks } from './graphs';
 import { median } from './stats';
 import { TEAMMATES } from './throughput';
 
 const SETTINGS = { quick: { n: 200, rounds: 3 }, full: { n: 1_000, rounds: 5 } } as const;
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error };
+
+/** A round on one worker: its throughput, and the worker process's CPU time per task (what a busy machine does not move). */
+async function measure(
+  env: BenchEnv,
+  worker: WorkerProcess,
+  n: number,
+  round: number,
+): Promise<{ tps: number; cpuMsPerTask: number }> {
+  const cpuBefore = cpuMs(worker.pid);
+  const tps = await tasksPerSecond(env, worker, n, round);
+  return { tps, cpuMsPerTask: (cpuMs(worker.pid) - cpuBefore) / n };
+}
 
 async function tasksPerSecond(env: BenchEnv, worker: WorkerProcess, n: number, round: number): Promise<number> {
   const plan: TeamPlanInput = {
@@ -94,7 +107,15 @@ async function main(): Promise<void> {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector,
       TEAMRUN_WORKFLOW_BUNDLE: otelBundle,
     });
-    const samples: Array<{ round: number; off: number; on: number; ratio: number }> = [];
+    const samples: Array<{
+      round: number;
+      off: number;
+      on: number;
+      ratio: number;
+      offCpuMs: number;
+      onCpuMs: number;
+      cpuRatio: number;
+    }> = [];
     // One warm-up run each, not counted: the first run of a worker pays for its caches.
     await tasksPerSecond(env, off, Math.min(n, 100), -1);
     await tasksPerSecond(env, on, Math.min(n, 100), -1);
@@ -102,11 +123,22 @@ async function main(): Promise<void> {
       // Alternating which goes first, so a drift in the machine's load falls on both alike.
       const first = round % 2 === 0 ? off : on;
       const second = first === off ? on : off;
-      const a = await tasksPerSecond(env, first, n, round);
-      const b = await tasksPerSecond(env, second, n, round);
-      const [offTps, onTps] = first === off ? [a, b] : [b, a];
-      samples.push({ round, off: offTps, on: onTps, ratio: onTps / offTps });
-      log(`round ${round + 1}/${rounds}: off ${offTps.toFixed(1)} tasks/s, on ${onTps.toFixed(1)} tasks/s`);
+      const a = await measure(env, first, n, round);
+      const b = await measure(env, second, n, round);
+      const [offRun, onRun] = first === off ? [a, b] : [b, a];
+      samples.push({
+        round,
+        off: offRun.tps,
+        on: onRun.tps,
+        ratio: onRun.tps / offRun.tps,
+        offCpuMs: offRun.cpuMsPerTask,
+        onCpuMs: onRun.cpuMsPerTask,
+        cpuRatio: onRun.cpuMsPerTask / offRun.cpuMsPerTask,
+      });
+      log(
+        `round ${round + 1}/${rounds}: off ${offRun.tps.toFixed(1)} tasks/s, on ${onRun.tps.toFixed(1)} tasks/s; ` +
+          `worker CPU off ${offRun.cpuMsPerTask.toFixed(2)} ms/task, on ${onRun.cpuMsPerTask.toFixed(2)} ms/task`,
+      );
     }
     await Promise.all([off.stop(), on.stop()]);
     // A ratio is worth nothing if the traced worker exported nothing.
@@ -120,6 +152,9 @@ async function main(): Promise<void> {
       off: median(samples.map((s) => s.off)),
       on: median(samples.map((s) => s.on)),
       ratio: median(samples.map((s) => s.ratio)),
+      offCpuMs: median(samples.map((s) => s.offCpuMs)),
+      onCpuMs: median(samples.map((s) => s.onCpuMs)),
+      cpuRatio: median(samples.map((s) => s.cpuRatio)),
       samples,
     };
     const dir = path.resolve(__dirname, '..', '.bench');
@@ -128,7 +163,9 @@ async function main(): Promise<void> {
     process.stdout.write(
       `tracing on/off, ${n} noop tasks x ${rounds} rounds: off ${result.off.toFixed(1)} tasks/s, ` +
         `on ${result.on.toFixed(1)} tasks/s, ratio ${result.ratio.toFixed(2)} (target >= 0.9; spans to ` +
-        `${result.collector}${sink ? `: ${sink.requests()} exports, ${(sink.bytes() / 1e6).toFixed(1)} MB` : ''})\n`,
+        `${result.collector}${sink ? `: ${sink.requests()} exports, ${(sink.bytes() / 1e6).toFixed(1)} MB` : ''}); ` +
+        `worker CPU per task off ${result.offCpuMs.toFixed(2)} ms, on ${result.onCpuMs.toFixed(2)} ms, ` +
+        `on/off ${result.cpuRatio.toFixed(2)}\n`,
     );
   } finally {
     await phoenix?.stop();

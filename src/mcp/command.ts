@@ -59,10 +59,28 @@ export function registerMcp(program: Command): void {
           redactor: new Redactor(secrets),
           ...(attemptAccess(process.env) ? { attempt: attemptAccess(process.env) } : {}),
         };
+        const unlinked = unlinkedWarning(process.env, ctx.attempt);
+        if (unlinked) process.stderr.write(unlinked);
         if (token) await serveOverHttp(ctx, options, token);
         else await serveOverStdio(ctx);
       });
     });
+}
+
+/**
+ * Inside a task (its fencing token is set) but without the attempt's gateway: an MCP server of an
+ * agent task not marked `attemptAccess: true`. Its `start_run` then starts top-level runs, which
+ * the task's end does not stop; said once on stderr, so the worker's log shows it.
+ */
+export function unlinkedWarning(env: NodeJS.ProcessEnv, attempt: McpContext['attempt']): string | null {
+  if (attempt || !env.TEAMRUN_FENCING_TOKEN) return null;
+  const task = (env.TEAMRUN_TASK_KEY ?? '?').slice(0, 200);
+  const run = (env.TEAMRUN_WORKFLOW_ID ?? '?').slice(0, 200);
+  return (
+    `teamrun mcp: WARNING: inside task "${task}" of run "${run}" without its attempt's gateway ` +
+    '($TEAMRUN_ATTEMPT_SOCKET): runs that start_run starts are not linked to the task and are not stopped when ' +
+    'it ends; give this server attemptAccess: true under worker.mcpServers (docs/mcp.md)\n'
+  );
 }
 
 async function serveOverStdio(ctx: McpContext): Promise<void> {

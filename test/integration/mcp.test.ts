@@ -302,4 +302,36 @@ describe.concurrent('teamrun mcp', () => {
       new RegExp(`^not_found: run "${runId}" has ended: terminated at \\S+Z; an ended run takes no more controls`),
     );
   });
+
+  it('inside a task without its attempt gateway, warns on stderr that start_run will not be linked; with it, does not', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    /** What `teamrun mcp` over stdio said on stderr by the time it serves. */
+    const stderrUntilServing = async (extra: Record<string, string>): Promise<string> => {
+      const { TEAMRUN_ATTEMPT_SOCKET: _s, TEAMRUN_ATTEMPT_SECRET: _k, ...inherited } = process.env;
+      const env = { ...inherited, TEAMRUN_FENCING_TOKEN: '7', TEAMRUN_TASK_KEY: 'coord', TEAMRUN_WORKFLOW_ID: 'run-x' };
+      const child = spawn(process.execPath, serverArgs('mcp-unlinked', 'alice'), {
+        env: { ...env, ...extra },
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
+      onTestFinished(() => void child.kill('SIGTERM'));
+      let said = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (said += d));
+      await waitFor('teamrun mcp to serve', () => said.includes('serving over stdio'), 30_000);
+      return said;
+    };
+
+    const unlinked = await stderrUntilServing({});
+    expect(unlinked).toContain(
+      'teamrun mcp: WARNING: inside task "coord" of run "run-x" without its attempt\'s gateway ($TEAMRUN_ATTEMPT_SOCKET)',
+    );
+    expect(unlinked).toContain('attemptAccess: true under worker.mcpServers');
+
+    const linked = await stderrUntilServing({
+      TEAMRUN_ATTEMPT_SOCKET: '/nonexistent.sock',
+      TEAMRUN_ATTEMPT_SECRET: 's',
+    });
+    expect(linked).not.toContain('WARNING');
+  });
 });
