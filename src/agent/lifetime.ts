@@ -18,6 +18,13 @@ import { JOURNAL_LIMITS, type JournalSnapshot } from './types';
 /** Since this patch a journal checks its run while idle (one recorded before it waits out its idle time). */
 export const JOURNAL_RUN_CHECK_PATCH = 'teamrun-journal-run-check';
 
+/**
+ * Since this patch a write does not wake the journal's wait: the wait's timer runs out (at most `RUN_CHECK_EVERY_MS`)
+ * and a write seen then counts as made then. Before, each write cancelled the timer and started another: two events
+ * in the journal's history for every agent step, about a quarter of what a step records.
+ */
+export const JOURNAL_QUIET_WAIT_PATCH = 'teamrun-journal-quiet-wait';
+
 /** How often an idle journal asks whether its run is still open: it closes within this (and one check) of its run. */
 export const RUN_CHECK_EVERY_MS = 30_000;
 
@@ -39,6 +46,8 @@ export async function journalLifetime(
   touched: () => number,
 ): Promise<void> {
   const checking = patched(JOURNAL_RUN_CHECK_PATCH);
+  // Only where the run check is (a journal that waits out its whole idle time must hear each write).
+  const quiet = checking && patched(JOURNAL_QUIET_WAIT_PATCH);
   const grown = () =>
     workflowInfo().historyLength >= JOURNAL_LIMITS.continueAsNewEvents || workflowInfo().continueAsNewSuggested;
   let lastWrite = Date.now();
@@ -46,7 +55,7 @@ export async function journalLifetime(
     const seen = touched();
     const idleLeft = JOURNAL_LIMITS.idleMs - (Date.now() - lastWrite);
     const wait = checking ? Math.max(1, Math.min(RUN_CHECK_EVERY_MS, idleLeft)) : JOURNAL_LIMITS.idleMs;
-    const woke = await condition(() => state.finished || touched() !== seen || grown(), wait);
+    const woke = await condition(() => state.finished || (!quiet && touched() !== seen) || grown(), wait);
     if (state.finished) return;
     if (woke) {
       if (touched() !== seen) lastWrite = Date.now();
@@ -54,6 +63,11 @@ export async function journalLifetime(
         await condition(allHandlersFinished);
         await continueAsNew<(snapshot: JournalSnapshot) => Promise<JournalSnapshot>>(state.snapshot);
       }
+      continue;
+    }
+    // The timer ran out: a write during its wait keeps the journal open, counted from now (at most one wait late).
+    if (quiet && touched() !== seen) {
+      lastWrite = Date.now();
       continue;
     }
     if (!checking || Date.now() - lastWrite >= JOURNAL_LIMITS.idleMs) return;

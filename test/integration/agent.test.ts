@@ -2,7 +2,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlanFile } from '../../src/plan/load';
 import { startOpenAiServer, type OpenAiServer, type RecordedRequest } from '../helpers/openai-server';
-import { startRun, testConfig, waitFor } from '../helpers/env';
+import { startRun, testClient, testConfig, waitFor } from '../helpers/env';
+import { temporal } from '@temporalio/proto';
+import { journalId } from '../../src/agent/types';
 import { updateCodeOf, workerForTest, type OnTestFinished } from '../helpers/scenario';
 
 const KEY_ENV = 'TEAMRUN_TEST_AGENT_KEY';
@@ -80,6 +82,47 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
       [2, []],
     ]);
     expect(events.filter((e) => e.type === 'agent:tool').map((e) => e.ok)).toEqual([true, false, false]);
+  });
+
+  it("a step's journal write does not restart the journal's timer: eight steps, one timer in its history", async ({
+    onTestFinished,
+  }) => {
+    server.script('agent-quiet-journal', (r) =>
+      r.turn < 8
+        ? { usage, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: { turn: r.turn } } }] }
+        : { usage, content: 'done' },
+    );
+    const worker = await agentWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'agent-quiet-journal',
+        lease: { ttlMs: 15_000, heartbeatEveryMs: 2_500 },
+        tasks: [
+          {
+            key: 'steps',
+            executor: {
+              kind: 'agent',
+              model: 'agent-quiet-journal',
+              prompt: 'Count',
+              tools: ['teamrun__set_output'],
+            },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(result.tasks[0].output).toEqual({ turn: 7 });
+    const journal = (await testClient()).workflow.getHandle(journalId(handle.workflowId, 'steps'));
+    const events = (await journal.fetchHistory()).events ?? [];
+    const { EventType } = temporal.api.enums.v1;
+    const count = (type: temporal.api.enums.v1.EventType) => events.filter((e) => e.eventType === type).length;
+    // Every step was written (model calls and tool calls alike) ...
+    expect(count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED)).toBeGreaterThanOrEqual(15);
+    // ... and the journal's wait (its run check, every 30 s) started once, not once per write.
+    expect(count(EventType.EVENT_TYPE_TIMER_STARTED)).toBeLessThanOrEqual(2);
+    expect(count(EventType.EVENT_TYPE_TIMER_CANCELED)).toBeLessThanOrEqual(1);
   });
 
   it('a steer joins the next model call and answers which turn that is', async ({ onTestFinished }) => {
