@@ -26,6 +26,8 @@ export interface BudgetSnapshot {
    * snapshots.
    */
   usageUnknown?: boolean;
+  /** What each running child team (`<key>#<token>`) holds of `maxTasks` (team/tree-limits.ts). Absent until one did. */
+  heldTasks?: Record<string, number>;
 }
 
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; reason: BudgetReason };
@@ -143,7 +145,7 @@ export class Budget {
       usd: limits.maxUsd === undefined ? Infinity : this.remainingNanoUsd() / 1e9,
     };
     const short = (reason: BudgetReason) => ({ reason, needs, free });
-    if (limits.maxTasks !== undefined && used.tasks + 1 > limits.maxTasks) return short('max-tasks');
+    if (limits.maxTasks !== undefined && used.tasks + this.tasksHeld + 1 > limits.maxTasks) return short('max-tasks');
     if (limits.maxTokens !== undefined && (free.tokens <= 0 || needs.tokens > free.tokens)) return short('max-tokens');
     if (limits.maxUsd !== undefined) {
       const left = this.remainingNanoUsd();
@@ -195,6 +197,35 @@ export class Budget {
         : Math.max(0, (ask.tokens ?? 0) - (limits.maxTokens - used.tokens - reserved.tokens));
     const usd = limits.maxUsd === undefined ? 0 : Math.max(0, nanos(ask.usd ?? 0) - this.remainingNanoUsd()) / 1e9;
     return tokens > 0 || usd > 0 ? { tokens: Math.ceil(tokens), usd } : null;
+  }
+
+  /** Attempts counted against `maxTasks`: this run's, and what its ended child teams' trees made. */
+  get tasksUsed(): number {
+    return this.s.used.tasks;
+  }
+
+  /** What running child teams hold of `maxTasks`. */
+  get tasksHeld(): number {
+    return Object.values(this.s.heldTasks ?? {}).reduce((a, b) => a + b, 0);
+  }
+
+  /** Whether the child team of attempt `id` (`<key>#<token>`) holds a share of `maxTasks`. */
+  holdsTasks(id: string): boolean {
+    return this.s.heldTasks !== undefined && Object.hasOwn(this.s.heldTasks, id);
+  }
+
+  /** The child team of attempt `id` holds `share` of `maxTasks` while it runs. */
+  holdTasks(id: string, share: number): void {
+    this.s.heldTasks = { ...this.s.heldTasks, [id]: share };
+  }
+
+  /** The child team of `id` ended: its hold is released and its tree's attempts charged (all the hold when unknown). */
+  settleTasks(id: string, used: number | null): void {
+    const holds = this.s.heldTasks;
+    const held = holds?.[id];
+    if (!holds || held === undefined) return;
+    delete holds[id];
+    this.s.used.tasks += used === null ? held : used;
   }
 
   /** Agent model calls admitted so far (`budget.maxTurns`). */
@@ -330,7 +361,7 @@ export class Budget {
       used: { tasks: used.tasks, tokens: used.tokens, usd: roundUsd(used.usd), wallMs, turns: this.turns },
       reserved: { tokens: reserved.tokens, usd: roundUsd(reserved.usd) },
       remaining: {
-        tasks: left(limits.maxTasks, used.tasks),
+        tasks: left(limits.maxTasks, used.tasks + this.tasksHeld),
         tokens: left(limits.maxTokens, used.tokens + reserved.tokens),
         usd: limits.maxUsd === undefined ? null : roundUsd(Math.max(0, limits.maxUsd - used.usd - reserved.usd)),
         wallMs: left(limits.maxWallMs, wallMs),

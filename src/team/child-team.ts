@@ -42,13 +42,18 @@ export { childWorkflowId } from './child-id';
 
 /**
  * The carve: what the attempt's reservation holds of tokens and dollars (claims.ts reserved it as any attempt's),
- * and what the parent has left of tasks and wall clock as it starts the child.
+ * the share of `maxTasks` the parent holds for it (`taskShare`, team/tree-limits.ts; null: what the parent has left,
+ * as runs recorded before that share did), and what the parent has left of wall clock as it starts the child.
  */
-export function carveOf(claim: Pick<Claim, 'grant'>, budget: Pick<BudgetView, 'remaining'>): Carve {
+export function carveOf(
+  claim: Pick<Claim, 'grant'>,
+  budget: Pick<BudgetView, 'remaining'>,
+  taskShare: number | null = null,
+): Carve {
   return {
     tokens: claim.grant.tokens,
     usd: claim.grant.usd,
-    tasks: budget.remaining.tasks,
+    tasks: taskShare ?? budget.remaining.tasks,
     wallMs: budget.remaining.wallMs === null ? null : Math.max(1, budget.remaining.wallMs),
   };
 }

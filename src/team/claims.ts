@@ -10,7 +10,7 @@ import { heartbeatEveryMs } from '../plan/lease-pace';
 import { scopesOverlap } from './scheduling';
 import { firstCallGrant } from './lost-usage';
 import { teamEstimate } from './child-team';
-import { countsTurns } from './tree-limits';
+import { childTasksRefusal, countsTurns } from './tree-limits';
 import type { Claim, Grant, Reservation } from './types';
 
 /** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
@@ -36,6 +36,13 @@ export function claim(run: RunContext, now: number): Claim[] {
       continue;
     }
     if (run.graph.tasks[i].readyAt > now || scopeBusy(run, i)) continue;
+    // A team task needs an attempt of maxTasks for its child beside its own (team/tree-limits.ts).
+    const noRoom = childTasksRefusal(run, i);
+    if (noRoom) {
+      refusal = { ok: false, reason: 'max-tasks' };
+      run.graph.tasks[i].waiting = noRoom;
+      continue;
+    }
     const estimate = estimateOf(run, i);
     const reserved = run.budget.reserve(estimate, free);
     if (!reserved.ok) {
@@ -80,7 +87,11 @@ function estimateOf(run: RunContext, i: number): { tokens?: number; usd?: number
 export function waitingFor(run: RunContext, estimate: { tokens?: number; usd?: number } | undefined, free: number) {
   const short = run.budget.shortOf(estimate, free);
   if (!short) return 'waiting for budget';
-  if (short.reason === 'max-tasks') return `waiting for budget: maxTasks ${run.budget.limits.maxTasks} reached`;
+  if (short.reason === 'max-tasks') {
+    const held = run.budget.tasksHeld;
+    const children = held ? ` (${held} held by running child teams)` : '';
+    return `waiting for budget: maxTasks ${run.budget.limits.maxTasks} reached${children}`;
+  }
   const usd = short.reason === 'max-usd';
   const amount = (r: { tokens: number; usd: number }) =>
     usd ? `$${Math.round(r.usd * 1e6) / 1e6}` : `${String(r.tokens).replace(/\B(?=(\d{3})+$)/g, ',')} tokens`;

@@ -116,6 +116,10 @@ export abstract class RunRequests extends RunViews {
     return treeLimits.carveTree(this.run, key, fencingToken);
   }
 
+  carveTasks(key: string, fencingToken: number): number | null {
+    return treeLimits.carveTasks(this.run, key, fencingToken);
+  }
+
   chargeTree(key: string, fencingToken: number, result: RunResult | null, started = true): void {
     treeLimits.chargeTree(this.run, key, fencingToken, result, started);
   }

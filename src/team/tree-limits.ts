@@ -9,9 +9,15 @@
  */
 import type { BudgetView, RunResult } from '../contract';
 import type { RunContext } from './context';
-import type { TreeHolds } from './tree-holds';
 
 const idOf = (key: string, fencingToken: number) => `${key}#${fencingToken}`;
+
+/**
+ * Since this patch a child team's `maxTasks` is a share of its parent's that the parent holds while the child runs,
+ * and the attempts the child's tree made are charged to the parent when it ends (docs/teams.md). Before, each child
+ * was given all the parent had left and the parent counted the team task as one attempt.
+ */
+export const CHILD_TASKS_PATCH = 'teamrun-child-tasks';
 
 /** The tree limits a child's start carves, each with the figure the child's result reports of it. */
 const TREE_LIMITS = [
@@ -41,23 +47,62 @@ export function carveTree(run: RunContext, key: string, fencingToken: number): T
     const max = tree?.[limit];
     if (max === undefined) continue;
     const left = Math.max(0, max - usedOf(run, limit) - holds(run).held);
-    const share = Math.floor(left / Math.max(1, waitingChildren(run, holds(run))));
+    const waiting = waitingChildren(run, (id) => holds(run).holding(id));
+    const share = Math.floor(left / Math.max(1, waiting));
     holds(run).hold(idOf(key, fencingToken), share);
     shares = { ...shares, [limit]: share };
   }
   return shares ?? null;
 }
 
-/** Team attempts in flight that hold no share of `holds` yet. */
-function waitingChildren(run: RunContext, holds: TreeHolds): number {
+/** Team attempts in flight that hold no share yet (`holding` says whether the attempt `<key>#<token>` holds one). */
+function waitingChildren(run: RunContext, holding: (id: string) => boolean): number {
   let waiting = 0;
   for (const k of run.leases.keys()) {
     const i = run.graph.indexOf(k);
     const attempt = run.leases.get(k);
     if (i === undefined || !attempt || run.spec(i).executor.kind !== 'team') continue;
-    if (!holds.holding(idOf(k, attempt.fencingToken))) waiting += 1;
+    if (!holding(idOf(k, attempt.fencingToken))) waiting += 1;
   }
   return waiting;
+}
+
+/** Whether the run's `maxTasks` is shared with its child teams (set, and the run recorded since the patch). */
+function sharesTasks(run: RunContext): boolean {
+  return run.budget.limits.maxTasks !== undefined && run.patched(CHILD_TASKS_PATCH);
+}
+
+/**
+ * The share of `maxTasks` the child starting for `key`/`fencingToken` takes and the parent holds while it runs: what
+ * is left, shared among the team attempts in flight that hold none yet (this one included). Null where the run
+ * has no `maxTasks` or was recorded before the patch (the child is then given all that is left, as before).
+ */
+export function carveTasks(run: RunContext, key: string, fencingToken: number): number | null {
+  const max = run.budget.limits.maxTasks;
+  if (max === undefined || !sharesTasks(run)) return null;
+  const left = Math.max(0, max - run.budget.tasksUsed - run.budget.tasksHeld);
+  const waiting = waitingChildren(run, (id) => run.budget.holdsTasks(id));
+  const share = Math.floor(left / Math.max(1, waiting));
+  run.budget.holdTasks(idOf(key, fencingToken), share);
+  return share;
+}
+
+/**
+ * Why a team task cannot be claimed now: its child would get no attempt of `maxTasks` once the claim itself and one
+ * attempt for each team attempt already waiting for its share are counted. Null when it may be claimed.
+ */
+export function childTasksRefusal(run: RunContext, i: number): string | null {
+  const max = run.budget.limits.maxTasks;
+  if (max === undefined || run.spec(i).executor.kind !== 'team' || !sharesTasks(run)) return null;
+  const used = run.budget.tasksUsed;
+  const held = run.budget.tasksHeld;
+  const waiting = waitingChildren(run, (id) => run.budget.holdsTasks(id));
+  if (used + held + waiting + 2 <= max) return null;
+  return (
+    `waiting for budget: maxTasks ${max}: ${used} attempts made, ${held} held by running child teams` +
+    (waiting ? `, ${waiting} for child teams starting` : '') +
+    '; a team task needs 2 (its own and one for its child)'
+  );
 }
 
 /** The child's plan with each tree limit at most its share (a limit it does not set is the share). */
@@ -79,7 +124,8 @@ export function withTreeShare(plan: Record<string, unknown>, shares: TreeShares 
 
 /**
  * The child ended: its holds are released and what its tree used charged: its result's figures, 0 when it never
- * started (`started` false), its whole hold when its end (or the figure) is unknown.
+ * started (`started` false), its whole hold when its end (or the figure) is unknown. Its share of `maxTasks` is
+ * charged as the attempts its run counted (its own and its children's trees').
  */
 export function chargeTree(
   run: RunContext,
@@ -92,6 +138,8 @@ export function chargeTree(
     const used = started ? result?.budget.tree?.[reported] : 0;
     holds(run).settle(idOf(key, fencingToken), typeof used === 'number' ? used : null);
   }
+  const tasks = started ? result?.budget.used.tasks : 0;
+  run.budget.settleTasks(idOf(key, fencingToken), typeof tasks === 'number' ? tasks : null);
 }
 
 /**

@@ -44,7 +44,7 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   const plan = (claim.executor as unknown as { plan: Record<string, unknown> }).plan;
   const refused = depthRefusal(plan);
   if (refused) return { kind: 'failed', message: refused, errorType: FAILURE_TYPES.invalidPlan, nonRetryable: true };
-  const carve = carveOf(claim, run.budgetView(Date.now()));
+  const carve = carveOf(claim, run.budgetView(Date.now()), run.carveTasks(claim.key, claim.fencingToken));
   const workflowId = childWorkflowId(run.workflowId, claim.key, claim.fencingToken);
   child.token = cascadeToken();
   const link = child.token ? { parent: parentLink(run.workflowId, claim, child.token) } : {};

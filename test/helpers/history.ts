@@ -111,3 +111,21 @@ function jsonOrNull(data: Uint8Array): unknown {
     return null;
   }
 }
+
+/**
+ * Workflow-task failures the server records when a completion meets events that arrived meanwhile (UNHANDLED_COMMAND,
+ * FORCE_CLOSE_COMMAND): Temporal's protocol for "see the new events first", replayed at once, not a failure of
+ * workflow code. A run that takes a burst of signals may see one at any load.
+ */
+export const SERVER_REFUSED_COMPLETION = new Set([1, 17]);
+
+/** The workflow-task failures of a fetched history that workflow code caused (each as `cause: message`). */
+export function workflowCodeFailures(history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>): string[] {
+  const failures: string[] = [];
+  for (const event of history.events ?? []) {
+    const failed = event.workflowTaskFailedEventAttributes;
+    if (failed && !SERVER_REFUSED_COMPLETION.has(Number(failed.cause)))
+      failures.push(`${String(failed.cause)}: ${failed.failure?.message ?? '(no message)'}`);
+  }
+  return failures;
+}

@@ -2,13 +2,7 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { expect } from 'vitest';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { startRun, temporalAddress, type TestWorker } from '../helpers/env';
-
-/**
- * Workflow-task failures the server records when a close command (completion, continue-as-new) meets events
- * that arrived meanwhile (UNHANDLED_COMMAND, FORCE_CLOSE_COMMAND): Temporal's protocol for "see
- * the new signals first", replayed at once, not a failure of workflow code. Counted apart.
- */
-const SERVER_REFUSED_CLOSE = new Set([1, 17]);
+import { SERVER_REFUSED_COMPLETION } from '../helpers/history';
 
 let big: Promise<Client> | undefined;
 /** A client that takes large answers: a history full of 1 MB signals does not fit gRPC's default 4 MB message. */
@@ -44,7 +38,7 @@ export async function workflowTaskFailures(handle: WorkflowHandle): Promise<stri
       });
       for (const event of page.history?.events ?? []) {
         const failed = event.workflowTaskFailedEventAttributes;
-        if (failed && !SERVER_REFUSED_CLOSE.has(Number(failed.cause)))
+        if (failed && !SERVER_REFUSED_COMPLETION.has(Number(failed.cause)))
           failures.push(`${String(failed.cause)}: ${failed.failure?.message ?? '(no message)'}`);
         previous ??= event.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
       }

@@ -254,4 +254,44 @@ describe.concurrent('budgets across a tree of teams: a child asks its parent for
     expect([a.budget.tree?.spawnedTasks, b.budget.tree?.spawnedTasks]).toEqual([spawned(a), spawned(b)]);
     expect(root.budget.tree).toEqual({ spawnedTasks: 3, heldByChildren: 0 });
   });
+  it("two children running at once together make no more attempts than the root's maxTasks, charged to the root", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const quiet = { awaitAdjudication: false, retry: { maxAttempts: 1 } };
+    // Each child has five tasks: ten attempts and the two team tasks' own, against a root limit of seven.
+    const five = (name: string) => ({
+      name,
+      teammates: 1,
+      ...quiet,
+      tasks: [1, 2, 3, 4, 5].map((n) => ({ key: `n${n}`, executor: { kind: 'noop' } })),
+    });
+    const handle = await startRun(
+      {
+        name: 'tree-tasks',
+        teammates: 2,
+        ...quiet,
+        budget: { maxTasks: 7 },
+        tasks: [
+          { key: 'A', executor: { kind: 'team', plan: five('A') } },
+          { key: 'B', executor: { kind: 'team', plan: five('B') } },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const root = await handle.result();
+    const [a, b] = await Promise.all(
+      ['A', 'B'].map(async (k) => teamRunResult(await childHandle(`${handle.workflowId}/${k}#1`))),
+    );
+    const ran = (r: RunResult) => r.tasks.filter((t) => t.status === 'succeeded').length;
+    // The shares: what the root had left after its two team tasks (5), split between the children starting at once.
+    expect([a.budget.limits.maxTasks, b.budget.limits.maxTasks]).toEqual([2, 3]);
+    expect([ran(a), ran(b)]).toEqual([2, 3]);
+    expect([a.budget.used.tasks, b.budget.used.tasks]).toEqual([2, 3]);
+    // Charged back once: the root's attempts are its own two and its children's five, within its limit.
+    expect(root.budget.used.tasks).toBe(2 + a.budget.used.tasks + b.budget.used.tasks);
+    expect(root.budget.used.tasks).toBeLessThanOrEqual(7);
+    expect(root.budget.remaining.tasks).toBe(0);
+  });
 });

@@ -144,7 +144,9 @@ describe('extendReservation with turns: agent model calls admitted by the run', 
     const ask = { key: c.key, fencingToken: c.fencingToken, turns: 1 };
     expect(codeOf(() => run.validateExtendReservation(ask))).toBe('max-turns');
     // A reports 1 call: 3 of its share come back. B's end is unknown: all 4 of its hold are charged.
-    const ended = (turns: number) => ({ budget: { tree: { spawnedTasks: 0, heldByChildren: 0, turns } } });
+    const ended = (turns: number) => ({
+      budget: { used: { tasks: 1 }, tree: { spawnedTasks: 0, heldByChildren: 0, turns } },
+    });
     run.chargeTree(A.key, A.fencingToken, ended(1) as never);
     run.chargeTree(B.key, B.fencingToken, null);
     expect(run.budgetView(2).tree).toMatchObject({ turns: 2 + 1 + 4, turnsHeldByChildren: 0 });

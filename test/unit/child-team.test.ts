@@ -113,6 +113,73 @@ describe('the carve: the child limits are at most what the parent reserved', () 
   });
 });
 
+describe("maxTasks across a tree: a child's share is held by its parent and its tree's attempts charged back", () => {
+  const fiveNoops = (name: string) => ({ name, teammates: 1, tasks: [1, 2, 3, 4, 5].map((n) => noop(`n${n}`)) });
+  const started = (plan: object) => {
+    const validation = validatePlan(plan);
+    if (!validation.ok) throw new Error(formatProblems(validation.problems));
+    return TeamRun.start(validation.plan, 'wf', 0);
+  };
+  const ended = (tasks: number) => ({ ...resultOf('succeeded', { tokens: 0, usd: 0 }), budget: { used: { tasks } } });
+
+  it('two team tasks claimed together share what is left; their holds and charges keep the tree within maxTasks', () => {
+    const run = started({
+      name: 'p',
+      teammates: 2,
+      budget: { maxTasks: 7 },
+      tasks: [team('A', fiveNoops('a')), team('B', fiveNoops('b'))],
+    });
+    const [a, b] = run.claim(0);
+    // 7 less the two team tasks' own attempts: 5 left, shared by the two children starting.
+    expect(run.carveTasks(a.key, a.fencingToken)).toBe(2);
+    expect(run.carveTasks(b.key, b.fencingToken)).toBe(3);
+    expect(carveOf(a, run.budgetView(0), 2).tasks).toBe(2);
+    expect(run.budgetView(0).remaining.tasks).toBe(0);
+    // A's tree made 2 attempts: charged in place of its hold. B ended unknown: charged its whole hold.
+    run.chargeTree(a.key, a.fencingToken, ended(2) as unknown as RunResult);
+    expect(run.budgetView(0).used.tasks).toBe(4);
+    run.chargeTree(b.key, b.fencingToken, null);
+    expect(run.budgetView(0).used.tasks).toBe(7);
+    expect(run.budgetView(0).remaining.tasks).toBe(0);
+  });
+
+  it('a child that ended using less gives the rest back; one that never started is charged nothing', () => {
+    const run = started({ name: 'p', teammates: 1, budget: { maxTasks: 10 }, tasks: [team('A', fiveNoops('a'))] });
+    const [a] = run.claim(0);
+    expect(run.carveTasks(a.key, a.fencingToken)).toBe(9);
+    run.chargeTree(a.key, a.fencingToken, null, false);
+    expect(run.budgetView(0).used.tasks).toBe(1);
+    expect(run.budgetView(0).remaining.tasks).toBe(9);
+  });
+
+  it('a team task waits, saying why, while its child would get no attempt; a plain task still runs', () => {
+    const run = started({
+      name: 'p',
+      teammates: 2,
+      awaitAdjudication: false,
+      budget: { maxTasks: 2 },
+      tasks: [noop('p'), team('T', fiveNoops('t'))],
+    });
+    const claims = run.claim(0);
+    expect(claims.map((c) => c.key)).toEqual(['p']);
+    expect(run.status(0).waitingForBudget).toEqual([
+      {
+        key: 'T',
+        waiting:
+          'waiting for budget: maxTasks 2: 1 attempts made, 0 held by running child teams; ' +
+          'a team task needs 2 (its own and one for its child)',
+      },
+    ]);
+  });
+
+  it('a run without maxTasks gives its child no task limit and holds nothing', () => {
+    const run = started({ name: 'p', tasks: [team('A', fiveNoops('a'))] });
+    const [a] = run.claim(0);
+    expect(run.carveTasks(a.key, a.fencingToken)).toBeNull();
+    expect(carveOf(a, run.budgetView(0), null).tasks).toBeNull();
+  });
+});
+
 describe("a child's end settles its task", () => {
   it('succeeded: completed, its used tokens and dollars are the usage charged, its outputs the output', () => {
     const outcome = teamOutcome('wf/t#1', resultOf('succeeded', { tokens: 42, usd: 0.01 }), carve, false);
