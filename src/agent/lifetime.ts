@@ -40,32 +40,45 @@ const { journalRunOpen } = proxyActivities<JournalActivities>({
   summary: "is the journal's run still open",
 });
 
-/** Returns once the journal should close; continues as new meanwhile when its history grows. */
+/** Whether the journal's history is due to continue as new (its length, or the server's suggestion). */
+export function journalGrown(): boolean {
+  return workflowInfo().historyLength >= JOURNAL_LIMITS.continueAsNewEvents || workflowInfo().continueAsNewSuggested;
+}
+
+/**
+ * Returns once the journal should close; continues as new meanwhile when its history grows. `grew`: whether a
+ * handler (an activation that carries an event) found the history due. Since JOURNAL_QUIET_WAIT_PATCH the wait's wake
+ * condition reads that, never the history's length itself: Temporal evaluates the condition in every activation,
+ * also one that carries only an update its validator rejected, which leaves no event and so does not happen on
+ * replay; a journal that woke there would fail every later replay as nondeterministic.
+ */
 export async function journalLifetime(
   state: { readonly finished: boolean; readonly snapshot: JournalSnapshot },
   touched: () => number,
+  grew: () => boolean,
 ): Promise<void> {
   const checking = patched(JOURNAL_RUN_CHECK_PATCH);
   // Only where the run check is (a journal that waits out its whole idle time must hear each write).
   const quiet = checking && patched(JOURNAL_QUIET_WAIT_PATCH);
-  const grown = () =>
-    workflowInfo().historyLength >= JOURNAL_LIMITS.continueAsNewEvents || workflowInfo().continueAsNewSuggested;
+  const handOver = async () => {
+    await condition(allHandlersFinished);
+    await continueAsNew<(snapshot: JournalSnapshot) => Promise<JournalSnapshot>>(state.snapshot);
+  };
   let lastWrite = Date.now();
   for (;;) {
     const seen = touched();
     const idleLeft = JOURNAL_LIMITS.idleMs - (Date.now() - lastWrite);
     const wait = checking ? Math.max(1, Math.min(RUN_CHECK_EVERY_MS, idleLeft)) : JOURNAL_LIMITS.idleMs;
-    const woke = await condition(() => state.finished || (!quiet && touched() !== seen) || grown(), wait);
+    const woke = await condition(() => state.finished || (quiet ? grew() : touched() !== seen || journalGrown()), wait);
     if (state.finished) return;
     if (woke) {
       if (touched() !== seen) lastWrite = Date.now();
-      if (grown()) {
-        await condition(allHandlersFinished);
-        await continueAsNew<(snapshot: JournalSnapshot) => Promise<JournalSnapshot>>(state.snapshot);
-      }
+      if (journalGrown()) await handOver();
       continue;
     }
-    // The timer ran out: a write during its wait keeps the journal open, counted from now (at most one wait late).
+    // The timer ran out (an activation with its event): the history may have grown meanwhile.
+    if (quiet && journalGrown()) await handOver();
+    // A write during the wait keeps the journal open, counted from now (at most one wait late).
     if (quiet && touched() !== seen) {
       lastWrite = Date.now();
       continue;

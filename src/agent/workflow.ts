@@ -18,7 +18,7 @@ import { TeamControlError } from '../plan/requests/control';
 import { AttemptConfirmations } from '../team/governance';
 import { confirmAttemptRequest } from '../workflows/stop-channel';
 import type { AttemptProof } from '../contract';
-import { journalLifetime } from './lifetime';
+import { journalGrown, journalLifetime } from './lifetime';
 import { journalUpdate, mailHintSignal, steerUpdate, transcriptQuery } from './messages';
 import { sha256, toHex } from './sha256';
 import { JournalRefused, JournalState } from './state';
@@ -38,6 +38,12 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   const state = new JournalState(snapshot);
   const confirmations = new AttemptConfirmations();
   let touched = 0;
+  // Whether the history is due to continue as new, noted only in handlers (src/agent/lifetime.ts says why).
+  let grew = false;
+  const touch = () => {
+    touched++;
+    if (journalGrown()) grew = true;
+  };
   const refusal = <T>(check: () => T): T => {
     try {
       return check();
@@ -72,7 +78,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   setHandler(
     journalUpdate,
     async (request) => {
-      touched++;
+      touch();
       // Validators do not run on replay: a journal recorded before the proofs applies as it did then.
       if (!patched(JOURNAL_PROOF_PATCH)) return state.apply(request, true);
       if (request.op === 'open') await confirm('journal', request.attempt!, request.fencingToken, request.anchor!);
@@ -90,7 +96,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   setHandler(
     steerUpdate,
     async (request) => {
-      touched++;
+      touch();
       if (!patched(JOURNAL_PROOF_PATCH)) return state.steer(request, true);
       const digest = toHex(sha256(new TextEncoder().encode(request.text)));
       await confirm('steer', request.attempt!, request.fencingToken, digest);
@@ -104,9 +110,16 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
         }),
     },
   );
-  setHandler(mailHintSignal, (hint) => state.mailHint(hint?.upTo));
+  setHandler(mailHintSignal, (hint) => {
+    state.mailHint(hint?.upTo);
+    if (journalGrown()) grew = true;
+  });
   setHandler(transcriptQuery, () => state.snapshot);
-  await journalLifetime(state, () => touched);
+  await journalLifetime(
+    state,
+    () => touched,
+    () => grew,
+  );
   await condition(allHandlersFinished);
   return state.snapshot;
 }

@@ -55,6 +55,9 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
     input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AT_EVENTS,
   );
   const handingOver = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= handOverAt;
+  // The wait below wakes for the history's length only in activations that carry an event (see the patch's note).
+  const quietHandover = patched(LEDGER_QUIET_HANDOVER_PATCH);
+  const growth = { noted: 0 };
   const signalling = new Set<Promise<void>>();
 
   const cascade = (runs: string[]) => {
@@ -70,7 +73,9 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
     }
   };
 
-  registerHandlers(ledger, cascade);
+  registerHandlers(ledger, cascade, () => {
+    if (quietHandover && handingOver()) growth.noted += 1;
+  });
   for (;;) {
     ledger.expire(Date.now());
     setCurrentDetails(details(ledger.status(Date.now())));
@@ -83,14 +88,26 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
       });
     }
     const seen = ledger.version;
-    const changed = () => ledger.version !== seen || handingOver();
-    // Renewals only push deadlines later, so they do not wake the loop: a timer that fires
-    // early finds nothing expired and sets the next one.
+    const noted = growth.noted;
+    const changed = () => ledger.version !== seen || growth.noted !== noted || (!quietHandover && handingOver());
+    // Renewals only push deadlines later, so they do not wake the loop (unless the history grew past its bound):
+    // a timer that fires early finds nothing expired and sets the next one.
     const deadline = ledger.nextDeadline();
     if (deadline === null) await condition(changed);
     else await condition(changed, Math.max(1, deadline - Date.now()));
   }
 }
+
+/**
+ * Since this patch the ledger's wait no longer reads its history's length in its wake condition, which Temporal
+ * evaluates in every activation, also in one that carries only an update its validator rejected. Such an update
+ * leaves no event, so on replay that activation does not happen: a ledger whose history crossed its hand-over bound
+ * in one cancelled its timer there, and every later replay of its history (after a worker restart, or the server's
+ * UnhandledCommand at its continue-as-new) failed as nondeterministic, its workflow task retried for ever and every
+ * run on it stalled (seen in bench section 12 at 4,002 events). Now the loop checks the bound when it wakes for its
+ * own reasons (a change, a timer), and a renewal, which changes nothing, wakes it once the bound is passed.
+ */
+export const LEDGER_QUIET_HANDOVER_PATCH = 'teamrun-ledger-quiet-handover';
 
 /**
  * Marks a ledger that takes continued books only from its own continue-as-new (a run started with them fails): a
@@ -139,7 +156,8 @@ function plantedBooks(): string | null {
   return null;
 }
 
-function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): void {
+/** `renewed` runs after each renewal: it changes nothing the loop waits on, but may find the history past its bound. */
+function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void, renewed: () => void): void {
   const now = () => Date.now();
   const parse = <T>(schema: ZodType<T>, payload: unknown, message: string): T => {
     try {
@@ -304,6 +322,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void): vo
     (request) => {
       const parsed = RenewRequestSchema.safeParse(request);
       if (parsed.success) ledger.renew(parsed.data.attemptId, now());
+      renewed();
     },
     { description: "Keep an attempt's slot: { attemptId }" },
   );
