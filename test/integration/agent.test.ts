@@ -125,6 +125,63 @@ describe.concurrent('the agent executor: a tool-using loop against a local model
     expect(count(EventType.EVENT_TYPE_TIMER_CANCELED)).toBeLessThanOrEqual(1);
   });
 
+  it("a long agent's journal continues as new as it grows, and the conversation goes on whole", async ({
+    onTestFinished,
+  }) => {
+    // 150 model calls, each asking for three tool calls: about 600 steps, each a journal write (about 3,000 events in
+    // the journal's history against its 2,000-event bound).
+    const turns = 150;
+    server.script('agent-long-journal', (r) =>
+      r.turn < turns
+        ? {
+            usage,
+            toolCalls: [1, 2, 3].map((n) => ({
+              name: 'teamrun__set_output',
+              arguments: { output: { turn: r.turn, n } },
+            })),
+          }
+        : { usage, content: 'done' },
+    );
+    const worker = await agentWorker(onTestFinished);
+    const handle = await startRun(
+      {
+        name: 'agent-long-journal',
+        lease: { ttlMs: 30_000, heartbeatEveryMs: 5_000 },
+        tasks: [
+          {
+            key: 'long',
+            executor: {
+              kind: 'agent',
+              model: 'agent-long-journal',
+              prompt: 'Count',
+              tools: ['teamrun__set_output'],
+              maxTurns: turns,
+              maxToolCalls: 1_000,
+            },
+          },
+        ],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(result.tasks[0].output).toEqual({ turn: turns - 1, n: 3 });
+    // The journal handed over to a fresh history (at least once) while the agent ran ...
+    const client = await testClient();
+    const id = journalId(handle.workflowId, 'long');
+    const runs: string[] = [];
+    await waitFor('the journal to list its runs', async () => {
+      runs.length = 0;
+      for await (const run of client.workflow.list({ query: `WorkflowId = "${id}"` })) runs.push(run.status.name);
+      return runs.includes('CONTINUED_AS_NEW');
+    });
+    // ... and the model's last request still held the whole conversation: the prompt, and per earlier turn its answer
+    // and three tool results.
+    const sent = sentBy('agent-long-journal').filter((r) => r.idempotencyKey?.startsWith(`${handle.workflowId}/`));
+    expect(sent).toHaveLength(turns);
+    expect(sent.at(-1)!.messages).toHaveLength(1 + (turns - 1) * 4);
+  });
+
   it('a steer joins the next model call and answers which turn that is', async ({ onTestFinished }) => {
     // The first model call answers once the steer and the refusals below were sent: the attempt runs while they
     // are, however slow the machine (it once ended first, and the last refusal found the run closed).
