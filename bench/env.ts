@@ -62,7 +62,11 @@ export async function startBenchEnv(options: { serverArgs?: string[] } = {}): Pr
     headless: true,
     extraArgs: ['--metrics-port', String(metricsPort), ...(options.serverArgs ?? [])],
   });
-  const connection = await Connection.connect({ address: server.address });
+  // A 100,000-task tree's root history is past gRPC's default 4 MiB answer (5.0 MB seen): the bench reads it whole.
+  const connection = await Connection.connect({
+    address: server.address,
+    channelArgs: { 'grpc.max_receive_message_length': 128 * 1024 * 1024 },
+  });
   const client = new Client({ connection });
   const version = await new Promise<string>((resolve) => {
     const child = spawn(binary, ['--version']);
