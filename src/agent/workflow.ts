@@ -40,9 +40,12 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   let touched = 0;
   // Whether the history is due to continue as new, noted only in handlers (src/agent/lifetime.ts says why).
   let grew = false;
+  const noteGrowth = () => {
+    if (journalGrown()) grew = true;
+  };
   const touch = () => {
     touched++;
-    if (journalGrown()) grew = true;
+    noteGrowth();
   };
   const refusal = <T>(check: () => T): T => {
     try {
@@ -112,7 +115,7 @@ export async function agentJournal(given: JournalSnapshot): Promise<JournalSnaps
   );
   setHandler(mailHintSignal, (hint) => {
     state.mailHint(hint?.upTo);
-    if (journalGrown()) grew = true;
+    noteGrowth();
   });
   setHandler(transcriptQuery, () => state.snapshot);
   await journalLifetime(
