@@ -81,23 +81,34 @@ async function signalsWhile(handle: TeamRunHandle, going: () => boolean): Promis
   }
 }
 
-/** The runs the workflow id went through (one more than its handovers) and the updates they accepted, by name. */
-async function chainOf(handle: TeamRunHandle): Promise<{ runs: number; accepted: Record<string, number> }> {
+/**
+ * The runs the workflow id went through (one more than its handovers), the updates they accepted, by name, and how
+ * many each run accepted.
+ */
+async function chainOf(
+  handle: TeamRunHandle,
+): Promise<{ runs: number; accepted: Record<string, number>; perRun: number[] }> {
   const client = await testClient();
   let runId = (handle as WorkflowHandle as WorkflowHandleWithFirstExecutionRunId).firstExecutionRunId as
     string | null | undefined;
   let runs = 0;
   const accepted: Record<string, number> = {};
+  const perRun: number[] = [];
   while (runId) {
     runs += 1;
     const events = (await client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? [];
+    let inRun = 0;
     for (const event of events) {
       const name = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name;
-      if (name) accepted[name] = (accepted[name] ?? 0) + 1;
+      if (name) {
+        accepted[name] = (accepted[name] ?? 0) + 1;
+        inRun += 1;
+      }
     }
+    perRun.push(inRun);
     runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
   }
-  return { runs, accepted };
+  return { runs, accepted, perRun };
 }
 
 describe('updates sent while a run hands over', () => {
@@ -135,6 +146,11 @@ describe('updates sent while a run hands over', () => {
     // every task and decision applied once.
     const chain = await chainOf(handle);
     expect(chain.accepted).toEqual({ addTasks: PAIRS + repeats.addTasks, adjudicate: PAIRS + 1 + repeats.adjudicate });
-    expect(chain.runs).toBeGreaterThanOrEqual(4);
+    // The updates crossed handovers: at least two of them, and more than one run accepted some. How many handovers
+    // there are depends on the machine (a run defers its handover while updates are in flight), so the count is a
+    // floor, not a figure.
+    console.log(`[update-handover] runs ${chain.runs}, updates accepted per run ${chain.perRun.join(' ')}`);
+    expect(chain.runs).toBeGreaterThanOrEqual(3);
+    expect(chain.perRun.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
   });
 });
