@@ -7,6 +7,7 @@ import type { BudgetView } from '../contract';
 import type { BudgetLimits } from '../plan/schema';
 import { TIGHTENED_LIMITS } from '../plan/requests/control';
 import type { BudgetReason, ReportedUsage, Reservation } from './types';
+import { TreeHolds } from './tree-holds';
 
 /** The limits `tightenBudget` may lower. */
 export type TightenedLimits = Partial<Record<(typeof TIGHTENED_LIMITS)[number], number>>;
@@ -66,9 +67,12 @@ export function isUnpriced(usage: ReportedUsage | null | undefined): boolean {
  */
 export class Budget {
   private readonly s: BudgetSnapshot;
+  /** What each running child team (`<key>#<token>`) holds of `maxTasks` (team/tree-limits.ts). */
+  readonly childTasks: TreeHolds;
 
   constructor(snapshot: BudgetSnapshot) {
     this.s = structuredCloneish(snapshot);
+    this.childTasks = new TreeHolds({ held: this.s.heldTasks ?? {}, charged: 0 });
   }
 
   static create(limits: BudgetLimits): Budget {
@@ -206,26 +210,23 @@ export class Budget {
 
   /** What running child teams hold of `maxTasks`. */
   get tasksHeld(): number {
-    return Object.values(this.s.heldTasks ?? {}).reduce((a, b) => a + b, 0);
+    return this.childTasks.held;
   }
 
-  /** Whether the child team of attempt `id` (`<key>#<token>`) holds a share of `maxTasks`. */
-  holdsTasks(id: string): boolean {
-    return this.s.heldTasks !== undefined && Object.hasOwn(this.s.heldTasks, id);
+  /** Attempts of `maxTasks` neither made nor held by running child teams (Infinity without the limit). */
+  get tasksLeft(): number {
+    const max = this.s.limits.maxTasks;
+    return max === undefined ? Infinity : Math.max(0, max - this.s.used.tasks - this.tasksHeld);
   }
 
-  /** The child team of attempt `id` holds `share` of `maxTasks` while it runs. */
-  holdTasks(id: string, share: number): void {
-    this.s.heldTasks = { ...this.s.heldTasks, [id]: share };
+  /** Raises `maxTasks` by what this run's parent granted it (a child's share grew). */
+  raiseTasks(more: number): void {
+    if (this.s.limits.maxTasks !== undefined) this.s.limits.maxTasks += more;
   }
 
   /** The child team of `id` ended: its hold is released and its tree's attempts charged (all the hold when unknown). */
   settleTasks(id: string, used: number | null): void {
-    const holds = this.s.heldTasks;
-    const held = holds?.[id];
-    if (!holds || held === undefined) return;
-    delete holds[id];
-    this.s.used.tasks += used === null ? held : used;
+    this.s.used.tasks += this.childTasks.settle(id, used);
   }
 
   /** Agent model calls admitted so far (`budget.maxTurns`). */
@@ -374,7 +375,11 @@ export class Budget {
   }
 
   snapshot(): BudgetSnapshot {
-    return structuredCloneish(this.s);
+    const snapshot = structuredCloneish(this.s);
+    const held = this.childTasks.holds;
+    // Absent until a child team held a share (older snapshots stay as they were).
+    if (snapshot.heldTasks !== undefined || Object.keys(held).length) snapshot.heldTasks = held;
+    return snapshot;
   }
 }
 

@@ -9,15 +9,19 @@
 import {
   ExtendChildCarveSchema,
   TeamParentSchema,
+  type ChildCarveGrant,
   type ExtendChildCarveRequest,
   type TeamParent,
 } from '../plan/requests/child-carve';
 import { TeamControlError, parseControl } from '../plan/requests/control';
 import type { RunContext } from './context';
+import { grantTasks } from './tree-limits';
 import type { Attempt, AttemptOutcome, Reservation } from './types';
 
 /** Runs whose history began before a child could ask its parent keep refusing past the carve (replay). */
 export const CHILD_BUDGET_PATCH = 'teamrun-child-budget';
+/** Runs whose history began before a child could ask for more attempts stop when their share of maxTasks is spent. */
+export const CHILD_TASK_ASK_PATCH = 'teamrun-child-task-ask';
 
 const MESSAGE = 'extendChildCarve';
 
@@ -81,17 +85,30 @@ export function raiseCarve(run: RunContext, grant: Reservation, now: number): vo
   run.touch();
 }
 
-/** Grants the child all of its ask from this run's budget, or throws the refusal (`TEAM_TASK_BUDGET_EXCEEDED`). */
-export function grantChildCarve(run: RunContext, payload: unknown, now: number): { tokens: number; usd: number } {
+/**
+ * Grants the child its ask from this run's budget: all of the tokens and dollars, and of attempts as many as the
+ * run has left (at least one); or throws the refusal (`TEAM_TASK_BUDGET_EXCEEDED`).
+ */
+export function grantChildCarve(run: RunContext, payload: unknown, now: number): ChildCarveGrant {
   const { request, attempt } = checkChildCarve(run, payload);
-  const granted = run.budget.extend(request);
-  if (!granted.ok) {
-    throw new TeamControlError(
+  const refused = (why: string) =>
+    new TeamControlError(
       'TEAM_TASK_BUDGET_EXCEEDED',
-      `${MESSAGE}: the run's budget cannot grant its child ${request.childWorkflowId} ${request.tokens ?? 0} more ` +
-        `tokens and $${request.usd ?? 0} (${granted.reason})`,
+      `${MESSAGE}: the run's budget cannot grant its child ${request.childWorkflowId} ${describe(request)} (${why})`,
     );
+  if (run.budget.stopped) throw refused(run.budget.reason ?? 'stopped');
+  const asksMoney = (request.tokens ?? 0) > 0 || (request.usd ?? 0) > 0;
+  // Attempts first: they may be refused, and then nothing has been reserved.
+  let tasks: number | undefined;
+  if (request.tasks !== undefined) {
+    try {
+      tasks = grantTasks(run, request.key, request.fencingToken, request.tasks);
+    } catch (err) {
+      throw refused((err as Error).message);
+    }
   }
+  const granted = asksMoney ? run.budget.extend(request) : { ok: true as const, extension: { tokens: 0, usd: 0 } };
+  if (!granted.ok) throw refused(granted.reason);
   const { tokens, usd } = granted.extension;
   attempt.reservation = { tokens: attempt.reservation.tokens + tokens, usd: sum(attempt.reservation.usd, usd) };
   run.events.record('budget:child-carve-extended', now, {
@@ -100,10 +117,40 @@ export function grantChildCarve(run: RunContext, payload: unknown, now: number):
     child: request.childWorkflowId,
     tokens,
     usd,
+    ...(tasks !== undefined ? { tasks } : {}),
     reservation: attempt.reservation,
   });
   run.touch();
-  return { tokens, usd };
+  return { tokens, usd, ...(tasks !== undefined ? { tasks } : {}) };
+}
+
+const describe = (ask: { tokens?: number; usd?: number; tasks?: number }) =>
+  ask.tasks !== undefined ? `${ask.tasks} more attempts` : `${ask.tokens ?? 0} more tokens and $${ask.usd ?? 0}`;
+
+/**
+ * A child run whose `maxTasks` refuses ready tasks asks its parent for `wanted` more attempts instead of stopping,
+ * once its parent has not refused it. Records the want for the workflow, which sends the ask; false where the run
+ * stops as before (a root, a refused ask, a history recorded before the patch).
+ */
+export function wantTasks(run: RunContext, wanted: number): boolean {
+  const ask = run.taskAsk;
+  if (!ask.parent || ask.refused !== null || wanted < 1 || !run.patched(CHILD_TASK_ASK_PATCH)) return false;
+  ask.wanted = wanted;
+  return true;
+}
+
+/** The parent answered the ask for attempts: `maxTasks` grows by the grant, or the refusal stands (the run stops). */
+export function tasksAnswered(run: RunContext, answer: { granted: number } | { refused: string }, now: number): void {
+  const asked = run.taskAsk.wanted;
+  run.taskAsk.wanted = 0;
+  if ('granted' in answer) {
+    run.budget.raiseTasks(answer.granted);
+    run.events.record('budget:carve-extended', now, { tasks: answer.granted, limits: run.budget.limits });
+  } else {
+    run.taskAsk.refused = answer.refused;
+    run.events.record('budget:carve-refused', now, { tasks: asked, message: answer.refused });
+  }
+  run.touch();
 }
 
 const sum = (a: number, b: number) => Math.round((a + b) * 1e9) / 1e9;

@@ -11,6 +11,7 @@ import { scopesOverlap } from './scheduling';
 import { firstCallGrant } from './lost-usage';
 import { teamEstimate } from './child-team';
 import { childTasksRefusal, countsTurns } from './tree-limits';
+import { wantTasks } from './child-budget';
 import type { Claim, Grant, Reservation } from './types';
 
 /** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
@@ -26,13 +27,22 @@ export function claim(run: RunContext, now: number): Claim[] {
   let refusal: ReserveResult | null = null;
   // Once maxTasks refuses one, it refuses every other: they wait for the same reason, nothing more is reserved.
   let tasksSpent: string | null = null;
+  // The ready tasks maxTasks refuses, and the attempts they need (a team task two): what a child asks its parent for.
+  const short: number[] = [];
+  let wanted = 0;
+  const refusedByTasks = (i: number, waiting: string) => {
+    run.graph.tasks[i].waiting = waiting;
+    short.push(i);
+    wanted += run.spec(i).executor.kind === 'team' ? 2 : 1;
+  };
+  run.taskAsk.wanted = 0;
   for (const i of run.graph.ready.inOrder()) {
     delete run.graph.tasks[i].waiting;
     // `lease` adds each claim to the leases at once, so their size already counts this call's claims.
     const free = run.plan.teammates - run.leases.size;
     if (free <= 0) continue;
     if (tasksSpent !== null) {
-      run.graph.tasks[i].waiting = tasksSpent;
+      refusedByTasks(i, tasksSpent);
       continue;
     }
     if (run.graph.tasks[i].readyAt > now || scopeBusy(run, i)) continue;
@@ -40,7 +50,7 @@ export function claim(run: RunContext, now: number): Claim[] {
     const noRoom = childTasksRefusal(run, i);
     if (noRoom) {
       refusal = { ok: false, reason: 'max-tasks' };
-      run.graph.tasks[i].waiting = noRoom;
+      refusedByTasks(i, noRoom);
       continue;
     }
     const estimate = estimateOf(run, i);
@@ -48,18 +58,29 @@ export function claim(run: RunContext, now: number): Claim[] {
     if (!reserved.ok) {
       refusal = reserved;
       run.graph.tasks[i].waiting = waitingFor(run, estimate, free);
-      if (reserved.reason === 'max-tasks') tasksSpent = run.graph.tasks[i].waiting;
+      if (reserved.reason === 'max-tasks') {
+        tasksSpent = run.graph.tasks[i].waiting;
+        refusedByTasks(i, tasksSpent);
+      }
       continue;
     }
     claims.push(lease(run, i, reserved.reservation, now));
   }
   for (const c of claims) run.graph.ready.remove(run.graph.indexOf(c.key)!);
   if (claims.length) run.touch();
+  // A child whose share of maxTasks is spent asks its parent for more (at most a free teammate each) before it stops.
+  const asking =
+    refusal !== null &&
+    !refusal.ok &&
+    refusal.reason === 'max-tasks' &&
+    wantTasks(run, Math.min(wanted, Math.max(1, run.plan.teammates - run.leases.size)));
+  if (asking) for (const i of short) run.graph.tasks[i].waiting = `${run.graph.tasks[i].waiting}; asking the parent`;
   // Nothing fits and nothing in flight will free a reservation: stop, unless a task waiting out
   // its retry backoff may still fit (it is tried when its backoff is over).
   if (
     refusal &&
     !refusal.ok &&
+    !asking &&
     run.leases.size === 0 &&
     (refusal.reason === 'max-tasks' || !run.graph.backingOff(now))
   ) {

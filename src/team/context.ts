@@ -90,6 +90,15 @@ export class RunContext {
   readonly spawns: Spawns;
   /** Which turn each running agent is in (team/agents.ts); not in the snapshot. */
   readonly agents = new Map<string, AgentProgress>();
+  /**
+   * A child run's ask for more attempts (team/child-budget.ts): whether it has a parent to ask (the workflow says),
+   * how many the last claim step wanted, and the parent's refusal once it refused. Not in the snapshot.
+   */
+  readonly taskAsk: { parent: boolean; wanted: number; refused: string | null } = {
+    parent: false,
+    wanted: 0,
+    refused: null,
+  };
   abort: TeamRunSnapshot['abort'];
   closed: TeamRunSnapshot['closed'];
   awaitingSince: number | null;

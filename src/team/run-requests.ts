@@ -35,7 +35,7 @@ import * as tighten from './tighten';
 import * as reopen from './reopen';
 import { RunViews } from './run-views';
 import type { Reservation } from './types';
-import type { ExtendChildCarveRequest, TeamParent } from '../plan/requests/child-carve';
+import type { ChildCarveGrant, ExtendChildCarveRequest, TeamParent } from '../plan/requests/child-carve';
 
 export abstract class RunRequests extends RunViews {
   // ---- what people send -------------------------------------------------------------------
@@ -137,7 +137,7 @@ export abstract class RunRequests extends RunViews {
     return childBudget.checkChildCarve(this.run, payload).request;
   }
 
-  grantChildCarve(payload: unknown, now: number): Reservation {
+  grantChildCarve(payload: unknown, now: number): ChildCarveGrant {
     return childBudget.grantChildCarve(this.run, payload, now);
   }
 
@@ -147,6 +147,25 @@ export abstract class RunRequests extends RunViews {
 
   raiseCarve(grant: Reservation, now: number): void {
     childBudget.raiseCarve(this.run, grant, now);
+  }
+
+  /** This run is a child that may ask its parent for more attempts (the workflow knows its parent). */
+  mayAskParentForTasks(): void {
+    this.run.taskAsk.parent = true;
+  }
+
+  /** The attempts the last claim step asks the parent for (0: none). */
+  get tasksWanted(): number {
+    return this.run.taskAsk.wanted;
+  }
+
+  /** What this run lacks of `ask` more attempts, to grant its own child: what it asks its parent for first. */
+  tasksLack(ask: number): number {
+    return treeLimits.tasksLack(this.run, ask);
+  }
+
+  tasksAnswered(answer: { granted: number } | { refused: string }, now: number): void {
+    childBudget.tasksAnswered(this.run, answer, now);
   }
 
   validateLinkRun = (payload: unknown): LinkRunRequest => coordinated.validateLinkRun(this.run, payload);

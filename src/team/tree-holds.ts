@@ -1,6 +1,7 @@
 /**
- * One limit across a tree of teams (`budget.tree`, team/tree-limits.ts): what each running child (`<key>#<token>`)
- * holds of it, and what ended children's trees used of it. Pure; part of the run's snapshot (team/spawn.ts).
+ * One limit across a tree of teams (`budget.tree` and `maxTasks`, team/tree-limits.ts): what each running child
+ * (`<key>#<token>`) holds of it, and what ended children's trees used of it. Pure; part of the run's snapshot
+ * (team/spawn.ts; the budget's for `maxTasks`).
  */
 
 export interface TreeHoldSnapshot {
@@ -30,17 +31,37 @@ export class TreeHolds {
     return Object.hasOwn(this.s.held, id);
   }
 
+  /** What the child `<key>#<token>` holds (0: nothing). */
+  heldBy(id: string): number {
+    return this.holding(id) ? this.s.held[id] : 0;
+  }
+
+  /** What each running child holds, by `<key>#<token>` (a copy). */
+  get holds(): Record<string, number> {
+    return { ...this.s.held };
+  }
+
   /** A child (`<key>#<token>`) starts holding `share`. */
   hold(id: string, share: number): void {
     this.s.held[id] = share;
   }
 
-  /** A child ended: its hold is released and what its tree used charged (all of the hold when `used` is null). */
-  settle(id: string, used: number | null): void {
+  /** A child (`<key>#<token>`) was granted `more` beyond its share (it asked): it holds that too. */
+  add(id: string, more: number): void {
+    this.hold(id, this.heldBy(id) + more);
+  }
+
+  /**
+   * A child ended: its hold is released and what its tree used charged (all of the hold when `used` is null).
+   * Returns what was charged (0 when it held nothing).
+   */
+  settle(id: string, used: number | null): number {
     const held = this.s.held[id];
-    if (held === undefined) return;
+    if (held === undefined) return 0;
     delete this.s.held[id];
-    this.s.charged += used === null ? held : used;
+    const charge = used === null ? held : used;
+    this.s.charged += charge;
+    return charge;
   }
 
   /** The snapshot, or undefined while nothing was ever held (older snapshots stay as they were). */

@@ -81,10 +81,51 @@ export function carveTasks(run: RunContext, key: string, fencingToken: number): 
   const max = run.budget.limits.maxTasks;
   if (max === undefined || !sharesTasks(run)) return null;
   const left = Math.max(0, max - run.budget.tasksUsed - run.budget.tasksHeld);
-  const waiting = waitingChildren(run, (id) => run.budget.holdsTasks(id));
+  const waiting = waitingChildren(run, (id) => run.budget.childTasks.holding(id));
   const share = Math.floor(left / Math.max(1, waiting));
-  run.budget.holdTasks(idOf(key, fencingToken), share);
+  run.budget.childTasks.hold(idOf(key, fencingToken), share);
   return share;
+}
+
+/**
+ * The attempts of `maxTasks` this run grants its child team of `key`/`fencingToken`, which asked for `ask` more:
+ * as many as it has left (at least one), never past the child plan's own `maxTasks`, held for that child beside its
+ * share. Throws why not, as the refusal's message.
+ */
+export function grantTasks(run: RunContext, key: string, fencingToken: number, ask: number): number {
+  const i = run.graph.indexOf(key);
+  const own = i === undefined ? undefined : ownMaxTasks(run.spec(i).executor);
+  if (run.budget.limits.maxTasks === undefined) {
+    // The child's only limit is its plan's own: nothing to grant past it.
+    if (own !== undefined) throw new Error(`the child's plan sets its own maxTasks ${own}`);
+    return ask;
+  }
+  if (!sharesTasks(run))
+    throw new Error(`this run was recorded before it shared maxTasks with its children: it grants them none`);
+  const held = run.budget.childTasks.heldBy(idOf(key, fencingToken));
+  const room = own === undefined ? Infinity : own - held;
+  if (room < 1) throw new Error(`the child's plan sets its own maxTasks ${own}, and it holds ${held}`);
+  const left = run.budget.tasksLeft;
+  if (left < 1)
+    throw new Error(
+      `maxTasks ${run.budget.limits.maxTasks}: ${run.budget.tasksUsed} attempts made and ${run.budget.tasksHeld} ` +
+        'held by running child teams, none left',
+    );
+  const granted = Math.min(ask, left, room);
+  run.budget.childTasks.add(idOf(key, fencingToken), granted);
+  return granted;
+}
+
+/** A team task's plan's own `maxTasks`, where it sets one. */
+function ownMaxTasks(executor: { [field: string]: unknown }): number | undefined {
+  const plan = executor.plan as { budget?: { maxTasks?: unknown } } | undefined;
+  const own = plan?.budget?.maxTasks;
+  return typeof own === 'number' ? own : undefined;
+}
+
+/** What this run lacks of `ask` more attempts of `maxTasks` (0 without the limit): what it asks its own parent for. */
+export function tasksLack(run: RunContext, ask: number): number {
+  return run.budget.stopped || run.budget.limits.maxTasks === undefined ? 0 : Math.max(0, ask - run.budget.tasksLeft);
 }
 
 /**
@@ -96,7 +137,7 @@ export function childTasksRefusal(run: RunContext, i: number): string | null {
   if (max === undefined || run.spec(i).executor.kind !== 'team' || !sharesTasks(run)) return null;
   const used = run.budget.tasksUsed;
   const held = run.budget.tasksHeld;
-  const waiting = waitingChildren(run, (id) => run.budget.holdsTasks(id));
+  const waiting = waitingChildren(run, (id) => run.budget.childTasks.holding(id));
   if (used + held + waiting + 2 <= max) return null;
   return (
     `waiting for budget: maxTasks ${max}: ${used} attempts made, ${held} held by running child teams` +

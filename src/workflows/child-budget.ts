@@ -16,16 +16,17 @@ import {
 import {
   EXTEND_CHILD_CARVE,
   type ChildBudgetActivities,
+  type ChildCarveGrant,
   type ExtendChildCarveRequest,
+  type ExtendChildCarveVerdict,
+  type TeamParent,
 } from '../plan/requests/child-carve';
 import { TeamControlError } from '../plan/requests/control';
 import { CHILD_BUDGET_PATCH } from '../team/child-budget';
 import type { TeamRun } from '../team/run';
 import type { LedgerExtensions } from '../ledger/run-ledger';
 
-export const extendChildCarveUpdate = defineUpdate<{ tokens: number; usd: number }, [ExtendChildCarveRequest]>(
-  EXTEND_CHILD_CARVE,
-);
+export const extendChildCarveUpdate = defineUpdate<ChildCarveGrant, [ExtendChildCarveRequest]>(EXTEND_CHILD_CARVE);
 
 const DESCRIPTION =
   "A child team run asks for more than its carve: granted from this run's budget (and its parent's, if it is a " +
@@ -44,30 +45,10 @@ export async function askParent(run: TeamRun, ask: { tokens?: number; usd?: numb
   const parent = run.teamParent(workflowInfo().parent?.workflowId);
   const lack = parent ? run.carveLackFor(ask) : null;
   if (!parent || !lack || !patched(CHILD_BUDGET_PATCH)) return;
-  const info = workflowInfo();
-  // Each try may wait 25 s (a parent asking its own parent); all of them inside the 60 s the gateway waits.
-  const { extendParentCarve } = proxyActivities<ChildBudgetActivities>({
-    startToCloseTimeout: '25s',
-    scheduleToCloseTimeout: '50s',
-    retry: { initialInterval: '200ms', maximumInterval: '2s' },
-    summary: `ask the parent ${parent.workflowId} for ${lack.tokens} tokens and $${lack.usd}`,
+  const verdict = await sendAsk(parent, {
+    ...(lack.tokens > 0 ? { tokens: lack.tokens } : {}),
+    ...(lack.usd > 0 ? { usd: lack.usd } : {}),
   });
-  const verdict = await extendParentCarve({
-    parentWorkflowId: parent.workflowId,
-    updateId: `carve:${info.workflowId}:${uuid4()}`,
-    request: {
-      key: parent.key,
-      fencingToken: parent.fencingToken,
-      childWorkflowId: info.workflowId,
-      childRunId: info.firstExecutionRunId,
-      ...(lack.tokens > 0 ? { tokens: lack.tokens } : {}),
-      ...(lack.usd > 0 ? { usd: lack.usd } : {}),
-    },
-  }).catch((err: unknown) => ({
-    ok: false as const,
-    code: 'parent_unreachable',
-    message: err instanceof Error ? err.message : String(err),
-  }));
   if (!verdict.ok) {
     throw new TeamControlError(
       'TEAM_TASK_BUDGET_EXCEEDED',
@@ -76,6 +57,87 @@ export async function askParent(run: TeamRun, ask: { tokens?: number; usd?: numb
     );
   }
   run.raiseCarve(verdict.granted, Date.now());
+}
+
+/**
+ * Sends one ask to this run's parent through the worker (an activity sending `extendChildCarve`): the parent's
+ * verdict, or `parent_unreachable` once the tries are spent.
+ */
+async function sendAsk(
+  parent: TeamParent,
+  ask: { tokens?: number; usd?: number; tasks?: number },
+): Promise<ExtendChildCarveVerdict> {
+  const info = workflowInfo();
+  const what = ask.tasks !== undefined ? `${ask.tasks} attempts` : `${ask.tokens ?? 0} tokens and $${ask.usd ?? 0}`;
+  // Each try may wait 25 s (a parent asking its own parent); all of them inside the 60 s the gateway waits.
+  const { extendParentCarve } = proxyActivities<ChildBudgetActivities>({
+    startToCloseTimeout: '25s',
+    scheduleToCloseTimeout: '50s',
+    retry: { initialInterval: '200ms', maximumInterval: '2s' },
+    summary: `ask the parent ${parent.workflowId} for ${what}`,
+  });
+  return extendParentCarve({
+    parentWorkflowId: parent.workflowId,
+    updateId: `carve:${info.workflowId}:${uuid4()}`,
+    request: {
+      key: parent.key,
+      fencingToken: parent.fencingToken,
+      childWorkflowId: info.workflowId,
+      childRunId: info.firstExecutionRunId,
+      ...ask,
+    },
+  }).catch((err: unknown) => ({
+    ok: false as const,
+    code: 'parent_unreachable',
+    message: err instanceof Error ? err.message : String(err),
+  }));
+}
+
+/**
+ * A child run asks its parent for the attempts its last claim step wanted (its share of `maxTasks` spent, tasks
+ * ready), one ask at a time; the answer raises its `maxTasks` or stands as a refusal, and wakes the loop.
+ */
+export class ParentTaskAsks {
+  private parent: TeamParent | null;
+  private inFlight = false;
+
+  constructor(private readonly run: TeamRun) {
+    this.parent = run.teamParent(workflowInfo().parent?.workflowId);
+    if (this.parent) run.mayAskParentForTasks();
+  }
+
+  /** Whether an ask is in flight (the run does not hand over meanwhile: its answer would be lost). */
+  get asking(): boolean {
+    return this.inFlight;
+  }
+
+  /** Sends the ask the last claim step recorded, unless one is in flight. */
+  send(): void {
+    const wanted = this.run.tasksWanted;
+    if (this.inFlight || wanted < 1 || !this.parent) return;
+    this.inFlight = true;
+    void sendAsk(this.parent, { tasks: wanted }).then((verdict) => {
+      this.inFlight = false;
+      const granted = verdict.ok ? (verdict.granted.tasks ?? 0) : 0;
+      this.run.tasksAnswered(
+        granted > 0
+          ? { granted }
+          : { refused: verdict.ok ? 'the parent granted no attempts' : `${verdict.code}: ${verdict.message}` },
+        Date.now(),
+      );
+    });
+  }
+}
+
+/** A parent that is itself a child asks its own parent for what it lacks of a child's ask for attempts. */
+async function askParentForTasks(run: TeamRun, ask: number): Promise<void> {
+  const parent = run.teamParent(workflowInfo().parent?.workflowId);
+  const lack = parent ? run.tasksLack(ask) : 0;
+  if (!parent || lack < 1) return;
+  const verdict = await sendAsk(parent, { tasks: lack });
+  // A refusal leaves this run to grant what it has (at least one) or refuse in turn.
+  if (verdict.ok && (verdict.granted.tasks ?? 0) > 0)
+    run.tasksAnswered({ granted: verdict.granted.tasks! }, Date.now());
 }
 
 /** The parent's side: `extendChildCarve`, checked before it reaches history, answered from this run's budget. */
@@ -92,9 +154,11 @@ export function registerChildCarve(run: TeamRun, ledger: LedgerExtensions | unde
   const handler = async (request: ExtendChildCarveRequest) => {
     try {
       await askParent(run, request);
+      if (request.tasks !== undefined) await askParentForTasks(run, request.tasks);
       const leaseId = run.activeClaims().find((c) => c.key === request.key)?.leaseId;
       const granted = run.grantChildCarve(request, Date.now());
-      if (ledger && leaseId) {
+      // A shared ledger counts tokens and dollars, not attempts: an ask for attempts alone does not reach it.
+      if (ledger && leaseId && (granted.tokens > 0 || granted.usd > 0)) {
         const refused = await ledger.extend(leaseId, granted);
         if (refused) {
           run.withdrawExtension(request.key, request.fencingToken, granted);

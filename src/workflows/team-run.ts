@@ -31,6 +31,7 @@ import { Publisher } from './publish';
 import { handOver } from './stop-channel';
 import { sendMailHints } from './mail-hints';
 import { TaskSpans } from './task-spans';
+import { ParentTaskAsks } from './child-budget';
 import { RunLedger } from '../ledger/run-ledger';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
@@ -56,6 +57,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const hooks = new IdleHooks(run);
   const publisher = new Publisher(run, links, ledger, spans);
   const linked = new LinkedRunAborts(run);
+  const taskAsks = new ParentTaskAsks(run);
 
   registerHandlers(run, ledger ?? undefined, () => publisher.details());
   // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.
@@ -87,13 +89,14 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       }
       run.expireApprovals(now);
       if (!handingOver) for (const claim of run.claim(now)) attempts.launch(claim);
+      taskAsks.send();
       hooks.start();
       sendMailHints(run);
       // A claim past the wall deadline stops the run before the timer fires: cancel at once.
       attempts.cancelStopped();
       publisher.publish();
       if (run.phase() === 'done') break;
-      if (handingOver && (run.activeCount === 0 || (carrying && run.mayHandOver()))) {
+      if (handingOver && !taskAsks.asking && (run.activeCount === 0 || (carrying && run.mayHandOver()))) {
         // Long attempts still running are carried, not waited for: their workers keep them for
         // the next run (which adopts them), and the old run's activities end unanswered.
         const carried = run.activeCount;

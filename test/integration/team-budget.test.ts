@@ -293,5 +293,65 @@ describe.concurrent('budgets across a tree of teams: a child asks its parent for
     expect(root.budget.used.tasks).toBe(2 + a.budget.used.tasks + b.budget.used.tasks);
     expect(root.budget.used.tasks).toBeLessThanOrEqual(7);
     expect(root.budget.remaining.tasks).toBe(0);
+    // Each child asked its parent for more once its share was spent, and the root, with nothing left, refused.
+    for (const k of ['A', 'B']) {
+      const refused = await eventsOf(await childHandle(`${handle.workflowId}/${k}#1`), 'budget:carve-refused');
+      expect(refused.map((e) => e.message)).toEqual([expect.stringContaining('TEAM_TASK_BUDGET_EXCEEDED')]);
+    }
+  });
+
+  it('a child whose share of maxTasks is spent asks its parent for more, and gets what a finished sibling left', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const quiet = { awaitAdjudication: false, retry: { maxAttempts: 1 } };
+    const dir = tempDir('tree-task-ask');
+    const go = path.join(dir, 'go');
+    // B: a task that waits until the test says go, then seven more: eight attempts, against a share of five.
+    const b = {
+      name: 'B',
+      teammates: 4,
+      ...quiet,
+      tasks: [
+        { key: 'w', executor: { kind: 'shell', command: `until [ -e '${go}' ]; do sleep 0.1; done` } },
+        ...[1, 2, 3, 4, 5, 6, 7].map((n) => ({ key: `n${n}`, dependsOn: ['w'], executor: { kind: 'noop' } })),
+      ],
+    };
+    const a = {
+      name: 'A',
+      teammates: 1,
+      ...quiet,
+      tasks: [1, 2].map((n) => ({ key: `m${n}`, executor: { kind: 'noop' } })),
+    };
+    const handle = await startRun(
+      {
+        name: 'tree-task-ask',
+        teammates: 2,
+        ...quiet,
+        budget: { maxTasks: 12 },
+        tasks: [
+          { key: 'A', executor: { kind: 'team', plan: a } },
+          { key: 'B', executor: { kind: 'team', plan: b } },
+        ],
+      },
+      worker.taskQueue,
+    );
+    // A ends first (2 of its share of 5 used, charged back), so the root has 12 - 2 - 2 - 5 = 3 left for B.
+    await waitFor('A to end', async () => (await handle.tasks({ status: 'succeeded' })).some((t) => t.key === 'A'));
+    writeFileSync(go, '');
+    const root = await handle.result();
+    const child = await childHandle(`${handle.workflowId}/B#1`);
+    const result = await teamRunResult(child);
+    expect(result.status).toBe('succeeded');
+    expect(result.tasks.filter((t) => t.status === 'succeeded')).toHaveLength(8);
+    // B started with a share of five and was granted the three it lacked, in one ask.
+    expect((await eventsOf(child, 'budget:carve-extended')).map((e) => e.tasks)).toEqual([3]);
+    expect(result.budget.limits.maxTasks).toBe(8);
+    const granted = await eventsOf(handle, 'budget:child-carve-extended');
+    expect(granted.map((e) => [e.key, e.tasks])).toEqual([['B', 3]]);
+    // The root counted every attempt in its tree once: its two, A's two and B's eight, all of its limit.
+    expect(root.budget.used.tasks).toBe(12);
+    expect(root.budget.remaining.tasks).toBe(0);
   });
 });

@@ -172,6 +172,97 @@ describe("maxTasks across a tree: a child's share is held by its parent and its 
     ]);
   });
 
+  it('a child whose share is spent asks its parent for the attempts its ready tasks need, and stops once refused', () => {
+    const child = started({
+      name: 'c',
+      teammates: 3,
+      awaitAdjudication: false,
+      budget: { maxTasks: 2 },
+      tasks: fiveNoops('c').tasks,
+    });
+    child.mayAskParentForTasks();
+    const first = child.claim(0);
+    expect(first.map((c) => c.key)).toEqual(['n1', 'n2']);
+    for (const c of first) child.settle(c.key, c.fencingToken, { kind: 'completed', output: null }, 1);
+    // Three ready, three teammates free: it asks for three and waits, saying so, instead of stopping.
+    expect(child.claim(2)).toEqual([]);
+    expect(child.tasksWanted).toBe(3);
+    expect(child.status(2).state).toBe('running');
+    expect(child.status(2).waitingForBudget?.[0]?.waiting).toBe(
+      'waiting for budget: maxTasks 2 reached; asking the parent',
+    );
+    // Granted two of them: its maxTasks grows by two, and two more run.
+    child.tasksAnswered({ granted: 2 }, 3);
+    expect(child.budgetView(3).limits.maxTasks).toBe(4);
+    const second = child.claim(3);
+    expect(second.map((c) => c.key)).toEqual(['n3', 'n4']);
+    for (const c of second) child.settle(c.key, c.fencingToken, { kind: 'completed', output: null }, 4);
+    expect(child.claim(5)).toEqual([]);
+    expect(child.tasksWanted).toBe(1);
+    // Refused: the refusal stands, and the run stops as a flat run does.
+    child.tasksAnswered({ refused: 'TEAM_TASK_BUDGET_EXCEEDED: none left' }, 6);
+    child.claim(6);
+    expect(child.tasksWanted).toBe(0);
+    expect(child.status(6).state).toBe('budget_stopped');
+  });
+
+  it('a run with no parent to ask stops when its maxTasks is spent, as before', () => {
+    const run = started({
+      name: 'r',
+      teammates: 3,
+      awaitAdjudication: false,
+      budget: { maxTasks: 2 },
+      tasks: fiveNoops('r').tasks,
+    });
+    for (const c of run.claim(0)) run.settle(c.key, c.fencingToken, { kind: 'completed', output: null }, 1);
+    run.claim(2);
+    expect(run.tasksWanted).toBe(0);
+    expect(run.status(2).state).toBe('budget_stopped');
+  });
+
+  it("a parent grants a child's ask for attempts from what it has left, holds them, and refuses when none are left", () => {
+    const run = started({
+      name: 'p',
+      teammates: 2,
+      budget: { maxTasks: 12 },
+      tasks: [team('A', fiveNoops('a')), team('B', fiveNoops('b'))],
+    });
+    const [a, b] = run.claim(0);
+    expect([run.carveTasks(a.key, a.fencingToken), run.carveTasks(b.key, b.fencingToken)]).toEqual([5, 5]);
+    run.childStarted(a.key, a.fencingToken, { workflowId: 'wf/A#1', runId: 'ra' });
+    run.childStarted(b.key, b.fencingToken, { workflowId: 'wf/B#1', runId: 'rb' });
+    const ask = (tasks: number) => ({
+      key: 'B',
+      fencingToken: b.fencingToken,
+      childWorkflowId: 'wf/B#1',
+      childRunId: 'rb',
+      tasks,
+    });
+    // Nothing left while both hold their shares.
+    expect(() => run.grantChildCarve(ask(3), 1)).toThrow(/TEAM_TASK_BUDGET_EXCEEDED|none left/);
+    // A ended having made 2: 3 are left; B asks for 4 and is granted the 3, held for it.
+    run.chargeTree(a.key, a.fencingToken, ended(2) as unknown as RunResult);
+    expect(run.grantChildCarve(ask(4), 2)).toEqual({ tokens: 0, usd: 0, tasks: 3 });
+    expect(run.budgetView(2).remaining.tasks).toBe(0);
+    // B's tree made all eight it held: the root counted 2 + 2 + 8, its limit.
+    run.chargeTree(b.key, b.fencingToken, ended(8) as unknown as RunResult);
+    expect(run.budgetView(3).used.tasks).toBe(12);
+    // An ask naming another run id is refused before anything is granted.
+    expect(() => run.checkChildCarve({ ...ask(1), childRunId: 'other' })).toThrow(/not the child/);
+  });
+
+  it("a parent grants no attempts past the child plan's own maxTasks", () => {
+    const capped = { ...fiveNoops('a'), budget: { maxTasks: 3 } };
+    for (const budget of [{ maxTasks: 20 }, {}]) {
+      const run = started({ name: 'p', budget, tasks: [team('A', capped)] });
+      const [a] = run.claim(0);
+      run.carveTasks(a.key, a.fencingToken);
+      run.childStarted(a.key, a.fencingToken, { workflowId: 'wf/A#1', runId: 'ra' });
+      const ask = { key: 'A', fencingToken: a.fencingToken, childWorkflowId: 'wf/A#1', childRunId: 'ra', tasks: 2 };
+      expect(() => run.grantChildCarve(ask, 1)).toThrow(/its own maxTasks 3/);
+    }
+  });
+
   it('a run without maxTasks gives its child no task limit and holds nothing', () => {
     const run = started({ name: 'p', tasks: [team('A', fiveNoops('a'))] });
     const [a] = run.claim(0);

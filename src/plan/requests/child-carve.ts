@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EXTENSION_LIMITS } from './budget';
+import { PLAN_LIMITS } from '../limits';
 
 /** The update's name on the wire (the workflow defines it; the worker's activity sends it by name). */
 export const EXTEND_CHILD_CARVE = 'extendChildCarve';
@@ -29,13 +30,22 @@ export const ExtendChildCarveSchema = z
     childRunId: z.string().min(1).max(200),
     tokens: z.number().int().nonnegative().max(EXTENSION_LIMITS.tokens).optional(),
     usd: z.number().nonnegative().max(EXTENSION_LIMITS.usd).optional(),
+    /** More attempts of `maxTasks` (a child whose share is spent and has tasks ready); granted in part or refused. */
+    tasks: z.number().int().min(1).max(PLAN_LIMITS.maxTasks).optional(),
   })
   .strict();
 export type ExtendChildCarveRequest = z.infer<typeof ExtendChildCarveSchema>;
 
-/** What the parent answers: what it granted (all of the ask), or why not. */
+/** What the parent granted: all of the tokens and dollars asked; of attempts, as many as it had (at least one). */
+export interface ChildCarveGrant {
+  tokens: number;
+  usd: number;
+  tasks?: number;
+}
+
+/** What the parent answers: what it granted, or why not. */
 export type ExtendChildCarveVerdict =
-  { ok: true; granted: { tokens: number; usd: number } } | { ok: false; code: string; message: string };
+  { ok: true; granted: ChildCarveGrant } | { ok: false; code: string; message: string };
 
 /** The worker's activity that sends a child's ask to its parent (src/activities/parent-carve.ts). */
 export interface ChildBudgetActivities {
