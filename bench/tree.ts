@@ -153,7 +153,8 @@ async function measureTree(env: BenchEnv, shape: TreeShape, log: (line: string) 
     const handle = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId, args: [plan] });
     const result = (await handle.result()) as RunResult;
     const root = await handle.describe();
-    const wallMs = (root.closeTime?.getTime() ?? Date.now()) - root.startTime.getTime();
+    // From the first run's start: after a continue-as-new `describe()` is the last run's alone.
+    const wallMs = (root.closeTime?.getTime() ?? Date.now()) - (await firstStart(env.client, handle));
     log(`  tree: ${result.status} in ${(wallMs / 1000).toFixed(1)} s (client saw ${Date.now() - started} ms)`);
     const childIds = result.tasks.map(
       (t) => (t.output as { run?: string } | undefined)?.run ?? `${workflowId}/${t.key}#1`,
@@ -199,7 +200,7 @@ async function measureFlat(env: BenchEnv, shape: TreeShape, log: (line: string) 
       });
       const result = (await handle.result()) as RunResult;
       const described = await handle.describe();
-      first = Math.min(first, described.startTime.getTime());
+      first = Math.min(first, await firstStart(env.client, handle));
       last = Math.max(last, described.closeTime?.getTime() ?? Date.now());
       ids.push(workflowId);
       succeeded += noopsOf(result, spawners);
@@ -243,4 +244,11 @@ export function formatTree(results: ReadonlyArray<TreeResult>): string {
     }
   }
   return lines.join('\n');
+}
+
+/** When the workflow id's first run started (its `describe()` after a continue-as-new is the last run's). */
+async function firstStart(client: Client, handle: { workflowId: string; firstExecutionRunId: string }) {
+  return (
+    await client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe()
+  ).startTime.getTime();
 }
