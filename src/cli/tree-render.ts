@@ -6,7 +6,7 @@ import type { Client } from '@temporalio/client';
 import type { TaskView } from '../contract';
 import { oneLine } from '../format';
 import { RunReader } from '../operator/run-view';
-import { levelCounts, type TreeNode } from '../operator/tree';
+import { levelCounts, readTree, type TreeNode } from '../operator/tree';
 import { statsLine } from './render';
 
 function nodeLine(node: TreeNode): string {
@@ -34,6 +34,37 @@ export function renderTree(root: TreeNode): string {
     lines.push(`  level ${l.level}: ${l.runs} run(s), ${l.teamTasks} team task(s)${tasks}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** How often `watch` reads a running tree again: each read asks every listed child run for its status. */
+const TREE_POLL_MS = 2_000;
+
+/**
+ * `watch` on a run with team tasks: every couple of seconds it reads the tree below the run (as `status` does) and
+ * prints the counts of each level below it when they changed, so a tree's progress shows while it runs.
+ */
+export class TreeFollower {
+  private nextAt = 0;
+  private last = '';
+
+  constructor(
+    private readonly client: Client,
+    private readonly workflowId: string,
+  ) {}
+
+  /** The lines to print now (none while nothing changed, or the run has no team task); `teamTasks` from its status. */
+  async poll(teamTasks: number, now = Date.now()): Promise<string[]> {
+    if (teamTasks === 0 || now < this.nextAt) return [];
+    this.nextAt = now + TREE_POLL_MS;
+    const levels = levelCounts(await readTree(this.client, this.workflowId)).slice(1);
+    const lines = levels.map(
+      (l) => `tree level ${l.level}: ${l.runs} run(s), ${l.teamTasks} team task(s)  ${statsLine(l.stats)}`,
+    );
+    const text = lines.join('\n');
+    if (text === this.last) return [];
+    this.last = text;
+    return lines;
+  }
 }
 
 export interface TaskTreeOptions {

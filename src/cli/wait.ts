@@ -7,6 +7,7 @@ import { CliError } from '../operator/context';
 import { createProgress, type ProgressOptions } from './progress';
 import { LiveFollower } from './live-lines';
 import { StepFollower } from './step-lines';
+import { TreeFollower } from './tree-render';
 
 /** About twice a second: live enough to watch, cheap for the worker that answers. */
 const POLL_MS = 500;
@@ -26,10 +27,14 @@ export async function waitForRun(
   const steps = options.steps ? new StepFollower(handle) : null;
   // And what a model call is writing now (ctx.live), a line whenever it changed.
   const live = options.live ? new LiveFollower(options.live, handle.workflowId) : null;
+  // And, for a tree of teams, the counts of each level below the run whenever they changed.
+  const tree = options.live ? new TreeFollower(options.live, handle.workflowId) : null;
+  let teamTasks = 0;
   const showSteps = async () => {
     try {
       for (const line of (await steps?.poll()) ?? []) progress.log(line);
       for (const line of (await live?.poll()) ?? []) progress.log(line);
+      for (const line of (await tree?.poll(teamTasks)) ?? []) progress.log(line);
     } catch {
       // As for the status query: the next poll tells.
     }
@@ -55,7 +60,9 @@ export async function waitForRun(
   try {
     while (!finished) {
       try {
-        progress.update(await handle.query(statusQuery));
+        const status = await handle.query(statusQuery);
+        teamTasks = status.children?.total ?? 0;
+        progress.update(status);
       } catch {
         // A query can fail while the run closes or before a worker picks it up; the next poll tells.
       }

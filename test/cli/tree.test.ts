@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'vitest';
@@ -8,7 +8,7 @@ import { startRun, temporalAddress, testClient, uniqueQueue } from '../helpers/e
 import { mcpStdioClient } from '../helpers/mcp-client';
 import { eventsQuery, statusQuery } from '../../src/workflows/messages';
 import { workerForTest } from '../helpers/scenario';
-import { teamrun } from './teamrun-cli';
+import { spawnTeamrun, teamrun, waitForOutput } from './teamrun-cli';
 
 const cli = (...args: string[]) => teamrun([...args, '--address', temporalAddress()], {}, 90_000);
 const noop = (key: string) => ({ key, executor: { kind: 'noop' } });
@@ -129,6 +129,35 @@ describe.concurrent('one tree everywhere: status, tasks --tree and report on a t
     ]);
     // Eight CLI processes, each started through tsx: minutes on a loaded machine.
   }, 600_000);
+
+  it('`watch` shows the counts of each level below the run while the tree runs, then the tree', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({}, onTestFinished);
+    const gate = path.join(mkdtempSync(path.join(os.tmpdir(), 'tree-watch-')), 'open');
+    const held = {
+      key: 'held',
+      executor: { kind: 'shell', command: 'while [ ! -e "$GATE" ]; do sleep 0.1; done', env: { GATE: gate } },
+    };
+    const handle = await startRun(
+      {
+        name: uniqueQueue('tree-watch'),
+        awaitAdjudication: false,
+        tasks: [team('A', { name: 'level-1', tasks: [held, noop('a1')] })],
+      },
+      worker.taskQueue,
+    );
+    const watch = spawnTeamrun(['watch', handle.workflowId, '--address', temporalAddress()]);
+    onTestFinished(() => void watch.child.kill());
+    // While the child works: its level's counts, one task done and one running.
+    await waitForOutput(watch, 'tree level 1: 1 run(s), 0 team task(s)  1/2 done · 1 succeeded · 0 failed');
+    expect(watch.stderr()).toMatch(/tree level 1: 1 run\(s\), 0 team task\(s\)  1\/2 done .* 1 running/);
+    writeFileSync(gate, '');
+    const { code, stdout } = await watch.exited;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`\n {2}└─ A \\[succeeded\\]  ${handle.workflowId}/A  succeeded  2/2 done`));
+  }, 180_000);
 });
 
 describe('one tree everywhere: the MCP door', () => {
