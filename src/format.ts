@@ -1,7 +1,9 @@
 /** Small text helpers shared by what prints runs, tasks and budgets: the CLI's commands and the reports. */
 
+/** A number with thousands separators, as `toLocaleString('en-US')` writes it (integers without ICU: it is slow). */
 export function count(n: number): string {
-  return n.toLocaleString('en-US');
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** Dollars with cents, or more digits when the amount is below a cent. */

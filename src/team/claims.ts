@@ -16,6 +16,8 @@ import type { Claim, Grant, Reservation } from './types';
 
 /** Leases every task that may start now: free teammate, dependencies met, scope free, budget reserved. */
 export function claim(run: RunContext, now: number): Claim[] {
+  // What a child asks its parent for is this step's want alone: a stopped run wants nothing.
+  run.taskAsk.wanted = 0;
   if (!run.acceptingWork) return [];
   // The workflow's timer may fire a little after the deadline; nothing new starts meanwhile.
   if (run.pastWallDeadline(now)) {
@@ -31,16 +33,16 @@ export function claim(run: RunContext, now: number): Claim[] {
   const short: number[] = [];
   let wanted = 0;
   const refusedByTasks = (i: number, waiting: string) => {
-    run.graph.tasks[i].waiting = waiting;
+    run.graph.noteWaiting(i, waiting);
     short.push(i);
     wanted += run.spec(i).executor.kind === 'team' ? 2 : 1;
   };
-  run.taskAsk.wanted = 0;
+  run.graph.clearWaiting();
   for (const i of run.graph.ready.inOrder()) {
-    delete run.graph.tasks[i].waiting;
-    // `lease` adds each claim to the leases at once, so their size already counts this call's claims.
+    // `lease` adds each claim to the leases at once, so their size already counts this call's claims: once no
+    // teammate is free, none is for the rest of the step.
     const free = run.plan.teammates - run.leases.size;
-    if (free <= 0) continue;
+    if (free <= 0) break;
     if (tasksSpent !== null) {
       refusedByTasks(i, tasksSpent);
       continue;
@@ -57,11 +59,11 @@ export function claim(run: RunContext, now: number): Claim[] {
     const reserved = run.budget.reserve(estimate, free);
     if (!reserved.ok) {
       refusal = reserved;
-      run.graph.tasks[i].waiting = waitingFor(run, estimate, free);
+      const waiting = waitingFor(run, estimate, free);
       if (reserved.reason === 'max-tasks') {
-        tasksSpent = run.graph.tasks[i].waiting;
-        refusedByTasks(i, tasksSpent);
-      }
+        tasksSpent = waiting;
+        refusedByTasks(i, waiting);
+      } else run.graph.noteWaiting(i, waiting);
       continue;
     }
     claims.push(lease(run, i, reserved.reservation, now));
@@ -74,7 +76,7 @@ export function claim(run: RunContext, now: number): Claim[] {
     !refusal.ok &&
     refusal.reason === 'max-tasks' &&
     wantTasks(run, Math.min(wanted, Math.max(1, run.plan.teammates - run.leases.size)));
-  if (asking) for (const i of short) run.graph.tasks[i].waiting = `${run.graph.tasks[i].waiting}; asking the parent`;
+  if (asking) for (const i of short) run.graph.noteWaiting(i, `${run.graph.tasks[i].waiting}; asking the parent`);
   // Nothing fits and nothing in flight will free a reservation: stop, unless a task waiting out
   // its retry backoff may still fit (it is tried when its backoff is over).
   if (

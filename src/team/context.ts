@@ -172,8 +172,7 @@ export class RunContext {
 
   /** The graph's counts, with the ready tasks a teammate could take now and the leases that expired. */
   stats(): RunStats {
-    let claimable = 0;
-    for (const i of this.graph.ready.inOrder()) if (this.graph.tasks[i].waiting === undefined) claimable += 1;
+    const claimable = this.graph.ready.size - this.graph.waitingTasks(0).total;
     return { ...this.graph.stats(), claimable, expiredLeases: this.expiredLeases };
   }
 

@@ -37,6 +37,8 @@ export class TaskGraph {
    * and must not walk the whole ready queue to learn it. Others became ready at a `now` passed.
    */
   private readonly delayed = new Set<number>();
+  /** Tasks the last claim step noted as waiting (`waiting`: why they were not claimed), so views need not walk all. */
+  private readonly noted = new Set<number>();
 
   /** `specs` is the plan's own list: tasks added while the run runs are appended to it. */
   constructor(
@@ -59,6 +61,7 @@ export class TaskGraph {
       }
     });
     tasks.forEach((task, i) => {
+      if (task.waiting !== undefined) this.noted.add(i);
       this.counts.set(task.status, (this.counts.get(task.status) ?? 0) + 1);
       if (task.status === 'ready') {
         this.ready.add(i);
@@ -69,6 +72,34 @@ export class TaskGraph {
 
   indexOf(key: string): number | undefined {
     return this.index.get(key);
+  }
+
+  /** Ready task `i` was not claimed, and says why (`waiting for budget: …`) until the next claim step. */
+  noteWaiting(i: number, why: string): void {
+    this.tasks[i].waiting = why;
+    this.noted.add(i);
+  }
+
+  /** A claim step begins: every note of the last one is forgotten. */
+  clearWaiting(): void {
+    for (const i of this.noted) delete this.tasks[i].waiting;
+    this.noted.clear();
+  }
+
+  /** Ready tasks that wait with a note: the first `limit` in plan order, and how many in all. */
+  waitingTasks(limit: number): { first: number[]; total: number } {
+    const first: number[] = [];
+    let total = 0;
+    for (const i of this.noted) {
+      if (this.tasks[i].status !== 'ready' || this.tasks[i].waiting === undefined) continue;
+      total += 1;
+      if (first.length < limit || i < first[first.length - 1]) {
+        first.push(i);
+        first.sort((a, b) => a - b);
+        if (first.length > limit) first.pop();
+      }
+    }
+    return { first, total };
   }
 
   has(key: string): boolean {

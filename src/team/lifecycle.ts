@@ -89,12 +89,10 @@ export function status(run: RunContext, now: number): StatusView {
 
 /** Ready tasks that wait for budget, the first few. */
 function waitingForBudget(run: RunContext): { waitingForBudget?: Array<{ key: string; waiting: string }> } {
-  const waits: Array<{ key: string; waiting: string }> = [];
-  for (const task of run.graph.tasks) {
-    if (task.status !== 'ready' || task.waiting === undefined) continue;
-    waits.push({ key: task.key, waiting: task.waiting });
-    if (waits.length === 5) break;
-  }
+  const waits = run.graph.waitingTasks(5).first.map((i) => {
+    const task = run.graph.tasks[i];
+    return { key: task.key, waiting: task.waiting! };
+  });
   return waits.length ? { waitingForBudget: waits } : {};
 }
 

@@ -88,8 +88,10 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
         carrying = handingOver && run.activeCount > 0 && patched(CARRY_ATTEMPTS);
       }
       run.expireApprovals(now);
-      if (!handingOver) for (const claim of run.claim(now)) attempts.launch(claim);
-      taskAsks.send();
+      if (!handingOver) {
+        for (const claim of run.claim(now)) attempts.launch(claim);
+        taskAsks.send();
+      }
       hooks.start();
       sendMailHints(run);
       // A claim past the wall deadline stops the run before the timer fires: cancel at once.

@@ -31,6 +31,40 @@ describe('run stats: claimable tasks and expired leases', () => {
   });
 });
 
+describe('tasks waiting for budget: what the last claim step noted, and only that', () => {
+  it('lists the first waiting tasks in plan order, counts them out of claimable, and forgets them once they run', () => {
+    const tasks = Array.from({ length: 8 }, (_, i) => ({
+      key: `t${i}`,
+      estimate: { tokens: 40 },
+      executor: { kind: 'noop' as const },
+    }));
+    const run = start({ teammates: 8, budget: { maxTokens: 100 }, tasks });
+    // 100 tokens fit two reservations of 40: six tasks wait, the first five listed, in plan order.
+    expect(run.claim(tick()).map((c) => c.key)).toEqual(['t0', 't1']);
+    const waiting = run.status(now).waitingForBudget ?? [];
+    expect(waiting.map((w) => w.key)).toEqual(['t2', 't3', 't4', 't5', 't6']);
+    expect(waiting[0].waiting).toMatch(/^waiting for budget: needs 40 tokens, 20 tokens free/);
+    expect(run.stats()).toMatchObject({ pending: 6, claimable: 0 });
+    // A continued run keeps the notes until its next claim step.
+    const carried = new TeamRun(run.snapshot());
+    expect(carried.status(now).waitingForBudget?.map((w) => w.key)).toEqual(['t2', 't3', 't4', 't5', 't6']);
+    expect(carried.stats().claimable).toBe(0);
+    // Both settle having used nothing: two more start, the four left still wait.
+    for (const key of ['t0', 't1']) {
+      const fencingToken = run.activeClaims().find((c) => c.key === key)!.fencingToken;
+      run.settle(key, fencingToken, { kind: 'completed', output: null, usage: { inputTokens: 0 } }, tick());
+    }
+    expect(run.claim(tick()).map((c) => c.key)).toEqual(['t2', 't3']);
+    expect(run.status(now).waitingForBudget?.map((w) => w.key)).toEqual(['t4', 't5', 't6', 't7']);
+    expect(
+      run
+        .tasksPage({})
+        .filter((t) => t.waiting !== undefined)
+        .map((t) => t.key),
+    ).toEqual(['t4', 't5', 't6', 't7']);
+  });
+});
+
 describe('the run result: members and the mailbox at the end', () => {
   it('lists each teammate slot (shut down) and what the mailbox sent and holds', () => {
     const run = start();
