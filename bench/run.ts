@@ -17,6 +17,7 @@ import { formatAgent, formatReport, targetsOf, type BenchReport } from './report
 import { formatBytesByEvent, formatCost } from './cost-report';
 import { measureScale } from './scale';
 import { formatTree, measureTreeShape, type TreeResult } from './tree';
+import { formatKilledTree, measureKilledTree } from './tree-kill';
 import { measureThroughput } from './throughput';
 
 /**
@@ -254,7 +255,8 @@ async function onlySection(
 
 /**
  * `--only tree`: 100,000 noop tasks under one root (100 children of 1,000, 10 of 10,000) against the same work as
- * sequential flat runs; `--quick` at a tenth of the tasks per child, `--divide N` at 1/N.
+ * sequential flat runs; `--quick` at a tenth of the tasks per child, `--divide N` at 1/N; `--kill-halfway` the tree
+ * alone with its worker killed with SIGKILL halfway.
  */
 async function onlyTree(env: BenchEnv, mode: 'full' | 'quick', log: (line: string) => void): Promise<void> {
   const at = process.argv.indexOf('--divide');
@@ -275,8 +277,16 @@ async function onlyTree(env: BenchEnv, mode: 'full' | 'quick', log: (line: strin
     throw new Error('--shape: CHILDRENxTASKS, e.g. 10x1000');
   for (const [children, tasks] of shapes) {
     const shape = { children, tasksPerChild: Math.max(1, tasks / divide), rootTeammates: 10, childTeammates: 64 };
+    // `--kill-halfway`: the tree alone, its worker killed with SIGKILL once half its children are done.
+    if (process.argv.includes('--kill-halfway')) {
+      const killed = await measureKilledTree(env, shape, log);
+      const name = `latest-tree-kill-${divide === 1 ? 'full' : `1-${divide}`}-${children}x${tasks}.json`;
+      printFigures(name, { mode, divide, startedAt, killed }, formatKilledTree(killed), loadAtStart);
+      continue;
+    }
     results.push(await measureTreeShape(env, shape, log));
   }
+  if (!results.length) return;
   const name = `latest-tree-${divide === 1 ? 'full' : `1-${divide}`}${picked ? `-${picked}` : ''}.json`;
   printFigures(name, { mode, divide, startedAt, tree: results }, formatTree(results), loadAtStart);
 }

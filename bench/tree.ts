@@ -52,10 +52,10 @@ export interface TreeResult {
   flat: TreeSample;
 }
 
-const SPAWN_MAX = 1_000;
+export const SPAWN_MAX = 1_000;
 
 /** The plan of one child (or one flat run): spawners that add its noop tasks, up to 1,000 each. */
-function childPlan(env: BenchEnv, name: string, shape: TreeShape): TeamPlanInput {
+export function childPlan(env: BenchEnv, name: string, shape: TreeShape): TeamPlanInput {
   const spawners = Math.ceil(shape.tasksPerChild / SPAWN_MAX);
   const tasks = Array.from({ length: spawners }, (_, s) => {
     const count = Math.min(SPAWN_MAX, shape.tasksPerChild - s * SPAWN_MAX);
@@ -247,7 +247,7 @@ export function formatTree(results: ReadonlyArray<TreeResult>): string {
 }
 
 /** When the workflow id's first run started (its `describe()` after a continue-as-new is the last run's). */
-async function firstStart(client: Client, handle: { workflowId: string; firstExecutionRunId: string }) {
+export async function firstStart(client: Client, handle: { workflowId: string; firstExecutionRunId: string }) {
   return (
     await client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe()
   ).startTime.getTime();
