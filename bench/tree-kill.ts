@@ -1,9 +1,8 @@
 import { teamRunHandle, teamRunResult } from '../src/client';
 import type { RunResult } from '../src/contract';
-import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE, statusQuery } from '../src/workflows/messages';
 import { sleep, spawnWorker, type BenchEnv } from './env';
-import { SPAWN_MAX, childPlan, firstStart, type TreeShape } from './tree';
+import { SPAWN_MAX, firstStart, treePlan, type TreeShape } from './tree';
 
 /**
  * Benchmark (12), `--kill-halfway`: the tree of `measureTreeShape` with its only worker killed with SIGKILL once half
@@ -39,15 +38,7 @@ export async function measureKilledTree(
   const taskQueue = `bench-tree-kill-${stamp}`;
   let worker = await spawnWorker(env, taskQueue, `tree-kill-a-${stamp}`);
   try {
-    const plan: TeamPlanInput = {
-      name: 'bench-tree-kill',
-      teammates: shape.rootTeammates,
-      awaitAdjudication: false,
-      tasks: Array.from({ length: shape.children }, (_, i) => ({
-        key: `c${i}`,
-        executor: { kind: 'team', plan: childPlan(env, `child-${i}`, shape) },
-      })) as TeamPlanInput['tasks'],
-    };
+    const plan = treePlan(env, 'bench-tree-kill', shape);
     const handle = await env.client.workflow.start(WORKFLOW_TYPE, {
       taskQueue,
       workflowId: `bench-tree-kill-${stamp}`,

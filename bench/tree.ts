@@ -67,6 +67,19 @@ export function childPlan(env: BenchEnv, name: string, shape: TreeShape): TeamPl
   return { name, teammates: shape.childTeammates, awaitAdjudication: false, tasks };
 }
 
+/** The root's plan: one team task per child, each child's plan `childPlan`'s. */
+export function treePlan(env: BenchEnv, name: string, shape: TreeShape): TeamPlanInput {
+  return {
+    name,
+    teammates: shape.rootTeammates,
+    awaitAdjudication: false,
+    tasks: Array.from({ length: shape.children }, (_, i) => ({
+      key: `c${i}`,
+      executor: { kind: 'team', plan: childPlan(env, `child-${i}`, shape) },
+    })) as TeamPlanInput['tasks'],
+  };
+}
+
 /** Events and bytes of a workflow id's whole chain of executions (continue-as-new included). */
 async function historyOf(client: Client, workflowId: string) {
   let events = 0;
@@ -139,15 +152,7 @@ async function measureTree(env: BenchEnv, shape: TreeShape, log: (line: string) 
   const taskQueue = `bench-tree-${stamp}`;
   const worker = await spawnWorker(env, taskQueue, `tree-worker-${stamp}`);
   try {
-    const plan: TeamPlanInput = {
-      name: 'bench-tree',
-      teammates: shape.rootTeammates,
-      awaitAdjudication: false,
-      tasks: Array.from({ length: shape.children }, (_, i) => ({
-        key: `c${i}`,
-        executor: { kind: 'team', plan: childPlan(env, `child-${i}`, shape) },
-      })) as TeamPlanInput['tasks'],
-    };
+    const plan = treePlan(env, 'bench-tree', shape);
     const workflowId = `bench-tree-${stamp}`;
     const started = Date.now();
     const handle = await env.client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId, args: [plan] });
