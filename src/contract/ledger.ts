@@ -91,28 +91,51 @@ export interface LedgerStatus {
   createdAt: number;
   window: { ms: number; startedAt: number; resetsAt: number } | null;
   inFlight: number;
-  used: { tokens: number; usd: number; attempts: number };
+  /** `turns`: agent model calls granted; `spawnedTasks`: tasks the runs that left added (window's, as the rest). */
+  used: { tokens: number; usd: number; attempts: number; turns: number; spawnedTasks: number };
+  /** What registered runs hold of `maxSpawnedTasks` (each its share, until it unregisters). */
+  spawnsHeld: number;
   reserved: { tokens: number; usd: number };
   /** What is left of each limit; null where none is set. */
-  remaining: { concurrent: number | null; tokens: number | null; usd: number | null };
+  remaining: {
+    concurrent: number | null;
+    tokens: number | null;
+    usd: number | null;
+    turns: number | null;
+    spawnedTasks: number | null;
+  };
   exhausted: { reason: LedgerExhaustion; at: number } | null;
   recovery: LedgerRecovery | null;
   lastResolution: LedgerResolution | null;
   slots: LedgerSlotView[];
   /** The scopes held by attempts in flight, oldest first (one entry per slot that holds any). */
   scopes: LedgerHeldScope[];
-  runs: Array<{ workflowId: string; name: string | null; registeredAt: number }>;
+  /** `spawns`: its share of `maxSpawnedTasks`; `firstRunId`: its first execution's run id (where given). */
+  runs: Array<{ workflowId: string; name: string | null; registeredAt: number; spawns?: number; firstRunId?: string }>;
   counters: { acquired: number; settled: number; duplicateSettles: number; expired: number };
   lastAbort: { reason: string; actor: string; at: number; runs: string[] } | null;
   /** The newest 50 events of the ledger's own log. */
   recentEvents: RunEvent[];
 }
 
-/** `register`: `exhausted` names the hard limit already spent, if one is. */
+/** `register`: `exhausted` names the hard limit already spent, if one is; `tree` what the run works within. */
 export interface LedgerRegisterVerdict {
   ok: true;
   idempotent?: true;
   exhausted: string | null;
+  tree: LedgerTreeGrant;
+}
+
+/**
+ * What a run on the ledger works within (src/ledger/tree.ts), as its registration answers it: `spawns` the share of
+ * `maxSpawnedTasks` it holds (the tasks it may add in all), `maxDepth` and `maxWallMs` the ledger's, `turns` whether it
+ * asks the ledger before each agent model call. Null (false): the ledger sets no such limit.
+ */
+export interface LedgerTreeGrant {
+  spawns: number | null;
+  maxDepth: number | null;
+  maxWallMs: number | null;
+  turns: boolean;
 }
 
 export interface LedgerUnregisterVerdict {
@@ -137,7 +160,7 @@ export type AcquireVerdict =
  */
 export type LedgerExtendVerdict =
   | { ok: true; idempotent?: true; reservation: { tokens: number; usd: number } }
-  | { ok: false; reason: LedgerExhaustion | 'recovery-required' | 'no-slot'; message: string };
+  | { ok: false; reason: LedgerExhaustion | 'recovery-required' | 'no-slot' | 'max-turns'; message: string };
 
 /** What settling an attempt did; the `settle` update answers it without `abort`. */
 export interface SettleVerdict {

@@ -47,9 +47,14 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
     },
   });
   return {
-    async ledgerRegister({ ledgerId, workflowId, name }) {
+    async ledgerRegister({ ledgerId, workflowId, name, spawns, firstRunId }) {
       const taskQueue = Context.current().info.taskQueue;
-      const request = proven(ledgerId, 'register', { workflowId, name });
+      const request = proven(ledgerId, 'register', {
+        workflowId,
+        name,
+        ...(spawns === undefined ? {} : { spawns }),
+        ...(firstRunId === undefined ? {} : { firstRunId }),
+      });
       const verdict = await heartbeating(registerWithLedger(client, ledgerId, request, { taskQueue })).catch((err) => {
         // Asking again cannot help: the run stops, naming the workflow that holds its ledger's id.
         if (err instanceof LedgerSquatted)
@@ -60,7 +65,7 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
           });
         throw err;
       });
-      return { exhausted: verdict.exhausted };
+      return { exhausted: verdict.exhausted, ...(verdict.tree ? { tree: verdict.tree } : {}) };
     },
 
     async ledgerAcquire({ ledgerId, refuseRecovery, ...request }) {
@@ -94,8 +99,8 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
       return { duplicate: (verdict as Omit<SettleVerdict, 'abort'>).duplicate };
     },
 
-    async ledgerUnregister({ ledgerId, workflowId }) {
-      const sent = proven(ledgerId, 'unregister', { workflowId });
+    async ledgerUnregister({ ledgerId, workflowId, spawned }) {
+      const sent = proven(ledgerId, 'unregister', { workflowId, ...(spawned === undefined ? {} : { spawned }) });
       await heartbeating(updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent));
       // The run's result keeps the ledger's totals as the run left it; a ledger that does not answer leaves them out.
       try {

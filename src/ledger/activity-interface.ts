@@ -1,4 +1,4 @@
-import type { FailureType, RunLedgerSummary } from '../contract';
+import type { FailureType, LedgerTreeGrant, RunLedgerSummary } from '../contract';
 import type { AcquireRequest, ExtendRequest, SettleRequest } from '../plan/requests/ledger';
 
 /**
@@ -6,8 +6,17 @@ import type { AcquireRequest, ExtendRequest, SettleRequest } from '../plan/reque
  * workflow uses these types too.
  */
 export interface LedgerActivities {
-  /** Registers the run (starting the ledger on the run's task queue if it does not exist). */
-  ledgerRegister(input: { ledgerId: string; workflowId: string; name: string }): Promise<{ exhausted: string | null }>;
+  /**
+   * Registers the run (starting the ledger on the run's task queue if it does not exist), asking to hold `spawns` of
+   * its `maxSpawnedTasks`; answers what the run works within (`tree`: absent from older workers).
+   */
+  ledgerRegister(input: {
+    ledgerId: string;
+    workflowId: string;
+    name: string;
+    spawns?: number;
+    firstRunId?: string;
+  }): Promise<{ exhausted: string | null; tree?: LedgerTreeGrant }>;
   /**
    * A slot for one attempt. A wait (`max-concurrent`, or reservations holding the rest) throws
    * the retryable `TeamLedgerBusy`, so Temporal's retry policy backs off; a spent limit throws
@@ -26,7 +35,11 @@ export interface LedgerActivities {
    */
   ledgerSettle(input: { ledgerId: string } & SettleRequest): Promise<{ duplicate: boolean }>;
   /** Answers the ledger's status once the run left it (absent when it could not be read; void from older workers). */
-  ledgerUnregister(input: { ledgerId: string; workflowId: string }): Promise<{ ledger?: RunLedgerSummary } | void>;
+  ledgerUnregister(input: {
+    ledgerId: string;
+    workflowId: string;
+    spawned?: number;
+  }): Promise<{ ledger?: RunLedgerSummary } | void>;
   /**
    * Whether ledger `ledgerId` aborted run `workflowId`: its last abort (an operator's abort-all, or an exhaustion)
    * names the run and came at or after `since`. A governed run asks before it takes an `abortRun` whose actor is the

@@ -7,6 +7,7 @@ import type { LedgerExtendVerdict } from '../contract';
 import type { ExtendRequest } from '../plan/requests/ledger';
 import { USD_EPSILON } from './admission';
 import { round, type LedgerSlot, type LedgerSnapshot } from './state';
+import { turnsRefusal } from './tree';
 
 /** Extension ids a slot remembers: a retry comes within seconds, long before this many more extensions. */
 const REMEMBERED = 64;
@@ -62,7 +63,8 @@ export function extensionRefusal(
       `maxUsd ${limits.maxUsd} (used ${round(used.usd)}, reserved ${round(held.usd)}, asked ${round(usd)})`,
     );
   }
-  return null;
+  const turns = request.turns ? turnsRefusal(s, request.turns, newWindow) : null;
+  return turns ? refuse('max-turns', turns) : null;
 }
 
 /** Grows the slot, and what the ledger holds, by the extension the caller checked fits; false if it grew it already. */
@@ -72,6 +74,8 @@ export function growSlot(s: LedgerSnapshot, slot: LedgerSlot, request: ExtendReq
   slot.reservation = { tokens: slot.reservation.tokens + tokens, usd: slot.reservation.usd + usd };
   s.reserved.tokens += tokens;
   s.reserved.usd += usd;
+  // Model calls are counted as granted: each is made once asked for, and none is given back.
+  if (request.turns) s.used.turns = (s.used.turns ?? 0) + request.turns;
   slot.extensions = [...(slot.extensions ?? []), request.extensionId].slice(-REMEMBERED);
   return true;
 }

@@ -5,7 +5,15 @@
 import type { LedgerLimits } from '../plan/requests/ledger';
 import type { BudgetReason } from '../team/types';
 
-const SPEND_LIMITS = ['maxConcurrent', 'maxTokens', 'maxUsd'] as const;
+const SPEND_LIMITS = [
+  'maxConcurrent',
+  'maxTokens',
+  'maxUsd',
+  'maxSpawnedTasks',
+  'maxTurns',
+  'maxDepth',
+  'maxWallMs',
+] as const;
 
 /** Each loosening from `from` to `to`, as `maxUsd 5 -> 10` (`none` where a limit is absent); empty when none. */
 export function loosenings(from: LedgerLimits, to: LedgerLimits): string[] {
@@ -28,5 +36,6 @@ export function ledgerBudgetReason(reason: string): BudgetReason | null {
   if (reason === 'max-tokens') return 'ledger-max-tokens';
   if (reason === 'max-usd') return 'ledger-max-usd';
   if (reason === 'unpriced-usage') return 'unpriced-usage';
+  if (reason === 'max-turns') return 'max-turns';
   return null;
 }

@@ -35,6 +35,7 @@ import { callRefusal, configureRefusal, sameOperators, type OperatorCall, type O
 import { recordLost, resolveLost } from './recovery';
 import { newSlot, scopeEventFields } from './scopes';
 import { ledgerStatus, type LedgerSlot, type LedgerSnapshot } from './state';
+import { registerRun, unregisterRun } from './tree';
 
 export type { AcquireVerdict, LedgerLimitReason, LedgerStatus, SettleVerdict };
 export type { LedgerSlot, LedgerSnapshot } from './state';
@@ -140,23 +141,17 @@ export class Ledger {
 
   // ---- runs -------------------------------------------------------------------------------
 
+  /** Registers a run; answers what it works within (tree.ts: its share of `maxSpawnedTasks`, the other limits). */
   register(request: RegisterRequest, now: number): LedgerRegisterVerdict {
     this.expire(now);
-    const exhausted = this.s.exhausted?.reason ?? null;
-    if (this.runs.has(request.workflowId)) return { ok: true, idempotent: true, exhausted };
-    this.runs.set(request.workflowId, {
-      workflowId: request.workflowId,
-      name: request.name ?? null,
-      registeredAt: now,
-    });
-    this.events.record('run:registered', now, { workflowId: request.workflowId });
-    this.touch();
-    return { ok: true, exhausted };
+    const { verdict, changed } = registerRun(this.s, this.runs, this.events, request, now);
+    if (changed) this.touch();
+    return verdict;
   }
 
+  /** Forgets the run; what it holds of `maxSpawnedTasks` is charged what it added (its whole share if not said). */
   unregister(request: UnregisterRequest, now: number, why = 'run:unregistered'): LedgerUnregisterVerdict {
-    if (!this.runs.delete(request.workflowId)) return { ok: true, idempotent: true };
-    this.events.record(why, now, { workflowId: request.workflowId });
+    if (!unregisterRun(this.s, this.runs, this.events, request, now, why)) return { ok: true, idempotent: true };
     this.touch();
     return { ok: true };
   }

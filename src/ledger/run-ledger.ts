@@ -1,24 +1,9 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  CancellationScope,
-  isCancellation,
-  log,
-  patched,
-  proxyActivities,
-  TimeoutFailure,
-  uuid4,
-} from '@temporalio/workflow';
-import {
-  LEDGER_FAILURE_TYPES,
-  type LedgerActivities,
-  type LedgerLease,
-  type LedgerRefusalDetails,
-} from './activity-interface';
-import type { RunLedgerSummary } from '../contract';
+import { CancellationScope, isCancellation, log, patched, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerLease } from './activity-interface';
+import type { LedgerTreeGrant, RunLedgerSummary } from '../contract';
 import { TeamrunError } from '../errors';
-import { clip, RUN_LIMITS } from '../team/bounds';
 import { ledgerBudgetReason } from './limits';
+import { failureChain, refusalOf } from './run-failures';
 import type { AttemptOutcome, BudgetReason, Claim, Reservation } from '../team/types';
 import type { LedgerAbortAnswer } from '../team/governance';
 
@@ -61,6 +46,11 @@ const LEDGER_EXTENSIONS = 'teamrun-ledger-extensions';
 const LEDGER_HOLDS_GRANT = 'teamrun-ledger-holds-grant';
 /** Runs recorded before scopes were held on the ledger took them in the run only: they replay so. */
 const LEDGER_SCOPES = 'teamrun-ledger-scopes';
+/**
+ * Runs recorded before a ledger bounded its runs' additions, depth, wall clock and model calls (ledger/tree.ts) did
+ * not ask it: they replay so.
+ */
+export const LEDGER_TREE = 'teamrun-ledger-tree';
 
 /** What the run records of its ledger: a wait for recovery (`ledger:waiting`, `ledger:admitted`) and its scopes. */
 export type LedgerRunEvent = (claim: Claim, type: string, fields: Record<string, unknown>) => void;
@@ -110,8 +100,19 @@ export class RunLedger implements LedgerExtensions {
     );
   }
 
-  async register(): Promise<void> {
-    await registration.ledgerRegister({ ledgerId: this.id, workflowId: this.workflowId, name: this.name });
+  /**
+   * Registers the run (its first execution's run id), asking to hold `spawns` of the ledger's `maxSpawnedTasks`
+   * (`tree` absent: a history recorded before); answers what the run works within (null: the ledger bounds nothing,
+   * or an older worker answered).
+   */
+  async register(tree?: { spawns: number; firstRunId: string }): Promise<LedgerTreeGrant | null> {
+    const answer = await registration.ledgerRegister({
+      ledgerId: this.id,
+      workflowId: this.workflowId,
+      name: this.name,
+      ...tree,
+    });
+    return answer.tree ?? null;
   }
 
   /** What `runTask` needs to keep the slot: a renewal every TTL, on a lease of two TTLs. */
@@ -215,6 +216,7 @@ export class RunLedger implements LedgerExtensions {
     attemptId: string,
     extension: Reservation,
     answerBy?: number,
+    turns?: number,
   ): Promise<{ reason: string; message: string } | null> {
     if (!patched(LEDGER_EXTENSIONS)) return null;
     // Every try inside the time the attempt's gateway still waits for the run's verdict (`answerBy`), so the ledger's
@@ -239,7 +241,13 @@ export class RunLedger implements LedgerExtensions {
       summary: `ledger ${this.id}: extend ${attemptId}`,
     });
     try {
-      await ledgerExtend({ ledgerId: this.id, attemptId, extensionId: uuid4(), extension });
+      await ledgerExtend({
+        ledgerId: this.id,
+        attemptId,
+        extensionId: uuid4(),
+        extension,
+        ...(turns ? { turns } : {}),
+      });
     } catch (err) {
       const refused = refusalOf(err);
       if (refused)
@@ -329,23 +337,23 @@ export class RunLedger implements LedgerExtensions {
     while (this.settling.size) await Promise.all(this.settling);
   }
 
-  /** Unregisters; answers the ledger's status as it was then (null: not read, or a history recorded before). */
-  async unregister(): Promise<RunLedgerSummary | null> {
+  /**
+   * Unregisters, saying how many tasks the run added (`spawned`, charged in place of its share; absent: a history
+   * recorded before); answers the ledger's status as it was then (null: not read, or a history recorded before).
+   */
+  async unregister(spawned?: number): Promise<RunLedgerSummary | null> {
     await this.drain();
     const farewellAnswer = await farewell
-      .ledgerUnregister({ ledgerId: this.id, workflowId: this.workflowId })
+      .ledgerUnregister({
+        ledgerId: this.id,
+        workflowId: this.workflowId,
+        ...(spawned === undefined ? {} : { spawned }),
+      })
       .catch((err: unknown) =>
         log.warn('could not unregister from the ledger', { ledgerId: this.id, error: String(err) }),
       );
     return (farewellAnswer && farewellAnswer.ledger) ?? null;
   }
-}
-
-function refusalOf(err: unknown): LedgerRefusalDetails | null {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (!(cause instanceof ApplicationFailure) || cause.type !== LEDGER_FAILURE_TYPES.refused) return null;
-  const details = cause.details?.[0] as LedgerRefusalDetails | undefined;
-  return { reason: details?.reason ?? 'unknown', message: cause.message };
 }
 
 /**
@@ -354,23 +362,14 @@ function refusalOf(err: unknown): LedgerRefusalDetails | null {
  */
 export interface LedgerExtensions {
   confirmAbort(since: number, apply: (answer: LedgerAbortAnswer) => void): void;
-  /** Resolves null once the ledger granted it too, or the refusal's budget reason and message. */
+  /**
+   * Resolves null once the ledger granted it too (and `turns` more model calls, where its `maxTurns` counts them),
+   * or the refusal's budget reason and message.
+   */
   extend(
     attemptId: string,
     extension: { tokens: number; usd: number },
     answerBy?: number,
+    turns?: number,
   ): Promise<{ reason: string; message: string } | null>;
-}
-
-/**
- * What Temporal said, down its cause chain: "Activity task timed out" alone does not say which timeout ran out,
- * nor what the last try met (a heartbeat timeout under a busy worker, a ledger that refused updates).
- */
-function failureChain(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = err; e instanceof Error && parts.length < 4; e = e.cause) {
-    parts.push(e instanceof TimeoutFailure ? `${e.message} (${e.timeoutType})` : e.message);
-  }
-  // Server and SDK text, bounded like a task's lastError: it reaches the update's outcome and the adjudication.
-  return clip(parts.length ? parts.join(': ') : String(err), RUN_LIMITS.errorChars);
 }

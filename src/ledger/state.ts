@@ -33,10 +33,15 @@ export interface LedgerSnapshot {
   operators?: string[];
   createdAt: number;
   windowStartedAt: number;
-  used: { tokens: number; usd: number; attempts: number };
+  /** `turns` and `spawnedTasks` (src/ledger/tree.ts) are absent in older snapshots: 0. */
+  used: { tokens: number; usd: number; attempts: number; turns?: number; spawnedTasks?: number };
   reserved: Reservation;
   slots: LedgerSlot[];
-  runs: Array<{ workflowId: string; name: string | null; registeredAt: number }>;
+  /**
+   * `spawns`: the share of `maxSpawnedTasks` the run holds while registered (absent: none); `firstRunId`: its first
+   * execution's run id (absent: not given).
+   */
+  runs: Array<{ workflowId: string; name: string | null; registeredAt: number; spawns?: number; firstRunId?: string }>;
   /** Attempts already settled, oldest first (bounded): a second settle of one charges nothing. */
   settled: string[];
   /** Set when a charge crossed a hard limit; cleared when the window resets. */
@@ -67,6 +72,9 @@ export function ledgerStatus(
   const recovery = s.recovery ?? null;
   // What lost attempts held stays held until an operator resolves them.
   const lost = recovery?.reservation ?? { tokens: 0, usd: 0 };
+  const turns = used.turns ?? 0;
+  const spawnedTasks = used.spawnedTasks ?? 0;
+  const spawnsHeld = heldSpawns(runs);
   return {
     id: s.id,
     state: recovery ? 'recovery_required' : s.exhausted ? 'exhausted' : 'open',
@@ -78,12 +86,15 @@ export function ledgerStatus(
         ? null
         : { ms: limits.windowMs, startedAt: s.windowStartedAt, resetsAt: s.windowStartedAt + limits.windowMs },
     inFlight: slots.length,
-    used: { tokens: used.tokens, usd: round(used.usd), attempts: used.attempts },
+    used: { tokens: used.tokens, usd: round(used.usd), attempts: used.attempts, turns, spawnedTasks },
+    spawnsHeld,
     reserved: { tokens: reserved.tokens, usd: round(reserved.usd) },
     remaining: {
       concurrent: left(limits.maxConcurrent, slots.length),
       tokens: left(limits.maxTokens, used.tokens + reserved.tokens + lost.tokens),
       usd: limits.maxUsd === undefined ? null : round(Math.max(0, limits.maxUsd - used.usd - reserved.usd - lost.usd)),
+      turns: left(limits.maxTurns, turns),
+      spawnedTasks: left(limits.maxSpawnedTasks, spawnedTasks + spawnsHeld),
     },
     exhausted: s.exhausted,
     recovery,
@@ -95,6 +106,11 @@ export function ledgerStatus(
     lastAbort: s.lastAbort,
     recentEvents: events.slice(-50),
   };
+}
+
+/** What the registered runs hold of `maxSpawnedTasks`, together. */
+export function heldSpawns(runs: readonly LedgerSnapshot['runs'][number][]): number {
+  return runs.reduce((sum, run) => sum + (run.spawns ?? 0), 0);
 }
 
 /** The scopes held now, oldest first: which attempt (run, task, token) holds each, since when, until when. */

@@ -4,6 +4,7 @@
  * `tasks`). Checks them as a plan's graph is checked, applies the spawn limits and appends them
  * to the graph; the record of requests (idempotency) is spawn.ts's.
  */
+import { ledgerSpawnRefusal } from './ledger-tree';
 import type { AddTasksVerdict } from '../contract';
 import { AddTasksRequestSchema, type AddTasksRequest } from '../plan/requests/add-tasks';
 import { formatPath } from '../plan/validate';
@@ -139,7 +140,9 @@ function checkAddition(run: RunContext, payload: unknown): { request: AddTasksRe
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
     throw new TeamControlError(first.code, `addTasks: ${first.path}: ${first.message}${more}`);
   }
-  const over = run.spawns.overLimit(run.plan.budget, request.tasks.length, depth);
+  const over =
+    run.spawns.overLimit(run.plan.budget, request.tasks.length, depth) ??
+    ledgerSpawnRefusal(run, request.tasks.length, depth);
   if (over) throw new TeamControlError(over.limit, `addTasks: ${over.message}`);
   return { request, depth };
 }

@@ -6,7 +6,7 @@
  * deterministic: the caller passes the time. `snapshot()` is everything continue-as-new carries.
  */
 import type { AgentProgress } from './types';
-import type { RunStats } from '../contract';
+import type { LedgerTreeGrant, RunStats } from '../contract';
 import type { TaskSpec, TeamPlan } from '../plan/schema';
 import { jsonBytes } from '../plan/bytes';
 import { Adjudications, type DecisionLog } from './adjudications';
@@ -99,6 +99,11 @@ export class RunContext {
     wanted: 0,
     refused: null,
   };
+  /**
+   * What the run's shared ledger lets it work within (team/ledger-tree.ts): `registering` until the ledger answered,
+   * null without a ledger (or an answer). Not in the snapshot: each run asks again as it starts.
+   */
+  ledgerTree: LedgerTreeGrant | 'registering' | null = null;
   abort: TeamRunSnapshot['abort'];
   closed: TeamRunSnapshot['closed'];
   awaitingSince: number | null;

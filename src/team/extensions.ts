@@ -57,9 +57,11 @@ export function extend(run: RunContext, payload: unknown, now: number): ExtendRe
 
 /**
  * The shared ledger refused an extension the run had granted: the run gives it back, unless the
- * attempt settled meanwhile (its settlement released the whole reservation already).
+ * attempt settled meanwhile (its settlement released the whole reservation already), and the model calls it asked.
  */
-export function withdraw(run: RunContext, key: string, fencingToken: number, extension: Reservation): void {
+export function withdraw(run: RunContext, key: string, fencingToken: number, extension: Reservation, turns = 0): void {
+  // The model calls the ledger refused are not made: the run's count takes them back too.
+  if (turns) run.budget.admitTurns(-turns);
   const attempt = run.leases.get(key);
   if (!attempt || attempt.fencingToken !== fencingToken) return;
   attempt.reservation = {

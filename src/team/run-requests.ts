@@ -174,7 +174,7 @@ export abstract class RunRequests extends RunViews {
   linkRun = (payload: unknown, now: number): LinkRunVerdict => coordinated.linkRun(this.run, payload, now);
 
   /** Gives back an extension the shared ledger refused after the run granted it. */
-  withdrawExtension(key: string, fencingToken: number, extension: { tokens: number; usd: number }): void {
-    extensions.withdraw(this.run, key, fencingToken, extension);
+  withdrawExtension(key: string, fencingToken: number, extension: { tokens: number; usd: number }, turns = 0): void {
+    extensions.withdraw(this.run, key, fencingToken, extension, turns);
   }
 }

@@ -5,7 +5,7 @@
  * deterministic: the caller passes the time, and turns claims and cancellations into Temporal calls.
  */
 import type { LinkEnd } from './leases';
-import type { RunLedgerSummary, RunResult } from '../contract';
+import type { LedgerTreeGrant, RunLedgerSummary, RunResult } from '../contract';
 import { type ExecutorSpec, type TeamPlan } from '../plan/schema';
 import type { SteerRequest } from '../plan/requests/agent';
 import * as agents from './agents';
@@ -22,6 +22,7 @@ import type { AgentProgress, Attempt, AttemptOutcome, Claim, Reservation } from 
 import * as handover from './handover';
 import * as lifecycle from './lifecycle';
 import { RunRequests } from './run-requests';
+import { applyLedgerTree, ledgerCountsTurns, spawnAsk } from './ledger-tree';
 
 export type { TeamRunSnapshot } from './context';
 export { MAX_TASKS_PAGE, type TasksQuery } from './run-views';
@@ -158,6 +159,31 @@ export class TeamRun extends RunRequests {
   ledgerEvent(type: string, fields: Record<string, unknown>, now: number): void {
     this.run.events.record(type, now, fields);
     this.run.touch();
+  }
+
+  /** The run registers with its shared ledger: what it adds waits for the answer (team/ledger-tree.ts). */
+  ledgerRegistering(): void {
+    this.run.ledgerTree = 'registering';
+  }
+
+  /** The ledger's answer to the registration: what the run works within (null: none, or an older worker's). */
+  ledgerRegistered(ledgerId: string, grant: LedgerTreeGrant | null, now: number): void {
+    applyLedgerTree(this.run, ledgerId, grant, now);
+  }
+
+  /** Whether the run waits for its ledger's answer to its registration. */
+  get ledgerRegisteringNow(): boolean {
+    return this.run.ledgerTree === 'registering';
+  }
+
+  /** What the run asks to hold of its ledger's `maxSpawnedTasks`. */
+  ledgerSpawnAsk(): number {
+    return spawnAsk(this.run);
+  }
+
+  /** Whether each agent model call is asked of the ledger too (its `maxTurns`). */
+  get ledgerCountsTurns(): boolean {
+    return ledgerCountsTurns(this.run);
   }
 
   wallDeadline(): number | null {

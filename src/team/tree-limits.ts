@@ -7,6 +7,7 @@
  * parent had left. Pure; the workflow calls it as it starts a child and as the child ends
  * (src/workflows/child-team.ts), and the run as it admits a model call (team/extensions.ts).
  */
+import { ledgerCountsTurns } from './ledger-tree';
 import type { BudgetView, RunResult } from '../contract';
 import type { RunContext } from './context';
 
@@ -198,9 +199,11 @@ export function turnsRefusal(run: RunContext, count: number): string | null {
   return null;
 }
 
-/** Whether the run counts model calls: it has a turn limit of its own or across its tree. */
+/** Whether the run counts model calls: it has a turn limit of its own, across its tree, or on its ledger. */
 export function countsTurns(run: RunContext): boolean {
-  return run.budget.limits.maxTurns !== undefined || run.plan.budget.tree?.maxTurns !== undefined;
+  return (
+    run.budget.limits.maxTurns !== undefined || run.plan.budget.tree?.maxTurns !== undefined || ledgerCountsTurns(run)
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
  * reach history and answer with a verdict, signals apply or are recorded as rejected. A
  * TeamControlError reaches the client as the update's failure; anything else is a bug.
  */
-import { ApplicationFailure, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { ExtendReservationRequest, ExtendReservationVerdict } from '../contract';
 import type { AttemptMessage } from '../activities/interface';
 import { TeamControlError } from '../plan/requests/control';
@@ -116,7 +116,11 @@ export function messageRules(run: TeamRun, now: () => number, ledger?: LedgerExt
     },
     addTasks: {
       validate: (request) => run.validateAddTasks(request),
-      apply: (request) => run.addTasks(request, now()),
+      // Sent with the run's start, an addition waits for the run's ledger to say what the run may add (ledger-tree.ts).
+      apply: (request) =>
+        run.ledgerRegisteringNow
+          ? condition(() => !run.ledgerRegisteringNow).then(() => run.addTasks(request, now()))
+          : run.addTasks(request, now()),
       sentBy: (request) => ({ key: request.parent ?? '', fencingToken: request.fencingToken }),
     },
     extendReservation: {
@@ -146,16 +150,19 @@ async function extendReservation(
   const verdict = run.extendReservation(request, Date.now());
   if (!ledger || !before) return verdict;
   const extension = { tokens: request.tokens ?? 0, usd: request.usd ?? 0 };
-  // An ask for model calls only (`turns`, which no older history carries) has nothing for the ledger to extend.
-  if (request.turns && extension.tokens === 0 && extension.usd === 0) return verdict;
+  // Model calls go to a ledger whose `maxTurns` counts them (its registration said so: ledger/tree.ts).
+  const turns = request.turns && run.ledgerCountsTurns ? request.turns : undefined;
+  // An ask for model calls only (`turns`, which no older history carries) has nothing else for the ledger to extend.
+  if (!turns && request.turns && extension.tokens === 0 && extension.usd === 0) return verdict;
   // The ledger's answer must reach the attempt inside its gateway's wait, which began when the request arrived.
   const refused = await ledger.extend(
     before.leaseId,
     extension,
     arrivedAt + ATTEMPT_WAITS.verdictMs - ATTEMPT_WAITS.marginMs,
+    turns,
   );
   if (!refused) return verdict;
-  run.withdrawExtension(request.key, before.fencingToken, extension);
+  run.withdrawExtension(request.key, before.fencingToken, extension, turns);
   throw new TeamControlError(refused.reason, `extendReservation: ${refused.message}`);
 }
 

@@ -32,7 +32,7 @@ import { handOver } from './stop-channel';
 import { sendMailHints } from './mail-hints';
 import { TaskSpans } from './task-spans';
 import { ParentTaskAsks } from './child-budget';
-import { RunLedger } from '../ledger/run-ledger';
+import { LEDGER_TREE, RunLedger } from '../ledger/run-ledger';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
 export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot };
@@ -50,6 +50,9 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
             Date.now(),
           ),
         );
+  // A ledger bounds what the run adds, how deep, how long and its model calls (ledger/tree.ts): additions wait for it.
+  const ledgerTree = ledger !== null && patched(LEDGER_TREE);
+  if (ledgerTree) run.ledgerRegistering();
   // Links the latest attempts printed, for the current details only: never in the run's state.
   const links = new RecentLinks();
   const spans = new TaskSpans(run.workflowId);
@@ -66,7 +69,11 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   void CancellationScope.current().cancelRequested.catch(() => run.cancelRequested(Date.now()));
 
   return CancellationScope.nonCancellable(async () => {
-    await ledger?.register();
+    if (ledger) {
+      const asks = { spawns: run.ledgerSpawnAsk(), firstRunId: workflowInfo().firstExecutionRunId };
+      const grant = await ledger.register(ledgerTree ? asks : undefined);
+      if (ledgerTree) run.ledgerRegistered(ledger.id, grant, Date.now());
+    }
     const deadline = run.wallDeadline();
     if (deadline !== null) {
       // Not awaited: the wall clock runs beside the loop and only marks the run (the loop then wakes).
@@ -130,7 +137,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
       if (wait.closesAt !== null && !moved && wait.closesAt <= Date.now()) run.closeUnresolved(Date.now());
     }
     await linked.sent();
-    const ledgerAtEnd = await ledger?.unregister();
+    const ledgerAtEnd = await ledger?.unregister(ledgerTree ? run.addedTasks : undefined);
     const result = run.finish(Date.now(), ledgerAtEnd ?? undefined);
     hooks.start();
     await hooks.drained();

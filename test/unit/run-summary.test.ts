@@ -87,9 +87,9 @@ describe('the run result: members and the mailbox at the end', () => {
       state: 'open',
       limits: {},
       inFlight: 0,
-      used: { tokens: 5, usd: 0, attempts: 1 },
+      used: { tokens: 5, usd: 0, attempts: 1, turns: 0, spawnedTasks: 0 },
       reserved: { tokens: 0, usd: 0 },
-      remaining: { concurrent: null, tokens: null, usd: null },
+      remaining: { concurrent: null, tokens: null, usd: null, turns: null, spawnedTasks: null },
       exhausted: null,
     });
     expect(withLedger.ledger?.used.tokens).toBe(5);

@@ -18,6 +18,10 @@ interface CreateOptions {
   maxTokens?: number;
   maxUsd?: number;
   window?: number;
+  maxSpawnedTasks?: number;
+  maxTurns?: number;
+  maxDepth?: number;
+  maxWall?: number;
   force?: boolean;
   actor?: string;
   operators?: string[];
@@ -50,6 +54,10 @@ export function registerLedger(program: Command): void {
     .option('--max-tokens <n>', 'tokens (input + output + cache) per window', nonNegative)
     .option('--max-usd <n>', 'dollars per window', nonNegative)
     .option('--window <duration>', 'usage resets every window, e.g. 1d, 12h, 30m (default: never)', windowOption)
+    .option('--max-spawned-tasks <n>', 'tasks added while runs work, across all runs (per window)', count)
+    .option('--max-turns <n>', 'agent model calls across all runs (per window)', count)
+    .option('--max-depth <n>', "how deep any run may add tasks (its plan's budget.maxDepth at most this)", count)
+    .option('--max-wall <duration>', 'how long any run may work from its start, e.g. 2h, 30m', windowOption)
     .option('--force', "loosen a running ledger's limits (recorded with --actor, one of its operators if it has any)")
     .option(
       '--operators <names>',
@@ -66,6 +74,10 @@ export function registerLedger(program: Command): void {
         ...(options.maxTokens !== undefined && { maxTokens: options.maxTokens }),
         ...(options.maxUsd !== undefined && { maxUsd: options.maxUsd }),
         ...(options.window !== undefined && { windowMs: options.window }),
+        ...(options.maxSpawnedTasks !== undefined && { maxSpawnedTasks: options.maxSpawnedTasks }),
+        ...(options.maxTurns !== undefined && { maxTurns: options.maxTurns }),
+        ...(options.maxDepth !== undefined && { maxDepth: options.maxDepth }),
+        ...(options.maxWall !== undefined && { maxWallMs: options.maxWall }),
       };
       await withClient(command, async (client, config) => {
         const status = await createLedger(client, id, limits, {
@@ -209,6 +221,15 @@ function positiveInt(value: string): number {
   return n;
 }
 
+/** A whole number, 0 or more. */
+function count(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) {
+    throw new InvalidArgumentError(`"${value}" is not a whole number (0 or more).`);
+  }
+  return n;
+}
+
 export function nonNegative(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0)
@@ -226,6 +247,26 @@ export function windowOption(value: string): number {
     throw new InvalidArgumentError(`"${value}" is not a window of at least 1s (e.g. 1d, 12h, 30m, 90s).`);
   }
   return ms;
+}
+
+/** The limits across runs (src/ledger/tree.ts), where the ledger sets any. */
+function treeLines({ limits, used, spawnsHeld }: LedgerStatus): string[] {
+  const lines: string[] = [];
+  const n = (value: number) => value.toLocaleString('en-US');
+  if (limits.maxTurns !== undefined)
+    lines.push(`  turns      ${n(used.turns)} of ${n(limits.maxTurns)} model calls granted`);
+  if (limits.maxSpawnedTasks !== undefined) {
+    lines.push(
+      `  spawned    ${n(used.spawnedTasks)} added by runs that left, ${n(spawnsHeld)} held by registered runs, ` +
+        `of ${n(limits.maxSpawnedTasks)}`,
+    );
+  }
+  const each = [
+    ...(limits.maxDepth !== undefined ? [`maxDepth ${limits.maxDepth}`] : []),
+    ...(limits.maxWallMs !== undefined ? [`maxWallMs ${n(limits.maxWallMs)}`] : []),
+  ];
+  if (each.length) lines.push(`  each run   ${each.join(', ')} at most`);
+  return lines;
 }
 
 export function renderLedger(status: LedgerStatus): string {
@@ -253,6 +294,7 @@ export function renderLedger(status: LedgerStatus): string {
       `used, ${reserved.tokens.toLocaleString('en-US')} reserved`,
     `  usd        ${of(dollars(used.usd), limits.maxUsd, dollars)} used, ${dollars(reserved.usd)} reserved`,
     `  window     ${resets}`,
+    ...treeLines(status),
     `  operators  ${operators ? operators.join(', ') : 'none (any actor may --force a loosening, resolve, abort-all)'}`,
     `  runs       ${status.runs.length} ` +
       `registered${status.runs.length ? `: ${status.runs.map((r) => r.workflowId).join(', ')}` : ''}`,

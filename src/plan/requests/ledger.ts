@@ -15,6 +15,9 @@ export { LedgerIdSchema } from '../schema';
 export const ledgerWorkflowId = (id: string): string => `ledger:${id}`;
 export const ledgerActor = ledgerWorkflowId;
 
+/** Bounds of the ledger's limits across its runs. */
+export const LEDGER_TREE_MAX = { spawnedTasks: 1_000_000 } as const;
+
 export const LedgerLimitsSchema = z
   .object({
     /** Attempts in flight across every run that uses the ledger. */
@@ -23,6 +26,17 @@ export const LedgerLimitsSchema = z
     maxUsd: z.number().nonnegative().optional(),
     /** Usage resets every `windowMs` (e.g. a day); absent = one window forever. */
     windowMs: z.number().int().min(1_000).optional(),
+    /**
+     * Tasks added while runs work (`addTasks`, `::teamrun-tasks::`, a model's `add_tasks`), across every run on the
+     * ledger: each run holds a share from its registration (src/ledger/tree.ts).
+     */
+    maxSpawnedTasks: z.number().int().min(0).max(LEDGER_TREE_MAX.spawnedTasks).optional(),
+    /** Agent model calls across every run on the ledger, each asked for before it is made. */
+    maxTurns: z.number().int().min(0).max(PLAN_LIMITS.maxTurns).optional(),
+    /** How deep any run on the ledger may add tasks (a plan's `budget.maxDepth` at most this). */
+    maxDepth: z.number().int().min(0).max(100).optional(),
+    /** How long any run on the ledger may work from its start (a plan's `budget.maxWallMs` at most this). */
+    maxWallMs: z.number().int().min(1_000).max(MAX_TIMEOUT_MS).optional(),
   })
   .strict();
 export type LedgerLimits = z.infer<typeof LedgerLimitsSchema>;
@@ -45,10 +59,28 @@ const reservation = z.object({ tokens: z.number().nonnegative(), usd: z.number()
 /** `<who>` in the ledger's records: an operator's name. */
 const actor = z.string().min(1).max(200);
 
-export const RegisterRequestSchema = z.object({ workflowId, name: z.string().max(200).optional() }).strict();
+export const RegisterRequestSchema = z
+  .object({
+    workflowId,
+    name: z.string().max(200).optional(),
+    /** The share of the ledger's `maxSpawnedTasks` the run asks to hold while it is registered. */
+    spawns: z.number().int().min(0).max(LEDGER_TREE_MAX.spawnedTasks).optional(),
+    /**
+     * The run id of the run's first execution (Temporal's, kept across continue-as-new): a workflow started later
+     * under the same workflow id is another run, not this one registering again.
+     */
+    firstRunId: z.string().min(1).max(200).optional(),
+  })
+  .strict();
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 
-export const UnregisterRequestSchema = z.object({ workflowId }).strict();
+export const UnregisterRequestSchema = z
+  .object({
+    workflowId,
+    /** The tasks the run added while registered: charged in place of its share (absent: the whole share). */
+    spawned: z.number().int().min(0).max(LEDGER_TREE_MAX.spawnedTasks).optional(),
+  })
+  .strict();
 export type UnregisterRequest = z.infer<typeof UnregisterRequestSchema>;
 
 export const AcquireRequestSchema = z
@@ -90,7 +122,13 @@ export type SettleRequest = z.infer<typeof SettleRequestSchema>;
  * run's name for this one extension, so a retried request grows the slot once.
  */
 export const ExtendRequestSchema = z
-  .object({ attemptId, extensionId: z.string().min(1).max(200), extension: reservation })
+  .object({
+    attemptId,
+    extensionId: z.string().min(1).max(200),
+    extension: reservation,
+    /** The attempt's next agent model calls, counted against the ledger's `maxTurns` once granted. */
+    turns: z.number().int().min(1).max(1_000).optional(),
+  })
   .strict();
 export type ExtendRequest = z.infer<typeof ExtendRequestSchema>;
 
