@@ -19,6 +19,11 @@ const idOf = (key: string, fencingToken: number) => `${key}#${fencingToken}`;
  * was given all the parent had left and the parent counted the team task as one attempt.
  */
 export const CHILD_TASKS_PATCH = 'teamrun-child-tasks';
+/**
+ * Runs recorded before a parent held at most its child plan's own limit (`maxTasks`, `budget.tree.*`) held the whole
+ * share, which the child could never use: its siblings waited for the difference until it ended.
+ */
+export const CHILD_OWN_HOLDS = 'teamrun-child-own-holds';
 
 /** The tree limits a child's start carves, each with the figure the child's result reports of it. */
 const TREE_LIMITS = [
@@ -49,7 +54,7 @@ export function carveTree(run: RunContext, key: string, fencingToken: number): T
     if (max === undefined) continue;
     const left = Math.max(0, max - usedOf(run, limit) - holds(run).held);
     const waiting = waitingChildren(run, (id) => holds(run).holding(id));
-    const share = Math.floor(left / Math.max(1, waiting));
+    const share = Math.min(Math.floor(left / Math.max(1, waiting)), ownLimit(run, key, limit));
     holds(run).hold(idOf(key, fencingToken), share);
     shares = { ...shares, [limit]: share };
   }
@@ -83,7 +88,7 @@ export function carveTasks(run: RunContext, key: string, fencingToken: number): 
   if (max === undefined || !sharesTasks(run)) return null;
   const left = Math.max(0, max - run.budget.tasksUsed - run.budget.tasksHeld);
   const waiting = waitingChildren(run, (id) => run.budget.childTasks.holding(id));
-  const share = Math.floor(left / Math.max(1, waiting));
+  const share = Math.min(Math.floor(left / Math.max(1, waiting)), ownLimit(run, key, 'maxTasks'));
   run.budget.childTasks.hold(idOf(key, fencingToken), share);
   return share;
 }
@@ -115,6 +120,24 @@ export function grantTasks(run: RunContext, key: string, fencingToken: number, a
   const granted = Math.min(ask, left, room);
   run.budget.childTasks.add(idOf(key, fencingToken), granted);
   return granted;
+}
+
+/**
+ * The most a child of the team task `key` can use of `limit`: its plan's own (`maxTasks`, or `budget.tree.<limit>`),
+ * where it sets one and the run was recorded since the parent holds no more than that; else no bound.
+ */
+function ownLimit(run: RunContext, key: string, limit: 'maxTasks' | TreeLimit): number {
+  const i = run.graph.indexOf(key);
+  if (i === undefined || !run.patched(CHILD_OWN_HOLDS)) return Infinity;
+  const executor = run.spec(i).executor;
+  const own = limit === 'maxTasks' ? ownMaxTasks(executor) : ownTreeLimit(executor, limit);
+  return own ?? Infinity;
+}
+
+function ownTreeLimit(executor: { [field: string]: unknown }, limit: TreeLimit): number | undefined {
+  const plan = executor.plan as { budget?: { tree?: Record<string, unknown> } } | undefined;
+  const own = plan?.budget?.tree?.[limit];
+  return typeof own === 'number' ? own : undefined;
 }
 
 /** A team task's plan's own `maxTasks`, where it sets one. */

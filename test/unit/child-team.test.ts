@@ -251,6 +251,23 @@ describe("maxTasks across a tree: a child's share is held by its parent and its 
     expect(() => run.checkChildCarve({ ...ask(1), childRunId: 'other' })).toThrow(/not the child/);
   });
 
+  it("a parent holds no more for a child than its plan's own maxTasks and tree limits: the rest goes to its siblings", () => {
+    const capped = { ...fiveNoops('a'), budget: { maxTasks: 2, tree: { maxSpawnedTasks: 1 } } };
+    const run = started({
+      name: 'p',
+      teammates: 2,
+      budget: { maxTasks: 12, tree: { maxSpawnedTasks: 6 } },
+      tasks: [team('A', capped), team('B', fiveNoops('b'))],
+    });
+    const [a, b] = run.claim(0);
+    // 10 attempts left for two children: A can use 2 of them, so B's share is the other 8 (5 and 5 before).
+    expect([run.carveTasks(a.key, a.fencingToken), run.carveTasks(b.key, b.fencingToken)]).toEqual([2, 8]);
+    expect([run.carveTree(a.key, a.fencingToken), run.carveTree(b.key, b.fencingToken)]).toEqual([
+      { maxSpawnedTasks: 1 },
+      { maxSpawnedTasks: 5 },
+    ]);
+  });
+
   it("a parent grants no attempts past the child plan's own maxTasks", () => {
     const capped = { ...fiveNoops('a'), budget: { maxTasks: 3 } };
     for (const budget of [{ maxTasks: 20 }, {}]) {
