@@ -11,6 +11,7 @@ import {
   TeamParentSchema,
   type ChildCarveGrant,
   type ExtendChildCarveRequest,
+  type ExtendChildCarveVerdict,
   type TeamParent,
 } from '../plan/requests/child-carve';
 import { TeamControlError, parseControl } from '../plan/requests/control';
@@ -152,8 +153,25 @@ function pastOwnLimits(
   return null;
 }
 
-const describe = (ask: { tokens?: number; usd?: number; tasks?: number }) =>
+/** An ask as a person reads it: `3 more attempts`, or `500 more tokens and $0.2`. */
+export const describeAsk = (ask: { tokens?: number; usd?: number; tasks?: number }): string =>
   ask.tasks !== undefined ? `${ask.tasks} more attempts` : `${ask.tokens ?? 0} more tokens and $${ask.usd ?? 0}`;
+const describe = describeAsk;
+
+/**
+ * What a parent's verdict on an ask for attempts grants: its attempts, 0 when it refused or granted none (a parent
+ * grants at least one or refuses, so 0 only comes from an older parent).
+ */
+export function tasksGranted(verdict: ExtendChildCarveVerdict): number {
+  return verdict.ok ? Math.max(0, verdict.granted.tasks ?? 0) : 0;
+}
+
+/** A parent's verdict on this run's ask for attempts, as the run takes it: a grant, or a refusal that stands. */
+export function taskAskAnswer(verdict: ExtendChildCarveVerdict): { granted: number } | { refused: string } {
+  const granted = tasksGranted(verdict);
+  if (granted > 0) return { granted };
+  return { refused: verdict.ok ? 'the parent granted no attempts' : `${verdict.code}: ${verdict.message}` };
+}
 
 /**
  * A child run whose `maxTasks` refuses ready tasks asks its parent for `wanted` more attempts instead of stopping,

@@ -22,7 +22,7 @@ import {
   type TeamParent,
 } from '../plan/requests/child-carve';
 import { TeamControlError } from '../plan/requests/control';
-import { CHILD_BUDGET_PATCH } from '../team/child-budget';
+import { CHILD_BUDGET_PATCH, describeAsk, taskAskAnswer, tasksGranted } from '../team/child-budget';
 import type { TeamRun } from '../team/run';
 import type { LedgerExtensions } from '../ledger/run-ledger';
 
@@ -68,7 +68,7 @@ async function sendAsk(
   ask: { tokens?: number; usd?: number; tasks?: number },
 ): Promise<ExtendChildCarveVerdict> {
   const info = workflowInfo();
-  const what = ask.tasks !== undefined ? `${ask.tasks} attempts` : `${ask.tokens ?? 0} tokens and $${ask.usd ?? 0}`;
+  const what = describeAsk(ask);
   // Each try may wait 25 s (a parent asking its own parent); all of them inside the 60 s the gateway waits.
   const { extendParentCarve } = proxyActivities<ChildBudgetActivities>({
     startToCloseTimeout: '25s',
@@ -118,13 +118,7 @@ export class ParentTaskAsks {
     this.inFlight = true;
     void sendAsk(this.parent, { tasks: wanted }).then((verdict) => {
       this.inFlight = false;
-      const granted = verdict.ok ? (verdict.granted.tasks ?? 0) : 0;
-      this.run.tasksAnswered(
-        granted > 0
-          ? { granted }
-          : { refused: verdict.ok ? 'the parent granted no attempts' : `${verdict.code}: ${verdict.message}` },
-        Date.now(),
-      );
+      this.run.tasksAnswered(taskAskAnswer(verdict), Date.now());
     });
   }
 }
@@ -134,10 +128,9 @@ async function askParentForTasks(run: TeamRun, ask: number): Promise<void> {
   const parent = run.teamParent(workflowInfo().parent?.workflowId);
   const lack = parent ? run.tasksLack(ask) : 0;
   if (!parent || lack < 1) return;
-  const verdict = await sendAsk(parent, { tasks: lack });
+  const granted = tasksGranted(await sendAsk(parent, { tasks: lack }));
   // A refusal leaves this run to grant what it has (at least one) or refuse in turn.
-  if (verdict.ok && (verdict.granted.tasks ?? 0) > 0)
-    run.tasksAnswered({ granted: verdict.granted.tasks! }, Date.now());
+  if (granted > 0) run.tasksAnswered({ granted }, Date.now());
 }
 
 /** The parent's side: `extendChildCarve`, checked before it reaches history, answered from this run's budget. */

@@ -3,6 +3,7 @@ import type { RunResult } from '../../src/contract';
 import { formatProblems, validatePlan } from '../../src/plan/validate';
 import { carveOf, childPlan, childWorkflowId, depthRefusal, teamOutcome, type Carve } from '../../src/team/child-team';
 import { TeamRun } from '../../src/team/run';
+import { describeAsk, taskAskAnswer, tasksGranted } from '../../src/team/child-budget';
 
 const noop = (key: string) => ({ key, executor: { kind: 'noop' } });
 const team = (key: string, plan: Record<string, unknown>, extra: object = {}) => ({
@@ -265,6 +266,24 @@ describe("maxTasks across a tree: a child's share is held by its parent and its 
     expect([run.carveTree(a.key, a.fencingToken), run.carveTree(b.key, b.fencingToken)]).toEqual([
       { maxSpawnedTasks: 1 },
       { maxSpawnedTasks: 5 },
+    ]);
+  });
+
+  it("reads a parent's verdict on an ask for attempts: a grant, or a refusal that stands (0 granted is a refusal)", () => {
+    const granted = (tasks?: number) => ({
+      ok: true as const,
+      granted: { tokens: 0, usd: 0, ...(tasks ? { tasks } : {}) },
+    });
+    expect(taskAskAnswer(granted(3))).toEqual({ granted: 3 });
+    expect(taskAskAnswer(granted(0))).toEqual({ refused: 'the parent granted no attempts' });
+    expect(taskAskAnswer(granted())).toEqual({ refused: 'the parent granted no attempts' });
+    expect(taskAskAnswer({ ok: false, code: 'parent_unreachable', message: 'timed out' })).toEqual({
+      refused: 'parent_unreachable: timed out',
+    });
+    expect([tasksGranted(granted(2)), tasksGranted({ ok: false, code: 'x', message: 'y' })]).toEqual([2, 0]);
+    expect([describeAsk({ tasks: 3 }), describeAsk({ tokens: 500, usd: 0.2 })]).toEqual([
+      '3 more attempts',
+      '500 more tokens and $0.2',
     ]);
   });
 
