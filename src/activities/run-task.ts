@@ -15,7 +15,7 @@ import {
   type TeamActivities,
 } from './interface';
 import { STOP_ANNOUNCE_AFTER_MS } from '../plan/lease-pace';
-import { renewLedgerSlot } from '../ledger/renewal';
+import type { LedgerRenewals } from '../ledger/renewal';
 import type { Redactor } from './redact';
 import type { ToolboxFactory } from './tools/types';
 import type { WorkerModels } from './executors/model/provider';
@@ -30,8 +30,10 @@ export interface ActivityDeps {
   /** This worker's stop queue and running attempts: a long attempt announces the queue to its run. */
   stops?: AttemptStops;
   env?: NodeJS.ProcessEnv;
-  /** Reaches a shared ledger, to renew the slot of an attempt whose plan names one. */
+  /** Reaches Temporal (a shared ledger's slots are renewed through `ledgerRenewals`). */
   client?: Client;
+  /** Renews the ledger slot of each running attempt whose plan names a shared ledger, with this worker's proof. */
+  ledgerRenewals?: LedgerRenewals;
   /** The worker's secrets; by default the ones its config and environment name (see secrets.ts). */
   redactor?: Redactor;
   /** Lets the attempt's processes speak to the run as the attempt; its redactor adds the attempt's secret. */
@@ -108,7 +110,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       const announcing = channel
         ? setTimeout(() => channel.announce(input.workflowId, input.taskKey, input.fencingToken), input.announceAfterMs)
         : undefined;
-      const stopRenewing = input.ledger && deps.client ? renewLedgerSlot(deps.client, input.ledger) : undefined;
+      const stopRenewing = input.ledger ? deps.ledgerRenewals?.hold(input.ledger) : undefined;
       try {
         const everyMs = input.heartbeatEveryMs ?? defaultHeartbeatEveryMs(ttlMs);
         const handedOver = () => channel?.handedOver(input.leaseId) === true;

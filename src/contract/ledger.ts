@@ -14,6 +14,7 @@ export type {
   LedgerLimits,
   RegisterRequest,
   RenewRequest,
+  RenewSlotsRequest,
   ResolveRequest,
   SettleRequest,
   UnregisterRequest,
@@ -136,6 +137,12 @@ export interface LedgerTreeGrant {
   maxDepth: number | null;
   maxWallMs: number | null;
   turns: boolean;
+}
+
+/** `renewSlots`: how many of the attempts named still held a slot, each now one lease longer. */
+export interface RenewSlotsVerdict {
+  ok: true;
+  renewed: number;
 }
 
 export interface LedgerUnregisterVerdict {

@@ -8,7 +8,7 @@ import { ledgerWorkflowId } from '../plan/requests/ledger';
 import { LedgerSquatted, ledgerHandle, registerWithLedger, updateLedger } from './handle';
 import * as lm from './messages';
 import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerRefusalDetails } from './activity-interface';
-import { ledgerRequestDigest, type WorkerCall } from './doors';
+import { provenRequest, type ProveLedgerCall, type WorkerCall } from './doors';
 
 /** How often a ledger call heartbeats while the ledger answers (so a crash or a cancel is seen quickly). */
 const HEARTBEAT_EVERY_MS = 1_000;
@@ -17,16 +17,14 @@ const HEARTBEAT_EVERY_MS = 1_000;
  * Draws this worker's one-time proof for a ledger update (the attempt gateway's `proveLedger`): the ledger confirms
  * it with this worker before it records the update (src/ledger/doors.ts).
  */
-export type ProveLedger = (ledgerWorkflowId: string, call: string, digest: string) => AttemptProof;
+export type ProveLedger = ProveLedgerCall;
 
 /** The activities a team run uses to talk to its shared ledger workflow, through `client`, with `prove`'s proofs. */
 export function createLedgerActivities(deps: { client: Client; prove: ProveLedger }): LedgerActivities {
   const { client, prove } = deps;
   // The proof binds the update's name and its request as sent; it travels beside the request's own fields.
-  const proven = <R extends object>(ledgerId: string, call: WorkerCall, request: R): R & { proof: AttemptProof } => ({
-    ...request,
-    proof: prove(ledgerWorkflowId(ledgerId), call, ledgerRequestDigest(call, request)),
-  });
+  const proven = <R extends object>(ledgerId: string, call: WorkerCall, request: R): R & { proof: AttemptProof } =>
+    provenRequest(prove, ledgerId, call, request);
   // This worker's acquires, extensions and settlements of one ledger go together, a few batches in flight at a time.
   const batcher = new LedgerBatcher({
     batch: (ledgerId, items, signal) =>

@@ -7,7 +7,8 @@
  * Pure: the workflow (door-handlers.ts) turns a refusal into its failure, the worker (activities.ts) draws the digest.
  */
 import { sha256, toHex } from '../agent/sha256';
-import type { LedgerCaller } from '../plan/requests/ledger';
+import type { AttemptProof } from '../contract';
+import { ledgerWorkflowId, type LedgerCaller } from '../plan/requests/ledger';
 import type { OperatorRefusal } from './operators';
 
 /** The updates a run's worker sends, and what each does, as a refusal names it. */
@@ -18,8 +19,22 @@ export const WORKER_CALLS = {
   register: 'register a run',
   unregister: 'unregister a run',
   batch: 'take, grow and settle slots',
+  renewSlots: 'renew slots',
 } as const;
 export type WorkerCall = keyof typeof WORKER_CALLS;
+
+/** Draws a worker's one-time proof for a ledger update: the gateway's `proveLedger` (activities.ts). */
+export type ProveLedgerCall = (ledgerWorkflowId: string, call: string, digest: string) => AttemptProof;
+
+/** The request with the worker's proof beside its own fields, drawn for this ledger, update and request. */
+export function provenRequest<R extends object>(
+  prove: ProveLedgerCall,
+  ledgerId: string,
+  call: WorkerCall,
+  request: R,
+): R & { proof: AttemptProof } {
+  return { ...request, proof: prove(ledgerWorkflowId(ledgerId), call, ledgerRequestDigest(call, request)) };
+}
 
 /** What the worker's proof of a ledger update is drawn for: the update's name and its request, byte for byte. */
 export function ledgerRequestDigest(call: string, request: unknown): string {

@@ -14,6 +14,8 @@ import type {
   LedgerUnregisterVerdict,
   RegisterRequest,
   RenewRequest,
+  RenewSlotsRequest,
+  RenewSlotsVerdict,
   ResolveRequest,
   SettleRequest,
   SettleVerdict,
@@ -61,4 +63,10 @@ export const ledgerBatchUpdate = defineUpdate<BatchVerdict, [BatchRequest]>('bat
 export const ledgerResolveUpdate = defineUpdate<LedgerResolveVerdict, [ResolveRequest]>('resolve');
 export const ledgerAbortAllUpdate = defineUpdate<LedgerAbortAllVerdict, [AbortAllRequest]>('abortAll');
 
+/**
+ * Anyone who may signal the ledger may send it: since patch `teamrun-ledger-renew-proven` the ledger takes no renewal
+ * from it (histories before it replay with theirs). Kept so that older workers' signals are answered, not failed.
+ */
 export const ledgerRenewSignal = defineSignal<[RenewRequest]>('renew');
+/** A worker's renewal of its running attempts' slots, with its proof (or an operator's, for work outside a run). */
+export const ledgerRenewSlotsUpdate = defineUpdate<RenewSlotsVerdict, [RenewSlotsRequest]>('renewSlots');

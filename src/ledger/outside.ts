@@ -149,11 +149,13 @@ export class OutsideReservation {
     readonly expiresAt: number,
   ) {}
 
-  /** Keeps the reservation one lease longer (a signal: a reservation already expired or settled stays so). */
-  renew(): Promise<void> {
-    return this.ledger.send((client) =>
-      ledgerHandle(client, this.ledger.id).signal(lm.ledgerRenewSignal, { attemptId: this.attemptId }),
-    );
+  /**
+   * Keeps the reservation one lease longer, as its operator (a reservation already expired or settled stays so);
+   * refused `forbidden` when the actor is not one of the ledger's operators.
+   */
+  async renew(): Promise<void> {
+    const request = { attemptIds: [this.attemptId], actor: this.ledger.actor };
+    await this.ledger.send((client) => updateLedger(client, this.ledger.id, lm.ledgerRenewSlotsUpdate, request));
   }
 
   /** Renews every third of the lease until the returned function is called (a missed renewal is tried again). */

@@ -209,6 +209,11 @@ export class Ledger {
     return true;
   }
 
+  /** Extends the leases of every slot named (`renewSlots`); how many still held one. */
+  renewAll(attemptIds: readonly string[], now: number): number {
+    return attemptIds.filter((attemptId) => this.renew(attemptId, now)).length;
+  }
+
   /**
    * Charges an attempt's actual usage and releases its slot and reservation. Idempotent by
    * attempt id: a retried settle charges nothing. A settle after the slot expired still

@@ -23,6 +23,7 @@ import {
   LedgerRequestError,
   RegisterRequestSchema,
   RenewRequestSchema,
+  RenewSlotsRequestSchema,
   ResolveRequestSchema,
   SettleRequestSchema,
   UnregisterRequestSchema,
@@ -114,6 +115,11 @@ export const LEDGER_QUIET_HANDOVER_PATCH = 'teamrun-ledger-quiet-handover';
  * ledger recorded before replays as it ran.
  */
 export const LEDGER_PLANTED_PATCH = 'teamrun-ledger-planted';
+/**
+ * Ledgers recorded before slots were renewed only with a worker's proof (`renewSlots`) took the unproven `renew`
+ * signal: they replay with it.
+ */
+export const LEDGER_RENEW_PROVEN = 'teamrun-ledger-renew-proven';
 
 function begin(input: lm.BudgetLedgerInput): Ledger {
   if (input && typeof input === 'object' && 'continued' in input) {
@@ -320,11 +326,28 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void, ren
   setHandler(
     lm.ledgerRenewSignal,
     (request) => {
+      // A signal carries no proof: anyone could keep a dead attempt's slot, and its scopes, held for ever with it. It
+      // is still an event, so the ledger still notes its history's growth (a flood of them hands over, as renewals do).
       const parsed = RenewRequestSchema.safeParse(request);
-      if (parsed.success) ledger.renew(parsed.data.attemptId, now());
+      if (parsed.success && !patched(LEDGER_RENEW_PROVEN)) ledger.renew(parsed.data.attemptId, now());
       renewed();
     },
-    { description: "Keep an attempt's slot: { attemptId }" },
+    { description: 'Ignored: slots are renewed by renewSlots, with its worker proof (histories before it replay)' },
+  );
+  setHandler(
+    lm.ledgerRenewSlotsUpdate,
+    (request) =>
+      doors.handle('renewSlots', request, RenewSlotsRequestSchema, (r) => {
+        const verdict = { ok: true as const, renewed: ledger.renewAll(r.attemptIds, now()) };
+        renewed();
+        return verdict;
+      }),
+    {
+      validator: (request) => void doors.check('renewSlots', request, RenewSlotsRequestSchema),
+      description:
+        "Keep a worker's running attempts' slots one lease longer: { attemptIds, proof } (its worker's), or an " +
+        "operator's { attemptIds, actor } (work outside a team run)",
+    },
   );
 }
 

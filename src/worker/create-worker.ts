@@ -10,6 +10,8 @@ import { adoptingFor } from '../activities/run-task';
 import { workerRedactor, workerSecrets } from '../activities/secrets';
 import { workerTools, type CustomTool, type WorkerTools } from '../activities/tools';
 import { createLedgerActivities } from '../ledger/activities';
+import type { ProveLedgerCall } from '../ledger/doors';
+import { ledgerRenewals } from '../ledger/renewal';
 import { createChildBudgetActivities } from '../activities/parent-carve';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { sandboxAtStart } from '../activities/executors/sandbox';
@@ -159,12 +161,16 @@ async function workers(
         identity,
       )
     : {};
+  const proveLedger: ProveLedgerCall = (ledger, call, digest) => gateway.proveLedger(ledger, call, digest);
   const deps: ActivityDeps = {
     config,
     executors: executorRegistry(config.worker.executors, options.executors),
     workerIdentity: identity,
     env: options.env,
     client,
+    ledgerRenewals: ledgerRenewals(client, proveLedger, (message, fields) =>
+      Runtime.instance().logger.warn(message, fields),
+    ),
     gateway,
     tools: setup.tools.factory,
     stopping: setup.stopping,
@@ -194,7 +200,7 @@ async function workers(
     ...traced,
     activities: {
       ...createActivities({ ...deps, stops: stop.stops }),
-      ...createLedgerActivities({ client, prove: (ledger, call, digest) => gateway.proveLedger(ledger, call, digest) }),
+      ...createLedgerActivities({ client, prove: proveLedger }),
       ...createAgentActivities({ client, gateway }),
       ...createChildBudgetActivities({ client }),
       ...options.activities,

@@ -5,7 +5,7 @@ import { createLedger, ledgerStatus } from '../../src/ledger/client';
 import { updateLedger } from '../../src/ledger/handle';
 import * as lm from '../../src/ledger/messages';
 import { ledgerWorkflowId } from '../../src/plan/requests/ledger';
-import { startRun, temporalAddress, temporalBinary, testClient, uniqueQueue } from '../helpers/env';
+import { startRun, temporalAddress, temporalBinary, testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { ledgerForTest, updateCodeOf, workerForSuite } from '../helpers/scenario';
 
 /**
@@ -35,10 +35,11 @@ describe("a ledger's doors (shared dev server)", () => {
         updateLedger(c, id, lm.ledgerExtendUpdate, { attemptId, extensionId: 'x1', extension: reservation, ...extra }),
       register: (c: Client) => updateLedger(c, id, lm.ledgerRegisterUpdate, { workflowId: `${id}-other`, ...extra }),
       unregister: (c: Client) => updateLedger(c, id, lm.ledgerUnregisterUpdate, { workflowId: `${id}-run`, ...extra }),
+      renewSlots: (c: Client) => updateLedger(c, id, lm.ledgerRenewSlotsUpdate, { attemptIds: [attemptId], ...extra }),
     };
   }
 
-  it('refuses a forged settle, acquire, extend, register and unregister from a non-operator, recording nothing', async () => {
+  it('refuses a forged settle, acquire, extend, register, unregister and renewSlots from a non-operator, recording nothing', async () => {
     const client = await testClient();
     const id = await ledgerForTest('doors', { maxTokens: 1_000, maxConcurrent: 2 }, worker.taskQueue, onTestFinished, {
       actor: 'ops-alice',
@@ -59,7 +60,7 @@ describe("a ledger's doors (shared dev server)", () => {
       }
     }
     console.log(`[ledger-doors] forged updates: ${JSON.stringify(refused)}`);
-    expect(Object.values(refused)).toEqual(new Array(10).fill(lm.FORBIDDEN));
+    expect(Object.values(refused)).toEqual(new Array(12).fill(lm.FORBIDDEN));
     // A lease a timer cannot hold is refused whoever asks.
     const endless = {
       attemptId: `${id}-run/task/2`,
@@ -80,6 +81,51 @@ describe("a ledger's doors (shared dev server)", () => {
     const before = await ledgerStatus(client, id);
     for (const send of Object.values(forgeries(id, {}))) expect(await updateCodeOf(send(client))).toBe(lm.FORBIDDEN);
     expect(books(await ledgerStatus(client, id))).toEqual(books(before));
+  });
+
+  it("a renew signal keeps no slot alive; a run's worker keeps its running attempt's slot with proven renewals", async () => {
+    const client = await testClient();
+    const id = await ledgerForTest('renew', { maxConcurrent: 2 }, worker.taskQueue, onTestFinished, {
+      actor: 'ops-alice',
+      operators: ['ops-alice'],
+    });
+    // An operator's slot of 2 s that nobody renews, and someone signalling renew for it every 200 ms.
+    const held = { attemptId: `${id}-gone/task/1`, workflowId: `${id}-gone`, reservation: { tokens: 0, usd: 0 } };
+    const byOperator: Record<string, unknown> = { ...held, leaseMs: 2_000, actor: 'ops-alice' };
+    await updateLedger(client, id, lm.ledgerAcquireUpdate, byOperator as unknown as typeof held & { leaseMs: number });
+    const handle = client.workflow.getHandle(ledgerWorkflowId(id));
+    let forged = 0;
+    const forging = setInterval(() => {
+      forged += 1;
+      void handle.signal(lm.ledgerRenewSignal, { attemptId: held.attemptId }).catch(() => undefined);
+    }, 200);
+    try {
+      await waitFor(
+        'the unrenewed slot to expire',
+        async () => (await ledgerStatus(client, id)).inFlight === 0,
+        30_000,
+      );
+    } finally {
+      clearInterval(forging);
+    }
+    console.log(`[ledger-doors] ${forged} forged renew signals; the slot expired at its lease all the same`);
+    expect((await ledgerStatus(client, id)).counters.expired).toBe(1);
+
+    // A run's attempt of 10 s with a slot lease of 4 s (twice its 2 s TTL): its worker's renewals keep it.
+    const run = await startRun(
+      {
+        name: 'renewed',
+        lease: { ttlMs: 2_000 },
+        budget: { ledger: id },
+        tasks: [{ key: 'long', executor: { kind: 'sleep', ms: 10_000 } }],
+      },
+      worker.taskQueue,
+    );
+    await waitFor('the attempt to hold its slot', async () => (await ledgerStatus(client, id)).inFlight === 1);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(await ledgerStatus(client, id)).toMatchObject({ inFlight: 1, counters: { expired: 1 } });
+    expect(await run.result()).toMatchObject({ status: 'succeeded' });
+    expect(await ledgerStatus(client, id)).toMatchObject({ inFlight: 0, counters: { expired: 1, settled: 1 } });
   });
 
   it("a task cannot settle its own ledger slot: the ledger's used equals the real spend", async () => {

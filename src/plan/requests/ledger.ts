@@ -135,6 +135,15 @@ export type ExtendRequest = z.infer<typeof ExtendRequestSchema>;
 export const RenewRequestSchema = z.object({ attemptId }).strict();
 export type RenewRequest = z.infer<typeof RenewRequestSchema>;
 
+/** Slots one `renewSlots` update renews at most; a worker holding more sends several. */
+export const MAX_RENEWED_SLOTS = 256;
+
+/** Keeps these attempts' slots one lease longer: a worker's running attempts on the ledger, in one update. */
+export const RenewSlotsRequestSchema = z
+  .object({ attemptIds: z.array(attemptId).min(1).max(MAX_RENEWED_SLOTS) })
+  .strict();
+export type RenewSlotsRequest = z.infer<typeof RenewSlotsRequestSchema>;
+
 export const AbortAllRequestSchema = z
   .object({ reason: z.string().max(4_000).optional(), actor: z.string().min(1).max(500).optional() })
   .strict();
