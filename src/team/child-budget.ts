@@ -108,8 +108,6 @@ export function grantChildCarve(run: RunContext, payload: unknown, now: number):
       throw refused((err as Error).message);
     }
   }
-  const past = asksMoney && run.patched(CHILD_OWN_LIMITS) ? pastOwnLimits(run, request, attempt.reservation) : null;
-  if (past) throw refused(past);
   const granted = asksMoney ? run.budget.extend(request) : { ok: true as const, extension: { tokens: 0, usd: 0 } };
   if (!granted.ok) throw refused(granted.reason);
   const { tokens, usd } = granted.extension;
@@ -125,32 +123,6 @@ export function grantChildCarve(run: RunContext, payload: unknown, now: number):
   });
   run.touch();
   return { tokens, usd, ...(tasks !== undefined ? { tasks } : {}) };
-}
-
-/** Runs recorded before a parent read its child plan's own maxTokens and maxUsd granted asks past them. */
-export const CHILD_OWN_LIMITS = 'teamrun-child-own-limits';
-
-/**
- * Why the ask would take the child past its plan's own `maxTokens` or `maxUsd` (the child's limit is the lesser of
- * its own and its carve, and the reservation the parent holds for it is that carve and every grant): null when not.
- */
-function pastOwnLimits(
-  run: RunContext,
-  ask: { key: string; tokens?: number; usd?: number },
-  held: Reservation,
-): string | null {
-  const i = run.graph.indexOf(ask.key);
-  const plan = i === undefined ? undefined : (run.spec(i).executor.plan as { budget?: Record<string, unknown> });
-  const own = plan?.budget ?? {};
-  const tokens = ask.tokens ?? 0;
-  const usd = ask.usd ?? 0;
-  if (typeof own.maxTokens === 'number' && tokens > 0 && held.tokens + tokens > own.maxTokens) {
-    return `the child's plan sets its own maxTokens ${own.maxTokens}, and it holds ${held.tokens}`;
-  }
-  if (typeof own.maxUsd === 'number' && usd > 0 && sum(held.usd, usd) > own.maxUsd) {
-    return `the child's plan sets its own maxUsd ${own.maxUsd}, and it holds ${held.usd}`;
-  }
-  return null;
 }
 
 /** An ask as a person reads it: `3 more attempts`, or `500 more tokens and $0.2`. */

@@ -299,25 +299,6 @@ describe("maxTasks across a tree: a child's share is held by its parent and its 
     }
   });
 
-  it("a parent grants no tokens or dollars past the child plan's own maxTokens and maxUsd", () => {
-    const capped = { ...fiveNoops('a'), budget: { maxTokens: 100, maxUsd: 1 } };
-    const run = started({ name: 'p', budget: { maxTokens: 10_000, maxUsd: 100 }, tasks: [team('A', capped)] });
-    const [a] = run.claim(0);
-    expect(a.grant).toMatchObject({ tokens: 100, usd: 1 });
-    run.childStarted(a.key, a.fencingToken, { workflowId: 'wf/A#1', runId: 'ra' });
-    const ask = { key: 'A', fencingToken: a.fencingToken, childWorkflowId: 'wf/A#1', childRunId: 'ra' };
-    expect(() => run.grantChildCarve({ ...ask, tokens: 50 }, 1)).toThrow(/its own maxTokens 100, and it holds 100/);
-    expect(() => run.grantChildCarve({ ...ask, usd: 0.5 }, 1)).toThrow(/its own maxUsd 1, and it holds 1/);
-    // Nothing was reserved for the refused asks.
-    expect(run.budgetView(1).reserved).toEqual({ tokens: 100, usd: 1 });
-    // A child without limits of its own is granted from what the parent has.
-    const open = started({ name: 'p', budget: { maxTokens: 10_000 }, tasks: [team('B', fiveNoops('b'))] });
-    const [b] = open.claim(0);
-    open.childStarted(b.key, b.fencingToken, { workflowId: 'wf/B#1', runId: 'rb' });
-    const more = { key: 'B', fencingToken: b.fencingToken, childWorkflowId: 'wf/B#1', childRunId: 'rb', tokens: 50 };
-    expect(open.grantChildCarve(more, 1)).toMatchObject({ tokens: 50 });
-  });
-
   it('a run without maxTasks gives its child no task limit and holds nothing', () => {
     const run = started({ name: 'p', tasks: [team('A', fiveNoops('a'))] });
     const [a] = run.claim(0);
