@@ -10,6 +10,7 @@ interface TeamNode {
   teamDepth?: number;
   maxTeamDepth?: number;
   parent?: unknown;
+  budget?: { ledger?: string };
   tasks: ReadonlyArray<{ executor: { kind: string; [field: string]: unknown } }>;
 }
 
@@ -49,7 +50,12 @@ export function checkTeamTasks(plan: TeamNode, validate: Validate): PlanProblem[
     // A child's `parent` is its parent run's to stamp as it starts it, never the plan's.
     const { parent: _theirs, ...child } = task.executor.plan as Record<string, unknown>;
     const own = typeof child.maxTeamDepth === 'number' ? child.maxTeamDepth : max;
-    const stamped = { ...child, teamDepth: depth, maxTeamDepth: Math.min(own, max) };
+    const ledger = childLedger(plan.budget?.ledger, child.budget);
+    if ('problem' in ledger) {
+      problems.push({ path: `${path}.budget.ledger`, code: 'team_ledger_differs', message: ledger.problem });
+      return;
+    }
+    const stamped = { ...child, ...ledger.plan, teamDepth: depth, maxTeamDepth: Math.min(own, max) };
     const checked = validate(stamped);
     if (!checked.ok) {
       for (const p of checked.problems) problems.push({ ...p, path: `${path}.${p.path}` });
@@ -58,4 +64,24 @@ export function checkTeamTasks(plan: TeamNode, validate: Validate): PlanProblem[
     task.executor.plan = stamped;
   });
   return problems;
+}
+
+/**
+ * A child runs on its parent's shared ledger (docs/teams.md): its plan gets the parent's `budget.ledger` where it names
+ * none, and one naming another ledger is refused, so that no team task takes its work out of its run's ledger.
+ */
+export function childLedger(
+  ledger: string | undefined,
+  budget: unknown,
+): { plan: { budget?: Record<string, unknown> } } | { problem: string } {
+  if (ledger === undefined) return { plan: {} };
+  const own = (typeof budget === 'object' && budget !== null ? budget : {}) as Record<string, unknown>;
+  if (own.ledger !== undefined && own.ledger !== ledger) {
+    return {
+      problem:
+        `the team task's plan names ledger ${JSON.stringify(own.ledger)}, its run spends from ledger "${ledger}": ` +
+        "a child runs on its parent's ledger (leave budget.ledger out, or name the same one)",
+    };
+  }
+  return { plan: { budget: { ...own, ledger } } };
 }

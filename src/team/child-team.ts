@@ -41,6 +41,12 @@ export function isTeamTask(claim: Pick<Claim, 'executor'>): boolean {
 export { childWorkflowId } from './child-id';
 
 /**
+ * Runs recorded before a child team ran on its parent's shared ledger took a ledger slot for the team task (never
+ * renewed), carved the child nothing of tokens and dollars (the slot's grant), and started it without the ledger.
+ */
+export const TEAM_ON_LEDGER = 'teamrun-team-on-ledger';
+
+/**
  * The carve: what the attempt's reservation holds of tokens and dollars (claims.ts reserved it as any attempt's),
  * the share of `maxTasks` the parent holds for it (`taskShare`, team/tree-limits.ts; null: what the parent has left,
  * as runs recorded before that share did), and what the parent has left of wall clock as it starts the child.

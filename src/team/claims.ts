@@ -3,6 +3,7 @@
  * reserved), each leased with a new fencing token, and the claim the workflow turns into an
  * activity. Stops the run when nothing fits and nothing in flight can free a reservation.
  */
+import { TEAM_ON_LEDGER } from './child-team';
 import type { ReserveResult } from './budget';
 import type { RunContext } from './context';
 import { requestApprovals } from './decisions';
@@ -188,7 +189,7 @@ function lease(run: RunContext, i: number, reservation: Reservation, now: number
     executor: spec.executor,
     dependencyOutputs: run.graph.dependencyOutputs(i),
     estimate: { tokens: spec.estimate?.tokens ?? 0, usd: spec.estimate?.usd ?? 0 },
-    grant: grantOf(run, reservation),
+    grant: grantOf(run, reservation, spec.executor.kind === 'team'),
     ...(inbox.length ? { inbox } : {}),
     ...(spec.allowSpawn ? { allowSpawn: true as const } : {}),
     // Absent unless set: an attempt's input (and its history) is as before for a task without one.
@@ -213,12 +214,13 @@ export function leaseTimes(run: RunContext, i: number): { ttlMs: number; heartbe
 }
 
 /** What the attempt's worker counts usage against: a dimension no limit applies to is not counted. */
-function grantOf(run: RunContext, reservation: Reservation): Grant {
+function grantOf(run: RunContext, reservation: Reservation, team: boolean): Grant {
   // The budget's limits, not the plan's: tightenBudget may have set one the plan did not.
   const { maxTokens, maxUsd } = run.budget.limits;
   const { ledger } = run.plan.budget;
-  // A shared ledger's limits are its own: the run counts both dimensions and lets the ledger answer.
-  const shared = ledger !== undefined;
+  // A shared ledger's limits are its own: the run counts both dimensions and lets the ledger answer. A child team
+  // runs on the ledger itself (its attempts take its slots), so its carve is the run's own limits only.
+  const shared = ledger !== undefined && !(team && run.patched(TEAM_ON_LEDGER));
   return {
     tokens: maxTokens !== undefined || shared ? reservation.tokens : null,
     usd: maxUsd !== undefined || shared ? reservation.usd : null,

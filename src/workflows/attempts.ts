@@ -33,7 +33,7 @@ import type { TeamRun } from '../team/run';
 import type { AttemptOutcome, Claim } from '../team/types';
 import type { RecentLinks } from './details';
 import { runForeignActivity } from './foreign-activity';
-import { TEAM_KIND_PATCH, isTeamTask } from '../team/child-team';
+import { TEAM_KIND_PATCH, TEAM_ON_LEDGER, isTeamTask } from '../team/child-team';
 import { runChildTeam, stopChild, type ChildTeam } from './child-team';
 import { sendStops } from './stop-channel';
 import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
@@ -73,6 +73,8 @@ export class Attempts {
     const child: ChildTeam = { handle: null, stopped: false };
     if (team) this.children.set(claim.key, { fencingToken: claim.fencingToken, child });
     const foreign = team || isForeignActivity(claim);
+    // A child team runs on the ledger itself (its attempts take slots): its team task takes none.
+    const slotted = ledger && !(team && patched(TEAM_ON_LEDGER)) ? ledger : null;
     // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it. What it answers is
     // the attempt's result, made an outcome where it settles: a promise less per attempt (each costs the SDK a stack).
     const attempt = (): Promise<RunTaskResult | AttemptOutcome> =>
@@ -83,7 +85,7 @@ export class Attempts {
           : runTask(input);
     // With tracing on, the attempt's activity is scheduled under its task's span (task-spans.ts).
     void this.spans
-      .within(claim, () => scope.run(() => (ledger ? ledger.admit(claim, attempt) : attempt())))
+      .within(claim, () => scope.run(() => (slotted ? slotted.admit(claim, attempt) : attempt())))
       .then(
         (answer) => this.settle(claim, foreign ? (answer as AttemptOutcome) : { kind: 'completed', ...answer }, claim),
         (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err), claim),

@@ -22,7 +22,9 @@ import {
   teamOutcome,
   type ChildAbort,
   type Carve,
+  TEAM_ON_LEDGER,
 } from '../team/child-team';
+import { childLedger } from '../plan/team-depth';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { CHILD_BUDGET_PATCH, squattedOutcome } from '../team/child-budget';
 import { withTreeShare } from '../team/tree-limits';
@@ -53,7 +55,10 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   try {
     // The child's place in its parent: what it names when it asks for more (workflows/child-budget.ts).
     const teamParent = { workflowId: run.workflowId, key: claim.key, fencingToken: claim.fencingToken };
-    const shared = withTreeShare(childPlan(plan, carve), run.carveTree(claim.key, claim.fencingToken));
+    const carved = withTreeShare(childPlan(plan, carve), run.carveTree(claim.key, claim.fencingToken));
+    // On its parent's shared ledger (plans validated before it was stamped there get it here).
+    const ledger = run.ledgerId !== null && patched(TEAM_ON_LEDGER) ? childLedger(run.ledgerId, carved.budget) : null;
+    const shared = ledger && 'plan' in ledger ? { ...carved, ...ledger.plan } : carved;
     const args: [unknown] = [{ ...shared, ...(patched(CHILD_BUDGET_PATCH) ? { teamParent } : {}), ...link }];
     child.handle = await startChild<(input: unknown) => Promise<RunResult>>('teamRun', {
       workflowId,

@@ -181,6 +181,35 @@ describe("a shared ledger's limits across its runs: maxSpawnedTasks, maxDepth, m
     });
   });
 
+  it('a team task on a ledger: its child runs on the ledger (its attempts take the slots), each spend charged once', async () => {
+    const w = await worker();
+    const client = await testClient();
+    const ledger = await newLedger('team-on', { maxTokens: 10_000, maxSpawnedTasks: 5 }, w.taskQueue);
+    const spends = (key: string) => ({
+      key,
+      executor: { kind: 'shell', command: `echo '::teamrun-usage::{"inputTokens":100}'` },
+    });
+    const handle = await startRun(
+      plan('team-on', ledger, [
+        spends('own'),
+        {
+          key: 'A',
+          executor: { kind: 'team', plan: { name: 'team-on-child', ...quiet, tasks: [spends('a1'), spends('a2')] } },
+        },
+      ]),
+      w.taskQueue,
+    );
+    const result = await handle.result();
+    // Before: the child was carved 0 tokens (its team task's ledger grant) and stopped max-tokens at once.
+    expect(result).toMatchObject({ status: 'succeeded', stats: { total: 2, succeeded: 2 } });
+    expect(result.budget.used.tokens).toBe(300);
+    const status = await ledgerStatus(client, ledger);
+    // The run's own attempt and the child's two took slots; the team task took none, and nothing was charged twice.
+    expect(status).toMatchObject({ used: { tokens: 300 }, counters: { acquired: 3, settled: 3 }, runs: [] });
+    const registered = status.recentEvents.filter((e) => e.type === 'run:registered').map((e) => e.workflowId);
+    expect(registered).toEqual([handle.workflowId, `${handle.workflowId}/A#1`]);
+  });
+
   it('two agents on a ledger with maxTurns 3, each wanting 2 model calls: the model gets 3 calls, the 4th is refused first', async () => {
     const w = await worker();
     const ledger = await newLedger('turns', { maxTurns: 3 }, w.taskQueue);

@@ -252,6 +252,28 @@ describe("maxTasks across a tree: a child's share is held by its parent and its 
     expect(() => run.checkChildCarve({ ...ask(1), childRunId: 'other' })).toThrow(/not the child/);
   });
 
+  it("stamps a child's plan with its parent's ledger, and refuses one naming another ledger", () => {
+    const child = (budget: Record<string, unknown> = {}) => ({
+      key: 'A',
+      executor: { kind: 'team', plan: { name: 'c', budget, tasks: [{ key: 'x', executor: { kind: 'noop' } }] } },
+    });
+    const onLedger = validatePlan({ name: 'p', budget: { ledger: 'swarm' }, tasks: [child()] });
+    expect(onLedger.ok && (onLedger.plan.tasks[0].executor.plan as { budget: unknown }).budget).toEqual({
+      ledger: 'swarm',
+    });
+    const same = validatePlan({ name: 'p', budget: { ledger: 'swarm' }, tasks: [child({ ledger: 'swarm' })] });
+    expect(same.ok).toBe(true);
+    const other = validatePlan({ name: 'p', budget: { ledger: 'swarm' }, tasks: [child({ ledger: 'elsewhere' })] });
+    expect(other.ok ? [] : other.problems).toMatchObject([
+      { path: 'tasks[0].executor.plan.budget.ledger', code: 'team_ledger_differs' },
+    ]);
+    // Without a ledger of its own, the parent leaves its child's plan as it is.
+    const free = validatePlan({ name: 'p', tasks: [child({ ledger: 'elsewhere' })] });
+    expect(free.ok && (free.plan.tasks[0].executor.plan as { budget: unknown }).budget).toEqual({
+      ledger: 'elsewhere',
+    });
+  });
+
   it("a parent holds no more for a child than its plan's own maxTasks and tree limits: the rest goes to its siblings", () => {
     const capped = { ...fiveNoops('a'), budget: { maxTasks: 2, tree: { maxSpawnedTasks: 1 } } };
     const run = started({
