@@ -5,10 +5,10 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createLedger, ledgerStatus } from '../../src/ledger/client';
 import type { LedgerStatus } from '../../src/contract';
-import type { LedgerLimits } from '../../src/plan/requests/ledger';
+import { ledgerWorkflowId, type LedgerLimits } from '../../src/plan/requests/ledger';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import * as msg from '../../src/workflows/messages';
-import { teamrun } from '../cli/teamrun-cli';
+import { spawnTeamrun, teamrun, waitForOutput } from '../cli/teamrun-cli';
 import { startOpenAiServer, type OpenAiServer, type RecordedRequest } from '../helpers/openai-server';
 import { startRun, testClient, testConfig, uniqueQueue, waitFor } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
@@ -172,6 +172,22 @@ describe("a shared ledger's limits across its runs: maxSpawnedTasks, maxDepth, m
     const looser = await teamrun(['ledger', 'create', id, ...flags.slice(0, 6), '--max-wall', '3h'], env);
     expect(looser.code).not.toBe(0);
     expect(looser.stderr).toContain('maxWallMs 7200000 -> 10800000');
+    // On a queue no worker polls, the ledger's workflow never answers: the command says what it waits for.
+    const lonely = uniqueQueue('cli-lonely');
+    const waiting = spawnTeamrun(['ledger', 'create', lonely, '--max-turns', '5'], {
+      TEAMRUN_TASK_QUEUE: `${lonely}-q`,
+    });
+    try {
+      await waitForOutput(waiting, `runs on task queue "${lonely}-q", and waits for a worker there`, 30_000);
+    } finally {
+      waiting.child.kill('SIGKILL');
+      await (
+        await testClient()
+      ).workflow
+        .getHandle(ledgerWorkflowId(lonely))
+        .terminate('test over')
+        .catch(() => undefined);
+    }
     const json = JSON.parse((await teamrun(['ledger', 'status', id, '--json'], env)).stdout) as LedgerStatus;
     expect(json).toMatchObject({
       limits: { maxSpawnedTasks: 500, maxTurns: 2_000, maxDepth: 3, maxWallMs: 7_200_000 },

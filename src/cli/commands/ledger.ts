@@ -28,6 +28,9 @@ interface CreateOptions {
   json?: boolean;
 }
 
+/** How long `ledger create` waits for its answer before it says what it waits for. */
+const NO_ANSWER_NOTICE_MS = 5_000;
+
 /** The longest `--usage` JSON `ledger resolve` reads. */
 const MAX_USAGE_CHARS = 4_096;
 /** The longest `--operators` list read: every name at its longest, with its comma. */
@@ -80,12 +83,22 @@ export function registerLedger(program: Command): void {
         ...(options.maxWall !== undefined && { maxWallMs: options.maxWall }),
       };
       await withClient(command, async (client, config) => {
+        const queue = config.connection.taskQueue;
+        // The ledger's workflow runs on the configured queue: without a worker there the answer never comes. Say so.
+        const silent = setTimeout(() => {
+          process.stderr.write(
+            `teamrun ledger create: no answer yet: ledger ${id}'s workflow runs on task queue "${queue}", and ` +
+              'waits for a worker there (`teamrun worker` or `teamrun dev` with that queue); still waiting\n',
+          );
+        }, NO_ANSWER_NOTICE_MS);
         const status = await createLedger(client, id, limits, {
-          taskQueue: config.connection.taskQueue,
+          taskQueue: queue,
           ...(options.force ? { force: true } : {}),
           ...(options.operators && { operators: options.operators }),
           actor: options.actor ?? defaultActor(),
-        }).catch((err: unknown) => refused(err, id));
+        })
+          .catch((err: unknown) => refused(err, id))
+          .finally(() => clearTimeout(silent));
         if (options.json) printJson(status);
         else process.stdout.write(`${renderLedger(status)}\n`);
       });
