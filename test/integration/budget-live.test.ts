@@ -83,7 +83,18 @@ describe.concurrent('live reservations on a real dev server', () => {
     }
     const other = records.filter((r) => r.code !== 'TEAM_TASK_BUDGET_EXCEEDED');
     expect(other.map((r) => [r.key, r.code, r.reason])).toEqual([]);
-    const charged = (await allTaskViews(handle)).reduce((sum, t) => sum + t.usage.outputTokens, 0);
+    const views = await allTaskViews(handle);
+    const charged = views.reduce((sum, t) => sum + t.usage.outputTokens, 0);
+    if (charged !== result.budget.used.tokens) {
+      // Seen once beside a CPU hog and two other files: 997 charged against 987 reported. Say what the run charged
+      // beyond the reports (a lost attempt is charged its bound, which no task reports) before the check fails.
+      const expired = await eventsOf(handle, 'lease:expired');
+      const again = views.filter((t) => t.attempts > 1).map((t) => `${t.key} x${t.attempts}`);
+      process.stderr.write(
+        `[budget-live] the run charged ${result.budget.used.tokens} tokens, its tasks reported ${charged}; ` +
+          `lease:expired ${JSON.stringify(expired)}; tasks with more than one attempt: ${again.join(', ') || 'none'}\n`,
+      );
+    }
     expect(charged).toBe(result.budget.used.tokens);
     const closed = closedPerTask(attempts);
     expect(closed.size).toBe(100);
