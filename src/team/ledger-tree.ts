@@ -38,6 +38,21 @@ export function ledgerCountsTurns(run: RunContext): boolean {
   return typeof grant === 'object' && grant !== null && grant.turns;
 }
 
+/**
+ * What the shared ledger is asked when the run granted an extension: its tokens and dollars, and the model calls
+ * where the ledger's `maxTurns` counts them; null when there is nothing to ask (model calls only, uncounted).
+ */
+export function ledgerAskOf(
+  run: RunContext,
+  request: { tokens?: number; usd?: number; turns?: number },
+): { extension: { tokens: number; usd: number }; turns: number | undefined } | null {
+  const extension = { tokens: request.tokens ?? 0, usd: request.usd ?? 0 };
+  const turns = request.turns && ledgerCountsTurns(run) ? request.turns : undefined;
+  // An ask for model calls only (`turns`, which no older history carries) has nothing else for the ledger to extend.
+  if (!turns && request.turns && extension.tokens === 0 && extension.usd === 0) return null;
+  return { extension, turns };
+}
+
 /** The ledger limit `count` new tasks at `depth` would pass, with the reason a person reads; null when they fit. */
 export function ledgerSpawnRefusal(
   run: RunContext,

@@ -22,7 +22,7 @@ import type { AgentProgress, Attempt, AttemptOutcome, Claim, Reservation } from 
 import * as handover from './handover';
 import * as lifecycle from './lifecycle';
 import { RunRequests } from './run-requests';
-import { applyLedgerTree, ledgerCountsTurns, spawnAsk } from './ledger-tree';
+import { applyLedgerTree, ledgerAskOf, ledgerCountsTurns, spawnAsk } from './ledger-tree';
 
 export type { TeamRunSnapshot } from './context';
 export { MAX_TASKS_PAGE, type TasksQuery } from './run-views';
@@ -184,6 +184,11 @@ export class TeamRun extends RunRequests {
   /** Whether each agent model call is asked of the ledger too (its `maxTurns`). */
   get ledgerCountsTurns(): boolean {
     return ledgerCountsTurns(this.run);
+  }
+
+  /** What an extension the run granted asks of its shared ledger (null: nothing). */
+  ledgerAskOf(request: { tokens?: number; usd?: number; turns?: number }): ReturnType<typeof ledgerAskOf> {
+    return ledgerAskOf(this.run, request);
   }
 
   wallDeadline(): number | null {

@@ -100,7 +100,7 @@ export function carveTasks(run: RunContext, key: string, fencingToken: number): 
  */
 export function grantTasks(run: RunContext, key: string, fencingToken: number, ask: number): number {
   const i = run.graph.indexOf(key);
-  const own = i === undefined ? undefined : ownMaxTasks(run.spec(i).executor);
+  const own = i === undefined ? undefined : ownPlanLimit(run.spec(i).executor, 'maxTasks');
   if (run.budget.limits.maxTasks === undefined) {
     // The child's only limit is its plan's own: nothing to grant past it.
     if (own !== undefined) throw new Error(`the child's plan sets its own maxTasks ${own}`);
@@ -129,21 +129,14 @@ export function grantTasks(run: RunContext, key: string, fencingToken: number, a
 function ownLimit(run: RunContext, key: string, limit: 'maxTasks' | TreeLimit): number {
   const i = run.graph.indexOf(key);
   if (i === undefined || !run.patched(CHILD_OWN_HOLDS)) return Infinity;
-  const executor = run.spec(i).executor;
-  const own = limit === 'maxTasks' ? ownMaxTasks(executor) : ownTreeLimit(executor, limit);
-  return own ?? Infinity;
+  return ownPlanLimit(run.spec(i).executor, limit) ?? Infinity;
 }
 
-function ownTreeLimit(executor: { [field: string]: unknown }, limit: TreeLimit): number | undefined {
-  const plan = executor.plan as { budget?: { tree?: Record<string, unknown> } } | undefined;
-  const own = plan?.budget?.tree?.[limit];
-  return typeof own === 'number' ? own : undefined;
-}
-
-/** A team task's plan's own `maxTasks`, where it sets one. */
-function ownMaxTasks(executor: { [field: string]: unknown }): number | undefined {
-  const plan = executor.plan as { budget?: { maxTasks?: unknown } } | undefined;
-  const own = plan?.budget?.maxTasks;
+/** A team task's plan's own `maxTasks` (or `budget.tree.<limit>`), where it sets one. */
+function ownPlanLimit(executor: { [field: string]: unknown }, limit: 'maxTasks' | TreeLimit): number | undefined {
+  const budget = (executor.plan as { budget?: { maxTasks?: unknown; tree?: Record<string, unknown> } } | undefined)
+    ?.budget;
+  const own = limit === 'maxTasks' ? budget?.maxTasks : budget?.tree?.[limit];
   return typeof own === 'number' ? own : undefined;
 }
 

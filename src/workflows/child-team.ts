@@ -46,6 +46,11 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   const plan = (claim.executor as unknown as { plan: Record<string, unknown> }).plan;
   const refused = depthRefusal(plan);
   if (refused) return { kind: 'failed', message: refused, errorType: FAILURE_TYPES.invalidPlan, nonRetryable: true };
+  // A child runs on its parent's shared ledger: one whose plan (validated before that rule) names another never starts.
+  const onLedger = run.ledgerId !== null && patched(TEAM_ON_LEDGER) ? childLedger(run.ledgerId, plan.budget) : null;
+  if (onLedger && 'problem' in onLedger) {
+    return { kind: 'failed', message: onLedger.problem, errorType: FAILURE_TYPES.invalidPlan, nonRetryable: true };
+  }
   const carve = carveOf(claim, run.budgetView(Date.now()), run.carveTasks(claim.key, claim.fencingToken));
   const workflowId = childWorkflowId(run.workflowId, claim.key, claim.fencingToken);
   child.token = cascadeToken();
@@ -57,7 +62,7 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
     const teamParent = { workflowId: run.workflowId, key: claim.key, fencingToken: claim.fencingToken };
     const carved = withTreeShare(childPlan(plan, carve), run.carveTree(claim.key, claim.fencingToken));
     // On its parent's shared ledger (plans validated before it was stamped there get it here).
-    const ledger = run.ledgerId !== null && patched(TEAM_ON_LEDGER) ? childLedger(run.ledgerId, carved.budget) : null;
+    const ledger = onLedger ? childLedger(run.ledgerId!, carved.budget) : null;
     const shared = ledger && 'plan' in ledger ? { ...carved, ...ledger.plan } : carved;
     const args: [unknown] = [{ ...shared, ...(patched(CHILD_BUDGET_PATCH) ? { teamParent } : {}), ...link }];
     child.handle = await startChild<(input: unknown) => Promise<RunResult>>('teamRun', {

@@ -149,11 +149,10 @@ async function extendReservation(
   const before = run.activeClaims().find((claim) => claim.key === request.key);
   const verdict = run.extendReservation(request, Date.now());
   if (!ledger || !before) return verdict;
-  const extension = { tokens: request.tokens ?? 0, usd: request.usd ?? 0 };
-  // Model calls go to a ledger whose `maxTurns` counts them (its registration said so: ledger/tree.ts).
-  const turns = request.turns && run.ledgerCountsTurns ? request.turns : undefined;
-  // An ask for model calls only (`turns`, which no older history carries) has nothing else for the ledger to extend.
-  if (!turns && request.turns && extension.tokens === 0 && extension.usd === 0) return verdict;
+  // Tokens and dollars, and model calls where the ledger's `maxTurns` counts them (team/ledger-tree.ts).
+  const ask = run.ledgerAskOf(request);
+  if (!ask) return verdict;
+  const { extension, turns } = ask;
   // The ledger's answer must reach the attempt inside its gateway's wait, which began when the request arrived.
   const refused = await ledger.extend(
     before.leaseId,

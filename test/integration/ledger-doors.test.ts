@@ -121,8 +121,19 @@ describe("a ledger's doors (shared dev server)", () => {
       },
       worker.taskQueue,
     );
-    await waitFor('the attempt to hold its slot', async () => (await ledgerStatus(client, id)).inFlight === 1);
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const [slot] = await waitFor('the attempt to hold its slot', async () => {
+      const { slots } = await ledgerStatus(client, id);
+      return slots.length ? slots : null;
+    });
+    // Held past the lease it was acquired with: only its worker's renewals can have kept it.
+    await waitFor(
+      'the slot renewed past its first lease',
+      async () => {
+        const held = (await ledgerStatus(client, id)).slots.find((s) => s.attemptId === slot.attemptId);
+        return held && Date.now() > slot.acquiredAt + slot.leaseMs + 1_000 && held.expiresAt > Date.now();
+      },
+      30_000,
+    );
     expect(await ledgerStatus(client, id)).toMatchObject({ inFlight: 1, counters: { expired: 1 } });
     expect(await run.result()).toMatchObject({ status: 'succeeded' });
     expect(await ledgerStatus(client, id)).toMatchObject({ inFlight: 0, counters: { expired: 1, settled: 1 } });
