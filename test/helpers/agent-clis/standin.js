@@ -5,7 +5,7 @@
 // $STANDIN_SCENARIO, when set, is the scenario whatever the prompt says.
 // "[write]" in the prompt: it first appends the prompt's first line to standin-change.txt in its cwd;
 // "[flaky]": it fails (as "fail") when that file was not there before it wrote.
-// On SIGINT a stand-in writes its session state to $STANDIN_STATE_DIR/<session>.json and exits.
+// On SIGINT a stand-in writes its session state to $STANDIN_STATE_DIR/<session>.json 500 ms later, and exits.
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -65,9 +65,14 @@ async function run(cli) {
       (k) => k.startsWith('TEAMRUN_') || k.startsWith('TEMPORAL_') || k === 'STANDIN_KEY',
     ),
   });
+  // Saving takes a while, as a real CLI's does (half a second here): long enough that anything which kills the CLI
+  // without the grace period it was promised (bwrap, say, ended by the same SIGINT) loses the session.
   process.on('SIGINT', () => {
-    write(`${session}.json`, { session, interruptedAt: Date.now(), pid: process.pid });
-    process.exit(130);
+    const interruptedAt = Date.now();
+    setTimeout(() => {
+      write(`${session}.json`, { session, interruptedAt, pid: process.pid });
+      process.exit(130);
+    }, 500);
   });
   const pause = (ms) => new Promise((r) => setTimeout(r, ms));
   for (const line of cli.events(scenario, session, text)) {

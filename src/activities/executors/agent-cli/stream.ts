@@ -47,6 +47,8 @@ export function runCli(how: CliProcess): { done: Promise<CliExit>; stop(why: str
   const stderrTail = new StreamCapture({ keepBytes, maxLineBytes: how.maxLineBytes });
   let stoppedBy: string | null = null;
   let killTimer: NodeJS.Timeout | undefined;
+  /** Set by a stop: settles once its grace period is over and everything left was killed. */
+  let graceOver: Promise<void> | undefined;
   let stopRequested: (why: string) => void = () => undefined;
 
   const done = new Promise<CliExit>((resolve) => {
@@ -77,7 +79,16 @@ export function runCli(how: CliProcess): { done: Promise<CliExit>; stop(why: str
       if (stoppedBy) return;
       stoppedBy = why;
       void processes.signal('SIGINT').catch(() => undefined);
-      killTimer = setTimeout(() => void processes.signal('SIGKILL').catch(() => undefined), how.killGraceMs);
+      graceOver = new Promise((over) => {
+        killTimer = setTimeout(
+          () =>
+            void processes
+              .signal('SIGKILL')
+              .catch(() => undefined)
+              .finally(over),
+          how.killGraceMs,
+        );
+      });
     };
     stopRequested = stop;
     const onAbort = () => stop('cancelled');
@@ -94,8 +105,11 @@ export function runCli(how: CliProcess): { done: Promise<CliExit>; stop(why: str
     child.stderr!.on('data', (chunk: Buffer) => stderrTail.push(chunk));
     let spawnError: string | undefined;
     child.on('error', (err) => (spawnError = err.message));
-    // Whatever the CLI left behind (holding its pipes open, or not) ends with it.
+    // Whatever the CLI left behind (holding its pipes open, or not) ends with it; but once a stop has begun, the
+    // CLI keeps its grace period. Under the sandbox the child is bwrap, which the SIGINT ends at once while the CLI
+    // inside still saves its session: killing "what is left" then lost every session that took a moment to save.
     child.on('exit', () => {
+      if (stoppedBy) return;
       void processes
         .alive()
         .then((left) => (left ? processes.signal('SIGKILL') : undefined))
@@ -105,7 +119,12 @@ export function runCli(how: CliProcess): { done: Promise<CliExit>; stop(why: str
       lines.end(feed);
       clearTimeout(timeout);
       how.signal.removeEventListener('abort', onAbort);
-      void chain.finally(() => {
+      // What outlives the CLI's pipes is killed before the attempt ends; during a stop, once the grace period is over.
+      const leftovers = async () => {
+        if (!(await processes.alive().catch(() => true))) return;
+        await (graceOver ?? processes.signal('SIGKILL'));
+      };
+      void chain.then(leftovers).finally(() => {
         clearTimeout(killTimer);
         processes.dispose();
         resolve({ ...ended(code, signal), ...(spawnError ? { spawnError } : {}) });
