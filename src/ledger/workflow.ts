@@ -5,7 +5,6 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   patched,
-  setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -33,6 +32,7 @@ import {
 import * as lm from './messages';
 import { WorkerDoors } from './door-handlers';
 import { BatchRequestSchema, applyBatch, batchRefusals } from './batch';
+import { detailsOnQuery } from '../sdk/details-on-query';
 import { markdownText } from '../team/markdown';
 import { abortRunSignal } from '../workflows/messages';
 
@@ -77,9 +77,10 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
   registerHandlers(ledger, cascade, () => {
     if (quietHandover && handingOver()) growth.noted += 1;
   });
+  // Made as they are read (the Web UI, `teamrun ledger status`), not on every step of a busy ledger.
+  detailsOnQuery(() => details(ledger.status(Date.now())));
   for (;;) {
     ledger.expire(Date.now());
-    setCurrentDetails(details(ledger.status(Date.now())));
     if (handingOver()) {
       await condition(allHandlersFinished);
       await Promise.all(signalling);

@@ -174,11 +174,7 @@ function armWallClock(run: TeamRun, deadline: number): void {
   void sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
 }
 
-/**
- * `republish` shows the current details again: for a change the loop does not wake for (an attempt
- * announcing it runs), with no command issued (the details travel with the workflow task).
- */
-export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republish: () => void = () => {}): void {
+export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void {
   const now = () => Date.now();
   // A TeamControlError must reach the client as the update's failure, never fail the workflow task.
   const failure = (err: unknown): unknown =>
@@ -227,9 +223,8 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, republ
     }
   };
   // The worker's own signal, not the contract's: it has no entry in the table and no description.
-  setHandler(attemptRunningSignal, (announcement) => {
-    if (run.attemptsRunning(announcement) > 0) republish();
-  });
+  // The current details, made as they are read, show it running from now on.
+  setHandler(attemptRunningSignal, (announcement) => void run.attemptsRunning(announcement));
   setHandler(agentStepsSignal, agentStepsHandler(run, now, confirmations));
   registerChildCarve(run, ledger);
   const rules = messageRules(run, now, ledger);

@@ -1,12 +1,13 @@
 /**
- * What the run shows outside: the current details the Web UI renders (every step), the
+ * What the run shows outside: the current details the Web UI renders (made as they are read), the
  * search attributes operators filter on (only when one of them changed: each upsert is a
  * command in history), and its metrics and spans (telemetry.ts, no command at all).
  */
-import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RunLedger } from '../ledger/run-ledger';
 import type { TeamRun } from '../team/run';
 import { currentDetails, type RecentLinks } from './details';
+import { detailsOnQuery } from '../sdk/details-on-query';
 import * as sa from './search-attributes';
 import type { TaskSpans } from './task-spans';
 import { RunTelemetry } from './telemetry';
@@ -22,14 +23,15 @@ export class Publisher {
     spans: TaskSpans,
   ) {
     this.telemetry = new RunTelemetry(run, Date.now(), spans);
+    detailsOnQuery(() => this.details());
   }
 
-  /** The current details alone: no command, so a handler may call it whatever the loop does. */
-  details(): void {
+  /** The current details the Web UI renders, made as the run stands whenever they are read. */
+  private details(): string {
     const waiting = this.ledger?.waitingLine();
-    setCurrentDetails(
+    return (
       currentDetails(this.run, Date.now(), this.links.recent, workflowInfo().namespace) +
-        (waiting ? `\n- ledger: ${waiting}` : ''),
+      (waiting ? `\n- ledger: ${waiting}` : '')
     );
   }
 
@@ -39,7 +41,6 @@ export class Publisher {
     const state = run.state();
     const budget = run.budgetView(Date.now());
     const key = `${state}|${run.pendingAdjudications}|${budget.stopped}`;
-    this.details();
     if (key === this.published) return;
     this.published = key;
     upsertSearchAttributes([

@@ -62,7 +62,7 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const linked = new LinkedRunAborts(run);
   const taskAsks = new ParentTaskAsks(run);
 
-  registerHandlers(run, ledger ?? undefined, () => publisher.details());
+  registerHandlers(run, ledger ?? undefined);
   // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.
   for (const adoption of run.adoptions()) attempts.adopt(adoption);
   // Temporal's own cancellation (`temporal workflow cancel`, the UI's button) is a coordinator abort.
