@@ -59,6 +59,9 @@ export function ensureServerBuild(log: (line: string) => void, version = TEMPORA
     output: (bin) => bin + path.sep,
     fail: (code, message) => Object.assign(new Error(message), { code }),
     log,
+    // A test rig: the build is what a fresh machine's CI waits on, and the tests run no slower unoptimized
+    // (measured: docs/deploy.md).
+    unoptimized: true,
   });
   renameSync(path.join(scratch, 'bin', 'server'), path.join(scratch, 'bin', 'temporal-server'));
   renameSync(path.join(scratch, 'bin', 'sql'), path.join(scratch, 'bin', 'temporal-sql-tool'));
