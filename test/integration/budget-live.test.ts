@@ -90,9 +90,15 @@ describe.concurrent('live reservations on a real dev server', () => {
       // beyond the reports (a lost attempt is charged its bound, which no task reports) before the check fails.
       const expired = await eventsOf(handle, 'lease:expired');
       const again = views.filter((t) => t.attempts > 1).map((t) => `${t.key} x${t.attempts}`);
+      // Each adjudication records the usage its settlement charged: the tasks where that differs from the task's own.
+      const differ = records
+        .map((r) => ({ r, view: views.find((t) => t.key === r.key) }))
+        .filter(({ r, view }) => (r.usage?.outputTokens ?? 0) !== (view?.usage.outputTokens ?? 0))
+        .map(({ r, view }) => `${r.key}: charged ${JSON.stringify(r.usage)}, task ${JSON.stringify(view?.usage)}`);
       process.stderr.write(
         `[budget-live] the run charged ${result.budget.used.tokens} tokens, its tasks reported ${charged}; ` +
-          `lease:expired ${JSON.stringify(expired)}; tasks with more than one attempt: ${again.join(', ') || 'none'}\n`,
+          `lease:expired ${JSON.stringify(expired)}; tasks with more than one attempt: ${again.join(', ') || 'none'}; ` +
+          `usage unknown: ${result.budget.usageUnknown}; adjudications whose usage differs: ${differ.join('; ') || 'none'}\n`,
       );
     }
     expect(charged).toBe(result.budget.used.tokens);
