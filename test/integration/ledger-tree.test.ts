@@ -8,7 +8,7 @@ import type { LedgerStatus } from '../../src/contract';
 import { ledgerWorkflowId, type LedgerLimits } from '../../src/plan/requests/ledger';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import * as msg from '../../src/workflows/messages';
-import { spawnTeamrun, teamrun, waitForOutput } from '../cli/teamrun-cli';
+import { teamrun } from '../cli/teamrun-cli';
 import { startOpenAiServer, type OpenAiServer, type RecordedRequest } from '../helpers/openai-server';
 import { startRun, testClient, testConfig, uniqueQueue, waitFor } from '../helpers/env';
 import { workerForTest } from '../helpers/scenario';
@@ -172,15 +172,20 @@ describe("a shared ledger's limits across its runs: maxSpawnedTasks, maxDepth, m
     const looser = await teamrun(['ledger', 'create', id, ...flags.slice(0, 6), '--max-wall', '3h'], env);
     expect(looser.code).not.toBe(0);
     expect(looser.stderr).toContain('maxWallMs 7200000 -> 10800000');
-    // On a queue no worker polls, the ledger's workflow never answers: the command says what it waits for.
+    // On a queue no worker polls, the ledger's workflow never answers: the command says what it waits for, and
+    // gives up at --wait (2 minutes unless given), saying what was done.
     const lonely = uniqueQueue('cli-lonely');
-    const waiting = spawnTeamrun(['ledger', 'create', lonely, '--max-turns', '5'], {
-      TEAMRUN_TASK_QUEUE: `${lonely}-q`,
-    });
     try {
-      await waitForOutput(waiting, `runs on task queue "${lonely}-q", and waits for a worker there`, 30_000);
+      const began = Date.now();
+      const waited = await teamrun(['ledger', 'create', lonely, '--max-turns', '5', '--wait', '8s'], {
+        TEAMRUN_TASK_QUEUE: `${lonely}-q`,
+      });
+      expect(waited.code).toBe(1);
+      expect(Date.now() - began).toBeGreaterThanOrEqual(8_000);
+      expect(waited.stderr).toContain(`runs on task queue "${lonely}-q", and waits for a worker there`);
+      expect(waited.stderr).toContain(`ledger ${lonely}: no answer within 8 s (--wait)`);
+      expect(waited.stderr).toContain(`check with \`teamrun ledger status ${lonely}\``);
     } finally {
-      waiting.child.kill('SIGKILL');
       await (
         await testClient()
       ).workflow

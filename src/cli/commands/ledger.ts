@@ -25,11 +25,14 @@ interface CreateOptions {
   force?: boolean;
   actor?: string;
   operators?: string[];
+  wait: number;
   json?: boolean;
 }
 
 /** How long `ledger create` waits for its answer before it says what it waits for. */
 const NO_ANSWER_NOTICE_MS = 5_000;
+/** How long `ledger create` waits for the ledger's answer at most, unless `--wait` says otherwise. */
+const DEFAULT_WAIT = '2m';
 
 /** The longest `--usage` JSON `ledger resolve` reads. */
 const MAX_USAGE_CHARS = 4_096;
@@ -69,6 +72,12 @@ export function registerLedger(program: Command): void {
       operatorsOption,
     )
     .addOption(ledgerActorOption())
+    .option(
+      '--wait <duration>',
+      "how long to wait for the ledger's answer (it needs a worker on the task queue), e.g. 30s, 5m",
+      windowOption,
+      windowOption(DEFAULT_WAIT),
+    )
     .option('--json', 'print JSON')
     .action(async (id: string, options: CreateOptions, command: Command) => {
       ledgerId(id);
@@ -91,14 +100,26 @@ export function registerLedger(program: Command): void {
               'waits for a worker there (`teamrun worker` or `teamrun dev` with that queue); still waiting\n',
           );
         }, NO_ANSWER_NOTICE_MS);
-        const status = await createLedger(client, id, limits, {
-          taskQueue: queue,
-          ...(options.force ? { force: true } : {}),
-          ...(options.operators && { operators: options.operators }),
-          actor: options.actor ?? defaultActor(),
-        })
-          .catch((err: unknown) => refused(err, id))
-          .finally(() => clearTimeout(silent));
+        // Past --wait the call is given up: the ledger's workflow stays started, and answers once a worker polls.
+        const giveUp = new AbortController();
+        const waited = setTimeout(() => giveUp.abort(), options.wait);
+        const status = await client
+          .withAbortSignal(giveUp.signal, () =>
+            createLedger(client, id, limits, {
+              taskQueue: queue,
+              ...(options.force ? { force: true } : {}),
+              ...(options.operators && { operators: options.operators }),
+              actor: options.actor ?? defaultActor(),
+            }),
+          )
+          .catch((err: unknown) => {
+            if (giveUp.signal.aborted) throw noAnswer(id, queue, options.wait);
+            return refused(err, id);
+          })
+          .finally(() => {
+            clearTimeout(silent);
+            clearTimeout(waited);
+          });
         if (options.json) printJson(status);
         else process.stdout.write(`${renderLedger(status)}\n`);
       });
@@ -248,6 +269,16 @@ export function nonNegative(value: string): number {
   if (value.trim() === '' || !Number.isFinite(n) || n < 0)
     throw new InvalidArgumentError(`"${value}" is not a non-negative number.`);
   return n;
+}
+
+/** `ledger create` had no answer within `--wait`: what was done, and what it waits for. */
+function noAnswer(id: string, queue: string, waitMs: number): CliError {
+  return new CliError(
+    `ledger ${id}: no answer within ${waitMs / 1_000} s (--wait): its workflow runs on task queue "${queue}" and no ` +
+      'worker there answered. A new ledger is started with these limits and begins once a worker polls that queue ' +
+      `(\`teamrun worker\`); check with \`teamrun ledger status ${id}\`. A running ledger's change was not confirmed: ` +
+      'run the command again once its worker is back.',
+  );
 }
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
