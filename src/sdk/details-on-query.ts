@@ -1,7 +1,8 @@
 /**
  * A workflow's current details made when someone reads them (the Web UI, `temporal workflow metadata`: the SDK's
- * `__temporal_workflow_metadata` query), not on every workflow step. Made on every step they cost about 0.07 ms each
- * (a run of 2,000 noop tasks), most of what a teamRun worker's CPU spent past a bare worker's (docs/benchmarks.md).
+ * `__temporal_workflow_metadata` query), not on every workflow step. Made on every step they cost about 0.07 ms a step
+ * on a run of 2,000 tasks, and more as a graph grows; the cost bench could not tell the difference at 330 tasks a
+ * second, where one step settles several tasks (docs/benchmarks.md, the sixth pass).
  *
  * The SDK keeps what `setCurrentDetails` is given and answers the query with it through the JSON payload converter,
  * which serializes a value by its `toJSON`: so the details given are a value whose `toJSON` makes them. Interceptors
