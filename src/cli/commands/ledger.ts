@@ -276,8 +276,8 @@ function noAnswer(id: string, queue: string, waitMs: number): CliError {
   return new CliError(
     `ledger ${id}: no answer within ${waitMs / 1_000} s (--wait): its workflow runs on task queue "${queue}" and no ` +
       'worker there answered. A new ledger is started with these limits and begins once a worker polls that queue ' +
-      `(\`teamrun worker\`); check with \`teamrun ledger status ${id}\`. A running ledger's change was not confirmed: ` +
-      'run the command again once its worker is back.',
+      `(\`teamrun worker\`); check with \`teamrun ledger status ${id}\`. ` +
+      "A running ledger's change was not confirmed: run the command again once its worker is back.",
   );
 }
 
