@@ -123,7 +123,15 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
     for (const run of chain) expect(run.historyBytes).toBeLessThan(10 * MB);
     const events = await eventsOf(handle);
     expect(events.filter((e) => e.type === 'task:completed')).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'run:continued-as-new' && e.carried === 1).length).toBe(chain.length - 1);
+    const handovers = events.filter((e) => e.type === 'run:continued-as-new');
+    if (handovers.filter((e) => e.carried === 1).length !== chain.length - 1) {
+      // Seen once on a loaded CI (11 of a chain of 13): say what each handover recorded before the check fails.
+      process.stderr.write(
+        `[handover-long-attempt] chain of ${chain.length} runs (${chain.map((r) => r.status).join(', ')}); ` +
+          `handovers recorded: ${JSON.stringify(handovers)}\n`,
+      );
+    }
+    expect(handovers.filter((e) => e.carried === 1).length).toBe(chain.length - 1);
     expect(events.filter((e) => e.type === 'attempt:stale-result')).toEqual([]);
     // One runTask in the first run; each later run adopted the same attempt (same activity id).
     const first = await historyAttempts(chain[0].handle);
