@@ -26,7 +26,9 @@ function longTeam(name: string, governed: boolean): TeamPlanInput {
 
 /**
  * The coordinator's model: starts the two teams of its prompt with start_run, one after the other, then watches the
- * first with long run_status waits until its attempt is stopped. A tool error ends it with the error as its output.
+ * first with long run_status waits until its attempt is stopped. A start_run error ends it with the error as its
+ * output; a run_status error (a wait cut short on a loaded machine) is printed and the watch goes on, as a
+ * coordinator would: the tests need its run open until they stop it.
  */
 function coordinator(request: RecordedRequest): Reply {
   const call = (name: string, args: Record<string, unknown>): Reply => ({
@@ -36,7 +38,9 @@ function coordinator(request: RecordedRequest): Reply {
   const done = toolExchanges(request);
   const last = done.at(-1);
   if (last?.name === 'teamrun__set_output') return { usage, content: 'done' };
-  if (last?.content?.startsWith('error:')) return call('teamrun__set_output', { output: { error: last.content } });
+  const watchFailed = last?.name === 'control__run_status' && last.content?.startsWith('error:');
+  if (watchFailed) process.stderr.write(`[coordinated-runs] run_status failed, watching again: ${last.content}\n`);
+  else if (last?.content?.startsWith('error:')) return call('teamrun__set_output', { output: { error: last.content } });
   const starts = done.filter((d) => d.name === 'control__start_run');
   if (starts.length < 2) {
     const prompt = request.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -44,7 +48,11 @@ function coordinator(request: RecordedRequest): Reply {
     return call('control__start_run', { plan: plans[starts.length] });
   }
   const { runId } = JSON.parse(starts[0].content!) as { runId: string };
-  return call('control__run_status', { runId, waitMs: 30_000 });
+  // As the tool asks: the cursor of the last answer back, so that the call waits for a change (without one it answers
+  // at once, and the watch spent its 40 turns in about 20 s on a quiet machine, ending the coordinator's run).
+  const watched = done.filter((d) => d.name === 'control__run_status' && !d.content?.startsWith('error:')).at(-1);
+  const cursor = watched ? (JSON.parse(watched.content!) as { cursor?: string }).cursor : undefined;
+  return call('control__run_status', { runId, waitMs: 30_000, ...(cursor ? { cursor } : {}) });
 }
 
 /** A worker whose agents reach this queue's control plane through `teamrun mcp` (a stdio tool server per attempt). */
