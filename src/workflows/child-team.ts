@@ -47,7 +47,8 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
   const refused = depthRefusal(plan);
   if (refused) return { kind: 'failed', message: refused, errorType: FAILURE_TYPES.invalidPlan, nonRetryable: true };
   // A child runs on its parent's shared ledger: one whose plan (validated before that rule) names another never starts.
-  const onLedger = run.ledgerId !== null && patched(TEAM_ON_LEDGER) ? childLedger(run.ledgerId, plan.budget) : null;
+  const parentLedger = run.ledgerId !== null && patched(TEAM_ON_LEDGER) ? run.ledgerId : null;
+  const onLedger = parentLedger === null ? null : childLedger(parentLedger, plan.budget);
   if (onLedger && 'problem' in onLedger) {
     return { kind: 'failed', message: onLedger.problem, errorType: FAILURE_TYPES.invalidPlan, nonRetryable: true };
   }
@@ -61,8 +62,9 @@ export async function runChildTeam(claim: Claim, run: TeamRun, child: ChildTeam)
     // The child's place in its parent: what it names when it asks for more (workflows/child-budget.ts).
     const teamParent = { workflowId: run.workflowId, key: claim.key, fencingToken: claim.fencingToken };
     const carved = withTreeShare(childPlan(plan, carve), run.carveTree(claim.key, claim.fencingToken));
-    // On its parent's shared ledger (plans validated before it was stamped there get it here).
-    const ledger = onLedger ? childLedger(run.ledgerId!, carved.budget) : null;
+    // On its parent's shared ledger (plans validated before it was stamped there get it here): the carved budget
+    // keeps the plan's own `ledger`, checked above, so this only stamps it.
+    const ledger = parentLedger === null ? null : childLedger(parentLedger, carved.budget);
     const shared = ledger && 'plan' in ledger ? { ...carved, ...ledger.plan } : carved;
     const args: [unknown] = [{ ...shared, ...(patched(CHILD_BUDGET_PATCH) ? { teamParent } : {}), ...link }];
     child.handle = await startChild<(input: unknown) => Promise<RunResult>>('teamRun', {

@@ -1,4 +1,4 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import type { LedgerLimits } from '../../src/contract';
 import { createLedger } from '../../src/ledger/client';
@@ -94,6 +94,14 @@ export async function ledgerForTest(
       .catch(() => undefined);
   });
   return ledger;
+}
+
+/**
+ * What the Web UI shows as a workflow's current details (the SDK's `__temporal_workflow_metadata` query): a run's or
+ * a ledger's, by any handle to it.
+ */
+export async function currentDetailsOf(handle: { query: WorkflowHandle['query'] }): Promise<string> {
+  return (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
 }
 
 /** The run's events of one type, oldest first (the ring keeps its newest 2,000; one page reads them all). */

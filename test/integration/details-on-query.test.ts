@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import * as msg from '../../src/workflows/messages';
 import { startRun, waitFor } from '../helpers/env';
-import { workerForTest } from '../helpers/scenario';
+import { currentDetailsOf, workerForTest } from '../helpers/scenario';
 
 /**
  * A run's current details (the Web UI's, the `__temporal_workflow_metadata` query's) are made when they are read
@@ -25,14 +25,12 @@ describe('current details', () => {
     onTestFinished(async () => {
       await handle.terminate('test done').catch(() => undefined);
     });
-    const details = async () =>
-      (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
     await waitFor('quick to succeed', async () =>
       (await handle.query(msg.tasksQuery)).some((t) => t.key === 'quick' && t.status === 'succeeded'),
     );
     // The attempt's announcement (a signal) is no step of the loop: the details show it all the same.
     const text = await waitFor('the details to show slow running', async () => {
-      const now = await details();
+      const now = await currentDetailsOf(handle);
       return now.includes('`slow#1` (') && now.includes(', running)') ? now : undefined;
     });
     expect(text).toContain('**details-query** · running');

@@ -6,7 +6,7 @@ import * as lm from '../../src/ledger/messages';
 import { ledgerWorkflowId, type LedgerLimits } from '../../src/plan/requests/ledger';
 import { teamrun } from '../cli/teamrun-cli';
 import { testClient } from '../helpers/env';
-import { ledgerForTest, updateCodeOf, workerForSuite } from '../helpers/scenario';
+import { currentDetailsOf, ledgerForTest, updateCodeOf, workerForSuite } from '../helpers/scenario';
 
 const OPERATORS = ['ops-alice', 'ops-bob'];
 
@@ -29,8 +29,7 @@ describe("a ledger's operators (shared dev server)", () => {
 
   /** What the Web UI shows as the ledger workflow's current details. */
   async function detailsOf(client: Client, id: string): Promise<string> {
-    const handle = client.workflow.getHandle(ledgerWorkflowId(id));
-    return (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
+    return currentDetailsOf(client.workflow.getHandle(ledgerWorkflowId(id)));
   }
 
   /**

@@ -169,6 +169,10 @@ describe("a shared ledger's limits across its runs: maxSpawnedTasks, maxDepth, m
     const bad = await teamrun(['ledger', 'create', id, '--max-turns', 'many'], env);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('"many" is not a whole number');
+    // A wait past a day is refused before anything is sent (a Node timer past 24.8 days would fire at once).
+    const forever = await teamrun(['ledger', 'create', id, '--wait', '30d'], env);
+    expect(forever.code).not.toBe(0);
+    expect(forever.stderr).toContain('"30d" is not a wait from 1s to 1d');
     const looser = await teamrun(['ledger', 'create', id, ...flags.slice(0, 6), '--max-wall', '3h'], env);
     expect(looser.code).not.toBe(0);
     expect(looser.stderr).toContain('maxWallMs 7200000 -> 10800000');

@@ -1,6 +1,6 @@
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { abortAllLedger, createLedger, ledgerStatus, resolveLedger } from '../../ledger/client';
 import type { LedgerLimits, LedgerStatus } from '../../contract';
 import {
@@ -72,11 +72,10 @@ export function registerLedger(program: Command): void {
       operatorsOption,
     )
     .addOption(ledgerActorOption())
-    .option(
-      '--wait <duration>',
-      "how long to wait for the ledger's answer (it needs a worker on the task queue), e.g. 30s, 5m",
-      windowOption,
-      windowOption(DEFAULT_WAIT),
+    .addOption(
+      new Option('--wait <duration>', "how long to wait for the ledger's answer (it needs a worker on the task queue)")
+        .argParser(waitOption)
+        .default(waitOption(DEFAULT_WAIT), DEFAULT_WAIT),
     )
     .option('--json', 'print JSON')
     .action(async (id: string, options: CreateOptions, command: Command) => {
@@ -283,12 +282,29 @@ function noAnswer(id: string, queue: string, waitMs: number): CliError {
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** `1d`, `12h`, `30m`, `90s`, or milliseconds, in milliseconds; NaN when it is none of them. */
+function durationMs(value: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim());
+  return match ? Number(match[1]) * (match[2] && match[2] !== 'ms' ? UNIT_MS[match[2]] : 1) : NaN;
+}
+
 /** `1d`, `12h`, `30m`, `90s`, or milliseconds; at least a second. */
 export function windowOption(value: string): number {
-  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim());
-  const ms = match ? Number(match[1]) * (match[2] && match[2] !== 'ms' ? UNIT_MS[match[2]] : 1) : NaN;
+  const ms = durationMs(value);
   if (!Number.isSafeInteger(ms) || ms < 1_000) {
     throw new InvalidArgumentError(`"${value}" is not a window of at least 1s (e.g. 1d, 12h, 30m, 90s).`);
+  }
+  return ms;
+}
+
+/** The longest `--wait`: a day (a Node timer past 24.8 days fires at once). */
+const MAX_WAIT_MS = 86_400_000;
+
+/** `ledger create --wait`: a second to a day. */
+function waitOption(value: string): number {
+  const ms = durationMs(value);
+  if (!Number.isSafeInteger(ms) || ms < 1_000 || ms > MAX_WAIT_MS) {
+    throw new InvalidArgumentError(`"${value}" is not a wait from 1s to 1d (e.g. 30s, 5m, 2h).`);
   }
   return ms;
 }
