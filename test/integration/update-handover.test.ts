@@ -119,7 +119,16 @@ describe('updates sent while a run hands over', () => {
 
     let sending = true;
     const noise = signalsWhile(handle, () => sending);
-    const { verdicts, failures } = await sendAll(updates(handle));
+    // Half the updates, then a pause until the run has handed over, then the rest: on a fast machine the lanes keep an
+    // update in flight at every moment, and a run defers its handover until none is, so without the pause every
+    // update could land in the first run and none would cross a handover.
+    const list = updates(handle);
+    const first = await sendAll(list.slice(0, PAIRS));
+    const firstRun = (await handle.describe()).runId;
+    await waitFor('the run to hand over between the halves', async () => (await handle.describe()).runId !== firstRun);
+    const second = await sendAll(list.slice(PAIRS));
+    const verdicts = [...first.verdicts, ...second.verdicts];
+    const failures = [...first.failures, ...second.failures];
     sending = false;
     await noise;
 
@@ -146,9 +155,9 @@ describe('updates sent while a run hands over', () => {
     // every task and decision applied once.
     const chain = await chainOf(handle);
     expect(chain.accepted).toEqual({ addTasks: PAIRS + repeats.addTasks, adjudicate: PAIRS + 1 + repeats.adjudicate });
-    // The updates crossed handovers: at least two of them, and more than one run accepted some. How many handovers
-    // there are depends on the machine (a run defers its handover while updates are in flight), so the count is a
-    // floor, not a figure.
+    // The updates crossed handovers: at least two of them, and more than one run accepted some (the pause between the
+    // halves sees to that). How many handovers there are depends on the machine (a run defers its handover while
+    // updates are in flight), so the count is a floor, not a figure.
     console.log(`[update-handover] runs ${chain.runs}, updates accepted per run ${chain.perRun.join(' ')}`);
     expect(chain.runs).toBeGreaterThanOrEqual(3);
     expect(chain.perRun.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
