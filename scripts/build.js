@@ -19,11 +19,12 @@ async function main() {
   const { bundleWorkflowCode } = require('@temporalio/worker');
   const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
   // Four bundles: the plain one, one with the codec's failure converter (with `codec:` set,
-  // failures the workflow raises are encrypted too), and each of them with Temporal's OpenTelemetry
-  // workflow interceptors (`-otel`, for a worker with tracing on); createWorker picks by the config.
+  // failures the workflow raises are encrypted too), and each of them with the OpenTelemetry workflow
+  // interceptors (`-otel`, for a worker with tracing on: dist/sdk/workflow-tracing.js, Temporal's with a
+  // lighter scheduleActivity); createWorker picks by the config.
   const codec = { failureConverterPath: path.join(dist, 'codec', 'failure-converter.js') };
   const otel = {
-    workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
+    workflowInterceptorModules: [path.join(dist, 'sdk', 'workflow-tracing.js')],
   };
   for (const [file, extra] of [
     ['workflow-bundle.js', {}],

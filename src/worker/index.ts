@@ -1,6 +1,7 @@
 export { createWorker, prebuiltWorkflowBundle, workflowsPath, type CreateWorkerOptions } from './create-worker';
 export { defineExecutor, type DefinedExecutor, type SpecSchema } from './define-executor';
 export { runWorker } from './main';
+export { WORKFLOW_TRACING_MODULE } from './tracing';
 export {
   defineTool,
   type CustomTool,

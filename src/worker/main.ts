@@ -42,8 +42,9 @@ export async function runWorker(
   if (bundle && telemetrySettings(config.telemetry, process.env, 'worker')) {
     process.stderr.write(
       'teamrun worker: tracing on with a pre-built workflow bundle: the run and its attempts join ' +
-        "one trace only if the bundle holds Temporal's OpenTelemetry workflow interceptors " +
-        '(dist/workflow-bundle-otel.js does; docs/observability.md)\n',
+        'one trace only if the bundle holds the workflow tracing interceptors (built with ' +
+        "workflowInterceptorModules: [WORKFLOW_TRACING_MODULE] from 'teamrun/worker'; " +
+        'dist/workflow-bundle-otel.js holds them; docs/observability.md)\n',
     );
   }
   installTerminalLogger('INFO', metricsOptions(config));

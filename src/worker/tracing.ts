@@ -1,14 +1,15 @@
+import path from 'node:path';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { TelemetrySettings } from '../telemetry/config';
 import { attemptSpans } from './attempt-span';
 
 /**
- * Temporal's own workflow interceptors (spans for the run, each activity it schedules, its messages
- * and continue-as-new, whose headers carry the trace on): they run inside the workflow bundle, so a
- * traced worker needs a bundle built with them (`dist/workflow-bundle-otel.js`, see scripts/build.js).
+ * The workflow interceptors of a traced worker, Temporal's with a lighter `scheduleActivity` (spans for the run, each
+ * activity it schedules, its messages and continue-as-new, whose headers carry the trace on): they run inside the
+ * workflow bundle, so a traced worker needs a bundle built with them (`dist/workflow-bundle-otel.js`, see
+ * scripts/build.js).
  */
-export const WORKFLOW_TRACING_MODULE =
-  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+export const WORKFLOW_TRACING_MODULE = path.join(__dirname, '..', 'sdk', `workflow-tracing${path.extname(__filename)}`);
 
 /**
  * What a worker adds with tracing on: the SDK (loaded here, never when off), Temporal's activity

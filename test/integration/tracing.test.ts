@@ -193,6 +193,12 @@ describe('one trace per team run, in Phoenix', () => {
     for (const span of flaky) {
       expect(trace.ancestors(span).slice(0, 3)).toEqual(['RunActivity:runTask', 'StartActivity:runTask', 'task flaky']);
     }
+    // Each attempt's StartActivity span ends with its activity, as Temporal's interceptor ends it: failed, then ok.
+    const scheduled = (span: PhoenixSpan) => trace.parentOf(trace.parentOf(span)!)!;
+    expect(flaky.map((s) => [attr(s, 'teamrun.attempt'), scheduled(s).name, scheduled(s).statusCode]).sort()).toEqual([
+      [1, 'StartActivity:runTask', 'ERROR'],
+      [2, 'StartActivity:runTask', 'OK'],
+    ]);
     // Every attempt of teamrun's own executors (`activity` tasks run on their own workers: below).
     expect(new Set(attempts.map((s) => attr(s, 'teamrun.task.key')))).toEqual(
       new Set(['flaky', 'child', 'hook', ...filler.map((t) => t.key)]),
