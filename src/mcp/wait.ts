@@ -3,6 +3,7 @@
  * task counts, attempts started, pending adjudications, budget used). Given one back with
  * `waitMs`, the call waits until the run differs from it or closes, looking once a second with
  * one `status` query, and sends a progress notification at each look when the client asked.
+ * `waitMs` without a cursor waits for a change from the run as the call finds it.
  */
 import { createHash } from 'node:crypto';
 import type { StatusView } from '../contract';
@@ -29,12 +30,16 @@ export async function runStatus(
 ): Promise<object> {
   const handle = await runHandle(ctx, args.runId);
   const deadline = Date.now() + (args.waitMs ?? 0);
-  if (args.cursor !== undefined && (args.waitMs ?? 0) > 0) {
+  // What the wait is for a change from: the cursor given, else the run as it stands at the call (a caller that
+  // waits without a cursor means "tell me when something happens", not "answer at once").
+  let since = args.cursor;
+  if ((args.waitMs ?? 0) > 0) {
     for (let look = 1; Date.now() < deadline && !call.signal.aborted; look++) {
       if ((await handle.describe()).status.name !== 'RUNNING') break;
       const status = await handle.query(statusQuery);
-      const now = { ...status, pending: status.pendingAdjudications, used: status.budget.used };
-      if (digest(movingOf(now)) !== args.cursor) break;
+      const now = digest(movingOf({ ...status, pending: status.pendingAdjudications, used: status.budget.used }));
+      since ??= now;
+      if (now !== since) break;
       const done = status.stats.succeeded + status.stats.failed + status.stats.skipped;
       await call.progress(look, `${status.state}: ${done} of ${status.stats.total} tasks settled, waiting`);
       await new Promise((resolve) => setTimeout(resolve, Math.min(LOOK_EVERY_MS, deadline - Date.now())));
@@ -50,7 +55,7 @@ export async function runStatus(
       used: overview.budget?.used ?? null,
     }),
   );
-  return { ...overview, cursor, changed: cursor !== args.cursor };
+  return { ...overview, cursor, changed: cursor !== since };
 }
 
 /** The same fields in the same order whether read from the `status` query or a closed run's result. */

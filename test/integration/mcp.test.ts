@@ -141,6 +141,17 @@ describe.concurrent('teamrun mcp', () => {
     });
     expect(leased).toMatchObject({ fencingToken: 1 });
 
+    // waitMs without a cursor waits for a change from the run as the call finds it: nothing moves while edit is
+    // held, so it waits (progress notifications) and answers unchanged. (It used to answer at once.)
+    const idle: string[] = [];
+    const unmoved = (
+      (await mcp.callTool({ name: 'run_status', arguments: { runId, waitMs: 2_500 } }, undefined, {
+        onprogress: (p) => void idle.push(p.message ?? ''),
+        timeout: 60_000,
+      })) as CallToolResult
+    ).structuredContent as { changed: boolean; state: string };
+    expect([unmoved.changed, unmoved.state, idle.length > 0]).toEqual([false, 'running', true]);
+
     // A long poll from the status read before the interruption: progress notifications while it waits, and
     // it returns once the run moves.
     const first = await ok<{ cursor: string }>(mcp, 'run_status', { runId });

@@ -61,8 +61,9 @@ export const runStatusTool = defineTool({
   description:
     "A run's state, task counts, budget and pending adjudications, open or closed, with a `cursor`. Pass that " +
     'cursor back with waitMs (up to 60000) to wait until something happens in the run (or it ends): cheap ' +
-    'polling. With a progressToken, progress notifications come while it waits. A run with team tasks also ' +
-    'answers its `tree` of child runs (each with its runId and path, `root/key/key`); name a child by runId ' +
+    'polling (waitMs without a cursor waits for a change from the run as the call finds it). With a ' +
+    'progressToken, progress notifications come while it waits. A run with team tasks also answers its `tree` ' +
+    'of child runs (each with its runId and path, `root/key/key`); name a child by runId ' +
     '(`<parent>/<key>#<token>`) or by path.',
   input: z.object({
     runId: runId.optional(),
@@ -73,7 +74,13 @@ export const runStatusTool = defineTool({
       .optional()
       .describe("instead of runId: a run's path in a tree of teams, root/key/key (each key a team task)"),
     cursor: cursor.optional(),
-    waitMs: z.number().int().min(0).max(60_000).optional().describe('wait this long for a change after cursor'),
+    waitMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .describe('wait this long for a change after cursor (without one: after the call)'),
     depth: z.number().int().min(0).max(TREE_LIMITS.depth).optional().describe('levels of child runs (default 2)'),
   }),
   annotations: { ...READ_ONLY, title: 'Status of a run' },
