@@ -168,7 +168,7 @@ describe("a shared ledger's limits across its runs: maxSpawnedTasks, maxDepth, m
     expect(created.stdout).toContain('  each run   maxDepth 3, maxWallMs 7,200,000 at most');
     const bad = await teamrun(['ledger', 'create', id, '--max-turns', 'many'], env);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('"many" is not a whole number');
+    expect(bad.stderr).toContain('"many" is not a non-negative integer');
     // A wait past a day is refused before anything is sent (a Node timer past 24.8 days would fire at once).
     const forever = await teamrun(['ledger', 'create', id, '--wait', '30d'], env);
     expect(forever.code).not.toBe(0);

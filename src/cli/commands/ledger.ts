@@ -11,6 +11,7 @@ import {
   ledgerWorkflowId,
 } from '../../plan/requests/ledger';
 import { CliError, printJson, withClient } from '../../operator/context';
+import { intOption } from '../../operator/options';
 import { actorOption, defaultActor } from './control';
 
 interface CreateOptions {
@@ -60,9 +61,9 @@ export function registerLedger(program: Command): void {
     .option('--max-tokens <n>', 'tokens (input + output + cache) per window', nonNegative)
     .option('--max-usd <n>', 'dollars per window', nonNegative)
     .option('--window <duration>', 'usage resets every window, e.g. 1d, 12h, 30m (default: never)', windowOption)
-    .option('--max-spawned-tasks <n>', 'tasks added while runs work, across all runs (per window)', count)
-    .option('--max-turns <n>', 'agent model calls across all runs (per window)', count)
-    .option('--max-depth <n>', "how deep any run may add tasks (its plan's budget.maxDepth at most this)", count)
+    .option('--max-spawned-tasks <n>', 'tasks added while runs work, across all runs (per window)', intOption)
+    .option('--max-turns <n>', 'agent model calls across all runs (per window)', intOption)
+    .option('--max-depth <n>', "how deep any run may add tasks (its plan's budget.maxDepth at most this)", intOption)
     .option('--max-wall <duration>', 'how long any run may work from its start, e.g. 2h, 30m', windowOption)
     .option('--force', "loosen a running ledger's limits (recorded with --actor, one of its operators if it has any)")
     .option(
@@ -251,15 +252,6 @@ function notFound(err: unknown, id: string): never {
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer.`);
-  return n;
-}
-
-/** A whole number, 0 or more. */
-function count(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) {
-    throw new InvalidArgumentError(`"${value}" is not a whole number (0 or more).`);
-  }
   return n;
 }
 
