@@ -155,10 +155,12 @@ async function workers(
   // Tracing off: nothing of the OpenTelemetry SDK is loaded (src/telemetry/config.ts says when it is on).
   const tracing = telemetrySettings(config.telemetry, options.env ?? process.env, 'worker');
   const withoutTaskText = config.codec !== undefined;
+  const code = workflowCode(options.workflowBundle, Boolean(config.codec), Boolean(tracing));
   const traced = tracing
     ? (require('./tracing') as typeof import('./tracing')).tracedWorkerOptions(
         { ...tracing, withoutTaskText },
         identity,
+        'workflowsPath' in code,
       )
     : {};
   const proveLedger: ProveLedgerCall = (ledger, call, digest) => gateway.proveLedger(ledger, call, digest);
@@ -196,7 +198,7 @@ async function workers(
     dataConverter,
     taskQueue,
     identity,
-    ...workflowCode(options.workflowBundle, Boolean(config.codec), Boolean(tracing)),
+    ...code,
     ...traced,
     activities: {
       ...createActivities({ ...deps, stops: stop.stops }),

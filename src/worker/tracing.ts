@@ -19,6 +19,8 @@ export const WORKFLOW_TRACING_MODULE = path.join(__dirname, '..', 'sdk', `workfl
 export function tracedWorkerOptions(
   settings: TelemetrySettings,
   workerIdentity: string,
+  /** Whether the worker bundles its workflows at start (a bundle given or pre-built holds the interceptors already). */
+  bundling: boolean,
 ): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   const { startTelemetry } = require('../telemetry/sdk') as typeof import('../telemetry/sdk');
   const otel =
@@ -33,7 +35,8 @@ export function tracedWorkerOptions(
         }),
         attemptSpans(workerIdentity),
       ],
-      workflowModules: [WORKFLOW_TRACING_MODULE],
+      // Given with a bundle, the SDK would ignore them and say so at every start.
+      ...(bundling ? { workflowModules: [WORKFLOW_TRACING_MODULE] } : {}),
     },
     sinks: { exporter: otel.makeWorkflowExporter(telemetry.spanProcessor, telemetry.resource) },
   };

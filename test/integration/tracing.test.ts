@@ -221,6 +221,8 @@ describe('one trace per team run, in Phoenix', () => {
     expect(trace.ancestors(go).slice(0, 2)).toEqual(['StartActivity:go_research', 'task go-research']);
     expect(attr(trace.byName('task go-research')[0], 'teamrun.outcome')).toBe('succeeded');
 
+    // A worker given a bundle is not told to add the interceptors too (the SDK would warn that it ignores them).
+    expect(worker.output()).not.toContain('Ignoring WorkerOptions.interceptors.workflowModules');
     // With tracing on, the worker and the CLI loaded the protobuf exporter (tracing.test's counterpart: tracing-off.test).
     worker.child.kill('SIGTERM');
     await worker.exited;
