@@ -73,6 +73,11 @@ const tracer: Tracer = provider.getTracer('@temporalio/interceptor-workflow');
 /** Runs recorded before activities' spans were opened without async layers replay with Temporal's interceptor. */
 const SYNC_ACTIVITY_SPANS = 'teamrun-sync-activity-spans';
 
+/**
+ * Temporal's classes, on this module's tracer. Their constructors still build Temporal's own provider once per
+ * workflow; its registration finds this one registered and is refused (OpenTelemetry's API keeps the first), so
+ * nothing ends up on it.
+ */
 class RunSpans extends OpenTelemetryInboundInterceptor {
   protected override readonly tracer = tracer;
 }
