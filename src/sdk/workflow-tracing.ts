@@ -17,25 +17,16 @@
  */
 // First: what OpenTelemetry's SDK needs of a browser-like global (`performance`), as Temporal's module does.
 import '@temporalio/interceptors-opentelemetry/lib/workflow/runtime';
-import {
-  SpanStatusCode,
-  TraceFlags,
-  context,
-  defaultTextMapSetter,
-  propagation,
-  trace,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
+import { SpanStatusCode, TraceFlags, context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ApplicationFailure, ApplicationFailureCategory, defaultPayloadConverter } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/workflow';
 import { ContextManager } from '@temporalio/interceptors-opentelemetry/lib/workflow/context-manager';
 import { SpanExporter } from '@temporalio/interceptors-opentelemetry/lib/workflow/span-exporter';
-import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
+import { headersWithContext } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
 import {
   patched,
   type ActivityInput,
@@ -88,14 +79,10 @@ class ActivitySpans extends OpenTelemetryOutboundInterceptor {
   override scheduleActivity(input: ActivityInput, next: Next<OpenTelemetryOutboundInterceptor, 'scheduleActivity'>) {
     if (!patched(SYNC_ACTIVITY_SPANS)) return super.scheduleActivity(input, next);
     const span = this.tracer.startSpan(`StartActivity:${input.activityType}`);
-    const carrier: Record<string, string> = {};
-    propagation.inject(trace.setSpan(context.active(), span), carrier, defaultTextMapSetter);
     let scheduled: Promise<unknown>;
     try {
-      scheduled = next({
-        ...input,
-        headers: { ...input.headers, [TRACE_HEADER]: defaultPayloadConverter.toPayload(carrier) },
-      });
+      const headers = context.with(trace.setSpan(context.active(), span), () => headersWithContext(input.headers));
+      scheduled = next({ ...input, headers });
     } catch (err) {
       failed(span, err);
       throw err;

@@ -1,42 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, it } from 'vitest';
 import { connectClient, startTeamRun } from '../../src/client';
 import { loadConfig } from '../../src/config/config';
 import { KEY1, codecFixture } from '../helpers/codec';
 import { spawnWorkerProcess, temporalAddress, uniqueQueue, waitFor } from '../helpers/env';
+import { startOtlpCollector } from '../helpers/otlp-collector';
 
 const fx = codecFixture();
 afterAll(() => fx.cleanup());
-
-/** A stand-in OTLP/HTTP collector: every body sent to /v1/traces, as bytes read as latin1 (JSON or protobuf). */
-async function collector(): Promise<{ endpoint: string; traces: () => string; close: () => Promise<void> }> {
-  let traces = '';
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const plain = req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
-      if (req.url === '/v1/traces') traces += plain.toString('latin1');
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    traces: () => traces,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /**
  * A traced worker process (its spans to a stand-in collector) runs a shell task that fails with a
  * text of its own on stderr; returns what the collector received once the attempt's span is in it.
  */
 async function failedTaskExport(name: string, config: string, marker: string): Promise<string> {
-  const otlp = await collector();
+  const otlp = await startOtlpCollector();
   const taskQueue = uniqueQueue(name);
   const worker = await spawnWorkerProcess({
     taskQueue,

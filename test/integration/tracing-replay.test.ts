@@ -1,6 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker, bundleWorkflowCode } from '@temporalio/worker';
@@ -10,6 +8,7 @@ import type { TeamPlanInput } from '../../src/plan/schema';
 import { workflowsPath } from '../../src/worker/create-worker';
 import { WORKFLOW_TRACING_MODULE } from '../../src/worker/tracing';
 import { spawnWorkerProcess, testClient, uniqueQueue, waitFor } from '../helpers/env';
+import { startOtlpCollector, type OtlpCollector } from '../helpers/otlp-collector';
 
 /**
  * A traced worker's bundle holds teamrun's workflow interceptors (src/sdk/workflow-tracing.ts): Temporal's, with a
@@ -22,15 +21,12 @@ const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: c
 
 let dir: string;
 let bundles: { temporal: string; teamrun: string };
-/** An OTLP receiver that reads each export and drops it: the traced workers need somewhere to send. */
-const collector = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
-});
+/** Where the traced workers send their spans: the test reads none of them. */
+let collector: OtlpCollector;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-tracing-replay-'));
-  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  collector = await startOtlpCollector();
   const bundle = async (name: string, module: string) => {
     const { code } = await bundleWorkflowCode({
       workflowsPath: workflowsPath(),
@@ -47,7 +43,7 @@ beforeAll(async () => {
   };
 }, 5 * 60_000);
 
-afterAll(() => new Promise<void>((resolve) => collector.close(() => resolve())));
+afterAll(() => collector?.close());
 
 /**
  * Activities that settle beside timers, signals and updates in the same workflow tasks: a retried task (its backoff
@@ -72,7 +68,7 @@ async function recordedOn(bundle: string) {
     taskQueue,
     identity: 'traced-replay-worker',
     workflowBundle: bundle,
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}` },
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint },
   });
   try {
     const client = await testClient();
