@@ -80,28 +80,40 @@ export function treePlan(env: BenchEnv, name: string, shape: TreeShape): TeamPla
   };
 }
 
+/**
+ * Every execution of a workflow id's chain (continue-as-new included), first to last, each with its description and
+ * its whole history.
+ */
+export async function* executionsOf(client: Client, workflowId: string) {
+  let runId: string | undefined;
+  let first = true;
+  for (;;) {
+    const handle = client.workflow.getHandle(workflowId, runId);
+    const described = await handle.describe();
+    const firstRunId = described.raw.workflowExecutionInfo?.firstRunId;
+    if (first && runId === undefined && firstRunId && firstRunId !== described.runId) {
+      // Start from the first execution: the id's latest is the chain's end.
+      runId = firstRunId;
+      continue;
+    }
+    first = false;
+    const history = await handle.fetchHistory();
+    yield { described, history };
+    const next = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+    if (!next) return;
+    runId = next;
+  }
+}
+
 /** Events and bytes of a workflow id's whole chain of executions (continue-as-new included). */
 async function historyOf(client: Client, workflowId: string) {
   let events = 0;
   let bytes = 0;
   let executions = 0;
-  let runId: string | undefined;
-  for (;;) {
-    const handle = client.workflow.getHandle(workflowId, runId);
-    const described = await handle.describe();
-    const firstRunId = described.raw.workflowExecutionInfo?.firstRunId;
-    if (executions === 0 && runId === undefined && firstRunId && firstRunId !== described.runId) {
-      // Start from the first execution: the id's latest is the chain's end.
-      runId = firstRunId;
-      continue;
-    }
+  for await (const { described } of executionsOf(client, workflowId)) {
     executions += 1;
     events += described.historyLength;
     bytes += described.historySize ?? 0;
-    const history = await handle.fetchHistory();
-    const next = history.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
-    if (!next) break;
-    runId = next;
   }
   return { events, bytes, executions };
 }
