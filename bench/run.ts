@@ -40,7 +40,7 @@ const SETTINGS = {
     pace: { attempts: 10, attemptMs: 90_000, ttlMs: 30_000 },
     wide: { tasks: 5_000, teammates: 1_000, taskMs: 5_000, workers: 4 },
     load: { runs: 20, tasksPerRun: 50, teammates: 4, taskMs: 300, passes: 2 },
-    agent: { agents: 4, turns: 50, rounds: 3 },
+    agent: { agents: 4, turns: 50, rounds: 6 },
     live: { tokens: 2_000, tokensPerSecond: 100, rounds: 3 },
     ledger: { runs: 10, tasksPerRun: 100, teammates: 20, rounds: 3 },
   },
