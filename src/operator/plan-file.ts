@@ -8,8 +8,9 @@ import { schemaProblem } from '../activities/output-check';
 /**
  * What `teamrun validate` and `teamrun start` both check a plan file against, from the config
  * and `--kind`: the executor kinds known (built in, `worker.customKinds`, `--kind`), and whether
- * the worker restricts commands (then a plan's `env` may not choose the program), and the
- * flags each coding-agent CLI allows (`agent-cli` tasks' `args`).
+ * the worker restricts commands (then a plan's `env` may not choose the program), the
+ * flags each coding-agent CLI allows (`agent-cli` tasks' `args`), and that no task reserves more
+ * than its run's budget before it starts.
  */
 export function planChecks(config: TeamrunConfig, kinds: ReadonlyArray<string> = []): ValidateOptions {
   return {
@@ -18,6 +19,7 @@ export function planChecks(config: TeamrunConfig, kinds: ReadonlyArray<string> =
     planEnv: config.worker.shell.planEnv,
     agentClis: config.worker.agentClis,
     outputSchemaProblem: schemaProblem,
+    budgetFits: true,
   };
 }
 

@@ -19,6 +19,7 @@ import { checkAgentTools, type KnownTools } from './agent';
 import { resolveHookRole, resolveRoles } from './roles';
 import { checkOutputRefs } from './output-refs';
 import { checkTeamTasks } from './team-depth';
+import { checkBudgetFits } from './budget-fit';
 
 export type { PlanProblem };
 
@@ -64,6 +65,11 @@ export interface ValidateOptions {
   knownTools?: KnownTools;
   /** The worker's JSON Schema compiler: a task's outputSchema it cannot compile is a problem (`teamrun validate`). */
   outputSchemaProblem?: (schema: Record<string, unknown>) => string | null;
+  /**
+   * A task that reserves more before it starts than the run's budget is a problem (budget-fit.ts): `teamrun validate`
+   * and `start`. Left out (the workflow), such a plan starts and stops `budget_stopped`, as recorded runs did.
+   */
+  budgetFits?: boolean;
 }
 
 /** Parses a plan and checks its graph; returns every problem found, not only the first. */
@@ -87,6 +93,7 @@ export function validatePlan(input: unknown, options: ValidateOptions = {}): Pla
     if (options.commandsRestricted) problems.push(...checkPlanEnv(parsed.data, options.planEnv));
     if (options.agentClis) problems.push(...checkPlanCliArgs(parsed.data.tasks, options.agentClis));
     if (options.knownTools) problems.push(...checkAgentTools(parsed.data.tasks, options.knownTools));
+    if (options.budgetFits) problems.push(...checkBudgetFits(parsed.data));
     return problems.length ? { ok: false, problems } : { ok: true, plan: parsed.data };
   }
   for (const issue of parsed.error.issues) {

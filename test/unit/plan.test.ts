@@ -276,3 +276,49 @@ describe('a misspelt field is named at its own path with a did-you-mean from the
     ]);
   });
 });
+
+describe('budgetFits: a task reserving more before it starts than its run has', () => {
+  const plan = (tasks: unknown[]) => ({ name: 'p', budget: { maxTokens: 1_000 }, tasks });
+
+  it("is a problem for teamrun validate and start; the workflow's own validation still accepts the plan", () => {
+    // An agent reserves its first call's maxTokens, 1,024 by default: past a run's 1,000 it could never start.
+    const agent = plan([{ key: 'talk', executor: { kind: 'agent', model: 'mock', prompt: 'hi' } }]);
+    expect(validatePlan(agent, { budgetFits: true })).toMatchObject({
+      ok: false,
+      problems: [{ path: 'tasks[0].executor.maxTokens', code: 'over_budget' }],
+    });
+    expect(validatePlan(agent).ok).toBe(true);
+    // What fits exactly, or a run without the limit, is no problem.
+    expect(
+      validatePlan(plan([{ key: 'a', estimate: { tokens: 1_000 }, executor: { kind: 'noop' } }]), { budgetFits: true })
+        .ok,
+    ).toBe(true);
+    expect(
+      validatePlan(
+        { name: 'p', tasks: [{ key: 'a', estimate: { tokens: 5_000 }, executor: { kind: 'noop' } }] },
+        { budgetFits: true },
+      ).ok,
+    ).toBe(true);
+  });
+
+  it("checks each child plan against its own budget, under the team task's path", () => {
+    const tree = plan([
+      {
+        key: 'lead',
+        executor: {
+          kind: 'team',
+          plan: {
+            name: 'c',
+            budget: { maxTokens: 500 },
+            tasks: [{ key: 'x', estimate: { tokens: 600 }, executor: { kind: 'noop' } }],
+          },
+        },
+      },
+    ]);
+    const result = validatePlan(tree, { budgetFits: true });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problems.map((p) => p.path)).toEqual([
+      'tasks[0].executor.plan.tasks[0].estimate.tokens',
+    ]);
+  });
+});
