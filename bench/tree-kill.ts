@@ -6,9 +6,9 @@ import { SPAWN_MAX, executionsOf, firstStart, treePlan, type TreeShape } from '.
 
 /**
  * Benchmark (12), `--kill-halfway`: the tree of `measureTreeShape` with its only worker killed with SIGKILL once half
- * of its noop tasks have succeeded (summed over the children's status), and a new worker started on the same queue (issue 40: nothing lost). Every
- * child's result is read: how many noop tasks succeeded, how many tasks took another attempt, how many leases
- * expired. And every child's whole history (each execution of its continue-as-new chain) is read for how many of
+ * of its noop tasks have succeeded (summed over the children's status), and a new worker started on the same queue
+ * (issue 40: nothing lost). Every child's result is read: how many noop tasks succeeded, how many tasks took another
+ * attempt, how many leases expired. And every child's whole history (each execution of its continue-as-new chain) is read for how many of
  * its task attempts completed, by task key: a task that settled twice would have two completed attempts (an attempt
  * cut by the kill never completes; a stale one is refused by its fencing token). The root's history is read the
  * same way for its children: one completed child per team task.
