@@ -19,11 +19,16 @@ const PLAN = [
 ].join('\n');
 
 describe('a task that reserves more than its run has before it starts', () => {
-  it('validate and start refuse the plan, naming the task, the field and both figures; nothing is started', async () => {
+  it('validate, start and schedule create refuse the plan, naming the task, the field and both figures; nothing is started', async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'teamrun-budget-fit-')), 'over.yaml');
     writeFileSync(file, PLAN);
     const id = uniqueQueue('budget-fit');
-    for (const command of [['validate'], ['start', '--id', id]]) {
+    // `schedule create` makes the same checks: such a schedule would stop budget_stopped at every run.
+    for (const command of [
+      ['validate'],
+      ['start', '--id', id],
+      ['schedule', 'create', id, '--every', '1h', '--plan'],
+    ]) {
       const refused = await teamrun([...command, file]);
       expect(refused.code, refused.stdout + refused.stderr).toBe(1);
       expect(refused.stderr).toContain(`${file}: 2 problem(s)`);
@@ -39,5 +44,6 @@ describe('a task that reserves more than its run has before it starts', () => {
     }
     const client = await testClient();
     await expect(client.workflow.getHandle(id).describe()).rejects.toThrow(/not found/i);
+    await expect(client.schedule.getHandle(id).describe()).rejects.toThrow(/not found/i);
   });
 });

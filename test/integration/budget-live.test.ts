@@ -109,7 +109,25 @@ describe.concurrent('live reservations on a real dev server', () => {
     expect(charged + lostCharges).toBe(result.budget.used.tokens);
     const closed = closedPerTask(attempts);
     expect(closed.size).toBe(100);
-    expect([...closed.values()].every((n) => n === 1)).toBe(true);
+    // A task closed more than once: print its attempts as history has them (seen once in CI, cause not known).
+    const twice = [...closed].filter(([, n]) => n !== 1).map(([key]) => key);
+    for (const key of twice) {
+      const mine = attempts.filter((a) => a.activityId.startsWith(`${key}#`));
+      const task = views.find((t) => t.key === key);
+      process.stderr.write(
+        `[budget-live] ${key} closed ${closed.get(key)} times: ` +
+          mine
+            .map(
+              (a) =>
+                `${a.activityId} ${a.outcome} after ${a.closedAt === null ? '?' : a.closedAt - a.scheduledAt} ms` +
+                (a.failure ? ` (${a.failure.type ?? ''}: ${a.failure.message})` : ''),
+            )
+            .join('; ') +
+          `; task ${JSON.stringify({ status: task?.status, attempts: task?.attempts, usage: task?.usage })}; ` +
+          `adjudication ${JSON.stringify(records.find((r) => r.key === key) ?? null)}\n`,
+      );
+    }
+    expect(twice).toEqual([]);
   }, 120_000);
 
   it("two runs on one ledger reserve past their reservations: the ledger's maxTokens holds across both, each refused attempt adjudicated", async ({

@@ -17,8 +17,8 @@ import {
   unpauseTeamSchedule,
   type OverlapName,
 } from '../../client/schedules';
-import { loadPlanFile } from '../../plan/load';
 import type { TeamPlanInput } from '../../plan/schema';
+import { KIND_OPTION_HELP, planChecks, readPlan } from '../../operator/plan-file';
 import { CliError, configFrom, printJson, withClient } from '../../operator/context';
 import { table } from '../../format';
 
@@ -44,6 +44,7 @@ export function registerSchedule(program: Command): void {
     .addOption(overlapOption().default('skip'))
     .option('--paused', 'create it paused', false)
     .option('--timezone <tz>', 'IANA time zone for cron times (default UTC)')
+    .option('--kind <kind...>', KIND_OPTION_HELP)
     .action(
       async (
         id: string,
@@ -54,24 +55,20 @@ export function registerSchedule(program: Command): void {
           overlap: OverlapName;
           paused: boolean;
           timezone?: string;
+          kind?: string[];
         },
         command: Command,
       ) => {
         if ((options.cron === undefined) === (options.every === undefined))
           throw new CliError('give exactly one of --cron or --every');
-        const loaded = loadPlanFile(options.plan);
-        if (!loaded.ok) {
-          throw new CliError(
-            `${options.plan}: ${loaded.problems.length} ` +
-              `problem(s)\n${loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
-          );
-        }
-        const everyMs = options.every === undefined ? undefined : parseEvery(options.every);
         const config = configFrom(command);
+        // The checks `teamrun validate` and `start` make: a plan they refuse would fail at every run.
+        const { input, plan } = readPlan(options.plan, planChecks(config, options.kind));
+        const everyMs = options.every === undefined ? undefined : parseEvery(options.every);
         await withClient(command, async (client) => {
           await createTeamSchedule(client, {
             id,
-            plan: loaded.raw as TeamPlanInput,
+            plan: input,
             ...(options.cron !== undefined ? { cron: options.cron } : { everyMs }),
             overlap: options.overlap,
             paused: options.paused,
@@ -81,7 +78,7 @@ export function registerSchedule(program: Command): void {
           const description = await describeTeamSchedule(client, id);
           const next = description.info.nextActionTimes[0];
           process.stdout.write(
-            `created schedule ${id}: team ${loaded.plan.name}, ${recordedAction(description).when}, ` +
+            `created schedule ${id}: team ${plan.name}, ${recordedAction(description).when}, ` +
               `overlap ${options.overlap}` +
               `${options.paused ? ', paused' : ''}, task queue ${config.connection.taskQueue}\n` +
               (next && !options.paused ? `next run: ${next.toISOString()}\n` : ''),
