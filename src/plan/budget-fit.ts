@@ -9,43 +9,49 @@ import type { PlanProblem } from './problem';
 
 interface TaskNode {
   key: string;
-  estimate?: { tokens?: number; usd?: number };
+  estimate?: Amount;
   executor: { kind: string; [field: string]: unknown };
 }
 
-/** What a task reserves before its attempt starts, where it comes from, and the field that says it. */
-interface Upfront {
+/** An amount of tokens and dollars a task reserves; a dimension left out is a fair share of what remains. */
+export interface Amount {
   tokens?: number;
   usd?: number;
-  from: string;
-  path: { tokens: string; usd: string };
 }
 
-function upfrontOf(task: TaskNode, i: number): Upfront | null {
-  if (task.estimate) {
-    const at = `tasks[${i}].estimate`;
-    return { ...task.estimate, from: 'its estimate', path: { tokens: `${at}.tokens`, usd: `${at}.usd` } };
-  }
+/**
+ * What a task reserves before its attempt starts (team/claims.ts reserves it): its `estimate`; else a team task's
+ * plan limits (its carve); else an agent's first model call's grant (its `maxTokens`, and no dollars: each call asks
+ * for its own before it is made); else nothing said, a fair share. `source` says which, for the messages.
+ */
+export function upfrontOf(task: TaskNode): { amount: Amount; source: 'estimate' | 'team' | 'agent' } | null {
+  if (task.estimate) return { amount: task.estimate, source: 'estimate' };
   const { executor } = task;
   if (executor.kind === 'team') {
-    // A team task reserves its plan's own limits (team/child-team.ts `teamEstimate`).
     const budget = (executor.plan as { budget?: { maxTokens?: unknown; maxUsd?: unknown } } | undefined)?.budget;
-    const at = `tasks[${i}].executor.plan.budget`;
-    return {
+    const amount = {
       ...(typeof budget?.maxTokens === 'number' ? { tokens: budget.maxTokens } : {}),
       ...(typeof budget?.maxUsd === 'number' ? { usd: budget.maxUsd } : {}),
-      from: "its team plan's budget",
-      path: { tokens: `${at}.maxTokens`, usd: `${at}.maxUsd` },
     };
+    return Object.keys(amount).length ? { amount, source: 'team' } : null;
   }
   if (executor.kind === 'agent') {
-    // An agent reserves its first model call's maxTokens (team/lost-usage.ts `firstCallGrant`).
     const tokens = typeof executor.maxTokens === 'number' ? executor.maxTokens : AGENT_LIMITS.defaultMaxTokens;
-    const at = `tasks[${i}].executor.maxTokens`;
-    return { tokens, from: "one model call's maxTokens", path: { tokens: at, usd: at } };
+    return { amount: { tokens, usd: 0 }, source: 'agent' };
   }
   return null;
 }
+
+/** Where each source is written in the plan, and how a message names it. */
+const SOURCES = {
+  estimate: { from: 'its estimate', tokens: 'estimate.tokens', usd: 'estimate.usd' },
+  team: {
+    from: "its team plan's budget",
+    tokens: 'executor.plan.budget.maxTokens',
+    usd: 'executor.plan.budget.maxUsd',
+  },
+  agent: { from: "one model call's maxTokens", tokens: 'executor.maxTokens', usd: 'executor.maxTokens' },
+} as const;
 
 /** Every task whose upfront reservation is past the plan's own `budget.maxTokens` or `budget.maxUsd`. */
 export function checkBudgetFits(plan: {
@@ -56,24 +62,26 @@ export function checkBudgetFits(plan: {
   if (maxTokens === undefined && maxUsd === undefined) return [];
   const problems: PlanProblem[] = [];
   plan.tasks.forEach((task, i) => {
-    const upfront = upfrontOf(task, i);
+    const upfront = upfrontOf(task);
     if (!upfront) return;
+    const { tokens, usd } = upfront.amount;
+    const source = SOURCES[upfront.source];
     const never = `: it could never start (a run's limits only tighten). Lower it, or raise the run's limit`;
-    if (maxTokens !== undefined && upfront.tokens !== undefined && upfront.tokens > maxTokens) {
+    if (maxTokens !== undefined && tokens !== undefined && tokens > maxTokens) {
       problems.push({
-        path: upfront.path.tokens,
+        path: `tasks[${i}].${source.tokens}`,
         code: 'over_budget',
         message:
-          `task "${task.key}" reserves ${upfront.tokens} tokens (${upfront.from}) before it starts, more ` +
+          `task "${task.key}" reserves ${tokens} tokens (${source.from}) before it starts, more ` +
           `than the run's budget.maxTokens ${maxTokens}${never}`,
       });
     }
-    if (maxUsd !== undefined && upfront.usd !== undefined && upfront.usd > maxUsd) {
+    if (maxUsd !== undefined && usd !== undefined && usd > maxUsd) {
       problems.push({
-        path: upfront.path.usd,
+        path: `tasks[${i}].${source.usd}`,
         code: 'over_budget',
         message:
-          `task "${task.key}" reserves $${upfront.usd} (${upfront.from}) before it starts, more than the run's ` +
+          `task "${task.key}" reserves $${usd} (${source.from}) before it starts, more than the run's ` +
           `budget.maxUsd $${maxUsd}${never}`,
       });
     }

@@ -70,17 +70,6 @@ const atMost = (own: unknown, carve: number | null): number | undefined => {
   return mine === undefined ? carve : Math.min(mine, carve);
 };
 
-/** What a team task reserves when it gives no estimate: its plan's own token and dollar limits, else a fair share. */
-export function teamEstimate(executor: { [field: string]: unknown }): { tokens?: number; usd?: number } | undefined {
-  const plan = executor.plan as { budget?: { maxTokens?: unknown; maxUsd?: unknown } } | undefined;
-  const { maxTokens, maxUsd } = plan?.budget ?? {};
-  const estimate = {
-    ...(typeof maxTokens === 'number' ? { tokens: maxTokens } : {}),
-    ...(typeof maxUsd === 'number' ? { usd: maxUsd } : {}),
-  };
-  return Object.keys(estimate).length ? estimate : undefined;
-}
-
 /** The child's plan: the task's own, its limits at most the carve (a limit it does not set is the carve). */
 export function childPlan(plan: Record<string, unknown>, carve: Carve): Record<string, unknown> {
   const own = (typeof plan.budget === 'object' && plan.budget !== null ? plan.budget : {}) as Record<string, unknown>;

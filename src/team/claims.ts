@@ -9,8 +9,7 @@ import type { RunContext } from './context';
 import { requestApprovals } from './decisions';
 import { heartbeatEveryMs } from '../plan/lease-pace';
 import { scopesOverlap } from './scheduling';
-import { firstCallGrant } from './lost-usage';
-import { teamEstimate } from './child-team';
+import { upfrontOf, type Amount } from '../plan/budget-fit';
 import { childTasksRefusal, countsTurns } from './tree-limits';
 import { wantTasks } from './child-budget';
 import type { Claim, Grant, Reservation } from './types';
@@ -95,16 +94,12 @@ export function claim(run: RunContext, now: number): Claim[] {
 /** Runs recorded before agents started with their first call's grant reserved a fair share for them. */
 export const FIRST_CALL_GRANT = 'teamrun-first-call-grant';
 
-/**
- * What task `i` reserves: its estimate, else a team's own limits (child-team.ts), else its first call's grant
- * (team/lost-usage.ts), else a fair share.
- */
-function estimateOf(run: RunContext, i: number): { tokens?: number; usd?: number } | undefined {
-  const spec = run.spec(i);
-  if (spec.estimate) return spec.estimate;
-  if (spec.executor.kind === 'team') return teamEstimate(spec.executor);
-  const first = firstCallGrant(spec);
-  return first && run.patched(FIRST_CALL_GRANT) ? first : undefined;
+/** What task `i` reserves (plan/budget-fit.ts has the rule), else a fair share. */
+function estimateOf(run: RunContext, i: number): Amount | undefined {
+  const upfront = upfrontOf(run.spec(i));
+  // Asked only for an agent, as before the rule moved: `patched` records a marker where it is first asked.
+  if (!upfront || (upfront.source === 'agent' && !run.patched(FIRST_CALL_GRANT))) return undefined;
+  return upfront.amount;
 }
 
 /** "waiting for budget: needs X, Y free, Z reserved by <keys>" for a task whose reservation did not fit. */

@@ -1,10 +1,7 @@
 /**
- * What an attempt can have spent, for the two rules that need it before it says: the grant an attempt starts with
- * (kinds that reserve before each spend start with their first call's), and the charge of an attempt whose outcome
- * was lost (its lease expired). docs/budgets.md tells which kinds are bounded and why.
+ * What an attempt whose outcome was lost (its lease expired) can have spent, and so is charged. docs/budgets.md tells
+ * which kinds are bounded and why; what an attempt reserves before it starts is plan/budget-fit.ts's `upfrontOf`.
  */
-import { AGENT_LIMITS } from '../plan/agent';
-import type { TaskSpec } from '../plan/schema';
 import type { Reservation } from './types';
 
 /** Kinds that spend nothing a budget counts: a lost attempt of theirs spent nothing. */
@@ -27,16 +24,4 @@ export function lostAttemptBound(kind: string, reservation: Reservation): Reserv
   if (SPENDS_NOTHING.has(kind)) return { tokens: 0, usd: 0 };
   if (COUNTED_LIVE.has(kind)) return { tokens: reservation.tokens, usd: reservation.usd };
   return null;
-}
-
-/**
- * The grant an attempt of a kind that reserves before each spend starts with: its first model call's `maxTokens`
- * (dollars are asked with each call, priced on the worker). Undefined for the kinds that cannot ask as they go:
- * they take the task's estimate or a fair share.
- */
-export function firstCallGrant(spec: TaskSpec): { tokens: number; usd: number } | undefined {
-  const executor = spec.executor as { kind: string; maxTokens?: unknown };
-  if (executor.kind !== 'agent') return undefined;
-  const tokens = typeof executor.maxTokens === 'number' ? executor.maxTokens : AGENT_LIMITS.defaultMaxTokens;
-  return { tokens, usd: 0 };
 }
