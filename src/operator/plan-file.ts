@@ -6,7 +6,7 @@ import { CliError } from './context';
 import { schemaProblem } from '../activities/output-check';
 
 /**
- * What `teamrun validate` and `teamrun start` both check a plan file against, from the config
+ * What `teamrun validate`, `start`, `schedule create` and MCP `start_run` check a plan against, from the config
  * and `--kind`: the executor kinds known (built in, `worker.customKinds`, `--kind`), and whether
  * the worker restricts commands (then a plan's `env` may not choose the program), the
  * flags each coding-agent CLI allows (`agent-cli` tasks' `args`), and that no task reserves more

@@ -1,8 +1,10 @@
 /**
- * A task that reserves more before it starts than its run's whole budget can never start: no reservation, no claim
- * (docs/budgets.md), and a run's limits only tighten. The run would find out only when nothing else is left to do,
- * and stop `budget_stopped` with the task skipped. `teamrun validate` and `teamrun start` say so first. The
- * workflow does not run this check: histories recorded with such plans replay as they ran.
+ * What a task reserves before its attempt starts (`upfrontOf`: the claim in team/claims.ts reserves it), and the
+ * check that it fits its run's budget. A task that reserves more than its run's whole budget can never start: no
+ * reservation, no claim (docs/budgets.md), and a run's limits only tighten. The run would find out only when nothing
+ * else is left to do, and stop `budget_stopped` with the task skipped. `teamrun validate`, `start`, `schedule
+ * create` and MCP `start_run` say so first (`planChecks`). The workflow does not run the check: histories recorded
+ * with such plans replay as they ran.
  */
 import { AGENT_LIMITS } from './agent';
 import type { PlanProblem } from './problem';

@@ -66,8 +66,8 @@ export interface ValidateOptions {
   /** The worker's JSON Schema compiler: a task's outputSchema it cannot compile is a problem (`teamrun validate`). */
   outputSchemaProblem?: (schema: Record<string, unknown>) => string | null;
   /**
-   * A task that reserves more before it starts than the run's budget is a problem (budget-fit.ts): `teamrun validate`
-   * and `start`. Left out (the workflow), such a plan starts and stops `budget_stopped`, as recorded runs did.
+   * A task that reserves more before it starts than the run's budget is a problem (budget-fit.ts): every client door
+   * through `planChecks`. Left out (the workflow), such a plan starts and stops `budget_stopped`, as recorded runs did.
    */
   budgetFits?: boolean;
 }
