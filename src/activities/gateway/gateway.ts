@@ -12,15 +12,14 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { CONFIRMATIONS_BUSY } from '../../team/governance';
+import type { Client } from '@temporalio/client';
 import { ATTEMPT_WAITS } from '../../team/bounds';
 import type { AttemptProof } from '../../contract';
 import { retryUpdate } from '../../sdk/update-retry';
 import type { LiveBudget } from '../executors/types';
 import { JournalUnavailable, writeJournal, type JournalAccess } from './journal';
-import { asTask, readBounded, refusalOf, writeLauncher } from './wire';
+import { BUSY_RETRY_MS, asTask, busy, readBounded, refusalOf, writeLauncher } from './wire';
+import { InFlightLimit } from './in-flight';
 import { reserve, type GatewayAnswer } from './reserve';
 import { DEFAULT_RUNS_PER_ATTEMPT, startRun, type StartRunAccess } from './start-run';
 import { HashChain } from '../hash-chain';
@@ -93,23 +92,14 @@ export interface GatewayOptions {
   runs?: { taskQueue: string; maxPerAttempt: number };
 }
 
-/** How long the gateway waits before it sends a request its run refused `busy` again (halved to doubled at random). */
-const BUSY_RETRY_MS = 300;
-
-/** The run refused the request `busy`: too many confirmations wait on queues it does not know yet. */
-function busy(err: unknown): boolean {
-  return (
-    err instanceof WorkflowUpdateFailedError &&
-    err.cause instanceof ApplicationFailure &&
-    err.cause.type === CONFIRMATIONS_BUSY
-  );
-}
-
 type Amount = { tokens: number; usd: number };
+type Body = Record<string, unknown>;
 
 export class AttemptGateway {
   private readonly attempts = new Map<string, OpenAttempt>();
   private readonly nonces = new Map<string, PendingNonce>();
+  /** This worker's requests with each run at once (the tasks' own: extensions, messages, additions). */
+  private readonly toRuns = new InFlightLimit();
   /** Every attempt registered gets a secret: drawn from a pool, not one system call each. */
   private readonly secrets = new RandomPool(32);
   /** What an attempt not (yet) registered reports through: the worker's secrets only. */
@@ -316,17 +306,20 @@ export class AttemptGateway {
     }
   }
 
-  /** The task's request, sent as its attempt: identity filled in here, redacted, with a nonce to confirm. */
-  private async forward(
-    id: string,
-    { identity, redactor }: OpenAttempt,
-    message: AttemptMessage,
-    body: Record<string, unknown>,
-  ): Promise<unknown> {
-    const { client } = this.options;
+  /** The task's request, sent as its attempt (`send`: identity filled in, redacted, with a nonce to confirm). */
+  private async forward(id: string, attempt: OpenAttempt, message: AttemptMessage, body: Body) {
     // The retries of an update refused at a handover, or while its run confirms other requests (`busy`: a new
     // worker's first ones, until one is confirmed), share the one deadline; each busy retry has a new nonce.
     const deadline = Date.now() + GATEWAY_LIMITS.updateTimeoutMs;
+    // A few at a time per run (in-flight.ts); the wait for a place counts against the same deadline.
+    return this.toRuns.run(attempt.identity.workflowId, deadline, message, () =>
+      this.send(id, attempt, message, body, deadline),
+    );
+  }
+
+  private async send(id: string, attempt: OpenAttempt, message: AttemptMessage, body: Body, deadline: number) {
+    const { client } = this.options;
+    const { identity, redactor } = attempt;
     for (;;) {
       const proof = this.prove(id, identity, message);
       const request = { ...(redactor.deep(asTask(message, identity, body)) as object), attempt: proof };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { JournalSquatted, JournalUnavailable } from './journal';
+import { CONFIRMATIONS_BUSY } from '../../team/governance';
 import type { AttemptIdentity, AttemptMessage } from '../interface';
 
 /** The request as the task's attempt sends it: who it is comes from the gateway, never from the task. */
@@ -36,6 +37,18 @@ export function asTask(
     case 'linkRun':
       return given({ key, fencingToken, runId: body.runId, actor: body.actor });
   }
+}
+
+/** How long the gateway waits before it sends a request its run refused `busy` again (halved to doubled at random). */
+export const BUSY_RETRY_MS = 300;
+
+/** The run refused the request `busy`: too many confirmations wait on queues it does not know yet. */
+export function busy(err: unknown): boolean {
+  return (
+    err instanceof WorkflowUpdateFailedError &&
+    err.cause instanceof ApplicationFailure &&
+    err.cause.type === CONFIRMATIONS_BUSY
+  );
 }
 
 export function refusalOf(err: unknown, message: string): { status: number; code: string; message: string } {
