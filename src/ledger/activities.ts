@@ -12,6 +12,13 @@ import { provenRequest, type ProveLedgerCall, type WorkerCall } from './doors';
 
 /** How often a ledger call heartbeats while the ledger answers (so a crash or a cancel is seen quickly). */
 const HEARTBEAT_EVERY_MS = 1_000;
+/**
+ * A ledger confirms one request at a time from a worker queue it does not know yet and refuses the others `busy`
+ * until that one is confirmed. Sent again after this (halved to doubled at random), with a new proof, so many tries:
+ * runs starting together on a new worker register within a few hundred ms, not after the activity's 1 s retry.
+ */
+const BUSY_RETRY_MS = 300;
+const BUSY_TRIES = 10;
 
 /**
  * Draws this worker's one-time proof for a ledger update (the attempt gateway's `proveLedger`): the ledger confirms
@@ -28,8 +35,10 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
   // This worker's acquires, extensions and settlements of one ledger go together, a few batches in flight at a time.
   const batcher = new LedgerBatcher({
     batch: (ledgerId, items, signal) =>
-      client.withAbortSignal(signal, () =>
-        updateLedger(client, ledgerId, lm.ledgerBatchUpdate, proven(ledgerId, 'batch', { items })),
+      whileBusy(() =>
+        client.withAbortSignal(signal, () =>
+          updateLedger(client, ledgerId, lm.ledgerBatchUpdate, proven(ledgerId, 'batch', { items })),
+        ),
       ),
     single: (ledgerId, item) => {
       if (item.call === 'acquire') {
@@ -47,13 +56,15 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
   return {
     async ledgerRegister({ ledgerId, workflowId, name, spawns, firstRunId }) {
       const taskQueue = Context.current().info.taskQueue;
-      const request = proven(ledgerId, 'register', {
-        workflowId,
-        name,
-        ...(spawns === undefined ? {} : { spawns }),
-        ...(firstRunId === undefined ? {} : { firstRunId }),
-      });
-      const verdict = await heartbeating(registerWithLedger(client, ledgerId, request, { taskQueue })).catch((err) => {
+      const request = () =>
+        proven(ledgerId, 'register', {
+          workflowId,
+          name,
+          ...(spawns === undefined ? {} : { spawns }),
+          ...(firstRunId === undefined ? {} : { firstRunId }),
+        });
+      const registered = whileBusy(() => registerWithLedger(client, ledgerId, request(), { taskQueue }));
+      const verdict = await heartbeating(registered).catch((err) => {
         // Asking again cannot help: the run stops, naming the workflow that holds its ledger's id.
         if (err instanceof LedgerSquatted)
           throw ApplicationFailure.create({
@@ -98,8 +109,8 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
     },
 
     async ledgerUnregister({ ledgerId, workflowId, spawned }) {
-      const sent = proven(ledgerId, 'unregister', { workflowId, ...(spawned === undefined ? {} : { spawned }) });
-      await heartbeating(updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent));
+      const sent = () => proven(ledgerId, 'unregister', { workflowId, ...(spawned === undefined ? {} : { spawned }) });
+      await heartbeating(whileBusy(() => updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent())));
       // The run's result keeps the ledger's totals as the run left it; a ledger that does not answer leaves them out.
       try {
         const status = await client.workflow.getHandle(ledgerWorkflowId(ledgerId)).query(lm.ledgerStatusQuery);
@@ -148,6 +159,18 @@ function refusalOf(err: unknown, retryable: (reason: string, wait: boolean) => b
   const details = cause.details?.[0] as { reason: string; retryable: boolean } | undefined;
   const reason = details?.reason ?? 'max-concurrent';
   return refusal(reason, retryable(reason, details?.retryable ?? true), cause.message);
+}
+
+/** `send`'s answer, sent again (each time with a new proof: `send` draws it) while the ledger answers `busy`. */
+async function whileBusy<T>(send: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (!confirmationsBusy(err) || tries >= BUSY_TRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS / 2 + Math.random() * BUSY_RETRY_MS * 1.5));
+    }
+  }
 }
 
 function confirmationsBusy(err: unknown): boolean {
