@@ -123,6 +123,25 @@ function notStartedLine(a: PendingAttempt): string {
   return `not started  ${a.activityId}: scheduled${since} on task queue "${a.taskQueue ?? '?'}", ${why}`;
 }
 
+/** The activity a run's attempt asks its shared ledger for a slot with (run-ledger.ts), while it waits. */
+const LEDGER_SLOT_WAIT = /:ledger-(acquire|recovery)$/;
+/** Ledger waits `status` names one by one; the rest are counted. */
+const LEDGER_WAITS_SHOWN = 5;
+
+/** An attempt whose slot the ledger refused at least once and is asked for again (the ledger's limits hold it back). */
+function waitsForLedger(a: PendingAttempt): boolean {
+  return LEDGER_SLOT_WAIT.test(a.activityId) && a.tries > 1 && a.lastFailure !== null;
+}
+
+/** `waiting  b#1: a slot of the run's ledger, asked 6 times; the ledger answered: ...` */
+function ledgerWaitLine(a: PendingAttempt): string {
+  const attempt = a.activityId.replace(LEDGER_SLOT_WAIT, '');
+  return (
+    `waiting  ${attempt}: a slot of the run's ledger, asked ${a.tries} times; the ledger answered: ` +
+    oneLine(printable(a.lastFailure ?? ''), 200)
+  );
+}
+
 /** What `status` prints. */
 export function renderOverview(overview: RunOverview, webUi: string | null): string {
   const lines = [
@@ -148,7 +167,13 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
         : `cancel   requested ${when}: the run closed as Canceled`,
     );
   }
-  lines.push(...overview.attempts.filter((a) => a.state === 'scheduled').map(notStartedLine));
+  const ledgerWaits = overview.attempts.filter(waitsForLedger);
+  lines.push(...ledgerWaits.slice(0, LEDGER_WAITS_SHOWN).map(ledgerWaitLine));
+  if (ledgerWaits.length > LEDGER_WAITS_SHOWN) {
+    lines.push(`waiting  ${ledgerWaits.length - LEDGER_WAITS_SHOWN} more attempt(s) for a slot of the ledger`);
+  }
+  const notStarted = overview.attempts.filter((a) => a.state === 'scheduled' && !waitsForLedger(a));
+  lines.push(...notStarted.map(notStartedLine));
   if (overview.pendingAdjudications.length) {
     lines.push(
       `pending adjudications (${overview.pendingAdjudications.length})`,

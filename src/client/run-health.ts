@@ -91,6 +91,10 @@ export interface PendingAttempt {
   scheduledAt: number | null;
   /** For a `scheduled` attempt: how many workers poll its queue for activities (null: unknown). */
   pollers: number | null;
+  /** Its try: more than 1 once a try failed and Temporal retries it. */
+  tries: number;
+  /** Why its last try failed (a ledger's refusal, for a slot's wait), or null. */
+  lastFailure: string | null;
 }
 
 /**
@@ -107,6 +111,8 @@ export async function pendingAttempts(
     taskQueue: a.activityOptions?.taskQueue?.name ?? null,
     scheduledAt: a.scheduledTime?.seconds ? Number(a.scheduledTime.seconds) * 1000 : null,
     pollers: null as number | null,
+    tries: a.attempt ?? 1,
+    lastFailure: a.lastFailure?.message ?? null,
   }));
   const queues = [...new Set(attempts.filter((a) => a.state === 'scheduled' && a.taskQueue).map((a) => a.taskQueue!))];
   const pollers = await activityPollers(client, queues.slice(0, MAX_QUEUES));

@@ -128,6 +128,31 @@ describe('team runs sharing one ledger (shared dev server)', () => {
     // 16 attempts through a ledger that hands over every ~100 events: past the default 120 s at load 30, three of three.
   }, 300_000);
 
+  it('`status` names an attempt that waits for a slot of the ledger, with what the ledger answered', async () => {
+    const ledger = await newLedger('slots-full', { maxConcurrent: 1 });
+    const sleeps = ['a', 'b'].map((key) => ({ key, executor: { kind: 'sleep', ms: 120_000 } }));
+    const handle = await startRun(plan('waits', ledger, sleeps), worker.taskQueue);
+    try {
+      // Both tasks are claimed at once (teammates: 2); the ledger holds one slot, so the other asks again and again.
+      const status = await waitFor('status to name the wait', async () => {
+        const result = await teamrun(['status', handle.workflowId]);
+        return /^waiting +[ab]#1: a slot/m.test(result.stdout) ? result : null;
+      });
+      const waits = status.stdout.split('\n').filter((l) => l.startsWith('waiting'));
+      expect(waits).toHaveLength(1);
+      expect(waits[0]).toMatch(
+        new RegExp(
+          `^waiting +[ab]#1: a slot of the run's ledger, asked \\d+ times; the ledger answered: ` +
+            `ledger ${ledger}: 1 of 1 slots in use`,
+        ),
+      );
+      // Not taken for an attempt no worker picked up.
+      expect(status.stdout).not.toMatch(/^not started/m);
+    } finally {
+      await handle.terminate('test finished');
+    }
+  });
+
   it('charges each attempt once to the ledger and once to the run', async () => {
     const ledger = await newLedger('charged-once', { maxTokens: 100_000 });
     const handle = await startRun(
