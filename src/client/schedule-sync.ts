@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { ScheduleConfigSchema, TeamrunConfig } from '../config/config';
 import { loadPlanFile } from '../plan/load';
-import { formatProblems } from '../plan/validate';
+import { formatProblems, type ValidateOptions } from '../plan/validate';
 import type { TeamPlanInput } from '../plan/schema';
 import type { z } from 'zod';
 import {
@@ -31,9 +31,13 @@ export interface SyncStep {
 
 /**
  * Reads `schedules:` from the config into full specs; plan paths are relative to the config
- * file. Every plan is validated before anything is touched, so a bad one changes nothing.
+ * file. Every plan is validated before anything is touched (with `checks`: the CLI passes what `start` checks), so
+ * a bad one changes nothing.
  */
-export function declaredSchedules(config: TeamrunConfig & { file?: string | null }): TeamScheduleSpec[] {
+export function declaredSchedules(
+  config: TeamrunConfig & { file?: string | null },
+  checks: ValidateOptions = {},
+): TeamScheduleSpec[] {
   const base = config.file ? path.dirname(config.file) : process.cwd();
   const problems: string[] = [];
   const specs: TeamScheduleSpec[] = [];
@@ -43,7 +47,7 @@ export function declaredSchedules(config: TeamrunConfig & { file?: string | null
     if (seen.has(declared.id)) problems.push(`${where}: duplicate schedule id`);
     seen.add(declared.id);
     const file = path.resolve(base, declared.plan);
-    const loaded = loadPlanFile(file);
+    const loaded = loadPlanFile(file, checks);
     if (!loaded.ok) {
       problems.push(`${where}: plan ${file}:\n${indent(formatProblems(loaded.problems))}`);
       return;

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testClient, uniqueQueue } from '../helpers/env';
+import { stringify } from 'yaml';
+import { temporalAddress, testClient, uniqueQueue } from '../helpers/env';
 import { teamrun } from './teamrun-cli';
 
 /** A tree whose team task carves more than its root has, and a task whose estimate is past its run's dollars. */
@@ -19,19 +20,27 @@ const PLAN = [
 ].join('\n');
 
 describe('a task that reserves more than its run has before it starts', () => {
-  it('validate, start and schedule create refuse the plan, naming the task, the field and both figures; nothing is started', async () => {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'teamrun-budget-fit-')), 'over.yaml');
+  it('validate, start, schedule create and schedule sync refuse the plan, naming the task, the field and both figures; nothing is started', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-budget-fit-'));
+    const file = path.join(dir, 'over.yaml');
     writeFileSync(file, PLAN);
     const id = uniqueQueue('budget-fit');
-    // `schedule create` makes the same checks: such a schedule would stop budget_stopped at every run.
+    // The same plan declared in a config for `schedule sync`.
+    const config = path.join(dir, 'teamrun.yaml');
+    const schedules = [{ id: `${id}-synced`, plan: 'over.yaml', every: '1h' }];
+    writeFileSync(config, stringify({ connection: { address: temporalAddress(), taskQueue: id }, schedules }));
+    // `schedule create` and `schedule sync` make the same checks: such a schedule would stop budget_stopped at every run.
     for (const command of [
-      ['validate'],
-      ['start', '--id', id],
-      ['schedule', 'create', id, '--every', '1h', '--plan'],
+      ['validate', file],
+      ['start', '--id', id, file],
+      ['schedule', 'create', id, '--every', '1h', '--plan', file],
+      ['--config', config, 'schedule', 'sync'],
     ]) {
-      const refused = await teamrun([...command, file]);
+      const refused = await teamrun(command);
       expect(refused.code, refused.stdout + refused.stderr).toBe(1);
-      expect(refused.stderr).toContain(`${file}: 2 problem(s)`);
+      expect(refused.stderr).toContain(
+        command.includes('sync') ? `schedules[0] (${id}-synced): plan ${file}:` : `${file}: 2 problem(s)`,
+      );
       expect(refused.stderr).toContain(
         'tasks[0].executor.plan.budget.maxTokens: task "guide" reserves 200000 tokens (its team plan\'s budget) ' +
           "before it starts, more than the run's budget.maxTokens 150000: it could never start",
@@ -45,5 +54,6 @@ describe('a task that reserves more than its run has before it starts', () => {
     const client = await testClient();
     await expect(client.workflow.getHandle(id).describe()).rejects.toThrow(/not found/i);
     await expect(client.schedule.getHandle(id).describe()).rejects.toThrow(/not found/i);
+    await expect(client.schedule.getHandle(`${id}-synced`).describe()).rejects.toThrow(/not found/i);
   });
 });

@@ -217,7 +217,8 @@ export function registerSchedule(program: Command): void {
     .option('--dry-run', 'print what would change, change nothing', false)
     .action(async (options: { prune: boolean; dryRun: boolean }, command: Command) => {
       const config = configFrom(command);
-      const declared = declaredSchedules(config);
+      // The checks `start` and `schedule create` make: a plan they refuse would fail or stop at every run.
+      const declared = declaredSchedules(config, planChecks(config));
       await withClient(command, async (client) => {
         const steps = await planSync(client, declared, {
           prune: options.prune,
