@@ -115,3 +115,55 @@ export function handoverPauses(
   }
   return pauses;
 }
+
+/** How long one kind of activity waited and ran, averaged over a set of runs' histories. */
+export interface ActivityPhase {
+  /** Activities of this type that closed (completed or failed). */
+  count: number;
+  /** Mean ms from scheduled to the start of its last try (earlier tries and their backoff included). */
+  waitMs: number;
+  /** Mean ms from the start of its last try to its close. */
+  runMs: number;
+  /** Mean tries per activity. */
+  tries: number;
+}
+
+/** Per activity type, how long the activities of `handles`' current runs waited and ran: where an attempt's time goes. */
+export async function activityPhases(handles: WorkflowHandle[]): Promise<Record<string, ActivityPhase>> {
+  const sums = new Map<string, { count: number; wait: number; run: number; tries: number }>();
+  for (const handle of handles) {
+    const history = await handle.fetchHistory();
+    const scheduled = new Map<string, { type: string; at: number }>();
+    const started = new Map<string, { at: number; attempt: number }>();
+    for (const e of history.events ?? []) {
+      const at = tsToMs(e.eventTime);
+      const s = e.activityTaskScheduledEventAttributes;
+      if (s) scheduled.set(String(e.eventId), { type: s.activityType?.name ?? '?', at });
+      const st = e.activityTaskStartedEventAttributes;
+      if (st) started.set(String(st.scheduledEventId), { at, attempt: st.attempt ?? 1 });
+      const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
+      const of = closed ? String(closed.scheduledEventId) : null;
+      const begun = of === null ? undefined : scheduled.get(of);
+      const last = of === null ? undefined : started.get(of);
+      if (!begun || !last) continue;
+      const sum = sums.get(begun.type) ?? { count: 0, wait: 0, run: 0, tries: 0 };
+      sums.set(begun.type, {
+        count: sum.count + 1,
+        wait: sum.wait + (last.at - begun.at),
+        run: sum.run + (at - last.at),
+        tries: sum.tries + last.attempt,
+      });
+    }
+  }
+  return Object.fromEntries(
+    [...sums].map(([type, s]) => [
+      type,
+      {
+        count: s.count,
+        waitMs: Math.round(s.wait / s.count),
+        runMs: Math.round(s.run / s.count),
+        tries: Math.round((s.tries / s.count) * 100) / 100,
+      },
+    ]),
+  );
+}
