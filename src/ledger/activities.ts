@@ -27,7 +27,12 @@ const BUSY_TRIES = 10;
 export type ProveLedger = ProveLedgerCall;
 
 /** The activities a team run uses to talk to its shared ledger workflow, through `client`, with `prove`'s proofs. */
-export function createLedgerActivities(deps: { client: Client; prove: ProveLedger }): LedgerActivities {
+export function createLedgerActivities(deps: {
+  client: Client;
+  prove: ProveLedger;
+  /** Where a ledger a run's registration starts runs: the run's own queue (not the control queue it asks on). */
+  workflowQueue?: string;
+}): LedgerActivities {
   const { client, prove } = deps;
   // The proof binds the update's name and its request as sent; it travels beside the request's own fields.
   const proven = <R extends object>(ledgerId: string, call: WorkerCall, request: R): R & { proof: AttemptProof } =>
@@ -55,7 +60,7 @@ export function createLedgerActivities(deps: { client: Client; prove: ProveLedge
   });
   return {
     async ledgerRegister({ ledgerId, workflowId, name, spawns, firstRunId }) {
-      const taskQueue = Context.current().info.taskQueue;
+      const taskQueue = deps.workflowQueue ?? Context.current().info.taskQueue;
       const request = () =>
         proven(ledgerId, 'register', {
           workflowId,

@@ -6,6 +6,7 @@ import { ledgerBudgetReason } from './limits';
 import { failureChain, refusalOf } from './run-failures';
 import type { AttemptOutcome, BudgetReason, Claim, Reservation } from '../team/types';
 import type { LedgerAbortAnswer } from '../team/governance';
+import { controlQueue } from '../workflows/stop-channel';
 
 /** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
 export class AttemptNotStarted extends TeamrunError {
@@ -20,18 +21,22 @@ export class AttemptNotStarted extends TeamrunError {
 }
 
 /** Registration outlives a ledger that is briefly unreachable; a run does not start without it. */
-const registration = proxyActivities<LedgerActivities>({
-  startToCloseTimeout: '30s',
-  heartbeatTimeout: '10s',
-  retry: { initialInterval: '1s', maximumInterval: '10s' },
-});
+const registration = () =>
+  proxyActivities<LedgerActivities>({
+    ...controlQueue(),
+    startToCloseTimeout: '30s',
+    heartbeatTimeout: '10s',
+    retry: { initialInterval: '1s', maximumInterval: '10s' },
+  });
 /** A run that finishes gives up unregistering after a while: the ledger forgets unreachable runs anyway. */
-const farewell = proxyActivities<LedgerActivities>({
-  startToCloseTimeout: '30s',
-  heartbeatTimeout: '10s',
-  scheduleToCloseTimeout: '5m',
-  retry: { initialInterval: '1s', maximumInterval: '10s' },
-});
+const farewell = () =>
+  proxyActivities<LedgerActivities>({
+    ...controlQueue(),
+    startToCloseTimeout: '30s',
+    heartbeatTimeout: '10s',
+    scheduleToCloseTimeout: '5m',
+    retry: { initialInterval: '1s', maximumInterval: '10s' },
+  });
 
 /** An extension's ledger call: each try 10 s, all of them this long at most (less when the attempt's wait ends). */
 const EXTEND_WITHIN_MS = 30_000;
@@ -106,7 +111,7 @@ export class RunLedger implements LedgerExtensions {
    * or an older worker answered).
    */
   async register(tree?: { spawns: number; firstRunId: string }): Promise<LedgerTreeGrant | null> {
-    const answer = await registration.ledgerRegister({
+    const answer = await registration().ledgerRegister({
       ledgerId: this.id,
       workflowId: this.workflowId,
       name: this.name,
@@ -168,6 +173,7 @@ export class RunLedger implements LedgerExtensions {
   private async acquire(claim: Claim, reservation: Reservation): Promise<boolean> {
     const tries = (activityId: string) =>
       proxyActivities<LedgerActivities>({
+        ...controlQueue(),
         activityId,
         startToCloseTimeout: '30s',
         heartbeatTimeout: '5s',
@@ -230,6 +236,7 @@ export class RunLedger implements LedgerExtensions {
       };
     }
     const { ledgerExtend } = proxyActivities<LedgerActivities>({
+      ...controlQueue(),
       startToCloseTimeout: '10s',
       scheduleToCloseTimeout: left,
       heartbeatTimeout: '5s',
@@ -275,6 +282,7 @@ export class RunLedger implements LedgerExtensions {
     const reservation = { tokens: held.tokens + more.tokens, usd: held.usd + more.usd };
     const lost = outcome.kind === 'lease-lost' && !bound ? { lost: { reservation, workflowId: this.workflowId } } : {};
     const { ledgerSettle } = proxyActivities<LedgerActivities>({
+      ...controlQueue(),
       activityId: `${claim.activityId}:ledger-settle`,
       startToCloseTimeout: '30s',
       heartbeatTimeout: '5s',
@@ -310,6 +318,7 @@ export class RunLedger implements LedgerExtensions {
     }
     this.askingAbort = true;
     const { ledgerConfirmAbort } = proxyActivities<LedgerActivities>({
+      ...controlQueue(),
       startToCloseTimeout: '20s',
       heartbeatTimeout: '10s',
       scheduleToCloseTimeout: '1m',
@@ -343,7 +352,7 @@ export class RunLedger implements LedgerExtensions {
    */
   async unregister(spawned?: number): Promise<RunLedgerSummary | null> {
     await this.drain();
-    const farewellAnswer = await farewell
+    const farewellAnswer = await farewell()
       .ledgerUnregister({
         ledgerId: this.id,
         workflowId: this.workflowId,

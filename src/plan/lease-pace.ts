@@ -56,6 +56,23 @@ export const STOP_ANNOUNCE_AFTER_MS = 1_000;
 /** Bound on a worker's stop queue name, as an announcement carries it into the run's state. */
 export const MAX_STOP_QUEUE_CHARS = 300;
 
+const CONTROL_SUFFIX = '/teamrun-control';
+
+/**
+ * The queue of a run's control activities (its ledger's slots, extensions and settlements, its asks of a parent, a
+ * steer): every worker of `taskQueue` polls it too, with slots of its own, so a worker whose slots all run attempts
+ * still answers what those attempts wait for. On the run's queue, 2 attempts on 2 slots that asked for more waited
+ * 30 s for their ledger extension and were refused `ledger-unreachable`.
+ */
+export function controlQueueName(taskQueue: string): string {
+  return `${taskQueue}${CONTROL_SUFFIX}`;
+}
+
+/** Whether a task queue's name is one `controlQueueName` made. */
+export function isControlQueue(name: string): boolean {
+  return name.endsWith(CONTROL_SUFFIX);
+}
+
 /**
  * The start-to-close bound of an attempt's activity. The executor enforces its own `timeoutMs`;
  * this only bounds an attempt that ignores it (the timeout, one lease and a minute), and an

@@ -21,7 +21,7 @@ import { connectionOptions } from '../config/connection';
 import { dataConverterFor } from '../codec';
 import { telemetrySettings } from '../telemetry/config';
 import { checkedHooks, type WorkerHooks } from '../activities/host-hooks';
-import { createStopWorker, runAlongside, stopQueueName } from './stop-channel';
+import { createControlWorker, createStopWorker, runAlongside, stopQueueName } from './stop-channel';
 import type { WorkerModels } from '../activities/executors/model/provider';
 
 export interface CreateWorkerOptions {
@@ -107,7 +107,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   // Aborted when shutdown begins (SIGTERM, SIGINT, `shutdown()`): attempts between two steps start no new one.
   const stopping = new AbortController();
   try {
-    const [worker, stop] = await workers(options, {
+    const [worker, sides] = await workers(options, {
       config,
       connection,
       identity,
@@ -120,7 +120,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
       stopping: stopping.signal,
       ...(hooks ? { hooks } : {}),
     });
-    const running = runAlongside(worker, stop, gateway, tools);
+    const running = runAlongside(worker, sides, gateway, tools);
     const shutdown = running.shutdown.bind(running);
     running.shutdown = () => {
       stopping.abort();
@@ -134,7 +134,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   }
 }
 
-/** The main worker and its stop worker; the attempt gateway and the tools are given, shared by both. */
+/** The main worker, its stop worker and its control worker; the attempt gateway and the tools are given, shared. */
 async function workers(
   options: CreateWorkerOptions,
   setup: {
@@ -150,7 +150,7 @@ async function workers(
     stopping: AbortSignal;
     hooks?: WorkerHooks;
   },
-): Promise<[Worker, Worker]> {
+): Promise<[Worker, Worker[]]> {
   const { config, connection, identity, client, dataConverter, taskQueue, queue, gateway, hooks } = setup;
   // Tracing off: nothing of the OpenTelemetry SDK is loaded (src/telemetry/config.ts says when it is on).
   const tracing = telemetrySettings(config.telemetry, options.env ?? process.env, 'worker');
@@ -192,6 +192,12 @@ async function workers(
     adopting: adoptingFor,
     maxAttempts: config.worker.maxConcurrentAttempts,
   });
+  // What a run's attempts wait for (stop-channel.ts createControlWorker): on a queue with slots of its own.
+  const control = {
+    ...createLedgerActivities({ client, prove: proveLedger, workflowQueue: taskQueue }),
+    ...createAgentActivities({ client, gateway }),
+    ...createChildBudgetActivities({ client }),
+  };
   const workerOptions: WorkerOptions & IsolateTimeout = {
     connection,
     namespace: config.connection.namespace,
@@ -202,9 +208,8 @@ async function workers(
     ...traced,
     activities: {
       ...createActivities({ ...deps, stops: stop.stops }),
-      ...createLedgerActivities({ client, prove: proveLedger }),
-      ...createAgentActivities({ client, gateway }),
-      ...createChildBudgetActivities({ client }),
+      // Also here: runs recorded before the control queue schedule them on the run's queue.
+      ...control,
       ...options.activities,
     },
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentAttempts,
@@ -222,7 +227,17 @@ async function workers(
     stickyQueueScheduleToStartTimeout: config.worker.stickyScheduleToStartMs,
     isolateExecutionTimeout: ISOLATE_EXECUTION_TIMEOUT_MS,
   };
-  return [await Worker.create(workerOptions), stop.worker];
+  const controlWorker = await createControlWorker({
+    connection,
+    namespace: config.connection.namespace,
+    taskQueue,
+    identity,
+    dataConverter,
+    activities: control,
+    maxAttempts: config.worker.maxConcurrentAttempts,
+    ...(traced.interceptors?.activity ? { interceptors: { activity: traced.interceptors.activity } } : {}),
+  });
+  return [await Worker.create(workerOptions), [stop.worker, controlWorker]];
 }
 
 function workflowCode(

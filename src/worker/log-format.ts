@@ -1,6 +1,7 @@
 import type { LogEntry, LogLevel, RuntimeOptions } from '@temporalio/worker';
 import { DefaultLogger, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { isStopQueue } from './stop-channel';
+import { isControlQueue } from '../plan/lease-pace';
 
 /** The log attributes worth a terminal line; the rest (the task token above all) stays out. */
 const KEPT = ['activityId', 'workflowId', 'taskQueue'] as const;
@@ -12,9 +13,10 @@ const KEPT = ['activityId', 'workflowId', 'taskQueue'] as const;
  */
 export function oneLineLogFunction(entry: LogEntry): void {
   const { level, timestampNanos, message, meta } = entry;
-  // The stop queue's worker polls activities only, on purpose (stop-channel.ts): its lifecycle
+  // The stop and control queues' workers poll activities only, on purpose (stop-channel.ts): their lifecycle
   // lines ("No workflows registered" and the like) are noise unless something fails.
-  if (level !== 'ERROR' && typeof meta?.taskQueue === 'string' && isStopQueue(meta.taskQueue)) return;
+  const queue = typeof meta?.taskQueue === 'string' ? meta.taskQueue : null;
+  if (level !== 'ERROR' && queue !== null && (isStopQueue(queue) || isControlQueue(queue))) return;
   // teamrun registers no Nexus services: the SDK's line saying so is noise as well.
   if (level === 'INFO' && message.startsWith('No Nexus services registered')) return;
   const at = new Date(Number(timestampNanos / 1_000_000n)).toISOString();

@@ -4,7 +4,7 @@ import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@tem
 import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
 import type { AttemptGateway } from '../activities/gateway/gateway';
 import { AttemptStops, createStopActivities, type Adopting } from '../activities/attempt-stops';
-import { MAX_STOP_QUEUE_CHARS } from '../plan/lease-pace';
+import { MAX_STOP_QUEUE_CHARS, controlQueueName } from '../plan/lease-pace';
 
 /**
  * Temporal's worker-specific task queue pattern: every worker process also polls a task queue
@@ -65,21 +65,25 @@ export async function createStopWorker(options: {
 }
 
 /**
- * Runs `stop` alongside `main`: `main.run()` also runs the stop worker, and shuts it down once
- * the main worker has stopped (attempts finishing in the shutdown grace time may still be
- * stopped meanwhile), then what its attempts shared (the attempt gateway, the MCP connections);
- * `main.shutdown()` stops both.
+ * Runs `sides` (the stop worker, the control worker) alongside `main`: `main.run()` also runs them, and shuts them
+ * down once the main worker has stopped (attempts finishing in the shutdown grace time may still be stopped, and
+ * still settle with their ledger, meanwhile), then closes what its attempts shared (the attempt gateway, the MCP
+ * connections); `main.shutdown()` stops them all.
  */
-export function runAlongside(main: Worker, stop: Worker, ...shared: ReadonlyArray<{ close(): Promise<void> }>): Worker {
+export function runAlongside(
+  main: Worker,
+  sides: ReadonlyArray<Worker>,
+  ...shared: ReadonlyArray<{ close(): Promise<void> }>
+): Worker {
   const run = main.run.bind(main);
   const shutdown = main.shutdown.bind(main);
   main.run = async () => {
-    const stopping = stop.run();
+    const running = sides.map((side) => side.run());
     try {
       return await run();
     } finally {
-      if (stop.getState() === 'RUNNING') stop.shutdown();
-      await stopping.catch(() => undefined);
+      for (const side of sides) if (side.getState() === 'RUNNING') side.shutdown();
+      await Promise.all(running.map((side) => side.catch(() => undefined)));
       for (const part of shared) await part.close();
     }
   };
@@ -87,4 +91,37 @@ export function runAlongside(main: Worker, stop: Worker, ...shared: ReadonlyArra
     shutdown();
   };
   return main;
+}
+
+/** Control activities a process runs at once beside its attempts: per attempt slot, and a few besides. */
+export const CONTROL_SLOTS_PER_ATTEMPT = 2;
+export const CONTROL_SLOTS_BESIDES = 16;
+
+/**
+ * The worker of the run's control queue (plan/lease-pace.ts `controlQueueName`): the ledger's slots, extensions and
+ * settlements, a child's asks of its parent, steers. Slots of its own, so that what running attempts wait for never
+ * waits for one of them to finish. Activities only: the runs' workflow tasks stay on the main queue.
+ */
+export function createControlWorker(options: {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  identity: string;
+  dataConverter?: WorkerOptions['dataConverter'];
+  activities: WorkerOptions['activities'];
+  maxAttempts: number;
+  interceptors?: WorkerOptions['interceptors'];
+}): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: controlQueueName(options.taskQueue),
+    identity: options.identity,
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    ...(options.interceptors ? { interceptors: options.interceptors } : {}),
+    activities: options.activities,
+    maxConcurrentActivityTaskExecutions: CONTROL_SLOTS_PER_ATTEMPT * options.maxAttempts + CONTROL_SLOTS_BESIDES,
+    // A settlement in flight at shutdown gets this long; one cut off is retried by the next worker.
+    shutdownGraceTime: 5_000,
+  });
 }

@@ -20,7 +20,7 @@ import { anchorToConfirm } from '../team/agents';
 import type { AttemptConfirmations } from '../team/governance';
 import type { TeamRun } from '../team/run';
 import type { Attempt } from '../team/types';
-import { confirmAttemptRequest } from './stop-channel';
+import { confirmAttemptRequest, controlQueue } from './stop-channel';
 
 /** Sent by an agent attempt's worker, batched (src/activities/step-reporter.ts). */
 export const agentStepsSignal = defineSignal<[AgentSteps]>(AGENT_STEPS_SIGNAL);
@@ -93,11 +93,13 @@ export function agentStepsHandler(run: TeamRun, now: () => number, confirmations
   };
 }
 
-const { steerAgent } = proxyActivities<AgentActivities>({
-  startToCloseTimeout: '30s',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['stale_attempt', 'value_too_large', 'invalid_request'] },
-  summary: 'steer an agent',
-});
+const steering = () =>
+  proxyActivities<AgentActivities>({
+    ...controlQueue(),
+    startToCloseTimeout: '30s',
+    retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['stale_attempt', 'value_too_large', 'invalid_request'] },
+    summary: 'steer an agent',
+  });
 
 /** The `steerTask` rule: the run's checks in the validator, then the journal's answer. */
 export function steerRule(run: TeamRun, now: () => number) {
@@ -108,7 +110,7 @@ export function steerRule(run: TeamRun, now: () => number) {
       const { key, text, fencingToken } = request;
       let turn: number;
       try {
-        ({ turn } = await steerAgent({
+        ({ turn } = await steering().steerAgent({
           workflowId: run.workflowId,
           key,
           text,

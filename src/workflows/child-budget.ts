@@ -23,6 +23,7 @@ import {
 } from '../plan/requests/child-carve';
 import { TeamControlError } from '../plan/requests/control';
 import { CHILD_BUDGET_PATCH, describeAsk, taskAskAnswer, tasksGranted } from '../team/child-budget';
+import { controlQueue } from './stop-channel';
 import type { TeamRun } from '../team/run';
 import type { LedgerExtensions } from '../ledger/run-ledger';
 
@@ -71,6 +72,7 @@ async function sendAsk(
   const what = describeAsk(ask);
   // Each try may wait 25 s (a parent asking its own parent); all of them inside the 60 s the gateway waits.
   const { extendParentCarve } = proxyActivities<ChildBudgetActivities>({
+    ...controlQueue(),
     startToCloseTimeout: '25s',
     scheduleToCloseTimeout: '50s',
     retry: { initialInterval: '200ms', maximumInterval: '2s' },

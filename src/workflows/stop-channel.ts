@@ -1,4 +1,5 @@
-import { defineSignal, proxyActivities } from '@temporalio/workflow';
+import { defineSignal, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { controlQueueName } from '../plan/lease-pace';
 import { ATTEMPT_RUNNING_SIGNAL, type ConfirmAttemptRequest, type StopActivities } from '../activities/interface';
 import type { AttemptProof, AttemptsRunning } from '../contract';
 import type { StopRequest } from '../team/stop-channel';
@@ -8,6 +9,14 @@ import type { StopRequest } from '../team/stop-channel';
  * fencingToken }] }`.
  */
 export const attemptRunningSignal = defineSignal<[AttemptsRunning]>(ATTEMPT_RUNNING_SIGNAL);
+
+/** Runs recorded before control activities had a queue of their own scheduled them on the run's: they replay so. */
+export const CONTROL_QUEUE_PATCH = 'teamrun-control-queue';
+
+/** Where a run schedules a control activity (plan/lease-pace.ts `controlQueueName`): its options' `taskQueue`. */
+export function controlQueue(): { taskQueue?: string } {
+  return patched(CONTROL_QUEUE_PATCH) ? { taskQueue: controlQueueName(workflowInfo().taskQueue) } : {};
+}
 
 /**
  * Sends each stop to the worker queue it names, fire and forget: the attempt's cancellation went

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { adjudicationsQuery } from '../../src/workflows/messages';
+import { ledgerStatus } from '../../src/ledger/client';
+import type { TeamPlanInput } from '../../src/plan/schema';
+import { startRun, testClient, testConfig } from '../helpers/env';
+import { ledgerForTest, workerForTest } from '../helpers/scenario';
+
+/** What `teamrun reserve --tokens 7` does, then a usage line of 7 if granted. */
+const RESERVE_AND_SPEND =
+  `[ "$(curl -s -o /dev/null -w '%{http_code}' --unix-socket "$TEAMRUN_ATTEMPT_SOCKET" ` +
+  `-H "Authorization: Bearer $TEAMRUN_ATTEMPT_SECRET" -d '{"tokens":7}' http://gateway/reserve)" = 200 ] && ` +
+  `echo '::teamrun-usage::{"outputTokens":7}'`;
+
+/** Tasks that hold nothing up front: each attempt's 7 tokens are an extension its run must ask for. */
+const reserving = (keys: string[]) =>
+  keys.map((key) => ({
+    key,
+    estimate: { tokens: 0, usd: 0 },
+    executor: { kind: 'shell', command: RESERVE_AND_SPEND },
+  }));
+
+/**
+ * A worker with 2 slots running 2 attempts has no slot left for what those attempts wait for. Before the control
+ * queue (plan/lease-pace.ts controlQueueName) the ledger's extension was an activity on the run's own queue: it waited
+ * its 30 s for a slot and the attempts were refused `ledger-unreachable`.
+ */
+describe('a worker whose every slot runs an attempt', () => {
+  it("still asks its run's ledger for the attempts' extensions: every attempt granted, none refused", async ({
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({ config: testConfig({ maxConcurrentAttempts: 2 }) }, onTestFinished);
+    const ledger = await ledgerForTest('slots-full', { maxTokens: 1_000 }, worker.taskQueue, onTestFinished);
+    const plan: TeamPlanInput = {
+      name: 'slots-full',
+      teammates: 2,
+      lease: { ttlMs: 60_000 },
+      awaitAdjudication: false,
+      budget: { ledger },
+      tasks: reserving(['a', 'b', 'c', 'd']),
+    };
+    const handle = await startRun(plan, worker.taskQueue);
+    const result = await handle.result();
+    expect((await handle.query(adjudicationsQuery)).map((a) => `${a.code} ${a.reason}`)).toEqual([]);
+    expect(result.status).toBe('succeeded');
+    expect(result.budget.used.tokens).toBe(28);
+    expect((await ledgerStatus(await testClient(), ledger)).used.tokens).toBe(28);
+  });
+});
