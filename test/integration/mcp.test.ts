@@ -242,6 +242,16 @@ describe.concurrent('teamrun mcp', () => {
       /^start_not_allowed: a plan started here must list this server's actor "alice" in governance.operators/,
     );
     expect(textOf(await call(bounded, 'start_run', { plan: plan('nightly-docs') }))).toMatch(/^start_not_allowed: /);
+    // A plan whose task reserves more up front than its run has is refused as `teamrun start` refuses it.
+    const over = {
+      name: 'nightly-over',
+      governance: { operators: ['alice'] },
+      budget: { maxTokens: 100 },
+      tasks: [{ key: 'a', estimate: { tokens: 500 }, executor: { kind: 'noop' } }],
+    };
+    expect(textOf(await call(bounded, 'start_run', { plan: over }))).toMatch(
+      /^invalid_plan: 1 problem\(s\): tasks\[0\]\.estimate\.tokens: task "a" reserves 500 tokens \(its estimate\) before it starts, more than the run's budget\.maxTokens 100/,
+    );
     const { runId } = await ok<{ runId: string }>(bounded, 'start_run', { plan: plan('nightly-docs', ['alice']) });
     expect((await teamRunHandle(await testClient(), runId).result()).status).toBe('succeeded');
   });
