@@ -148,7 +148,15 @@ export interface RenewSlotsVerdict {
 export interface LedgerUnregisterVerdict {
   ok: true;
   idempotent?: true;
+  /** The ledger's totals once the run left (absent from a ledger of an earlier version). */
+  ledger?: LedgerTotals;
 }
+
+/** A ledger's totals as they stood, without its slots, runs or events: what a run's result keeps of it. */
+export type LedgerTotals = Pick<
+  LedgerStatus,
+  'id' | 'state' | 'limits' | 'inFlight' | 'used' | 'reserved' | 'remaining' | 'exhausted'
+>;
 
 export type AcquireVerdict =
   | { ok: true; idempotent?: true; expiresAt: number }

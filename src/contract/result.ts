@@ -3,7 +3,7 @@
  * run.ts because it holds the adjudications, whose records hold task views (run.ts's).
  */
 import type { AdjudicationRecord } from './adjudication';
-import type { LedgerStatus } from './ledger';
+import type { LedgerTotals } from './ledger';
 import type { MailboxStatus, MemberRecord } from './mailbox';
 import type { BudgetReason, BudgetView } from './budget';
 import type { RunStats, RunStatus, TaskView } from './run';
@@ -41,7 +41,4 @@ export interface RunResult {
 }
 
 /** What a run's result keeps of its shared ledger's status: the totals, not its slots, runs or events. */
-export type RunLedgerSummary = Pick<
-  LedgerStatus,
-  'id' | 'state' | 'limits' | 'inFlight' | 'used' | 'reserved' | 'remaining' | 'exhausted'
->;
+export type RunLedgerSummary = LedgerTotals;

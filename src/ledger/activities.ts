@@ -115,12 +115,15 @@ export function createLedgerActivities(deps: {
 
     async ledgerUnregister({ ledgerId, workflowId, spawned }) {
       const sent = () => proven(ledgerId, 'unregister', { workflowId, ...(spawned === undefined ? {} : { spawned }) });
-      await heartbeating(whileBusy(() => updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent())));
-      // The run's result keeps the ledger's totals as the run left it; a ledger that does not answer leaves them out.
+      const verdict = await heartbeating(
+        whileBusy(() => updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent())),
+      );
+      // The run's result keeps the ledger's totals as the run left it: in the answer, or asked of a ledger of an
+      // earlier version; one that does not answer leaves them out.
+      if (verdict.ledger) return { ledger: verdict.ledger };
       try {
         const status = await client.workflow.getHandle(ledgerWorkflowId(ledgerId)).query(lm.ledgerStatusQuery);
-        const { id, state, limits, inFlight, used, reserved, remaining, exhausted } = status;
-        return { ledger: { id, state, limits, inFlight, used, reserved, remaining, exhausted } };
+        return { ledger: lm.ledgerTotals(status) };
       } catch {
         return {};
       }

@@ -11,6 +11,7 @@ import type {
   LedgerRegisterVerdict,
   LedgerResolveVerdict,
   LedgerStatus,
+  LedgerTotals,
   LedgerUnregisterVerdict,
   RegisterRequest,
   RenewRequest,
@@ -70,3 +71,9 @@ export const ledgerAbortAllUpdate = defineUpdate<LedgerAbortAllVerdict, [AbortAl
 export const ledgerRenewSignal = defineSignal<[RenewRequest]>('renew');
 /** A worker's renewal of its running attempts' slots, with its proof (or an operator's, for work outside a run). */
 export const ledgerRenewSlotsUpdate = defineUpdate<RenewSlotsVerdict, [RenewSlotsRequest]>('renewSlots');
+
+/** The totals of a ledger's status (what a run's result keeps of it). */
+export function ledgerTotals(status: LedgerStatus): LedgerTotals {
+  const { id, state, limits, inFlight, used, reserved, remaining, exhausted } = status;
+  return { id, state, limits, inFlight, used, reserved, remaining, exhausted };
+}

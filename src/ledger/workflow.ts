@@ -229,7 +229,12 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void, ren
   );
   setHandler(
     lm.ledgerUnregisterUpdate,
-    (request) => doors.handle('unregister', request, UnregisterRequestSchema, (r) => ledger.unregister(r, now())),
+    // Its totals in the answer: a query after it met a busy ledger (`BusyWorkflow`, ResourceExhausted) and was lost.
+    (request) =>
+      doors.handle('unregister', request, UnregisterRequestSchema, (r) => ({
+        ...ledger.unregister(r, now()),
+        ledger: lm.ledgerTotals(ledger.status(now())),
+      })),
     {
       validator: (request) => void doors.check('unregister', request, UnregisterRequestSchema),
       description: "Forget a team run that finished: { workflowId, proof } (its worker's)",
