@@ -18,6 +18,8 @@ export interface LedgerRound {
   resourceExhausted: number;
   /** Of those, the ones for UpdateWorkflowExecution (the ledger's updates). */
   resourceExhaustedUpdates: number;
+  /** The same by operation and cause (`UpdateWorkflowExecution/ConcurrentLimit`), those that moved in this round. */
+  resourceExhaustedBy: Record<string, number>;
   /** Attempts refused for lack of time: the ledger unreachable, or the gateway's verdict wait ran out. */
   timeRefusals: number;
   /** Adjudications of any other kind (none expected: every attempt asks once and fits). */
@@ -72,7 +74,8 @@ export async function measureLedger(
       log(
         `  ledger round ${round + 1} ${ledger ? 'with a ledger' : 'without   '}: ${result.attempts} attempts in ` +
           `${result.wallMs} ms (${result.attemptsPerSecond.toFixed(1)}/s), ResourceExhausted ${result.resourceExhausted} ` +
-          `(updates ${result.resourceExhaustedUpdates}), time refusals ${result.timeRefusals}, ` +
+          `(updates ${result.resourceExhaustedUpdates}${byLine(result.resourceExhaustedBy)}), ` +
+          `time refusals ${result.timeRefusals}, ` +
           `other ${result.otherAdjudications.length}, ${JSON.stringify(result.statuses)}` +
           (result.ledgerUpdates ? `; ledger updates ${JSON.stringify(result.ledgerUpdates)}` : '') +
           `; activities ${phasesLine(result.phases)}`,
@@ -154,6 +157,11 @@ async function ledgerRound(
       attemptsPerSecond: attempts / (wallMs / 1000),
       resourceExhausted: after.all - before.all,
       resourceExhaustedUpdates: after.updates - before.updates,
+      resourceExhaustedBy: Object.fromEntries(
+        Object.entries(after.by)
+          .map(([what, n]) => [what, n - (before.by[what] ?? 0)] as const)
+          .filter(([, n]) => n > 0),
+      ),
       timeRefusals,
       otherAdjudications,
       statuses,
@@ -195,18 +203,28 @@ async function updatesOf(env: BenchEnv, workflowId: string): Promise<NonNullable
 }
 
 /** RESOURCE_EXHAUSTED answers of the server's frontend so far, in all and for UpdateWorkflowExecution. */
-async function exhausted(metricsUrl: string): Promise<{ all: number; updates: number }> {
+async function exhausted(metricsUrl: string): Promise<{ all: number; updates: number; by: Record<string, number> }> {
   const text = await (await fetch(metricsUrl)).text();
   let all = 0;
   let updates = 0;
+  const by: Record<string, number> = {};
   for (const line of text.split('\n')) {
     if (!/^service_errors_resource_exhausted(_total)?\{/.test(line)) continue;
     if (line.includes('service_name="') && !line.includes('service_name="frontend"')) continue;
     const n = Number(line.slice(line.lastIndexOf(' ') + 1));
     all += n;
     if (line.includes('operation="UpdateWorkflowExecution"')) updates += n;
+    const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(line)?.[1] ?? '?';
+    const what = `${label('operation')}/${label('resource_exhausted_cause')}`;
+    by[what] = (by[what] ?? 0) + n;
   }
-  return { all, updates };
+  return { all, updates, by };
+}
+
+/** `; UpdateWorkflowExecution/ConcurrentLimit 2`, or nothing. */
+function byLine(by: Record<string, number>): string {
+  const parts = Object.entries(by).map(([what, n]) => `${what} ${n}`);
+  return parts.length ? `; ${parts.join(', ')}` : '';
 }
 
 /** `runTask 100 (wait 132 ms, run 1230 ms)` for each activity type, tries shown when more than one. */
