@@ -2,7 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { AcquireVerdict, AttemptProof, LedgerExtendVerdict, SettleVerdict } from '../contract';
-import { LedgerBatcher } from './batcher';
+import { BATCH_DEADLINE_MS, LedgerBatcher } from './batcher';
+import { InFlightLimit } from '../sdk/in-flight';
 import { CONFIRMATIONS_BUSY } from '../team/governance';
 import { ledgerWorkflowId } from '../plan/requests/ledger';
 import { LedgerSquatted, ledgerHandle, registerWithLedger, updateLedger } from './handle';
@@ -37,12 +38,19 @@ export function createLedgerActivities(deps: {
   // The proof binds the update's name and its request as sent; it travels beside the request's own fields.
   const proven = <R extends object>(ledgerId: string, call: WorkerCall, request: R): R & { proof: AttemptProof } =>
     provenRequest(prove, ledgerId, call, request);
+  // This worker's updates of one ledger, registrations and farewells with the batches: a few at a time (10 runs
+  // registering at once, beside four batches, met ConcurrentLimit on the ledger in bench section 12).
+  const toLedgers = new InFlightLimit();
+  const inTurn = <T>(ledgerId: string, what: string, send: () => Promise<T>) =>
+    toLedgers.run(ledgerId, Date.now() + BATCH_DEADLINE_MS, `ledger ${ledgerId}: ${what}`, send);
   // This worker's acquires, extensions and settlements of one ledger go together, a few batches in flight at a time.
   const batcher = new LedgerBatcher({
     batch: (ledgerId, items, signal) =>
-      whileBusy(() =>
-        client.withAbortSignal(signal, () =>
-          updateLedger(client, ledgerId, lm.ledgerBatchUpdate, proven(ledgerId, 'batch', { items })),
+      inTurn(ledgerId, 'batch', () =>
+        whileBusy(() =>
+          client.withAbortSignal(signal, () =>
+            updateLedger(client, ledgerId, lm.ledgerBatchUpdate, proven(ledgerId, 'batch', { items })),
+          ),
         ),
       ),
     single: (ledgerId, item) => {
@@ -68,7 +76,9 @@ export function createLedgerActivities(deps: {
           ...(spawns === undefined ? {} : { spawns }),
           ...(firstRunId === undefined ? {} : { firstRunId }),
         });
-      const registered = whileBusy(() => registerWithLedger(client, ledgerId, request(), { taskQueue }));
+      const registered = inTurn(ledgerId, 'register', () =>
+        whileBusy(() => registerWithLedger(client, ledgerId, request(), { taskQueue })),
+      );
       const verdict = await heartbeating(registered).catch((err) => {
         // Asking again cannot help: the run stops, naming the workflow that holds its ledger's id.
         if (err instanceof LedgerSquatted)
@@ -116,7 +126,9 @@ export function createLedgerActivities(deps: {
     async ledgerUnregister({ ledgerId, workflowId, spawned }) {
       const sent = () => proven(ledgerId, 'unregister', { workflowId, ...(spawned === undefined ? {} : { spawned }) });
       const verdict = await heartbeating(
-        whileBusy(() => updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent())),
+        inTurn(ledgerId, 'unregister', () =>
+          whileBusy(() => updateLedger(client, ledgerId, lm.ledgerUnregisterUpdate, sent())),
+        ),
       );
       // The run's result keeps the ledger's totals as the run left it: in the answer, or asked of a ledger of an
       // earlier version; one that does not answer leaves them out.

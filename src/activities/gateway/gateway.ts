@@ -19,7 +19,7 @@ import { retryUpdate } from '../../sdk/update-retry';
 import type { LiveBudget } from '../executors/types';
 import { JournalUnavailable, writeJournal, type JournalAccess } from './journal';
 import { BUSY_RETRY_MS, asTask, busy, readBounded, refusalOf, writeLauncher } from './wire';
-import { InFlightLimit } from './in-flight';
+import { InFlightLimit } from '../../sdk/in-flight';
 import { reserve, type GatewayAnswer } from './reserve';
 import { DEFAULT_RUNS_PER_ATTEMPT, startRun, type StartRunAccess } from './start-run';
 import { HashChain } from '../hash-chain';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InFlightLimit } from '../../src/activities/gateway/in-flight';
+import { InFlightLimit } from '../../src/sdk/in-flight';
 
 /** A call that finishes when the test says so. */
 function held<T>(value: T) {
@@ -43,7 +43,7 @@ describe("the gateway's requests to one run, a few at a time", () => {
     const late = limit.run('run-a', Date.now() + 20, 'extendReservation', async () => {
       lateSent = true;
     });
-    await expect(late).rejects.toThrow(/extendReservation: 1 requests of this worker were with the run/);
+    await expect(late).rejects.toThrow(/extendReservation: 1 requests of this worker were with the workflow/);
     expect(lateSent).toBe(false);
     expect(limit.load('run-a')).toEqual({ running: 1, waiting: 0 });
     first.finish();

@@ -1,11 +1,11 @@
 /**
- * How many of this worker's requests are with one run at once. Temporal lets a workflow have 10 updates in flight and
- * answers the 11th `ResourceExhausted`, which the client retries with a backoff of its own: 20 teammates of one run
- * asking for more at once (`teamrun reserve`, an agent's next model call) met 709-781 of them in bench section 12,
- * and 6-15 of 1,000 attempts waited past the gateway's 60 s for their verdict. Queued here instead, they wait their
- * turn in the order they came; four in flight keep two workers on one run within the server's 10.
+ * How many of this worker's updates are with one workflow (a run, a ledger) at once. Temporal lets a workflow have 10
+ * updates in flight and answers the 11th `ResourceExhausted`, which the client retries with a backoff of its own: 20
+ * teammates of one run asking for more at once (`teamrun reserve`, an agent's next model call) met 709-781 of them in
+ * bench section 12, and 6-15 of 1,000 attempts waited past the gateway's 60 s for their verdict. Queued here instead,
+ * they wait their turn in the order they came; four in flight keep two workers on one workflow within the server's 10.
  */
-export const RUN_UPDATES_IN_FLIGHT = 4;
+export const UPDATES_IN_FLIGHT = 4;
 
 interface Lane {
   running: number;
@@ -16,7 +16,7 @@ interface Lane {
 export class InFlightLimit {
   private readonly lanes = new Map<string, Lane>();
 
-  constructor(private readonly max: number = RUN_UPDATES_IN_FLIGHT) {}
+  constructor(private readonly max: number = UPDATES_IN_FLIGHT) {}
 
   /** `call`'s answer once it had its place; rejects without calling it if no place freed before `deadline`. */
   async run<T>(key: string, deadline: number, what: string, call: () => Promise<T>): Promise<T> {
@@ -47,7 +47,7 @@ export class InFlightLimit {
       const timer = setTimeout(
         () => {
           lane.waiting.splice(lane.waiting.indexOf(turn), 1);
-          reject(new Error(`${what}: ${this.max} requests of this worker were with the run until the deadline`));
+          reject(new Error(`${what}: ${this.max} requests of this worker were with the workflow until the deadline`));
         },
         Math.max(0, deadline - Date.now()),
       );
