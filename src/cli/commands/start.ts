@@ -10,6 +10,9 @@ import { renderResult } from '../render';
 import { waitForRun } from '../wait';
 import { runUrl } from '../web-ui';
 import { ATTR, inSpan } from '../../telemetry/spans';
+import { ledgerStatus } from '../../ledger/client';
+import type { TeamPlan } from '../../plan/schema';
+import { upfrontOf } from '../../plan/budget-fit';
 
 /** What the attempt gateway answers a run it started and linked (src/activities/gateway/start-run.ts). */
 interface Linked {
@@ -38,7 +41,7 @@ export function registerStart(program: Command): void {
     .option('--kind <kind...>', KIND_OPTION_HELP)
     .action(async (file: string, options: StartOptions, command: Command) => {
       // Exactly what `teamrun validate` checks: nothing starts that validate would refuse.
-      const { input } = readPlan(file, planChecks(configFrom(command), options.kind));
+      const { input, plan } = readPlan(file, planChecks(configFrom(command), options.kind));
       // Inside a task the attempt's worker starts it, linked to the attempt: its end aborts the run (docs/teams.md).
       const gateway = gatewayFromEnv();
       const linked = (access: NonNullable<typeof gateway>) =>
@@ -68,6 +71,7 @@ export function registerStart(program: Command): void {
         process.stdout.write(`started ${handle.workflowId} on task queue "${config.connection.taskQueue}"\n`);
         if (link) process.stdout.write(`web ui: ${link}\n`);
         await warnWithoutWorker(client, config);
+        await warnLedgerShares(client, plan);
         if (!options.wait) return;
         const result = await waitForRun(handle, {}, { leaveOnCtrlC: true });
         if (options.json) printJson({ workflowId: handle.workflowId, ...result });
@@ -109,4 +113,29 @@ async function warnWithoutWorker(client: Client, config: TeamrunConfig): Promise
         `starts when one does (\`teamrun worker\` or \`teamrun dev\`)\n`,
     );
   }
+}
+
+/**
+ * A ledger's slot holds its attempt's grant, and a task without an estimate is granted a fair share of its run's
+ * `maxTokens`: a ledger whose own `maxTokens` holds fewer such shares than the run's teammates runs fewer of them at
+ * once, across all its runs, and nothing else says why (bench section 12 ran 10 of 40 so for four stops).
+ */
+async function warnLedgerShares(client: Client, plan: TeamPlan): Promise<void> {
+  const { ledger, maxTokens } = plan.budget;
+  // What else a task reserves (an estimate, a team's carve, an agent's first call) is its own: only fair shares here.
+  const unestimated = plan.tasks.filter((t) => upfrontOf(t)?.amount.tokens === undefined).length;
+  if (!ledger || maxTokens === undefined || !unestimated) return;
+  const limit = (await ledgerStatus(client, ledger).catch(() => null))?.limits.maxTokens;
+  const share = Math.ceil(maxTokens / plan.teammates);
+  const atOnce = limit === undefined || share === 0 ? Infinity : Math.floor(limit / share);
+  if (atOnce >= Math.min(plan.teammates, unestimated)) return;
+  const how = atOnce
+    ? `at most ${atOnce} run at once across the ledger's runs`
+    : 'none can start (the ledger refuses a grant it can never hold)';
+  process.stderr.write(
+    `note: ledger ${ledger} holds maxTokens ${limit}; each of this run's ${unestimated} task(s) without an estimate ` +
+      `holds about ${share} tokens (a fair share of the run's maxTokens ${maxTokens} over ${plan.teammates} ` +
+      `teammates) in its ledger slot, so ${how}. Give them an ` +
+      '`estimate` (tokens: 0 for a task that asks with `teamrun reserve`), or the ledger more (docs/budgets.md)\n',
+  );
 }
