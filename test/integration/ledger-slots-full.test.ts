@@ -21,8 +21,9 @@ const reserving = (keys: string[]) =>
 
 /**
  * A worker with 2 slots running 2 attempts has no slot left for what those attempts wait for. Before the control
- * queue (plan/lease-pace.ts controlQueueName) the ledger's extension was an activity on the run's own queue: it waited
- * its 30 s for a slot and the attempts were refused `ledger-unreachable`.
+ * queue (plan/lease-pace.ts controlQueueName) the ledger's extension and a child's ask of its parent were activities on
+ * the run's own queue: the ledger's waited its 30 s for a slot and the attempts were refused `ledger-unreachable`; the
+ * child's run did not end within the test's 120 s.
  */
 describe('a worker whose every slot runs an attempt', () => {
   it("still asks its run's ledger for the attempts' extensions: every attempt granted, none refused", async ({
@@ -44,5 +45,28 @@ describe('a worker whose every slot runs an attempt', () => {
     expect(result.status).toBe('succeeded');
     expect(result.budget.used.tokens).toBe(28);
     expect((await ledgerStatus(await testClient(), ledger)).used.tokens).toBe(28);
+  });
+
+  it("still asks a child's parent for what the child lacks: both attempts granted", async ({ onTestFinished }) => {
+    const worker = await workerForTest({ config: testConfig({ maxConcurrentAttempts: 2 }) }, onTestFinished);
+    // The child's own 5 tokens cover neither attempt's 7: each asks the root for what the child lacks, both running.
+    const tasks = reserving(['a', 'b']).map((t) => ({
+      ...t,
+      executor: { ...t.executor, command: `sleep 1; ${RESERVE_AND_SPEND}` },
+    }));
+    const child: TeamPlanInput = { name: 'child', teammates: 2, budget: { maxTokens: 5 }, tasks };
+    const handle = await startRun(
+      {
+        name: 'slots-full-tree',
+        lease: { ttlMs: 60_000 },
+        awaitAdjudication: false,
+        budget: { maxTokens: 1_000 },
+        tasks: [{ key: 'team', executor: { kind: 'team', plan: child } }],
+      },
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    expect(result.budget.used.tokens).toBe(14);
   });
 });
