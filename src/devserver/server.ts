@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { openSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -48,15 +48,25 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-/** A free TCP port on loopback, for tests and for `--port 0`. */
+/**
+ * A free TCP port on loopback, for tests and for `--port 0`, that no other `listen(0)` is handed while it waits to be
+ * bound: the port is connected to once and its side closed first, so it sits in TIME_WAIT (a minute on Linux). The
+ * kernel gives no port with such a socket to a later bind to port 0, and a listener that sets SO_REUSEADDR (Node's
+ * and Go's do, so the Temporal server's) binds it at once. A port merely closed could be handed to any process that
+ * asks the kernel for a port before the server starts (a test's server, the dev server's own internal ports).
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = net.createServer();
+    // This side ends first (TIME_WAIT stays with the listening port's socket); the client answers the end by default.
+    const server = net.createServer((accepted) => accepted.end());
     server.unref();
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+      const client = net.connect(port, '127.0.0.1');
+      client.on('error', reject);
+      client.on('close', () => server.close(() => resolve(port)));
+      client.resume();
     });
   });
 }
@@ -96,6 +106,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.uiCodecEndpoint && !options.headless ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     ...(options.extraArgs ?? []),
   ];
+  const logStart = statSync(logFile).size;
   const log = openSync(logFile, 'a');
   const [command, commandArgs] = withParentGuard(binary, args, options.stopWithParent ?? false);
   const child = withPrivateUmask(() =>
@@ -109,7 +120,11 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const address = `${ip}:${port}`;
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
-    if (exited) throw new Error(`temporal server start-dev stopped at start (${exited}); see ${logFile}`);
+    if (exited) {
+      throw new Error(
+        `temporal server start-dev stopped at start (${exited}); see ${logFile}${lastLines(logFile, logStart)}`,
+      );
+    }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1_000 });
       await connection.workflowService.describeNamespace({ namespace });
@@ -133,6 +148,16 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     process: child,
     stop: () => stopProcess(child),
   };
+}
+
+/** The last lines the server wrote to its log from `from` on, to say why it stopped where the log is not at hand. */
+function lastLines(logFile: string, from: number): string {
+  try {
+    const lines = readFileSync(logFile).subarray(from).toString('utf8').trim().split('\n').filter(Boolean);
+    return lines.length ? `; it wrote:\n${lines.slice(-5).join('\n').slice(-2_000)}` : '';
+  } catch {
+    return '';
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,6 +88,20 @@ describe('teamrun dev and teamrun demo on an embedded server', () => {
     } finally {
       squatter.close();
     }
+  });
+
+  it('dev says what the server wrote when it stops at start (its database file is a directory)', async () => {
+    const dbFile = path.join(dir, 'a-directory.db');
+    mkdirSync(dbFile);
+    const config = path.join(dir, 'directory-db.yaml');
+    writeFileSync(config, `devServer:\n  dbFile: ${dbFile}\n`);
+    const dev = await teamrun(['dev', '--headless'], {
+      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+      TEAMRUN_CONFIG: config,
+    });
+    expect(dev.code).toBe(1);
+    expect(dev.stderr).toContain('temporal server start-dev stopped at start (exit 1)');
+    expect(dev.stderr).toContain('unable to open database file');
   });
 });
 
