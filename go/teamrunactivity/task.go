@@ -31,6 +31,9 @@ import (
 const (
 	// InvalidInput fails the task without retry: the argument is not teamrun's shape.
 	InvalidInput = "TeamInvalidActivityInput"
+	// NotScheduled fails without retry an activity a client started on its own (a standalone activity): only a
+	// workflow, a team run, schedules a task.
+	NotScheduled = "TeamActivityNotScheduled"
 	// WorkerShutdown hands the attempt back: teamrun leases it again at once.
 	WorkerShutdown = "TeamWorkerShutdown"
 )
@@ -187,6 +190,9 @@ type Func func(ctx context.Context, task *Task) (any, error)
 // the plan names.
 func Wrap(fn Func) func(ctx context.Context, in Input) (Result, error) {
 	return func(ctx context.Context, in Input) (Result, error) {
+		if err := scheduledByAWorkflow(ctx); err != nil {
+			return Result{}, err
+		}
 		if err := in.check(); err != nil {
 			return Result{}, err
 		}
@@ -252,4 +258,16 @@ func Wrap(fn Func) func(ctx context.Context, in Input) (Result, error) {
 		}
 		return Result{Output: output, Usage: task.Usage()}, nil
 	}
+}
+
+// scheduledByAWorkflow refuses an activity no workflow scheduled: Temporal lets a client start one on its own, on any
+// task queue, which would run the task outside any run's lease, budget and plan checks.
+func scheduledByAWorkflow(ctx context.Context) error {
+	info := activity.GetInfo(ctx)
+	if info.WorkflowExecution.ID != "" {
+		return nil
+	}
+	return temporal.NewNonRetryableApplicationError(fmt.Sprintf(
+		"activity %s (id %s) was started by a client, not scheduled by a workflow: a teamrun task runs only for the run "+
+			"that schedules it", info.ActivityType.Name, info.ActivityID), NotScheduled, nil)
 }

@@ -63,6 +63,11 @@ export type FailureType =
   | 'TeamLedgerRefused'
   /** Another workflow holds the shared ledger's id (`ledger:<name>`); named in the message (non-retryable). */
   | 'TeamLedgerSquatted'
+  /**
+   * An activity of a teamrun worker started by a client on its own (a standalone activity), not scheduled by a
+   * workflow: refused before it runs (non-retryable).
+   */
+  | 'TeamActivityNotScheduled'
   /** An agent's task lists a tool its worker does not have (non-retryable). */
   | 'TeamUnknownTool'
   /** An MCP server the task's tools name could not list its tools (retried). */

@@ -68,6 +68,7 @@ export function createLedgerActivities(deps: {
   });
   return {
     async ledgerRegister({ ledgerId, workflowId, name, spawns, firstRunId }) {
+      ownRun({ workflowId });
       const taskQueue = deps.workflowQueue ?? Context.current().info.taskQueue;
       const request = () =>
         proven(ledgerId, 'register', {
@@ -93,6 +94,7 @@ export function createLedgerActivities(deps: {
     },
 
     async ledgerAcquire({ ledgerId, refuseRecovery, ...request }) {
+      ownRun(request);
       // Told at once (not waited for) when the caller wants to say why it waits.
       const retryable = (reason: string, wait: boolean) => wait && !(refuseRecovery && reason === 'recovery-required');
       let verdict;
@@ -106,6 +108,7 @@ export function createLedgerActivities(deps: {
     },
 
     async ledgerExtend({ ledgerId, ...request }) {
+      ownRun(request);
       let verdict;
       try {
         verdict = (await heartbeating(batcher.ask(ledgerId, { call: 'extend', request }))) as LedgerExtendVerdict;
@@ -119,11 +122,13 @@ export function createLedgerActivities(deps: {
     },
 
     async ledgerSettle({ ledgerId, ...request }) {
+      ownRun({ attemptId: request.attemptId, workflowId: request.lost?.workflowId });
       const verdict = await heartbeating(batcher.ask(ledgerId, { call: 'settle', request }));
       return { duplicate: (verdict as Omit<SettleVerdict, 'abort'>).duplicate };
     },
 
     async ledgerUnregister({ ledgerId, workflowId, spawned }) {
+      ownRun({ workflowId });
       const sent = () => proven(ledgerId, 'unregister', { workflowId, ...(spawned === undefined ? {} : { spawned }) });
       const verdict = await heartbeating(
         inTurn(ledgerId, 'unregister', () =>
@@ -141,9 +146,36 @@ export function createLedgerActivities(deps: {
       }
     },
 
-    ledgerConfirmAbort: ({ ledgerId, workflowId, since }) =>
-      heartbeating(ledgerAborted(client, ledgerId, workflowId, since)),
+    ledgerConfirmAbort: async ({ ledgerId, workflowId, since }) => {
+      ownRun({ workflowId });
+      return heartbeating(ledgerAborted(client, ledgerId, workflowId, since));
+    },
   };
+}
+
+/**
+ * The worker vouches (with its proof) for the run that scheduled the activity, as the server names it, never for the
+ * run its input names: a workflow id is not a credential. A request naming another run, or an attempt
+ * (`<workflowId>/<task>/<token>`) of another run, is refused before anything reaches the ledger.
+ */
+function ownRun(request: { workflowId?: string; attemptId?: string }): void {
+  // Absent for an activity started on its own, by a client rather than by a workflow: it speaks for no run.
+  const own = Context.current().info.workflowExecution?.workflowId;
+  const { workflowId, attemptId } = request;
+  const named = workflowId !== undefined && workflowId !== own ? `run ${workflowId}` : null;
+  const attempt = attemptId !== undefined && !attemptId.startsWith(`${own}/`) ? `attempt ${attemptId}` : null;
+  const other = named ?? attempt;
+  if (own !== undefined && !other) return;
+  const message =
+    own === undefined
+      ? `a ledger call scheduled by no run (it names ${other ?? 'no run'}) is refused: only a run speaks to its ledger`
+      : `the ledger call of run ${own} names ${other}: a run speaks to its ledger only for itself`;
+  throw ApplicationFailure.create({
+    type: LEDGER_FAILURE_TYPES.refused,
+    message,
+    nonRetryable: true,
+    details: [{ reason: 'not-own-run', message } satisfies LedgerRefusalDetails],
+  });
 }
 
 /**

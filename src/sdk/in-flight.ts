@@ -6,6 +6,11 @@
  * they wait their turn in the order they came; four in flight keep two workers on one workflow within the server's 10.
  */
 export const UPDATES_IN_FLIGHT = 4;
+/**
+ * How many calls may wait for one key: a worker's attempts (at most `worker.maxConcurrentAttempts`, a few requests
+ * each) stay far below it; a task sending requests without end is refused at once past it, not queued without bound.
+ */
+export const WAITING_AT_MOST = 1_024;
 
 interface Lane {
   running: number;
@@ -16,7 +21,10 @@ interface Lane {
 export class InFlightLimit {
   private readonly lanes = new Map<string, Lane>();
 
-  constructor(private readonly max: number = UPDATES_IN_FLIGHT) {}
+  constructor(
+    private readonly max: number = UPDATES_IN_FLIGHT,
+    private readonly maxWaiting: number = WAITING_AT_MOST,
+  ) {}
 
   /** `call`'s answer once it had its place; rejects without calling it if no place freed before `deadline`. */
   async run<T>(key: string, deadline: number, what: string, call: () => Promise<T>): Promise<T> {
@@ -37,9 +45,16 @@ export class InFlightLimit {
     return { running: lane?.running ?? 0, waiting: lane?.waiting.length ?? 0 };
   }
 
-  /** Resolves once a finishing call hands its place over (`running` unchanged), or rejects at `deadline`. */
+  /**
+   * Resolves once a finishing call hands its place over (`running` unchanged), or rejects at `deadline`, or at once
+   * when `maxWaiting` calls wait already.
+   */
   private queue(lane: Lane, deadline: number, what: string): Promise<void> {
     return new Promise((resolve, reject) => {
+      if (lane.waiting.length >= this.maxWaiting) {
+        reject(new Error(`${what}: ${this.maxWaiting} requests of this worker wait for the workflow already`));
+        return;
+      }
       const turn = () => {
         clearTimeout(timer);
         resolve();

@@ -22,6 +22,7 @@ import { dataConverterFor } from '../codec';
 import { telemetrySettings } from '../telemetry/config';
 import { checkedHooks, type WorkerHooks } from '../activities/host-hooks';
 import { createControlWorker, createStopWorker, runAlongside, stopQueueName } from './stop-channel';
+import { withScheduledOnly } from './scheduled-only';
 import type { WorkerModels } from '../activities/executors/model/provider';
 
 export interface CreateWorkerOptions {
@@ -206,6 +207,7 @@ async function workers(
     identity,
     ...code,
     ...traced,
+    interceptors: withScheduledOnly(traced.interceptors),
     activities: {
       ...createActivities({ ...deps, stops: stop.stops }),
       // Also here: runs recorded before the control queue schedule them on the run's queue.
@@ -235,7 +237,7 @@ async function workers(
     dataConverter,
     activities: control,
     maxAttempts: config.worker.maxConcurrentAttempts,
-    ...(traced.interceptors?.activity ? { interceptors: { activity: traced.interceptors.activity } } : {}),
+    interceptors: withScheduledOnly({ activity: traced.interceptors?.activity ?? [] }),
   });
   return [await Worker.create(workerOptions), [stop.worker, controlWorker]];
 }

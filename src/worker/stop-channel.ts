@@ -5,6 +5,7 @@ import { ATTEMPT_RUNNING_SIGNAL } from '../activities/interface';
 import type { AttemptGateway } from '../activities/gateway/gateway';
 import { AttemptStops, createStopActivities, type Adopting } from '../activities/attempt-stops';
 import { MAX_STOP_QUEUE_CHARS, controlQueueName } from '../plan/lease-pace';
+import { withScheduledOnly } from './scheduled-only';
 
 /**
  * Temporal's worker-specific task queue pattern: every worker process also polls a task queue
@@ -48,6 +49,7 @@ export async function createStopWorker(options: {
     taskQueue: stops.queue,
     identity: options.identity,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    interceptors: withScheduledOnly(undefined),
     activities: createStopActivities(stops, {
       ...(options.gateway ? { confirm: (request) => options.gateway!.confirm(request) } : {}),
       ...(options.adopting ? { adopting: options.adopting(stops) } : {}),
@@ -94,8 +96,8 @@ export function runAlongside(
 }
 
 /** Control activities a process runs at once beside its attempts: per attempt slot, and a few besides. */
-export const CONTROL_SLOTS_PER_ATTEMPT = 2;
-export const CONTROL_SLOTS_BESIDES = 16;
+const CONTROL_SLOTS_PER_ATTEMPT = 2;
+const CONTROL_SLOTS_BESIDES = 16;
 
 /**
  * The worker of the run's control queue (plan/lease-pace.ts `controlQueueName`): the ledger's slots, extensions and
@@ -118,7 +120,7 @@ export function createControlWorker(options: {
     taskQueue: controlQueueName(options.taskQueue),
     identity: options.identity,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-    ...(options.interceptors ? { interceptors: options.interceptors } : {}),
+    interceptors: withScheduledOnly(options.interceptors),
     activities: options.activities,
     maxConcurrentActivityTaskExecutions: CONTROL_SLOTS_PER_ATTEMPT * options.maxAttempts + CONTROL_SLOTS_BESIDES,
     // A settlement in flight at shutdown gets this long; one cut off is retried by the next worker.

@@ -6,6 +6,7 @@ import { uniqueQueue, waitFor } from '../helpers/env';
 import { goTestWorker, spawnGoWorker } from '../helpers/foreign-workers';
 import { historyAttempts } from '../helpers/history';
 import { runForTest, workerForTest } from '../helpers/scenario';
+import { expectNotScheduled } from '../helpers/standalone';
 import { taskOf, tempDir } from './leases-helpers';
 
 /** A lease this test does not mean to lose: 15 s, so a loaded machine's late heartbeat does not (at a 3 s lease's pace). */
@@ -89,5 +90,12 @@ describe('a Go activity (go.temporal.io/sdk, teamrunactivity.Wrap, its own worke
       ['research#1', 'go_research', 'completed', 'go-worker'],
       ['draft#1', 'go_wait_for_cancel', 'cancelled', 'go-worker'],
     ]);
+  });
+
+  it('refuses the activity when a client starts it on its own (no workflow scheduled it), before it runs', async () => {
+    const dir = tempDir();
+    const goQueue = uniqueQueue('go-standalone');
+    await spawnGoWorker(goQueue, 'go-standalone', dir);
+    await expectNotScheduled('go_research', goQueue);
   });
 });

@@ -9,6 +9,7 @@ import { testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
 import { spawnPythonWorker, venvPython } from '../helpers/foreign-workers';
 import { runForTest, workerForTest } from '../helpers/scenario';
+import { expectNotScheduled } from '../helpers/standalone';
 import { eventsOf, heartbeatReached, root, taskOf, tempDir } from './leases-helpers';
 
 const TTL_MS = 3_000;
@@ -113,6 +114,13 @@ describe('a Python activity (temporalio SDK, its own worker and task queue) as a
       ['research#1', 'activity', 'py-research', 'succeeded', expect.objectContaining({ costUsd: 0.0042 })],
       ['publish#1', 'shell', expect.any(String), 'succeeded', null],
     ]);
+  });
+
+  it('refuses the activity when a client starts it on its own (no workflow scheduled it), before it runs', async () => {
+    const dir = tempDir();
+    const pyQueue = uniqueQueue('py-standalone');
+    await spawnPythonWorker(pyQueue, 'py-standalone', dir);
+    await expectNotScheduled('research_agent', pyQueue);
   });
 
   it('takes its usage as reported: tokens without costUsd are unpriced usage, which stops a run that has maxUsd', async () => {

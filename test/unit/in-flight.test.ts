@@ -52,6 +52,24 @@ describe("the gateway's requests to one run, a few at a time", () => {
     expect(limit.load('run-a')).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('refuses at once a request past the most that may wait, without sending it; the others keep their places', async () => {
+    const limit = new InFlightLimit(1, 2);
+    const far = Date.now() + 60_000;
+    const first = held('first');
+    const sent = [limit.run('run-a', far, 'addTasks', first.call)];
+    sent.push(limit.run('run-a', far, 'addTasks', async () => 'second'));
+    sent.push(limit.run('run-a', far, 'addTasks', async () => 'third'));
+    let fourthSent = false;
+    const fourth = limit.run('run-a', far, 'addTasks', async () => {
+      fourthSent = true;
+    });
+    await expect(fourth).rejects.toThrow('addTasks: 2 requests of this worker wait for the workflow already');
+    expect(fourthSent).toBe(false);
+    first.finish();
+    expect(await Promise.all(sent)).toEqual(['first', 'second', 'third']);
+    expect(limit.load('run-a')).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('frees the place of a call that failed', async () => {
     const limit = new InFlightLimit(1);
     await expect(

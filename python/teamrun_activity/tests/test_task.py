@@ -126,6 +126,25 @@ async def test_input_that_is_not_teamrun_shape_fails_without_retry(raw, problem)
     assert problem in caught.value.message
 
 
+async def test_an_activity_a_client_started_on_its_own_is_refused_before_it_runs():
+    ran = []
+
+    @teamrun_activity.defn(name="research_agent")
+    async def research(task: Task):
+        ran.append(task)
+        return "ran"
+
+    env, _ = environment()
+    # What a standalone activity's info says: no workflow scheduled it.
+    env.info = dataclasses.replace(env.info, workflow_id=None, workflow_run_id=None, workflow_type=None)
+    with pytest.raises(ApplicationError) as caught:
+        await env.run(research, teamrun_input())
+    assert caught.value.type == teamrun_activity.NOT_SCHEDULED
+    assert caught.value.non_retryable
+    assert "was started by a client, not scheduled by a workflow" in caught.value.message
+    assert ran == []
+
+
 async def test_heartbeats_carry_the_fencing_token_at_three_per_heartbeat_timeout():
     assert teamrun_activity.heartbeat_interval(timedelta(seconds=30)) == 10
     assert teamrun_activity.heartbeat_interval(timedelta(seconds=2)) == pytest.approx(2 / 3)

@@ -2,6 +2,7 @@
 
 from ._task import (
     INVALID_INPUT,
+    NOT_SCHEDULED,
     WORKER_SHUTDOWN,
     Task,
     Usage,
@@ -16,6 +17,7 @@ from ._task import (
 
 __all__ = [
     "INVALID_INPUT",
+    "NOT_SCHEDULED",
     "WORKER_SHUTDOWN",
     "Task",
     "Usage",

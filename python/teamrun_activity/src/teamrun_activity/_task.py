@@ -38,6 +38,9 @@ P = TypeVar("P")
 
 #: Error type of an input that is not teamrun's shape (the task fails without retry).
 INVALID_INPUT = "TeamInvalidActivityInput"
+#: Error type of an activity a client started on its own (a standalone activity): only a workflow, a team
+#: run, schedules a task (the task fails without retry, before the function runs).
+NOT_SCHEDULED = "TeamActivityNotScheduled"
 #: Error type teamrun reads as "the worker is shutting down": the task is leased again at once.
 WORKER_SHUTDOWN = "TeamWorkerShutdown"
 
@@ -209,6 +212,20 @@ def parse_task(raw: Any, input_type: Optional[Callable[..., Any]] = None, worker
     )
 
 
+def _scheduled_by_a_workflow() -> None:
+    """Refuses an activity no workflow scheduled: Temporal lets a client start one on its own, on any task
+    queue, which would run the task outside any run's lease, budget and plan checks."""
+    info = activity.info()
+    if info.workflow_id:
+        return
+    raise ApplicationError(
+        f"activity {info.activity_type} (id {info.activity_id}) was started by a client, not scheduled by a "
+        "workflow: a teamrun task runs only for the run that schedules it",
+        type=NOT_SCHEDULED,
+        non_retryable=True,
+    )
+
+
 def _default_identity() -> str:
     return os.environ.get("TEAMRUN_WORKER_IDENTITY") or f"{os.getpid()}@{socket.gethostname()}"
 
@@ -229,6 +246,7 @@ def task(
         identity = worker_identity
 
         async def run_attempt(raw: dict) -> dict:
+            _scheduled_by_a_workflow()
             t = parse_task(raw, input_type, identity or _default_identity())
             _label_span(t)
             token = _current.set(t)
