@@ -1,4 +1,4 @@
-import type { FailureType } from '../contract';
+import type { AttemptProof, FailureType } from '../contract';
 import type { ExecutorSpec, Usage } from '../plan/schema';
 import type { MailMessage } from '../team/mailbox';
 import type { Grant } from '../team/types';
@@ -38,6 +38,11 @@ export interface RunTaskInput extends AttemptIdentity {
   announceAfterMs?: number;
   /** What the attempt may spend before it asks its run for more (absent in attempts started before live budgets). */
   grant?: Grant;
+  /**
+   * The run confirms the attempt's completion with its worker before it takes it (a governed run): the result then
+   * carries `proof`, a one-time nonce bound to the result's SHA-256 (docs/security.md, "An attempt's completion").
+   */
+  proveCompletion?: true;
 }
 
 /**
@@ -149,6 +154,11 @@ export interface RunTaskResult {
   tasks?: unknown[];
   /** The executor said part of its usage cannot be known (`budget.markUnknown()`): the run's budget says so. */
   usageUnknown?: true;
+  /**
+   * With `proveCompletion`: this worker's one-time nonce for this result (message `complete`, anchored to the SHA-256
+   * of the result's JSON without `proof`), which the run confirms on `queue` before it settles the attempt.
+   */
+  proof?: AttemptProof;
 }
 
 /** Bound on the tasks one attempt asks to add, as JSON (and ADD_TASKS_LIMITS.maxTasks of them). */
@@ -226,7 +236,7 @@ export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendR
  * its agent's journal writes (`journal`) and step signals (`agentSteps`) carry, and a steer the
  * run handed this worker's `steerAgent` for an agent's journal (`steer`).
  */
-export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps' | 'steer' | 'ledger';
+export type ProvenMessage = AttemptMessage | 'journal' | 'agentSteps' | 'steer' | 'ledger' | 'complete';
 
 /**
  * A run (or an agent's journal) asks the worker it names whether a request that carries
@@ -239,7 +249,10 @@ export interface ConfirmAttemptRequest {
   key: string;
   fencingToken: number;
   message: ProvenMessage;
-  /** For `journal` and `agentSteps`: the hash chain's anchor the request carried; for `steer`: its text's SHA-256. */
+  /**
+   * For `journal` and `agentSteps`: the hash chain's anchor the request carried; for `steer`: its text's SHA-256; for
+   * `complete`: the SHA-256 of the attempt's result as JSON, without its `proof`.
+   */
   anchor?: string;
 }
 

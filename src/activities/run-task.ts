@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { TeamrunConfig } from '../config/config';
 import { GATEWAY_UNUSED_KINDS, type AttemptGateway } from './gateway/gateway';
+import type { OpenedAttempt } from './gateway/opened';
 import { adoptWithinMs } from '../team/handover';
 import { DETACHED, LiveAttempt, attend, type Reporting } from './attempt-runner';
 import type { Adopting, AttemptStops } from './attempt-stops';
@@ -115,7 +117,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
         const everyMs = input.heartbeatEveryMs ?? defaultHeartbeatEveryMs(ttlMs);
         const handedOver = () => channel?.handedOver(input.leaseId) === true;
         const answer = await attend(ctx, live, everyMs, handedOver);
-        if (answer !== DETACHED) return answer;
+        if (answer !== DETACHED) return input.proveCompletion && gate ? proven(answer, gate) : answer;
         // Handed over: the executor runs on for the next run. This activity keeps its slot while it
         // does, so the worker never runs more executors than `maxConcurrentAttempts`.
         await live.ended;
@@ -127,6 +129,16 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       }
     },
   };
+}
+
+/**
+ * The result with this worker's proof of it: a one-time nonce bound to the SHA-256 of the result's JSON, which its run
+ * confirms with this worker before it takes the result (a governed run: anyone with write rights on the namespace can
+ * complete an activity by its ids, so a result alone is nobody's word).
+ */
+function proven(result: RunTaskResult, gate: OpenedAttempt): RunTaskResult {
+  const digest = createHash('sha256').update(JSON.stringify(result)).digest('hex');
+  return { ...result, proof: gate.completionProof(digest) };
 }
 
 /** Past `adoptWithinMs`, a handed-over executor waits this much longer before it is stopped. */

@@ -46,6 +46,12 @@ export type RunEventType =
   | 'lease:changed'
   | 'lease:released'
   | 'attempt:stale-result'
+  /**
+   * An attempt's completion its worker did not confirm (`{ key, fencingToken, why }`), in a governed run: a result sent
+   * by someone else (an activity completed by its ids), or one whose worker died before the run asked. Its outcome
+   * is then unknown: it is settled as a lost lease.
+   */
+  | 'attempt:unproven-result'
   | 'control:rejected'
   | 'control:idempotent'
   | 'mailbox:sent'

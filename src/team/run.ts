@@ -147,6 +147,11 @@ export class TeamRun extends RunRequests {
     messaging.hookEnded(this.run, hook, outcome, now);
   }
 
+  /** The plan names `governance.operators`: only they steer the run, and its attempts' results are confirmed. */
+  get governed(): boolean {
+    return !!this.run.plan.governance?.operators;
+  }
+
   /** Records an event from the workflow shell (e.g. a continue-as-new boundary). */
   record(type: string, now: number, fields: Record<string, unknown> = {}): void {
     this.run.events.record(type, now, fields);

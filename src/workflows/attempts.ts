@@ -36,6 +36,7 @@ import { runForeignActivity } from './foreign-activity';
 import { TEAM_KIND_PATCH, TEAM_ON_LEDGER, isTeamTask } from '../team/child-team';
 import { runChildTeam, stopChild, type ChildTeam } from './child-team';
 import { sendStops } from './stop-channel';
+import { confirmedResult, proveCompletions } from './completion';
 import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
 import type { TaskSpans } from './task-spans';
 
@@ -67,7 +68,9 @@ export class Attempts {
     });
     const scope = this.freeScopes.take();
     this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
-    const input = (compact ? compactInput : wholeInput)(claim, run.workflowId, ledger);
+    // A governed run takes a result only once its worker confirms it sent it (completion.ts).
+    const proving = proveCompletions(run);
+    const input = { ...(compact ? compactInput : wholeInput)(claim, run.workflowId, ledger), ...proving };
     // A `team` task's attempt is a child teamRun workflow (child-team.ts): it answers an outcome, as a foreign one.
     const team = isTeamTask(claim) && patched(TEAM_KIND_PATCH);
     const child: ChildTeam = { handle: null, stopped: false };
@@ -82,12 +85,14 @@ export class Attempts {
         ? runChildTeam(claim, run, child)
         : foreign
           ? runForeignActivity(claim, run.workflowId, longSummary(claim))
-          : runTask(input);
+          : proving.proveCompletion
+            ? runTask(input).then((result) => confirmedResult(run, claim, result))
+            : runTask(input);
     // With tracing on, the attempt's activity is scheduled under its task's span (task-spans.ts).
     void this.spans
       .within(claim, () => scope.run(() => (slotted ? slotted.admit(claim, attempt) : attempt())))
       .then(
-        (answer) => this.settle(claim, foreign ? (answer as AttemptOutcome) : { kind: 'completed', ...answer }, claim),
+        (answer) => this.settle(claim, 'kind' in answer ? answer : { kind: 'completed', ...answer }, claim),
         (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err), claim),
       );
   }

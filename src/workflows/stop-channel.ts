@@ -1,4 +1,4 @@
-import { defineSignal, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { defineSignal, isCancellation, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { controlQueueName } from '../plan/lease-pace';
 import { ATTEMPT_RUNNING_SIGNAL, type ConfirmAttemptRequest, type StopActivities } from '../activities/interface';
 import type { AttemptProof, AttemptsRunning } from '../contract';
@@ -43,6 +43,8 @@ export function sendStops(requests: ReadonlyArray<StopRequest>): void {
 export async function confirmAttemptRequest(
   proof: AttemptProof,
   request: Omit<ConfirmAttemptRequest, 'nonce'>,
+  /** A cancellation of the asking scope is thrown, not taken as a no (an attempt's completion, stopped meanwhile). */
+  options: { rethrowCancellation?: boolean } = {},
 ): Promise<boolean> {
   const { confirmAttemptRequest: confirm } = proxyActivities<StopActivities>({
     taskQueue: proof.queue,
@@ -56,7 +58,8 @@ export async function confirmAttemptRequest(
   });
   try {
     return (await confirm({ ...request, nonce: proof.nonce })) === true;
-  } catch {
+  } catch (err) {
+    if (options.rethrowCancellation && isCancellation(err)) throw err;
     return false;
   }
 }

@@ -192,6 +192,8 @@ export class AttemptGateway {
         const { anchor } = attempt.steps;
         return { anchor, attempt: this.prove(id, identity, 'agentSteps', anchor) };
       },
+      // Drawn as the attempt ends, and confirmed after it: the attempt need not be registered, nor still open.
+      completionProof: (resultDigest) => this.prove('', identity, 'complete', resultDigest),
       extend: async (extension) => {
         const answer = await ask('extendReservation', extension);
         return answer.ok ? { ok: true, granted: (answer.answer as { granted: Amount }).granted } : answer;
@@ -234,8 +236,8 @@ export class AttemptGateway {
     return (
       pending.expires > Date.now() &&
       // A steer is the run's, handed to this worker's activity, and a ledger update its run's; the last steps of an
-      // attempt may be confirmed just after it ended. Each nonce was drawn for that alone, and is taken once.
-      (['steer', 'agentSteps', 'ledger'].includes(pending.message) || this.attempts.has(pending.attempt)) &&
+      // attempt, and its result, are confirmed just after it ended. Each nonce was drawn for that alone, taken once.
+      (['steer', 'agentSteps', 'ledger', 'complete'].includes(pending.message) || this.attempts.has(pending.attempt)) &&
       pending.workflowId === request.workflowId &&
       pending.key === request.key &&
       pending.fencingToken === request.fencingToken &&

@@ -28,6 +28,8 @@ export interface OpenedAttempt {
    * hash chain with a one-time nonce its run confirms with this worker; every later one, the next link.
    */
   stepsProof(): StepsProof;
+  /** A one-time nonce its run confirms with this worker for the attempt's result (`complete`), bound to `digest`. */
+  completionProof(digest: string): AttemptProof;
 }
 
 export type StepsProof = { anchor: string; attempt: AttemptProof } | { link: string };
