@@ -71,7 +71,8 @@ export class LiveAttempt {
     /** This attempt's reporting: its redactor knows the attempt's own secret too. */
     readonly reporting: Reporting,
     env: NodeJS.ProcessEnv,
-    gate?: OpenedAttempt,
+    /** Its gateway registration: it proves the attempt's result to a run that asks (run-task.ts `proven`). */
+    readonly gate?: OpenedAttempt,
     tools?: ToolboxFactory,
     /** Records the attempt's steps as run events (agent kinds); absent on a worker without a client. */
     emit?: ExecutorContext['emit'],

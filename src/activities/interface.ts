@@ -274,6 +274,8 @@ export interface AdoptAttemptInput {
   leaseId: string;
   /** The lease's heartbeat pace (none sent before the first is due). */
   heartbeatEveryMs: number;
+  /** The run confirms the attempt's result with its worker (as `RunTaskInput.proveCompletion`). */
+  proveCompletion?: true;
 }
 
 /**

@@ -172,7 +172,8 @@ export function adoptingFor(stops: AttemptStops): Adopting {
       const answer = await attend(ctx, live, input.heartbeatEveryMs, handedOver);
       detached = answer === DETACHED;
       if (answer === DETACHED) throw handedOverFailure();
-      return answer;
+      const asked = input.proveCompletion || live.input.proveCompletion;
+      return asked && live.gate ? proven(answer, live.gate) : answer;
     } finally {
       // A later adopt holds the attempt now: only the last one to attend it releases it.
       if (!detached) stops.release(input.leaseId, live);

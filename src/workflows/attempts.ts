@@ -119,18 +119,24 @@ export class Attempts {
     // Not pooled: an adopt starts before the run's loop, under the root scope, which a Temporal cancel cancels.
     const scope = new AttemptScope(false);
     this.scopes.set(key, { fencingToken: attempt.fencingToken, scope });
+    const proving = proveCompletions(this.run);
     const input = {
       workflowId: this.run.workflowId,
       taskKey: key,
       fencingToken: attempt.fencingToken,
       leaseId: attempt.leaseId,
       heartbeatEveryMs: adoption.heartbeatEveryMs,
+      ...proving,
     };
     const carried = { key, fencingToken: attempt.fencingToken };
+    const adopted = () =>
+      proving.proveCompletion
+        ? adoptAttempt(input).then((result) => confirmedResult(this.run, carried, result))
+        : adoptAttempt(input);
     void this.spans
-      .within(adoption, () => scope.run(() => adoptAttempt(input)), true)
+      .within(adoption, () => scope.run(adopted), true)
       .then(
-        (result) => this.settle(carried, { kind: 'completed', ...result }),
+        (result) => this.settle(carried, 'kind' in result ? result : { kind: 'completed', ...result }),
         (err: unknown) => this.settle(carried, adoptOutcome(outcomeOf(err), timedOut(err))),
       );
   }

@@ -11,7 +11,7 @@ import { isCancellation, patched } from '@temporalio/workflow';
 import { sha256, toHex } from '../agent/sha256';
 import type { RunTaskResult } from '../activities/interface';
 import type { TeamRun } from '../team/run';
-import type { AttemptOutcome, Claim } from '../team/types';
+import type { AttemptOutcome } from '../team/types';
 import { confirmAttemptRequest } from './stop-channel';
 
 /** Runs whose history began before completions were confirmed take every result as it comes (replay). */
@@ -25,7 +25,7 @@ export function proveCompletions(run: TeamRun): { proveCompletion?: true } {
 /** The attempt's result once its worker confirmed it; else a lost lease's outcome (its outcome is unknown). */
 export async function confirmedResult(
   run: TeamRun,
-  claim: Claim,
+  claim: { key: string; fencingToken: number },
   result: RunTaskResult,
 ): Promise<RunTaskResult | AttemptOutcome> {
   const { proof, ...rest } = result;

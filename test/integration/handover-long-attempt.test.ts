@@ -133,6 +133,13 @@ describe('a run hands over (continue-as-new) with a long attempt in flight', () 
     }
     expect(handovers.filter((e) => e.carried === 1).length).toBe(chain.length - 1);
     expect(events.filter((e) => e.type === 'attempt:stale-result')).toEqual([]);
+    // A governed run: the last run confirmed the adopted attempt's result with its worker before it took it.
+    expect(events.filter((e) => e.type === 'attempt:unproven-result')).toEqual([]);
+    const lastHistory = await chain.at(-1)!.handle.fetchHistory();
+    const confirmed = (lastHistory.events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'confirmAttemptRequest',
+    );
+    expect(confirmed).toHaveLength(1);
     // One runTask in the first run; each later run adopted the same attempt (same activity id).
     const first = await historyAttempts(chain[0].handle);
     expect(first.map((a) => [a.activityId, a.activityType])).toEqual([['long#1', 'runTask']]);
