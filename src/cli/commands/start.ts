@@ -13,6 +13,7 @@ import { ATTR, inSpan } from '../../telemetry/spans';
 import { ledgerStatus } from '../../ledger/client';
 import type { TeamPlan } from '../../plan/schema';
 import { upfrontOf } from '../../plan/budget-fit';
+import { Budget } from '../../team/budget';
 
 /** What the attempt gateway answers a run it started and linked (src/activities/gateway/start-run.ts). */
 interface Linked {
@@ -126,7 +127,8 @@ async function warnLedgerShares(client: Client, plan: TeamPlan): Promise<void> {
   const unestimated = plan.tasks.filter((t) => upfrontOf(t)?.amount.tokens === undefined).length;
   if (!ledger || maxTokens === undefined || !unestimated) return;
   const limit = (await ledgerStatus(client, ledger).catch(() => null))?.limits.maxTokens;
-  const share = Math.ceil(maxTokens / plan.teammates);
+  // The run's own rule (team/budget.ts): what its first attempt without an estimate reserves of a fresh budget.
+  const share = Budget.create({ maxTokens }).sizeOf(undefined, plan.teammates).tokens;
   const atOnce = limit === undefined || share === 0 ? Infinity : Math.floor(limit / share);
   if (atOnce >= Math.min(plan.teammates, unestimated)) return;
   const how = atOnce
