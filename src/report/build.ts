@@ -159,6 +159,9 @@ function classify(
   if (stopped) return ['cancelled', `stopped by the run (abort or wall-clock budget); ${end.kind}`];
   switch (end.kind) {
     case 'completed':
+      if (a.unproven) {
+        return ['lease-expired', 'its worker did not confirm the result (sent by someone else, or its worker gone)'];
+      }
       return ['succeeded', null];
     case 'failed':
       if (end.type === 'TeamWorkerShutdown') return ['released', end.message];

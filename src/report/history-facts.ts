@@ -41,6 +41,11 @@ export interface HistoryAttempt {
   worker: string | null;
   cancelRequestedAt: number | null;
   end: (AttemptEnd & { at: number }) | null;
+  /**
+   * A governed run asked the attempt's worker to confirm its result and got no yes (src/workflows/completion.ts): the
+   * run settled it as a lost lease, whoever completed the activity.
+   */
+  unproven?: true;
 }
 
 export type WorkflowClose =

@@ -61,12 +61,23 @@ export function readHistories(histories: History[], workflowId = ''): HistoryFac
   histories.forEach((history, runIndex) => {
     const scheduled = new Map<string, HistoryAttempt>();
     const updates = new Map<string, ControlRecord>();
+    const confirmations = new Map<string, AskedConfirmation>();
     for (const event of history.events ?? []) {
       const at = tsToMs(event.eventTime);
-      readEvent(event, at, { runIndex, workflowId }, facts, scheduled, updates);
+      readEvent(event, at, { runIndex, workflowId }, facts, { scheduled, updates, confirmations });
     }
   });
   return facts;
+}
+
+/** A governed run's question to an attempt's worker: did it send this result (`confirmAttemptRequest`, `complete`)? */
+type AskedConfirmation = { key?: string; fencingToken?: number; message?: string };
+
+/** What one run of the chain has open while its history is read, by the scheduled event's id. */
+interface OpenInRun {
+  scheduled: Map<string, HistoryAttempt>;
+  updates: Map<string, ControlRecord>;
+  confirmations: Map<string, AskedConfirmation>;
 }
 
 function readEvent(
@@ -74,8 +85,7 @@ function readEvent(
   at: number,
   { runIndex, workflowId }: { runIndex: number; workflowId: string },
   facts: HistoryFacts,
-  scheduled: Map<string, HistoryAttempt>,
-  updates: Map<string, ControlRecord>,
+  { scheduled, updates, confirmations }: OpenInRun,
 ): void {
   const attemptOf = (id: unknown) => scheduled.get(String(id));
   if (event.workflowExecutionStartedEventAttributes && runIndex === 0) {
@@ -85,6 +95,11 @@ function readEvent(
     return;
   }
   const s = event.activityTaskScheduledEventAttributes;
+  if (s?.activityType?.name === 'confirmAttemptRequest') {
+    const asked = first<AskedConfirmation>(s.input);
+    if (asked?.message === 'complete') confirmations.set(String(event.eventId), asked);
+    return;
+  }
   if (s) {
     const input = attemptInput(first<RunTaskWireInput | ForeignActivityInput>(s.input), s, workflowId);
     if (!input) return;
@@ -118,6 +133,20 @@ function readEvent(
     if (attempt) attempt.cancelRequestedAt = at;
     return;
   }
+  const closedId =
+    event.activityTaskCompletedEventAttributes?.scheduledEventId ??
+    event.activityTaskFailedEventAttributes?.scheduledEventId ??
+    event.activityTaskTimedOutEventAttributes?.scheduledEventId ??
+    event.activityTaskCanceledEventAttributes?.scheduledEventId;
+  const confirmation = closedId == null ? undefined : confirmations.get(String(closedId));
+  if (confirmation) {
+    const yes = first<unknown>(event.activityTaskCompletedEventAttributes?.result) === true;
+    const attempt = [...facts.attempts]
+      .reverse()
+      .find((a) => a.input.taskKey === confirmation.key && a.input.fencingToken === confirmation.fencingToken);
+    if (!yes && attempt) attempt.unproven = true;
+    return;
+  }
   const completed = event.activityTaskCompletedEventAttributes;
   if (completed) {
     const attempt = attemptOf(completed.scheduledEventId);
@@ -133,6 +162,8 @@ function readEvent(
       return;
     }
     const result = first<RunTaskResult>(completed.result);
+    // Asked to prove its result and it carries no proof: not its worker's (the run never asked the worker).
+    if (attempt?.input.proveCompletion && !result?.proof) attempt.unproven = true;
     if (attempt) {
       attempt.end = {
         kind: 'completed',
