@@ -79,7 +79,7 @@ export function foreignActivityOptions(claim: Claim): ForeignActivityOptions {
   };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

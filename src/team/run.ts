@@ -152,6 +152,15 @@ export class TeamRun extends RunRequests {
     return !!this.run.plan.governance?.operators;
   }
 
+  /**
+   * An attempt's result its worker did not confirm (a governed run, workflows/completion.ts): its outcome is unknown,
+   * so it settles as a lost lease (charged as one, leased again or adjudicated by `onLeaseLost`), and says why.
+   */
+  unprovenResult(key: string, fencingToken: number, why: string, now: number): AttemptOutcome {
+    this.run.events.record('attempt:unproven-result', now, { key, fencingToken, why });
+    return { kind: 'lease-lost' };
+  }
+
   /** Records an event from the workflow shell (e.g. a continue-as-new boundary). */
   record(type: string, now: number, fields: Record<string, unknown> = {}): void {
     this.run.events.record(type, now, fields);

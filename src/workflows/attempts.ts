@@ -21,7 +21,6 @@ import {
   type AttemptEvidence,
   type CompactRunTaskInput,
   type RunTaskInput,
-  type RunTaskResult,
   type HeartbeatDetails,
   type StopActivities,
   type TeamActivities,
@@ -37,6 +36,7 @@ import { TEAM_KIND_PATCH, TEAM_ON_LEDGER, isTeamTask } from '../team/child-team'
 import { runChildTeam, stopChild, type ChildTeam } from './child-team';
 import { sendStops } from './stop-channel';
 import { confirmedResult, proveCompletions } from './completion';
+import { completedOutcome } from '../team/completion';
 import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
 import type { TaskSpans } from './task-spans';
 
@@ -80,7 +80,9 @@ export class Attempts {
     const slotted = ledger && !(team && patched(TEAM_ON_LEDGER)) ? ledger : null;
     // An `activity` task's attempt goes to its own queue; teamrun's worker never receives it. What it answers is
     // the attempt's result, made an outcome where it settles: a promise less per attempt (each costs the SDK a stack).
-    const attempt = (): Promise<RunTaskResult | AttemptOutcome> =>
+    // What answers an outcome itself; a plain runTask answers its result, made a completion where it settles.
+    const answersOutcome = foreign || proving.proveCompletion === true;
+    const attempt = (): Promise<unknown> =>
       team
         ? runChildTeam(claim, run, child)
         : foreign
@@ -92,7 +94,7 @@ export class Attempts {
     void this.spans
       .within(claim, () => scope.run(() => (slotted ? slotted.admit(claim, attempt) : attempt())))
       .then(
-        (answer) => this.settle(claim, 'kind' in answer ? answer : { kind: 'completed', ...answer }, claim),
+        (answer) => this.settle(claim, answersOutcome ? (answer as AttemptOutcome) : completedOutcome(answer), claim),
         (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err), claim),
       );
   }
@@ -129,14 +131,15 @@ export class Attempts {
       ...proving,
     };
     const carried = { key, fencingToken: attempt.fencingToken };
-    const adopted = () =>
+    const adopted = (): Promise<unknown> =>
       proving.proveCompletion
         ? adoptAttempt(input).then((result) => confirmedResult(this.run, carried, result))
         : adoptAttempt(input);
     void this.spans
       .within(adoption, () => scope.run(adopted), true)
       .then(
-        (result) => this.settle(carried, 'kind' in result ? result : { kind: 'completed', ...result }),
+        (answer) =>
+          this.settle(carried, proving.proveCompletion ? (answer as AttemptOutcome) : completedOutcome(answer)),
         (err: unknown) => this.settle(carried, adoptOutcome(outcomeOf(err), timedOut(err))),
       );
   }

@@ -9,8 +9,10 @@
  */
 import { isCancellation, patched } from '@temporalio/workflow';
 import { sha256, toHex } from '../agent/sha256';
-import type { RunTaskResult } from '../activities/interface';
 import type { TeamRun } from '../team/run';
+import { AttemptProofSchema } from '../plan/requests/caller';
+import { completedOutcome } from '../team/completion';
+import { isPlainObject } from '../team/foreign-activity';
 import type { AttemptOutcome } from '../team/types';
 import { confirmAttemptRequest } from './stop-channel';
 
@@ -22,27 +24,33 @@ export function proveCompletions(run: TeamRun): { proveCompletion?: true } {
   return run.governed && patched(COMPLETION_CONFIRMED) ? { proveCompletion: true } : {};
 }
 
-/** The attempt's result once its worker confirmed it; else a lost lease's outcome (its outcome is unknown). */
+/**
+ * The attempt's result as a completion once its worker confirmed it; else a lost lease's outcome. The result is
+ * whatever completed the activity: its proof is checked for shape (AttemptProofSchema: a bounded queue name and
+ * nonce) before the run asks anything with it or records any of it.
+ */
 export async function confirmedResult(
   run: TeamRun,
   claim: { key: string; fencingToken: number },
-  result: RunTaskResult,
-): Promise<RunTaskResult | AttemptOutcome> {
-  const { proof, ...rest } = result;
+  result: unknown,
+): Promise<AttemptOutcome> {
   const { key, fencingToken } = claim;
-  let why = 'it carries no proof of its worker';
-  if (proof) {
+  const { proof, ...rest } = isPlainObject(result) ? result : { proof: undefined };
+  const parsed = AttemptProofSchema.safeParse(proof);
+  let why = proof === undefined ? 'it carries no proof of its worker' : 'its proof is malformed';
+  if (parsed.success) {
     const anchor = toHex(sha256(new TextEncoder().encode(JSON.stringify(rest))));
     const request = { workflowId: run.workflowId, key, fencingToken, message: 'complete' as const, anchor };
     try {
-      if (await confirmAttemptRequest(proof, request, { rethrowCancellation: true })) return rest;
-      why = `worker queue ${proof.queue} did not confirm it`;
+      if (await confirmAttemptRequest(parsed.data, request, { rethrowCancellation: true })) {
+        return completedOutcome(rest);
+      }
+      why = `worker queue ${parsed.data.queue} did not confirm it`;
     } catch (err) {
       if (!isCancellation(err)) throw err;
       // Interrupted or aborted while the run asked: the stop is recorded on the attempt; its result stays unproven.
       why = 'the attempt was stopped while its worker was asked';
     }
   }
-  run.record('attempt:unproven-result', Date.now(), { key, fencingToken, why });
-  return { kind: 'lease-lost' };
+  return run.unprovenResult(key, fencingToken, why, Date.now());
 }

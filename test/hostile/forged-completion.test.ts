@@ -1,12 +1,38 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { temporal } from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { loadRunReport } from '../../src/report';
 import { ATTEMPT_RUNNING_SIGNAL } from '../../src/activities/interface';
 import type { AttemptsRunning } from '../../src/contract';
 import { startRun, testClient, testConfig, waitFor } from '../helpers/env';
-import { allTaskViews, eventsOf, workerForTest } from '../helpers/scenario';
+import { allTaskViews, eventsOf, workerForTest, type OnTestFinished } from '../helpers/scenario';
 
 const output = (text: string) => `echo '::teamrun-output::"${text}"'`;
+const { PENDING_ACTIVITY_STATE_STARTED } = temporal.api.enums.v1.PendingActivityState;
+
+/**
+ * A run of one task, `slow`, whose attempts print `real` once the test releases them (a file; at most 60 s): so the
+ * first attempt is still running whatever the test sends meanwhile, however loaded the machine.
+ */
+async function runHeldTask(name: string, governed: boolean, onTestFinished: OnTestFinished) {
+  const worker = await workerForTest({ config: testConfig() }, onTestFinished);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'forged-completion-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const release = path.join(dir, 'release');
+  const held = `i=0; while [ ! -f '${release}' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; ${output('real')}`;
+  const handle = await startRun(
+    {
+      name,
+      ...(governed ? { governance: { operators: ['ops'] } } : {}),
+      tasks: [{ key: 'slow', executor: { kind: 'shell', command: held } }],
+    },
+    worker.taskQueue,
+  );
+  return { handle, release: () => writeFileSync(release, '') };
+}
 
 /** The run's first attempt of `key`, once a worker started it (the server's view). */
 async function started(workflowId: string, activityId: string): Promise<void> {
@@ -16,8 +42,8 @@ async function started(workflowId: string, activityId: string): Promise<void> {
       namespace: 'default',
       execution: { workflowId },
     });
-    // PENDING_ACTIVITY_STATE_STARTED
-    return (described.pendingActivities ?? []).some((a) => a.activityId === activityId && a.state === 2) || null;
+    const pending = described.pendingActivities ?? [];
+    return pending.some((a) => a.activityId === activityId && a.state === PENDING_ACTIVITY_STATE_STARTED) || null;
   });
 }
 
@@ -25,19 +51,12 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
   it('a governed run does not take it: the attempt is settled as lost and leased again, and the real output wins', async ({
     onTestFinished,
   }) => {
-    const worker = await workerForTest({ config: testConfig() }, onTestFinished);
-    const handle = await startRun(
-      {
-        name: 'forged-completion',
-        governance: { operators: ['ops'] },
-        tasks: [{ key: 'slow', executor: { kind: 'shell', command: `sleep 3; ${output('real')}` } }],
-      },
-      worker.taskQueue,
-    );
+    const { handle, release } = await runHeldTask('forged-completion', true, onTestFinished);
     await started(handle.workflowId, 'slow#1');
     // Anyone with write rights on the namespace: the attempt's ids are in history.
     const client = await testClient();
     await client.activity.complete({ workflowId: handle.workflowId, activityId: 'slow#1' }, { output: 'FORGED' });
+    release();
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
     const [slow] = await allTaskViews(handle);
@@ -58,15 +77,7 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
   it('a forged result with a made-up proof naming the real worker is refused by that worker: settled as lost', async ({
     onTestFinished,
   }) => {
-    const worker = await workerForTest({ config: testConfig() }, onTestFinished);
-    const handle = await startRun(
-      {
-        name: 'forged-proof',
-        governance: { operators: ['ops'] },
-        tasks: [{ key: 'slow', executor: { kind: 'shell', command: `sleep 4; ${output('real')}` } }],
-      },
-      worker.taskQueue,
-    );
+    const { handle, release } = await runHeldTask('forged-proof', true, onTestFinished);
     // The worker's stop queue, as the attempt announced it to its run (after its first second): public in history.
     const announced = await waitFor('the attempt to announce its worker', async () => {
       const history = await handle.fetchHistory();
@@ -82,6 +93,7 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
       { workflowId: handle.workflowId, activityId: 'slow#1' },
       { output: 'FORGED', proof },
     );
+    release();
     const result = await handle.result();
     expect(result.status).toBe('succeeded');
     const [slow] = await allTaskViews(handle);
@@ -95,6 +107,28 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
       ['slow#1', 'lease-expired'],
       ['slow#2', 'succeeded'],
     ]);
+  });
+
+  it('a result that is not an object, or whose proof is malformed, settles its attempt without stopping the run', async ({
+    onTestFinished,
+  }) => {
+    const client = await testClient();
+    // A run without operators takes results as they come: null is a completion without output.
+    const plain = await runHeldTask('forged-null', false, onTestFinished);
+    await started(plain.handle.workflowId, 'slow#1');
+    await client.activity.complete({ workflowId: plain.handle.workflowId, activityId: 'slow#1' }, null);
+    plain.release();
+    expect((await plain.handle.result()).status).toBe('succeeded');
+    // A governed run: a proof naming a 2,000-character queue is neither asked on nor recorded.
+    const governed = await runHeldTask('forged-malformed', true, onTestFinished);
+    await started(governed.handle.workflowId, 'slow#1');
+    const proof = { queue: 'q'.repeat(2_000), nonce: 'made-up-nonce-0123456789abcdef' };
+    await client.activity.complete({ workflowId: governed.handle.workflowId, activityId: 'slow#1' }, { proof });
+    governed.release();
+    expect((await governed.handle.result()).status).toBe('succeeded');
+    expect(await allTaskViews(governed.handle)).toMatchObject([{ key: 'slow', output: 'real', attempts: 2 }]);
+    const unproven = await eventsOf(governed.handle, 'attempt:unproven-result');
+    expect(unproven.map((e) => [e.key, e.fencingToken, e.why])).toEqual([['slow', 1, 'its proof is malformed']]);
   });
 
   it("a governed run takes its worker's own results, each confirmed once", async ({ onTestFinished }) => {
