@@ -62,9 +62,10 @@ export function readHistories(histories: History[], workflowId = ''): HistoryFac
     const scheduled = new Map<string, HistoryAttempt>();
     const updates = new Map<string, ControlRecord>();
     const confirmations = new Map<string, AskedConfirmation>();
+    const byToken = new Map<string, HistoryAttempt>();
     for (const event of history.events ?? []) {
       const at = tsToMs(event.eventTime);
-      readEvent(event, at, { runIndex, workflowId }, facts, { scheduled, updates, confirmations });
+      readEvent(event, at, { runIndex, workflowId }, facts, { scheduled, updates, confirmations, byToken });
     }
   });
   return facts;
@@ -78,6 +79,8 @@ interface OpenInRun {
   scheduled: Map<string, HistoryAttempt>;
   updates: Map<string, ControlRecord>;
   confirmations: Map<string, AskedConfirmation>;
+  /** The run's latest attempt of each `<key>#<token>`, which a confirmation of its result names. */
+  byToken: Map<string, HistoryAttempt>;
 }
 
 function readEvent(
@@ -85,7 +88,7 @@ function readEvent(
   at: number,
   { runIndex, workflowId }: { runIndex: number; workflowId: string },
   facts: HistoryFacts,
-  { scheduled, updates, confirmations }: OpenInRun,
+  { scheduled, updates, confirmations, byToken }: OpenInRun,
 ): void {
   const attemptOf = (id: unknown) => scheduled.get(String(id));
   if (event.workflowExecutionStartedEventAttributes && runIndex === 0) {
@@ -116,6 +119,7 @@ function readEvent(
       end: null,
     };
     scheduled.set(String(event.eventId), attempt);
+    byToken.set(`${input.taskKey}#${input.fencingToken}`, attempt);
     facts.attempts.push(attempt);
     return;
   }
@@ -141,9 +145,7 @@ function readEvent(
   const confirmation = closedId == null ? undefined : confirmations.get(String(closedId));
   if (confirmation) {
     const yes = first<unknown>(event.activityTaskCompletedEventAttributes?.result) === true;
-    const attempt = [...facts.attempts]
-      .reverse()
-      .find((a) => a.input.taskKey === confirmation.key && a.input.fencingToken === confirmation.fencingToken);
+    const attempt = byToken.get(`${confirmation.key}#${confirmation.fencingToken}`);
     if (!yes && attempt) attempt.unproven = true;
     return;
   }
