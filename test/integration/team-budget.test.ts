@@ -345,11 +345,13 @@ describe.concurrent('budgets across a tree of teams: a child asks its parent for
     const result = await teamRunResult(child);
     expect(result.status).toBe('succeeded');
     expect(result.tasks.filter((t) => t.status === 'succeeded')).toHaveLength(8);
-    // B started with a share of five and was granted the three it lacked, in one ask.
-    expect((await eventsOf(child, 'budget:carve-extended')).map((e) => e.tasks)).toEqual([3]);
+    // B started with a share of five and was granted the three it lacked. It asks for at most as many as it has
+    // teammates free (src/team/claims.ts), so one ask of 3, or 1 then 2 when its noops end in separate steps.
+    const extended = (await eventsOf(child, 'budget:carve-extended')).map((e) => e.tasks as number);
+    expect(extended.reduce((n, t) => n + t, 0)).toBe(3);
     expect(result.budget.limits.maxTasks).toBe(8);
     const granted = await eventsOf(handle, 'budget:child-carve-extended');
-    expect(granted.map((e) => [e.key, e.tasks])).toEqual([['B', 3]]);
+    expect(granted.map((e) => [e.key, e.tasks])).toEqual(extended.map((t) => ['B', t]));
     // The root counted every attempt in its tree once: its two, A's two and B's eight, all of its limit.
     expect(root.budget.used.tasks).toBe(12);
     expect(root.budget.remaining.tasks).toBe(0);

@@ -84,12 +84,35 @@ describe('StreamCapture', () => {
     expect(capture.total).toBe(Buffer.byteLength(text));
   });
 
-  it('holds no more than its bound of one endless line', () => {
+  it('holds no more than its bound of one endless line, of a directive line and of many lines', () => {
     const capture = new StreamCapture({ keepBytes: 4096, maxLineBytes: 1024 });
     const chunk = Buffer.alloc(1 << 20, 0x61);
-    for (let i = 0; i < 64; i++) capture.push(chunk);
+    let most = 0;
+    for (let i = 0; i < 64; i++) {
+      capture.push(chunk);
+      most = Math.max(most, capture.heldBytes);
+    }
+    // The kept end (keepBytes, and at most keepBytes of the newest chunk) and nothing of the line.
+    expect(most).toBeLessThanOrEqual(2 * 4096);
     expect(capture.total).toBe(64 << 20);
     expect(capture.longLines).toBe(1);
     expect(capture.tail(4096, new Redactor([]))).toBe('a'.repeat(4096));
+
+    // A directive line is held up to maxLineBytes (plus the chunk that crosses it), then dropped.
+    const directive = new StreamCapture({ keepBytes: 4096, maxLineBytes: 1024 });
+    directive.push(Buffer.from('::teamrun-output::'));
+    const small = Buffer.alloc(256, 0x61);
+    let held = 0;
+    for (let i = 0; i < 4096; i++) {
+      directive.push(small);
+      held = Math.max(held, directive.heldBytes - Math.min(directive.total, 4096 + 256));
+    }
+    expect(held).toBeLessThanOrEqual(1024 + 256);
+    expect(directive.droppedDirectiveLines).toBe(1);
+
+    const lines = new StreamCapture({ keepBytes: 4096, maxLineBytes: 1024 });
+    const many = Buffer.from('0123456789\n'.repeat(6000));
+    for (let i = 0; i < 100; i++) lines.push(many);
+    expect(lines.heldBytes).toBeLessThanOrEqual(4096 + many.length);
   });
 });

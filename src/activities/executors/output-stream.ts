@@ -54,6 +54,12 @@ export class StreamCapture {
     return this.droppedDirectiveCount;
   }
 
+  /** Bytes it holds now: the kept end, the line being read and what waits on a directive's answer. */
+  get heldBytes(): number {
+    const sum = (buffers: Buffer[]) => buffers.reduce((n, b) => n + b.length, 0);
+    return this.keptBytes + sum(this.line) + sum(this.backlog);
+  }
+
   push(chunk: Buffer): void {
     this.total += chunk.length;
     this.keep(chunk);
