@@ -174,6 +174,29 @@ export interface AttemptEvidence {
   messages?: unknown[];
   /** As RunTaskResult's: the executor marked its usage unknown. */
   usageUnknown?: true;
+  /** With `proveCompletion`: as RunTaskResult's, anchored to `failureAnchor` of the failure (or cancellation). */
+  proof?: AttemptProof;
+}
+
+/** Governed runs recorded before failures and cancellations were confirmed took them as they came (a patch id). */
+export const FAILURE_CONFIRMED = 'teamrun-failure-confirmed';
+
+/**
+ * What a worker's proof of an attempt's failure or cancellation is bound to (the SHA-256 of this text): what the run
+ * takes from it. A cancellation's message is the SDK's, not the worker's: only its evidence counts.
+ */
+export function failureAnchor(failure: {
+  cancelled: boolean;
+  type?: string | null;
+  message?: string;
+  nonRetryable?: boolean;
+  evidence: unknown;
+}): string {
+  const evidence = failure.evidence ?? null;
+  if (failure.cancelled) return JSON.stringify({ cancelled: true, evidence });
+  // Temporal carries a failure without a type as an empty one: the same here.
+  const { type, message = '', nonRetryable = false } = failure;
+  return JSON.stringify({ cancelled: false, type: type || null, message, nonRetryable, evidence });
 }
 
 /** Carried in every heartbeat. */

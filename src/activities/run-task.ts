@@ -12,6 +12,7 @@ import { defaultHeartbeatEveryMs } from './heartbeat-pace';
 import {
   FAILURE_TYPES,
   expandRunTaskInput,
+  failureAnchor,
   type RunTaskResult,
   type RunTaskWireInput,
   type TeamActivities,
@@ -73,13 +74,21 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       });
       const executor = deps.executors.get(input.executor.kind);
       if (!executor) {
-        throw ApplicationFailure.create({
+        const failure = ApplicationFailure.create({
           type: FAILURE_TYPES.executorNotEnabled,
           message:
             `executor kind "${input.executor.kind}" is not enabled on ` +
             `worker ${deps.workerIdentity} (enabled: ${[...deps.executors.keys()].join(', ')})`,
           nonRetryable: true,
         });
+        if (!input.proveCompletion || !deps.gateway) throw failure;
+        // A governed run takes a failure only with this worker's proof too: drawn from an attempt opened for it.
+        const opened = deps.gateway.open(input, { lazy: true });
+        try {
+          throw provenFailure(failure, opened);
+        } finally {
+          opened.close();
+        }
       }
       // The gateway stays open while the executor runs, which may be past this activity (a handed-over attempt).
       // An agent's journal runs on the run's own queue, beside the run.
@@ -116,8 +125,11 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       try {
         const everyMs = input.heartbeatEveryMs ?? defaultHeartbeatEveryMs(ttlMs);
         const handedOver = () => channel?.handedOver(input.leaseId) === true;
-        const answer = await attend(ctx, live, everyMs, handedOver);
-        if (answer !== DETACHED) return input.proveCompletion && gate ? proven(answer, gate) : answer;
+        const proving = input.proveCompletion && gate ? gate : null;
+        const answer = await attend(ctx, live, everyMs, handedOver).catch((err: unknown) => {
+          throw proving ? provenFailure(err, proving) : err;
+        });
+        if (answer !== DETACHED) return proving ? proven(answer, proving) : answer;
         // Handed over: the executor runs on for the next run. This activity keeps its slot while it
         // does, so the worker never runs more executors than `maxConcurrentAttempts`.
         await live.ended;
@@ -139,6 +151,42 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
 function proven(result: RunTaskResult, gate: OpenedAttempt): RunTaskResult {
   const digest = createHash('sha256').update(JSON.stringify(result)).digest('hex');
   return { ...result, proof: gate.completionProof(digest) };
+}
+
+/**
+ * The failure (or cancellation) with this worker's proof of it in its evidence (details[0]), bound to
+ * `failureAnchor`: a governed run takes a failure only once its worker confirms it, as it does a result (anyone can
+ * fail an activity by its ids, with any usage as its evidence). Anything else thrown becomes the failure the SDK
+ * would have made of it.
+ */
+function provenFailure(err: unknown, gate: OpenedAttempt): ApplicationFailure | CancelledFailure {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  // The evidence as sent (an object, without the proof) is what the proof is bound to.
+  const shown = (details: unknown[] | undefined | null): object => {
+    const evidence = details?.[0];
+    return typeof evidence === 'object' && evidence !== null && !Array.isArray(evidence) ? { ...evidence } : {};
+  };
+  if (err instanceof CancelledFailure) {
+    const evidence = shown(err.details);
+    const proof = gate.completionProof(sha(failureAnchor({ cancelled: true, evidence })));
+    return new CancelledFailure(err.message, [{ ...evidence, proof }], err.cause);
+  }
+  const failure =
+    err instanceof ApplicationFailure
+      ? err
+      : ApplicationFailure.create({ message: err instanceof Error ? err.message : String(err), type: 'Error' });
+  const evidence = shown(failure.details);
+  const { message } = failure;
+  const type = failure.type ?? null;
+  const nonRetryable = failure.nonRetryable === true;
+  const proof = gate.completionProof(sha(failureAnchor({ cancelled: false, type, message, nonRetryable, evidence })));
+  return ApplicationFailure.create({
+    message,
+    type: type ?? undefined,
+    nonRetryable,
+    details: [{ ...evidence, proof }, ...(failure.details ?? []).slice(1)],
+    cause: failure.cause,
+  });
 }
 
 /** Past `adoptWithinMs`, a handed-over executor waits this much longer before it is stopped. */
@@ -169,11 +217,13 @@ export function adoptingFor(stops: AttemptStops): Adopting {
     let detached = false;
     try {
       const handedOver = () => stops.handedOver(input.leaseId);
-      const answer = await attend(ctx, live, input.heartbeatEveryMs, handedOver);
+      const proving = (input.proveCompletion || live.input.proveCompletion) && live.gate ? live.gate : null;
+      const answer = await attend(ctx, live, input.heartbeatEveryMs, handedOver).catch((err: unknown) => {
+        throw proving ? provenFailure(err, proving) : err;
+      });
       detached = answer === DETACHED;
       if (answer === DETACHED) throw handedOverFailure();
-      const asked = input.proveCompletion || live.input.proveCompletion;
-      return asked && live.gate ? proven(answer, live.gate) : answer;
+      return proving ? proven(answer, proving) : answer;
     } finally {
       // A later adopt holds the attempt now: only the last one to attend it releases it.
       if (!detached) stops.release(input.leaseId, live);

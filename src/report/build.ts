@@ -130,7 +130,8 @@ function attemptRecord(
     cancelRequestedAt: a.cancelRequestedAt,
     outcome,
     detail,
-    usage: end && 'usage' in end ? end.usage : null,
+    // What someone else sent is not what the attempt used: the run charged it as a lost lease.
+    usage: end && 'usage' in end && !a.unproven ? end.usage : null,
     runId: runIds[a.runIndex] ?? null,
     scheduledEventId: a.scheduledEventId || null,
     logs: (end && 'logs' in end ? end.logs : null) ?? null,
@@ -159,20 +160,23 @@ function classify(
   if (stopped) return ['cancelled', `stopped by the run (abort or wall-clock budget); ${end.kind}`];
   switch (end.kind) {
     case 'completed':
-      if (a.unproven) {
-        return ['lease-expired', 'its worker did not confirm the result (sent by someone else, or its worker gone)'];
-      }
+      if (a.unproven) return ['lease-expired', unconfirmed('result')];
       return ['succeeded', null];
     case 'failed':
+      if (a.unproven) return ['lease-expired', unconfirmed('failure')];
       if (end.type === 'TeamWorkerShutdown') return ['released', end.message];
       return ['failed', end.type ? `${end.type}: ${end.message}` : end.message];
     case 'timed-out':
       if (end.timeoutType === 'HEARTBEAT') return ['lease-expired', 'no heartbeat within the lease TTL'];
       return ['timed-out', `${end.timeoutType.toLowerCase().replace(/_/g, '-')} timeout`];
     case 'cancelled':
-      return ['cancelled', 'cancelled'];
+      return a.unproven ? ['lease-expired', unconfirmed('cancellation')] : ['cancelled', 'cancelled'];
   }
 }
+
+/** A governed run's attempt whose worker did not confirm what completed its activity: settled as a lost lease. */
+const unconfirmed = (what: string) =>
+  `its worker did not confirm the ${what} (sent by someone else, or its worker gone)`;
 
 function taskReports(facts: HistoryFacts, attempts: AttemptRecord[], final: FinalState | null): TaskReport[] {
   const views = new Map((final?.tasks ?? []).map((t) => [t.key, t]));

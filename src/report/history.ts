@@ -5,10 +5,11 @@ import {
   defaultPayloadConverter,
   type Payload,
 } from '@temporalio/common';
-import { tsToMs, type History } from '../sdk/proto';
+import { hasPatch, tsToMs, type History } from '../sdk/proto';
 import {
   AGENT_STEPS_SIGNAL,
   ATTEMPT_RUNNING_SIGNAL,
+  FAILURE_CONFIRMED,
   expandRunTaskInput,
   type AttemptEvidence,
   type AttemptLogs,
@@ -63,10 +64,10 @@ export function readHistories(histories: History[], workflowId = ''): HistoryFac
     const updates = new Map<string, ControlRecord>();
     const confirmations = new Map<string, AskedConfirmation>();
     const byToken = new Map<string, HistoryAttempt>();
-    for (const event of history.events ?? []) {
-      const at = tsToMs(event.eventTime);
-      readEvent(event, at, { runIndex, workflowId }, facts, { scheduled, updates, confirmations, byToken });
-    }
+    const failuresProven = hasPatch(history, FAILURE_CONFIRMED);
+    const open = { scheduled, updates, confirmations, byToken, failuresProven };
+    for (const event of history.events ?? [])
+      readEvent(event, tsToMs(event.eventTime), { runIndex, workflowId }, facts, open);
   });
   return facts;
 }
@@ -81,6 +82,8 @@ interface OpenInRun {
   confirmations: Map<string, AskedConfirmation>;
   /** The run's latest attempt of each `<key>#<token>`, which a confirmation of its result names. */
   byToken: Map<string, HistoryAttempt>;
+  /** The run confirmed failures and cancellations too: one without its worker's proof was not taken. */
+  failuresProven: boolean;
 }
 
 function readEvent(
@@ -88,8 +91,9 @@ function readEvent(
   at: number,
   { runIndex, workflowId }: { runIndex: number; workflowId: string },
   facts: HistoryFacts,
-  { scheduled, updates, confirmations, byToken }: OpenInRun,
+  open: OpenInRun,
 ): void {
+  const { scheduled, updates, confirmations, byToken } = open;
   const attemptOf = (id: unknown) => scheduled.get(String(id));
   if (event.workflowExecutionStartedEventAttributes && runIndex === 0) {
     facts.startedAt = at;
@@ -183,6 +187,7 @@ function readEvent(
     const error = failureOf(failed.failure);
     const evidence =
       error instanceof ApplicationFailure ? (error.details?.[0] as AttemptEvidence | undefined) : undefined;
+    if (open.failuresProven && attempt?.input.proveCompletion && !evidence?.proof) attempt.unproven = true;
     if (attempt) {
       attempt.end = {
         kind: 'failed',
@@ -217,6 +222,7 @@ function readEvent(
   if (canceled) {
     const attempt = attemptOf(canceled.scheduledEventId);
     const evidence = first<AttemptEvidence>(canceled.details);
+    if (open.failuresProven && attempt?.input.proveCompletion && !evidence?.proof) attempt.unproven = true;
     if (attempt) {
       attempt.end = {
         kind: 'cancelled',

@@ -18,3 +18,17 @@ export function tsToMs(ts: Timestamp | null | undefined): number {
 export function optionalTsToMs(ts: Timestamp | null | undefined): number | undefined {
   return ts == null ? undefined : tsToMs(ts);
 }
+
+/** Whether the history recorded rule change `id` (the marker a workflow's `patched(id)` leaves). */
+export function hasPatch(history: History, id: string): boolean {
+  return (history.events ?? []).some((event) => {
+    const marker = event.markerRecordedEventAttributes;
+    const data = marker?.markerName === 'core_patch' ? marker.details?.['patch-data']?.payloads?.[0]?.data : null;
+    if (!data) return false;
+    try {
+      return (JSON.parse(new TextDecoder().decode(data)) as { id?: unknown }).id === id;
+    } catch {
+      return false;
+    }
+  });
+}

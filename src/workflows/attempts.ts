@@ -35,7 +35,7 @@ import { runForeignActivity } from './foreign-activity';
 import { TEAM_KIND_PATCH, TEAM_ON_LEDGER, isTeamTask } from '../team/child-team';
 import { runChildTeam, stopChild, type ChildTeam } from './child-team';
 import { sendStops } from './stop-channel';
-import { confirmedResult, proveCompletions } from './completion';
+import { confirmedFailure, confirmedResult, proveCompletions } from './completion';
 import { completedOutcome } from '../team/completion';
 import { AttemptNotStarted, type RunLedger } from '../ledger/run-ledger';
 import type { TaskSpans } from './task-spans';
@@ -88,7 +88,10 @@ export class Attempts {
         : foreign
           ? runForeignActivity(claim, run.workflowId, longSummary(claim))
           : proving.proveCompletion
-            ? runTask(input).then((result) => confirmedResult(run, claim, result))
+            ? runTask(input).then(
+                (result) => confirmedResult(run, claim, result),
+                (err: unknown) => confirmedFailure(run, claim, err, outcomeOf(err)),
+              )
             : runTask(input);
     // With tracing on, the attempt's activity is scheduled under its task's span (task-spans.ts).
     void this.spans
@@ -133,7 +136,10 @@ export class Attempts {
     const carried = { key, fencingToken: attempt.fencingToken };
     const adopted = (): Promise<unknown> =>
       proving.proveCompletion
-        ? adoptAttempt(input).then((result) => confirmedResult(this.run, carried, result))
+        ? adoptAttempt(input).then(
+            (result) => confirmedResult(this.run, carried, result),
+            (err: unknown) => confirmedFailure(this.run, carried, err, adoptOutcome(outcomeOf(err), timedOut(err))),
+          )
         : adoptAttempt(input);
     void this.spans
       .within(adoption, () => scope.run(adopted), true)

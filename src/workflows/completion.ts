@@ -7,7 +7,15 @@
  * nobody polls) leaves the outcome unknown: the attempt is settled as a lost lease (charged as one, leased again or
  * adjudicated by the task's `onLeaseLost`), and the run records `attempt:unproven-result`.
  */
-import { isCancellation, patched } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  isCancellation,
+  patched,
+} from '@temporalio/workflow';
+import { FAILURE_CONFIRMED, failureAnchor } from '../activities/interface';
 import { sha256, toHex } from '../agent/sha256';
 import type { TeamRun } from '../team/run';
 import { AttemptProofSchema } from '../plan/requests/caller';
@@ -34,23 +42,67 @@ export async function confirmedResult(
   claim: { key: string; fencingToken: number },
   result: unknown,
 ): Promise<AttemptOutcome> {
-  const { key, fencingToken } = claim;
   const { proof, ...rest } = isPlainObject(result) ? result : { proof: undefined };
+  const why = await unconfirmed(run, claim, proof, () => JSON.stringify(rest));
+  return why === null ? completedOutcome(rest) : run.unprovenResult(claim.key, claim.fencingToken, why, Date.now());
+}
+
+/**
+ * The attempt's failure or cancellation (`outcome`, as outcomeOf made it of `err`) once its worker confirmed it; else a
+ * lost lease's outcome. Anyone can fail or cancel an activity by its ids, with any evidence (a usage the run would
+ * charge, a type that fails the task for good): what a worker sent counts only with its proof (failureAnchor). What
+ * the server decided (a timeout, an attempt no worker started) needs none.
+ */
+export async function confirmedFailure(
+  run: TeamRun,
+  claim: { key: string; fencingToken: number },
+  err: unknown,
+  outcome: AttemptOutcome,
+): Promise<AttemptOutcome> {
+  // A lost lease or an attempt that never started carries nothing the run takes from it.
+  if (outcome.kind === 'lease-lost' || outcome.kind === 'not-started') return outcome;
+  const cause = err instanceof ActivityFailure ? err.cause : undefined;
+  const cancelled = cause instanceof CancelledFailure && outcome.kind === 'cancelled';
+  if (!(cause instanceof ApplicationFailure) && !cancelled) return outcome;
+  if (!patched(FAILURE_CONFIRMED)) return outcome;
+  const details: unknown = cause.details?.[0];
+  const { proof, ...evidence } = isPlainObject(details) ? details : { proof: undefined };
+  const anchor = () =>
+    cancelled
+      ? failureAnchor({ cancelled, evidence })
+      : failureAnchor({
+          cancelled,
+          type: (cause as ApplicationFailure).type,
+          message: cause.message,
+          nonRetryable: (cause as ApplicationFailure).nonRetryable === true,
+          evidence,
+        });
+  // Asked whatever stops the attempt meanwhile: a cancellation the run asked for arrives in a cancelled scope, and
+  // is settled with its evidence (its stop sends the task to adjudication in any case).
+  const why = await CancellationScope.nonCancellable(() => unconfirmed(run, claim, proof, anchor));
+  if (why !== null) return run.unprovenResult(claim.key, claim.fencingToken, why, Date.now());
+  const { proof: _proven, ...taken } = outcome as AttemptOutcome & { proof?: unknown };
+  return taken as AttemptOutcome;
+}
+
+/** Why the run does not take what the attempt's worker is said to have sent (`text`'s SHA-256); null: it does. */
+async function unconfirmed(
+  run: TeamRun,
+  claim: { key: string; fencingToken: number },
+  proof: unknown,
+  text: () => string,
+): Promise<string | null> {
+  const { key, fencingToken } = claim;
   const parsed = AttemptProofSchema.safeParse(proof);
-  let why = proof === undefined ? 'it carries no proof of its worker' : 'its proof is malformed';
-  if (parsed.success) {
-    const anchor = toHex(sha256(new TextEncoder().encode(JSON.stringify(rest))));
-    const request = { workflowId: run.workflowId, key, fencingToken, message: 'complete' as const, anchor };
-    try {
-      if (await confirmAttemptRequest(parsed.data, request, { rethrowCancellation: true })) {
-        return completedOutcome(rest);
-      }
-      why = `worker queue ${parsed.data.queue} did not confirm it`;
-    } catch (err) {
-      if (!isCancellation(err)) throw err;
-      // Interrupted or aborted while the run asked: the stop is recorded on the attempt; its result stays unproven.
-      why = 'the attempt was stopped while its worker was asked';
-    }
+  if (!parsed.success) return proof === undefined ? 'it carries no proof of its worker' : 'its proof is malformed';
+  const anchor = toHex(sha256(new TextEncoder().encode(text())));
+  const request = { workflowId: run.workflowId, key, fencingToken, message: 'complete' as const, anchor };
+  try {
+    if (await confirmAttemptRequest(parsed.data, request, { rethrowCancellation: true })) return null;
+    return `worker queue ${parsed.data.queue} did not confirm it`;
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    // Interrupted or aborted while the run asked: the stop is recorded on the attempt; what it sent stays unproven.
+    return 'the attempt was stopped while its worker was asked';
   }
-  return run.unprovenResult(key, fencingToken, why, Date.now());
 }

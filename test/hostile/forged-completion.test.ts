@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporal } from '@temporalio/proto';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { loadRunReport } from '../../src/report';
 import { ATTEMPT_RUNNING_SIGNAL } from '../../src/activities/interface';
 import type { AttemptsRunning } from '../../src/contract';
@@ -74,6 +74,42 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
     expect(report.leases.map((l) => [l.key, l.fencingToken, l.next?.fencingToken])).toEqual([['slow', 1, 2]]);
   });
 
+  it('a governed run does not take a failure sent by someone else: its attempt is settled as lost, not failed for good', async ({
+    onTestFinished,
+  }) => {
+    const { handle, release } = await runHeldTask('forged-failure', true, onTestFinished);
+    await started(handle.workflowId, 'slow#1');
+    // RespondActivityTaskFailedById: a final failure, with a usage a run would charge from a failure's evidence.
+    const client = await testClient();
+    const forged = ApplicationFailure.create({
+      message: 'FORGED',
+      type: 'Forged',
+      nonRetryable: true,
+      details: [{ workerIdentity: 'forger', usage: { inputTokens: 900_000_000, outputTokens: 0 } }],
+    });
+    await client.activity.fail({ workflowId: handle.workflowId, activityId: 'slow#1' }, forged);
+    release();
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    const [slow] = await allTaskViews(handle);
+    expect(slow).toMatchObject({ key: 'slow', status: 'succeeded', output: 'real', attempts: 2 });
+    expect(result.budget.used.tokens).toBeLessThan(1_000);
+    expect((await eventsOf(handle, 'attempt:unproven-result')).map((e) => [e.key, e.fencingToken, e.why])).toEqual([
+      ['slow', 1, 'it carries no proof of its worker'],
+    ]);
+    // The report, read from history, tells it as the run settled it, without the forged usage.
+    const report = await loadRunReport(client, handle.workflowId);
+    expect(report.tasks[0].attempts.map((a) => [a.activityId, a.outcome, a.detail, a.usage])).toEqual([
+      [
+        'slow#1',
+        'lease-expired',
+        'its worker did not confirm the failure (sent by someone else, or its worker gone)',
+        null,
+      ],
+      ['slow#2', 'succeeded', null, null],
+    ]);
+  });
+
   it('a forged result with a made-up proof naming the real worker is refused by that worker: settled as lost', async ({
     onTestFinished,
   }) => {
@@ -131,33 +167,42 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
     expect(unproven.map((e) => [e.key, e.fencingToken, e.why])).toEqual([['slow', 1, 'its proof is malformed']]);
   });
 
-  it("a governed run takes its worker's own results, each confirmed once", async ({ onTestFinished }) => {
+  it("a governed run takes its worker's own results and failures, each confirmed once", async ({ onTestFinished }) => {
     const worker = await workerForTest({ config: testConfig() }, onTestFinished);
     const handle = await startRun(
       {
         name: 'proven-completion',
         governance: { operators: ['ops'] },
+        awaitAdjudication: false,
+        retry: { maxAttempts: 2, backoffMs: 100 },
         tasks: [
           { key: 'a', executor: { kind: 'shell', command: output('from a') } },
           { key: 'b', dependsOn: ['a'], executor: { kind: 'noop' } },
+          { key: 'c', executor: { kind: 'shell', command: 'echo "broken on purpose" >&2; exit 3' } },
+          { key: 'd', executor: { kind: 'not-a-kind-this-worker-has' } },
         ],
       },
       worker.taskQueue,
     );
     const result = await handle.result();
-    expect(result.status).toBe('succeeded');
+    expect(result.status).toBe('failed');
     const views = await allTaskViews(handle);
     expect(views.map((t) => [t.key, t.status, t.attempts])).toEqual([
       ['a', 'succeeded', 1],
       ['b', 'succeeded', 1],
+      ['c', 'failed', 2],
+      ['d', 'failed', 1],
     ]);
     expect(views[0].output).toBe('from a');
+    // The worker's own failures, as it sent them: retried once, and final for a kind it does not run.
+    expect(views[2].lastError).toContain('broken on purpose');
+    expect(views[3].lastError).toContain('executor kind "not-a-kind-this-worker-has" is not enabled');
     expect(await eventsOf(handle, 'attempt:unproven-result')).toEqual([]);
-    // Each result was confirmed with the worker on its stop queue before the run took it.
+    // Each result and failure was confirmed with the worker on its stop queue before the run took it.
     const history = await handle.fetchHistory();
     const confirmations = (history.events ?? []).filter(
       (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'confirmAttemptRequest',
     );
-    expect(confirmations).toHaveLength(2);
+    expect(confirmations).toHaveLength(5);
   });
 });
