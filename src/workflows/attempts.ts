@@ -69,7 +69,7 @@ export class Attempts {
     const scope = this.freeScopes.take();
     this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
     // A governed run takes a result only once its worker confirms it sent it (completion.ts).
-    const proving = proveCompletions(run);
+    const proving = proveCompletions(run, ledger !== null);
     const input = { ...(compact ? compactInput : wholeInput)(claim, run.workflowId, ledger), ...proving };
     // A `team` task's attempt is a child teamRun workflow (child-team.ts): it answers an outcome, as a foreign one.
     const team = isTeamTask(claim) && patched(TEAM_KIND_PATCH);
@@ -124,7 +124,8 @@ export class Attempts {
     // Not pooled: an adopt starts before the run's loop, under the root scope, which a Temporal cancel cancels.
     const scope = new AttemptScope(false);
     this.scopes.set(key, { fencingToken: attempt.fencingToken, scope });
-    const proving = proveCompletions(this.run);
+    // A run on a shared ledger carries no attempt across its continue-as-new: none is adopted.
+    const proving = proveCompletions(this.run, false);
     const input = {
       workflowId: this.run.workflowId,
       taskKey: key,

@@ -1,12 +1,12 @@
 /**
- * A governed run's check of an attempt's completion. Temporal lets anyone with write rights on the namespace complete
- * a running activity by its ids (`RespondActivityTaskCompletedById`), and an attempt's ids are public
- * (`<key>#<token>` in history): a result alone is nobody's word. So a governed run asks `runTask` to prove its result
- * (a one-time nonce of its worker's gateway, bound to the result's SHA-256) and confirms it with that worker on its
- * stop queue before it takes it, as it confirms an attempt's updates. Anything but a yes (no proof, a no, a queue
- * nobody polls) leaves the outcome unknown: the attempt is settled as a lost lease (charged as one, leased again or
- * adjudicated by the task's `onLeaseLost`), and the run records `attempt:unproven-result`.
- */
+ * A governed run's (or a shared ledger's run's) check of an attempt's completion. Temporal lets anyone with write
+ * rights on the namespace complete, fail or cancel a running activity by its ids (`Respond...ById`), and an attempt's
+ * ids are public (`<key>#<token>` in history): a result alone is nobody's word. So such a run asks `runTask` to prove
+ * what it answers (a one-time nonce of its worker's gateway, bound to the SHA-256 of the result, or of the failure)
+ * and confirms it with that worker on its stop queue before it takes it, as it confirms an attempt's updates.
+ * Anything but a yes (no proof, a no, a queue nobody polls) leaves the outcome unknown: the attempt is settled as a
+ * lost lease (charged as one, leased again or adjudicated by the task's `onLeaseLost`), and the run records
+ * `attempt:unproven-result`. */
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -27,9 +27,17 @@ import { confirmAttemptRequest } from './stop-channel';
 /** Runs whose history began before completions were confirmed take every result as it comes (replay). */
 export const COMPLETION_CONFIRMED = 'teamrun-completion-confirmed';
 
-/** `{ proveCompletion: true }` for the attempts of a governed run (asked once per attempt, where it applies). */
-export function proveCompletions(run: TeamRun): { proveCompletion?: true } {
-  return run.governed && patched(COMPLETION_CONFIRMED) ? { proveCompletion: true } : {};
+/** Runs on a shared ledger recorded before they confirmed their attempts' results took them as they came (replay). */
+const LEDGER_RESULTS_CONFIRMED = 'teamrun-ledger-results-confirmed';
+
+/**
+ * `{ proveCompletion: true }` for the attempts of a governed run, and of any run on a shared ledger (asked once per
+ * attempt, where it applies): the ledger charges the usage the run settles, and a charge past its limits aborts every
+ * run on it, so no run on one takes a result or a failure as anybody's word.
+ */
+export function proveCompletions(run: TeamRun, onLedger: boolean): { proveCompletion?: true } {
+  if (run.governed && patched(COMPLETION_CONFIRMED)) return { proveCompletion: true };
+  return onLedger && patched(LEDGER_RESULTS_CONFIRMED) ? { proveCompletion: true } : {};
 }
 
 /**

@@ -8,7 +8,8 @@ import { loadRunReport } from '../../src/report';
 import { ATTEMPT_RUNNING_SIGNAL } from '../../src/activities/interface';
 import type { AttemptsRunning } from '../../src/contract';
 import { startRun, testClient, testConfig, waitFor } from '../helpers/env';
-import { allTaskViews, eventsOf, workerForTest, type OnTestFinished } from '../helpers/scenario';
+import { allTaskViews, eventsOf, ledgerForTest, workerForTest, type OnTestFinished } from '../helpers/scenario';
+import { ledgerStatus } from '../../src/ledger/client';
 
 const output = (text: string) => `echo '::teamrun-output::"${text}"'`;
 const { PENDING_ACTIVITY_STATE_STARTED } = temporal.api.enums.v1.PendingActivityState;
@@ -17,8 +18,13 @@ const { PENDING_ACTIVITY_STATE_STARTED } = temporal.api.enums.v1.PendingActivity
  * A run of one task, `slow`, whose attempts print `real` once the test releases them (a file; at most 60 s): so the
  * first attempt is still running whatever the test sends meanwhile, however loaded the machine.
  */
-async function runHeldTask(name: string, governed: boolean, onTestFinished: OnTestFinished) {
-  const worker = await workerForTest({ config: testConfig() }, onTestFinished);
+async function runHeldTask(
+  name: string,
+  governed: boolean,
+  onTestFinished: OnTestFinished,
+  on: { taskQueue?: string; ledger?: string } = {},
+) {
+  const taskQueue = on.taskQueue ?? (await workerForTest({ config: testConfig() }, onTestFinished)).taskQueue;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'forged-completion-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const release = path.join(dir, 'release');
@@ -27,9 +33,10 @@ async function runHeldTask(name: string, governed: boolean, onTestFinished: OnTe
     {
       name,
       ...(governed ? { governance: { operators: ['ops'] } } : {}),
+      ...(on.ledger ? { budget: { ledger: on.ledger } } : {}),
       tasks: [{ key: 'slow', executor: { kind: 'shell', command: held } }],
     },
-    worker.taskQueue,
+    taskQueue,
   );
   return { handle, release: () => writeFileSync(release, '') };
 }
@@ -107,6 +114,37 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
         null,
       ],
       ['slow#2', 'succeeded', null, null],
+    ]);
+  });
+
+  it("a run on a shared ledger, without operators, does not take a forged usage: the ledger's other runs go on", async ({
+    onTestFinished,
+  }) => {
+    const worker = await workerForTest({ config: testConfig() }, onTestFinished);
+    const ledger = await ledgerForTest('forged-usage', { maxTokens: 10_000 }, worker.taskQueue, onTestFinished);
+    const on = { taskQueue: worker.taskQueue, ledger };
+    const target = await runHeldTask('forged-usage', false, onTestFinished, on);
+    const other = await runHeldTask('forged-usage-other', false, onTestFinished, on);
+    await started(target.handle.workflowId, 'slow#1');
+    await started(other.handle.workflowId, 'slow#1');
+    // Whoever completes an attempt of one run by its ids would charge the ledger all of it, and its cascade abort
+    // would stop every run on it.
+    const client = await testClient();
+    const forged = { output: 'FORGED', usage: { inputTokens: 1_000_000_000, outputTokens: 0 } };
+    await client.activity.complete({ workflowId: target.handle.workflowId, activityId: 'slow#1' }, forged);
+    await waitFor('the forged result to be settled', async () => {
+      const settled = await eventsOf(target.handle, 'attempt:unproven-result');
+      return settled.length > 0 || (await target.handle.status()).stats.succeeded > 0 || null;
+    });
+    target.release();
+    other.release();
+    for (const run of [target, other]) expect((await run.handle.result()).status).toBe('succeeded');
+    expect((await allTaskViews(target.handle))[0]).toMatchObject({ output: 'real', attempts: 2 });
+    const status = await ledgerStatus(client, ledger);
+    expect(status.state).toBe('open');
+    expect(status.used.tokens).toBeLessThan(10_000);
+    expect((await eventsOf(target.handle, 'attempt:unproven-result')).map((e) => e.why)).toEqual([
+      'it carries no proof of its worker',
     ]);
   });
 
