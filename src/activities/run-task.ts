@@ -23,6 +23,7 @@ import type { Redactor } from './redact';
 import type { ToolboxFactory } from './tools/types';
 import type { WorkerModels } from './executors/model/provider';
 import { workerRedactor } from './secrets';
+import { isPlainObject } from '../team/foreign-activity';
 import { stepReporter } from './step-reporter';
 import { afterTaskSettle, withHostHooks, type WorkerHooks } from './host-hooks';
 
@@ -149,8 +150,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
  * complete an activity by its ids, so a result alone is nobody's word).
  */
 function proven(result: RunTaskResult, gate: OpenedAttempt): RunTaskResult {
-  const digest = createHash('sha256').update(JSON.stringify(result)).digest('hex');
-  return { ...result, proof: gate.completionProof(digest) };
+  return { ...result, proof: gate.completionProof(sha256Hex(JSON.stringify(result))) };
 }
 
 /**
@@ -160,26 +160,27 @@ function proven(result: RunTaskResult, gate: OpenedAttempt): RunTaskResult {
  * would have made of it.
  */
 function provenFailure(err: unknown, gate: OpenedAttempt): ApplicationFailure | CancelledFailure {
-  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
   // The evidence as sent (an object, without the proof) is what the proof is bound to.
-  const shown = (details: unknown[] | undefined | null): object => {
-    const evidence = details?.[0];
-    return typeof evidence === 'object' && evidence !== null && !Array.isArray(evidence) ? { ...evidence } : {};
-  };
+  const shown = (details: unknown[] | undefined | null) => ({ ...(isPlainObject(details?.[0]) ? details[0] : {}) });
   if (err instanceof CancelledFailure) {
     const evidence = shown(err.details);
-    const proof = gate.completionProof(sha(failureAnchor({ cancelled: true, evidence })));
+    const proof = gate.completionProof(sha256Hex(failureAnchor({ cancelled: true, evidence })));
     return new CancelledFailure(err.message, [{ ...evidence, proof }], err.cause);
   }
   const failure =
     err instanceof ApplicationFailure
       ? err
-      : ApplicationFailure.create({ message: err instanceof Error ? err.message : String(err), type: 'Error' });
+      : ApplicationFailure.create({
+          message: err instanceof Error ? err.message : String(err),
+          type: err instanceof Error ? err.name : 'Error',
+        });
   const evidence = shown(failure.details);
   const { message } = failure;
   const type = failure.type ?? null;
   const nonRetryable = failure.nonRetryable === true;
-  const proof = gate.completionProof(sha(failureAnchor({ cancelled: false, type, message, nonRetryable, evidence })));
+  const proof = gate.completionProof(
+    sha256Hex(failureAnchor({ cancelled: false, type, message, nonRetryable, evidence })),
+  );
   return ApplicationFailure.create({
     message,
     type: type ?? undefined,
@@ -188,6 +189,8 @@ function provenFailure(err: unknown, gate: OpenedAttempt): ApplicationFailure | 
     cause: failure.cause,
   });
 }
+
+const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** Past `adoptWithinMs`, a handed-over executor waits this much longer before it is stopped. */
 const ADOPT_MARGIN_MS = 5_000;

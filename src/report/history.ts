@@ -72,6 +72,14 @@ export function readHistories(histories: History[], workflowId = ''): HistoryFac
   return facts;
 }
 
+/**
+ * An attempt asked to prove what it answered, whose answer carries no proof: not its worker's (the run never asked
+ * the worker; it settled the attempt as a lost lease).
+ */
+function markUnproven(attempt: HistoryAttempt | undefined, answer: { proof?: unknown } | undefined): void {
+  if (attempt?.input.proveCompletion && !answer?.proof) attempt.unproven = true;
+}
+
 /** A governed run's question to an attempt's worker: did it send this result (`confirmAttemptRequest`, `complete`)? */
 type AskedConfirmation = { key?: string; fencingToken?: number; message?: string };
 
@@ -168,8 +176,7 @@ function readEvent(
       return;
     }
     const result = first<RunTaskResult>(completed.result);
-    // Asked to prove its result and it carries no proof: not its worker's (the run never asked the worker).
-    if (attempt?.input.proveCompletion && !result?.proof) attempt.unproven = true;
+    markUnproven(attempt, result);
     if (attempt) {
       attempt.end = {
         kind: 'completed',
@@ -187,7 +194,7 @@ function readEvent(
     const error = failureOf(failed.failure);
     const evidence =
       error instanceof ApplicationFailure ? (error.details?.[0] as AttemptEvidence | undefined) : undefined;
-    if (open.failuresProven && attempt?.input.proveCompletion && !evidence?.proof) attempt.unproven = true;
+    if (open.failuresProven) markUnproven(attempt, evidence);
     if (attempt) {
       attempt.end = {
         kind: 'failed',
@@ -222,7 +229,7 @@ function readEvent(
   if (canceled) {
     const attempt = attemptOf(canceled.scheduledEventId);
     const evidence = first<AttemptEvidence>(canceled.details);
-    if (open.failuresProven && attempt?.input.proveCompletion && !evidence?.proof) attempt.unproven = true;
+    if (open.failuresProven) markUnproven(attempt, evidence);
     if (attempt) {
       attempt.end = {
         kind: 'cancelled',

@@ -68,7 +68,8 @@ export class Attempts {
     });
     const scope = this.freeScopes.take();
     this.scopes.set(claim.key, { fencingToken: claim.fencingToken, scope });
-    // A governed run takes a result only once its worker confirms it sent it (completion.ts).
+    // A governed run, or one on a shared ledger, takes what an attempt answers only once its worker confirms it sent
+    // it (completion.ts).
     const proving = proveCompletions(run, ledger !== null);
     const input = { ...(compact ? compactInput : wholeInput)(claim, run.workflowId, ledger), ...proving };
     // A `team` task's attempt is a child teamRun workflow (child-team.ts): it answers an outcome, as a foreign one.

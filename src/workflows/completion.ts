@@ -6,7 +6,8 @@
  * and confirms it with that worker on its stop queue before it takes it, as it confirms an attempt's updates.
  * Anything but a yes (no proof, a no, a queue nobody polls) leaves the outcome unknown: the attempt is settled as a
  * lost lease (charged as one, leased again or adjudicated by the task's `onLeaseLost`), and the run records
- * `attempt:unproven-result`. */
+ * `attempt:unproven-result`.
+ */
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -76,15 +77,15 @@ export async function confirmedFailure(
   const details: unknown = cause.details?.[0];
   const { proof, ...evidence } = isPlainObject(details) ? details : { proof: undefined };
   const anchor = () =>
-    cancelled
-      ? failureAnchor({ cancelled, evidence })
-      : failureAnchor({
-          cancelled,
-          type: (cause as ApplicationFailure).type,
+    cause instanceof ApplicationFailure
+      ? failureAnchor({
+          cancelled: false,
+          type: cause.type,
           message: cause.message,
-          nonRetryable: (cause as ApplicationFailure).nonRetryable === true,
+          nonRetryable: cause.nonRetryable === true,
           evidence,
-        });
+        })
+      : failureAnchor({ cancelled: true, evidence });
   // Asked whatever stops the attempt meanwhile: a cancellation the run asked for arrives in a cancelled scope, and
   // is settled with its evidence (its stop sends the task to adjudication in any case).
   const why = await CancellationScope.nonCancellable(() => unconfirmed(run, claim, proof, anchor));

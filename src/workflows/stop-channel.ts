@@ -36,6 +36,9 @@ export function sendStops(requests: ReadonlyArray<StopRequest>): void {
   }
 }
 
+/** How long a confirmation waits to be picked up by the worker a proof names, and then for its answer. */
+export const CONFIRM_WITHIN_MS = 20_000;
+
 /**
  * Asks the worker a request's proof names whether its attempt gateway sent it. Anything but a
  * yes (a no, a queue nobody polls, a failure) is a no: the request is then nobody's.
@@ -51,8 +54,8 @@ export async function confirmAttemptRequest(
     // A legitimate worker far past its cores took longer than 10 s to pick the question up or answer it, and its
     // attempt was then refused as forbidden. Both within the 60 s the gateway waits for the verdict and keeps the
     // nonce (GATEWAY_LIMITS); a made-up proof naming a queue nobody polls is refused after 20 s instead of 10.
-    scheduleToStartTimeout: '20s',
-    startToCloseTimeout: '20s',
+    scheduleToStartTimeout: CONFIRM_WITHIN_MS,
+    startToCloseTimeout: CONFIRM_WITHIN_MS,
     retry: { maximumAttempts: 1 },
     summary: `confirm ${request.message} from ${request.key}#${request.fencingToken}`,
   });

@@ -1,12 +1,14 @@
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import type { LedgerLimits } from '../../src/contract';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { ATTEMPT_RUNNING_SIGNAL } from '../../src/activities/interface';
+import type { AttemptsRunning, LedgerLimits } from '../../src/contract';
 import { createLedger } from '../../src/ledger/client';
 import { ledgerHandle } from '../../src/ledger/handle';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import type { TeamRunHandle } from '../../src/client';
 import { eventsQuery } from '../../src/workflows/messages';
-import { startRun, startTestWorker, testClient, uniqueQueue, type TestWorker } from './env';
+import { startRun, startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from './env';
 
 /** A test's `onTestFinished`; a concurrent test must pass its context's own (vitest cannot tell concurrent tests apart). */
 export type OnTestFinished = (fn: () => Promise<void> | void) => void;
@@ -107,4 +109,16 @@ export async function currentDetailsOf(handle: { query: WorkflowHandle['query'] 
 /** The run's events of one type, oldest first (the ring keeps its newest 2,000; one page reads them all). */
 export async function eventsOf(handle: TeamRunHandle, type: string) {
   return (await handle.query(eventsQuery, { limit: 10_000 })).events.filter((e) => e.type === type);
+}
+
+/** What the run's first long attempt announced of its worker (its stop queue: public in history), once it did. */
+export async function announcedWorker(handle: Pick<TeamRunHandle, 'fetchHistory'>): Promise<AttemptsRunning> {
+  return waitFor('the attempt to announce its worker', async () => {
+    const history = await handle.fetchHistory();
+    const signal = (history.events ?? []).find(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === ATTEMPT_RUNNING_SIGNAL,
+    );
+    const payload = signal?.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0];
+    return payload ? (defaultPayloadConverter.fromPayload(payload) as AttemptsRunning) : null;
+  });
 }

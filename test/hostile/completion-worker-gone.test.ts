@@ -2,15 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultPayloadConverter } from '@temporalio/common';
-import { ATTEMPT_RUNNING_SIGNAL } from '../../src/activities/interface';
-import type { AttemptsRunning } from '../../src/contract';
+import { CONFIRM_WITHIN_MS } from '../../src/workflows/stop-channel';
 import * as msg from '../../src/workflows/messages';
 import { spawnWorkerProcess, startRun, testClient, testConfig, uniqueQueue, waitFor } from '../helpers/env';
-import { allTaskViews, eventsOf, workerForTest, type OnTestFinished } from '../helpers/scenario';
-
-/** What a governed run waits for its worker to pick up a confirmation (stop-channel.ts: 20 s to be picked up). */
-const PICK_UP_MS = 20_000;
+import { allTaskViews, announcedWorker, eventsOf, workerForTest, type OnTestFinished } from '../helpers/scenario';
 
 /**
  * A governed run of one task, `slow`, whose first attempt runs on a worker process that the test then kills with
@@ -36,14 +31,7 @@ async function resultOfAGoneWorker(name: string, onTestFinished: OnTestFinished)
     },
     taskQueue,
   );
-  const announced = await waitFor('the attempt to announce its worker', async () => {
-    const history = await handle.fetchHistory();
-    const signal = (history.events ?? []).find(
-      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === ATTEMPT_RUNNING_SIGNAL,
-    );
-    const payload = signal?.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0];
-    return payload ? (defaultPayloadConverter.fromPayload(payload) as AttemptsRunning) : null;
-  });
+  const announced = await announcedWorker(handle);
   first.child.kill('SIGKILL');
   await first.exited;
   // The attempt's result, with a proof in its shape naming the dead worker's queue.
@@ -73,7 +61,7 @@ describe('a governed run whose worker is gone when the run asks it to confirm a 
     const result = await handle.result();
     console.info(`[completion-gone] result of a gone worker settled as unproven ${waited} ms after it was sent`);
     expect(unproven).toMatchObject({ key: 'slow', fencingToken: 1, why: `worker queue ${queue} did not confirm it` });
-    expect(waited).toBeGreaterThanOrEqual(PICK_UP_MS - 1_000);
+    expect(waited).toBeGreaterThanOrEqual(CONFIRM_WITHIN_MS - 1_000);
     expect(result.status).toBe('succeeded');
     const [slow] = await allTaskViews(handle);
     expect(slow).toMatchObject({ key: 'slow', status: 'succeeded', output: 'real', attempts: 2 });

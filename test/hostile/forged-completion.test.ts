@@ -3,12 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporal } from '@temporalio/proto';
-import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 import { loadRunReport } from '../../src/report';
-import { ATTEMPT_RUNNING_SIGNAL } from '../../src/activities/interface';
-import type { AttemptsRunning } from '../../src/contract';
 import { startRun, testClient, testConfig, waitFor } from '../helpers/env';
-import { allTaskViews, eventsOf, ledgerForTest, workerForTest, type OnTestFinished } from '../helpers/scenario';
+import {
+  allTaskViews,
+  announcedWorker,
+  eventsOf,
+  ledgerForTest,
+  workerForTest,
+  type OnTestFinished,
+} from '../helpers/scenario';
 import { ledgerStatus } from '../../src/ledger/client';
 
 const output = (text: string) => `echo '::teamrun-output::"${text}"'`;
@@ -153,14 +158,7 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
   }) => {
     const { handle, release } = await runHeldTask('forged-proof', true, onTestFinished);
     // The worker's stop queue, as the attempt announced it to its run (after its first second): public in history.
-    const announced = await waitFor('the attempt to announce its worker', async () => {
-      const history = await handle.fetchHistory();
-      const signal = (history.events ?? []).find(
-        (e) => e.workflowExecutionSignaledEventAttributes?.signalName === ATTEMPT_RUNNING_SIGNAL,
-      );
-      const payload = signal?.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0];
-      return payload ? (defaultPayloadConverter.fromPayload(payload) as AttemptsRunning) : null;
-    });
+    const announced = await announcedWorker(handle);
     const client = await testClient();
     const proof = { queue: announced.queue, nonce: 'made-up-nonce-0123456789abcdef' };
     await client.activity.complete(
