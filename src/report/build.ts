@@ -121,7 +121,8 @@ function attemptRecord(
     fencingToken: a.input.fencingToken,
     leaseId: a.input.leaseId,
     holder: a.input.holder,
-    worker: end?.worker ?? a.worker ?? live?.worker ?? null,
+    // An unproven answer names whoever sent it: the worker is the one the server saw start the attempt.
+    worker: (a.unproven ? null : end?.worker) ?? a.worker ?? live?.worker ?? null,
     executor: a.input.executor.kind,
     summary: a.summary,
     scheduledAt: a.scheduledAt,

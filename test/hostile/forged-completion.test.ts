@@ -120,6 +120,9 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
       ],
       ['slow#2', 'succeeded', null, null],
     ]);
+    // The worker named is the one the server saw start the attempt, not the one the forged evidence names.
+    expect(report.tasks[0].attempts[0].worker).toMatch(/\S/);
+    expect(report.tasks[0].attempts[0].worker).not.toBe('forger');
   });
 
   it("a run on a shared ledger, without operators, does not take a forged usage: the ledger's other runs go on", async ({
