@@ -10,6 +10,8 @@ import { activityPhases, type ActivityPhase } from './history';
 /** One round of the ledger bench: the same runs with or without one shared ledger. */
 export interface LedgerRound {
   ledger: boolean;
+  /** With a ledger: whether the runs took its slots in blocks (`budget.ledgerBlocks`) rather than one each. */
+  blocks: boolean;
   attempts: number;
   wallMs: number;
   /** Attempts that finished per second, first run started to last run finished. */
@@ -36,15 +38,22 @@ export interface LedgerResult {
   tasksPerRun: number;
   teammates: number;
   rounds: LedgerRound[];
-  /** Median attempts per second with a ledger over the median without. */
+  /** Median attempts per second with a ledger (in blocks, where measured) over the median without. */
   admissionRatio: number;
+  /** The same for runs taking a slot per attempt, where both were measured. */
+  slotAdmissionRatio: number | null;
 }
+
+/** How a round's runs spend: on a ledger in blocks, on a ledger a slot per attempt, or without a ledger. */
+export type LedgerMode = 'blocks' | 'slots' | 'none';
 
 export interface LedgerBenchSettings {
   runs: number;
   tasksPerRun: number;
   teammates: number;
   rounds: number;
+  /** The modes each round runs, in order (default: blocks, slots, none). */
+  modes?: LedgerMode[];
 }
 
 /**
@@ -67,12 +76,14 @@ export async function measureLedger(
   log: (line: string) => void,
 ): Promise<LedgerResult> {
   const rounds: LedgerRound[] = [];
+  const modes = settings.modes ?? ['blocks', 'slots', 'none'];
+  const named = { blocks: 'ledger, blocks', slots: 'ledger, slots', none: 'no ledger' } as const;
   for (let round = 0; round < settings.rounds; round++) {
-    for (const ledger of [true, false]) {
-      const result = await ledgerRound(env, settings, ledger, `${round}`);
+    for (const mode of modes) {
+      const result = await ledgerRound(env, settings, mode, `${round}`);
       rounds.push(result);
       log(
-        `  ledger round ${round + 1} ${ledger ? 'with a ledger' : 'without   '}: ${result.attempts} attempts in ` +
+        `  ledger round ${round + 1} ${named[mode].padEnd(14)}: ${result.attempts} attempts in ` +
           `${result.wallMs} ms (${result.attemptsPerSecond.toFixed(1)}/s), ResourceExhausted ${result.resourceExhausted} ` +
           `(updates ${result.resourceExhaustedUpdates}${byLine(result.resourceExhaustedBy)}), ` +
           `time refusals ${result.timeRefusals}, ` +
@@ -86,23 +97,27 @@ export async function measureLedger(
     const s = [...xs].sort((a, b) => a - b);
     return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   };
-  const rate = (ledger: boolean) => median(rounds.filter((r) => r.ledger === ledger).map((r) => r.attemptsPerSecond));
+  const modeOf = (r: LedgerRound): LedgerMode => (!r.ledger ? 'none' : r.blocks ? 'blocks' : 'slots');
+  const rate = (mode: LedgerMode) => median(rounds.filter((r) => modeOf(r) === mode).map((r) => r.attemptsPerSecond));
+  const has = (mode: LedgerMode) => modes.includes(mode);
   return {
     runs: settings.runs,
     tasksPerRun: settings.tasksPerRun,
     teammates: settings.teammates,
     rounds,
-    admissionRatio: rate(true) / rate(false),
+    admissionRatio: rate(has('blocks') ? 'blocks' : 'slots') / rate('none'),
+    slotAdmissionRatio: has('blocks') && has('slots') ? rate('slots') / rate('none') : null,
   };
 }
 
 async function ledgerRound(
   env: BenchEnv,
   settings: LedgerBenchSettings,
-  withLedger: boolean,
+  mode: LedgerMode,
   tag: string,
 ): Promise<LedgerRound> {
-  const taskQueue = `bench-ledger-${tag}-${withLedger ? 'l' : 'n'}-${Date.now().toString(36)}`;
+  const withLedger = mode !== 'none';
+  const taskQueue = `bench-ledger-${tag}-${mode[0]}-${Date.now().toString(36)}`;
   const slots = settings.runs * settings.teammates;
   const worker = await spawnWorker(env, taskQueue, `ledger-worker-${tag}`, env.workerConfig(slots));
   const ledgerId = `bench-${taskQueue}`;
@@ -115,7 +130,11 @@ async function ledgerRound(
       // The bench measures admission, not leases: a loaded machine must not lose one.
       lease: { ttlMs: 60_000 },
       awaitAdjudication: false,
-      budget: { maxTokens: 1_000_000_000, ...(withLedger ? { ledger: ledgerId } : {}) },
+      budget: {
+        maxTokens: 1_000_000_000,
+        ...(withLedger ? { ledger: ledgerId } : {}),
+        ...(mode === 'blocks' ? { ledgerBlocks: true } : {}),
+      },
       tasks: Array.from({ length: settings.tasksPerRun }, (_, i) => ({
         key: `t${i}`,
         executor: { kind: 'shell', command },
@@ -152,6 +171,7 @@ async function ledgerRound(
     return {
       ...(ledgerUpdates ? { ledgerUpdates } : {}),
       ledger: withLedger,
+      blocks: mode === 'blocks',
       attempts,
       wallMs,
       attemptsPerSecond: attempts / (wallMs / 1000),
@@ -237,10 +257,12 @@ function phasesLine(phases: Record<string, ActivityPhase>): string {
     .join(', ');
 }
 
+const runsOf = (r: LedgerRound) => (!r.ledger ? 'no ledger' : r.blocks ? 'one ledger, blocks' : 'one ledger, slots');
+
 export function formatLedger(result: LedgerResult): string {
   const rows = result.rounds.map(
     (r) =>
-      `| ${r.ledger ? 'one ledger' : 'no ledger'} | ${r.attempts} | ${(r.wallMs / 1000).toFixed(1)} | ` +
+      `| ${runsOf(r)} | ${r.attempts} | ${(r.wallMs / 1000).toFixed(1)} | ` +
       `${r.attemptsPerSecond.toFixed(1)} | ${r.resourceExhausted} (${r.resourceExhaustedUpdates}) | ${r.timeRefusals} | ` +
       `${r.otherAdjudications.length} |`,
   );
@@ -252,11 +274,10 @@ export function formatLedger(result: LedgerResult): string {
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
-    `admission with a ledger / without (medians): ${result.admissionRatio.toFixed(2)}`,
+    `admission with a ledger / without (medians): ${result.admissionRatio.toFixed(2)}` +
+      (result.slotAdmissionRatio === null ? '' : ` (a slot per attempt: ${result.slotAdmissionRatio.toFixed(2)})`),
     '',
     "where the time went (the runs' activities by type: mean wait from scheduled, mean run of the last try):",
-    ...result.rounds.map(
-      (r, i) => `- ${r.ledger ? 'one ledger' : 'no ledger'} (row ${i + 1}): ${phasesLine(r.phases)}`,
-    ),
+    ...result.rounds.map((r, i) => `- ${runsOf(r)} (row ${i + 1}): ${phasesLine(r.phases)}`),
   ].join('\n');
 }

@@ -9,7 +9,7 @@ import { startBenchEnv, spawnWorker, type BenchEnv } from './env';
 import { measureFailover } from './failover';
 import { measureInterrupts } from './interrupt';
 import { formatLive, measureLive, type LiveBenchSettings } from './live';
-import { formatLedger, measureLedger } from './ledger';
+import { formatLedger, measureLedger, type LedgerMode } from './ledger';
 import { measureLoad } from './load';
 import { measurePace } from './pace';
 import { formatWide, measureWide } from './wide';
@@ -212,7 +212,9 @@ async function onlyLedger(env: BenchEnv, mode: 'full' | 'quick', log: (line: str
   const rounds = Number(process.env.BENCH_LEDGER_ROUNDS) || SETTINGS[mode].ledger.rounds;
   // BENCH_LEDGER_TASKS: fewer attempts per run than the mode's (the same 10 runs asking at once, a shorter round).
   const tasksPerRun = Number(process.env.BENCH_LEDGER_TASKS) || SETTINGS[mode].ledger.tasksPerRun;
-  const settings = { ...SETTINGS[mode].ledger, rounds, tasksPerRun };
+  // BENCH_LEDGER_MODES: which of blocks, slots and none each round runs (default: all three).
+  const modes = process.env.BENCH_LEDGER_MODES?.split(',').map((m) => m.trim()) as LedgerMode[] | undefined;
+  const settings = { ...SETTINGS[mode].ledger, rounds, tasksPerRun, ...(modes ? { modes } : {}) };
   log(`(12) shared ledger: ${settings.runs} runs x ${settings.tasksPerRun} attempts, ${settings.rounds} round(s)`);
   const loadAtStart = os.loadavg();
   const ledger = await measureLedger(env, settings, log);

@@ -159,7 +159,13 @@ export type LedgerTotals = Pick<
 >;
 
 export type AcquireVerdict =
-  | { ok: true; idempotent?: true; expiresAt: number }
+  | {
+      ok: true;
+      idempotent?: true;
+      expiresAt: number;
+      /** A block's (`slots` asked): how many slots it holds, and what it reserves for them together. */
+      block?: { slots: number; reservation: { tokens: number; usd: number } };
+    }
   | {
       ok: false;
       /** `settled`: the attempt was already settled (given up) and may not take a slot any more. */

@@ -93,10 +93,11 @@ export function createLedgerActivities(deps: {
       return { exhausted: verdict.exhausted, ...(verdict.tree ? { tree: verdict.tree } : {}) };
     },
 
-    async ledgerAcquire({ ledgerId, refuseRecovery, ...request }) {
+    async ledgerAcquire({ ledgerId, refuseRecovery, once, ...request }) {
       ownRun(request);
-      // Told at once (not waited for) when the caller wants to say why it waits.
-      const retryable = (reason: string, wait: boolean) => wait && !(refuseRecovery && reason === 'recovery-required');
+      // Told at once (not waited for) when the caller wants to say why it waits, or asks once (a block).
+      const retryable = (reason: string, wait: boolean) =>
+        wait && !once && !(refuseRecovery && reason === 'recovery-required');
       let verdict;
       try {
         verdict = (await heartbeating(batcher.ask(ledgerId, { call: 'acquire', request }))) as AcquireVerdict;
@@ -104,7 +105,7 @@ export function createLedgerActivities(deps: {
         throw refusalOf(err, retryable) ?? err;
       }
       if (!verdict.ok) throw refusal(verdict.reason, retryable(verdict.reason, verdict.retryable), verdict.message);
-      return { expiresAt: verdict.expiresAt };
+      return { expiresAt: verdict.expiresAt, ...(verdict.block ? { block: verdict.block } : {}) };
     },
 
     async ledgerExtend({ ledgerId, ...request }) {

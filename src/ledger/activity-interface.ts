@@ -20,9 +20,12 @@ export interface LedgerActivities {
   /**
    * A slot for one attempt. A wait (`max-concurrent`, or reservations holding the rest) throws
    * the retryable `TeamLedgerBusy`, so Temporal's retry policy backs off; a spent limit throws
-   * the non-retryable `TeamLedgerRefused` with `{ reason }` in its details.
+   * the non-retryable `TeamLedgerRefused` with `{ reason }` in its details. `once`: every refusal is told at once (a
+   * block, whose run takes its attempts' slots one by one instead).
    */
-  ledgerAcquire(input: { ledgerId: string; refuseRecovery?: boolean } & AcquireRequest): Promise<{ expiresAt: number }>;
+  ledgerAcquire(
+    input: { ledgerId: string; refuseRecovery?: boolean; once?: boolean } & AcquireRequest,
+  ): Promise<{ expiresAt: number; block?: { slots: number; reservation: { tokens: number; usd: number } } }>;
   /**
    * Grows a running attempt's slot by an extension its run granted it. A refusal never waits (the attempt spends
    * meanwhile): it throws the non-retryable `TeamLedgerRefused` with `{ reason }`, as does a ledger whose workflow

@@ -6,9 +6,31 @@
 import type { AcquireVerdict, LedgerExhaustion } from '../contract';
 import type { AcquireRequest } from '../plan/requests/ledger';
 import { scopeRefusal } from './scopes';
-import { round, type LedgerSlot, type LedgerSnapshot } from './state';
+import { round, slotsHeld, type LedgerSlot, type LedgerSnapshot } from './state';
+import type { Reservation } from '../team/types';
+
+/**
+ * What an acquire takes if admitted: one attempt's slot and its reservation, or for a block (`slots` asked) as many
+ * slots as are free, one at least, with the reservation cut in proportion.
+ */
+export function slotGrant(
+  s: LedgerSnapshot,
+  live: readonly LedgerSlot[],
+  request: AcquireRequest,
+): { slots: number; reservation: Reservation } {
+  const asked = request.slots ?? 1;
+  const max = s.limits.maxConcurrent;
+  const slots = max === undefined ? asked : Math.max(1, Math.min(asked, max - slotsHeld(live)));
+  if (slots === asked) return { slots, reservation: { ...request.reservation } };
+  const { tokens, usd } = request.reservation;
+  return { slots, reservation: { tokens: Math.ceil((tokens * slots) / asked), usd: (usd * slots) / asked } };
+}
 
 export const USD_EPSILON = 1e-9;
+
+/** A block's part of an acquire's answer: its slots and what they reserve together (none for one attempt's slot). */
+export const blockOf = (slot: LedgerSlot) =>
+  slot.slots === undefined ? {} : { block: { slots: slot.slots, reservation: { ...slot.reservation } } };
 
 /** Why `acquire` would refuse `request` at `now`; null when it fits. */
 export function admissionRefusal(
@@ -19,8 +41,9 @@ export function admissionRefusal(
   now: number,
 ): Extract<AcquireVerdict, { ok: false }> | null {
   const { limits } = s;
-  const { attemptId, reservation } = request;
+  const { attemptId } = request;
   const live = slots.filter((slot) => slot.expiresAt > now);
+  const { reservation } = slotGrant(s, live, request);
   if (live.some((slot) => slot.attemptId === attemptId)) return null;
   if (settled.has(attemptId)) {
     return { ok: false, reason: 'settled', retryable: false, message: `attempt ${attemptId} was already settled` };
@@ -56,12 +79,13 @@ export function admissionRefusal(
   }
   const busy = scopeRefusal(s.id, live, request);
   if (busy) return busy;
-  if (limits.maxConcurrent !== undefined && live.length >= limits.maxConcurrent) {
+  const inUse = slotsHeld(live);
+  if (limits.maxConcurrent !== undefined && inUse >= limits.maxConcurrent) {
     return {
       ok: false,
       reason: 'max-concurrent',
       retryable: true,
-      message: `ledger ${s.id}: ${live.length} of ${limits.maxConcurrent} slots in use`,
+      message: `ledger ${s.id}: ${inUse} of ${limits.maxConcurrent} slots in use`,
     };
   }
   const fits = (

@@ -20,6 +20,8 @@ type Log = (message: string, fields: Record<string, unknown>) => void;
 interface Held {
   /** The attempts holding a slot on the ledger, with how often each asks to be renewed. */
   attempts: Map<string, number>;
+  /** How many running attempts renew each slot: a run's block (blocks.ts) is renewed by every attempt it holds. */
+  holders: Map<string, number>;
   timer: ReturnType<typeof setTimeout> | null;
   /** When the next renewal is due (the timer's), null with none set. */
   due: number | null;
@@ -39,13 +41,21 @@ export class LedgerRenewals {
   hold(lease: LedgerLease): () => void {
     let held = this.ledgers.get(lease.ledgerId);
     if (!held) {
-      held = { attempts: new Map(), timer: null, due: null, sending: false };
+      held = { attempts: new Map(), holders: new Map(), timer: null, due: null, sending: false };
       this.ledgers.set(lease.ledgerId, held);
     }
-    held.attempts.set(lease.attemptId, lease.renewEveryMs);
+    const { attemptId } = lease;
+    held.attempts.set(attemptId, Math.min(lease.renewEveryMs, held.attempts.get(attemptId) ?? Infinity));
+    held.holders.set(attemptId, (held.holders.get(attemptId) ?? 0) + 1);
     this.schedule(lease.ledgerId, held, FIRST_RENEWAL_MS);
+    let released = false;
     return () => {
-      held.attempts.delete(lease.attemptId);
+      if (released) return;
+      released = true;
+      const holders = (held.holders.get(attemptId) ?? 1) - 1;
+      if (holders > 0) return void held.holders.set(attemptId, holders);
+      held.holders.delete(attemptId);
+      held.attempts.delete(attemptId);
       if (held.attempts.size) return;
       if (held.timer) clearTimeout(held.timer);
       this.ledgers.delete(lease.ledgerId);

@@ -29,7 +29,7 @@ import type {
   UnregisterRequest,
 } from '../plan/requests/ledger';
 import { loosenings } from './limits';
-import { admissionRefusal, crossedLimit } from './admission';
+import { admissionRefusal, blockOf, crossedLimit, slotGrant } from './admission';
 import { extensionRefusal, growSlot } from './extension';
 import { callRefusal, configureRefusal, sameOperators, type OperatorCall, type OperatorRefusal } from './operators';
 import { recordLost, resolveLost } from './recovery';
@@ -161,23 +161,25 @@ export class Ledger {
   /** Takes a slot and a reservation for one attempt; a retried acquire of a held slot gets the same slot back. */
   acquire(request: AcquireRequest, now: number): AcquireVerdict {
     this.expire(now);
-    const { attemptId, reservation } = request;
+    const { attemptId } = request;
     const held = this.slots.get(attemptId);
     if (held) {
       held.expiresAt = now + held.leaseMs;
-      return { ok: true, idempotent: true, expiresAt: held.expiresAt };
+      return { ok: true, idempotent: true, expiresAt: held.expiresAt, ...blockOf(held) };
     }
     const refusal = this.check(request, now);
     if (refusal) return refusal;
-    const slot = newSlot(request, now);
+    // A block counts its attempts when it settles (`attempts`): it may hold fewer than its slots.
+    const { slots, reservation } = slotGrant(this.s, [...this.slots.values()], request);
+    const slot = { ...newSlot(request, now), reservation, ...(request.slots ? { slots } : {}) };
     this.slots.set(attemptId, slot);
     if (slot.scope) this.events.record('scope:acquired', now, scopeEventFields(slot));
     this.s.reserved.tokens += reservation.tokens;
     this.s.reserved.usd += reservation.usd;
-    this.s.used.attempts += 1;
+    if (!request.slots) this.s.used.attempts += 1;
     this.s.counters.acquired += 1;
     this.touch();
-    return { ok: true, expiresAt: slot.expiresAt };
+    return { ok: true, expiresAt: slot.expiresAt, ...blockOf(slot) };
   }
 
   /** Why `acquire` would refuse at `now`, changing nothing (the validator: a refusal leaves no trace); null: fits. */
@@ -229,6 +231,7 @@ export class Ledger {
     }
     const slot = this.slots.get(attemptId);
     if (slot) this.release(slot, now, 'settled');
+    this.s.used.attempts += request.attempts ?? 0;
     this.s.counters.settled += 1;
     this.remember(attemptId);
     const { maxTokens, maxUsd } = this.s.limits;
@@ -321,11 +324,8 @@ export class Ledger {
       expired.push(slot);
       this.release(slot, now, 'expired');
       this.s.counters.expired += 1;
-      this.events.record('slot:expired', now, {
-        attemptId: slot.attemptId,
-        workflowId: slot.workflowId,
-        expiresAt: slot.expiresAt,
-      });
+      const { attemptId, workflowId, expiresAt } = slot;
+      this.events.record('slot:expired', now, { attemptId, workflowId, expiresAt });
     }
     // No run settles outside work whose holder died: its usage is unknown, settled as a run's lost attempt is.
     for (const { attemptId, workflowId, reservation, outside } of expired) {

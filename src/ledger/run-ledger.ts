@@ -1,24 +1,15 @@
 import { CancellationScope, isCancellation, log, patched, proxyActivities, uuid4 } from '@temporalio/workflow';
 import { LEDGER_FAILURE_TYPES, type LedgerActivities, type LedgerLease } from './activity-interface';
 import type { LedgerTreeGrant, RunLedgerSummary } from '../contract';
-import { TeamrunError } from '../errors';
 import { ledgerBudgetReason } from './limits';
 import { failureChain, refusalOf } from './run-failures';
-import type { AttemptOutcome, BudgetReason, Claim, Reservation } from '../team/types';
+import type { AttemptOutcome, Claim, Reservation } from '../team/types';
 import type { LedgerAbortAnswer } from '../team/governance';
 import { controlQueue } from '../workflows/stop-channel';
+import { RunBlocks } from './blocks';
+import { AttemptNotStarted, type LedgerExtensions } from './run-ledger-api';
 
-/** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
-export class AttemptNotStarted extends TeamrunError {
-  readonly code = 'attempt_not_started';
-  constructor(
-    readonly reason: BudgetReason | null,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AttemptNotStarted';
-  }
-}
+export { AttemptNotStarted, type LedgerExtensions } from './run-ledger-api';
 
 /** Registration outlives a ledger that is briefly unreachable; a run does not start without it. */
 const registration = () =>
@@ -84,6 +75,8 @@ export class RunLedger implements LedgerExtensions {
   /** Whether a question about an abort is with the ledger, and the abort that came meanwhile, to ask about next. */
   private askingAbort = false;
   private nextAbort: { since: number; apply: (answer: LedgerAbortAnswer) => void } | null = null;
+  /** The run's blocks of slots (`budget.ledgerBlocks`); null: a slot each. */
+  private readonly blocks: RunBlocks | null;
 
   constructor(
     readonly id: string,
@@ -94,7 +87,22 @@ export class RunLedger implements LedgerExtensions {
      * recovery), `task:scope-acquired` and `task:scope-released` (its scopes held on the ledger).
      */
     private readonly onEvent: LedgerRunEvent = () => {},
-  ) {}
+    blocks = false,
+  ) {
+    this.blocks = blocks
+      ? new RunBlocks(
+          id,
+          workflowId,
+          (settling) => this.track(settling),
+          (slotId, more, answerBy, turns) => this.askExtend(slotId, more, answerBy, turns),
+        )
+      : null;
+  }
+
+  private track(settling: Promise<unknown>): void {
+    this.settling.add(settling);
+    void settling.finally(() => this.settling.delete(settling));
+  }
 
   /** The status line while attempts wait for an operator to resolve the ledger; null when none waits. */
   waitingLine(): string | null {
@@ -120,9 +128,10 @@ export class RunLedger implements LedgerExtensions {
     return answer.tree ?? null;
   }
 
-  /** What `runTask` needs to keep the slot: a renewal every TTL, on a lease of two TTLs. */
+  /** What `runTask` needs to keep the slot (its block's, once admitted into one): a renewal every TTL. */
   lease(claim: Claim): LedgerLease {
-    return { ledgerId: this.id, attemptId: claim.leaseId, renewEveryMs: claim.ttlMs };
+    const attemptId = this.blocks?.blockOf(claim.leaseId) ?? claim.leaseId;
+    return { ledgerId: this.id, attemptId, renewEveryMs: claim.ttlMs };
   }
 
   /**
@@ -130,8 +139,15 @@ export class RunLedger implements LedgerExtensions {
    * an interrupt or abort while it waits for a slot stops the wait. Rejects with
    * `AttemptNotStarted` when the attempt never started.
    */
-  async admit<T>(claim: Claim, start: () => Promise<T>): Promise<T> {
+  async admit<T>(claim: Claim, start: () => Promise<T>, blockable = false): Promise<T> {
     const holds = this.holds(claim);
+    // An attempt whose worker renews its slot and that holds no scope may join a block of the run's (blocks.ts).
+    if (this.blocks && blockable && !claim.scope) {
+      const joined = await this.blocks
+        .join(claim.leaseId, holds, 2 * claim.ttlMs)
+        .catch((err: unknown) => this.notStarted(err));
+      if (joined) return CancellationScope.current().consideredCancelled ? this.notStarted(null) : start();
+    }
     this.asked.set(claim.leaseId, holds);
     try {
       // Its scopes are the slot's from here: the event says so, and the settlement's says when they were freed.
@@ -145,14 +161,17 @@ export class RunLedger implements LedgerExtensions {
         this.asked.delete(claim.leaseId);
         throw new AttemptNotStarted(ledgerBudgetReason(refused.reason), refused.message);
       }
-      if (isCancellation(err))
-        throw new AttemptNotStarted(null, `stopped while waiting for a slot of ledger ${this.id}`);
-      throw err;
+      return this.notStarted(err);
     }
-    if (CancellationScope.current().consideredCancelled) {
-      throw new AttemptNotStarted(null, `stopped before it started, holding a slot of ledger ${this.id}`);
-    }
+    if (CancellationScope.current().consideredCancelled) return this.notStarted(null);
     return start();
+  }
+
+  /** The attempt was stopped while it waited for a slot (`err` its cancellation), or before it started (null). */
+  private notStarted(err: unknown): never {
+    if (err !== null && !isCancellation(err)) throw err;
+    const why = err ? 'while waiting for' : 'before it started, holding';
+    throw new AttemptNotStarted(null, `stopped ${why} a slot of ledger ${this.id}`);
   }
 
   /**
@@ -225,6 +244,21 @@ export class RunLedger implements LedgerExtensions {
     turns?: number,
   ): Promise<{ reason: string; message: string } | null> {
     if (!patched(LEDGER_EXTENSIONS)) return null;
+    if (this.blocks?.blockOf(attemptId)) return this.blocks.extend(attemptId, extension, answerBy, turns);
+    const refused = await this.askExtend(attemptId, extension, answerBy, turns);
+    if (refused) return refused;
+    const held = this.extended.get(attemptId) ?? { tokens: 0, usd: 0 };
+    this.extended.set(attemptId, { tokens: held.tokens + extension.tokens, usd: held.usd + extension.usd });
+    return null;
+  }
+
+  /** Asks the ledger to grow slot `attemptId` (an attempt's or a block's): null once it did, else why not. */
+  private async askExtend(
+    attemptId: string,
+    extension: Reservation,
+    answerBy?: number,
+    turns?: number,
+  ): Promise<{ reason: string; message: string } | null> {
     // Every try inside the time the attempt's gateway still waits for the run's verdict (`answerBy`), so the ledger's
     // refusal, or its silence, reaches the attempt as a budget refusal. The worker's ledger calls go in batches, one
     // in flight per worker (batcher.ts), so a busy ledger answers within a try.
@@ -261,13 +295,12 @@ export class RunLedger implements LedgerExtensions {
         return { reason: ledgerBudgetReason(refused.reason) ?? `ledger-${refused.reason}`, message: refused.message };
       return { reason: 'ledger-unreachable', message: `ledger ${this.id} could not be asked: ${failureChain(err)}` };
     }
-    const held = this.extended.get(attemptId) ?? { tokens: 0, usd: 0 };
-    this.extended.set(attemptId, { tokens: held.tokens + extension.tokens, usd: held.usd + extension.usd });
     return null;
   }
 
   /** Charges the attempt's usage to the ledger and frees its slot, in the background, retried until it lands. */
   settle(claim: Claim, outcome: AttemptOutcome, bound: Reservation | null = null): void {
+    if (this.blocks?.settle(claim.leaseId, outcome, bound)) return;
     const held = this.asked.get(claim.leaseId);
     if (!held) return;
     this.asked.delete(claim.leaseId);
@@ -301,8 +334,7 @@ export class RunLedger implements LedgerExtensions {
       (err: unknown) =>
         log.error('ledger settlement failed', { ledgerId: this.id, attemptId: claim.leaseId, error: String(err) }),
     );
-    this.settling.add(settling);
-    void settling.finally(() => this.settling.delete(settling));
+    this.track(settling);
   }
 
   /**
@@ -337,12 +369,12 @@ export class RunLedger implements LedgerExtensions {
         this.nextAbort = null;
         if (next) this.confirmAbort(next.since, next.apply);
       });
-    this.settling.add(asked);
-    void asked.finally(() => this.settling.delete(asked));
+    this.track(asked);
   }
 
   /** Waits for every settlement in flight (before the run closes or continues as new). */
   async drain(): Promise<void> {
+    this.blocks?.close();
     while (this.settling.size) await Promise.all(this.settling);
   }
 
@@ -363,22 +395,4 @@ export class RunLedger implements LedgerExtensions {
       );
     return (farewellAnswer && farewellAnswer.ledger) ?? null;
   }
-}
-
-/**
- * The shared ledger's side of an extension, as extendReservation asks it, and of an abort that names the ledger as its
- * actor (`confirmAbort`); absent when the run has no ledger.
- */
-export interface LedgerExtensions {
-  confirmAbort(since: number, apply: (answer: LedgerAbortAnswer) => void): void;
-  /**
-   * Resolves null once the ledger granted it too (and `turns` more model calls, where its `maxTurns` counts them),
-   * or the refusal's budget reason and message.
-   */
-  extend(
-    attemptId: string,
-    extension: { tokens: number; usd: number },
-    answerBy?: number,
-    turns?: number,
-  ): Promise<{ reason: string; message: string } | null>;
 }

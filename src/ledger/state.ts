@@ -24,6 +24,8 @@ export interface LedgerSlot {
   fencingToken?: number;
   /** Work outside a team run: expired unsettled, it is settled as lost (outside.ts). */
   outside?: true;
+  /** A run's block (blocks.ts): the slots of this many of its attempts (absent: one attempt's). */
+  slots?: number;
 }
 
 export interface LedgerSnapshot {
@@ -85,12 +87,12 @@ export function ledgerStatus(
       limits.windowMs === undefined
         ? null
         : { ms: limits.windowMs, startedAt: s.windowStartedAt, resetsAt: s.windowStartedAt + limits.windowMs },
-    inFlight: slots.length,
+    inFlight: slotsHeld(slots),
     used: { tokens: used.tokens, usd: round(used.usd), attempts: used.attempts, turns, spawnedTasks },
     spawnsHeld,
     reserved: { tokens: reserved.tokens, usd: round(reserved.usd) },
     remaining: {
-      concurrent: left(limits.maxConcurrent, slots.length),
+      concurrent: left(limits.maxConcurrent, slotsHeld(slots)),
       tokens: left(limits.maxTokens, used.tokens + reserved.tokens + lost.tokens),
       usd: limits.maxUsd === undefined ? null : round(Math.max(0, limits.maxUsd - used.usd - reserved.usd - lost.usd)),
       turns: left(limits.maxTurns, turns),
@@ -106,6 +108,11 @@ export function ledgerStatus(
     lastAbort: s.lastAbort,
     recentEvents: events.slice(-50),
   };
+}
+
+/** How many attempts' slots these hold of `maxConcurrent`: a block counts every attempt it holds a slot for. */
+export function slotsHeld(slots: readonly LedgerSlot[]): number {
+  return slots.reduce((sum, slot) => sum + (slot.slots ?? 1), 0);
 }
 
 /** What the registered runs hold of `maxSpawnedTasks`, together. */

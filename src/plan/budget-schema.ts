@@ -19,6 +19,11 @@ export const BudgetSchema = z
     maxWallMs: durationMs.min(1).optional(),
     /** A budget shared with other runs: every attempt also takes a slot from this ledger. */
     ledger: LedgerIdSchema.optional(),
+    /**
+     * The run takes its ledger's slots in blocks (src/ledger/blocks.ts): one ledger call for the attempts that start
+     * together, later attempts admitted from the block while it lasts, one settlement for all. Absent: a slot each.
+     */
+    ledgerBlocks: z.boolean().optional(),
     /** Tasks the run may add while it runs, in all (`addTasks`); past it a spawn is refused `max-spawned-tasks`. */
     maxSpawnedTasks: count(PLAN_LIMITS.maxTasks),
     /** Longest parent chain from a plan task (a plan task is depth 0); past it a spawn is refused `max-depth`. */

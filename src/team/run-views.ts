@@ -74,6 +74,11 @@ export abstract class RunViews {
     return this.run.plan.budget.ledger ?? null;
   }
 
+  /** Whether the run takes its ledger's slots in blocks (`budget.ledgerBlocks`). */
+  get ledgerBlocks(): boolean {
+    return this.run.plan.budget.ledgerBlocks === true;
+  }
+
   /** History length at which the workflow hands the run over to a fresh workflow run. */
   get continueAsNewAfterEvents(): number {
     return this.run.plan.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_EVENTS.default;

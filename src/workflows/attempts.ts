@@ -71,7 +71,8 @@ export class Attempts {
     // A governed run, or one on a shared ledger, takes what an attempt answers only once its worker confirms it sent
     // it (completion.ts).
     const proving = proveCompletions(run, ledger !== null);
-    const input = { ...(compact ? compactInput : wholeInput)(claim, run.workflowId, ledger), ...proving };
+    // Made when the attempt starts: its ledger lease names the block it joined, if any (ledger/blocks.ts).
+    const input = () => ({ ...(compact ? compactInput : wholeInput)(claim, run.workflowId, ledger), ...proving });
     // A `team` task's attempt is a child teamRun workflow (child-team.ts): it answers an outcome, as a foreign one.
     const team = isTeamTask(claim) && patched(TEAM_KIND_PATCH);
     const child: ChildTeam = { handle: null, stopped: false };
@@ -89,14 +90,14 @@ export class Attempts {
         : foreign
           ? runForeignActivity(claim, run.workflowId, longSummary(claim))
           : proving.proveCompletion
-            ? runTask(input).then(
+            ? runTask(input()).then(
                 (result) => confirmedResult(run, claim, result),
                 (err: unknown) => confirmedFailure(run, claim, err, outcomeOf(err)),
               )
-            : runTask(input);
+            : runTask(input());
     // With tracing on, the attempt's activity is scheduled under its task's span (task-spans.ts).
     void this.spans
-      .within(claim, () => scope.run(() => (slotted ? slotted.admit(claim, attempt) : attempt())))
+      .within(claim, () => scope.run(() => (slotted ? slotted.admit(claim, attempt, !foreign) : attempt())))
       .then(
         (answer) => this.settle(claim, answersOutcome ? (answer as AttemptOutcome) : completedOutcome(answer), claim),
         (err: unknown) => this.settle(claim, foreign ? boundForeignOutcome(outcomeOf(err)) : outcomeOf(err), claim),

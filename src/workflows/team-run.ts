@@ -43,12 +43,17 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const ledger =
     run.ledgerId === null
       ? null
-      : new RunLedger(run.ledgerId, run.workflowId, run.status(Date.now()).name, (claim, type, fields) =>
-          run.ledgerEvent(
-            type,
-            { key: claim.key, fencingToken: claim.fencingToken, ledger: run.ledgerId, ...fields },
-            Date.now(),
-          ),
+      : new RunLedger(
+          run.ledgerId,
+          run.workflowId,
+          run.status(Date.now()).name,
+          (claim, type, fields) =>
+            run.ledgerEvent(
+              type,
+              { key: claim.key, fencingToken: claim.fencingToken, ledger: run.ledgerId, ...fields },
+              Date.now(),
+            ),
+          run.ledgerBlocks,
         );
   // A ledger bounds what the run adds, how deep, how long and its model calls (ledger/tree.ts): additions wait for it.
   const ledgerTree = ledger !== null && patched(LEDGER_TREE);

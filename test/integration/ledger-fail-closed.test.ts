@@ -90,85 +90,89 @@ describe('a shared ledger fails closed for every run on it (shared dev server)',
     expect((await ledgerStatus(client, ledger)).counters.acquired).toBe(1);
   });
 
-  it("holds run B's next attempt after run A's worker is killed mid-attempt, until an operator resolves the ledger", async () => {
-    const client = await testClient();
-    const { taskQueue: ledgerQueue } = await worker();
-    const ledger = uniqueQueue('lost');
-    await createLedger(client, ledger, { maxUsd: 5, maxTokens: 100_000 }, { taskQueue: ledgerQueue });
+  // In blocks too (src/ledger/blocks.ts): the lost attempt is settled as lost at once, though its block lives on.
+  it.each([false, true])(
+    "holds run B's next attempt after run A's worker is killed mid-attempt, until an operator resolves the ledger (blocks: %s)",
+    async (blocks) => {
+      const client = await testClient();
+      const { taskQueue: ledgerQueue } = await worker();
+      const ledger = uniqueQueue('lost');
+      await createLedger(client, ledger, { maxUsd: 5, maxTokens: 100_000 }, { taskQueue: ledgerQueue });
 
-    // Run A lives on a worker process of its own queue, so kill -9 takes its attempt down with it.
-    const aQueue = uniqueQueue('lost-a');
-    // Of a custom kind: nothing bounds what a lost attempt of it spent (a built-in kind's bound would be charged).
-    const doomed = await workerProcess(aQueue, 'doomed', path.join(__dirname, '../helpers/custom-kind-worker.ts'));
-    const a = await startRun(
-      plan(
-        'lost-a',
+      // Run A lives on a worker process of its own queue, so kill -9 takes its attempt down with it.
+      const aQueue = uniqueQueue('lost-a');
+      // Of a custom kind: nothing bounds what a lost attempt of it spent (a built-in kind's bound would be charged).
+      const doomed = await workerProcess(aQueue, 'doomed', path.join(__dirname, '../helpers/custom-kind-worker.ts'));
+      const a = await startRun(
+        plan(
+          'lost-a',
+          ledger,
+          [
+            {
+              key: 'long',
+              estimate: { tokens: 2_000, usd: 0.5 },
+              onLeaseLost: 'adjudicate',
+              executor: { kind: 'spender', ms: 60_000 },
+            },
+          ],
+          { awaitAdjudication: false, ...(blocks ? { budget: { ledger, ledgerBlocks: true } } : {}) },
+        ),
+        aQueue,
+      );
+      terminateLater(a);
+      // Its attempt runs on the doomed worker: it renewed its slot (the lease moved past its first expiry).
+      await waitFor('A to hold and renew a slot', async () => {
+        const [slot] = (await ledgerStatus(client, ledger)).slots;
+        return slot !== undefined && slot.expiresAt > slot.acquiredAt + slot.leaseMs;
+      });
+      doomed.child.kill('SIGKILL');
+      await doomed.exited;
+      // A's workflow needs a worker to see its attempt's lease expire.
+      await workerProcess(aQueue, 'second');
+      await waitFor(
+        'the ledger to require recovery',
+        async () => (await ledgerStatus(client, ledger)).state === 'recovery_required',
+        30_000,
+      );
+      expect((await ledgerStatus(client, ledger)).recovery).toMatchObject({
+        count: 1,
+        runs: [a.workflowId],
+        reservation: { tokens: 2_000, usd: 0.5 },
+      });
+
+      const b = await startRun(plan('waits-b', ledger, [{ key: 'next', executor: { kind: 'noop' } }]), ledgerQueue);
+      terminateLater(b);
+      await waitFor('B to say why it waits', async () =>
+        (await b.events()).events.some((e) => e.type === 'ledger:waiting'),
+      );
+      // Still waiting a few seconds later: nothing ran.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect((await b.tasks()).find((t) => t.key === 'next')?.status).not.toBe('succeeded');
+      const shown = await teamrun(['ledger', 'status', ledger]);
+      expect(shown.stdout).toContain('RECOVERY REQUIRED');
+      const run = await teamrun(['status', b.workflowId]);
+      expect(run.stdout).toContain(`waiting  ledger ${ledger} requires recovery: 1 lost attempt(s)`);
+
+      const resolved = await teamrun([
+        'ledger',
+        'resolve',
         ledger,
-        [
-          {
-            key: 'long',
-            estimate: { tokens: 2_000, usd: 0.5 },
-            onLeaseLost: 'adjudicate',
-            executor: { kind: 'spender', ms: 60_000 },
-          },
-        ],
-        { awaitAdjudication: false },
-      ),
-      aQueue,
-    );
-    terminateLater(a);
-    // Its attempt runs on the doomed worker: it renewed its slot (the lease moved past its first expiry).
-    await waitFor('A to hold and renew a slot', async () => {
-      const [slot] = (await ledgerStatus(client, ledger)).slots;
-      return slot !== undefined && slot.expiresAt > slot.acquiredAt + slot.leaseMs;
-    });
-    doomed.child.kill('SIGKILL');
-    await doomed.exited;
-    // A's workflow needs a worker to see its attempt's lease expire.
-    await workerProcess(aQueue, 'second');
-    await waitFor(
-      'the ledger to require recovery',
-      async () => (await ledgerStatus(client, ledger)).state === 'recovery_required',
-      30_000,
-    );
-    expect((await ledgerStatus(client, ledger)).recovery).toMatchObject({
-      count: 1,
-      runs: [a.workflowId],
-      reservation: { tokens: 2_000, usd: 0.5 },
-    });
-
-    const b = await startRun(plan('waits-b', ledger, [{ key: 'next', executor: { kind: 'noop' } }]), ledgerQueue);
-    terminateLater(b);
-    await waitFor('B to say why it waits', async () =>
-      (await b.events()).events.some((e) => e.type === 'ledger:waiting'),
-    );
-    // Still waiting a few seconds later: nothing ran.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect((await b.tasks()).find((t) => t.key === 'next')?.status).not.toBe('succeeded');
-    const shown = await teamrun(['ledger', 'status', ledger]);
-    expect(shown.stdout).toContain('RECOVERY REQUIRED');
-    const run = await teamrun(['status', b.workflowId]);
-    expect(run.stdout).toContain(`waiting  ledger ${ledger} requires recovery: 1 lost attempt(s)`);
-
-    const resolved = await teamrun([
-      'ledger',
-      'resolve',
-      ledger,
-      '--usage',
-      '{"inputTokens":1500,"costUsd":0.25}',
-      '--actor',
-      'ops-alice',
-    ]);
-    expect(resolved.stdout + resolved.stderr).toContain('1 lost attempt(s) resolved by ops-alice');
-    expect((await b.result()).status).toBe('succeeded');
-    const events = (await b.events()).events.map((e) => e.type);
-    expect(events.indexOf('ledger:admitted')).toBeGreaterThan(events.indexOf('ledger:waiting'));
-    expect(await ledgerStatus(client, ledger)).toMatchObject({
-      state: 'open',
-      used: { tokens: 1_500, usd: 0.25 },
-      lastResolution: { actor: 'ops-alice', how: 'usage', count: 1 },
-    });
-  });
+        '--usage',
+        '{"inputTokens":1500,"costUsd":0.25}',
+        '--actor',
+        'ops-alice',
+      ]);
+      expect(resolved.stdout + resolved.stderr).toContain('1 lost attempt(s) resolved by ops-alice');
+      expect((await b.result()).status).toBe('succeeded');
+      const events = (await b.events()).events.map((e) => e.type);
+      expect(events.indexOf('ledger:admitted')).toBeGreaterThan(events.indexOf('ledger:waiting'));
+      expect(await ledgerStatus(client, ledger)).toMatchObject({
+        state: 'open',
+        used: { tokens: 1_500, usd: 0.25 },
+        lastResolution: { actor: 'ops-alice', how: 'usage', count: 1 },
+      });
+    },
+  );
 
   it('refuses to loosen a ledger through ledger create unless forced, and records who forced it', async () => {
     const { taskQueue } = await worker();

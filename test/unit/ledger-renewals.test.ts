@@ -64,4 +64,23 @@ describe("a worker's renewals of its attempts' ledger slots", () => {
     expect(calls).toBe(3);
     expect(renewals.holding).toBe(0);
   });
+
+  it("renews a run's block while any attempt of it runs on this worker, and stops when the last one ends", async () => {
+    const sent: string[][] = [];
+    const renewals = new LedgerRenewals(async (_ledgerId, ids) => {
+      sent.push(ids);
+    });
+    const first = renewals.hold({ ledgerId: 'L', attemptId: 'run/block/1', renewEveryMs: 1_000 });
+    const second = renewals.hold({ ledgerId: 'L', attemptId: 'run/block/1', renewEveryMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(sent).toEqual([['run/block/1']]);
+    first();
+    first();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sent).toEqual([['run/block/1'], ['run/block/1']]);
+    second();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(sent).toHaveLength(2);
+    expect(renewals.holding).toBe(0);
+  });
 });

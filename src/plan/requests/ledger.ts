@@ -83,6 +83,9 @@ export const UnregisterRequestSchema = z
   .strict();
 export type UnregisterRequest = z.infer<typeof UnregisterRequestSchema>;
 
+/** The most attempts one block of a run's slots holds at once. */
+export const MAX_BLOCK_SLOTS = 256;
+
 export const AcquireRequestSchema = z
   .object({
     attemptId,
@@ -103,6 +106,12 @@ export const AcquireRequestSchema = z
      * expires unsettled is settled as lost (its usage unknown) by the ledger itself.
      */
     outside: z.literal(true).optional(),
+    /**
+     * A block: the slots of up to this many of the run's attempts at once, `reservation` what they hold together
+     * (src/ledger/blocks.ts). The ledger grants as many as fit, one at least, with the reservation cut to match.
+     * Absent: one attempt's slot.
+     */
+    slots: z.number().int().min(1).max(MAX_BLOCK_SLOTS).optional(),
   })
   .strict();
 export type AcquireRequest = z.infer<typeof AcquireRequestSchema>;
@@ -113,6 +122,8 @@ export const SettleRequestSchema = z
     usage: UsageSchema.nullable(),
     /** The attempt's outcome was lost (its lease expired): its usage is unknown, `reservation` what it held. */
     lost: z.object({ reservation, workflowId }).strict().optional(),
+    /** A block's settlement: how many attempts it held in all, each counted as one of the ledger's attempts. */
+    attempts: z.number().int().min(0).max(1_000_000).optional(),
   })
   .strict();
 export type SettleRequest = z.infer<typeof SettleRequestSchema>;

@@ -1,0 +1,332 @@
+/**
+ * A run's blocks of its ledger's slots (`budget.ledgerBlocks`, issue 42): the attempts a run starts together ask the
+ * ledger once, for a block of that many slots and what they hold together; an attempt that starts later joins an
+ * open block with room, and the ledger hears of each attempt again only in the block's one settlement. A slot each
+ * cost every attempt three ledger calls (acquire, extend, settle), each two of the ledger's workflow tasks.
+ *
+ * The ledger's limits hold as for slots: a block counts every slot it holds against `maxConcurrent` and reserves
+ * what its attempts may spend; an attempt's extension comes from the block while it has room, else the block grows
+ * (by as much for every slot it holds, so the next asks need no call). The block is a slot on the ledger, renewed by
+ * every worker running one of its attempts; it takes new attempts only while the ledger's first answer says it is
+ * held (its lease less one renewal period), so a block the ledger let expire admits nothing. A lost attempt is
+ * settled at once as its own lost slot (the ledger requires recovery, its reservation held twice until the block
+ * settles: fail closed). Workflow code: deterministic, no Node imports.
+ */
+import { CancellationScope, proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
+import type { LedgerActivities } from './activity-interface';
+import { isUnpriced, usageTokens } from '../team/budget';
+import type { AttemptOutcome, Reservation } from '../team/types';
+import { MAX_BLOCK_SLOTS } from '../plan/requests/ledger';
+import { controlQueue } from '../workflows/stop-channel';
+
+/** How long an emptied block that still takes attempts waits for one before it settles. */
+const IDLE_MS = 1_000;
+
+interface Block {
+  id: string;
+  slots: number;
+  /** What the ledger holds for the block. */
+  reserved: Reservation;
+  /** What settled attempts took of it: their usage, or what a lost one held. */
+  consumed: Reservation;
+  /** The usage its settlement charges (a lost attempt is settled on its own), and its tokens without a price. */
+  charge: Reservation;
+  unpriced: number;
+  /** Attempts it held in all, counted as the ledger's attempts when it settles. */
+  attempts: number;
+  /** Its running attempts, by lease id, with what each holds (grant and extensions). */
+  members: Map<string, Reservation>;
+  /** It takes no attempt from this time on (the ledger holds it at least until then, less a renewal's margin). */
+  openUntil: number;
+  /** What it grew by last (none yet: zero), and its growth in flight. */
+  growth: Reservation;
+  growing: Promise<{ reason: string; message: string } | null> | null;
+  settled: boolean;
+}
+
+interface Waiter {
+  leaseId: string;
+  holds: Reservation;
+  leaseMs: number;
+  cancelled: boolean;
+  resolve: (blockId: string | null) => void;
+}
+
+/**
+ * An extension asked of the ledger for a slot, answered by `answerBy` (absent: within the ledger call's own bound):
+ * null once granted, else the refusal's reason and message.
+ */
+export type AskLedgerExtend = (
+  slotId: string,
+  extension: Reservation,
+  answerBy?: number,
+  turns?: number,
+) => Promise<{ reason: string; message: string } | null>;
+
+const add = (a: Reservation, b: Reservation): Reservation => ({ tokens: a.tokens + b.tokens, usd: a.usd + b.usd });
+const fits = (free: Reservation, ask: Reservation) => ask.tokens <= free.tokens && ask.usd <= free.usd + 1e-9;
+
+export class RunBlocks {
+  private readonly blocks = new Set<Block>();
+  private readonly memberOf = new Map<string, Block>();
+  private waiting: Waiter[] = [];
+  private asking = false;
+
+  constructor(
+    private readonly ledgerId: string,
+    private readonly workflowId: string,
+    /** Keeps a settlement in the run's list of calls in flight (drained before the run ends). */
+    private readonly track: (settling: Promise<unknown>) => void,
+    private readonly askExtend: AskLedgerExtend,
+  ) {}
+
+  /** The block of the attempt (`leaseId`) if it joined one. */
+  blockOf(leaseId: string): string | null {
+    return this.memberOf.get(leaseId)?.id ?? null;
+  }
+
+  /**
+   * Joins the attempt to a block: one open with room, else a new one asked for with every attempt waiting now.
+   * Resolves the block's id (the slot its worker renews), or null when the ledger gave no block: the attempt then
+   * takes a slot of its own (and waits there, if it must). Rejects when the attempt is stopped while it waits.
+   */
+  async join(leaseId: string, holds: Reservation, leaseMs: number): Promise<string | null> {
+    const open = this.openFor(holds, Date.now());
+    if (open) return this.enter(open, leaseId, holds);
+    const waiter: Waiter = { leaseId, holds, leaseMs, cancelled: false, resolve: () => {} };
+    const joined = new Promise<string | null>((resolve) => (waiter.resolve = resolve));
+    this.waiting.push(waiter);
+    if (!this.asking) void this.ask();
+    // Rejects when the attempt is stopped; handled here even once the attempt joined (the race no longer listens).
+    const stopped = CancellationScope.current().cancelRequested.then(() => null);
+    stopped.catch(() => undefined);
+    try {
+      return await Promise.race([joined, stopped]);
+    } catch (err) {
+      waiter.cancelled = true;
+      this.waiting = this.waiting.filter((w) => w !== waiter);
+      throw err;
+    }
+  }
+
+  private openFor(holds: Reservation, now: number): Block | null {
+    for (const block of this.blocks) {
+      if (block.settled || block.openUntil <= now || block.members.size >= block.slots) continue;
+      if (fits(this.free(block), holds)) return block;
+    }
+    return null;
+  }
+
+  private free(block: Block): Reservation {
+    let held = block.consumed;
+    for (const each of block.members.values()) held = add(held, each);
+    return { tokens: block.reserved.tokens - held.tokens, usd: block.reserved.usd - held.usd };
+  }
+
+  private enter(block: Block, leaseId: string, holds: Reservation): string {
+    block.members.set(leaseId, { ...holds });
+    block.attempts += 1;
+    this.memberOf.set(leaseId, block);
+    return block.id;
+  }
+
+  /** Asks the ledger for one block for the attempts waiting now (those of this activation join before it is sent). */
+  private async ask(): Promise<void> {
+    this.asking = true;
+    await Promise.resolve();
+    const asked = this.waiting.splice(0, MAX_BLOCK_SLOTS).filter((w) => !w.cancelled);
+    let block: Block | null = null;
+    if (asked.length) {
+      const id = `${this.workflowId}/block/${uuid4()}`;
+      const leaseMs = Math.max(...asked.map((w) => w.leaseMs));
+      const reservation = asked.reduce((sum, w) => add(sum, w.holds), { tokens: 0, usd: 0 });
+      const { ledgerAcquire } = proxyActivities<LedgerActivities>({
+        ...controlQueue(),
+        activityId: `block-${id.slice(-36)}:ledger-acquire`,
+        startToCloseTimeout: '30s',
+        heartbeatTimeout: '5s',
+        retry: { initialInterval: '200ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 5 },
+        summary: `ledger ${this.ledgerId}: block of ${asked.length} slots`,
+      });
+      // Not the first waiter's to cancel: every waiter's, and a granted block is settled even if none joins it.
+      const answer = await CancellationScope.nonCancellable(() =>
+        ledgerAcquire({
+          ledgerId: this.ledgerId,
+          attemptId: id,
+          workflowId: this.workflowId,
+          reservation,
+          leaseMs,
+          slots: asked.length,
+          once: true,
+        }),
+      ).catch(() => null);
+      if (answer?.block) {
+        block = {
+          id,
+          slots: answer.block.slots,
+          reserved: { ...answer.block.reservation },
+          consumed: { tokens: 0, usd: 0 },
+          charge: { tokens: 0, usd: 0 },
+          unpriced: 0,
+          attempts: 0,
+          members: new Map(),
+          openUntil: answer.expiresAt - leaseMs / 2,
+          growth: { tokens: 0, usd: 0 },
+          growing: null,
+          settled: false,
+        };
+        this.blocks.add(block);
+      }
+    }
+    for (const w of asked) {
+      if (w.cancelled) continue;
+      const room = block && block.members.size < block.slots && fits(this.free(block), w.holds);
+      // Refused, unreachable, or no room left: the attempt takes a slot of its own.
+      w.resolve(room ? this.enter(block!, w.leaseId, w.holds) : null);
+    }
+    if (block && !block.members.size) this.settleBlock(block);
+    this.asking = false;
+    if (this.waiting.length) void this.ask();
+  }
+
+  /**
+   * Grows what the attempt may spend by `extension` from its block: at once while the block has room, else the block
+   * grows (or the extension alone, if the ledger cannot hold that); model calls (`turns`) are asked of the ledger
+   * every time. A block that grew grows by twice as much the next time, and grows again in the background once half
+   * of its last growth is taken, so attempts seldom wait for the ledger. Null once granted, else the refusal.
+   */
+  async extend(
+    leaseId: string,
+    extension: Reservation,
+    answerBy?: number,
+    turns?: number,
+  ): Promise<{ reason: string; message: string } | null> {
+    const block = this.memberOf.get(leaseId);
+    if (!block) return { reason: 'ledger-no-slot', message: `attempt ${leaseId} is in no block` };
+    const grant = (more: Reservation) => {
+      const held = block.members.get(leaseId);
+      if (held) block.members.set(leaseId, add(held, extension));
+      block.reserved = add(block.reserved, more);
+    };
+    if (turns) {
+      const refused = await this.askExtend(block.id, extension, answerBy, turns);
+      if (!refused) grant(extension);
+      return refused;
+    }
+    for (;;) {
+      if (fits(this.free(block), extension)) {
+        grant({ tokens: 0, usd: 0 });
+        const free = this.free(block);
+        if (!block.growing && free.tokens < block.growth.tokens / 2 && free.usd <= block.growth.usd / 2) {
+          void this.grow(block, extension, undefined, false);
+        }
+        return null;
+      }
+      // Another's growth refused: this attempt asks for its own extension alone next.
+      const mine = !block.growing;
+      const refused = await (block.growing ?? this.grow(block, extension, answerBy, true));
+      if (refused && mine) return refused;
+    }
+  }
+
+  /** Grows the block by its next growth (`extension` per slot at first), or by `extension` alone (`exact`). */
+  private grow(
+    block: Block,
+    extension: Reservation,
+    answerBy: number | undefined,
+    exact: boolean,
+  ): Promise<{ reason: string; message: string } | null> {
+    const doubled = { tokens: block.growth.tokens * 2, usd: block.growth.usd * 2 };
+    const first = { tokens: extension.tokens * block.slots, usd: extension.usd * block.slots };
+    const growth = block.growth.tokens || block.growth.usd ? doubled : first;
+    const growing = (async () => {
+      const refused = await this.askExtend(block.id, growth, answerBy);
+      if (!refused) {
+        block.reserved = add(block.reserved, growth);
+        block.growth = growth;
+        return null;
+      }
+      if (!exact || (growth.tokens <= extension.tokens && growth.usd <= extension.usd)) return refused;
+      const alone = await this.askExtend(block.id, extension, answerBy);
+      if (!alone) block.reserved = add(block.reserved, extension);
+      return alone;
+    })();
+    block.growing = growing;
+    void growing.finally(() => {
+      if (block.growing === growing) block.growing = null;
+    });
+    return growing;
+  }
+
+  /**
+   * Takes the attempt's outcome into its block: false when it is in none. Its usage is charged with the block's, a
+   * lost attempt's or unpriced usage on its own at once; an emptied block settles when it takes no more attempts.
+   */
+  settle(leaseId: string, outcome: AttemptOutcome, bound: Reservation | null): boolean {
+    const block = this.memberOf.get(leaseId);
+    if (!block) return false;
+    this.memberOf.delete(leaseId);
+    const held = block.members.get(leaseId) ?? { tokens: 0, usd: 0 };
+    block.members.delete(leaseId);
+    const usage = bound
+      ? { inputTokens: bound.tokens, costUsd: bound.usd, model: '(lost attempt, charged its bound)' }
+      : (('usage' in outcome ? outcome.usage : undefined) ?? null);
+    if (outcome.kind === 'lease-lost' && !bound) {
+      block.consumed = add(block.consumed, held);
+      this.settleLost(`${block.id}/${leaseId}`, held);
+    } else {
+      const spent = { tokens: usageTokens(usage), usd: usage?.costUsd ?? 0 };
+      block.consumed = add(block.consumed, spent);
+      block.charge = add(block.charge, spent);
+      // Tokens without a price stay so in the block's usage: a ledger with `maxUsd` cannot count them either.
+      if (isUnpriced(usage)) block.unpriced += usage?.unpricedTokens || spent.tokens;
+    }
+    if (!block.members.size) void this.whenIdle(block);
+    return true;
+  }
+
+  /** Settles every emptied block now and takes no attempt into any (before the run ends or continues as new). */
+  close(): void {
+    for (const block of this.blocks) {
+      block.openUntil = 0;
+      if (!block.members.size) this.settleBlock(block);
+    }
+  }
+
+  private async whenIdle(block: Block): Promise<void> {
+    if (Date.now() < block.openUntil) await CancellationScope.nonCancellable(() => sleep(IDLE_MS));
+    if (!block.members.size) this.settleBlock(block);
+  }
+
+  private settleBlock(block: Block): void {
+    if (block.settled) return;
+    block.settled = true;
+    this.blocks.delete(block);
+    const { tokens, usd } = block.charge;
+    const usage = {
+      inputTokens: tokens,
+      costUsd: usd,
+      ...(block.unpriced ? { unpricedTokens: block.unpriced } : {}),
+      model: `(block of ${block.attempts} attempts)`,
+    };
+    this.send(block.id, { usage, attempts: block.attempts });
+  }
+
+  private settleLost(attemptId: string, held: Reservation): void {
+    this.send(attemptId, { usage: null, attempts: 0, lost: { reservation: held, workflowId: this.workflowId } });
+  }
+
+  private send(attemptId: string, settlement: { usage: unknown; attempts: number; lost?: unknown }): void {
+    const { ledgerSettle } = proxyActivities<LedgerActivities>({
+      ...controlQueue(),
+      activityId: `block-${attemptId.slice(-80)}:ledger-settle`,
+      startToCloseTimeout: '30s',
+      heartbeatTimeout: '5s',
+      retry: { initialInterval: '500ms', maximumInterval: '10s' },
+      summary: `ledger ${this.ledgerId}: settle ${attemptId}`,
+    });
+    // Not cancellable: an aborted run still owes the ledger its usage.
+    const request = { ledgerId: this.ledgerId, attemptId, ...settlement } as Parameters<typeof ledgerSettle>[0];
+    this.track(CancellationScope.nonCancellable(() => ledgerSettle(request)).catch(() => undefined));
+  }
+}

@@ -1,0 +1,34 @@
+/** What the rest of the run sees of its side of a shared ledger (run-ledger.ts): workflow code. */
+import { TeamrunError } from '../errors';
+import type { BudgetReason } from '../team/types';
+import type { LedgerAbortAnswer } from '../team/governance';
+
+/** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
+export class AttemptNotStarted extends TeamrunError {
+  readonly code = 'attempt_not_started';
+  constructor(
+    readonly reason: BudgetReason | null,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AttemptNotStarted';
+  }
+}
+
+/**
+ * The shared ledger's side of an extension, as extendReservation asks it, and of an abort that names the ledger as its
+ * actor (`confirmAbort`); absent when the run has no ledger.
+ */
+export interface LedgerExtensions {
+  confirmAbort(since: number, apply: (answer: LedgerAbortAnswer) => void): void;
+  /**
+   * Resolves null once the ledger granted it too (and `turns` more model calls, where its `maxTurns` counts them),
+   * or the refusal's budget reason and message.
+   */
+  extend(
+    attemptId: string,
+    extension: { tokens: number; usd: number },
+    answerBy?: number,
+    turns?: number,
+  ): Promise<{ reason: string; message: string } | null>;
+}

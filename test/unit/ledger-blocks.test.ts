@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { Ledger } from '../../src/ledger/rules';
+import type { LedgerLimits } from '../../src/plan/requests/ledger';
+
+const T0 = 1_700_000_000_000;
+const LEASE = 4_000;
+
+function ledgerWith(limits: LedgerLimits): Ledger {
+  const ledger = Ledger.create('shared', limits, T0);
+  for (const workflowId of ['run-a', 'run-b']) ledger.register({ workflowId }, T0);
+  return ledger;
+}
+
+const block = (ledger: Ledger, attemptId: string, slots: number, tokens: number, now = T0) =>
+  ledger.acquire(
+    { attemptId, workflowId: attemptId.split('/')[0], reservation: { tokens, usd: 0 }, leaseMs: LEASE, slots },
+    now,
+  );
+
+const one = (ledger: Ledger, attemptId: string, tokens = 0) =>
+  ledger.acquire(
+    { attemptId, workflowId: attemptId.split('/')[0], reservation: { tokens, usd: 0 }, leaseMs: LEASE },
+    T0,
+  );
+
+describe("a run's block of a ledger's slots (budget.ledgerBlocks)", () => {
+  it('counts every slot of a block against maxConcurrent, granting as many as are free with the reservation cut', () => {
+    const ledger = ledgerWith({ maxConcurrent: 5, maxTokens: 10_000 });
+    expect(one(ledger, 'run-b/x/1')).toMatchObject({ ok: true });
+    // Ten asked, four free: four granted, and 4/10 of what the ten would hold.
+    expect(block(ledger, 'run-a/block/1', 10, 1_000)).toEqual({
+      ok: true,
+      expiresAt: T0 + LEASE,
+      block: { slots: 4, reservation: { tokens: 400, usd: 0 } },
+    });
+    expect(ledger.status(T0)).toMatchObject({ inFlight: 5, reserved: { tokens: 400 }, remaining: { concurrent: 0 } });
+    expect(one(ledger, 'run-b/y/1')).toMatchObject({ ok: false, reason: 'max-concurrent', retryable: true });
+    expect(block(ledger, 'run-b/block/2', 3, 0)).toMatchObject({ ok: false, reason: 'max-concurrent' });
+    // A retried acquire gets the same block back, not a second one.
+    expect(block(ledger, 'run-a/block/1', 10, 1_000, T0 + 100)).toMatchObject({
+      ok: true,
+      idempotent: true,
+      block: { slots: 4, reservation: { tokens: 400, usd: 0 } },
+    });
+  });
+
+  it('holds what its attempts may spend against maxTokens, and charges their usage and count when it settles', () => {
+    const ledger = ledgerWith({ maxTokens: 1_000 });
+    expect(block(ledger, 'run-a/block/1', 8, 800)).toMatchObject({ ok: true, block: { slots: 8 } });
+    // 800 held by the block: an attempt asking 300 waits for it.
+    expect(one(ledger, 'run-b/x/1', 300)).toMatchObject({ ok: false, reason: 'max-tokens', retryable: true });
+    expect(ledger.status(T0).used.attempts).toBe(0);
+    ledger.settle({ attemptId: 'run-a/block/1', usage: { inputTokens: 120, costUsd: 0 }, attempts: 12 }, T0 + 10);
+    expect(ledger.status(T0 + 10)).toMatchObject({
+      inFlight: 0,
+      used: { tokens: 120, attempts: 12 },
+      reserved: { tokens: 0 },
+      counters: { acquired: 1, settled: 1 },
+    });
+    expect(one(ledger, 'run-b/x/1', 300)).toMatchObject({ ok: true });
+  });
+
+  it("is exhausted by a block's tokens without a price while maxUsd is set, as by an attempt's", () => {
+    const ledger = ledgerWith({ maxUsd: 5 });
+    block(ledger, 'run-a/block/1', 2, 0);
+    const verdict = ledger.settle(
+      { attemptId: 'run-a/block/1', usage: { inputTokens: 50, costUsd: 0.5, unpricedTokens: 20 }, attempts: 2 },
+      T0,
+    );
+    expect(verdict).toMatchObject({ crossed: 'unpriced-usage' });
+    expect(ledger.status(T0)).toMatchObject({ state: 'exhausted', used: { tokens: 50, usd: 0.5 } });
+  });
+
+  it("holds a block's lost attempt until an operator resolves it, though the block itself settled", () => {
+    const ledger = ledgerWith({ maxTokens: 1_000 });
+    block(ledger, 'run-a/block/1', 2, 600);
+    ledger.settle(
+      {
+        attemptId: 'run-a/block/1/lease-2',
+        usage: null,
+        attempts: 0,
+        lost: { reservation: { tokens: 300, usd: 0 }, workflowId: 'run-a' },
+      },
+      T0,
+    );
+    ledger.settle({ attemptId: 'run-a/block/1', usage: { inputTokens: 100, costUsd: 0 }, attempts: 2 }, T0);
+    expect(ledger.status(T0)).toMatchObject({
+      state: 'recovery_required',
+      inFlight: 0,
+      used: { tokens: 100 },
+      remaining: { tokens: 600 },
+    });
+    expect(one(ledger, 'run-b/x/1')).toMatchObject({ ok: false, reason: 'recovery-required' });
+  });
+});
