@@ -277,6 +277,14 @@ export interface ConfirmAttemptRequest {
    * `complete`: the SHA-256 of the attempt's result as JSON, without its `proof`.
    */
   anchor?: string;
+  /** A signed proof's key: the worker answers yes only if it is its own (src/workflows/signed-proofs.ts). */
+  signingKey?: string;
+}
+
+/** What a worker signs of a request it proves (its result or failure): every field its run checks, and the nonce. */
+export function signedProofText(request: Omit<ConfirmAttemptRequest, 'nonce' | 'signingKey'>, nonce: string): string {
+  const { workflowId, key, fencingToken, message, anchor } = request;
+  return JSON.stringify(['teamrun-proof', workflowId, key, fencingToken, message, anchor ?? null, nonce]);
 }
 
 /**

@@ -16,6 +16,13 @@ export interface AttemptProof {
   queue: string;
   /** 16..64 chars of [A-Za-z0-9_-], used once. */
   nonce: string;
+  /**
+   * An attempt's result or failure only: the worker's Ed25519 public key (raw, base64url) and its signature of the
+   * request with this nonce (`signedProofText`). A run that confirmed the key with the worker on `queue` once takes
+   * the worker's later signed results without asking again (src/workflows/signed-proofs.ts).
+   */
+  signingKey?: string;
+  signature?: string;
 }
 
 export interface MailMessage {

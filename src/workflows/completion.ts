@@ -24,6 +24,7 @@ import { completedOutcome } from '../team/completion';
 import { isPlainObject } from '../team/foreign-activity';
 import type { AttemptOutcome } from '../team/types';
 import { confirmAttemptRequest } from './stop-channel';
+import { SIGNED_COMPLETIONS, keyConfirmed, signedByConfirmedKey } from './signed-proofs';
 
 /** Runs whose history began before completions were confirmed take every result as it comes (replay). */
 export const COMPLETION_CONFIRMED = 'teamrun-completion-confirmed';
@@ -106,8 +107,16 @@ async function unconfirmed(
   if (!parsed.success) return proof === undefined ? 'it carries no proof of its worker' : 'its proof is malformed';
   const anchor = toHex(sha256(new TextEncoder().encode(text())));
   const request = { workflowId: run.workflowId, key, fencingToken, message: 'complete' as const, anchor };
+  // Signed under the key its worker confirmed before: taken without asking again (signed-proofs.ts).
+  const { signingKey } = parsed.data;
+  const signed = signingKey !== undefined && patched(SIGNED_COMPLETIONS);
+  if (signed && signedByConfirmedKey(run, parsed.data, request)) return null;
   try {
-    if (await confirmAttemptRequest(parsed.data, request, { rethrowCancellation: true })) return null;
+    const asked = signed ? { ...request, signingKey } : request;
+    if (await confirmAttemptRequest(parsed.data, asked, { rethrowCancellation: true })) {
+      if (signed) keyConfirmed(run, parsed.data, request);
+      return null;
+    }
     return `worker queue ${parsed.data.queue} did not confirm it`;
   } catch (err) {
     if (!isCancellation(err)) throw err;

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { temporal } from '@temporalio/proto';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { loadRunReport } from '../../src/report';
 import { startRun, testClient, testConfig, waitFor } from '../helpers/env';
 import {
@@ -15,6 +16,7 @@ import {
   type OnTestFinished,
 } from '../helpers/scenario';
 import { ledgerStatus } from '../../src/ledger/client';
+import { ProofSigner } from '../../src/activities/gateway/signing';
 
 const output = (text: string) => `echo '::teamrun-output::"${text}"'`;
 const { PENDING_ACTIVITY_STATE_STARTED } = temporal.api.enums.v1.PendingActivityState;
@@ -27,7 +29,7 @@ async function runHeldTask(
   name: string,
   governed: boolean,
   onTestFinished: OnTestFinished,
-  on: { taskQueue?: string; ledger?: string } = {},
+  on: { taskQueue?: string; ledger?: string; quick?: boolean } = {},
 ) {
   const taskQueue = on.taskQueue ?? (await workerForTest({ config: testConfig() }, onTestFinished)).taskQueue;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'forged-completion-'));
@@ -39,7 +41,11 @@ async function runHeldTask(
       name,
       ...(governed ? { governance: { operators: ['ops'] } } : {}),
       ...(on.ledger ? { budget: { ledger: on.ledger } } : {}),
-      tasks: [{ key: 'slow', executor: { kind: 'shell', command: held } }],
+      tasks: [
+        { key: 'slow', executor: { kind: 'shell', command: held } },
+        // Beside it, a task whose result the worker signs and the run confirms with its key (signed-proofs.ts).
+        ...(on.quick ? [{ key: 'quick', executor: { kind: 'shell', command: output('quick') } }] : []),
+      ],
     },
     taskQueue,
   );
@@ -237,11 +243,59 @@ describe("an attempt's completion sent by someone else (RespondActivityTaskCompl
     expect(views[2].lastError).toContain('broken on purpose');
     expect(views[3].lastError).toContain('executor kind "not-a-kind-this-worker-has" is not enabled');
     expect(await eventsOf(handle, 'attempt:unproven-result')).toEqual([]);
-    // Each result and failure was confirmed with the worker on its stop queue before the run took it.
+    // The first answers were confirmed with the worker on its stop queue, with its signing key; once one came back
+    // yes, the run took the rest of that worker's answers on their signatures (signed-proofs.ts): 5 answers, fewer
+    // round trips, every one of them with the worker's key.
     const history = await handle.fetchHistory();
-    const confirmations = (history.events ?? []).filter(
-      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'confirmAttemptRequest',
+    const asked = (history.events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a?.activityType?.name === 'confirmAttemptRequest')
+      .map((a) => defaultPayloadConverter.fromPayload(a!.input!.payloads![0]) as { signingKey?: string });
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked.length).toBeLessThan(5);
+    expect(new Set(asked.map((a) => a.signingKey)).size).toBe(1);
+    expect(asked[0].signingKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("a forged result signed under another key, or under the worker's key with another answer's signature, is refused", async ({
+    onTestFinished,
+  }) => {
+    const { handle, release } = await runHeldTask('forged-signed', true, onTestFinished, { quick: true });
+    const { workflowId } = handle;
+    await started(workflowId, 'slow#1');
+    await waitFor('quick to be taken', async () =>
+      (await allTaskViews(handle)).some((t) => t.key === 'quick' && t.status === 'succeeded'),
     );
-    expect(confirmations).toHaveLength(5);
+    // Public in history: the worker's stop queue, and quick's result with its proof (the worker's key, a signature).
+    const { queue } = await announcedWorker(handle);
+    const events = (await handle.fetchHistory()).events ?? [];
+    const quickScheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'quick#1');
+    const quickDone = events.find(
+      (e) => String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(quickScheduled?.eventId),
+    );
+    const quick = defaultPayloadConverter.fromPayload(
+      quickDone!.activityTaskCompletedEventAttributes!.result!.payloads![0],
+    ) as { proof: { signingKey: string; signature: string } };
+    const forged = { output: 'FORGED' };
+    const anchor = createHash('sha256').update(JSON.stringify(forged)).digest('hex');
+    const nonce = 'made-up-nonce-0123456789abcdef';
+    const client = await testClient();
+    // A forger's own key pair, its signature true to the forged result, naming the worker's queue.
+    const own = new ProofSigner().signed({ queue, nonce }, { workflowId, taskKey: 'slow', fencingToken: 1 }, anchor);
+    await client.activity.complete({ workflowId, activityId: 'slow#1' }, { ...forged, proof: own });
+    await started(workflowId, 'slow#2');
+    // The worker's confirmed key, with the signature of quick's result.
+    const copied = { queue, nonce, signingKey: quick.proof.signingKey, signature: quick.proof.signature };
+    await client.activity.complete({ workflowId, activityId: 'slow#2' }, { ...forged, proof: copied });
+    await started(workflowId, 'slow#3');
+    release();
+    expect((await handle.result()).status).toBe('succeeded');
+    const [slow] = await allTaskViews(handle);
+    expect(slow).toMatchObject({ key: 'slow', status: 'succeeded', output: 'real', attempts: 3 });
+    const why = `worker queue ${queue} did not confirm it`;
+    expect((await eventsOf(handle, 'attempt:unproven-result')).map((e) => [e.key, e.fencingToken, e.why])).toEqual([
+      ['slow', 1, why],
+      ['slow', 2, why],
+    ]);
   });
 });

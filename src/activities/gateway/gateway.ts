@@ -30,6 +30,7 @@ export type { GatewayAnswer };
 export type { AttemptAsk, OpenedAttempt, StepsProof } from './opened';
 import type { AttemptIdentity, AttemptMessage, ConfirmAttemptRequest, ProvenMessage } from '../interface';
 import { Redactor, type Secret } from '../redact';
+import { ProofSigner } from './signing';
 
 export const GATEWAY_LIMITS = {
   /** A request's JSON body (an addTasks request's tasks are at most MAX_SPAWN_BYTES of it). */
@@ -104,6 +105,8 @@ export class AttemptGateway {
   private readonly secrets = new RandomPool(32);
   /** What an attempt not (yet) registered reports through: the worker's secrets only. */
   private readonly workerRedactor: Redactor;
+  /** Signs what this worker's attempts answer (signing.ts). */
+  private readonly signer = new ProofSigner();
 
   private constructor(
     private readonly options: GatewayOptions,
@@ -193,7 +196,7 @@ export class AttemptGateway {
         return { anchor, attempt: this.prove(id, identity, 'agentSteps', anchor) };
       },
       // Drawn as the attempt ends, and confirmed after it: the attempt need not be registered, nor still open.
-      completionProof: (resultDigest) => this.prove('', identity, 'complete', resultDigest),
+      completionProof: (digest) => this.signer.signed(this.prove('', identity, 'complete', digest), identity, digest),
       extend: async (extension) => {
         const answer = await ask('extendReservation', extension);
         return answer.ok ? { ok: true, granted: (answer.answer as { granted: Amount }).granted } : answer;
@@ -242,7 +245,8 @@ export class AttemptGateway {
       pending.key === request.key &&
       pending.fencingToken === request.fencingToken &&
       pending.message === request.message &&
-      pending.anchor === request.anchor
+      pending.anchor === request.anchor &&
+      (request.signingKey === undefined || request.signingKey === this.signer.publicKey)
     );
   }
 

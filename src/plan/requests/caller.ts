@@ -11,6 +11,14 @@ export const AttemptProofSchema = z
   .object({
     queue: z.string().min(1).max(MAX_STOP_QUEUE_CHARS),
     nonce: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'nonce must be 16..64 chars of [A-Za-z0-9_-]'),
+    signingKey: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'signingKey must be an Ed25519 public key in base64url')
+      .optional(),
+    signature: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{86}$/, 'signature must be an Ed25519 signature in base64url')
+      .optional(),
   })
   .strict();
 

@@ -1,0 +1,32 @@
+/**
+ * The worker's signature of what its attempts answer (results, failures): an Ed25519 key pair made when the gateway
+ * starts and kept in memory only. A run confirms the public key with this worker once (on its stop queue), then takes
+ * its signed answers without asking again (src/workflows/signed-proofs.ts). The private key never leaves the process.
+ */
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import type { AttemptProof } from '../../contract';
+import { signedProofText, type AttemptIdentity } from '../interface';
+
+export class ProofSigner {
+  /** The public key, raw, in base64url (43 characters). */
+  readonly publicKey: string;
+  private readonly privateKey: KeyObject;
+
+  constructor() {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    this.publicKey = publicKey.export({ format: 'jwk' }).x as string;
+    this.privateKey = privateKey;
+  }
+
+  /** The completion proof with this worker's key and its signature of the attempt's answer (`anchor`). */
+  signed(
+    proof: AttemptProof,
+    identity: Pick<AttemptIdentity, 'workflowId' | 'taskKey' | 'fencingToken'>,
+    anchor: string,
+  ): AttemptProof {
+    const { workflowId, taskKey: key, fencingToken } = identity;
+    const text = signedProofText({ workflowId, key, fencingToken, message: 'complete', anchor }, proof.nonce);
+    const signature = sign(null, Buffer.from(text), this.privateKey).toString('base64url');
+    return { ...proof, signingKey: this.publicKey, signature };
+  }
+}
