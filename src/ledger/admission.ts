@@ -9,24 +9,41 @@ import { scopeRefusal } from './scopes';
 import { round, slotsHeld, type LedgerSlot, type LedgerSnapshot } from './state';
 import type { Reservation } from '../team/types';
 
+export const USD_EPSILON = 1e-9;
+
 /**
  * What an acquire takes if admitted: one attempt's slot and its reservation, or for a block (`slots` asked) as many
- * slots as are free, one at least, with the reservation cut in proportion.
+ * slots as are free and as the tokens and dollars left hold (one at least), with the reservation cut in proportion.
  */
 export function slotGrant(
   s: LedgerSnapshot,
   live: readonly LedgerSlot[],
   request: AcquireRequest,
+  used: Reservation,
 ): { slots: number; reservation: Reservation } {
   const asked = request.slots ?? 1;
-  const max = s.limits.maxConcurrent;
-  const slots = max === undefined ? asked : Math.max(1, Math.min(asked, max - slotsHeld(live)));
-  if (slots === asked) return { slots, reservation: { ...request.reservation } };
-  const { tokens, usd } = request.reservation;
-  return { slots, reservation: { tokens: Math.ceil((tokens * slots) / asked), usd: (usd * slots) / asked } };
+  const cut = (slots: number): Reservation =>
+    slots === asked
+      ? { ...request.reservation }
+      : {
+          tokens: Math.ceil((request.reservation.tokens * slots) / asked),
+          usd: (request.reservation.usd * slots) / asked,
+        };
+  const { maxConcurrent, maxTokens, maxUsd } = s.limits;
+  let slots = maxConcurrent === undefined ? asked : Math.max(1, Math.min(asked, maxConcurrent - slotsHeld(live)));
+  const held = live.reduce(
+    (sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }),
+    {
+      tokens: 0,
+      usd: 0,
+    },
+  );
+  const fits = (r: Reservation) =>
+    (maxTokens === undefined || used.tokens + held.tokens + r.tokens <= maxTokens) &&
+    (maxUsd === undefined || used.usd + held.usd + r.usd <= maxUsd + USD_EPSILON);
+  while (slots > 1 && !fits(cut(slots))) slots -= 1;
+  return { slots, reservation: cut(slots) };
 }
-
-export const USD_EPSILON = 1e-9;
 
 /** A block's part of an acquire's answer: its slots and what they reserve together (none for one attempt's slot). */
 export const blockOf = (slot: LedgerSlot) =>
@@ -43,14 +60,14 @@ export function admissionRefusal(
   const { limits } = s;
   const { attemptId } = request;
   const live = slots.filter((slot) => slot.expiresAt > now);
-  const { reservation } = slotGrant(s, live, request);
+  const newWindow = limits.windowMs !== undefined && now >= s.windowStartedAt + limits.windowMs;
+  const used = newWindow ? { tokens: 0, usd: 0 } : s.used;
+  const { reservation } = slotGrant(s, live, request, used);
   if (live.some((slot) => slot.attemptId === attemptId)) return null;
   if (settled.has(attemptId)) {
     return { ok: false, reason: 'settled', retryable: false, message: `attempt ${attemptId} was already settled` };
   }
-  const newWindow = limits.windowMs !== undefined && now >= s.windowStartedAt + limits.windowMs;
   const exhausted = newWindow ? null : s.exhausted;
-  const used = newWindow ? { tokens: 0, usd: 0 } : s.used;
   const held = live.reduce(
     (sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }),
     {

@@ -170,7 +170,7 @@ export class Ledger {
     const refusal = this.check(request, now);
     if (refusal) return refusal;
     // A block counts its attempts when it settles (`attempts`): it may hold fewer than its slots.
-    const { slots, reservation } = slotGrant(this.s, [...this.slots.values()], request);
+    const { slots, reservation } = slotGrant(this.s, [...this.slots.values()], request, this.s.used);
     const slot = { ...newSlot(request, now), reservation, ...(request.slots ? { slots } : {}) };
     this.slots.set(attemptId, slot);
     if (slot.scope) this.events.record('scope:acquired', now, scopeEventFields(slot));

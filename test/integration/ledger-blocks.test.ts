@@ -72,6 +72,19 @@ describe('runs taking their ledger slots in blocks (shared dev server)', () => {
     },
   );
 
+  it('take one block for the attempts a run starts together, and settle it once', async () => {
+    const ledger = await ledgerForTest('blocks-one', { maxTokens: 10_000 }, worker.taskQueue);
+    const handle = await startRun(
+      plan('together', ledger, true, { teammates: 4, tasks: reserving(4, 'sleep 1; ') }),
+      worker.taskQueue,
+    );
+    expect((await handle.result()).status).toBe('succeeded');
+    expect(await ledgerStatus(await testClient(), ledger)).toMatchObject({
+      used: { tokens: 28, attempts: 4 },
+      counters: { acquired: 1, settled: 1 },
+    });
+  });
+
   it.each([true, false])(
     "refuse an attempt's extension past the ledger's maxTokens, granting the ones that fit (blocks: %s)",
     async (blocks) => {

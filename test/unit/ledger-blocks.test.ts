@@ -44,6 +44,22 @@ describe("a run's block of a ledger's slots (budget.ledgerBlocks)", () => {
     });
   });
 
+  it('grants a block as many slots as the tokens left hold, its reservation cut to match', () => {
+    const ledger = ledgerWith({ maxTokens: 1_000 });
+    ledger.acquire(
+      { attemptId: 'run-b/x/1', workflowId: 'run-b', reservation: { tokens: 0, usd: 0 }, leaseMs: LEASE },
+      T0,
+    );
+    ledger.settle({ attemptId: 'run-b/x/1', usage: { inputTokens: 550, costUsd: 0 } }, T0);
+    // Ten slots of 100 each asked, 450 left: four granted, holding 400.
+    expect(block(ledger, 'run-a/block/1', 10, 1_000)).toMatchObject({
+      ok: true,
+      block: { slots: 4, reservation: { tokens: 400, usd: 0 } },
+    });
+    // Nothing left for one more of 100: refused as a wait, as one attempt's slot would be.
+    expect(block(ledger, 'run-a/block/2', 2, 200)).toMatchObject({ ok: false, reason: 'max-tokens', retryable: true });
+  });
+
   it('holds what its attempts may spend against maxTokens, and charges their usage and count when it settles', () => {
     const ledger = ledgerWith({ maxTokens: 1_000 });
     expect(block(ledger, 'run-a/block/1', 8, 800)).toMatchObject({ ok: true, block: { slots: 8 } });
