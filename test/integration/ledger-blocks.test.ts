@@ -85,6 +85,27 @@ describe('runs taking their ledger slots in blocks (shared dev server)', () => {
     });
   });
 
+  it('settle their blocks before the run continues as new, and charge every attempt once across it', async () => {
+    const ledger = await ledgerForTest('blocks-can', { maxTokens: 10_000 }, worker.taskQueue);
+    const handle = await startRun(
+      plan('continues', ledger, true, { teammates: 4, continueAsNewAfterEvents: 200, tasks: reserving(24) }),
+      worker.taskQueue,
+    );
+    const result = await handle.result();
+    expect([result.status, result.budget.used.tokens]).toEqual(['succeeded', 168]);
+    const client = await testClient();
+    const chain: string[] = [];
+    for await (const run of client.workflow.list({ query: `WorkflowId = "${handle.workflowId}"` }))
+      chain.push(run.status.name);
+    expect(chain.filter((s) => s === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
+    expect(await ledgerStatus(client, ledger)).toMatchObject({
+      inFlight: 0,
+      reserved: { tokens: 0, usd: 0 },
+      used: { tokens: 168, attempts: 24 },
+      runs: [],
+    });
+  });
+
   it.each([true, false])(
     "refuse an attempt's extension past the ledger's maxTokens, granting the ones that fit (blocks: %s)",
     async (blocks) => {
