@@ -6,7 +6,7 @@
 import type { AcquireVerdict, LedgerExhaustion } from '../contract';
 import type { AcquireRequest } from '../plan/requests/ledger';
 import { scopeRefusal } from './scopes';
-import { round, slotsHeld, type LedgerSlot, type LedgerSnapshot } from './state';
+import { heldReservation, round, slotsHeld, type LedgerSlot, type LedgerSnapshot } from './state';
 import type { Reservation } from '../team/types';
 
 export const USD_EPSILON = 1e-9;
@@ -31,13 +31,7 @@ export function slotGrant(
         };
   const { maxConcurrent, maxTokens, maxUsd } = s.limits;
   let slots = maxConcurrent === undefined ? asked : Math.max(1, Math.min(asked, maxConcurrent - slotsHeld(live)));
-  const held = live.reduce(
-    (sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }),
-    {
-      tokens: 0,
-      usd: 0,
-    },
-  );
+  const held = heldReservation(live);
   const fits = (r: Reservation) =>
     (maxTokens === undefined || used.tokens + held.tokens + r.tokens <= maxTokens) &&
     (maxUsd === undefined || used.usd + held.usd + r.usd <= maxUsd + USD_EPSILON);
@@ -68,13 +62,7 @@ export function admissionRefusal(
     return { ok: false, reason: 'settled', retryable: false, message: `attempt ${attemptId} was already settled` };
   }
   const exhausted = newWindow ? null : s.exhausted;
-  const held = live.reduce(
-    (sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }),
-    {
-      tokens: 0,
-      usd: 0,
-    },
-  );
+  const held = heldReservation(live);
   if (exhausted) {
     return {
       ok: false,

@@ -12,11 +12,12 @@
  * settled at once as its own lost slot (the ledger requires recovery, its reservation held twice until the block
  * settles: fail closed). Workflow code: deterministic, no Node imports.
  */
-import { CancellationScope, proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, log, proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
 import type { LedgerActivities } from './activity-interface';
 import { isUnpriced, usageTokens } from '../team/budget';
 import type { AttemptOutcome, Reservation } from '../team/types';
-import { MAX_BLOCK_SLOTS } from '../plan/requests/ledger';
+import { MAX_BLOCK_SLOTS, type SettleRequest } from '../plan/requests/ledger';
+import { attemptUsage } from './run-ledger-api';
 import { controlQueue } from '../workflows/stop-channel';
 
 /** How long an emptied block that still takes attempts waits for one before it settles. */
@@ -259,8 +260,8 @@ export class RunBlocks {
   }
 
   /**
-   * Takes the attempt's outcome into its block: false when it is in none. Its usage is charged with the block's, a
-   * lost attempt's or unpriced usage on its own at once; an emptied block settles when it takes no more attempts.
+   * Takes the attempt's outcome into its block: false when it is in none. Its usage is charged with the block's; a lost
+   * attempt whose spend nothing bounds is settled as lost at once; an emptied block settles when it takes no more.
    */
   settle(leaseId: string, outcome: AttemptOutcome, bound: Reservation | null): boolean {
     const block = this.memberOf.get(leaseId);
@@ -268,9 +269,7 @@ export class RunBlocks {
     this.memberOf.delete(leaseId);
     const held = block.members.get(leaseId) ?? { tokens: 0, usd: 0 };
     block.members.delete(leaseId);
-    const usage = bound
-      ? { inputTokens: bound.tokens, costUsd: bound.usd, model: '(lost attempt, charged its bound)' }
-      : (('usage' in outcome ? outcome.usage : undefined) ?? null);
+    const usage = attemptUsage(outcome, bound);
     if (outcome.kind === 'lease-lost' && !bound) {
       block.consumed = add(block.consumed, held);
       this.settleLost(`${block.id}/${leaseId}`, held);
@@ -316,7 +315,7 @@ export class RunBlocks {
     this.send(attemptId, { usage: null, attempts: 0, lost: { reservation: held, workflowId: this.workflowId } });
   }
 
-  private send(attemptId: string, settlement: { usage: unknown; attempts: number; lost?: unknown }): void {
+  private send(attemptId: string, settlement: Omit<SettleRequest, 'attemptId'>): void {
     const { ledgerSettle } = proxyActivities<LedgerActivities>({
       ...controlQueue(),
       activityId: `block-${attemptId.slice(-80)}:ledger-settle`,
@@ -326,7 +325,11 @@ export class RunBlocks {
       summary: `ledger ${this.ledgerId}: settle ${attemptId}`,
     });
     // Not cancellable: an aborted run still owes the ledger its usage.
-    const request = { ledgerId: this.ledgerId, attemptId, ...settlement } as Parameters<typeof ledgerSettle>[0];
-    this.track(CancellationScope.nonCancellable(() => ledgerSettle(request)).catch(() => undefined));
+    const request = { ledgerId: this.ledgerId, attemptId, ...settlement };
+    this.track(
+      CancellationScope.nonCancellable(() => ledgerSettle(request)).catch((err: unknown) =>
+        log.error('ledger settlement failed', { ledgerId: this.ledgerId, attemptId, error: String(err) }),
+      ),
+    );
   }
 }

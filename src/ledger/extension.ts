@@ -6,7 +6,7 @@
 import type { LedgerExtendVerdict } from '../contract';
 import type { ExtendRequest } from '../plan/requests/ledger';
 import { USD_EPSILON } from './admission';
-import { round, type LedgerSlot, type LedgerSnapshot } from './state';
+import { heldReservation, round, type LedgerSlot, type LedgerSnapshot } from './state';
 import { turnsRefusal } from './tree';
 
 /** Extension ids a slot remembers: a retry comes within seconds, long before this many more extensions. */
@@ -46,10 +46,7 @@ export function extensionRefusal(
     );
   }
   const used = newWindow ? { tokens: 0, usd: 0 } : s.used;
-  const held = live.reduce(
-    (sum, each) => ({ tokens: sum.tokens + each.reservation.tokens, usd: sum.usd + each.reservation.usd }),
-    { tokens: 0, usd: 0 },
-  );
+  const held = heldReservation(live);
   const { tokens, usd } = request.extension;
   if (limits.maxTokens !== undefined && used.tokens + held.tokens + tokens > limits.maxTokens) {
     return refuse(

@@ -1,6 +1,7 @@
 /** What the rest of the run sees of its side of a shared ledger (run-ledger.ts): workflow code. */
 import { TeamrunError } from '../errors';
-import type { BudgetReason } from '../team/types';
+import type { AttemptOutcome, BudgetReason, Reservation } from '../team/types';
+import type { Usage } from '../contract';
 import type { LedgerAbortAnswer } from '../team/governance';
 
 /** The attempt never started: its ledger refused it for good (`reason`), or it was stopped while it waited. */
@@ -31,4 +32,13 @@ export interface LedgerExtensions {
     answerBy?: number,
     turns?: number,
   ): Promise<{ reason: string; message: string } | null>;
+}
+
+/**
+ * What the ledger is charged for a settled attempt: what it reported, or for a lost attempt whose spend has a bound
+ * (team/lost-usage.ts) that bound, as the run's own budget charges it.
+ */
+export function attemptUsage(outcome: AttemptOutcome, bound: Reservation | null): Usage | null {
+  if (bound) return { inputTokens: bound.tokens, costUsd: bound.usd, model: '(lost attempt, charged its bound)' };
+  return ('usage' in outcome ? outcome.usage : undefined) ?? null;
 }

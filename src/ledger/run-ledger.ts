@@ -7,7 +7,7 @@ import type { AttemptOutcome, Claim, Reservation } from '../team/types';
 import type { LedgerAbortAnswer } from '../team/governance';
 import { controlQueue } from '../workflows/stop-channel';
 import { RunBlocks } from './blocks';
-import { AttemptNotStarted, type LedgerExtensions } from './run-ledger-api';
+import { AttemptNotStarted, attemptUsage, type LedgerExtensions } from './run-ledger-api';
 
 export { AttemptNotStarted, type LedgerExtensions } from './run-ledger-api';
 
@@ -304,10 +304,7 @@ export class RunLedger implements LedgerExtensions {
     const held = this.asked.get(claim.leaseId);
     if (!held) return;
     this.asked.delete(claim.leaseId);
-    // A lost attempt whose spend has a bound (team/lost-usage.ts) is charged it, as the run's own budget charges it.
-    const usage = bound
-      ? { inputTokens: bound.tokens, costUsd: bound.usd, model: '(lost attempt, charged its bound)' }
-      : (('usage' in outcome ? outcome.usage : undefined) ?? null);
+    const usage = attemptUsage(outcome, bound);
     const more = this.extended.get(claim.leaseId) ?? { tokens: 0, usd: 0 };
     this.extended.delete(claim.leaseId);
     // A lost attempt's usage is unknown: the ledger holds what it reserved (extensions too) until an operator

@@ -115,6 +115,14 @@ export function slotsHeld(slots: readonly LedgerSlot[]): number {
   return slots.reduce((sum, slot) => sum + (slot.slots ?? 1), 0);
 }
 
+/** What these slots reserve together. */
+export function heldReservation(slots: readonly LedgerSlot[]): Reservation {
+  return slots.reduce(
+    (sum, slot) => ({ tokens: sum.tokens + slot.reservation.tokens, usd: sum.usd + slot.reservation.usd }),
+    { tokens: 0, usd: 0 },
+  );
+}
+
 /** What the registered runs hold of `maxSpawnedTasks`, together. */
 export function heldSpawns(runs: readonly LedgerSnapshot['runs'][number][]): number {
   return runs.reduce((sum, run) => sum + (run.spawns ?? 0), 0);

@@ -3,7 +3,8 @@
  * rights on the namespace complete, fail or cancel a running activity by its ids (`Respond...ById`), and an attempt's
  * ids are public (`<key>#<token>` in history): a result alone is nobody's word. So such a run asks `runTask` to prove
  * what it answers (a one-time nonce of its worker's gateway, bound to the SHA-256 of the result, or of the failure)
- * and confirms it with that worker on its stop queue before it takes it, as it confirms an attempt's updates.
+ * and confirms it with that worker on its stop queue before it takes it, as it confirms an attempt's updates; once
+ * that worker confirmed its signing key, its signed answers are taken on their signatures (signed-proofs.ts).
  * Anything but a yes (no proof, a no, a queue nobody polls) leaves the outcome unknown: the attempt is settled as a
  * lost lease (charged as one, leased again or adjudicated by the task's `onLeaseLost`), and the run records
  * `attempt:unproven-result`.
