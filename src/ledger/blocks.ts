@@ -64,6 +64,9 @@ export type AskLedgerExtend = (
   turns?: number,
 ) => Promise<{ reason: string; message: string } | null>;
 
+/** A block's activities are named by its id's uuid (the id holds the run's workflow id, up to 1,000 characters). */
+const activityTag = (blockId: string) => `block-${blockId.slice(-36)}`;
+
 const add = (a: Reservation, b: Reservation): Reservation => ({ tokens: a.tokens + b.tokens, usd: a.usd + b.usd });
 const fits = (free: Reservation, ask: Reservation) => ask.tokens <= free.tokens && ask.usd <= free.usd + 1e-9;
 
@@ -143,7 +146,7 @@ export class RunBlocks {
       const reservation = asked.reduce((sum, w) => add(sum, w.holds), { tokens: 0, usd: 0 });
       const { ledgerAcquire } = proxyActivities<LedgerActivities>({
         ...controlQueue(),
-        activityId: `block-${id.slice(-36)}:ledger-acquire`,
+        activityId: `${activityTag(id)}:ledger-acquire`,
         startToCloseTimeout: '30s',
         heartbeatTimeout: '5s',
         retry: { initialInterval: '200ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 5 },
@@ -263,7 +266,8 @@ export class RunBlocks {
    * Takes the attempt's outcome into its block: false when it is in none. Its usage is charged with the block's; a lost
    * attempt whose spend nothing bounds is settled as lost at once; an emptied block settles when it takes no more.
    */
-  settle(leaseId: string, outcome: AttemptOutcome, bound: Reservation | null): boolean {
+  settle(claim: { leaseId: string; activityId: string }, outcome: AttemptOutcome, bound: Reservation | null): boolean {
+    const { leaseId } = claim;
     const block = this.memberOf.get(leaseId);
     if (!block) return false;
     this.memberOf.delete(leaseId);
@@ -272,7 +276,9 @@ export class RunBlocks {
     const usage = attemptUsage(outcome, bound);
     if (outcome.kind === 'lease-lost' && !bound) {
       block.consumed = add(block.consumed, held);
-      this.settleLost(`${block.id}/${leaseId}`, held);
+      // Under its own lease id and activity id, as a slot's lost attempt: both bounded, unlike the block's id and it.
+      const lost = { reservation: held, workflowId: this.workflowId };
+      this.send(leaseId, `${claim.activityId}:ledger-settle`, { usage: null, attempts: 0, lost });
     } else {
       const spent = { tokens: usageTokens(usage), usd: usage?.costUsd ?? 0 };
       block.consumed = add(block.consumed, spent);
@@ -308,17 +314,13 @@ export class RunBlocks {
       ...(block.unpriced ? { unpricedTokens: block.unpriced } : {}),
       model: `(block of ${block.attempts} attempts)`,
     };
-    this.send(block.id, { usage, attempts: block.attempts });
+    this.send(block.id, `${activityTag(block.id)}:ledger-settle`, { usage, attempts: block.attempts });
   }
 
-  private settleLost(attemptId: string, held: Reservation): void {
-    this.send(attemptId, { usage: null, attempts: 0, lost: { reservation: held, workflowId: this.workflowId } });
-  }
-
-  private send(attemptId: string, settlement: Omit<SettleRequest, 'attemptId'>): void {
+  private send(attemptId: string, activityId: string, settlement: Omit<SettleRequest, 'attemptId'>): void {
     const { ledgerSettle } = proxyActivities<LedgerActivities>({
       ...controlQueue(),
-      activityId: `block-${attemptId.slice(-80)}:ledger-settle`,
+      activityId,
       startToCloseTimeout: '30s',
       heartbeatTimeout: '5s',
       retry: { initialInterval: '500ms', maximumInterval: '10s' },

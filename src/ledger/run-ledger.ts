@@ -300,7 +300,7 @@ export class RunLedger implements LedgerExtensions {
 
   /** Charges the attempt's usage to the ledger and frees its slot, in the background, retried until it lands. */
   settle(claim: Claim, outcome: AttemptOutcome, bound: Reservation | null = null): void {
-    if (this.blocks?.settle(claim.leaseId, outcome, bound)) return;
+    if (this.blocks?.settle(claim, outcome, bound)) return;
     const held = this.asked.get(claim.leaseId);
     if (!held) return;
     this.asked.delete(claim.leaseId);

@@ -92,7 +92,7 @@ describe("a run's block of a ledger's slots (budget.ledgerBlocks)", () => {
     block(ledger, 'run-a/block/1', 2, 600);
     ledger.settle(
       {
-        attemptId: 'run-a/block/1/lease-2',
+        attemptId: 'run-a/write/2',
         usage: null,
         attempts: 0,
         lost: { reservation: { tokens: 300, usd: 0 }, workflowId: 'run-a' },
