@@ -80,7 +80,7 @@ const NEVER = {
 const SIDE_RULES = [
   { files: ['ledger/activities.ts', 'ledger/renewal.ts'], never: ['ledger/client.ts', 'ledger/workflow.ts'] },
   {
-    files: ['ledger/rules.ts', 'ledger/state.ts'],
+    files: ['ledger/rules.ts', 'ledger/state.ts', 'ledger/block-book.ts'],
     never: ['activities', 'client', 'handle', 'messages', 'renewal', 'run-ledger', 'workflow'].map(
       (f) => `ledger/${f}.ts`,
     ),

@@ -10,11 +10,23 @@
  * every worker running one of its attempts; it takes new attempts only while the ledger's first answer says it is
  * held (its lease less one renewal period), so a block the ledger let expire admits nothing. A lost attempt is
  * settled at once as its own lost slot (the ledger requires recovery, its reservation held twice until the block
- * settles: fail closed). Workflow code: deterministic, no Node imports.
+ * settles: fail closed). Workflow code: deterministic, no Node imports; the books are block-book.ts's.
  */
 import { CancellationScope, log, proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
 import type { LedgerActivities } from './activity-interface';
-import { isUnpriced, usageTokens } from '../team/budget';
+import {
+  addReservations,
+  blockSettlement,
+  enterBlock,
+  fitsIn,
+  freeOf,
+  growsAhead,
+  hasRoom,
+  leaveBlock,
+  newBlockBook,
+  nextGrowth,
+  type BlockBook,
+} from './block-book';
 import type { AttemptOutcome, Reservation } from '../team/types';
 import { MAX_BLOCK_SLOTS, type SettleRequest } from '../plan/requests/ledger';
 import { attemptUsage } from './run-ledger-api';
@@ -23,26 +35,9 @@ import { controlQueue } from '../workflows/stop-channel';
 /** How long an emptied block that still takes attempts waits for one before it settles. */
 const IDLE_MS = 1_000;
 
-interface Block {
-  id: string;
-  slots: number;
-  /** What the ledger holds for the block. */
-  reserved: Reservation;
-  /** What settled attempts took of it: their usage, or what a lost one held. */
-  consumed: Reservation;
-  /** The usage its settlement charges (a lost attempt is settled on its own), and its tokens without a price. */
-  charge: Reservation;
-  unpriced: number;
-  /** Attempts it held in all, counted as the ledger's attempts when it settles. */
-  attempts: number;
-  /** Its running attempts, by lease id, with what each holds (grant and extensions). */
-  members: Map<string, Reservation>;
-  /** It takes no attempt from this time on (the ledger holds it at least until then, less a renewal's margin). */
-  openUntil: number;
-  /** What it grew by last (none yet: zero), and its growth in flight. */
-  growth: Reservation;
+/** A block's books, and its growth in flight. */
+interface Block extends BlockBook {
   growing: Promise<{ reason: string; message: string } | null> | null;
-  settled: boolean;
 }
 
 interface Waiter {
@@ -66,9 +61,6 @@ export type AskLedgerExtend = (
 
 /** A block's activities are named by its id's uuid (the id holds the run's workflow id, up to 1,000 characters). */
 const activityTag = (blockId: string) => `block-${blockId.slice(-36)}`;
-
-const add = (a: Reservation, b: Reservation): Reservation => ({ tokens: a.tokens + b.tokens, usd: a.usd + b.usd });
-const fits = (free: Reservation, ask: Reservation) => ask.tokens <= free.tokens && ask.usd <= free.usd + 1e-9;
 
 export class RunBlocks {
   private readonly blocks = new Set<Block>();
@@ -114,22 +106,12 @@ export class RunBlocks {
   }
 
   private openFor(holds: Reservation, now: number): Block | null {
-    for (const block of this.blocks) {
-      if (block.settled || block.openUntil <= now || block.members.size >= block.slots) continue;
-      if (fits(this.free(block), holds)) return block;
-    }
+    for (const block of this.blocks) if (hasRoom(block, holds, now)) return block;
     return null;
   }
 
-  private free(block: Block): Reservation {
-    let held = block.consumed;
-    for (const each of block.members.values()) held = add(held, each);
-    return { tokens: block.reserved.tokens - held.tokens, usd: block.reserved.usd - held.usd };
-  }
-
   private enter(block: Block, leaseId: string, holds: Reservation): string {
-    block.members.set(leaseId, { ...holds });
-    block.attempts += 1;
+    enterBlock(block, leaseId, holds);
     this.memberOf.set(leaseId, block);
     return block.id;
   }
@@ -143,7 +125,7 @@ export class RunBlocks {
     if (asked.length) {
       const id = `${this.workflowId}/block/${uuid4()}`;
       const leaseMs = Math.max(...asked.map((w) => w.leaseMs));
-      const reservation = asked.reduce((sum, w) => add(sum, w.holds), { tokens: 0, usd: 0 });
+      const reservation = asked.reduce((sum, w) => addReservations(sum, w.holds), { tokens: 0, usd: 0 });
       const { ledgerAcquire } = proxyActivities<LedgerActivities>({
         ...controlQueue(),
         activityId: `${activityTag(id)}:ledger-acquire`,
@@ -165,26 +147,13 @@ export class RunBlocks {
         }),
       ).catch(() => null);
       if (answer?.block) {
-        block = {
-          id,
-          slots: answer.block.slots,
-          reserved: { ...answer.block.reservation },
-          consumed: { tokens: 0, usd: 0 },
-          charge: { tokens: 0, usd: 0 },
-          unpriced: 0,
-          attempts: 0,
-          members: new Map(),
-          openUntil: answer.expiresAt - leaseMs / 2,
-          growth: { tokens: 0, usd: 0 },
-          growing: null,
-          settled: false,
-        };
+        block = { ...newBlockBook(id, answer.block, answer.expiresAt - leaseMs / 2), growing: null };
         this.blocks.add(block);
       }
     }
     for (const w of asked) {
       if (w.cancelled) continue;
-      const room = block && block.members.size < block.slots && fits(this.free(block), w.holds);
+      const room = block && hasRoom(block, w.holds, Date.now());
       // Refused, unreachable, or no room left: the attempt takes a slot of its own.
       w.resolve(room ? this.enter(block!, w.leaseId, w.holds) : null);
     }
@@ -209,8 +178,8 @@ export class RunBlocks {
     if (!block) return { reason: 'ledger-no-slot', message: `attempt ${leaseId} is in no block` };
     const grant = (more: Reservation) => {
       const held = block.members.get(leaseId);
-      if (held) block.members.set(leaseId, add(held, extension));
-      block.reserved = add(block.reserved, more);
+      if (held) block.members.set(leaseId, addReservations(held, extension));
+      block.reserved = addReservations(block.reserved, more);
     };
     if (turns) {
       const refused = await this.askExtend(block.id, extension, answerBy, turns);
@@ -218,12 +187,9 @@ export class RunBlocks {
       return refused;
     }
     for (;;) {
-      if (fits(this.free(block), extension)) {
+      if (fitsIn(freeOf(block), extension)) {
         grant({ tokens: 0, usd: 0 });
-        const free = this.free(block);
-        if (!block.growing && free.tokens < block.growth.tokens / 2 && free.usd <= block.growth.usd / 2) {
-          void this.grow(block, extension, undefined, false);
-        }
+        if (!block.growing && growsAhead(block)) void this.grow(block, extension, undefined, false);
         return null;
       }
       // Another's growth refused: this attempt asks for its own extension alone next.
@@ -240,19 +206,17 @@ export class RunBlocks {
     answerBy: number | undefined,
     exact: boolean,
   ): Promise<{ reason: string; message: string } | null> {
-    const doubled = { tokens: block.growth.tokens * 2, usd: block.growth.usd * 2 };
-    const first = { tokens: extension.tokens * block.slots, usd: extension.usd * block.slots };
-    const growth = block.growth.tokens || block.growth.usd ? doubled : first;
+    const growth = nextGrowth(block, extension);
     const growing = (async () => {
       const refused = await this.askExtend(block.id, growth, answerBy);
       if (!refused) {
-        block.reserved = add(block.reserved, growth);
+        block.reserved = addReservations(block.reserved, growth);
         block.growth = growth;
         return null;
       }
       if (!exact || (growth.tokens <= extension.tokens && growth.usd <= extension.usd)) return refused;
       const alone = await this.askExtend(block.id, extension, answerBy);
-      if (!alone) block.reserved = add(block.reserved, extension);
+      if (!alone) block.reserved = addReservations(block.reserved, extension);
       return alone;
     })();
     block.growing = growing;
@@ -271,20 +235,12 @@ export class RunBlocks {
     const block = this.memberOf.get(leaseId);
     if (!block) return false;
     this.memberOf.delete(leaseId);
-    const held = block.members.get(leaseId) ?? { tokens: 0, usd: 0 };
-    block.members.delete(leaseId);
-    const usage = attemptUsage(outcome, bound);
-    if (outcome.kind === 'lease-lost' && !bound) {
-      block.consumed = add(block.consumed, held);
+    const lost = outcome.kind === 'lease-lost' && !bound;
+    const held = leaveBlock(block, leaseId, attemptUsage(outcome, bound), lost);
+    if (lost) {
       // Under its own lease id and activity id, as a slot's lost attempt: both bounded, unlike the block's id and it.
-      const lost = { reservation: held, workflowId: this.workflowId };
-      this.send(leaseId, `${claim.activityId}:ledger-settle`, { usage: null, attempts: 0, lost });
-    } else {
-      const spent = { tokens: usageTokens(usage), usd: usage?.costUsd ?? 0 };
-      block.consumed = add(block.consumed, spent);
-      block.charge = add(block.charge, spent);
-      // Tokens without a price stay so in the block's usage: a ledger with `maxUsd` cannot count them either.
-      if (isUnpriced(usage)) block.unpriced += usage?.unpricedTokens || spent.tokens;
+      const settled = { usage: null, attempts: 0, lost: { reservation: held, workflowId: this.workflowId } };
+      this.send(leaseId, `${claim.activityId}:ledger-settle`, settled);
     }
     if (!block.members.size) void this.whenIdle(block);
     return true;
@@ -307,14 +263,7 @@ export class RunBlocks {
     if (block.settled) return;
     block.settled = true;
     this.blocks.delete(block);
-    const { tokens, usd } = block.charge;
-    const usage = {
-      inputTokens: tokens,
-      costUsd: usd,
-      ...(block.unpriced ? { unpricedTokens: block.unpriced } : {}),
-      model: `(block of ${block.attempts} attempts)`,
-    };
-    this.send(block.id, `${activityTag(block.id)}:ledger-settle`, { usage, attempts: block.attempts });
+    this.send(block.id, `${activityTag(block.id)}:ledger-settle`, blockSettlement(block));
   }
 
   private send(attemptId: string, activityId: string, settlement: Omit<SettleRequest, 'attemptId'>): void {

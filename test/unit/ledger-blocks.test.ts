@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/ledger/rules';
+import {
+  blockSettlement,
+  enterBlock,
+  freeOf,
+  growsAhead,
+  hasRoom,
+  leaveBlock,
+  newBlockBook,
+  nextGrowth,
+} from '../../src/ledger/block-book';
 import type { LedgerLimits } from '../../src/plan/requests/ledger';
 
 const T0 = 1_700_000_000_000;
@@ -107,5 +117,39 @@ describe("a run's block of a ledger's slots (budget.ledgerBlocks)", () => {
       remaining: { tokens: 600 },
     });
     expect(one(ledger, 'run-b/x/1')).toMatchObject({ ok: false, reason: 'recovery-required' });
+  });
+});
+
+describe("a block's books on the run's side (src/ledger/block-book.ts)", () => {
+  const granted = { slots: 3, reservation: { tokens: 300, usd: 0 } };
+
+  it('admits an attempt while open, with a slot and its grant free, and counts what settled attempts took', () => {
+    const book = newBlockBook('run-a/block/1', granted, T0 + 1_000);
+    enterBlock(book, 'a', { tokens: 100, usd: 0 });
+    enterBlock(book, 'b', { tokens: 150, usd: 0 });
+    expect(freeOf(book)).toEqual({ tokens: 50, usd: 0 });
+    expect(hasRoom(book, { tokens: 60, usd: 0 }, T0)).toBe(false);
+    expect(hasRoom(book, { tokens: 50, usd: 0 }, T0)).toBe(true);
+    expect(hasRoom(book, { tokens: 50, usd: 0 }, T0 + 1_000)).toBe(false);
+    // a spent 30 of its 100; b was lost: what it held counts as taken, and is not charged with the block.
+    expect(leaveBlock(book, 'a', { inputTokens: 30, costUsd: 0.1 }, false)).toEqual({ tokens: 100, usd: 0 });
+    expect(leaveBlock(book, 'b', null, true)).toEqual({ tokens: 150, usd: 0 });
+    expect(freeOf(book)).toEqual({ tokens: 120, usd: -0.1 });
+    expect(blockSettlement(book)).toEqual({
+      usage: { inputTokens: 30, costUsd: 0.1, model: '(block of 2 attempts)' },
+      attempts: 2,
+    });
+  });
+
+  it('keeps tokens without a price so in its settlement, and grows by a slot each first, then twice as much', () => {
+    const book = newBlockBook('run-a/block/1', granted, T0 + 1_000);
+    enterBlock(book, 'a', { tokens: 0, usd: 0 });
+    leaveBlock(book, 'a', { inputTokens: 40 }, false);
+    expect(blockSettlement(book).usage).toMatchObject({ inputTokens: 40, unpricedTokens: 40 });
+    expect(nextGrowth(book, { tokens: 7, usd: 0 })).toEqual({ tokens: 21, usd: 0 });
+    book.growth = { tokens: 21, usd: 0 };
+    expect(nextGrowth(book, { tokens: 7, usd: 0 })).toEqual({ tokens: 42, usd: 0 });
+    book.reserved = { tokens: 40 + 10, usd: 0 };
+    expect(growsAhead(book)).toBe(true);
   });
 });
