@@ -26,7 +26,8 @@ const MAY_IMPORT = {
   agent: [...BASE, 'team/governance.ts', 'workflows/stop-channel.ts'],
   // The ledger workflow signals the runs it aborts with the team run's own message; its Node side sends
   // updates through sdk/'s retry. It confirms a worker's proof as a run does (the confirmation activity on the
-  // worker's stop queue), bound to the request by agent/sha256.ts.
+  // worker's stop queue), bound to the request by agent/sha256.ts, or takes its signature as a run takes a signed
+  // result (workflows/signed-proofs.ts).
   ledger: [
     ...BASE,
     'sdk',
@@ -35,6 +36,7 @@ const MAY_IMPORT = {
     'activities/interface.ts',
     'workflows/messages.ts',
     'workflows/stop-channel.ts',
+    'workflows/signed-proofs.ts',
     'agent/sha256.ts',
   ],
   // OpenTelemetry's config and teamrun's spans (src/telemetry): beside sdk/, it imports only config's error.

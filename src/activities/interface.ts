@@ -281,6 +281,9 @@ export interface ConfirmAttemptRequest {
   signingKey?: string;
 }
 
+/** How long a worker's gateway keeps a nonce for its run (or a ledger) to ask about, once. */
+export const PROOF_NONCE_TTL_MS = 60_000;
+
 /** What a worker signs of a request it proves (its result or failure): every field its run checks, and the nonce. */
 export function signedProofText(request: Omit<ConfirmAttemptRequest, 'nonce' | 'signingKey'>, nonce: string): string {
   const { workflowId, key, fencingToken, message, anchor } = request;

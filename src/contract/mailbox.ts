@@ -23,6 +23,11 @@ export interface AttemptProof {
    */
   signingKey?: string;
   signature?: string;
+  /**
+   * A ledger update only: when the worker signed it (its clock, ms since the epoch). The ledger takes a signed update
+   * only while it is fresh, and remembers its nonce while the worker would confirm it (src/ledger/signed-doors.ts).
+   */
+  signedAt?: number;
 }
 
 export interface MailMessage {

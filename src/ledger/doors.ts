@@ -41,6 +41,19 @@ export function ledgerRequestDigest(call: string, request: unknown): string {
   return toHex(sha256(new TextEncoder().encode(`${call}\n${JSON.stringify(request)}`)));
 }
 
+/**
+ * What a worker signs of a ledger update it proves: the ledger, the update's name, its request's digest, the nonce and
+ * when (its clock). Tagged apart from an attempt's signed answer (`signedProofText`), so neither passes for the other.
+ */
+export function signedLedgerText(
+  proof: { nonce: string; signedAt: number },
+  ledgerWorkflowId: string,
+  call: string,
+  digest: string,
+): string {
+  return JSON.stringify(['teamrun-ledger-proof', ledgerWorkflowId, call, digest, proof.nonce, proof.signedAt]);
+}
+
 /** `forbidden` unless the update carries a worker's proof (confirmed later) or comes from one of the operators. */
 export function workerCallRefusal(
   ledgerId: string,

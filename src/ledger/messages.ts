@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { SignedDoorsSnapshot } from './signed-doors';
 import type {
   AbortAllRequest,
   AcquireRequest,
@@ -46,7 +47,12 @@ export const LEDGER_PLANTED = 'ledger_planted';
  * `continueAsNewAfterEvents` hands over earlier than the default (tests, very busy ledgers).
  */
 export type BudgetLedgerInput = (
-  { id: string; limits: LedgerLimits; operators?: string[] } | { continued: LedgerSnapshot }
+  | { id: string; limits: LedgerLimits; operators?: string[] }
+  | {
+      continued: LedgerSnapshot;
+      /** The doors' memory its continue-as-new carries (src/ledger/signed-doors.ts; absent before: none). */
+      doors?: SignedDoorsSnapshot;
+    }
 ) & {
   continueAsNewAfterEvents?: number;
 };

@@ -31,6 +31,7 @@ import {
 } from '../plan/requests/ledger';
 import * as lm from './messages';
 import { WorkerDoors } from './door-handlers';
+import { carriedDoors, type SignedDoorsSnapshot } from './signed-doors';
 import { BatchRequestSchema, applyBatch, batchRefusals } from './batch';
 import { detailsOnQuery } from '../sdk/details-on-query';
 import { markdownText } from '../team/markdown';
@@ -74,7 +75,9 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
     }
   };
 
-  registerHandlers(ledger, cascade, () => {
+  // Only the ledger's own continue-as-new carries its doors (a planted one failed in `begin`).
+  const carried = 'continued' in input ? carriedDoors(input.doors) : undefined;
+  const doors = registerHandlers(ledger, cascade, carried, () => {
     if (quietHandover && handingOver()) growth.noted += 1;
   });
   // Made as they are read (the Web UI, `teamrun ledger status`), not on every step of a busy ledger.
@@ -86,6 +89,7 @@ export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
       await Promise.all(signalling);
       return continueAsNew<typeof budgetLedger>({
         continued: ledger.snapshot(),
+        doors: doors.snapshot(Date.now()),
         continueAsNewAfterEvents: input.continueAsNewAfterEvents,
       });
     }
@@ -164,7 +168,12 @@ function plantedBooks(): string | null {
 }
 
 /** `renewed` runs after each renewal: it changes nothing the loop waits on, but may find the history past its bound. */
-function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void, renewed: () => void): void {
+function registerHandlers(
+  ledger: Ledger,
+  cascade: (runs: string[]) => void,
+  carried: SignedDoorsSnapshot | undefined,
+  renewed: () => void,
+): WorkerDoors {
   const now = () => Date.now();
   const parse = <T>(schema: ZodType<T>, payload: unknown, message: string): T => {
     try {
@@ -218,7 +227,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void, ren
     },
   );
   // The run's own updates: only with its worker's proof, confirmed before they apply, or from an operator.
-  const doors = new WorkerDoors(() => ({ id: ledger.id, operators: ledger.operators }));
+  const doors = new WorkerDoors(() => ({ id: ledger.id, operators: ledger.operators }), carried);
   setHandler(
     lm.ledgerRegisterUpdate,
     (request) => doors.handle('register', request, RegisterRequestSchema, (r) => ledger.register(r, now())),
@@ -355,6 +364,7 @@ function registerHandlers(ledger: Ledger, cascade: (runs: string[]) => void, ren
         "operator's { attemptIds, actor } (work outside a team run)",
     },
   );
+  return doors;
 }
 
 function details(status: LedgerStatus): string {

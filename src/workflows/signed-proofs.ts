@@ -38,9 +38,13 @@ export function keyConfirmed(run: object, proof: AttemptProof, request: Request)
 
 function signatureHolds(proof: AttemptProof, request: Request): boolean {
   if (!proof.signingKey || !proof.signature) return false;
+  return signatureValid(signedProofText(request, proof.nonce), proof.signature, proof.signingKey);
+}
+
+/** Whether `signature` (base64url) is the Ed25519 signature of `text` under `key` (raw, base64url). */
+export function signatureValid(text: string, signature: string, key: string): boolean {
   try {
-    const text = new TextEncoder().encode(signedProofText(request, proof.nonce));
-    return ed25519.verify(base64url(proof.signature), text, base64url(proof.signingKey), { zip215: false });
+    return ed25519.verify(base64url(signature), new TextEncoder().encode(text), base64url(key), { zip215: false });
   } catch {
     return false;
   }

@@ -139,9 +139,13 @@ describe('a shared ledger when a worker process dies (shared dev server)', () =>
 
     const status = await ledgerStatus(client, ledger);
     expect(status.used.tokens).toBe(700);
-    // The killed worker's settlement reached the ledger when its worker came back, but that worker could no longer
-    // vouch for its proof: refused (forbidden), nothing recorded. The retry, from the second worker, charged it.
-    expect(status.counters).toMatchObject({ settled: 1, duplicateSettles: 0 });
+    // The killed worker's settlement reached the ledger when its worker came back. Signed within the last 30 s under
+    // the key the ledger confirmed, it is taken on its signature, and the retry from the second worker is a duplicate
+    // (charged nothing); signed earlier, the killed worker cannot vouch for it (forbidden, nothing recorded) and the
+    // retry charges it. Either way the attempt is charged once.
+    console.log(`[ledger-crash] resettled: ${JSON.stringify(status.counters)}`);
+    expect(status.counters.settled).toBe(1);
+    expect(status.counters.duplicateSettles).toBeLessThanOrEqual(1);
     expect(status.inFlight).toBe(0);
   });
 });

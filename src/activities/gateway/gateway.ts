@@ -28,7 +28,8 @@ import { RandomPool } from '../random-pool';
 
 export type { GatewayAnswer };
 export type { AttemptAsk, OpenedAttempt, StepsProof } from './opened';
-import type { AttemptIdentity, AttemptMessage, ConfirmAttemptRequest, ProvenMessage } from '../interface';
+import { PROOF_NONCE_TTL_MS, type ConfirmAttemptRequest, type ProvenMessage } from '../interface';
+import type { AttemptIdentity, AttemptMessage } from '../interface';
 import { Redactor, type Secret } from '../redact';
 import { ProofSigner } from './signing';
 
@@ -36,7 +37,7 @@ export const GATEWAY_LIMITS = {
   /** A request's JSON body (an addTasks request's tasks are at most MAX_SPAWN_BYTES of it). */
   requestBytes: 1024 * 1024,
   /** How long a nonce waits for its run to ask about it. */
-  nonceTtlMs: 60_000,
+  nonceTtlMs: PROOF_NONCE_TTL_MS,
   /** Nonces held at once; past it the oldest is forgotten (its run is then told no). */
   nonces: 4096,
   /** How long the gateway waits for the run's verdict (every wait of the run's answer nests inside it). */
@@ -216,8 +217,8 @@ export class AttemptGateway {
   }
 
   /**
-   * The proof a ledger update carries (src/ledger/doors.ts): this worker's ledger activities send it for a run; the
-   * ledger asks this worker before it records it, bound by the update's name and its request's digest.
+   * The proof a ledger update carries (src/ledger/doors.ts) for a run: the ledger asks this worker before it records
+   * it, bound by the update's name and its request's digest, or takes it on this worker's signature (signed-doors.ts).
    */
   proveLedger(ledgerWorkflowId: string, call: string, digest: string): AttemptProof {
     const identity = {
@@ -228,7 +229,7 @@ export class AttemptGateway {
       leaseId: '',
       holder: '',
     };
-    return this.prove('', identity, 'ledger', digest);
+    return this.signer.signedLedger(this.prove('', identity, 'ledger', digest), ledgerWorkflowId, call, digest);
   }
 
   /** The run's question: did this gateway send that request, for an attempt still running? Once per nonce. */

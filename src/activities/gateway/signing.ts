@@ -1,10 +1,12 @@
 /**
- * The worker's signature of what its attempts answer (results, failures): an Ed25519 key pair made when the gateway
- * starts and kept in memory only. A run confirms the public key with this worker once (on its stop queue), then takes
- * its signed answers without asking again (src/workflows/signed-proofs.ts). The private key never leaves the process.
+ * The worker's signature of what its attempts answer (results, failures) and of its runs' ledger updates: an Ed25519
+ * key pair made when the gateway starts and kept in memory only. A run (a ledger) confirms the public key with this
+ * worker once (on its stop queue), then takes its signed answers (updates) without asking again
+ * (src/workflows/signed-proofs.ts, src/ledger/signed-doors.ts). The private key never leaves the process.
  */
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import type { AttemptProof } from '../../contract';
+import { signedLedgerText } from '../../ledger/doors';
 import { signedProofText, type AttemptIdentity } from '../interface';
 
 export class ProofSigner {
@@ -26,7 +28,17 @@ export class ProofSigner {
   ): AttemptProof {
     const { workflowId, taskKey: key, fencingToken } = identity;
     const text = signedProofText({ workflowId, key, fencingToken, message: 'complete', anchor }, proof.nonce);
-    const signature = sign(null, Buffer.from(text), this.privateKey).toString('base64url');
-    return { ...proof, signingKey: this.publicKey, signature };
+    return { ...proof, signingKey: this.publicKey, signature: this.sign(text) };
+  }
+
+  /** A ledger update's proof with this worker's key, the time and its signature of the update (`signedLedgerText`). */
+  signedLedger(proof: AttemptProof, ledgerWorkflowId: string, call: string, digest: string): AttemptProof {
+    const signedAt = Date.now();
+    const text = signedLedgerText({ nonce: proof.nonce, signedAt }, ledgerWorkflowId, call, digest);
+    return { ...proof, signingKey: this.publicKey, signature: this.sign(text), signedAt };
+  }
+
+  private sign(text: string): string {
+    return sign(null, Buffer.from(text), this.privateKey).toString('base64url');
   }
 }

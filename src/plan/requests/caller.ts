@@ -19,6 +19,7 @@ export const AttemptProofSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{86}$/, 'signature must be an Ed25519 signature in base64url')
       .optional(),
+    signedAt: z.number().int().min(0).max(8.64e15).optional(),
   })
   .strict();
 
