@@ -25,6 +25,8 @@ export interface BlockBook {
   openUntil: number;
   /** What it grew by last (none yet: zero). */
   growth: Reservation;
+  /** The ledger refused it a growth: from then on it grows by each extension alone, and never ahead. */
+  growthRefused: boolean;
   settled: boolean;
 }
 
@@ -51,6 +53,7 @@ export function newBlockBook(id: string, granted: { slots: number; reservation: 
     members: new Map(),
     openUntil,
     growth: { ...NONE },
+    growthRefused: false,
     settled: false,
   };
   return book;
@@ -94,14 +97,20 @@ export function leaveBlock(book: BlockBook, leaseId: string, usage: Usage | null
 
 /** The block's next growth: `extension` for each of its slots the first time, twice its last growth after that. */
 export function nextGrowth(book: BlockBook, extension: Reservation): Reservation {
+  if (book.growthRefused) return { ...extension };
   if (book.growth.tokens || book.growth.usd) return { tokens: book.growth.tokens * 2, usd: book.growth.usd * 2 };
   return { tokens: extension.tokens * book.slots, usd: extension.usd * book.slots };
 }
 
-/** Whether the block should grow before an attempt needs it: half its last growth is taken. */
+/**
+ * Whether the block should grow before an attempt needs it: half its last growth is taken, of tokens or of dollars
+ * (whichever it grew by). Not once the ledger refused it a growth: near its limits, each extension asks for itself.
+ */
 export function growsAhead(book: BlockBook): boolean {
+  if (book.growthRefused) return false;
   const free = freeOf(book);
-  return free.tokens < book.growth.tokens / 2 && free.usd <= book.growth.usd / 2;
+  const low = (left: number, grew: number) => grew > 0 && left < grew / 2;
+  return low(free.tokens, book.growth.tokens) || low(free.usd, book.growth.usd);
 }
 
 /** What the block's one settlement charges: its attempts' usage together, and how many attempts it held. */

@@ -123,6 +123,14 @@ describe('runs taking their ledger slots in blocks (shared dev server)', () => {
         /maxTokens 20 \(used (\d+), reserved (\d+), asked 7\)/.exec(refused.reason ?? '') ?? [];
       expect([refused.key, Number(used) + Number(reserved)]).toEqual(['t2', 14]);
       expect(result.budget.used.tokens).toBe(14);
+      if (blocks) {
+        // One block, grown by 7, then refused 14 and granted t1's 7 alone: t2's 7 is asked once, not doubled first.
+        const asks = ((await handle.fetchHistory()).events ?? []).filter(
+          (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'ledgerExtend',
+        ).length;
+        console.log(`[ledger-blocks] ledgerExtend calls for 3 extensions, one refused: ${asks}`);
+        expect(asks).toBeLessThanOrEqual(4);
+      }
       expect(await ledgerStatus(await testClient(), ledger)).toMatchObject({
         inFlight: 0,
         reserved: { tokens: 0 },

@@ -151,5 +151,20 @@ describe("a block's books on the run's side (src/ledger/block-book.ts)", () => {
     expect(nextGrowth(book, { tokens: 7, usd: 0 })).toEqual({ tokens: 42, usd: 0 });
     book.reserved = { tokens: 40 + 10, usd: 0 };
     expect(growsAhead(book)).toBe(true);
+    // Once the ledger refused a growth, each extension asks for itself alone, and nothing grows ahead.
+    book.growthRefused = true;
+    expect(nextGrowth(book, { tokens: 7, usd: 0 })).toEqual({ tokens: 7, usd: 0 });
+    expect(growsAhead(book)).toBe(false);
+  });
+
+  it('grows ahead by dollars when it grows by dollars alone', () => {
+    const book = newBlockBook('run-a/block/2', { slots: 2, reservation: { tokens: 0, usd: 1 } }, T0 + 1_000);
+    book.growth = { tokens: 0, usd: 1 };
+    book.reserved = { tokens: 0, usd: 2 };
+    enterBlock(book, 'a', { tokens: 0, usd: 1.2 });
+    expect(freeOf(book)).toEqual({ tokens: 0, usd: 0.8 });
+    expect(growsAhead(book)).toBe(false);
+    enterBlock(book, 'b', { tokens: 0, usd: 0.4 });
+    expect(growsAhead(book)).toBe(true);
   });
 });
