@@ -133,6 +133,25 @@ function waitsForLedger(a: PendingAttempt): boolean {
   return LEDGER_SLOT_WAIT.test(a.activityId) && a.tries > 1 && a.lastFailure !== null;
 }
 
+/** The activity a run asks its ledger for a block of slots with (blocks.ts), for the attempts it starts together. */
+const LEDGER_BLOCK_ASK = /^block-[0-9a-f-]+:ledger-acquire$/;
+
+/** What a run waits for from its ledger before attempts start, by the pending activity that asks (else null). */
+function ledgerAskOf(a: PendingAttempt): string | null {
+  if (a.state === 'scheduled') return null;
+  if (a.activityType === 'ledgerRegister')
+    return "the run's registration with its ledger (no attempt starts before it)";
+  if (LEDGER_BLOCK_ASK.test(a.activityId)) return "attempts starting together: a block of the run's ledger slots";
+  return null;
+}
+
+/** `waiting  attempts starting together: a block of the run's ledger slots, asked 3.1s ago` (a worker took it). */
+function ledgerAskLine(a: PendingAttempt, what: string): string {
+  const since = a.scheduledAt === null ? '' : `, asked ${duration(Math.max(0, Date.now() - a.scheduledAt))} ago`;
+  const last = a.lastFailure ? `; try ${a.tries}, the last answered: ${oneLine(printable(a.lastFailure), 200)}` : '';
+  return `waiting  ${what}${since}${last}`;
+}
+
 /** `waiting  b#1: a slot of the run's ledger, asked 6 times; the ledger answered: ...` */
 function ledgerWaitLine(a: PendingAttempt): string {
   const attempt = a.activityId.replace(LEDGER_SLOT_WAIT, '');
@@ -167,7 +186,11 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
         : `cancel   requested ${when}: the run closed as Canceled`,
     );
   }
-  const ledgerWaits = overview.attempts.filter(waitsForLedger);
+  for (const a of overview.attempts) {
+    const what = ledgerAskOf(a);
+    if (what) lines.push(ledgerAskLine(a, what));
+  }
+  const ledgerWaits = overview.attempts.filter((a) => waitsForLedger(a) && !LEDGER_BLOCK_ASK.test(a.activityId));
   lines.push(...ledgerWaits.slice(0, LEDGER_WAITS_SHOWN).map(ledgerWaitLine));
   if (ledgerWaits.length > LEDGER_WAITS_SHOWN) {
     lines.push(`waiting  ${ledgerWaits.length - LEDGER_WAITS_SHOWN} more attempt(s) for a slot of the ledger`);

@@ -85,6 +85,8 @@ export function failingWorkflowTaskText(workflowId: string, namespace: string, f
 /** One attempt Temporal holds for the run: scheduled on a queue, or started by a worker. */
 export interface PendingAttempt {
   activityId: string;
+  /** The activity's type (`runTask`, `ledgerRegister`, ...), or null when Temporal does not say. */
+  activityType: string | null;
   /** `scheduled` (no worker took it yet), `started`, `cancel requested`, ... */
   state: string;
   taskQueue: string | null;
@@ -107,6 +109,7 @@ export async function pendingAttempts(
 ): Promise<PendingAttempt[]> {
   const attempts = (description.raw.pendingActivities ?? []).map((a) => ({
     activityId: a.activityId ?? '?',
+    activityType: a.activityType?.name ?? null,
     state: ACTIVITY_STATES[Number(a.state)] ?? 'unknown',
     taskQueue: a.activityOptions?.taskQueue?.name ?? null,
     scheduledAt: a.scheduledTime?.seconds ? Number(a.scheduledTime.seconds) * 1000 : null,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createLedger, ledgerStatus } from '../../src/ledger/client';
+import { ledgerHandle } from '../../src/ledger/handle';
 import type { TeamPlanInput } from '../../src/plan/schema';
 import { ledgerWorkflowId, type LedgerLimits } from '../../src/plan/requests/ledger';
 import * as msg from '../../src/workflows/messages';
 import { teamrun } from '../cli/teamrun-cli';
 import { historyAttempts, maxOverlap } from '../helpers/history';
-import { startRun, testClient, uniqueQueue, waitFor } from '../helpers/env';
+import { startRun, startTestWorker, testClient, uniqueQueue, waitFor } from '../helpers/env';
 import { workerForSuite } from '../helpers/scenario';
 
 /** A shell step that reports `tokens` of usage, as an LLM-calling step would. */
@@ -150,6 +151,39 @@ describe('team runs sharing one ledger (shared dev server)', () => {
       expect(status.stdout).not.toMatch(/^not started/m);
     } finally {
       await handle.terminate('test finished');
+    }
+  });
+
+  it('`status` names a run waiting for a ledger that does not answer its registration', async () => {
+    // The ledger's own worker, stopped once the ledger is up: the run's registration waits for an answer, and no
+    // attempt starts before it.
+    const ledgerSide = await startTestWorker();
+    const ledger = uniqueQueue('ledger-down');
+    await createLedger(await testClient(), ledger, { maxTokens: 1_000 }, { taskQueue: ledgerSide.taskQueue });
+    await ledgerSide.stop();
+    const sleeps = ['a', 'b'].map((key) => ({ key, executor: { kind: 'sleep', ms: 1_000 } }));
+    const handle = await startRun(
+      plan('ledger-down', ledger, sleeps, { budget: { ledger, ledgerBlocks: true } }),
+      worker.taskQueue,
+    );
+    try {
+      const status = await waitFor('status to name the wait', async () => {
+        const asked = Date.now();
+        const result = await teamrun(['status', handle.workflowId]);
+        return /^waiting +the run's registration/m.test(result.stdout) ? { ...result, ms: Date.now() - asked } : null;
+      });
+      console.log(`[ledger] status of a run whose ledger is down, in ${status.ms} ms:\n${status.stdout}`);
+      const waits = status.stdout.split('\n').filter((l) => l.startsWith('waiting'));
+      expect(waits).toHaveLength(2);
+      expect(waits[0]).toMatch(
+        /^waiting +the run's registration with its ledger \(no attempt starts before it\), asked/,
+      );
+      // The ledger's own query is not answered either: said after 3 s, not after the client's own timeout.
+      expect(waits[1]).toMatch(new RegExp(`^waiting +ledger ${ledger} did not answer a query within 3 s`));
+      expect(status.ms).toBeLessThan(20_000);
+    } finally {
+      await handle.terminate('test finished');
+      await ledgerHandle(await testClient(), ledger).terminate('test finished');
     }
   });
 

@@ -10,6 +10,7 @@ import { renderTaskTree, renderTree } from '../tree-render';
 import { readTree, resolveRunId, TREE_DEFAULTS, TREE_LIMITS } from '../../operator/tree';
 import { RunReader, type RunOverview } from '../../operator/run-view';
 import { runUrl } from '../web-ui';
+import { oneLine } from '../../format';
 
 interface TasksOptions {
   status?: TaskStatus[];
@@ -104,13 +105,28 @@ export function registerInspect(program: Command): void {
     });
 }
 
-/** An open run on a ledger that requires recovery starts no attempt until an operator acts: say so. */
+/** How long `status` waits for the run's ledger to answer its query (a ledger no worker serves never does). */
+const LEDGER_QUERY_MS = 3_000;
+
+/**
+ * An open run on a ledger that requires recovery starts no attempt until an operator acts, and one whose ledger does
+ * not answer may start none either: say so.
+ */
 async function ledgerWait(client: Client, overview: RunOverview): Promise<string | null> {
   const ledger = overview.budget?.limits.ledger;
   if (!overview.open || !ledger) return null;
-  // The run's status stands without it: a ledger that cannot be read adds no line.
-  const status = await ledgerStatus(client, ledger).catch(() => null);
-  if (!status?.recovery) return null;
+  // The run's status stands without it: a ledger that cannot be read adds a line saying so, after a few seconds.
+  const status = await client
+    .withDeadline(Date.now() + LEDGER_QUERY_MS, () => ledgerStatus(client, ledger))
+    .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  if (status instanceof Error) {
+    return (
+      `waiting  ledger ${ledger} did not answer a query within ${LEDGER_QUERY_MS / 1_000} s ` +
+      `(${oneLine(status.message, 160)}); the run's attempts wait for its answers: is a worker polling the ` +
+      `ledger's task queue? (\`teamrun ledger status ${ledger}\`)\n`
+    );
+  }
+  if (!status.recovery) return null;
   return (
     `waiting  ledger ${ledger} requires recovery: ${status.recovery.count} lost attempt(s) with unknown usage; ` +
     `no attempt starts until \`teamrun ledger resolve ${ledger} --usage '{...}'\` (or --release)\n`

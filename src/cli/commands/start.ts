@@ -126,7 +126,9 @@ async function warnLedgerShares(client: Client, plan: TeamPlan): Promise<void> {
   // What else a task reserves (an estimate, a team's carve, an agent's first call) is its own: only fair shares here.
   const unestimated = plan.tasks.filter((t) => upfrontOf(t)?.amount.tokens === undefined).length;
   if (!ledger || maxTokens === undefined || !unestimated) return;
-  const limit = (await ledgerStatus(client, ledger).catch(() => null))?.limits.maxTokens;
+  // A warning only: a ledger that does not answer within a few seconds (no worker on its queue) is not waited for.
+  const asked = client.withDeadline(Date.now() + 3_000, () => ledgerStatus(client, ledger));
+  const limit = (await asked.catch(() => null))?.limits.maxTokens;
   // The run's own rule (team/budget.ts): what its first attempt without an estimate reserves of a fresh budget.
   const share = Budget.create({ maxTokens }).sizeOf(undefined, plan.teammates).tokens;
   const atOnce = limit === undefined || share === 0 ? Infinity : Math.floor(limit / share);
