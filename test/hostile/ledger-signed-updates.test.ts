@@ -94,6 +94,47 @@ describe("a ledger's updates taken on the worker's signature (shared dev server)
   });
 });
 
+describe("a ledger's memory of the nonces it took, across its continue-as-new (shared dev server)", () => {
+  const worker = workerForSuite();
+
+  it('refuses a copy of an update its previous execution took on its signature', async () => {
+    const client = await testClient();
+    const id = await ledgerForTest('signed-can', { maxTokens: 100_000 }, worker.taskQueue, onTestFinished, {
+      continueAsNewAfterEvents: 100,
+    });
+    const tasks = Array.from({ length: 16 }, (_, i) => ({
+      key: `t${i}`,
+      executor: { kind: 'shell', command: `echo '::teamrun-usage::{"outputTokens":10}'` },
+    }));
+    const run = await startRun({ name: 'signed-can', teammates: 4, budget: { ledger: id }, tasks }, worker.taskQueue);
+    expect(await run.result()).toMatchObject({ status: 'succeeded' });
+
+    const continued = [];
+    for await (const execution of client.workflow.list({ query: `WorkflowId = "${ledgerWorkflowId(id)}"` }))
+      if (execution.status.name === 'CONTINUED_AS_NEW') continued.push(execution);
+    expect(continued.length).toBeGreaterThanOrEqual(1);
+    // The last settling batch an execution that handed over took (a signature, not a round trip: its nonce is still
+    // one the worker would confirm for 60 s), sent again to the execution running now.
+    const taken: Sent[] = [];
+    for (const execution of continued) {
+      const events = (await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory()).events;
+      for (const e of events ?? []) {
+        const request = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest;
+        if (request?.input?.name !== 'batch') continue;
+        const input = defaultPayloadConverter.fromPayload(request.input.args!.payloads![0]) as Sent['input'];
+        if (input.proof?.signature) taken.push({ name: 'batch', input });
+      }
+    }
+    const before = await ledgerStatus(client, id);
+    const handle = client.workflow.getHandle(ledgerWorkflowId(id));
+    const copy = taken.at(-1)!;
+    const refused = await updateCodeOf(handle.executeUpdate(copy.name, { args: [copy.input] }));
+    console.log(`[ledger-signed] ${continued.length} handovers, ${taken.length} signed batches; the copy: ${refused}`);
+    expect(refused).toBe('forbidden');
+    expect((await ledgerStatus(client, id)).counters).toEqual(before.counters);
+  });
+});
+
 function forgedRenewal(id: string, queue: string) {
   const request = { attemptIds: [`${id}-x/task/1`] };
   const proof = new ProofSigner().signedLedger(
