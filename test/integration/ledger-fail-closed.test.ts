@@ -90,10 +90,17 @@ describe('a shared ledger fails closed for every run on it (shared dev server)',
     expect((await ledgerStatus(client, ledger)).counters.acquired).toBe(1);
   });
 
-  // In blocks too (src/ledger/blocks.ts): the lost attempt is settled as lost at once, though its block lives on.
-  it.each([false, true])(
-    "holds run B's next attempt after run A's worker is killed mid-attempt, until an operator resolves the ledger (blocks: %s)",
-    async (blocks) => {
+  // In blocks too (src/ledger/blocks.ts): the lost attempt is settled as lost at once, though its block lives on. With
+  // a workflow id of 1,000 characters (Temporal's most) the lost attempt's ids still fit the ledger's: it settles
+  // under its own lease id, not under its block's id and its lease id together (over 2,000 characters, refused).
+  it.each([
+    { blocks: false, longId: false },
+    { blocks: true, longId: false },
+    { blocks: true, longId: true },
+  ])(
+    "holds run B's next attempt after run A's worker is killed mid-attempt, until an operator resolves the ledger " +
+      '(blocks: $blocks, 1,000-character id: $longId)',
+    async ({ blocks, longId }) => {
       const client = await testClient();
       const { taskQueue: ledgerQueue } = await worker();
       const ledger = uniqueQueue('lost');
@@ -118,6 +125,7 @@ describe('a shared ledger fails closed for every run on it (shared dev server)',
           { awaitAdjudication: false, ...(blocks ? { budget: { ledger, ledgerBlocks: true } } : {}) },
         ),
         aQueue,
+        longId ? uniqueQueue('lost-a').padEnd(1_000, '-long') : undefined,
       );
       terminateLater(a);
       // Its attempt runs on the doomed worker: it renewed its slot (the lease moved past its first expiry).
