@@ -214,8 +214,9 @@ export class RunBlocks {
         block.growth = growth;
         return null;
       }
-      // Asked again, a doubled growth would be refused again: one call per extension from now on, not two.
-      block.growthRefused = true;
+      // Asked again, a doubled growth would be refused again: one call per extension from now on, not two. A ledger
+      // that did not answer refused nothing: the block keeps growing as before.
+      if (refused.reason !== 'ledger-unreachable') block.growthRefused = true;
       if (!exact || (growth.tokens <= extension.tokens && growth.usd <= extension.usd)) return refused;
       const alone = await this.askExtend(block.id, extension, answerBy);
       if (!alone) block.reserved = addReservations(block.reserved, extension);
