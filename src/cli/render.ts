@@ -3,6 +3,7 @@ import { count, duration, oneLine, printable, table, usd } from '../format';
 import type { RunOverview } from '../operator/run-view';
 import type { PendingAttempt } from '../client/run-health';
 import { outcomeLine } from '../team/outcome';
+import { BLOCK_ACQUIRE_ID } from '../ledger/block-book';
 
 /** Above this many tasks a summary lists only the ones that did not succeed. */
 const FULL_TABLE_MAX = 40;
@@ -133,15 +134,12 @@ function waitsForLedger(a: PendingAttempt): boolean {
   return LEDGER_SLOT_WAIT.test(a.activityId) && a.tries > 1 && a.lastFailure !== null;
 }
 
-/** The activity a run asks its ledger for a block of slots with (blocks.ts), for the attempts it starts together. */
-const LEDGER_BLOCK_ASK = /^block-[0-9a-f-]+:ledger-acquire$/;
-
 /** What a run waits for from its ledger before attempts start, by the pending activity that asks (else null). */
 function ledgerAskOf(a: PendingAttempt): string | null {
   if (a.state === 'scheduled') return null;
   if (a.activityType === 'ledgerRegister')
     return "the run's registration with its ledger (no attempt starts before it)";
-  if (LEDGER_BLOCK_ASK.test(a.activityId)) return "attempts starting together: a block of the run's ledger slots";
+  if (BLOCK_ACQUIRE_ID.test(a.activityId)) return "attempts starting together: a block of the run's ledger slots";
   return null;
 }
 
@@ -190,7 +188,7 @@ export function renderOverview(overview: RunOverview, webUi: string | null): str
     const what = ledgerAskOf(a);
     if (what) lines.push(ledgerAskLine(a, what));
   }
-  const ledgerWaits = overview.attempts.filter((a) => waitsForLedger(a) && !LEDGER_BLOCK_ASK.test(a.activityId));
+  const ledgerWaits = overview.attempts.filter((a) => waitsForLedger(a) && !BLOCK_ACQUIRE_ID.test(a.activityId));
   lines.push(...ledgerWaits.slice(0, LEDGER_WAITS_SHOWN).map(ledgerWaitLine));
   if (ledgerWaits.length > LEDGER_WAITS_SHOWN) {
     lines.push(`waiting  ${ledgerWaits.length - LEDGER_WAITS_SHOWN} more attempt(s) for a slot of the ledger`);

@@ -32,6 +32,13 @@ export interface BlockBook {
 
 const NONE: Reservation = { tokens: 0, usd: 0 };
 
+/** The activity id of a block's own ledger call: its uuid (the end of its id), whatever the run's id's length. */
+export const blockActivityId = (blockId: string, call: 'ledger-acquire' | 'ledger-settle'): string =>
+  `block-${blockId.slice(-36)}:${call}`;
+
+/** A block's acquire, by its activity id (`teamrun status` names the attempts that wait for it). */
+export const BLOCK_ACQUIRE_ID = /^block-[0-9a-f-]{36}:ledger-acquire$/;
+
 export const addReservations = (a: Reservation, b: Reservation): Reservation => ({
   tokens: a.tokens + b.tokens,
   usd: a.usd + b.usd,

@@ -16,6 +16,7 @@ import { CancellationScope, log, proxyActivities, sleep, uuid4 } from '@temporal
 import type { LedgerActivities } from './activity-interface';
 import {
   addReservations,
+  blockActivityId,
   blockSettlement,
   enterBlock,
   fitsIn,
@@ -60,7 +61,6 @@ export type AskLedgerExtend = (
 ) => Promise<{ reason: string; message: string } | null>;
 
 /** A block's activities are named by its id's uuid (the id holds the run's workflow id, up to 1,000 characters). */
-const activityTag = (blockId: string) => `block-${blockId.slice(-36)}`;
 
 export class RunBlocks {
   private readonly blocks = new Set<Block>();
@@ -128,7 +128,7 @@ export class RunBlocks {
       const reservation = asked.reduce((sum, w) => addReservations(sum, w.holds), { tokens: 0, usd: 0 });
       const { ledgerAcquire } = proxyActivities<LedgerActivities>({
         ...controlQueue(),
-        activityId: `${activityTag(id)}:ledger-acquire`,
+        activityId: blockActivityId(id, 'ledger-acquire'),
         startToCloseTimeout: '30s',
         heartbeatTimeout: '5s',
         retry: { initialInterval: '200ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 5 },
@@ -266,7 +266,7 @@ export class RunBlocks {
     if (block.settled) return;
     block.settled = true;
     this.blocks.delete(block);
-    this.send(block.id, `${activityTag(block.id)}:ledger-settle`, blockSettlement(block));
+    this.send(block.id, blockActivityId(block.id, 'ledger-settle'), blockSettlement(block));
   }
 
   private send(attemptId: string, activityId: string, settlement: Omit<SettleRequest, 'attemptId'>): void {

@@ -43,6 +43,14 @@ export async function ledgerStatus(client: Client, id: string): Promise<LedgerSt
   return ledgerHandle(client, id).query(lm.ledgerStatusQuery);
 }
 
+/** How long a command reading a run waits for its ledger's status (a ledger no worker serves never answers). */
+export const LEDGER_GLANCE_MS = 3_000;
+
+/** The ledger's status within `LEDGER_GLANCE_MS`, else the query's failure: for what only adds to another answer. */
+export async function ledgerStatusGlance(client: Client, id: string): Promise<LedgerStatus> {
+  return client.withDeadline(Date.now() + LEDGER_GLANCE_MS, () => ledgerStatus(client, id));
+}
+
 /** Sends `abortRun` to every run registered with the ledger; `actor` must be one of its operators when it has any. */
 export async function abortAllLedger(client: Client, id: string, request: { reason?: string; actor?: string } = {}) {
   return updateLedger(client, id, lm.ledgerAbortAllUpdate, request);

@@ -17,7 +17,9 @@
  * round trip, where the worker has forgotten its nonce and answers no. Anything that does not check (an unknown key, a
  * stale signature, a full memory) is confirmed by the round trip, as every update was before. Workflow code.
  */
+import { z } from 'zod';
 import type { AttemptProof } from '../contract';
+import { AttemptProofSchema } from '../plan/requests/caller';
 import { PROOF_NONCE_TTL_MS } from '../activities/interface';
 import { signatureValid } from '../workflows/signed-proofs';
 import { signedLedgerText } from './doors';
@@ -98,14 +100,16 @@ export class SignedLedgerDoors {
   }
 }
 
+/** The carried doors' shape and bounds: what the proofs' own schema allows of each queue, key and nonce. */
+const CarriedDoorsSchema = z.object({
+  keys: z.array(z.tuple([AttemptProofSchema.shape.queue, z.string().max(64)])).max(MAX_SIGNING_KEYS),
+  nonces: z.array(z.tuple([AttemptProofSchema.shape.nonce, z.number().finite()])).max(MAX_SIGNED_NONCES),
+});
+
 /** Carried doors only from the ledger's own continue-as-new, and only in their shape (else none: round trips). */
 export function carriedDoors(value: unknown): SignedDoorsSnapshot | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { keys, nonces } = value as Partial<SignedDoorsSnapshot>;
-  const pairs = (list: unknown, second: 'string' | 'number') =>
-    Array.isArray(list) &&
-    list.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === second);
-  return pairs(keys, 'string') && pairs(nonces, 'number') ? { keys: keys!, nonces: nonces! } : undefined;
+  const parsed = CarriedDoorsSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 function text(proof: AttemptProof, signedAt: number, update: SignedUpdate): string {

@@ -5,7 +5,7 @@ import { claudeCode } from '../../src/activities/executors/agent-cli/claude-code
 import { codex } from '../../src/activities/executors/agent-cli/codex';
 import { gemini } from '../../src/activities/executors/agent-cli/gemini';
 import { renderOverview } from '../../src/cli/render';
-import type { RunOverview } from '../../src/operator/run-view';
+import { runOverview } from '../helpers/run-overview';
 
 describe('honest outcomes: what an output declares of itself', () => {
   it('reads integration, artifacts, covers and testsRun, each within its bound', () => {
@@ -37,21 +37,7 @@ describe('honest outcomes: what an output declares of itself', () => {
       { key: 'plain' },
     ])!;
     expect(summary.counts).toEqual({ mock: 1, real: 1, none: 0, testsNotRun: 1 });
-    const overview = {
-      workflowId: 'r1',
-      open: true,
-      name: null,
-      state: 'running',
-      failure: null,
-      stats: null,
-      budget: null,
-      executions: null,
-      maxConcurrent: null,
-      pendingAdjudications: [],
-      attempts: [],
-      cancelRequestedAt: null,
-      outcomes: summary,
-    } satisfies RunOverview;
+    const overview = runOverview({ outcomes: summary });
     expect(renderOverview(overview, null)).toContain('outcomes mock 1 (ui) · real 1 (api) · ran no test 1 (review)');
     expect(summarizeOutcomes([{ key: 'plain' }])).toBeNull();
   });

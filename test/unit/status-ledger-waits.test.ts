@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderOverview } from '../../src/cli/render';
 import type { PendingAttempt } from '../../src/client/run-health';
-import type { RunOverview } from '../../src/operator/run-view';
+import { runOverview } from '../helpers/run-overview';
 
-const overview = (attempts: PendingAttempt[]): RunOverview => ({
-  workflowId: 'r1',
-  open: true,
-  name: null,
-  state: 'running',
-  failure: null,
-  stats: null,
-  budget: null,
-  executions: null,
-  maxConcurrent: null,
-  pendingAdjudications: [],
-  attempts,
-  cancelRequestedAt: null,
-  outcomes: undefined,
-});
+const overview = (attempts: PendingAttempt[]) => runOverview({ attempts });
 
 const pending = (activityId: string, activityType: string, extra: Partial<PendingAttempt> = {}): PendingAttempt => ({
   activityId,

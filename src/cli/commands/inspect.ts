@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { TaskStatus } from '../../contract';
-import { ledgerStatus } from '../../ledger/client';
+import { LEDGER_GLANCE_MS, ledgerStatusGlance } from '../../ledger/client';
 import { TASK_STATUSES } from '../../team/types';
 import { printJson, withClient } from '../../operator/context';
 import { intOption } from '../../operator/options';
@@ -105,9 +105,6 @@ export function registerInspect(program: Command): void {
     });
 }
 
-/** How long `status` waits for the run's ledger to answer its query (a ledger no worker serves never does). */
-const LEDGER_QUERY_MS = 3_000;
-
 /**
  * An open run on a ledger that requires recovery starts no attempt until an operator acts, and one whose ledger does
  * not answer may start none either: say so.
@@ -116,12 +113,12 @@ async function ledgerWait(client: Client, overview: RunOverview): Promise<string
   const ledger = overview.budget?.limits.ledger;
   if (!overview.open || !ledger) return null;
   // The run's status stands without it: a ledger that cannot be read adds a line saying so, after a few seconds.
-  const status = await client
-    .withDeadline(Date.now() + LEDGER_QUERY_MS, () => ledgerStatus(client, ledger))
-    .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  const status = await ledgerStatusGlance(client, ledger).catch((err: unknown) =>
+    err instanceof Error ? err : new Error(String(err)),
+  );
   if (status instanceof Error) {
     return (
-      `waiting  ledger ${ledger} did not answer a query within ${LEDGER_QUERY_MS / 1_000} s ` +
+      `waiting  ledger ${ledger} did not answer a query within ${LEDGER_GLANCE_MS / 1_000} s ` +
       `(${oneLine(status.message, 160)}); the run's attempts wait for its answers: is a worker polling the ` +
       `ledger's task queue? (\`teamrun ledger status ${ledger}\`)\n`
     );

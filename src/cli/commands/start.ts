@@ -10,7 +10,7 @@ import { renderResult } from '../render';
 import { waitForRun } from '../wait';
 import { runUrl } from '../web-ui';
 import { ATTR, inSpan } from '../../telemetry/spans';
-import { ledgerStatus } from '../../ledger/client';
+import { ledgerStatusGlance } from '../../ledger/client';
 import type { TeamPlan } from '../../plan/schema';
 import { upfrontOf } from '../../plan/budget-fit';
 import { Budget } from '../../team/budget';
@@ -127,8 +127,7 @@ async function warnLedgerShares(client: Client, plan: TeamPlan): Promise<void> {
   const unestimated = plan.tasks.filter((t) => upfrontOf(t)?.amount.tokens === undefined).length;
   if (!ledger || maxTokens === undefined || !unestimated) return;
   // A warning only: a ledger that does not answer within a few seconds (no worker on its queue) is not waited for.
-  const asked = client.withDeadline(Date.now() + 3_000, () => ledgerStatus(client, ledger));
-  const limit = (await asked.catch(() => null))?.limits.maxTokens;
+  const limit = (await ledgerStatusGlance(client, ledger).catch(() => null))?.limits.maxTokens;
   // The run's own rule (team/budget.ts): what its first attempt without an estimate reserves of a fresh budget.
   const share = Budget.create({ maxTokens }).sizeOf(undefined, plan.teammates).tokens;
   const atOnce = limit === undefined || share === 0 ? Infinity : Math.floor(limit / share);
