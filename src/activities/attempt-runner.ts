@@ -22,14 +22,15 @@ import {
   type RunTaskResult,
 } from './interface';
 import type { OpenedAttempt } from './gateway/gateway';
-import { AttemptBudget, BUDGET_EXCEEDED } from './live-budget';
+import { AttemptBudget, BUDGET_EXCEEDED, budgetExceeded } from './live-budget';
 import { LivePublisher } from './live-output';
 import { priceUsage } from './pricing';
 import type { Redactor } from './redact';
-import { STALLED, StallWatch, stallMessage, type Stall } from './stall-watch';
+import { STALLED, StallWatch, stallMessage, stalledFailure } from './stall-watch';
 import type { ToolboxFactory } from './tools/types';
 import type { Settle } from './host-hooks';
 import type { WorkerModels } from './executors/model/provider';
+import { extended } from '../objects';
 
 /** What an attempt's reports need from its worker. */
 export interface Reporting {
@@ -47,8 +48,13 @@ type Ended = { ok: true; result: ExecutorResult } | { ok: false; error: unknown 
 /** An executor running one attempt, whichever activity (runTask, then adopts) attends it. */
 export class LiveAttempt {
   readonly started = Date.now();
-  /** What the executor obeys: its attendant's cancellation, or a stop delivered on the worker's stop queue. */
-  readonly stop = new AbortController();
+  /**
+   * What the executor obeys (`signal`): its attendant's cancellation, or a stop delivered on the worker's stop queue.
+   * Node makes an AbortController's signal (an EventTarget with a map of its own) when it is first read: an executor
+   * that never reads it (noop) leaves it unmade, and `stopped` says whether `stop` was called without it.
+   */
+  private readonly stopper = new AbortController();
+  stopped = false;
   progress: unknown;
   /** Settles (never rejects) when the executor ends. */
   readonly ended: Promise<Ended>;
@@ -64,6 +70,15 @@ export class LiveAttempt {
   settle?: Settle;
   /** `ctx.live`: a model call's partial output, carried by the attempt's heartbeats (one a second at most). */
   readonly output: LivePublisher;
+
+  get signal(): AbortSignal {
+    return this.stopper.signal;
+  }
+
+  stop(reason: unknown): void {
+    this.stopped = true;
+    this.stopper.abort(reason);
+  }
 
   constructor(
     readonly input: RunTaskInput,
@@ -82,22 +97,25 @@ export class LiveAttempt {
     if (gate && input.grant) {
       // Refused: the attempt is stopped like an interrupt, here and at once (its run is not asked to cancel it).
       this.budget = new AttemptBudget(input.grant, reporting.config.prices, gate.extend, (refusal) =>
-        this.stop.abort(new Error(`${BUDGET_EXCEEDED}: ${refusal.code}: ${refusal.message}`)),
+        this.stop(new Error(`${BUDGET_EXCEEDED}: ${refusal.code}: ${refusal.message}`)),
       );
       gate.attachBudget(this.budget);
     }
     if (input.stallAfterMs !== undefined) {
       this.stall = new StallWatch(input.stallAfterMs, (stall) =>
-        this.stop.abort(new Error(`${STALLED}: ${stallMessage(stall)}`)),
+        this.stop(new Error(`${STALLED}: ${stallMessage(stall)}`)),
       );
     }
     const moved = (step: string) => this.stall?.moved(step);
     this.output = new LivePublisher(reporting.redactor, () => this.beatNow());
+    const stopper = this.stopper;
     // Called on the next microtask so that an executor throwing at once still settles `ended`.
     this.ended = Promise.resolve()
       .then(() =>
         executor(input.executor, {
-          signal: this.stop.signal,
+          get signal() {
+            return stopper.signal;
+          },
           ...(reporting.stopping ? { stopping: reporting.stopping } : {}),
           workflowId: input.workflowId,
           taskKey: input.taskKey,
@@ -185,7 +203,7 @@ export async function attend(
   const detached = new Promise<typeof DETACHED>((resolve) => (letGo = () => resolve(DETACHED)));
   const cancelled = () => {
     if (ctx.cancellationDetails?.notFound && handedOver()) letGo();
-    else live.stop.abort(ctx.cancellationSignal.reason);
+    else live.stop(ctx.cancellationSignal.reason);
   };
   ctx.cancellationSignal.addEventListener('abort', cancelled, { once: true });
   const attached = live.attach(letGo);
@@ -210,11 +228,11 @@ async function settlement(
 ): Promise<RunTaskResult> {
   const { reporting } = live;
   const { redactor, workerIdentity } = reporting;
-  const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence => ({
-    ...reportable(reported, redactor, reporting.config.prices, withOutput),
-    ...(live.budget?.usageUnknown ? { usageUnknown: true as const } : {}),
-    workerIdentity,
-  });
+  const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence =>
+    extended(
+      reportable(reported, redactor, reporting.config.prices, withOutput),
+      live.budget?.usageUnknown ? { usageUnknown: true as const, workerIdentity } : { workerIdentity },
+    );
   // Refused more budget: stopped on the worker, and a failure for good whatever the executor returned.
   if (live.budget?.refusal)
     throw budgetExceeded(live.budget, evidence(ended.ok ? ended.result : asReported(ended.error)));
@@ -223,46 +241,16 @@ async function settlement(
     throw stalledFailure(live.stall.stalled, redactor, evidence(ended.ok ? ended.result : asReported(ended.error)));
   if (!ended.ok) {
     const err = ended.error;
-    if (live.stop.signal.aborted)
-      throw await stopped(ctx, evidence(err instanceof ExecutorError ? err : {}), heartbeats);
+    if (live.stopped) throw await stopped(ctx, evidence(err instanceof ExecutorError ? err : {}), heartbeats);
     throw failureOf(err, live.input, redactor, evidence);
   }
   // A result that races a cancellation is evidence for a human, never a success.
-  if (live.stop.signal.aborted) throw await stopped(ctx, evidence(ended.result), heartbeats);
+  if (live.stopped) throw await stopped(ctx, evidence(ended.result), heartbeats);
   return withoutWorker(bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor));
 }
 
 function asReported(err: unknown): ExecutorResult {
   return err instanceof ExecutorError ? err : {};
-}
-
-/**
- * The failure of an attempt its run refused more budget: not retried, adjudicated, and charged what it
- * reported (what its live budget counted, when the executor handed over no usage of its own).
- */
-function budgetExceeded(budget: AttemptBudget, evidence: AttemptEvidence): ApplicationFailure {
-  const { used, granted, refusal } = budget;
-  const usage =
-    evidence.usage ?? (used.tokens > 0 || used.usd > 0 ? { outputTokens: used.tokens, costUsd: used.usd } : undefined);
-  return ApplicationFailure.create({
-    type: BUDGET_EXCEEDED,
-    message:
-      `the run refused the attempt more budget (${refusal?.code ?? 'refused'}): it had used ${used.tokens} tokens ` +
-      `and $${Math.round(used.usd * 1e6) / 1e6} of the ${granted.tokens} tokens and $${granted.usd} granted` +
-      (refusal?.message ? `; ${refusal.message.slice(0, 300)}` : ''),
-    nonRetryable: true,
-    details: [{ ...evidence, ...(usage ? { usage } : {}) }],
-  });
-}
-
-/** The failure of an attempt that made no step for its stallAfterMs: not retried, adjudicated `TEAM_TASK_STALLED`. */
-function stalledFailure(stall: Stall, redactor: Redactor, evidence: AttemptEvidence): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: STALLED,
-    message: redactor.text(stallMessage(stall)),
-    nonRetryable: true,
-    details: [evidence],
-  });
 }
 
 /**
@@ -307,7 +295,7 @@ function bounded(
     });
   }
   // Redacted like everything else an attempt reports: a command it prints may hold a secret it read.
-  return { ...reported, tasks: redactor.deep(result.tasks) };
+  return extended(reported, { tasks: redactor.deep(result.tasks) });
 }
 
 /** What an executor threw, as the attempt's failure (redacted; its evidence in the details). */

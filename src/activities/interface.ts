@@ -1,4 +1,5 @@
 import type { AttemptProof, FailureType } from '../contract';
+import { extended } from '../objects';
 import type { ExecutorSpec, Usage } from '../plan/schema';
 import type { MailMessage } from '../team/mailbox';
 import type { Grant } from '../team/types';
@@ -92,7 +93,7 @@ export function expandRunTaskInput(
   defaults: { heartbeatEveryMs: number; announceAfterMs: number },
 ): RunTaskInput {
   if (input.workflowId !== undefined) return input;
-  const { leaseId, title, dependencyOutputs, heartbeatEveryMs, announceAfterMs, ...rest } = input;
+  const { leaseId, title, dependencyOutputs, heartbeatEveryMs, announceAfterMs } = input;
   const { workflowId, activityId } = activity;
   const cut = activityId.lastIndexOf('#');
   const taskKey = input.taskKey ?? activityId.slice(0, cut);
@@ -103,8 +104,7 @@ export function expandRunTaskInput(
       `runTask: activity id "${activityId}" is not <task key>#<fencing token>, and the input names neither`,
     );
   }
-  return {
-    ...rest,
+  return extended(input, {
     workflowId,
     taskKey,
     attempt: input.attempt ?? fencingToken,
@@ -114,7 +114,7 @@ export function expandRunTaskInput(
     dependencyOutputs: dependencyOutputs ?? {},
     heartbeatEveryMs: heartbeatEveryMs ?? defaults.heartbeatEveryMs,
     announceAfterMs: announceAfterMs ?? defaults.announceAfterMs,
-  };
+  });
 }
 
 /**

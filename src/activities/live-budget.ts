@@ -4,6 +4,7 @@
  * (`extendReservation`, through the attempt gateway). `reserve` asks before spending. A refusal
  * (or a run that cannot be reached: it fails closed) stops the attempt: `TEAM_TASK_BUDGET_EXCEEDED`.
  */
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Price } from '../config/config';
 import type { Usage } from '../plan/schema';
 import { BUDGET_EXCEEDED_CODE } from '../team/routing';
@@ -11,6 +12,7 @@ import type { Grant } from '../team/types';
 import type { LiveBudget } from './executors/types';
 import { usageTokens } from '../team/budget';
 import { priceUsage } from './pricing';
+import type { AttemptEvidence } from './interface';
 
 /** The failure type, and adjudication code, of an attempt its run refused more budget. */
 export const BUDGET_EXCEEDED = BUDGET_EXCEEDED_CODE;
@@ -144,4 +146,23 @@ export class AttemptBudget implements LiveBudget {
     this.queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * The failure of an attempt its run refused more budget: not retried, adjudicated, and charged what it
+ * reported (what its live budget counted, when the executor handed over no usage of its own).
+ */
+export function budgetExceeded(budget: AttemptBudget, evidence: AttemptEvidence): ApplicationFailure {
+  const { used, granted, refusal } = budget;
+  const usage =
+    evidence.usage ?? (used.tokens > 0 || used.usd > 0 ? { outputTokens: used.tokens, costUsd: used.usd } : undefined);
+  return ApplicationFailure.create({
+    type: BUDGET_EXCEEDED,
+    message:
+      `the run refused the attempt more budget (${refusal?.code ?? 'refused'}): it had used ${used.tokens} tokens ` +
+      `and $${Math.round(used.usd * 1e6) / 1e6} of the ${granted.tokens} tokens and $${granted.usd} granted` +
+      (refusal?.message ? `; ${refusal.message.slice(0, 300)}` : ''),
+    nonRetryable: true,
+    details: [{ ...evidence, ...(usage ? { usage } : {}) }],
+  });
 }

@@ -24,6 +24,7 @@ import type { ToolboxFactory } from './tools/types';
 import type { WorkerModels } from './executors/model/provider';
 import { workerRedactor } from './secrets';
 import { isPlainObject } from '../team/foreign-activity';
+import { extended } from '../objects';
 import { stepReporter } from './step-reporter';
 import { afterTaskSettle, withHostHooks, type WorkerHooks } from './host-hooks';
 
@@ -96,7 +97,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       const agent = input.executor.kind === 'agent';
       const lazy = GATEWAY_UNUSED_KINDS.has(input.executor.kind);
       const gate = deps.gateway?.open(input, agent ? { journalQueue: ctx.info.taskQueue } : { lazy });
-      const attemptReporting = gate ? { ...reporting, redactor: gate.redactor } : reporting;
+      const attemptReporting = gate ? extended(reporting, { redactor: gate.redactor }) : reporting;
       // Steps are proven through the gateway: without one, none would be recorded, so none are sent. The kinds it
       // opens lazily are built-ins that report no steps: no reporter (and its promises) per attempt for them.
       const steps =
@@ -106,13 +107,13 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
       const hooked = hooks ? withHostHooks(reported, hooks, deps.workerIdentity) : reported;
       const live = new LiveAttempt(input, hooked, attemptReporting, env, gate, deps.tools, steps?.emit);
       if (hooks?.afterTask)
-        live.settle = afterTaskSettle(hooks, input, deps.workerIdentity, live.stop.signal, attemptReporting.redactor);
+        live.settle = afterTaskSettle(hooks, input, deps.workerIdentity, live.signal, attemptReporting.redactor);
       if (gate) void live.ended.then(() => gate.close());
       const channel = deps.stops && input.announceAfterMs !== undefined ? deps.stops : undefined;
       const unregister = channel?.register(
         input.leaseId,
         () => {
-          live.stop.abort(new Error('stopped by its run'));
+          live.stop(new Error('stopped by its run'));
           // The run cancelled the attempt in the same workflow task: the answer to this heartbeat says so.
           live.beatNow();
         },
@@ -150,7 +151,7 @@ export function createActivities(deps: ActivityDeps): TeamActivities {
  * complete an activity by its ids, so a result alone is nobody's word).
  */
 function proven(result: RunTaskResult, gate: OpenedAttempt): RunTaskResult {
-  return { ...result, proof: gate.completionProof(sha256Hex(JSON.stringify(result))) };
+  return extended(result, { proof: gate.completionProof(sha256Hex(JSON.stringify(result))) });
 }
 
 /**

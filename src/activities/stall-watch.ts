@@ -5,7 +5,10 @@
  * shell's output. Past the task's `stallAfterMs` without one, the watch calls `onStall` once with
  * what it saw last; the attempt is then stopped like an interrupt and fails `TEAM_TASK_STALLED`.
  */
+import { ApplicationFailure } from '@temporalio/activity';
 import { STALLED_CODE } from '../team/routing';
+import type { AttemptEvidence } from './interface';
+import type { Redactor } from './redact';
 
 /** The failure type of a stalled attempt, and its adjudication's code. */
 export const STALLED = STALLED_CODE;
@@ -77,4 +80,14 @@ export function stallMessage(stall: Stall): string {
   const last =
     stall.step === null ? `no progress since the attempt started ${ago} ago` : `last step: ${stall.step}, ${ago} ago`;
   return `the attempt made no progress for its stallAfterMs (${stall.afterMs} ms) and was stopped; ${last}`;
+}
+
+/** The failure of an attempt that made no step for its stallAfterMs: not retried, adjudicated `TEAM_TASK_STALLED`. */
+export function stalledFailure(stall: Stall, redactor: Redactor, evidence: AttemptEvidence): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: STALLED,
+    message: redactor.text(stallMessage(stall)),
+    nonRetryable: true,
+    details: [evidence],
+  });
 }

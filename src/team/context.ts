@@ -21,6 +21,7 @@ import { Mailbox, emptyMailbox, type MailboxSnapshot } from './mailbox';
 import { Members, emptyMembers, type MembersSnapshot } from './members';
 import { Spawns, type SpawnSnapshot } from './spawn';
 import type { AdjudicationCode, AdjudicationRecord, Attempt, BudgetReason, TaskState } from './types';
+import { extended } from '../objects';
 
 export interface TeamRunSnapshot {
   plan: TeamPlan;
@@ -178,7 +179,7 @@ export class RunContext {
   /** The graph's counts, with the ready tasks a teammate could take now and the leases that expired. */
   stats(): RunStats {
     const claimable = this.graph.ready.size - this.graph.waitingTasks(0).total;
-    return { ...this.graph.stats(), claimable, expiredLeases: this.expiredLeases };
+    return extended(this.graph.stats(), { claimable, expiredLeases: this.expiredLeases });
   }
 
   touch(): void {

@@ -5,6 +5,7 @@
 import type { EventsPage, RunEvent } from '../contract';
 import { jsonBytes } from '../plan/bytes';
 import { RUN_LIMITS, clip } from './bounds';
+import { extended } from '../objects';
 
 export interface EventLogSnapshot {
   nextSeq: number;
@@ -36,7 +37,7 @@ export class EventLog {
   }
 
   record(type: string, at: number, fields: Record<string, unknown> = {}): RunEvent {
-    const event: RunEvent = { ...fields, seq: this.nextSeq++, type, at };
+    const event: RunEvent = extended(fields, { seq: this.nextSeq++, type, at });
     // Text that came from outside (reasons, errors) is held in full where it belongs, clipped here: the ring is in the
     // snapshot.
     for (const field in event) {
