@@ -109,9 +109,9 @@ export class LiveAttempt {
     const moved = (step: string) => this.stall?.moved(step);
     this.output = new LivePublisher(reporting.redactor, () => this.beatNow());
     const stopper = this.stopper;
-    // Called on the next microtask so that an executor throwing at once still settles `ended`.
-    this.ended = Promise.resolve()
-      .then(() =>
+    // One async step, not a chain of five promises: the SDK's async context hooks see every promise an attempt makes.
+    this.ended = this.settled(
+      () =>
         executor(input.executor, {
           get signal() {
             return stopper.signal;
@@ -143,17 +143,25 @@ export class LiveAttempt {
           ...(emit ? { emit } : {}),
           live: this.output,
         }),
-      )
+      input.outputSchema,
+    );
+  }
+
+  /**
+   * How the executor `start`s ends; never rejects. It starts on the next microtask, so that one throwing at once still
+   * settles `ended`, and after the constructor is done.
+   */
+  private async settled(start: () => Promise<ExecutorResult>, outputSchema?: Record<string, unknown>): Promise<Ended> {
+    await Promise.resolve();
+    try {
       // Any kind's output is held to the task's outputSchema (an agent has fixed its own before it answers).
-      .then((result) => checkedResult(input.outputSchema, result))
-      .then(
-        (result): Ended => ({ ok: true, result }),
-        (error: unknown): Ended => ({ ok: false, error }),
-      )
-      .finally(() => {
-        this.stall?.end();
-        this.output.end();
-      });
+      return { ok: true, result: checkedResult(outputSchema, await start()) };
+    } catch (error) {
+      return { ok: false, error };
+    } finally {
+      this.stall?.end();
+      this.output.end();
+    }
   }
 
   /**
@@ -246,27 +254,22 @@ async function settlement(
   }
   // A result that races a cancellation is evidence for a human, never a success.
   if (live.stopped) throw await stopped(ctx, evidence(ended.result), heartbeats);
-  return withoutWorker(bounded(ended.result, evidence(ended.result), () => evidence(ended.result, false), redactor));
+  // A success names no worker: history records the one that completed the activity (ActivityTaskStarted, Completed),
+  // and the run keeps an attempt's worker only as evidence of a lease it lost or released, which a failure's or a
+  // cancellation's details carry. 20-odd bytes of every attempt's history.
+  const reported = reportable(ended.result, redactor, reporting.config.prices, true);
+  const success = live.budget?.usageUnknown ? extended(reported, { usageUnknown: true as const }) : reported;
+  return bounded(ended.result, success, () => evidence(ended.result, false), redactor);
 }
 
 function asReported(err: unknown): ExecutorResult {
   return err instanceof ExecutorError ? err : {};
 }
 
-/**
- * A success names no worker: history records it (ActivityTaskStarted, ActivityTaskCompleted), and
- * the run keeps an attempt's worker only as evidence of a lease it lost or released, which a
- * failure's or cancellation's details still carry. 20-odd bytes of every attempt's history.
- */
-function withoutWorker(result: RunTaskResult): RunTaskResult {
-  const { workerIdentity, ...rest } = result;
-  return workerIdentity === undefined ? result : rest;
-}
-
 /** The attempt's result within its bounds (output size, tasks it asks to add), or the failure that says which. */
 function bounded(
   result: ExecutorResult,
-  reported: AttemptEvidence,
+  reported: RunTaskResult,
   withoutOutput: () => AttemptEvidence,
   redactor: Redactor,
 ): RunTaskResult {
