@@ -148,8 +148,8 @@ export class LiveAttempt {
   }
 
   /**
-   * How the executor `start`s ends; never rejects. It starts on the next microtask, so that one throwing at once still
-   * settles `ended`, and after the constructor is done.
+   * How the run `start` begins ends; never rejects. It begins on the next microtask, after the constructor is done, so
+   * that an executor throwing at once still settles `ended`.
    */
   private async settled(start: () => Promise<ExecutorResult>, outputSchema?: Record<string, unknown>): Promise<Ended> {
     await Promise.resolve();
@@ -236,11 +236,12 @@ async function settlement(
 ): Promise<RunTaskResult> {
   const { reporting } = live;
   const { redactor, workerIdentity } = reporting;
+  // What the attempt reports besides its executor's result: a success, and a failure's evidence with its worker.
+  const marks = live.budget?.usageUnknown ? { usageUnknown: true as const } : {};
+  const reportedOf = (reported: ExecutorResult, withOutput = true) =>
+    extended(reportable(reported, redactor, reporting.config.prices, withOutput), marks);
   const evidence = (reported: ExecutorResult = {}, withOutput = true): AttemptEvidence =>
-    extended(
-      reportable(reported, redactor, reporting.config.prices, withOutput),
-      live.budget?.usageUnknown ? { usageUnknown: true as const, workerIdentity } : { workerIdentity },
-    );
+    extended(reportedOf(reported, withOutput), { workerIdentity });
   // Refused more budget: stopped on the worker, and a failure for good whatever the executor returned.
   if (live.budget?.refusal)
     throw budgetExceeded(live.budget, evidence(ended.ok ? ended.result : asReported(ended.error)));
@@ -257,9 +258,7 @@ async function settlement(
   // A success names no worker: history records the one that completed the activity (ActivityTaskStarted, Completed),
   // and the run keeps an attempt's worker only as evidence of a lease it lost or released, which a failure's or a
   // cancellation's details carry. 20-odd bytes of every attempt's history.
-  const reported = reportable(ended.result, redactor, reporting.config.prices, true);
-  const success = live.budget?.usageUnknown ? extended(reported, { usageUnknown: true as const }) : reported;
-  return bounded(ended.result, success, () => evidence(ended.result, false), redactor);
+  return bounded(ended.result, reportedOf(ended.result), () => evidence(ended.result, false), redactor);
 }
 
 function asReported(err: unknown): ExecutorResult {
