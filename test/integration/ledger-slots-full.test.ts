@@ -54,7 +54,14 @@ describe('a worker whose every slot runs an attempt', () => {
       ...t,
       executor: { ...t.executor, command: `sleep 1; ${RESERVE_AND_SPEND}` },
     }));
-    const child: TeamPlanInput = { name: 'child', teammates: 2, budget: { maxTokens: 5 }, tasks };
+    // A refused ask fails its task at once (no human is asked): the run ends and says why, instead of the test timing out.
+    const child: TeamPlanInput = {
+      name: 'child',
+      teammates: 2,
+      awaitAdjudication: false,
+      budget: { maxTokens: 5 },
+      tasks,
+    };
     const handle = await startRun(
       {
         name: 'slots-full-tree',
@@ -66,7 +73,8 @@ describe('a worker whose every slot runs an attempt', () => {
       worker.taskQueue,
     );
     const result = await handle.result();
-    expect(result.status).toBe('succeeded');
+    const ended = result.tasks.map((t) => `${t.key} ${t.status} ${JSON.stringify(t.lastError ?? null)}`);
+    expect(result.status, ended.join('\n')).toBe('succeeded');
     expect(result.budget.used.tokens).toBe(14);
   });
 });
