@@ -10,6 +10,8 @@ import { testConfig, waitFor } from '../helpers/env';
 import { alive, hostPidsWithEnv } from '../helpers/processes';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { tempDir } from './takeover-helpers';
+import { spawnWorker, startLeaseRun } from './leases-helpers';
+import { uniqueQueue } from '../helpers/env';
 
 const standins = path.resolve(__dirname, '../helpers/agent-clis');
 
@@ -162,6 +164,40 @@ describe("a task cannot read another attempt's secret (worker.sandbox)", () => {
     const result = await run.result();
     expect(result.tasks[0]).toMatchObject({ status: 'failed' });
     await waitFor('every process of the tree to be gone', () => !pids.some(alive), 60_000, 50);
+    expect(hostPidsWithEnv(mark)).toEqual([]);
+  });
+
+  it('a worker killed with kill -9 takes its attempts with it: nothing the task started runs on', async ({
+    expect,
+  }) => {
+    const dir = tempDir('sandbox-worker-killed');
+    const mark = `KILLED_MARK=${dir}`;
+    const queue = uniqueQueue('sandbox-worker-killed');
+    // A worker process with the default sandbox (test/helpers/worker.yaml), alone on its queue.
+    const victim = await spawnWorker(
+      queue,
+      'sandbox-victim',
+      undefined,
+      path.resolve(__dirname, '../helpers/worker.yaml'),
+    );
+    const command = 'sleep 600 & (setsid sleep 600 &); sleep 600';
+    await startLeaseRun(
+      {
+        name: 'sandbox-worker-killed',
+        awaitAdjudication: false,
+        tasks: [{ key: 'long', executor: { kind: 'shell', command, env: { KILLED_MARK: dir } } }],
+      },
+      queue,
+    );
+    // bwrap, its init, the shell, its child, the daemon and the shell's own sleep, as the host numbers them.
+    const pids = await waitFor('the tree to start', () => {
+      const found = hostPidsWithEnv(mark);
+      return found.length >= 5 ? found : null;
+    });
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    // Without bwrap's --die-with-parent every one of them ran on, reparented to init, its lease already lost.
+    await waitFor("every process of the killed worker's attempt to be gone", () => !pids.some(alive), 10_000, 50);
     expect(hostPidsWithEnv(mark)).toEqual([]);
   });
 });

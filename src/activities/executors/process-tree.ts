@@ -41,11 +41,16 @@ export class ContainmentError extends TeamrunError {
 
 const SCAN_EVERY_MS = 200;
 
-/** The containment for one attempt: a cgroup when this worker may create one, else a process-tree watch. */
-export function containAttempt(mode: CgroupMode, environmentMarker: string): AttemptProcesses {
+/**
+ * The containment for one attempt: a cgroup when this worker may create one, else a process-tree watch. `sandboxed`:
+ * the attempt's first process is bwrap outside its namespace (sandbox.ts). It runs with `--die-with-parent`, so that
+ * a worker killed with kill -9 takes the namespace with it, and so its death ends the namespace at once: a polite
+ * signal (INT, TERM) goes to everything but it, which ends by itself once the namespace has; KILL goes to all.
+ */
+export function containAttempt(mode: CgroupMode, environmentMarker: string, sandboxed = false): AttemptProcesses {
   if (mode !== 'off') {
     const cgroup = attemptCgroup();
-    if (cgroup) return new CgroupProcesses(cgroup);
+    if (cgroup) return new CgroupProcesses(cgroup, sandboxed);
     if (mode === 'required') {
       throw new ContainmentError(
         `worker.shell.cgroup is "required" but this worker cannot ` +
@@ -53,7 +58,7 @@ export function containAttempt(mode: CgroupMode, environmentMarker: string): Att
       );
     }
   }
-  return new TreeProcesses(environmentMarker);
+  return new TreeProcesses(environmentMarker, sandboxed);
 }
 
 // --- cgroup v2 -----------------------------------------------------------------------------------
@@ -145,7 +150,10 @@ function cgroupPids(dir: string): number[] {
 class CgroupProcesses implements AttemptProcesses {
   readonly mechanism = 'cgroup' as const;
   private root: number | undefined;
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly sandboxed: boolean,
+  ) {}
 
   argv(command: string): string[] {
     // The shell moves itself into the cgroup, then becomes the command: nothing runs outside it.
@@ -157,13 +165,14 @@ class CgroupProcesses implements AttemptProcesses {
   }
 
   async signal(signal: AttemptSignal): Promise<void> {
+    const spared = spares(this.sandboxed, signal, this.root);
     try {
       if (signal === 'SIGKILL') killCgroup(this.dir);
-      else for (const pid of cgroupPids(this.dir)) signalPid(pid, signal);
+      else for (const pid of cgroupPids(this.dir)) if (pid !== spared) signalPid(pid, signal);
     } catch {
       // The group is gone already.
     }
-    if (this.root !== undefined) signalGroup(this.root, signal);
+    if (this.root !== undefined && spared === undefined) signalGroup(this.root, signal);
   }
 
   async alive(): Promise<boolean> {
@@ -247,7 +256,10 @@ class TreeProcesses implements AttemptProcesses {
   /** Every process seen to belong to the attempt, with its start time (pids get reused). */
   private readonly known = new Map<number, number>();
 
-  constructor(private readonly environmentMarker: string) {}
+  constructor(
+    private readonly environmentMarker: string,
+    private readonly sandboxed: boolean,
+  ) {}
 
   argv(command: string): string[] {
     return ['-c', command];
@@ -310,8 +322,9 @@ class TreeProcesses implements AttemptProcesses {
 
   async signal(signal: AttemptSignal): Promise<void> {
     if (this.root === undefined) return;
-    signalGroup(this.root, signal);
-    for (const p of await this.members()) signalPid(p.pid, signal);
+    const spared = spares(this.sandboxed, signal, this.root);
+    if (spared === undefined) signalGroup(this.root, signal);
+    for (const p of await this.members()) if (p.pid !== spared) signalPid(p.pid, signal);
   }
 
   async alive(): Promise<boolean> {
@@ -321,6 +334,11 @@ class TreeProcesses implements AttemptProcesses {
   dispose(): void {
     unwatch(this);
   }
+}
+
+/** The pid a polite `signal` leaves alone: a sandboxed attempt's outer bwrap (see `containAttempt`). */
+function spares(sandboxed: boolean, signal: AttemptSignal, root: number | undefined): number | undefined {
+  return sandboxed && signal !== 'SIGKILL' ? root : undefined;
 }
 
 function signalPid(pid: number, signal: NodeJS.Signals): void {

@@ -42,7 +42,7 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
   try {
     const env = shellEnvironment(spec.env, ctx, inputs.env);
     const sandbox = sandboxPrefix(ctx.config.worker.sandbox, cwd ?? process.cwd());
-    const processes = containProcesses(ctx);
+    const processes = containProcesses(ctx, sandbox !== null);
     return await runContained(spec, ctx, { env, cwd, processes, command: sandboxedCommand(spec.command, sandbox) });
   } finally {
     inputs.remove();
@@ -370,9 +370,9 @@ function spawnFailure(err: NodeJS.ErrnoException, evidence: ExecutorResult = {})
  * The containment of an attempt's processes (shell and agent-cli tasks): a cgroup or a process-tree
  * watch, per `worker.shell.cgroup`; one that cannot be had fails the attempt for good.
  */
-export function containProcesses(ctx: ExecutorContext): AttemptProcesses {
+export function containProcesses(ctx: ExecutorContext, sandboxed: boolean): AttemptProcesses {
   try {
-    return containAttempt(ctx.config.worker.shell.cgroup, environmentMarker(ctx));
+    return containAttempt(ctx.config.worker.shell.cgroup, environmentMarker(ctx), sandboxed);
   } catch (err) {
     if (err instanceof ContainmentError)
       throw new ExecutorError(err.message, { nonRetryable: true, type: 'TeamShellContainment' });

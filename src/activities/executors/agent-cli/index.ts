@@ -168,7 +168,7 @@ async function stream(
 ): Promise<CliExit> {
   const shell = ctx.config.worker.shell;
   const sandbox = sandboxPrefix(ctx.config.worker.sandbox, how.cwd);
-  const processes = containProcesses(ctx);
+  const processes = containProcesses(ctx, sandbox !== null);
   const { progress } = how;
   const parser = how.adapter.parser();
   let lines = 0;
