@@ -110,7 +110,7 @@ export class LiveAttempt {
     this.output = new LivePublisher(reporting.redactor, () => this.beatNow());
     const stopper = this.stopper;
     // One shape for every attempt, the optional parts added after it: a literal with spreads inside it builds each
-    // property after the first spread one at a time (3.5 KB and 3 µs an attempt on Node 20).
+    // property after the first spread one at a time (Node 20: 1.4 KB more allocated per attempt, measured in-process).
     const context: ExecutorContext = {
       get signal() {
         return stopper.signal;
