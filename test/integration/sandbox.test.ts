@@ -6,12 +6,11 @@ import { sandboxAtStart, sandboxPrefix } from '../../src/activities/executors/sa
 import { McpConnection } from '../../src/activities/tools/mcp-connection';
 import type { TeamrunConfig } from '../../src/config/config';
 import type { TeamPlanInput } from '../../src/plan/schema';
-import { testConfig, waitFor } from '../helpers/env';
+import { testConfig, uniqueQueue, waitFor } from '../helpers/env';
 import { alive, hostPidsWithEnv } from '../helpers/processes';
 import { runForTest, workerForTest } from '../helpers/scenario';
 import { tempDir } from './takeover-helpers';
 import { spawnWorker, startLeaseRun } from './leases-helpers';
-import { uniqueQueue } from '../helpers/env';
 
 const standins = path.resolve(__dirname, '../helpers/agent-clis');
 
