@@ -41,9 +41,9 @@ function namespaceArgs(ipc: boolean): string[] {
     '--cap-drop',
     'ALL',
     // A worker killed with kill -9 (or by the OOM killer) takes the namespace with it: bwrap is the worker's own child
-    // (`exec` all the way). Without it the attempt's processes ran on, reparented to init, after its lease had gone to
-    // another worker (measured: `sleep 300` still running 20 s after the kill). Polite signals spare this bwrap, whose
-    // death would end the namespace before the task could save its work (process-tree.ts `containAttempt`).
+    // (`exec` all the way). Without it the attempt's processes ran on, reparented to init, after its lease had run out
+    // (measured: `sleep 300` still running 20 s after the kill, past a 10 s lease). Polite signals spare this bwrap,
+    // whose death would end the namespace before the task could save its work (process-tree.ts `containAttempt`).
     '--die-with-parent',
   ];
 }
