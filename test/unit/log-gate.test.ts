@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { LevelGate } from '../../src/worker/log-format';
@@ -46,5 +48,30 @@ describe('LevelGate (the runtime logger of `teamrun worker`)', () => {
     gate.close();
     expect(seen.map(([level]) => level)).toEqual(['DEBUG']);
     expect(calls).toEqual(['flush', 'close']);
+  });
+
+  it("is what `teamrun worker` installs: the runtime logger, in front of the SDK's, at the worker's level", () => {
+    // A process of its own: the Temporal runtime is installed once per process.
+    const script = `
+      const { Runtime } = require('@temporalio/worker');
+      const { LevelGate, installTerminalLogger } = require('./src/worker/log-format.ts');
+      installTerminalLogger('INFO');
+      const logger = Runtime.instance().logger;
+      logger.debug('a debug line');
+      logger.info('an info line');
+      logger.flush();
+      console.log(JSON.stringify({ gate: logger instanceof LevelGate }));
+      setTimeout(() => process.exit(0), 200);
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      cwd: path.resolve(__dirname, '../..'),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    const printed = `${child.stdout}${child.stderr}`;
+    expect(child.status, printed).toBe(0);
+    expect(printed).toContain('{"gate":true}');
+    expect(printed).toContain('an info line');
+    expect(printed).not.toContain('a debug line');
   });
 });
