@@ -156,57 +156,61 @@ describe.concurrent('coding-agent CLIs as teammates (agent-cli)', () => {
     expect(startsIn(state)).toEqual([]);
   });
 
-  it('interrupt: the CLI gets SIGINT, saves its session, is gone within killGraceMs + 1 s; the adjudication names the session', async ({
-    expect,
-    onTestFinished,
-  }) => {
-    const killGraceMs = 2_000;
-    const { worker, state } = await cliWorker(onTestFinished, {
-      shell: { ...testConfig().worker.shell, killGraceMs },
+  // Both containments (a cgroup where the worker may make one, else a watch of the process tree) spare the outer bwrap
+  // the polite signal: with bwrap's --die-with-parent its death would kill the CLI before it saved its session.
+  for (const cgroup of ['auto', 'off'] as const) {
+    it(`interrupt (worker.shell.cgroup: ${cgroup}): the CLI gets SIGINT, saves its session, is gone within killGraceMs + 1 s; the adjudication names the session`, async ({
+      expect,
+      onTestFinished,
+    }) => {
+      const killGraceMs = 2_000;
+      const { worker, state } = await cliWorker(onTestFinished, {
+        shell: { ...testConfig().worker.shell, killGraceMs, cgroup },
+      });
+      const handle = await startRun(
+        {
+          name: 'agent-cli-interrupt',
+          // Not this test's subject: a lease no loaded machine's late heartbeat loses (55 s of margin).
+          lease: { ttlMs: 60_000, heartbeatEveryMs: 5_000 },
+          awaitAdjudication: false,
+          tasks: [{ key: 'code', executor: { kind: 'agent-cli', cli: 'codex', prompt: 'hang around' } }],
+        },
+        worker.taskQueue,
+      );
+      const claim = await claimOf(handle, 'code');
+      // The claimed attempt's stand-in (each records its attempt's fencing token).
+      const start = await waitFor('the stand-in to start', () =>
+        startsIn(state).find((s) => s.token === String(claim.fencingToken)),
+      );
+      // Its processes as the host numbers them (under the worker's sandbox `start.pid` is its PID namespace's).
+      const pids = hostPidsWithEnv(`STANDIN_STATE_DIR=${state}`);
+      expect(pids.length).toBeGreaterThan(0);
+      const at = Date.now();
+      await handle.executeUpdate(msg.interruptTaskUpdate, {
+        args: [{ key: 'code', fencingToken: claim.fencingToken, requestId: 'take-1', actor: 'alice' }],
+      });
+      await waitFor('the stand-in to exit', () => !pids.some(alive), killGraceMs + 5_000, 20);
+      expect(Date.now() - at).toBeLessThan(killGraceMs + 1_000);
+      // It saved its session on SIGINT, after the interrupt was sent.
+      const saved = JSON.parse(readFileSync(path.join(state, `${sessions.codex}.json`), 'utf8')) as {
+        pid: number;
+        interruptedAt: number;
+      };
+      expect(saved.pid).toBe(start.pid);
+      expect(saved.interruptedAt).toBeGreaterThanOrEqual(at);
+      const starts = startsIn(state);
+      if (starts.length !== 1) {
+        // Seen twice on another machine's CI (a second stand-in), never here: say what the run recorded.
+        const leases = [...(await eventsOf(handle, 'lease:expired')), ...(await eventsOf(handle, 'lease:changed'))];
+        console.warn(`agent-cli interrupt: ${starts.length} stand-ins started`, JSON.stringify({ starts, leases }));
+      }
+      const result = await handle.result();
+      expect(result.adjudications).toMatchObject([
+        { key: 'code', code: 'TEAM_TASK_HUMAN_INTERRUPTED', result: { sessionId: sessions.codex } },
+      ]);
+      expect(result.adjudications[0].fencingToken).toBe(claim.fencingToken);
     });
-    const handle = await startRun(
-      {
-        name: 'agent-cli-interrupt',
-        // Not this test's subject: a lease no loaded machine's late heartbeat loses (55 s of margin).
-        lease: { ttlMs: 60_000, heartbeatEveryMs: 5_000 },
-        awaitAdjudication: false,
-        tasks: [{ key: 'code', executor: { kind: 'agent-cli', cli: 'codex', prompt: 'hang around' } }],
-      },
-      worker.taskQueue,
-    );
-    const claim = await claimOf(handle, 'code');
-    // The claimed attempt's stand-in (each records its attempt's fencing token).
-    const start = await waitFor('the stand-in to start', () =>
-      startsIn(state).find((s) => s.token === String(claim.fencingToken)),
-    );
-    // Its processes as the host numbers them (under the worker's sandbox `start.pid` is its PID namespace's).
-    const pids = hostPidsWithEnv(`STANDIN_STATE_DIR=${state}`);
-    expect(pids.length).toBeGreaterThan(0);
-    const at = Date.now();
-    await handle.executeUpdate(msg.interruptTaskUpdate, {
-      args: [{ key: 'code', fencingToken: claim.fencingToken, requestId: 'take-1', actor: 'alice' }],
-    });
-    await waitFor('the stand-in to exit', () => !pids.some(alive), killGraceMs + 5_000, 20);
-    expect(Date.now() - at).toBeLessThan(killGraceMs + 1_000);
-    // It saved its session on SIGINT, after the interrupt was sent.
-    const saved = JSON.parse(readFileSync(path.join(state, `${sessions.codex}.json`), 'utf8')) as {
-      pid: number;
-      interruptedAt: number;
-    };
-    expect(saved.pid).toBe(start.pid);
-    expect(saved.interruptedAt).toBeGreaterThanOrEqual(at);
-    const starts = startsIn(state);
-    if (starts.length !== 1) {
-      // Seen twice on another machine's CI (a second stand-in), never here: say what the run recorded.
-      const leases = [...(await eventsOf(handle, 'lease:expired')), ...(await eventsOf(handle, 'lease:changed'))];
-      console.warn(`agent-cli interrupt: ${starts.length} stand-ins started`, JSON.stringify({ starts, leases }));
-    }
-    const result = await handle.result();
-    expect(result.adjudications).toMatchObject([
-      { key: 'code', code: 'TEAM_TASK_HUMAN_INTERRUPTED', result: { sessionId: sessions.codex } },
-    ]);
-    expect(result.adjudications[0].fencingToken).toBe(claim.fencingToken);
-  });
+  }
 
   // Needs the live budget seam wired by the budget work (issue 26): report() refuses past the reservation.
   it('usage past the reservation mid-stream stops the attempt before its process ends, TEAM_TASK_BUDGET_EXCEEDED', async ({
