@@ -15,6 +15,17 @@ import { spawnWorker, startLeaseRun } from './leases-helpers';
 const standins = path.resolve(__dirname, '../helpers/agent-clis');
 
 /**
+ * The host's pids of a sandboxed task's tree once it has started (and `ready` says so): bwrap, its init, the shell,
+ * its child, the daemon and the shell's own sleep, found by the `mark` in their environment.
+ */
+function sandboxedTree(mark: string, ready: () => boolean = () => true): Promise<number[]> {
+  return waitFor('the tree to start', () => {
+    const found = hostPidsWithEnv(mark);
+    return ready() && found.length >= 5 ? found : null;
+  });
+}
+
+/**
  * A task of another run looking for attempt secrets: every TEAMRUN_ATTEMPT_SECRET in a
  * /proc/<pid>/environ it can read that is not its own (issue 39: it read the victim's and added a
  * task to the victim's governed run). Prints how many it found, as its output.
@@ -153,11 +164,7 @@ describe("a task cannot read another attempt's secret (worker.sandbox)", () => {
       },
       worker,
     );
-    // bwrap, its init, the shell, its child, the daemon and the shell's own sleep, as the host numbers them.
-    const pids = await waitFor('the tree to start', () => {
-      const found = hostPidsWithEnv(mark);
-      return existsSync(path.join(dir, 'pid')) && found.length >= 5 ? found : null;
-    });
+    const pids = await sandboxedTree(mark, () => existsSync(path.join(dir, 'pid')));
     // In the sandbox the shell is pid 2 of its own namespace (bwrap's init is 1).
     expect(readFileSync(path.join(dir, 'pid'), 'utf8').trim()).toBe('2');
     const result = await run.result();
@@ -188,11 +195,7 @@ describe("a task cannot read another attempt's secret (worker.sandbox)", () => {
       },
       queue,
     );
-    // bwrap, its init, the shell, its child, the daemon and the shell's own sleep, as the host numbers them.
-    const pids = await waitFor('the tree to start', () => {
-      const found = hostPidsWithEnv(mark);
-      return found.length >= 5 ? found : null;
-    });
+    const pids = await sandboxedTree(mark);
     victim.child.kill('SIGKILL');
     await victim.exited;
     // Without bwrap's --die-with-parent every one of them ran on, reparented to init, its lease already lost.
