@@ -15,6 +15,7 @@ import { ledgerRenewals } from '../ledger/renewal';
 import { createChildBudgetActivities } from '../activities/parent-carve';
 import { executorRegistry, type Executor } from '../activities/executors';
 import { sandboxAtStart } from '../activities/executors/sandbox';
+import { containmentAtStart } from '../activities/executors/process-tree';
 import { resolveWorkerCommands } from '../config/commands';
 import { loadConfig, type TeamrunConfig } from '../config/config';
 import { connectionOptions } from '../config/connection';
@@ -87,6 +88,13 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const sandbox = sandboxAtStart(config.worker.sandbox);
   const level = sandbox.failing ? 'error' : sandbox.isolated || config.worker.sandbox.mode === 'off' ? 'info' : 'warn';
   Runtime.instance().logger[level](`teamrun worker: ${sandbox.line}`);
+  // Once, as it starts: what the attempts of workers that died on this host left running is ended (their cgroups).
+  const { deadWorkersSwept } = containmentAtStart(config.worker.shell.cgroup);
+  if (deadWorkersSwept > 0) {
+    Runtime.instance().logger.warn(
+      `teamrun worker: ended what ${deadWorkersSwept} worker(s) that died on this host left running (their cgroups)`,
+    );
+  }
   const connection = options.connection ?? (await NativeConnection.connect(connectionOptions(config)));
   const identity = options.identity ?? `${process.pid}@${os.hostname()}`;
   // With `codec:` set, every payload this worker writes is encrypted, and its ledger client's and gateway's too.

@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ContainmentError, containAttempt } from '../../src/activities/executors/process-tree';
+import { ContainmentError, containAttempt, ownCgroup } from '../../src/activities/executors/process-tree';
 import * as msg from '../../src/workflows/messages';
 import { spawnWorkerProcess, startRun, testConfig, uniqueQueue, waitFor } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
@@ -38,6 +38,36 @@ worker:
   sandbox: { mode: off }
 `;
 const gone = (pids: number[]) => pids.every((p) => !alive(p));
+
+/**
+ * An entry point for worker processes that first moves the process into a cgroup of the test's own (below this
+ * process's), removed when the test ends: a worker sweeps the groups of dead workers beside its own.
+ */
+function workersInGroupOf(dir: string): string {
+  const group = path.join(ownCgroup()!, `test-${path.basename(dir)}`);
+  mkdirSync(group);
+  onTestFinished(async () => {
+    await waitFor(
+      'the test group to empty',
+      () => !/^populated 1$/m.test(readFileSync(`${group}/cgroup.events`, 'utf8')),
+    );
+    removeGroupTree(group);
+  });
+  const script = path.join(dir, 'enter.cjs');
+  const main = path.resolve(__dirname, '../../src/worker/main.ts');
+  writeFileSync(
+    script,
+    `require('node:fs').writeFileSync(${JSON.stringify(`${group}/cgroup.procs`)}, String(process.pid));\n` +
+      `require(${JSON.stringify(main)}).runWorker().catch((err) => { console.error(err); process.exit(1); });\n`,
+  );
+  return script;
+}
+
+function removeGroupTree(dir: string): void {
+  for (const sub of readdirSync(dir, { withFileTypes: true }))
+    if (sub.isDirectory()) removeGroupTree(path.join(dir, sub.name));
+  rmdirSync(dir);
+}
 
 describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cgroup: %s)', (cgroup) => {
   const config = () => testConfig({ ...HOST_PIDS, shell: { ...testConfig().worker.shell, cgroup, killGraceMs: 500 } });
@@ -198,6 +228,64 @@ describe('containment past what the process tree can see', () => {
     } else {
       expect(result.tasks[0]).toMatchObject({ status: 'failed', attempts: 1 });
       expect(result.tasks[0].lastError).toContain('worker.shell.cgroup is "required"');
+    }
+  });
+
+  it('a worker killed with kill -9 leaves its unsandboxed shells running; the next worker on the host ends them as it starts', async () => {
+    const dir = tempDir();
+    const config = path.join(dir, 'worker.yaml');
+    writeFileSync(config, HOST_PIDS_YAML);
+    // Both workers in a group of this test's own: no other test's worker sweeps the victim's first, nor is swept.
+    const script = cgroupsWork() ? workersInGroupOf(dir) : undefined;
+    const taskQueue = uniqueQueue('dead-worker-sweep');
+    const victim = await spawnWorkerProcess({ taskQueue, identity: 'swept-victim', config, script });
+    onTestFinished(() => void victim.child.kill('SIGKILL'));
+    const handle = await startRun(
+      {
+        name: 'dead-worker-sweep',
+        awaitAdjudication: false,
+        tasks: [
+          {
+            key: 'held',
+            executor: {
+              kind: 'shell',
+              command: `sleep 600 & echo $! > ${dir}/child.pid; (setsid sleep 600 & echo $! > ${dir}/daemon.pid); echo $$ > ${dir}/shell.pid; wait`,
+            },
+          },
+        ],
+      },
+      taskQueue,
+    );
+    onTestFinished(async () => {
+      if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test finished');
+    });
+    const pids = await pidsIn(dir, ['shell.pid', 'child.pid', 'daemon.pid']);
+    onTestFinished(() => pids.filter(alive).forEach((pid) => process.kill(pid, 'SIGKILL')));
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Unsandboxed, nothing the dead worker started dies with it.
+    expect(pids.every(alive)).toBe(true);
+    // The next worker on this host, on a queue of its own: it starts no attempt, it only starts.
+    const next = await spawnWorkerProcess({
+      taskQueue: uniqueQueue('dead-worker-sweep-next'),
+      identity: 'sweeper',
+      config,
+      script,
+    });
+    onTestFinished(() => void next.child.kill('SIGKILL'));
+    if (script) {
+      await waitFor(
+        "the next worker to end the dead worker's shell, child and setsid daemon",
+        () => gone(pids),
+        10_000,
+        50,
+      );
+      expect(next.output()).toMatch(/ended what \d+ worker\(s\) that died on this host left running/);
+    } else {
+      // Without cgroups, they run on until they end by themselves (docs/security.md).
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(pids.every(alive)).toBe(true);
     }
   });
 

@@ -66,25 +66,30 @@ export function containAttempt(mode: CgroupMode, environmentMarker: string, sand
 let workerCgroup: string | null | undefined;
 let cgroupProblem: string | undefined;
 let attemptSeq = 0;
+/** The groups of dead workers, still holding processes, that this worker ended as it made its own. */
+let deadWorkersSwept = 0;
+
+/**
+ * As the worker starts (createWorker), where it may use cgroups: makes its own group now, not at its first attempt,
+ * and so ends at once what the groups of workers that died on this host (kill -9, the OOM killer) still hold: their
+ * unsandboxed attempts' processes, which nothing else ends (a sandboxed attempt dies with its worker). Says how many
+ * dead workers' groups it ended, or why it cannot make a group here (its attempts are then watched by process tree).
+ */
+export function containmentAtStart(mode: CgroupMode): { deadWorkersSwept: number; problem?: string } {
+  if (mode === 'off') return { deadWorkersSwept: 0 };
+  return workerCgroupDir() ? { deadWorkersSwept } : { deadWorkersSwept: 0, problem: cgroupProblem ?? 'unknown reason' };
+}
 
 /** `<cgroup2 mount><this process's cgroup>/teamrun-<pid>`, created once; null when not possible here. */
 function workerCgroupDir(): string | null {
   if (workerCgroup !== undefined) return workerCgroup;
   workerCgroup = null;
   try {
-    const mount = readFileSync('/proc/self/mountinfo', 'utf8')
-      .split('\n')
-      .map((line) => line.split(' '))
-      .find((f) => f[f.indexOf('-') + 1] === 'cgroup2')?.[4];
-    const own = readFileSync('/proc/self/cgroup', 'utf8')
-      .split('\n')
-      .find((line) => line.startsWith('0::'))
-      ?.slice(3);
-    if (!mount || own === undefined) {
+    const base = ownCgroup();
+    if (!base) {
       cgroupProblem = 'no cgroup v2 hierarchy is mounted';
       return null;
     }
-    const base = path.join(mount, own);
     sweepDeadWorkers(base);
     const dir = path.join(base, `teamrun-${process.pid}`);
     mkdirSync(dir, { recursive: true });
@@ -109,12 +114,36 @@ function attemptCgroup(): string | null {
   }
 }
 
+/** This process's cgroup v2 group, as a path under the hierarchy's mount; null when none is mounted. */
+export function ownCgroup(): string | null {
+  const mount = readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .find((f) => f[f.indexOf('-') + 1] === 'cgroup2')?.[4];
+  const own = readFileSync('/proc/self/cgroup', 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('0::'))
+    ?.slice(3);
+  return mount && own !== undefined ? path.join(mount, own) : null;
+}
+
 /** Groups left by a worker that died (kill -9) still hold its attempts' processes: end them. */
 function sweepDeadWorkers(base: string): void {
   for (const name of readdirSync(base)) {
     const pid = /^teamrun-(\d+)$/.exec(name)?.[1];
     if (!pid || Number(pid) === process.pid || processExists(Number(pid))) continue;
-    removeCgroupTree(path.join(base, name));
+    const dir = path.join(base, name);
+    if (populated(dir)) deadWorkersSwept++;
+    removeCgroupTree(dir);
+  }
+}
+
+/** Whether a group or any below it holds a process (cgroup v2's `cgroup.events`). */
+function populated(dir: string): boolean {
+  try {
+    return /^populated 1$/m.test(readFileSync(path.join(dir, 'cgroup.events'), 'utf8'));
+  } catch {
+    return false;
   }
 }
 
