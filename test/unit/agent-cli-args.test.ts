@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,9 +12,14 @@ function configWith(allowArgs: unknown, cli = 'gemini') {
 }
 
 function configFile(content: unknown) {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cli-args-')), 'teamrun.yaml');
-  writeFileSync(file, JSON.stringify(content));
-  return loadConfig(file, {});
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-args-'));
+  try {
+    const file = path.join(dir, 'teamrun.yaml');
+    writeFileSync(file, JSON.stringify(content));
+    return loadConfig(file, {});
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function plan(executor: Record<string, unknown>) {

@@ -1,11 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config';
 
+/** The directories configFile made, removed once the file's tests are done. */
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function configFile(text: string): string {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'teamrun-config-')), 'temporal.yaml');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-config-'));
+  made.push(dir);
+  const file = path.join(dir, 'temporal.yaml');
   writeFileSync(file, text);
   return file;
 }
