@@ -89,7 +89,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
   const level = sandbox.failing ? 'error' : sandbox.isolated || config.worker.sandbox.mode === 'off' ? 'info' : 'warn';
   Runtime.instance().logger[level](`teamrun worker: ${sandbox.line}`);
   // Once, as it starts: what the attempts of workers that died on this host left running is ended (their cgroups).
-  const { deadWorkersSwept } = containmentAtStart(config.worker.shell.cgroup);
+  const deadWorkersSwept = containmentAtStart(config.worker.shell.cgroup);
   if (deadWorkersSwept > 0) {
     Runtime.instance().logger.warn(
       `teamrun worker: ended what ${deadWorkersSwept} worker(s) that died on this host left running (their cgroups)`,

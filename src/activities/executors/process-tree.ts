@@ -72,12 +72,13 @@ let deadWorkersSwept = 0;
 /**
  * As the worker starts (createWorker), where it may use cgroups: makes its own group now, not at its first attempt,
  * and so ends at once what the groups of workers that died on this host (kill -9, the OOM killer) still hold: their
- * unsandboxed attempts' processes, which nothing else ends (a sandboxed attempt dies with its worker). Says how many
- * dead workers' groups it ended, or why it cannot make a group here (its attempts are then watched by process tree).
+ * unsandboxed attempts' processes, which nothing else ends (a sandboxed attempt dies with its worker). Returns how
+ * many dead workers' groups still held processes.
  */
-export function containmentAtStart(mode: CgroupMode): { deadWorkersSwept: number; problem?: string } {
-  if (mode === 'off') return { deadWorkersSwept: 0 };
-  return workerCgroupDir() ? { deadWorkersSwept } : { deadWorkersSwept: 0, problem: cgroupProblem ?? 'unknown reason' };
+export function containmentAtStart(mode: CgroupMode): number {
+  if (mode === 'off') return 0;
+  workerCgroupDir();
+  return deadWorkersSwept;
 }
 
 /** `<cgroup2 mount><this process's cgroup>/teamrun-<pid>`, created once; null when not possible here. */
