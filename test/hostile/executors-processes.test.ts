@@ -1,7 +1,13 @@
-import { mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ContainmentError, containAttempt, ownCgroup } from '../../src/activities/executors/process-tree';
+import {
+  ContainmentError,
+  containAttempt,
+  ownCgroup,
+  populated,
+  removeCgroupTree,
+} from '../../src/activities/executors/process-tree';
 import * as msg from '../../src/workflows/messages';
 import { spawnWorkerProcess, startRun, testConfig, uniqueQueue, waitFor } from '../helpers/env';
 import { historyAttempts } from '../helpers/history';
@@ -46,12 +52,11 @@ const gone = (pids: number[]) => pids.every((p) => !alive(p));
 function workersInGroupOf(dir: string): string {
   const group = path.join(ownCgroup()!, `test-${path.basename(dir)}`);
   mkdirSync(group);
+  // Whatever order the test's other hooks run in: everything in the group is ended first, then it is removed.
   onTestFinished(async () => {
-    await waitFor(
-      'the test group to empty',
-      () => !/^populated 1$/m.test(readFileSync(`${group}/cgroup.events`, 'utf8')),
-    );
-    removeGroupTree(group);
+    removeCgroupTree(group);
+    await waitFor('the test group to empty', () => !populated(group));
+    removeCgroupTree(group);
   });
   const script = path.join(dir, 'enter.cjs');
   const main = path.resolve(__dirname, '../../src/worker/main.ts');
@@ -61,12 +66,6 @@ function workersInGroupOf(dir: string): string {
       `require(${JSON.stringify(main)}).runWorker().catch((err) => { console.error(err); process.exit(1); });\n`,
   );
   return script;
-}
-
-function removeGroupTree(dir: string): void {
-  for (const sub of readdirSync(dir, { withFileTypes: true }))
-    if (sub.isDirectory()) removeGroupTree(path.join(dir, sub.name));
-  rmdirSync(dir);
 }
 
 describe.each(both)('nothing a shell attempt starts outlives it (worker.shell.cgroup: %s)', (cgroup) => {

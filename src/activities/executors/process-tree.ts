@@ -140,7 +140,7 @@ function sweepDeadWorkers(base: string): void {
 }
 
 /** Whether a group or any below it holds a process (cgroup v2's `cgroup.events`). */
-function populated(dir: string): boolean {
+export function populated(dir: string): boolean {
   try {
     return /^populated 1$/m.test(readFileSync(path.join(dir, 'cgroup.events'), 'utf8'));
   } catch {
@@ -148,7 +148,8 @@ function populated(dir: string): boolean {
   }
 }
 
-function removeCgroupTree(dir: string): void {
+/** Ends every process in a group and the groups below it, and removes those already empty. */
+export function removeCgroupTree(dir: string): void {
   try {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory()) removeCgroupTree(path.join(dir, entry.name));
