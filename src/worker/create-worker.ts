@@ -6,6 +6,7 @@ import { Client } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createAgentActivities } from '../activities/agent-activities';
 import { AttemptGateway } from '../activities/gateway/gateway';
+import { removeDeadGateways } from '../activities/gateway/leftovers';
 import { adoptingFor } from '../activities/run-task';
 import { workerRedactor, workerSecrets } from '../activities/secrets';
 import { workerTools, type CustomTool, type WorkerTools } from '../activities/tools';
@@ -113,6 +114,14 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     secrets: workerSecrets(config, env),
     runs: { taskQueue, maxPerAttempt: config.worker.maxRunsPerAttempt },
   });
+  // Once, as it starts: what workers that died on this host left on disk, their attempts' inputs among it, is removed.
+  const deadGateways = await removeDeadGateways(path.dirname(gateway.dir), gateway.dir);
+  if (deadGateways > 0) {
+    Runtime.instance().logger.warn(
+      `teamrun worker: removed what ${deadGateways} worker(s) that died on this host left on disk ` +
+        `(their gateway directories and their attempts' inputs)`,
+    );
+  }
   // Aborted when shutdown begins (SIGTERM, SIGINT, `shutdown()`): attempts between two steps start no new one.
   const stopping = new AbortController();
   try {

@@ -105,19 +105,22 @@ export function environmentMarker(ctx: ExecutorContext): string {
 /**
  * Dependency outputs, for the task: always as a file (`TEAMRUN_INPUTS_FILE`, removed when the
  * attempt ends), and inline (`TEAMRUN_INPUTS`) while small, since the environment has a size limit.
+ * The file is in the worker's gateway directory when it has one: if the worker dies before the
+ * attempt ends, the next worker to start on the host removes it with that directory
+ * (gateway/leftovers.ts).
  */
 export function writeInputs(
-  outputs: Record<string, unknown>,
+  ctx: Pick<ExecutorContext, 'dependencyOutputs' | 'inbox' | 'attemptGateway'>,
   inlineMaxBytes: number,
-  inbox: unknown[] = [],
 ): { env: Record<string, string>; remove(): void } {
-  const json = JSON.stringify(outputs);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-inputs-'));
+  const json = JSON.stringify(ctx.dependencyOutputs);
+  const home = ctx.attemptGateway ? path.dirname(ctx.attemptGateway.socket) : os.tmpdir();
+  const dir = mkdtempSync(path.join(home, 'teamrun-inputs-'));
   const file = path.join(dir, 'inputs.json');
   writeFileSync(file, json, { mode: 0o600 });
   // The mailbox messages waiting when the attempt started; `teamrun inbox` reads newer ones.
   const inboxFile = path.join(dir, 'inbox.json');
-  writeFileSync(inboxFile, JSON.stringify(inbox), { mode: 0o600 });
+  writeFileSync(inboxFile, JSON.stringify(ctx.inbox), { mode: 0o600 });
   const env: Record<string, string> = { TEAMRUN_INPUTS_FILE: file, TEAMRUN_INBOX: inboxFile };
   if (Buffer.byteLength(json) <= inlineMaxBytes) env.TEAMRUN_INPUTS = json;
   return { env, remove: () => rmSync(dir, { recursive: true, force: true }) };

@@ -38,7 +38,7 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
   checkCommand(spec.command, shell.allowCommands);
   if (shell.allowCommands) refuseProgramEnv(spec, shell.planEnv);
   const cwd = resolveCwd(spec.cwd, shell);
-  const inputs = writeInputs(ctx.dependencyOutputs, shell.inlineInputsMaxBytes, ctx.inbox);
+  const inputs = writeInputs(ctx, shell.inlineInputsMaxBytes);
   try {
     const env = shellEnvironment(spec.env, ctx, inputs.env);
     const sandbox = sandboxPrefix(ctx.config.worker.sandbox, cwd ?? process.cwd());

@@ -32,6 +32,7 @@ import { PROOF_NONCE_TTL_MS, type ConfirmAttemptRequest, type ProvenMessage } fr
 import type { AttemptIdentity, AttemptMessage } from '../interface';
 import { Redactor, type Secret } from '../redact';
 import { ProofSigner } from './signing';
+import { GATEWAY_DIR_PREFIX } from './leftovers';
 
 export const GATEWAY_LIMITS = {
   /** A request's JSON body (an addTasks request's tasks are at most MAX_SPAWN_BYTES of it). */
@@ -111,7 +112,8 @@ export class AttemptGateway {
 
   private constructor(
     private readonly options: GatewayOptions,
-    private readonly dir: string,
+    /** Its private directory: the socket, the launcher, and the inputs of the attempts it runs (shell-env.ts). */
+    readonly dir: string,
     readonly socket: string,
     /** Holds the `teamrun` launcher of this worker's own CLI; null when the CLI is not beside the code. */
     readonly binDir: string | null,
@@ -122,7 +124,7 @@ export class AttemptGateway {
 
   /** Listens in a new private directory under the system's temporary directory. */
   static async start(options: GatewayOptions): Promise<AttemptGateway> {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-gw-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), GATEWAY_DIR_PREFIX));
     chmodSync(dir, 0o700);
     const socket = path.join(dir, 'gateway.sock');
     const server = http.createServer();
@@ -395,6 +397,4 @@ export class AttemptGateway {
   }
 }
 
-function digest(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
+const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');

@@ -46,7 +46,7 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
   const base = resolveCwd(spec.cwd, ctx.config.worker.shell) ?? process.cwd();
   const worktree = spec.worktree ? await AttemptWorktree.open(base, ctx, spec.worktree === 'continue') : undefined;
   const cwd = worktree?.dir ?? base;
-  const inputs = writeInputs(ctx.dependencyOutputs, ctx.config.worker.shell.inlineInputsMaxBytes, ctx.inbox);
+  const inputs = writeInputs(ctx, ctx.config.worker.shell.inlineInputsMaxBytes);
   try {
     const sessions = new SessionStore(ctx, spec.cli);
     const saved = sessions.load();
