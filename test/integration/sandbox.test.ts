@@ -28,7 +28,9 @@ function sandboxedTree(mark: string, ready: () => boolean = () => true): Promise
 /**
  * A task of another run looking for attempt secrets: every TEAMRUN_ATTEMPT_SECRET in a
  * /proc/<pid>/environ it can read that is not its own (issue 39: it read the victim's and added a
- * task to the victim's governed run). Prints how many it found, as its output.
+ * task to the victim's governed run), and every other attempt's inputs file (dependency outputs) it
+ * can read in the worker's gateway directory, beside its own. Prints how many of each it found, and
+ * whether it can read its own inputs, as its output.
  */
 const ATTACKER = [
   'while [ ! -f "$DIR/victims-started" ]; do sleep 0.1; done',
@@ -37,8 +39,13 @@ const ATTACKER = [
   '  s=$(tr "\\0" "\\n" < "$f" 2>/dev/null | sed -n "s/^TEAMRUN_ATTEMPT_SECRET=//p")',
   '  if [ -n "$s" ] && [ "$s" != "$TEAMRUN_ATTEMPT_SECRET" ]; then found=$((found+1)); fi',
   'done',
+  'own=$(dirname "$TEAMRUN_INPUTS_FILE"); inputs=0; mine=false',
+  'for f in "$(dirname "$own")"/teamrun-inputs-*/inputs.json; do',
+  '  if [ -r "$f" ] && [ "$(dirname "$f")" != "$own" ]; then inputs=$((inputs+1)); fi',
+  'done',
+  'if [ -r "$TEAMRUN_INPUTS_FILE" ]; then mine=true; fi',
   'touch "$DIR/done"',
-  'echo "::teamrun-output::{\\"found\\":$found}"',
+  'echo "::teamrun-output::{\\"found\\":$found,\\"inputs\\":$inputs,\\"mine\\":$mine}"',
 ].join('\n');
 
 /** A shell victim and an agent-cli victim (the stand-in codex, which hangs), both of one run. */
@@ -105,15 +112,21 @@ describe("a task cannot read another attempt's secret (worker.sandbox)", () => {
     const { result } = await attack(sandboxOf('off'));
     expect(result.status).toBe('succeeded');
     // The shell victim, the agent-cli stand-in and the run's waiting task all hold one.
-    expect((result.tasks[0].output as { found: number }).found).toBeGreaterThanOrEqual(2);
+    const output = result.tasks[0].output as { found: number; inputs: number; mine: boolean };
+    expect(output.found).toBeGreaterThanOrEqual(2);
+    // And the inputs of the shell victim and the agent-cli stand-in are there to read.
+    expect(output.inputs).toBeGreaterThanOrEqual(2);
+    expect(output.mine).toBe(true);
   });
 
-  it('with the default config, it finds none: each attempt has its own PID namespace and /proc', async ({ expect }) => {
+  it('with the default config, it finds none: each attempt has its own PID namespace and /proc, and sees only its own inputs', async ({
+    expect,
+  }) => {
     expect(testConfig().worker.sandbox.mode).toBe('auto');
     expect(sandboxAtStart(testConfig().worker.sandbox)).toMatchObject({ isolated: true, failing: false });
     const { result } = await attack();
     expect(result.status).toBe('succeeded');
-    expect(result.tasks[0].output).toEqual({ found: 0 });
+    expect(result.tasks[0].output).toEqual({ found: 0, inputs: 0, mine: true });
   });
 
   it('where bwrap cannot start a sandbox, the default runs attempts unsandboxed and says so as the worker starts', async ({

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox';
 import { ExecutorError } from './types';
 
@@ -99,10 +100,28 @@ function unavailable(sandbox: SandboxConfig, problem: string): string {
 }
 
 /**
- * bubblewrap's arguments before the program it runs, or null when the attempt runs unsandboxed (`off`, or `auto`
- * where bwrap cannot start a sandbox).
+ * What of its worker's gateway directory an attempt's processes see (gateway/leftovers.ts says what is in it): only
+ * `keep` (its own inputs, the socket, the launcher), so that a task cannot read another attempt's dependency outputs.
  */
-export function sandboxPrefix(sandbox: SandboxConfig, cwd: string | undefined): string[] | null {
+export interface GatewayView {
+  dir: string;
+  keep: string[];
+}
+
+/** The view of an attempt that holds `access` (none without a gateway), keeping `own` paths of its own too. */
+export function gatewayView(
+  access: { socket: string; binDir: string | null } | undefined,
+  own: string[],
+): GatewayView | undefined {
+  if (!access) return undefined;
+  return { dir: path.dirname(access.socket), keep: [access.socket, ...(access.binDir ? [access.binDir] : []), ...own] };
+}
+
+/**
+ * bubblewrap's arguments before the program it runs, or null when the attempt runs unsandboxed (`off`, or `auto`
+ * where bwrap cannot start a sandbox). With a `view`, the gateway directory is an empty tmpfs but for what it keeps.
+ */
+export function sandboxPrefix(sandbox: SandboxConfig, cwd: string | undefined, view?: GatewayView): string[] | null {
   if (sandbox.mode === 'off') return null;
   const problem = problemOf(sandbox.command, sandbox.mode === 'on');
   if (problem !== null) {
@@ -113,6 +132,10 @@ export function sandboxPrefix(sandbox: SandboxConfig, cwd: string | undefined): 
   if (sandbox.readOnly) {
     args.splice(1, 3, '--ro-bind', '/', '/', '--dev-bind', '/dev', '/dev');
     for (const dir of [os.tmpdir(), ...(cwd ? [cwd] : []), ...sandbox.writable]) args.push('--bind', dir, dir);
+  }
+  if (view) {
+    args.push('--tmpfs', view.dir);
+    for (const kept of view.keep) args.push('--bind', kept, kept);
   }
   if (cwd) args.push('--chdir', cwd);
   return [...args, '--'];

@@ -112,7 +112,7 @@ export function environmentMarker(ctx: ExecutorContext): string {
 export function writeInputs(
   ctx: Pick<ExecutorContext, 'dependencyOutputs' | 'inbox' | 'attemptGateway'>,
   inlineMaxBytes: number,
-): { env: Record<string, string>; remove(): void } {
+): { env: Record<string, string>; dir: string; remove(): void } {
   const json = JSON.stringify(ctx.dependencyOutputs);
   const home = ctx.attemptGateway ? path.dirname(ctx.attemptGateway.socket) : os.tmpdir();
   const dir = mkdtempSync(path.join(home, 'teamrun-inputs-'));
@@ -123,7 +123,7 @@ export function writeInputs(
   writeFileSync(inboxFile, JSON.stringify(ctx.inbox), { mode: 0o600 });
   const env: Record<string, string> = { TEAMRUN_INPUTS_FILE: file, TEAMRUN_INBOX: inboxFile };
   if (Buffer.byteLength(json) <= inlineMaxBytes) env.TEAMRUN_INPUTS = json;
-  return { env, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { env, dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { UsageRecords } from '../pricing';
 import { defineExecutor } from './define';
 import { StreamCapture } from './output-stream';
 import { ContainmentError, containAttempt, type AttemptProcesses } from './process-tree';
-import { sandboxedCommand, sandboxPrefix } from './sandbox';
+import { gatewayView, sandboxedCommand, sandboxPrefix } from './sandbox';
 import { checkCommand, environmentMarker, resolveCwd, shellEnvironment, writeInputs } from './shell-env';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from './types';
 
@@ -41,7 +41,8 @@ export const shellExecutor = defineExecutor(ShellSpecSchema, async (spec, ctx) =
   const inputs = writeInputs(ctx, shell.inlineInputsMaxBytes);
   try {
     const env = shellEnvironment(spec.env, ctx, inputs.env);
-    const sandbox = sandboxPrefix(ctx.config.worker.sandbox, cwd ?? process.cwd());
+    const view = gatewayView(ctx.attemptGateway, [inputs.dir]);
+    const sandbox = sandboxPrefix(ctx.config.worker.sandbox, cwd ?? process.cwd(), view);
     const processes = containProcesses(ctx, sandbox !== null);
     return await runContained(spec, ctx, { env, cwd, processes, command: sandboxedCommand(spec.command, sandbox) });
   } finally {

@@ -11,7 +11,7 @@ import type { TeamrunConfig } from '../../config/config';
 import { ConfigError } from '../../config/errors';
 import { attemptAccessProblem, isHttpServer } from '../../config/mcp-servers';
 import { RESERVED_TOOL_SERVER, TOOL_NAME_PATTERN, TOOL_SEPARATOR, serverOf } from '../../plan/tool-names';
-import { sandboxPrefix } from '../executors/sandbox';
+import { gatewayView, sandboxPrefix } from '../executors/sandbox';
 import { BASE_ENV, globMatcher } from '../executors/shell-env';
 import { attemptEnv } from '../executors/types';
 import { Redactor } from '../redact';
@@ -81,7 +81,9 @@ export function workerTools(options: {
           ? { TEAMRUN_ATTEMPT_SOCKET: access.socket, TEAMRUN_ATTEMPT_SECRET: access.secret }
           : {};
       const env = { ...base, ...spec.env, ...attemptEnv(identity), ...gateway };
-      return McpConnection.stdio(server, spec, env, sandboxPrefix(config.worker.sandbox, spec.cwd ?? process.cwd()));
+      // Sandboxed, it sees none of the other attempts' inputs in the worker's gateway directory.
+      const sandbox = sandboxPrefix(config.worker.sandbox, spec.cwd ?? process.cwd(), gatewayView(access, []));
+      return McpConnection.stdio(server, spec, env, sandbox);
     },
     redactor: options.redactor ?? new Redactor([]),
   };

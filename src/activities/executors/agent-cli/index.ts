@@ -4,7 +4,7 @@ import { AgentCliSpecSchema, type AgentCliSpec } from '../../../plan/schema';
 import type { MailMessage } from '../../../team/mailbox';
 import { defineExecutor } from '../define';
 import { containProcesses } from '../shell';
-import { sandboxPrefix } from '../sandbox';
+import { gatewayView, sandboxPrefix, type GatewayView } from '../sandbox';
 import { resolveCwd, shellEnvironment, writeInputs } from '../shell-env';
 import { ExecutorError, type ExecutorContext, type ExecutorResult } from '../types';
 import { hasPrice, unpricedModelMessage } from '../../pricing';
@@ -57,7 +57,8 @@ export const agentCliExecutor = defineExecutor(AgentCliSpecSchema, async (spec, 
     const invocation = adapter.invocation({ prompt, model: spec.model, resume, args });
     const env = shellEnvironment(undefined, ctx, { ...inputs.env, ...cliEnv(spec.cli, cli, ctx) });
     const progress = new CliProgress(ctx, spec.cli, reportsCost, (id) => sessions.save(id, cwd), spec.model);
-    const exit = await stream(spec, ctx, { cli, adapter, invocation, cwd, env, progress });
+    const view = gatewayView(ctx.attemptGateway, [inputs.dir]);
+    const exit = await stream(spec, ctx, { cli, adapter, invocation, cwd, env, progress, view });
     progress.endWithoutCost();
     await worktree?.keep(ctx);
     const output = {
@@ -164,10 +165,11 @@ async function stream(
     cwd: string;
     env: Record<string, string>;
     progress: CliProgress;
+    view?: GatewayView;
   },
 ): Promise<CliExit> {
   const shell = ctx.config.worker.shell;
-  const sandbox = sandboxPrefix(ctx.config.worker.sandbox, how.cwd);
+  const sandbox = sandboxPrefix(ctx.config.worker.sandbox, how.cwd, how.view);
   const processes = containProcesses(ctx, sandbox !== null);
   const { progress } = how;
   const parser = how.adapter.parser();
