@@ -69,4 +69,23 @@ describe('a worker checks the commands it will start when it starts', () => {
       await worker.exited;
     }
   });
+
+  it('with the mock model (`worker.llm.baseUrl: mock`, as `teamrun init agents` writes it), the worker exits on SIGTERM', async () => {
+    const { file } = configDir('  llm:\n    baseUrl: mock\n');
+    const worker = spawnTeamrun(['--config', file, 'worker']);
+    try {
+      await waitForOutput(worker, 'teamrun worker ready');
+      expect(worker.stderr()).toContain("MOCK MODEL: agents talk to teamrun's scripted mock model");
+      worker.child.kill('SIGTERM');
+      // Its mock model's server kept the process alive after the worker had stopped.
+      const exited = await Promise.race([
+        worker.exited,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000)),
+      ]);
+      expect(exited, 'the worker still runs 20 s after SIGTERM').not.toBeNull();
+      expect(exited?.code).toBe(0);
+    } finally {
+      worker.child.kill('SIGKILL');
+    }
+  });
 });

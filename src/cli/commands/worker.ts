@@ -13,7 +13,7 @@ export function registerWorker(program: Command): void {
       const config = configFrom(command);
       // `worker.llm.baseUrl: mock`: the scripted mock model, in this process.
       const { startMockFor } = require('../mock-model') as typeof import('../mock-model');
-      await startMockFor(config, undefined, (line) => process.stderr.write(`teamrun worker: ${line}\n`));
+      const mock = await startMockFor(config, undefined, (line) => process.stderr.write(`teamrun worker: ${line}\n`));
       // The worker's native runtime loads only for the commands that run one.
       const { runWorker } = require('../../worker/main') as typeof import('../../worker/main');
       try {
@@ -23,6 +23,9 @@ export function registerWorker(program: Command): void {
           `the worker for ${config.connection.address} (namespace ${config.connection.namespace}, task queue ` +
             `"${config.connection.taskQueue}") stopped: ${(err as Error).message}`,
         );
+      } finally {
+        // Its server would keep the process alive after the worker stopped (Ctrl-C left it running for good).
+        await mock?.close();
       }
     });
 }
