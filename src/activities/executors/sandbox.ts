@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxConfig } from '../../config/sandbox';
+import { GATEWAY_DIR_PREFIX } from '../gateway/leftovers';
 import { ExecutorError } from './types';
 
 // The sandbox of `worker.sandbox` (src/config/sandbox.ts): bubblewrap, a PID namespace of its own
@@ -114,7 +115,10 @@ export function gatewayView(
   own: string[],
 ): GatewayView | undefined {
   if (!access) return undefined;
-  return { dir: path.dirname(access.socket), keep: [access.socket, ...(access.binDir ? [access.binDir] : []), ...own] };
+  const dir = path.dirname(access.socket);
+  // Only a worker's own gateway directory is hidden, never a directory that may hold anything else.
+  if (!path.basename(dir).startsWith(GATEWAY_DIR_PREFIX)) return undefined;
+  return { dir, keep: [access.socket, ...(access.binDir ? [access.binDir] : []), ...own] };
 }
 
 /**
