@@ -115,7 +115,7 @@ export async function createWorker(options: CreateWorkerOptions = {}): Promise<W
     runs: { taskQueue, maxPerAttempt: config.worker.maxRunsPerAttempt },
   });
   // Once, as it starts: what workers that died on this host left on disk, their attempts' inputs among it, is removed.
-  const deadGateways = await removeDeadGateways(path.dirname(gateway.dir), gateway.dir);
+  const deadGateways = await removeDeadGateways(gateway.dir);
   if (deadGateways > 0) {
     Runtime.instance().logger.warn(
       `teamrun worker: removed what ${deadGateways} worker(s) that died on this host left on disk ` +

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, symlinkSync, utimesSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { STARTING_GRACE_MS } from '../../src/activities/gateway/leftovers';
+import { GATEWAY_DIR_PREFIX, STARTING_GRACE_MS } from '../../src/activities/gateway/leftovers';
 import { spawnWorkerProcess, startRun, uniqueQueue, waitFor } from '../helpers/env';
 import { tempDir } from './executors-helpers';
 
@@ -20,7 +20,7 @@ describe('what a killed worker leaves on disk', () => {
     const env = { TMPDIR: tmp };
     const gatewayDirs = () =>
       readdirSync(tmp)
-        .filter((name) => name.startsWith('teamrun-gw-'))
+        .filter((name) => name.startsWith(GATEWAY_DIR_PREFIX))
         .map((name) => path.join(tmp, name));
     // Long past the grace a starting worker gets: as if the directories had been there for a while.
     const age = (dir: string) => utimesSync(dir, new Date(), new Date(Date.now() - 2 * STARTING_GRACE_MS));

@@ -21,11 +21,13 @@ const MAX_LOOKED_AT = 1_000;
 const PROBE_TIMEOUT_MS = 2_000;
 
 /**
- * Removes the gateway directories in `tmp` (but `own`) of this user whose socket refuses a connection or is gone, and
- * that are older than `STARTING_GRACE_MS`; returns how many. A gateway that answers is a live worker's, whichever PID
- * namespace it runs in, so a worker in another container sharing the directory is never swept.
+ * Removes the gateway directories beside `own` (this worker's) of this user whose socket refuses a connection or is
+ * gone, and that are older than `STARTING_GRACE_MS`; returns how many. A gateway that answers is a live worker's,
+ * whichever PID namespace it runs in, so a worker in another container sharing the directory is never swept.
  */
-export async function removeDeadGateways(tmp: string, own: string, now = Date.now()): Promise<number> {
+export async function removeDeadGateways(own: string): Promise<number> {
+  const tmp = path.dirname(own);
+  const now = Date.now();
   const uid = process.getuid?.();
   let names: string[];
   try {
