@@ -23,6 +23,8 @@ import type { Attempt, AttemptOutcome, Reservation } from './types';
 export const CHILD_BUDGET_PATCH = 'teamrun-child-budget';
 /** Runs whose history began before a child could ask for more attempts stop when their share of maxTasks is spent. */
 export const CHILD_TASK_ASK_PATCH = 'teamrun-child-task-ask';
+/** Runs whose history began before a child's asks of its parent went one at a time keep sending them at once. */
+export const SERIAL_PARENT_ASKS_PATCH = 'teamrun-serial-parent-asks';
 
 const MESSAGE = 'extendChildCarve';
 

@@ -22,7 +22,13 @@ import {
   type TeamParent,
 } from '../plan/requests/child-carve';
 import { TeamControlError } from '../plan/requests/control';
-import { CHILD_BUDGET_PATCH, describeAsk, taskAskAnswer, tasksGranted } from '../team/child-budget';
+import {
+  CHILD_BUDGET_PATCH,
+  SERIAL_PARENT_ASKS_PATCH,
+  describeAsk,
+  taskAskAnswer,
+  tasksGranted,
+} from '../team/child-budget';
 import { controlQueue } from './stop-channel';
 import type { TeamRun } from '../team/run';
 import type { LedgerExtensions } from '../ledger/run-ledger';
@@ -36,6 +42,25 @@ const DESCRIPTION =
 /** Whether this run is a child that may ask its parent (the extendReservation validator then leaves it to ask). */
 export function mayAskParent(run: TeamRun): boolean {
   return run.teamParent(workflowInfo().parent?.workflowId) !== null;
+}
+
+/** Each child run's last ask of its parent and the grant after it (`oneAskAtATime`). */
+const parentAsks = new WeakMap<TeamRun, Promise<unknown>>();
+
+/**
+ * Runs `askAndGrant` (an ask of this run's parent for what its budget lacks, then the grant that ask made possible)
+ * after this run's earlier ones have ended. Two at once each counted the same free tokens, asked the parent for too
+ * little, and the second grant found the first had taken them: a child refused with its parent's budget free (ci79).
+ * A root asks no one: its grants run as they come.
+ */
+export function oneAskAtATime<T>(run: TeamRun, askAndGrant: () => Promise<T>): Promise<T> {
+  if (!mayAskParent(run) || !patched(SERIAL_PARENT_ASKS_PATCH)) return askAndGrant();
+  const mine = (parentAsks.get(run) ?? Promise.resolve()).then(askAndGrant);
+  parentAsks.set(
+    run,
+    mine.catch(() => undefined),
+  );
+  return mine;
 }
 
 /**
@@ -148,10 +173,12 @@ export function registerChildCarve(run: TeamRun, ledger: LedgerExtensions | unde
   };
   const handler = async (request: ExtendChildCarveRequest) => {
     try {
-      await askParent(run, request);
-      if (request.tasks !== undefined) await askParentForTasks(run, request.tasks);
-      const leaseId = run.activeClaims().find((c) => c.key === request.key)?.leaseId;
-      const granted = run.grantChildCarve(request, Date.now());
+      const { leaseId, granted } = await oneAskAtATime(run, async () => {
+        await askParent(run, request);
+        if (request.tasks !== undefined) await askParentForTasks(run, request.tasks);
+        const leaseId = run.activeClaims().find((c) => c.key === request.key)?.leaseId;
+        return { leaseId, granted: run.grantChildCarve(request, Date.now()) };
+      });
       // A shared ledger counts tokens and dollars, not attempts: an ask for attempts alone does not reach it.
       if (ledger && leaseId && (granted.tokens > 0 || granted.usd > 0)) {
         const refused = await ledger.extend(leaseId, granted);

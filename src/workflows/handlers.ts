@@ -24,7 +24,7 @@ import {
 import { agentStepsHandler, agentStepsSignal, steerRule } from './agents';
 import { LEDGER_ABORT_CONFIRMED, type LedgerExtensions } from '../ledger/run-ledger';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
-import { askParent, mayAskParent, registerChildCarve } from './child-budget';
+import { askParent, mayAskParent, oneAskAtATime, registerChildCarve } from './child-budget';
 
 /** What an update calls: its validator's check and the rule that applies it. */
 export interface UpdateRule<Ret, Request> {
@@ -144,10 +144,12 @@ async function extendReservation(
   ledger: LedgerExtensions | undefined,
   arrivedAt: number,
 ): Promise<ExtendReservationVerdict> {
-  // A child run asks its parent first for what its carve lacks (workflows/child-budget.ts).
-  await askParent(run, request);
-  const before = run.activeClaims().find((claim) => claim.key === request.key);
-  const verdict = run.extendReservation(request, Date.now());
+  // A child run asks its parent first for what its carve lacks (workflows/child-budget.ts), one ask at a time.
+  const { before, verdict } = await oneAskAtATime(run, async () => {
+    await askParent(run, request);
+    const before = run.activeClaims().find((claim) => claim.key === request.key);
+    return { before, verdict: run.extendReservation(request, Date.now()) };
+  });
   if (!ledger || !before) return verdict;
   // Tokens and dollars, and model calls where the ledger's `maxTurns` counts them (team/ledger-tree.ts).
   const ask = run.ledgerAskOf(request);
