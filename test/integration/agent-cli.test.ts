@@ -190,7 +190,7 @@ describe.concurrent('coding-agent CLIs as teammates (agent-cli)', () => {
         args: [{ key: 'code', fencingToken: claim.fencingToken, requestId: 'take-1', actor: 'alice' }],
       });
       await waitFor('the stand-in to exit', () => !pids.some(alive), killGraceMs + 5_000, 20);
-      expect(Date.now() - at).toBeLessThan(killGraceMs + 1_000);
+      const gone = Date.now();
       // It saved its session on SIGINT, after the interrupt was sent.
       const saved = JSON.parse(readFileSync(path.join(state, `${sessions.codex}.json`), 'utf8')) as {
         pid: number;
@@ -198,6 +198,11 @@ describe.concurrent('coding-agent CLIs as teammates (agent-cli)', () => {
       };
       expect(saved.pid).toBe(start.pid);
       expect(saved.interruptedAt).toBeGreaterThanOrEqual(at);
+      // killGraceMs runs from the SIGINT: the CLI is gone within it and 1 s. The interrupt's way to the attempt (an
+      // update, then the answer to a heartbeat or the stop queue) is takeover.test.ts's subject; under CI's load it
+      // took 2.7 s here once, so it is bounded by one heartbeat period instead.
+      expect(gone - saved.interruptedAt).toBeLessThan(killGraceMs + 1_000);
+      expect(saved.interruptedAt - at).toBeLessThan(5_000);
       const starts = startsIn(state);
       if (starts.length !== 1) {
         // Seen twice on another machine's CI (a second stand-in), never here: say what the run recorded.
