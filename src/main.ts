@@ -5,12 +5,15 @@ import { version } from './operator/version';
 export { version };
 
 /**
- * Commands that need neither a server nor a worker, registered alone when they are the one asked
- * for: the others load the Temporal client (~0.25 s) just by being registered.
+ * Commands registered alone when they are the one asked for: the others load the Temporal client (~0.25 s), the MCP
+ * door and the CLI's renderers just by being registered. `validate` and `schema` need neither a server nor a worker;
+ * `worker` runs for days, and what the other commands load would stay in its heap all that time, marked again by
+ * each full garbage collection (docs/benchmarks.md, issue 42).
  */
 const LIGHT_COMMANDS: Record<string, () => (program: Command) => void> = {
   validate: () => (require('./cli/commands/validate') as typeof import('./cli/commands/validate')).registerValidate,
   schema: () => (require('./cli/commands/schema') as typeof import('./cli/commands/schema')).registerSchema,
+  worker: () => (require('./cli/commands/worker') as typeof import('./cli/commands/worker')).registerWorker,
 };
 
 export function buildProgram(only?: string): Command {

@@ -1,13 +1,14 @@
 /**
  * A task's `outputSchema` checked against what its attempt output (any kind): ajv, one compiled validator per
  * schema text on this worker. An agent gets its mismatches back to fix them (executors/agent/output.ts); any other
- * kind's attempt fails `TEAM_TASK_OUTPUT_INVALID` with them.
+ * kind's attempt fails `TEAM_TASK_OUTPUT_INVALID` with them. ajv is loaded with the first schema a worker checks: most
+ * tasks name none (docs/benchmarks.md, issue 42).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { OUTPUT_INVALID, OUTPUT_SCHEMA_LIMITS } from '../plan/output-schema';
 import { ExecutorError, type ExecutorResult } from './executors/types';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 /** Schemas kept compiled, at most (a plan holds a bounded number of them). */
 const MAX_COMPILED = 256;
@@ -40,6 +41,7 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
   if (!validate) {
     // $id would register the schema in ajv's table: a second plan with the same $id must not collide with the first.
     const { $id: _id, $schema: _schema, ...rest } = schema;
+    ajv ??= new (require('ajv') as typeof import('ajv')).Ajv({ allErrors: true, strict: false });
     validate = ajv.compile(rest);
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
     compiled.set(text, validate);

@@ -4,11 +4,9 @@
  * that breaks (the process exits, the server stops answering) fails the call in flight and is
  * opened again for the next one, a bounded number of times.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHttpServer, McpStdioServer } from '../../config/mcp-servers';
 import { boundedText, mcpResultText } from './content';
 import { guardedCommand } from './mcp-guard';
@@ -29,6 +27,37 @@ export const MCP_LIMITS = {
 
 /** The `_meta` key every `tools/call` carries the attempt's fencing token in (CONTRACT). */
 export const FENCING_TOKEN_META = 'teamrun/fencingToken';
+
+type ClientSdk = typeof import('@modelcontextprotocol/sdk/client/index.js');
+type StdioSdk = typeof import('@modelcontextprotocol/sdk/client/stdio.js');
+type HttpSdk = typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+type TypesSdk = typeof import('@modelcontextprotocol/sdk/types.js');
+
+interface McpSdk {
+  Client: ClientSdk['Client'];
+  StdioClientTransport: StdioSdk['StdioClientTransport'];
+  StreamableHTTPClientTransport: HttpSdk['StreamableHTTPClientTransport'];
+  ErrorCode: TypesSdk['ErrorCode'];
+  McpError: TypesSdk['McpError'];
+}
+
+let loaded: McpSdk | undefined;
+
+/**
+ * The MCP SDK's client side, loaded when a connection first opens: a worker whose attempts call no MCP tool never
+ * loads it (about 60 modules, the SDK's zod schemas among them; docs/benchmarks.md, issue 42).
+ */
+function mcpSdk(): McpSdk {
+  loaded ??= {
+    Client: (require('@modelcontextprotocol/sdk/client/index.js') as ClientSdk).Client,
+    StdioClientTransport: (require('@modelcontextprotocol/sdk/client/stdio.js') as StdioSdk).StdioClientTransport,
+    StreamableHTTPClientTransport: (require('@modelcontextprotocol/sdk/client/streamableHttp.js') as HttpSdk)
+      .StreamableHTTPClientTransport,
+    ErrorCode: (require('@modelcontextprotocol/sdk/types.js') as TypesSdk).ErrorCode,
+    McpError: (require('@modelcontextprotocol/sdk/types.js') as TypesSdk).McpError,
+  };
+  return loaded;
+}
 
 export class McpConnection {
   private client: Client | undefined;
@@ -64,7 +93,7 @@ export class McpConnection {
     // In the worker's sandbox (worker.sandbox), bubblewrap runs the server: `sandbox` is its arguments.
     const argv = [...(sandbox ?? []), spec.command, ...(spec.args ?? [])];
     return new McpConnection(server, (stderr) => {
-      const transport = new StdioClientTransport({
+      const transport = new (mcpSdk().StdioClientTransport)({
         ...guardedCommand(argv[0]!, argv.slice(1)),
         env,
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
@@ -82,7 +111,7 @@ export class McpConnection {
     return new McpConnection(
       server,
       () =>
-        new StreamableHTTPClientTransport(new URL(spec.url), {
+        new (mcpSdk().StreamableHTTPClientTransport)(new URL(spec.url), {
           requestInit: { headers },
           fetch: cappedFetch(MCP_LIMITS.messageBytes),
         }),
@@ -150,7 +179,7 @@ export class McpConnection {
     }
     this.opens += 1;
     this.stderrTail = '';
-    const client = new Client({ name: 'teamrun', version: '1' }, { capabilities: {} });
+    const client = new (mcpSdk().Client)({ name: 'teamrun', version: '1' }, { capabilities: {} });
     const transport = this.transport((chunk) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-MCP_LIMITS.stderrTailBytes);
     });
@@ -176,6 +205,7 @@ export class McpConnection {
    * else (the process gone, the connection lost) drops it, so the next call opens it again.
    */
   private async broken(client: Client, err: unknown): Promise<never> {
+    const { ErrorCode, McpError } = mcpSdk();
     const answered = err instanceof McpError && err.code !== ErrorCode.ConnectionClosed;
     if (!answered && !isAbort(err) && this.client === client) {
       this.client = undefined;
@@ -187,6 +217,7 @@ export class McpConnection {
   private describe(err: unknown, options: { signal: AbortSignal; timeoutMs: number }): string {
     const tool = `MCP server "${this.server}"`;
     if (options.signal.aborted || isAbort(err)) return `the call to ${tool} was cancelled`;
+    const { ErrorCode, McpError } = mcpSdk();
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
       return `${tool} did not answer within ${options.timeoutMs} ms`;
     if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)

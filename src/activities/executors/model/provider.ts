@@ -2,11 +2,9 @@
  * The model a task names (`model:`), as an AI SDK language model (the provider interface, LanguageModelV3):
  * one given to createWorker({ models }), else one of `worker.models` built with its provider's package, else
  * `worker.llm`'s OpenAI-compatible endpoint with the name as the model id (the worker's one door before).
+ * Each provider's package is loaded when a model of it is first built: a worker that calls no model loads none of
+ * them (their code is the largest a worker would hold; docs/benchmarks.md, issue 42).
  */
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { TeamrunConfig } from '../../../config/config';
 import type { ModelConfig } from '../../../config/models';
@@ -51,14 +49,22 @@ function fromConfig(name: string, spec: ModelConfig, env: NodeJS.ProcessEnv, fro
   const known = { where, secret, ...(baseURL ? { origin: baseURL } : {}) };
   // The SDK's own retries are off at the call (maxRetries is streamText's; doStream has none): one retry policy.
   switch (spec.provider) {
-    case 'anthropic':
+    case 'anthropic': {
+      const { createAnthropic } = require('@ai-sdk/anthropic') as typeof import('@ai-sdk/anthropic');
       return { model: createAnthropic({ baseURL, apiKey }).languageModel(spec.model), ...known };
-    case 'openai':
+    }
+    case 'openai': {
+      const { createOpenAI } = require('@ai-sdk/openai') as typeof import('@ai-sdk/openai');
       // Chat completions, as every OpenAI-compatible server speaks them (not the Responses API).
       return { model: createOpenAI({ baseURL, apiKey }).chat(spec.model), ...known };
-    case 'google':
+    }
+    case 'google': {
+      const { createGoogleGenerativeAI } = require('@ai-sdk/google') as typeof import('@ai-sdk/google');
       return { model: createGoogleGenerativeAI({ baseURL, apiKey }).languageModel(spec.model), ...known };
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } =
+        require('@ai-sdk/openai-compatible') as typeof import('@ai-sdk/openai-compatible');
       return {
         model: createOpenAICompatible({
           name: 'openai-compatible',
@@ -69,5 +75,6 @@ function fromConfig(name: string, spec: ModelConfig, env: NodeJS.ProcessEnv, fro
         }).chatModel(spec.model),
         ...known,
       };
+    }
   }
 }
