@@ -86,19 +86,33 @@ export function costScenarios(sizes: { noop: number; sleep: number; outputs: num
   ];
 }
 
-/** Two worker processes side by side (each idle while the other's run goes): `teamrun worker` and the bare one. */
+/**
+ * Worker processes side by side (each idle while another's run goes): `teamrun worker` and the bare one,
+ * `COST_PROCESSES` of each, each pair for two rounds in turn (both orders). Identical processes differ: one
+ * of three identical `teamrun worker`s side by side had a median 7% over the other two's (issue 42), so a figure from one
+ * process of each side is partly that process's.
+ */
 export interface CostWorkers {
-  team: WorkerProcess;
-  bare: WorkerProcess;
+  team: WorkerProcess[];
+  bare: WorkerProcess[];
   stop(): Promise<void>;
 }
 
+export const COST_PROCESSES = 2;
+
 export async function startCostWorkers(env: BenchEnv, nodeArgs: string[] = []): Promise<CostWorkers> {
-  const [team, bare] = await Promise.all([
-    spawnCliWorker(env, 'cost-team', 'cost-team', nodeArgs),
-    spawnBareWorker(env, 'cost-bare', 'cost-bare'),
-  ]);
-  return { team, bare, stop: () => Promise.all([team.stop(), bare.stop()]).then(() => undefined) };
+  const team: WorkerProcess[] = [];
+  const bare: WorkerProcess[] = [];
+  for (let i = 0; i < COST_PROCESSES; i++) {
+    const [t, b] = await Promise.all([
+      spawnCliWorker(env, `cost-team-${i}`, `cost-team-${i}`, nodeArgs),
+      spawnBareWorker(env, `cost-bare-${i}`, `cost-bare-${i}`),
+    ]);
+    team.push(t);
+    bare.push(b);
+  }
+  const all = [...team, ...bare];
+  return { team, bare, stop: () => Promise.all(all.map((w) => w.stop())).then(() => undefined) };
 }
 
 export async function measureCost(
@@ -111,22 +125,28 @@ export async function measureCost(
   const results: CostResult[] = [];
   for (const scenario of scenarios) {
     const samples: CostSample[] = [];
-    // One round first that is printed but not counted: a worker's first run of a scenario pays its JIT
-    // warm-up (teamrun's larger code more: 1.25x bare in the first round against ~1.15x after, on the
-    // same workers), which a long-lived worker pays once, not per run.
-    for (const workflow of ['bare', 'teamRun'] as const) {
-      const sample = await runOnce(env, workers, scenario, workflow, -1);
-      log(
-        `  ${scenario.name} ${workflow} warm-up (not counted): CPU/task ${sample.workerCpuMsPerTask.toFixed(2)} ms worker`,
-      );
+    // One round first on each process that is printed but not counted: a worker's first run of a scenario pays its
+    // JIT warm-up (teamrun's larger code more: 1.25x bare in the first round against ~1.15x after, on the same
+    // workers), which a long-lived worker pays once, not per run.
+    for (let warm = -COST_PROCESSES; warm < 0; warm++) {
+      for (const workflow of ['bare', 'teamRun'] as const) {
+        const sample = await runOnce(env, workers, scenario, workflow, warm, warm + COST_PROCESSES);
+        log(
+          `  ${scenario.name} ${workflow} warm-up on process ${warm + COST_PROCESSES + 1} (not counted): ` +
+            `CPU/task ${sample.workerCpuMsPerTask.toFixed(2)} ms worker`,
+        );
+      }
     }
     for (let round = 0; round < rounds; round++) {
-      // Interleaved: the order alternates, so a machine getting busier or quieter favours neither.
+      // Interleaved: the order alternates, so a machine getting busier or quieter favours neither; and the processes
+      // every two rounds, so that each process runs in both orders.
       const order: CostSample['workflow'][] = round % 2 === 0 ? ['bare', 'teamRun'] : ['teamRun', 'bare'];
+      const processIndex = Math.floor(round / 2) % COST_PROCESSES;
       for (const workflow of order) {
-        const sample = await runOnce(env, workers, scenario, workflow, round);
+        const sample = await runOnce(env, workers, scenario, workflow, round, processIndex);
         log(
-          `  ${scenario.name} ${workflow} round ${round + 1}: ${((scenario.tasks.length * 1000) / sample.wallMs).toFixed(1)} ` +
+          `  ${scenario.name} ${workflow} round ${round + 1} (process ${processIndex + 1}): ` +
+            `${((scenario.tasks.length * 1000) / sample.wallMs).toFixed(1)} ` +
             `tasks/s, CPU/task ${sample.workerCpuMsPerTask.toFixed(2)} ms worker, ${sample.serverCpuMsPerTask.toFixed(2)} ` +
             `ms server, ${sample.historyBytesPerTask.toFixed(0)} B history/task, ${sample.runs} run(s)`,
         );
@@ -144,8 +164,9 @@ async function runOnce(
   scenario: CostScenario,
   workflow: CostSample['workflow'],
   round: number,
+  processIndex: number,
 ): Promise<CostSample> {
-  const worker = workflow === 'teamRun' ? workers.team : workers.bare;
+  const worker = (workflow === 'teamRun' ? workers.team : workers.bare)[processIndex];
   const n = scenario.tasks.length;
   const workflowId = `cost-${workflow}-${round}-${Date.now().toString(36)}`;
   const serverPid = env.server.process.pid!;
