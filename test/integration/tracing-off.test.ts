@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { teamrun } from '../cli/teamrun-cli';
 import { spawnWorkerProcess, uniqueQueue } from '../helpers/env';
+import { modulesLoaded, recordingModulesTo } from '../helpers/loaded-modules';
 
-const root = path.resolve(__dirname, '..', '..');
-const preload = `--require ${path.join(root, 'test/helpers/loaded-modules.cjs')}`;
 /** Nothing in the environment turns tracing on, whatever the machine running the tests has set. */
 const untraced = { OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined };
 const SDK_MODULES = [
@@ -24,7 +23,7 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT, no telemetry: in teamrun.
     const worker = await spawnWorkerProcess({
       taskQueue,
       identity: 'untraced-worker',
-      env: { ...untraced, NODE_OPTIONS: preload, TEAMRUN_LOADED_MODULES: loaded.worker },
+      env: { ...untraced, ...recordingModulesTo(loaded.worker) },
     });
     const planFile = path.join(dir, 'plan.yaml');
     writeFileSync(
@@ -39,8 +38,7 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT, no telemetry: in teamrun.
 
     const run = await teamrun(['start', planFile, '--wait', '--json', '--task-queue', taskQueue], {
       ...untraced,
-      NODE_OPTIONS: preload,
-      TEAMRUN_LOADED_MODULES: loaded.cli,
+      ...recordingModulesTo(loaded.cli),
     });
     worker.child.kill('SIGTERM');
     await worker.exited;
@@ -54,7 +52,7 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT, no telemetry: in teamrun.
     expect(result.status).toBe('succeeded');
     expect(result.tasks[0].output).toBe('unset');
     for (const file of [loaded.worker, loaded.cli]) {
-      const modules = JSON.parse(readFileSync(file, 'utf8')) as string[];
+      const modules = modulesLoaded(file);
       // The control: the preload saw the process's modules (the Temporal SDK among them).
       expect(modules.some((m) => m.includes('@temporalio'))).toBe(true);
       expect(modules.filter((m) => SDK_MODULES.some((sdk) => m.includes(sdk)))).toEqual([]);

@@ -1,12 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnTeamrun, teamrun, waitForOutput } from '../cli/teamrun-cli';
 import { uniqueQueue } from '../helpers/env';
-
-const root = path.resolve(__dirname, '..', '..');
-const preload = `--require ${path.join(root, 'test/helpers/loaded-modules.cjs')}`;
+import { modulesLoaded, recordingModulesTo } from '../helpers/loaded-modules';
 
 /** What a worker loads only for the tasks that need it, and the CLI's other commands' parts, which it never needs. */
 const LOADED_WHEN_NEEDED = [
@@ -30,9 +28,8 @@ describe('what `teamrun worker` loads', () => {
     const loaded = path.join(dir, 'worker.json');
     const taskQueue = uniqueQueue('loads');
     const worker = spawnTeamrun(['worker', '--task-queue', taskQueue], {
-      TEAMRUN_CONFIG: path.join(root, 'test/helpers/worker.yaml'),
-      NODE_OPTIONS: preload,
-      TEAMRUN_LOADED_MODULES: loaded,
+      TEAMRUN_CONFIG: path.join(__dirname, '..', 'helpers', 'worker.yaml'),
+      ...recordingModulesTo(loaded),
     });
     try {
       await waitForOutput(worker, 'teamrun worker ready');
@@ -54,7 +51,7 @@ describe('what `teamrun worker` loads', () => {
       worker.child.kill('SIGTERM');
       await worker.exited;
     }
-    const modules = JSON.parse(readFileSync(loaded, 'utf8')) as string[];
+    const modules = modulesLoaded(loaded);
     // The control: the preload saw the worker's modules (the SDK's worker and teamrun's own).
     expect(modules.some((m) => m.includes('/@temporalio/worker/'))).toBe(true);
     expect(modules.some((m) => /[/\\]activities[/\\]run-task\.(ts|js)$/.test(m))).toBe(true);
