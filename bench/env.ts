@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { findTemporalBinary } from '../src/devserver/binary';
-import { freePort, startDevServer, type DevServer } from '../src/devserver/server';
+import { freePort, startDevServer, withParentGuard, type DevServer } from '../src/devserver/server';
 
 const root = path.resolve(__dirname, '..');
 
@@ -60,6 +60,8 @@ export async function startBenchEnv(options: { serverArgs?: string[] } = {}): Pr
     port,
     dbFile: path.join(dir, 'bench.db'),
     headless: true,
+    // A bench killed mid-run (a signal its `finally` never sees) takes its server with it, not left idling under the next.
+    stopWithParent: true,
     extraArgs: ['--metrics-port', String(metricsPort), ...(options.serverArgs ?? [])],
   });
   // A 100,000-task tree's root history is past gRPC's default 4 MiB answer (5.0 MB seen): the bench reads it whole.
@@ -177,7 +179,9 @@ async function spawnWith(
   identity: string,
   extraEnv: NodeJS.ProcessEnv,
 ): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, argv, {
+  // Ended with the bench (setpriv execs node: the pid, and so cpuMs, is the worker's), not left polling a dead server.
+  const [command, args] = withParentGuard(process.execPath, argv, true);
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,

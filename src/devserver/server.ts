@@ -165,7 +165,7 @@ function lastLines(logFile: string, from: number): string {
  * place, so the child's pid is the server's. The kernel ties the signal to the thread that spawned: Node spawns
  * from its main thread, which lives as long as the process.
  */
-function withParentGuard(binary: string, args: string[], guard: boolean): [string, string[]] {
+export function withParentGuard(binary: string, args: string[], guard: boolean): [string, string[]] {
   const setpriv = guard && process.platform === 'linux' ? onPath('setpriv') : null;
   return setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', binary, ...args]] : [binary, args];
 }
