@@ -34,7 +34,8 @@ export interface DevServerOptions {
   extraArgs?: string[];
   /**
    * Stop the server when this process dies, even by SIGKILL (Linux: util-linux's `setpriv --pdeathsig`;
-   * elsewhere, or without setpriv, it is left running as before). For test runs, whose server nobody reuses.
+   * elsewhere, or without setpriv, it is left running as before). For test and bench runs, whose server nobody
+   * reuses.
    */
   stopWithParent?: boolean;
 }
