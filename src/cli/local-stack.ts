@@ -112,6 +112,9 @@ export async function startEmbeddedServer(
       headless: options.headless,
       uiCodecEndpoint: options.uiCodecEndpoint,
       detached: true,
+      // A `teamrun dev` killed by SIGKILL (or the OOM killer) takes its server with it: left running, the server would
+      // hold the port and the SQLite file, and the next `teamrun dev` would refuse to start beside it.
+      stopWithParent: true,
     });
   } catch (err) {
     throw new CliError(`the Temporal dev server did not start: ${(err as Error).message}`);

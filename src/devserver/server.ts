@@ -35,7 +35,8 @@ export interface DevServerOptions {
   /**
    * Stop the server when this process dies, even by SIGKILL (Linux: util-linux's `setpriv --pdeathsig`;
    * elsewhere, or without setpriv, it is left running as before). For test and bench runs, whose server nobody
-   * reuses.
+   * reuses, and `teamrun dev`'s, which its own process stops. Works with `detached` too: the signal follows the
+   * parent, not the process group.
    */
   stopWithParent?: boolean;
 }

@@ -73,6 +73,32 @@ describe('teamrun dev and teamrun demo on an embedded server', () => {
     expect(await portAccepts(port)).toBe(false);
   });
 
+  it('dev killed with SIGKILL takes its server with it, so the next dev starts on the same port and file', async () => {
+    const port = await freePort();
+    const config = path.join(dir, 'killed.yaml');
+    writeFileSync(config, `devServer:\n  dbFile: ${path.join(dir, 'killed.db')}\nworker:\n  shutdownGraceMs: 500\n`);
+    const env = { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEAMRUN_CONFIG: config };
+    const first = spawnTeamrun(['dev', '--headless'], env);
+    try {
+      await waitForOutput(first, 'Press Ctrl-C to stop.');
+    } finally {
+      first.child.kill('SIGKILL');
+    }
+    await first.exited;
+    // Nothing stops the server but the kernel's word that its parent died: the port closes without anyone asking.
+    await waitFor('the killed dev server to stop listening', async () => !(await portAccepts(port)), 60_000, 200);
+    const second = spawnTeamrun(['dev', '--headless'], env);
+    try {
+      await waitForOutput(second, 'Press Ctrl-C to stop.');
+      expect(second.stdout()).toContain(`Temporal dev server: 127.0.0.1:${port}`);
+    } finally {
+      second.child.kill('SIGINT');
+    }
+    const exit = await second.exited;
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(await portAccepts(port)).toBe(false);
+  });
+
   it('demo names the port and says how to move when the port is held by something that is not Temporal', async () => {
     const squatter = net.createServer((socket) => socket.end('not temporal\n'));
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
