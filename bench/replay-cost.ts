@@ -7,6 +7,7 @@ import { WORKFLOW_TYPE } from '../src/workflows/messages';
 import type { BaselineInput } from './baseline-workflow';
 import { spawnBareWorker, spawnCliWorker, startBenchEnv, type BenchEnv } from './env';
 import { flatTasks } from './graphs';
+import { takeNumberOption } from './stats';
 
 type History = temporal.api.history.v1.IHistory;
 
@@ -21,10 +22,7 @@ type History = temporal.api.history.v1.IHistory;
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const option = (name: string, fallback: number) => {
-    const i = args.indexOf(name);
-    return i < 0 ? fallback : Number(args.splice(i, 2)[1]);
-  };
+  const option = (name: string, fallback: number) => takeNumberOption(args, name, fallback);
   const n = option('--noop', 2_000);
   const rounds = option('--rounds', 5);
   const bundles = (args.length ? args : ['dist/workflow-bundle.js']).map((b) => path.resolve(b));

@@ -29,3 +29,17 @@ export function median(values: ReadonlyArray<number>): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/**
+ * Takes `name value` out of `args` (a tool's command line) and returns the value as a number, or `fallback` when the
+ * option is not there; what is left in `args` are the tool's other arguments.
+ */
+export function takeNumberOption(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(name);
+  if (i < 0) return fallback;
+  const [, given] = args.splice(i, 2);
+  const value = Number(given);
+  if (given === undefined || given.trim() === '' || !Number.isFinite(value) || value < 0)
+    throw new Error(`${name} takes a number of 0 or more, got ${given === undefined ? 'nothing' : `"${given}"`}`);
+  return value;
+}
