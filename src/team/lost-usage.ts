@@ -25,3 +25,8 @@ export function lostAttemptBound(kind: string, reservation: Reservation): Reserv
   if (COUNTED_LIVE.has(kind)) return { tokens: reservation.tokens, usd: reservation.usd };
   return null;
 }
+
+/** Whether a lost attempt of `kind` is charged all it holds (`lostAttemptBound`): a fair share too, if it held one. */
+export function chargedAllItHoldsWhenLost(kind: string): boolean {
+  return COUNTED_LIVE.has(kind);
+}

@@ -57,3 +57,52 @@ describe('a task that reserves more than its run has before it starts', () => {
     await expect(client.schedule.getHandle(`${id}-synced`).describe()).rejects.toThrow(/not found/i);
   });
 });
+
+describe('tasks that hold a fair share of the budget and are charged all of it when lost', () => {
+  /** Two teammates under 10,000 tokens and $1: a task without an amount of its own holds half of each. */
+  const plan = (budget: Record<string, number> | null) =>
+    [
+      'name: shares',
+      'teammates: 2',
+      ...(budget ? [`budget: ${JSON.stringify(budget)}`] : []),
+      'tasks:',
+      '  - { key: bare-shell, executor: { kind: shell, command: "true" } }',
+      '  - { key: tokens-only, estimate: { tokens: 10 }, executor: { kind: shell, command: "true" } }',
+      '  - { key: said-nothing, estimate: { tokens: 0, usd: 0 }, executor: { kind: shell, command: "true" } }',
+      '  - { key: nap, executor: { kind: sleep, ms: 10 } }',
+      '  - { key: idle, executor: { kind: noop } }',
+    ].join('\n');
+  const note =
+    'note: 2 task(s) without an estimate hold a fair share of the budget while they run (bare-shell, tokens-only): ' +
+    'up to 5,000 tokens and $0.50 each (maxTokens 10,000, maxUsd 1 over 2 teammate(s)). An attempt lost with its ' +
+    'worker (kill -9, OOM) is charged all it holds';
+
+  it('validate and start name them, with what each holds, and still accept the plan', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-fair-share-'));
+    const file = path.join(dir, 'shares.yaml');
+    writeFileSync(file, plan({ maxTokens: 10_000, maxUsd: 1 }));
+    const checked = await teamrun(['validate', file]);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toContain('shares.yaml: ok (5 tasks, 2 teammates)');
+    expect(checked.stderr).toContain(note);
+    expect(checked.stderr).toContain('Give each an `estimate` of what it spends ({ tokens: 0, usd: 0 }');
+    // Started on a queue nobody polls: the note is the same; the run is then ended.
+    const id = uniqueQueue('fair-share');
+    const started = await teamrun(['start', '--id', id, '--task-queue', id, file]);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stderr).toContain(note);
+    await (await testClient()).workflow.getHandle(id).terminate('test done');
+    // Without a token or dollar limit nothing is held, and nothing is said.
+    writeFileSync(file, plan(null));
+    const unbounded = await teamrun(['validate', file]);
+    expect(unbounded.code).toBe(0);
+    expect(unbounded.stderr).not.toContain('fair share');
+    // Under a token limit alone, tokens-only brings its own amount: only bare-shell is named.
+    writeFileSync(file, plan({ maxTokens: 10_000 }));
+    const tokens = await teamrun(['validate', file]);
+    expect(tokens.stderr).toContain(
+      'note: 1 task(s) without an estimate hold a fair share of the budget while they run (bare-shell): ' +
+        'up to 5,000 tokens each (maxTokens 10,000 over 2 teammate(s))',
+    );
+  });
+});

@@ -14,6 +14,7 @@ import { ledgerStatusGlance } from '../../ledger/client';
 import type { TeamPlan } from '../../plan/schema';
 import { upfrontOf } from '../../plan/budget-fit';
 import { Budget } from '../../team/budget';
+import { fairShareNote } from '../../operator/fair-share';
 
 /** What the attempt gateway answers a run it started and linked (src/activities/gateway/start-run.ts). */
 interface Linked {
@@ -73,6 +74,8 @@ export function registerStart(program: Command): void {
         if (link) process.stdout.write(`web ui: ${link}\n`);
         await warnWithoutWorker(client, config);
         await warnLedgerShares(client, plan);
+        const fairShares = fairShareNote(plan);
+        if (fairShares) process.stderr.write(`${fairShares}\n`);
         if (!options.wait) return;
         const result = await waitForRun(handle, {}, { leaveOnCtrlC: true });
         if (options.json) printJson({ workflowId: handle.workflowId, ...result });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { configFrom } from '../../operator/context';
 import { KIND_OPTION_HELP, planChecks, readPlan } from '../../operator/plan-file';
 import { renderGraph } from './observe';
+import { fairShareNote } from '../../operator/fair-share';
 
 interface ValidateCliOptions {
   graph?: boolean;
@@ -33,6 +34,8 @@ export function registerValidate(program: Command): void {
           : undefined;
       const { plan } = readPlan(file, { ...planChecks(config, options.kind), knownTools });
       process.stdout.write(`${file}: ok (${plan.tasks.length} tasks, ${plan.teammates} teammates)\n`);
+      const fairShares = fairShareNote(plan);
+      if (fairShares) process.stderr.write(`${fairShares}\n`);
       if (options.graph) {
         const tasks = plan.tasks.map((t) => ({
           key: t.key,

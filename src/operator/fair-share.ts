@@ -1,0 +1,51 @@
+/**
+ * The tasks that hold a fair share of their run's budget while they run, and that a lost attempt of is charged all of
+ * (docs/budgets.md, *A lost attempt*): `teamrun start` and `validate` point them out. Without this, a user finds out
+ * when a worker dies: two lost `shell` attempts that spent 150 tokens each were charged 5,000 each, which was all of
+ * their run's maxTokens, and the run stopped `budget_stopped` with every task skipped.
+ */
+import { upfrontOf } from '../plan/budget-fit';
+import type { TeamPlan } from '../plan/schema';
+import { Budget } from '../team/budget';
+import { chargedAllItHoldsWhenLost } from '../team/lost-usage';
+import { count, usd } from '../format';
+
+/** The note for `plan`, or null when no task holds a fair share of a limit it is charged all of when lost. */
+export function fairShareNote(plan: Pick<TeamPlan, 'tasks' | 'teammates' | 'budget'>): string | null {
+  const { maxTokens, maxUsd } = plan.budget;
+  if (maxTokens === undefined && maxUsd === undefined) return null;
+  const keys = plan.tasks
+    .filter((task) => {
+      if (!chargedAllItHoldsWhenLost(task.executor.kind)) return false;
+      // A dimension the task reserves no amount of is a fair share of what remains (team/budget.ts `sizeOf`).
+      const amount = upfrontOf(task)?.amount ?? {};
+      return (
+        (maxTokens !== undefined && amount.tokens === undefined) || (maxUsd !== undefined && amount.usd === undefined)
+      );
+    })
+    .map((task) => task.key);
+  if (keys.length === 0) return null;
+  // What the first of them reserves of a fresh budget, with every teammate free: the run's own rule.
+  const share = Budget.create({ maxTokens, maxUsd }).sizeOf(undefined, plan.teammates);
+  const each = [
+    ...(maxTokens !== undefined ? [`${count(share.tokens)} tokens`] : []),
+    ...(maxUsd !== undefined ? [usd(share.usd)] : []),
+  ].join(' and ');
+  const limits = [
+    ...(maxTokens !== undefined ? [`maxTokens ${count(maxTokens)}`] : []),
+    ...(maxUsd !== undefined ? [`maxUsd ${maxUsd}`] : []),
+  ].join(', ');
+  const named =
+    keys.length > MAX_NAMED
+      ? `${keys.slice(0, MAX_NAMED).join(', ')} and ${keys.length - MAX_NAMED} more`
+      : keys.join(', ');
+  return (
+    `note: ${keys.length} task(s) without an estimate hold a fair share of the budget while they run (${named}): ` +
+    `up to ${each} each (${limits} over ${plan.teammates} teammate(s)). An attempt lost with its worker ` +
+    `(kill -9, OOM) is charged all it holds, so a few lost at once can use the budget up. Give each an \`estimate\` ` +
+    `of what it spends ({ tokens: 0, usd: 0 } for one that spends nothing a budget counts; docs/budgets.md)`
+  );
+}
+
+/** Task keys the note names before it counts the rest. */
+const MAX_NAMED = 5;
