@@ -25,7 +25,8 @@ export function fairShareNote(plan: Pick<TeamPlan, 'tasks' | 'teammates' | 'budg
     })
     .map((task) => task.key);
   if (keys.length === 0) return null;
-  // What the first of them reserves of a fresh budget, with every teammate free: the run's own rule.
+  // What the first of them reserves of a fresh budget, with every teammate free (the run's own rule); one that starts
+  // while the others are busy holds more, up to all that remains.
   const share = Budget.create({ maxTokens, maxUsd }).sizeOf(undefined, plan.teammates);
   const each = [
     ...(maxTokens !== undefined ? [`${count(share.tokens)} tokens`] : []),
@@ -40,10 +41,12 @@ export function fairShareNote(plan: Pick<TeamPlan, 'tasks' | 'teammates' | 'budg
       ? `${keys.slice(0, MAX_NAMED).join(', ')} and ${keys.length - MAX_NAMED} more`
       : keys.join(', ');
   return (
-    `note: ${keys.length} task(s) without an estimate hold a fair share of the budget while they run (${named}): ` +
-    `up to ${each} each (${limits} over ${plan.teammates} teammate(s)). An attempt lost with its worker ` +
-    `(kill -9, OOM) is charged all it holds, so a few lost at once can use the budget up. Give each an \`estimate\` ` +
-    `of what it spends ({ tokens: 0, usd: 0 } for one that spends nothing a budget counts; docs/budgets.md)`
+    `note: ${keys.length} task(s) with no estimate for a limit the plan sets hold a fair share of the budget while ` +
+    `they run (${named}): what remains over the free teammates when one starts, ${each} on a fresh budget ` +
+    `(${limits} over ${plan.teammates} teammate(s)), all that remains when it starts alone. An attempt lost with ` +
+    `its worker (kill -9, OOM) is charged all it holds, so one lost can use the budget up. Give each an ` +
+    `\`estimate\` of what it spends ({ tokens: 0, usd: 0 } for one that spends nothing a budget counts; ` +
+    `docs/budgets.md)`
   );
 }
 

@@ -73,9 +73,10 @@ describe('tasks that hold a fair share of the budget and are charged all of it w
       '  - { key: idle, executor: { kind: noop } }',
     ].join('\n');
   const note =
-    'note: 2 task(s) without an estimate hold a fair share of the budget while they run (bare-shell, tokens-only): ' +
-    'up to 5,000 tokens and $0.50 each (maxTokens 10,000, maxUsd 1 over 2 teammate(s)). An attempt lost with its ' +
-    'worker (kill -9, OOM) is charged all it holds';
+    'note: 2 task(s) with no estimate for a limit the plan sets hold a fair share of the budget while they run ' +
+    '(bare-shell, tokens-only): what remains over the free teammates when one starts, 5,000 tokens and $0.50 on a ' +
+    'fresh budget (maxTokens 10,000, maxUsd 1 over 2 teammate(s)), all that remains when it starts alone. An ' +
+    'attempt lost with its worker (kill -9, OOM) is charged all it holds';
 
   it('validate and start name them, with what each holds, and still accept the plan', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-fair-share-'));
@@ -101,8 +102,9 @@ describe('tasks that hold a fair share of the budget and are charged all of it w
     writeFileSync(file, plan({ maxTokens: 10_000 }));
     const tokens = await teamrun(['validate', file]);
     expect(tokens.stderr).toContain(
-      'note: 1 task(s) without an estimate hold a fair share of the budget while they run (bare-shell): ' +
-        'up to 5,000 tokens each (maxTokens 10,000 over 2 teammate(s))',
+      'note: 1 task(s) with no estimate for a limit the plan sets hold a fair share of the budget while they run ' +
+        '(bare-shell): what remains over the free teammates when one starts, 5,000 tokens on a fresh budget ' +
+        '(maxTokens 10,000 over 2 teammate(s))',
     );
   });
 });
