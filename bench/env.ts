@@ -133,9 +133,10 @@ export async function spawnCliWorker(
   taskQueue: string,
   identity: string,
   nodeArgs: string[] = [],
-): Promise<WorkerProcess> {
   // BENCH_TEAMRUN_DIST: another build to compare (a copy of dist/ from before a change).
-  const main = path.join(path.resolve(root, process.env.BENCH_TEAMRUN_DIST ?? 'dist'), 'main.js');
+  dist = process.env.BENCH_TEAMRUN_DIST ?? 'dist',
+): Promise<WorkerProcess> {
+  const main = path.join(path.resolve(root, dist), 'main.js');
   return spawnWith([...nodeArgs, main, 'worker', '--identity', identity], env, taskQueue, identity, {
     TEAMRUN_CONFIG: undefined,
   });
@@ -228,9 +229,13 @@ async function spawnWith(
 
 /** CPU time (user + system) a process has used so far, in ms; a busy machine slows wall time, not this. */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** The CPU time in a `/proc/<pid>/stat` or `/proc/<pid>/task/<tid>/stat` line, in ms. */
+export function statCpuMs(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), in clock ticks of 10 ms.
+  // Fields 14 and 15 (utime, stime), in clock ticks of 10 ms.
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

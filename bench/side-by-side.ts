@@ -3,7 +3,16 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { TeamPlanInput } from '../src/plan/schema';
 import { WORKFLOW_TYPE } from '../src/workflows/messages';
 import type { BaselineInput } from './baseline-workflow';
-import { cpuMs, sleep, spawnBareWorker, spawnCliWorker, startBenchEnv, type BenchEnv, type WorkerProcess } from './env';
+import {
+  cpuMs,
+  sleep,
+  spawnBareWorker,
+  spawnCliWorker,
+  startBenchEnv,
+  statCpuMs,
+  type BenchEnv,
+  type WorkerProcess,
+} from './env';
 import { flatTasks } from './graphs';
 import { median, takeNumberOption } from './stats';
 
@@ -37,12 +46,13 @@ async function main(): Promise<void> {
   const rounds = option('--rounds', 8);
   const pauseMs = option('--pause-ms', 0);
   const specs = args.length ? args : ['teamrun', 'teamrun'];
+  specs.forEach(parseWorker);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const env = await startBenchEnv();
   const sides: Side[] = [];
   try {
-    sides.push(await side(env, 'bare', 'bare', 0));
-    for (const [i, spec] of specs.entries()) sides.push(await side(env, spec, 'teamrun', i + 1));
+    sides.push(await side(env, null, 0));
+    for (const [i, spec] of specs.entries()) sides.push(await side(env, spec, i + 1));
     // One uncounted warm-up round, as the cost section has.
     for (let round = 0; round <= rounds; round++) {
       const before = sides.map((s) => ({ cpu: cpuMs(s.worker.pid), threads: threadCpu(s.worker.pid) }));
@@ -68,26 +78,30 @@ async function main(): Promise<void> {
   }
 }
 
-async function side(env: BenchEnv, spec: string, kind: Side['kind'], i: number): Promise<Side> {
+/** A WORKER argument: `teamrun` or `teamrun@DIR`, node flags after a colon; anything else is refused before a start. */
+function parseWorker(spec: string): { dist?: string; nodeArgs: string[] } {
   const [which, ...flags] = spec.split(':');
-  const nodeArgs = flags.join(':').split(' ').filter(Boolean);
-  const queue = `side-by-side-${i}`;
-  let worker: WorkerProcess;
-  if (kind === 'bare') worker = await spawnBareWorker(env, queue, queue);
-  else {
-    const [, dist] = which.split('@');
-    // spawnCliWorker reads the build to run from BENCH_TEAMRUN_DIST.
-    const saved = process.env.BENCH_TEAMRUN_DIST;
-    if (dist) process.env.BENCH_TEAMRUN_DIST = dist;
-    else delete process.env.BENCH_TEAMRUN_DIST;
-    try {
-      worker = await spawnCliWorker(env, queue, queue, nodeArgs);
-    } finally {
-      if (saved === undefined) delete process.env.BENCH_TEAMRUN_DIST;
-      else process.env.BENCH_TEAMRUN_DIST = saved;
-    }
+  const [name, dist] = which.split('@');
+  if (name !== 'teamrun' || dist === '') {
+    throw new Error(`a WORKER is teamrun or teamrun@<copy of dist/>, with node flags after a colon; got "${spec}"`);
   }
-  return { name: kind === 'bare' ? 'bare' : `${i}:${spec}`, kind, worker, rounds: [], threads: new Map() };
+  return { ...(dist ? { dist } : {}), nodeArgs: flags.join(':').split(' ').filter(Boolean) };
+}
+
+async function side(env: BenchEnv, spec: string | null, i: number): Promise<Side> {
+  const queue = `side-by-side-${i}`;
+  if (spec === null) {
+    return {
+      name: 'bare',
+      kind: 'bare',
+      worker: await spawnBareWorker(env, queue, queue),
+      rounds: [],
+      threads: new Map(),
+    };
+  }
+  const { dist, nodeArgs } = parseWorker(spec);
+  const worker = await spawnCliWorker(env, queue, queue, nodeArgs, dist);
+  return { name: `${i}:${spec}`, kind: 'teamrun', worker, rounds: [], threads: new Map() };
 }
 
 async function runOne(env: BenchEnv, s: Side, n: number, round: number): Promise<void> {
@@ -142,10 +156,9 @@ function threadCpu(pid: number): Map<string, number> {
       continue; // the thread ended since the listing
     }
     const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, in clock ticks of 10 ms; a pool's threads are numbered (`tokio-runtime-w`), summed as one.
+    // A pool's threads are numbered (`tokio-runtime-w`): summed as one.
     const key = name.replace(/[0-9]+$/, '');
-    out.set(key, (out.get(key) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    out.set(key, (out.get(key) ?? 0) + statCpuMs(stat));
   }
   return out;
 }

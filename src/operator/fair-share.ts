@@ -4,26 +4,15 @@
  * when a worker dies: two lost `shell` attempts that spent 150 tokens each were charged 5,000 each, which was all of
  * their run's maxTokens, and the run stopped `budget_stopped` with every task skipped.
  */
-import { upfrontOf } from '../plan/budget-fit';
 import type { TeamPlan } from '../plan/schema';
 import { Budget } from '../team/budget';
-import { chargedAllItHoldsWhenLost } from '../team/lost-usage';
+import { fairShareTasksChargedWhenLost } from '../team/lost-usage';
 import { count, usd } from '../format';
 
 /** The note for `plan`, or null when no task holds a fair share of a limit it is charged all of when lost. */
 export function fairShareNote(plan: Pick<TeamPlan, 'tasks' | 'teammates' | 'budget'>): string | null {
   const { maxTokens, maxUsd } = plan.budget;
-  if (maxTokens === undefined && maxUsd === undefined) return null;
-  const keys = plan.tasks
-    .filter((task) => {
-      if (!chargedAllItHoldsWhenLost(task.executor.kind)) return false;
-      // A dimension the task reserves no amount of is a fair share of what remains (team/budget.ts `sizeOf`).
-      const amount = upfrontOf(task)?.amount ?? {};
-      return (
-        (maxTokens !== undefined && amount.tokens === undefined) || (maxUsd !== undefined && amount.usd === undefined)
-      );
-    })
-    .map((task) => task.key);
+  const keys = fairShareTasksChargedWhenLost(plan);
   if (keys.length === 0) return null;
   // What the first of them reserves of a fresh budget, with every teammate free (the run's own rule); one that starts
   // while the others are busy holds more, up to all that remains.

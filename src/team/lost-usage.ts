@@ -2,6 +2,7 @@
  * What an attempt whose outcome was lost (its lease expired) can have spent, and so is charged. docs/budgets.md tells
  * which kinds are bounded and why; what an attempt reserves before it starts is plan/budget-fit.ts's `upfrontOf`.
  */
+import { upfrontOf, type Amount } from '../plan/budget-fit';
 import type { Reservation } from './types';
 
 /** Kinds that spend nothing a budget counts: a lost attempt of theirs spent nothing. */
@@ -26,7 +27,23 @@ export function lostAttemptBound(kind: string, reservation: Reservation): Reserv
   return null;
 }
 
-/** Whether a lost attempt of `kind` is charged all it holds (`lostAttemptBound`): a fair share too, if it held one. */
-export function chargedAllItHoldsWhenLost(kind: string): boolean {
-  return COUNTED_LIVE.has(kind);
+/**
+ * The keys of the tasks that hold a fair share of a limit the plan sets (no amount of their own for it: `upfrontOf`,
+ * team/budget.ts `sizeOf`) and, lost, are charged all they hold (`lostAttemptBound`): one that starts while its
+ * teammates are busy can hold, and be charged, all that remains.
+ */
+export function fairShareTasksChargedWhenLost(plan: {
+  budget: { maxTokens?: number; maxUsd?: number };
+  tasks: ReadonlyArray<{ key: string; estimate?: Amount; executor: { kind: string; [field: string]: unknown } }>;
+}): string[] {
+  const { maxTokens, maxUsd } = plan.budget;
+  return plan.tasks
+    .filter((task) => {
+      if (!COUNTED_LIVE.has(task.executor.kind)) return false;
+      const amount = upfrontOf(task)?.amount ?? {};
+      return (
+        (maxTokens !== undefined && amount.tokens === undefined) || (maxUsd !== undefined && amount.usd === undefined)
+      );
+    })
+    .map((task) => task.key);
 }
