@@ -107,4 +107,65 @@ describe('tasks that hold a fair share of the budget and are charged all of it w
         '(maxTokens 10,000 over 2 teammate(s))',
     );
   });
+
+  it('start --json, schedule create and sync say it too; past five tasks the rest are counted; child plans are looked into', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'teamrun-fair-share-'));
+    const file = path.join(dir, 'nested.yaml');
+    const shell = (key: string) => `  - { key: ${key}, executor: { kind: shell, command: "true" } }`;
+    writeFileSync(
+      file,
+      [
+        'name: nested',
+        'teammates: 2',
+        'budget: { maxTokens: 10000 }',
+        'tasks:',
+        ...['s1', 's2', 's3', 's4', 's5', 's6', 's7'].map(shell),
+        // A team task with an estimate: its child run's limit is that carve, and its own shell tasks share it.
+        '  - key: squad',
+        '    estimate: { tokens: 4000 }',
+        '    executor:',
+        '      kind: team',
+        '      plan:',
+        '        name: squad',
+        '        tasks:',
+        '          - { key: inner, executor: { kind: shell, command: "true" } }',
+        '          - { key: quiet, estimate: { tokens: 0 }, executor: { kind: shell, command: "true" } }',
+        '          - key: deeper',
+        '            executor:',
+        '              kind: team',
+        '              plan: { name: deeper, tasks: [{ key: deepest, executor: { kind: shell, command: "true" } }] }',
+      ].join('\n'),
+    );
+    const note =
+      'note: 7 task(s) with no estimate for a limit the plan sets hold a fair share of the budget while they run ' +
+      '(s1, s2, s3, s4, s5 and 2 more): what remains over the free teammates when one starts, 5,000 tokens on a ' +
+      'fresh budget (maxTokens 10,000 over 2 teammate(s)), all that remains when it starts alone; 2 task(s) of team ' +
+      "tasks' child plans (squad/inner, squad/deeper/deepest) hold a fair share of their child run's budget (its " +
+      'carve, or the limits its plan sets) the same way. An attempt lost with its worker';
+    expect((await teamrun(['validate', file])).stderr).toContain(note);
+    // --json without --wait: the JSON alone on stdout, the note on stderr.
+    const id = uniqueQueue('fair-share-json');
+    const started = await teamrun(['start', '--json', '--id', id, '--task-queue', id, file]);
+    expect(started.code, started.stderr).toBe(0);
+    expect(JSON.parse(started.stdout)).toMatchObject({ workflowId: id });
+    expect(started.stderr).toContain(note);
+    const client = await testClient();
+    await client.workflow.getHandle(id).terminate('test done');
+    // Every run a schedule starts holds them so: said when it is created.
+    const created = await teamrun(['schedule', 'create', id, '--every', '1h', '--paused', '--plan', file]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain(note);
+    await client.schedule.getHandle(id).delete();
+    // Declared in a config, on the sync that creates it; a sync that changes nothing says nothing.
+    const config = path.join(dir, 'teamrun.yaml');
+    const schedules = [{ id: `${id}-synced`, plan: 'nested.yaml', every: '1h', paused: true }];
+    writeFileSync(config, stringify({ connection: { address: temporalAddress(), taskQueue: id }, schedules }));
+    const synced = await teamrun(['--config', config, 'schedule', 'sync']);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(synced.stderr).toContain(`note: schedule ${id}-synced: 7 task(s) with no estimate`);
+    const again = await teamrun(['--config', config, 'schedule', 'sync']);
+    expect(again.stdout).toContain('1 unchanged');
+    expect(again.stderr).not.toContain('fair share');
+    await client.schedule.getHandle(`${id}-synced`).delete();
+  });
 });

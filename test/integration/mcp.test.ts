@@ -290,6 +290,21 @@ describe.concurrent('teamrun mcp', () => {
       ok: false,
       problems: [expect.objectContaining({ path: 'tasks[0].dependsOn[0]' })],
     });
+    // A plan it accepts comes with what it allows but may not mean: a shell task holding a fair share of maxTokens.
+    const shares = {
+      name: 'shares',
+      teammates: 1,
+      budget: { maxTokens: 1_000 },
+      tasks: [{ key: 'sh', executor: { kind: 'shell', command: 'true' } }],
+    };
+    expect(await ok(mcp, 'validate_plan', { plan: shares })).toMatchObject({
+      ok: true,
+      notes: [
+        expect.stringMatching(
+          /^1 task\(s\) with no estimate for a limit the plan sets hold a fair share of the budget while they run \(sh\): .* 1,000 tokens on a fresh budget/,
+        ),
+      ],
+    });
 
     const plan = {
       name: 'mcp-http',
@@ -297,7 +312,9 @@ describe.concurrent('teamrun mcp', () => {
       governance: { operators: ['alice'] },
       tasks: [{ key: 'hold', executor: { kind: 'shell', command: 'exec sleep 600' } }],
     };
-    const { runId } = await ok<{ runId: string }>(mcp, 'start_run', { plan });
+    const { runId, notes } = await ok<{ runId: string; notes: string[] }>(mcp, 'start_run', { plan });
+    // Without a token or dollar limit nothing is held: no note.
+    expect(notes).toEqual([]);
     const handle = teamRunHandle(await testClient(), runId);
     onTestFinished(async () => {
       await handle.terminate('test over').catch(() => undefined);

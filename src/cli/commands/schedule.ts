@@ -21,6 +21,8 @@ import type { TeamPlanInput } from '../../plan/schema';
 import { KIND_OPTION_HELP, planChecks, readPlan } from '../../operator/plan-file';
 import { CliError, configFrom, printJson, withClient } from '../../operator/context';
 import { table } from '../../format';
+import { fairShareNote } from '../../operator/fair-share';
+import { TeamPlanSchema } from '../../plan/schema';
 
 const overlapOption = () =>
   new Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(
@@ -64,6 +66,9 @@ export function registerSchedule(program: Command): void {
         const config = configFrom(command);
         // The checks `teamrun validate` and `start` make: a plan they refuse would fail at every run.
         const { input, plan } = readPlan(options.plan, planChecks(config, options.kind));
+        // Every run the schedule starts holds them so.
+        const fairShares = fairShareNote(plan);
+        if (fairShares) process.stderr.write(`note: ${fairShares}\n`);
         const everyMs = options.every === undefined ? undefined : parseEvery(options.every);
         await withClient(command, async (client) => {
           await createTeamSchedule(client, {
@@ -228,6 +233,12 @@ export function registerSchedule(program: Command): void {
         const verb = (op: string) =>
           options.dryRun ? `would ${op}` : ({ create: 'created', update: 'updated', delete: 'deleted' }[op] ?? op);
         for (const step of steps) process.stdout.write(`${verb(step.op).padEnd(12)} ${step.id}: ${step.detail}\n`);
+        // A plan created or changed: every run the schedule starts holds its fair shares so.
+        for (const step of steps.filter((s) => s.op === 'create' || s.op === 'update')) {
+          const parsed = TeamPlanSchema.safeParse(declared.find((d) => d.id === step.id)?.plan);
+          const fairShares = parsed.success ? fairShareNote(parsed.data) : null;
+          if (fairShares) process.stderr.write(`note: schedule ${step.id}: ${fairShares}\n`);
+        }
         const count = (op: string) => steps.filter((s) => s.op === op).length;
         process.stdout.write(
           `${options.dryRun ? 'dry run: ' : ''}${count('create')} ` +

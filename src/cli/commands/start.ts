@@ -44,6 +44,9 @@ export function registerStart(program: Command): void {
     .action(async (file: string, options: StartOptions, command: Command) => {
       // Exactly what `teamrun validate` checks: nothing starts that validate would refuse.
       const { input, plan } = readPlan(file, planChecks(configFrom(command), options.kind));
+      // About the plan, so before anything starts and whatever the output (stderr, beside --json's stdout too).
+      const fairShares = fairShareNote(plan);
+      if (fairShares) process.stderr.write(`note: ${fairShares}\n`);
       // Inside a task the attempt's worker starts it, linked to the attempt: its end aborts the run (docs/teams.md).
       const gateway = gatewayFromEnv();
       const linked = (access: NonNullable<typeof gateway>) =>
@@ -74,8 +77,6 @@ export function registerStart(program: Command): void {
         if (link) process.stdout.write(`web ui: ${link}\n`);
         await warnWithoutWorker(client, config);
         await warnLedgerShares(client, plan);
-        const fairShares = fairShareNote(plan);
-        if (fairShares) process.stderr.write(`${fairShares}\n`);
         if (!options.wait) return;
         const result = await waitForRun(handle, {}, { leaveOnCtrlC: true });
         if (options.json) printJson({ workflowId: handle.workflowId, ...result });

@@ -35,7 +35,7 @@ export function registerValidate(program: Command): void {
       const { plan } = readPlan(file, { ...planChecks(config, options.kind), knownTools });
       process.stdout.write(`${file}: ok (${plan.tasks.length} tasks, ${plan.teammates} teammates)\n`);
       const fairShares = fairShareNote(plan);
-      if (fairShares) process.stderr.write(`${fairShares}\n`);
+      if (fairShares) process.stderr.write(`note: ${fairShares}\n`);
       if (options.graph) {
         const tasks = plan.tasks.map((t) => ({
           key: t.key,

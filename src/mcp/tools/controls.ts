@@ -21,6 +21,7 @@ import { MAILBOX_LIMITS } from '../../plan/requests/mailbox';
 import { validatePlan } from '../../plan/validate';
 import { APPROVAL_CODE } from '../../team/approval';
 import { planChecks } from '../../operator/plan-file';
+import { planNotes } from '../../operator/fair-share';
 import { startFailure } from '../../operator/start-errors';
 import { McpRefusal, runHandle, type McpContext } from '../context';
 import { globMatcher } from '../../activities/executors/shell-env';
@@ -54,7 +55,8 @@ export const startRunTool = defineTool({
   title: 'Start a run',
   description:
     'Check a TeamPlan as validate_plan does and start it as a team run; returns at once with its runId ' +
-    '(follow it with run_status and read_events). A runId already running is refused already_started. Inside a ' +
+    "(follow it with run_status and read_events) and validate_plan's notes. A runId already running is refused " +
+    'already_started. Inside a ' +
     "task the run is linked to the task's attempt (startedBy): the attempt's end aborts it.",
   input: z.object({ plan: z.unknown(), runId: runId.optional() }),
   listedJson: () => {
@@ -87,13 +89,15 @@ export const startRunTool = defineTool({
         taskQueue,
         startedBy,
         resources: [`teamrun://runs/${id}/status`, `teamrun://runs/${id}/report`],
+        notes: planNotes(checked.plan),
       };
     }
     const taskQueue = ctx.config.connection.taskQueue;
     try {
       const handle = await startTeamRun(ctx.client, args.plan as TeamPlanInput, { taskQueue, workflowId: args.runId });
       const id = handle.workflowId;
-      return { runId: id, taskQueue, resources: [`teamrun://runs/${id}/status`, `teamrun://runs/${id}/report`] };
+      const resources = [`teamrun://runs/${id}/status`, `teamrun://runs/${id}/report`];
+      return { runId: id, taskQueue, resources, notes: planNotes(checked.plan) };
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError)
         throw new McpRefusal('already_started', `a run with id "${err.workflowId}" is already running: pick another`);

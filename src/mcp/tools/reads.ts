@@ -9,6 +9,7 @@ import { validatePlan } from '../../plan/validate';
 import { loadRunAttempts } from '../../report';
 import { readTranscript, TRANSCRIPT_PAGE, transcriptPage } from '../../operator/agent-transcript';
 import { planChecks } from '../../operator/plan-file';
+import { planNotes } from '../../operator/fair-share';
 import { McpRefusal, runHandle } from '../context';
 import { cursor, decodeCursor, defineTool, encodeCursor, runId } from '../tool';
 import { readTasks, resolveRunTarget } from '../run-reads';
@@ -37,7 +38,8 @@ export const validatePlanTool = defineTool({
   title: 'Check a plan',
   description:
     'Check a TeamPlan (schema, graph, sizes, executor kinds) without starting it. Answers { ok: true, tasks, ' +
-    'teammates } or { ok: false, problems: [{ path, code, message }] } with every problem found.',
+    'teammates, notes } or { ok: false, problems: [{ path, code, message }] } with every problem found. `notes` ' +
+    'says what the plan allows but may not mean (tasks that hold, and lost are charged, a fair share of the budget).',
   input: z.object({ plan: z.unknown(), kinds }),
   listedJson: () => {
     // As start_run lists it: the plan's generated schema, its task once under the root's $defs.
@@ -48,8 +50,10 @@ export const validatePlanTool = defineTool({
   annotations: { ...READ_ONLY, title: 'Check a plan' },
   run: async ({ plan, kinds: extra }, ctx) => {
     const checked = validatePlan(plan, planChecks(ctx.config, extra));
-    if (checked.ok)
-      return { ok: true, name: checked.plan.name, tasks: checked.plan.tasks.length, teammates: checked.plan.teammates };
+    if (checked.ok) {
+      const { name, tasks, teammates } = checked.plan;
+      return { ok: true, name, tasks: tasks.length, teammates, notes: planNotes(checked.plan) };
+    }
     const problems = checked.problems.slice(0, MAX_PROBLEMS);
     return { ok: false, problems, omittedProblems: checked.problems.length - problems.length };
   },
