@@ -1,3 +1,4 @@
+import { count, usd } from '../format';
 import { usageTokens } from '../team/budget';
 import type { AdjudicationRecord, BudgetView, TaskView } from '../contract';
 import type { HistoryAttempt, HistoryFacts } from './history-facts';
@@ -64,6 +65,8 @@ export function buildReport(
     );
   }
   const close = facts.close;
+  const budget = budgetOf(facts, attempts, final, lostChargedAt(attempts, close?.at ?? now));
+  if (budget.beyondReported) notes.push(beyondReportedNote(budget.beyondReported, attempts));
   if (close?.kind === 'cancelled' && close.result?.cancellation) {
     notes.push(
       `The workflow closed Canceled (a Temporal cancel request, ` +
@@ -93,9 +96,27 @@ export function buildReport(
     steps: facts.steps,
     agents: [],
     adjudications: final ? final.adjudications.map(adjudicationRow) : null,
-    budget: budgetOf(facts, attempts, final),
+    budget: budget.view,
     notes,
   };
+}
+
+/** When the chart shows what the run charged beyond reported usage: when the last lease expired, else at `end`. */
+function lostChargedAt(attempts: AttemptRecord[], end: number): number {
+  const expired = attempts.filter((a) => a.outcome === 'lease-expired').map((a) => a.endedAt ?? a.scheduledAt);
+  return expired.length ? Math.max(...expired) : end;
+}
+
+function beyondReportedNote(beyond: Beyond, attempts: AttemptRecord[]): string {
+  const lost = attempts.filter((a) => a.outcome === 'lease-expired').length;
+  return (
+    `The run charged ${count(beyond.tokens)} tokens and ${usd(beyond.usd)} beyond the usage its attempts reported` +
+    (lost
+      ? `: ${lost} lease(s) expired, and an attempt lost with its worker is charged what it held (docs/budgets.md, ` +
+        `"A lost attempt")`
+      : '') +
+    `. The budget chart adds it at ${new Date(beyond.at).toISOString()}, so that it ends at the run's own figure.`
+  );
 }
 
 function attemptRecord(
@@ -252,14 +273,30 @@ function adjudicationRow(record: AdjudicationRecord): AdjudicationRow {
   };
 }
 
-/** Budget over time: an attempt counts when it starts, its usage when it settles. */
-function budgetOf(facts: HistoryFacts, attempts: AttemptRecord[], final: FinalState | null): RunReport['budget'] {
+/**
+ * Budget over time: an attempt counts when it starts, its usage when it settles. The run's own figure (`final`) also
+ * counts what no attempt reported: a lost attempt's charge (what it held), made when its lease expired. History does
+ * not say how much each was; the chart adds the difference at the last expiry (`chargedAt`), so that it ends there.
+ */
+function budgetOf(
+  facts: HistoryFacts,
+  attempts: AttemptRecord[],
+  final: FinalState | null,
+  chargedAt: number,
+): { view: RunReport['budget']; beyondReported: Beyond | null } {
   const steps: Array<{ at: number; attempts: number; tokens: number; usd: number }> = [];
   for (const a of attempts) {
     steps.push({ at: a.scheduledAt, attempts: 1, tokens: 0, usd: 0 });
     if (a.usage && a.endedAt !== null)
       steps.push({ at: a.endedAt, attempts: 0, tokens: usageTokens(a.usage), usd: a.usage.costUsd ?? 0 });
   }
+  const beyond = final && {
+    tokens: Math.max(0, final.budget.used.tokens - steps.reduce((sum, step) => sum + step.tokens, 0)),
+    usd: Math.max(0, roundUsd(final.budget.used.usd - steps.reduce((sum, step) => sum + step.usd, 0))),
+    at: chargedAt,
+  };
+  const beyondReported = beyond && (beyond.tokens > 0 || beyond.usd > 0) ? beyond : null;
+  if (beyondReported) steps.push({ ...beyondReported, attempts: 0 });
   steps.sort((x, y) => x.at - y.at);
   const points: BudgetPoint[] = [{ at: facts.startedAt, attempts: 0, tokens: 0, usd: 0 }];
   for (const step of steps) {
@@ -268,19 +305,31 @@ function budgetOf(facts: HistoryFacts, attempts: AttemptRecord[], final: FinalSt
       at: step.at,
       attempts: last.attempts + step.attempts,
       tokens: last.tokens + step.tokens,
-      usd: Math.round((last.usd + step.usd) * 1e9) / 1e9,
+      usd: roundUsd(last.usd + step.usd),
     };
     if (point.at === last.at) points[points.length - 1] = point;
     else points.push(point);
   }
   const end = points[points.length - 1];
   return {
-    limits: final?.budget.limits ?? facts.plan?.budget ?? {},
-    used: final
-      ? { attempts: final.budget.used.tasks, tokens: final.budget.used.tokens, usd: final.budget.used.usd }
-      : { attempts: end.attempts, tokens: end.tokens, usd: end.usd },
-    points,
-    stopped: final?.budget.stopped ?? false,
-    reason: final?.budget.reason ?? null,
+    view: {
+      limits: final?.budget.limits ?? facts.plan?.budget ?? {},
+      used: final
+        ? { attempts: final.budget.used.tasks, tokens: final.budget.used.tokens, usd: final.budget.used.usd }
+        : { attempts: end.attempts, tokens: end.tokens, usd: end.usd },
+      points,
+      stopped: final?.budget.stopped ?? false,
+      reason: final?.budget.reason ?? null,
+    },
+    beyondReported,
   };
 }
+
+/** What the run charged beyond the usage its attempts reported, and when the chart shows it. */
+interface Beyond {
+  tokens: number;
+  usd: number;
+  at: number;
+}
+
+const roundUsd = (usd: number) => Math.round(usd * 1e9) / 1e9;

@@ -279,6 +279,56 @@ describe('the run report reads attempts the way the team rules settle them', () 
     expect(report.budget).toMatchObject({ limits: { maxTokens: 1_000 }, used: { attempts: 7, tokens: 900, usd: 0 } });
     expect(report.adjudications).toEqual([]);
   });
+
+  it('adds what the run charged its lost attempts, which no attempt reported, when the last lease expired', () => {
+    const lost = { kind: 'timed-out' as const, at: T0 + 3_000, timeoutType: 'HEARTBEAT', worker: 'worker-a' };
+    const done = (at: number, inputTokens: number, costUsd: number) => ({
+      kind: 'completed' as const,
+      at,
+      usage: { inputTokens, outputTokens: 0, costUsd },
+      worker: 'worker-b',
+    });
+    const history = facts([
+      attempt('b', 1, T0 + 100, done(T0 + 200, 150, 0.1)),
+      attempt('a', 1, T0 + 100, lost),
+      attempt('a', 2, T0 + 3_100, done(T0 + 3_500, 15, 0.01)),
+    ]);
+    // The run charged a#1 what it held, 1,024 tokens and $0.50: its own figure is the reported usage and that.
+    const used = { tasks: 3, tokens: 165 + 1_024, usd: 0.61, wallMs: 3_500 };
+    const final: FinalState = {
+      state: 'succeeded',
+      stats: { total: 2, succeeded: 2, failed: 0, skipped: 0, adjudication: 0 },
+      tasks: [],
+      adjudications: [],
+      budget: {
+        limits: { maxTokens: 10_000 },
+        used,
+        reserved: { tokens: 0, usd: 0 },
+        remaining: { tasks: null, tokens: 10_000 - used.tokens, usd: null, wallMs: null },
+        stopped: false,
+        reason: null,
+        usageUnknown: false,
+      },
+    };
+    const report = buildReport(history, execution(), final, T0 + 4_000);
+    expect(report.budget.points).toEqual([
+      { at: T0, attempts: 0, tokens: 0, usd: 0 },
+      { at: T0 + 100, attempts: 2, tokens: 0, usd: 0 },
+      { at: T0 + 200, attempts: 2, tokens: 150, usd: 0.1 },
+      { at: T0 + 3_000, attempts: 2, tokens: 1_174, usd: 0.6 },
+      { at: T0 + 3_100, attempts: 3, tokens: 1_174, usd: 0.6 },
+      { at: T0 + 3_500, attempts: 3, tokens: 1_189, usd: 0.61 },
+    ]);
+    expect(report.notes).toContain(
+      'The run charged 1,024 tokens and $0.50 beyond the usage its attempts reported: 1 lease(s) expired, and an ' +
+        'attempt lost with its worker is charged what it held (docs/budgets.md, "A lost attempt"). The budget chart ' +
+        `adds it at ${new Date(T0 + 3_000).toISOString()}, so that it ends at the run's own figure.`,
+    );
+    // Without a final state (a run that did not answer) the chart is the reported usage alone, and nothing is said.
+    const bare = buildReport(history, execution('RUNNING'), null, T0 + 4_000);
+    expect(bare.budget.points.at(-1)).toEqual({ at: T0 + 3_500, attempts: 3, tokens: 165, usd: 0.11 });
+    expect(bare.notes.join(' ')).not.toContain('beyond the usage');
+  });
 });
 
 describe('links an attempt printed', () => {
