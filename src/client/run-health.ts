@@ -1,4 +1,5 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { decodePayloads as decode } from '../codec';
 import { searchAttributeCommands, searchAttributeState, taskQueuePollers } from './setup-checks';
 
@@ -97,6 +98,8 @@ export interface PendingAttempt {
   tries: number;
   /** Why its last try failed (a ledger's refusal, for a slot's wait), or null. */
   lastFailure: string | null;
+  /** When Temporal described it: how long it had waited is counted to here, not to when a command prints it. */
+  describedAt: number;
 }
 
 /**
@@ -106,16 +109,18 @@ export interface PendingAttempt {
 export async function pendingAttempts(
   client: Client,
   description: WorkflowExecutionDescription,
+  describedAt = Date.now(),
 ): Promise<PendingAttempt[]> {
   const attempts = (description.raw.pendingActivities ?? []).map((a) => ({
     activityId: a.activityId ?? '?',
     activityType: a.activityType?.name ?? null,
     state: ACTIVITY_STATES[Number(a.state)] ?? 'unknown',
     taskQueue: a.activityOptions?.taskQueue?.name ?? null,
-    scheduledAt: a.scheduledTime?.seconds ? Number(a.scheduledTime.seconds) * 1000 : null,
+    scheduledAt: optionalTsToMs(a.scheduledTime) ?? null,
     pollers: null as number | null,
     tries: a.attempt ?? 1,
     lastFailure: a.lastFailure?.message ?? null,
+    describedAt,
   }));
   const queues = [...new Set(attempts.filter((a) => a.state === 'scheduled' && a.taskQueue).map((a) => a.taskQueue!))];
   const pollers = await activityPollers(client, queues.slice(0, MAX_QUEUES));

@@ -81,6 +81,8 @@ export class RunReader {
 
   async overview(): Promise<RunOverview> {
     const description = await this.describe();
+    // Its pending attempts are as Temporal described them now, not when the queries below answer.
+    const describedAt = Date.now();
     const name = description.typedSearchAttributes.get(TeamName) ?? null;
     if (description.status.name === 'RUNNING') {
       await this.throwIfStuck(description);
@@ -104,7 +106,7 @@ export class RunReader {
         executions: status.executions,
         maxConcurrent: status.maxConcurrent,
         pendingAdjudications: adjudications.filter((a) => a.decision === null),
-        attempts: await pendingAttempts(this.client, description).catch(() => []),
+        attempts: await pendingAttempts(this.client, description, describedAt).catch(() => []),
         cancelRequestedAt: status.cancelRequestedAt ?? null,
         ...(status.waitingForBudget ? { waitingForBudget: status.waitingForBudget } : {}),
         ...(outcomes ? { outcomes } : {}),

@@ -14,6 +14,7 @@ const pending = (activityId: string, activityType: string, extra: Partial<Pendin
   pollers: null,
   tries: 1,
   lastFailure: null,
+  describedAt: Date.now(),
   ...extra,
 });
 
@@ -50,5 +51,26 @@ describe('teamrun status: what a run waits for from its ledger before its attemp
     );
     expect(text).not.toMatch(/^waiting/m);
     expect(text).toMatch(/^not started  block-.*:ledger-acquire: scheduled .* no worker polls that queue/m);
+  });
+
+  it('names an attempt no worker took only once it waited a second (or nobody polls), counted to the description', () => {
+    const describedAt = Date.now() - 5_000;
+    const notStarted = (extra: Partial<PendingAttempt>) =>
+      renderOverview(
+        overview([pending('7', 'confirmAttemptRequest', { state: 'scheduled', describedAt, ...extra })]),
+        null,
+      )
+        .split('\n')
+        .filter((l) => l.startsWith('not started'));
+    // On its way: a worker takes a confirmation in milliseconds.
+    expect(notStarted({ scheduledAt: describedAt - 200, pollers: 1 })).toEqual([]);
+    // Nobody polls its queue: said at once.
+    expect(notStarted({ scheduledAt: describedAt - 200, pollers: 0 })).toEqual([
+      'not started  7: scheduled 200ms ago on task queue "q", no worker polls that queue for activities',
+    ]);
+    // Polled and not taken for 3 s when described, printed 5 s later: 3 s, not 8.
+    expect(notStarted({ scheduledAt: describedAt - 3_000, pollers: 1 })).toEqual([
+      'not started  7: scheduled 3.0s ago on task queue "q", 1 worker(s) poll it, none has taken it yet',
+    ]);
   });
 });
