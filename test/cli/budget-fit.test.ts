@@ -149,6 +149,8 @@ describe('tasks that hold a fair share of the budget and are charged all of it w
     expect(started.code, started.stderr).toBe(0);
     expect(JSON.parse(started.stdout)).toMatchObject({ workflowId: id });
     expect(started.stderr).toContain(note);
+    // And the other notes start prints: nobody polls this queue.
+    expect(started.stderr).toContain(`note: no worker polls task queue "${id}" yet`);
     const client = await testClient();
     await client.workflow.getHandle(id).terminate('test done');
     // Every run a schedule starts holds them so: said when it is created.

@@ -69,12 +69,12 @@ export function registerStart(program: Command): void {
           ? teamRunHandle(client, (await linked(gateway)).runId)
           : await start(client, config, input, options.id);
         const link = runUrl(config, handle.workflowId);
-        if (options.json && !options.wait) {
-          printJson({ workflowId: handle.workflowId, webUi: link });
-          return;
+        if (options.json && !options.wait) printJson({ workflowId: handle.workflowId, webUi: link });
+        else {
+          process.stdout.write(`started ${handle.workflowId} on task queue "${config.connection.taskQueue}"\n`);
+          if (link) process.stdout.write(`web ui: ${link}\n`);
         }
-        process.stdout.write(`started ${handle.workflowId} on task queue "${config.connection.taskQueue}"\n`);
-        if (link) process.stdout.write(`web ui: ${link}\n`);
+        // On stderr, with --json too: stdout keeps the JSON alone.
         await warnWithoutWorker(client, config);
         await warnLedgerShares(client, plan);
         if (!options.wait) return;
