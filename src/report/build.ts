@@ -66,7 +66,7 @@ export function buildReport(
   }
   const close = facts.close;
   const budget = budgetOf(facts, attempts, final, lostChargedAt(attempts, close?.at ?? now));
-  if (budget.beyondReported) notes.push(beyondReportedNote(budget.beyondReported, attempts));
+  if (budget.beyondReported) notes.push(beyondReportedNote(budget.beyondReported, attempts, facts));
   if (close?.kind === 'cancelled' && close.result?.cancellation) {
     notes.push(
       `The workflow closed Canceled (a Temporal cancel request, ` +
@@ -107,14 +107,18 @@ function lostChargedAt(attempts: AttemptRecord[], end: number): number {
   return expired.length ? Math.max(...expired) : end;
 }
 
-function beyondReportedNote(beyond: Beyond, attempts: AttemptRecord[]): string {
+function beyondReportedNote(beyond: Beyond, attempts: AttemptRecord[], facts: HistoryFacts): string {
   const lost = attempts.filter((a) => a.outcome === 'lease-expired').length;
+  const teams = (facts.plan?.tasks ?? []).some((t) => t.executor.kind === 'team');
+  const why = [
+    ...(lost
+      ? [`${lost} lease(s) expired, and an attempt lost with its worker is charged what it held (docs/budgets.md)`]
+      : []),
+    ...(teams ? ["a team task is charged its child run's spend when the child ends, which no attempt reports"] : []),
+  ];
   return (
     `The run charged ${count(beyond.tokens)} tokens and ${usd(beyond.usd)} beyond the usage its attempts reported` +
-    (lost
-      ? `: ${lost} lease(s) expired, and an attempt lost with its worker is charged what it held (docs/budgets.md, ` +
-        `"A lost attempt")`
-      : '') +
+    (why.length ? `: ${why.join('; ')}` : '') +
     `. The budget chart adds it at ${new Date(beyond.at).toISOString()}, so that it ends at the run's own figure.`
   );
 }

@@ -321,8 +321,19 @@ describe('the run report reads attempts the way the team rules settle them', () 
     ]);
     expect(report.notes).toContain(
       'The run charged 1,024 tokens and $0.50 beyond the usage its attempts reported: 1 lease(s) expired, and an ' +
-        'attempt lost with its worker is charged what it held (docs/budgets.md, "A lost attempt"). The budget chart ' +
+        'attempt lost with its worker is charged what it held (docs/budgets.md). The budget chart ' +
         `adds it at ${new Date(T0 + 3_000).toISOString()}, so that it ends at the run's own figure.`,
+    );
+    // No lease lost, a team task: its child run's spend is charged when the child ends, in no attempt's report.
+    const squad = { key: 'squad', executor: { kind: 'team', plan: { name: 's', tasks: [] } } };
+    const teamRun = {
+      ...facts(history.attempts.filter((a) => a.end?.kind !== 'timed-out')),
+      plan: { name: 't', tasks: [squad] },
+    };
+    expect(buildReport(teamRun, execution(), final, T0 + 4_000).notes).toContain(
+      'The run charged 1,024 tokens and $0.50 beyond the usage its attempts reported: a team task is charged its ' +
+        "child run's spend when the child ends, which no attempt reports. The budget chart adds it at " +
+        `${new Date(T0 + 4_000).toISOString()}, so that it ends at the run's own figure.`,
     );
     // Without a final state (a run that did not answer) the chart is the reported usage alone, and nothing is said.
     const bare = buildReport(history, execution('RUNNING'), null, T0 + 4_000);

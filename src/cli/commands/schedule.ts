@@ -17,12 +17,11 @@ import {
   unpauseTeamSchedule,
   type OverlapName,
 } from '../../client/schedules';
-import type { TeamPlanInput } from '../../plan/schema';
+import { TeamPlanSchema, type TeamPlanInput } from '../../plan/schema';
 import { KIND_OPTION_HELP, planChecks, readPlan } from '../../operator/plan-file';
 import { CliError, configFrom, printJson, withClient } from '../../operator/context';
 import { table } from '../../format';
 import { fairShareNote } from '../../operator/fair-share';
-import { TeamPlanSchema } from '../../plan/schema';
 
 const overlapOption = () =>
   new Option('--overlap <policy>', 'what happens when a run is due while the last one still runs').choices(
