@@ -7,6 +7,7 @@
  */
 import { TeamPlanSchema, type TeamPlan } from '../plan/schema';
 import { Budget } from '../team/budget';
+import { childPlan } from '../team/child-team';
 import { fairShareTasksChargedWhenLost } from '../team/lost-usage';
 import { count, usd } from '../format';
 
@@ -54,24 +55,21 @@ export function fairShareNote(plan: PlanPart): string | null {
 }
 
 /**
- * The same tasks in the child plans of `plan`'s team tasks, at any depth, as `<team key>/<key>`. A child run has a
- * limit where its plan sets one or where its parent's does (the carve is its limit then: docs/teams.md).
+ * The same tasks in the child plans of `plan`'s team tasks, at any depth, as `<team key>/<key>`. A child's limits are
+ * the run's rule (team/child-team.ts `childPlan`): its own, at most the carve, the carve where it sets none; only
+ * whether a limit is set matters here, so the parent's limit stands in for the carve's amount.
  */
 function childKeys(plan: PlanPart, prefix: string): string[] {
   const keys: string[] = [];
+  const carve = { tokens: plan.budget.maxTokens ?? null, usd: plan.budget.maxUsd ?? null, tasks: null, wallMs: null };
   for (const task of plan.tasks) {
     if (task.executor.kind !== 'team') continue;
     // Checked whole by validatePlan before any note: a child plan that does not parse has no note to give.
-    const parsed = TeamPlanSchema.safeParse(task.executor.plan);
+    const parsed = TeamPlanSchema.safeParse(childPlan(task.executor.plan as Record<string, unknown>, carve));
     if (!parsed.success) continue;
-    const child = parsed.data;
-    const budget = {
-      ...(plan.budget.maxTokens !== undefined || child.budget.maxTokens !== undefined ? { maxTokens: 1 } : {}),
-      ...(plan.budget.maxUsd !== undefined || child.budget.maxUsd !== undefined ? { maxUsd: 1 } : {}),
-    };
     const at = `${prefix}${task.key}/`;
-    keys.push(...fairShareTasksChargedWhenLost({ budget, tasks: child.tasks }).map((key) => at + key));
-    keys.push(...childKeys({ ...child, budget }, at));
+    keys.push(...fairShareTasksChargedWhenLost(parsed.data).map((key) => at + key));
+    keys.push(...childKeys(parsed.data, at));
   }
   return keys;
 }
