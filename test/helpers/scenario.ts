@@ -6,7 +6,7 @@ import type { AttemptsRunning, LedgerLimits } from '../../src/contract';
 import { createLedger } from '../../src/ledger/client';
 import { ledgerHandle } from '../../src/ledger/handle';
 import type { TeamPlanInput } from '../../src/plan/schema';
-import type { TeamRunHandle } from '../../src/client';
+import type { RunResult, TeamRunHandle } from '../../src/client';
 import { eventsQuery } from '../../src/workflows/messages';
 import { startRun, startTestWorker, testClient, uniqueQueue, waitFor, type TestWorker } from './env';
 
@@ -121,4 +121,29 @@ export async function announcedWorker(handle: Pick<TeamRunHandle, 'fetchHistory'
     const payload = signal?.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0];
     return payload ? (defaultPayloadConverter.fromPayload(payload) as AttemptsRunning) : null;
   });
+}
+
+/**
+ * The run's result, or after `withinMs` a failure that says where the run was: its current details (what `teamrun
+ * status` reads) and its newest events. A test waiting on a run that never ends then fails with the run's state,
+ * not with vitest's bare "timed out" (which reaches CI's report as a stack alone).
+ */
+export async function resultWithin(handle: TeamRunHandle, withinMs = 90_000): Promise<RunResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), withinMs)));
+  try {
+    const first = await Promise.race([handle.result(), late]);
+    if (first !== 'late') return first;
+  } finally {
+    clearTimeout(timer);
+  }
+  const details = await currentDetailsOf(handle).catch((err: Error) => `(no details: ${err.message})`);
+  const events = await handle
+    .query(eventsQuery, { limit: 10_000 })
+    .then((r) => r.events.slice(-15).map((e) => JSON.stringify(e)))
+    .catch((err: Error) => [`(no events: ${err.message})`]);
+  throw new Error(
+    `run ${handle.workflowId} did not end within ${withinMs} ms; its details:\n${details}\n` +
+      `its newest events:\n${events.join('\n')}`,
+  );
 }

@@ -32,15 +32,17 @@ describe.concurrent('the proofs of an agent attempt', () => {
     await server?.close();
   });
 
+  /** `held`: the second model call is answered only once it settles (the test's forgeries all reach a running run). */
   const agentRun = async (
     model: string,
     finished: OnTestFinished,
     before?: (workflowId: string, taskQueue: string) => Promise<void>,
+    held: Promise<unknown> = Promise.resolve(),
   ) => {
     server.script(model, (r) =>
       r.turn === 1
         ? { usage, toolCalls: [{ name: 'teamrun__set_output', arguments: { output: 'real' } }] }
-        : { usage, delayMs: 4_000, content: 'done' },
+        : { usage, until: held, content: 'done' },
     );
     const worker = await workerForTest(
       { config: testConfig({ llm: { baseUrl: server.baseUrl, apiKeyEnv: KEY_ENV } }), env: { [KEY_ENV]: 'sk' } },
@@ -101,11 +103,17 @@ describe.concurrent('the proofs of an agent attempt', () => {
   it('refuse forged journal writes and steers, a forged open with a greater token, and forged or replayed steps', async ({
     onTestFinished,
   }) => {
+    // The second model call waits for the forgeries (at 4 s, in CI the run had ended before the last signals).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    onTestFinished(() => release());
     const { client, workflowId, journal, handle, events, finishedAsReal } = await agentRun(
       'agent-proof',
       onTestFinished,
+      undefined,
+      held,
     );
-    // The second model call is slow: the attempt runs, its first steps are in the run's log.
+    // The second model call is held: the attempt runs, its first steps are in the run's log.
     await waitFor('the first agent:tool event', async () => (await events()).some((e) => e.type === 'agent:tool'));
     const [claim] = await handle.activeClaims();
     const token = claim.fencingToken;
@@ -154,6 +162,7 @@ describe.concurrent('the proofs of an agent attempt', () => {
     await signal({ key: 'write', fencingToken: token, steps, link: hex() });
     await signal({ key: 'write', fencingToken: token, steps, anchor: hex(), attempt });
     for (const real of signals) await signal({ ...real, steps });
+    release();
     await finishedAsReal(token);
   });
 });

@@ -7,7 +7,7 @@ import * as msg from '../../src/workflows/messages';
 import { teamrun } from '../cli/teamrun-cli';
 import { historyAttempts, maxOverlap } from '../helpers/history';
 import { startRun, startTestWorker, testClient, uniqueQueue, waitFor } from '../helpers/env';
-import { workerForSuite } from '../helpers/scenario';
+import { resultWithin, workerForSuite } from '../helpers/scenario';
 
 /** A shell step that reports `tokens` of usage, as an LLM-calling step would. */
 const spends = (tokens: number) => ({
@@ -196,7 +196,8 @@ describe('team runs sharing one ledger (shared dev server)', () => {
       ]),
       worker.taskQueue,
     );
-    const result = await handle.result();
+    // Once in CI this test ran out its 120 s with nothing said of where the run was: now it says.
+    const result = await resultWithin(handle);
     expect(result.status).toBe('succeeded');
     expect(result.budget.used.tokens).toBe(1_000);
     expect((await ledgerStatus(await testClient(), ledger)).used.tokens).toBe(1_000);
