@@ -107,6 +107,23 @@ const scenarios: Scenario[] = [
     drive: (ctx) => ctx.startWorker(),
   },
   {
+    // A task's messages signed by its worker: the first confirmed by a round trip, the others taken on signature
+    // (src/workflows/signed-asks.ts, patch teamrun-signed-asks).
+    name: 'signed-asks',
+    plan: () => {
+      const cli = `${process.execPath} ${path.join(root, 'bin/teamrun.js')}`;
+      const sends = [1, 2, 3].map((n) => `${cli} send --to reader '{"n":${n}}' >/dev/null`).join(' && ');
+      return {
+        name: 'fixture-signed-asks',
+        tasks: [
+          { key: 'writer', executor: { kind: 'shell', command: sends } },
+          { key: 'reader', dependsOn: ['writer'], executor: { kind: 'shell', command: 'cat "$TEAMRUN_INBOX"' } },
+        ],
+      };
+    },
+    drive: (ctx) => ctx.startWorker(),
+  },
+  {
     name: 'retry',
     plan: () => ({
       name: 'fixture-retry',

@@ -1,3 +1,4 @@
+import { sha256, toHex } from '../agent/sha256';
 import type { AttemptProof, FailureType } from '../contract';
 import { extended } from '../objects';
 import type { ExecutorSpec, Usage } from '../plan/schema';
@@ -253,6 +254,14 @@ export const AGENT_STEPS_SIGNAL = 'agentSteps';
 
 /** The messages a task sends its run through its worker's attempt gateway. */
 export type AttemptMessage = 'sendMessage' | 'readInbox' | 'addTasks' | 'extendReservation' | 'linkRun';
+/** Every message an attempt sends its run as itself (signed by its worker, with its request's `askAnchor`). */
+export const ATTEMPT_MESSAGES: ReadonlySet<string> = new Set<AttemptMessage>([
+  'sendMessage',
+  'readInbox',
+  'addTasks',
+  'extendReservation',
+  'linkRun',
+]);
 
 /**
  * What a worker's gateway proves: an attempt's messages to the run, the anchors of the hash chains
@@ -274,7 +283,8 @@ export interface ConfirmAttemptRequest {
   message: ProvenMessage;
   /**
    * For `journal` and `agentSteps`: the hash chain's anchor the request carried; for `steer`: its text's SHA-256; for
-   * `complete`: the SHA-256 of the attempt's result as JSON, without its `proof`.
+   * `complete`: the SHA-256 of the attempt's result as JSON, without its `proof`; for an attempt's message, when its
+   * proof is signed: `askAnchor` of its request.
    */
   anchor?: string;
   /** A signed proof's key: the worker answers yes only if it is its own (src/workflows/signed-proofs.ts). */
@@ -283,6 +293,24 @@ export interface ConfirmAttemptRequest {
 
 /** How long a worker's gateway keeps a nonce for its run (or a ledger) to ask about, once. */
 export const PROOF_NONCE_TTL_MS = 60_000;
+
+/** What an attempt's signed message is drawn for: its name and its request without the proof, byte for byte. */
+export function askAnchor(message: AttemptMessage, request: unknown): string {
+  return toHex(sha256(new TextEncoder().encode(`${message}\n${JSON.stringify(request)}`)));
+}
+
+/**
+ * What a worker signs of an attempt's message to its run (src/workflows/signed-asks.ts): the run, the attempt, the
+ * message, its request's anchor, the nonce and when (its clock). Tagged apart from `signedProofText`, so that neither
+ * passes for the other.
+ */
+export function signedAskText(
+  request: { workflowId: string; key: string; fencingToken: number; message: AttemptMessage; anchor: string },
+  proof: { nonce: string; signedAt: number },
+): string {
+  const { workflowId, key, fencingToken, message, anchor } = request;
+  return JSON.stringify(['teamrun-ask', workflowId, key, fencingToken, message, anchor, proof.nonce, proof.signedAt]);
+}
 
 /** What a worker signs of a request it proves (its result or failure): every field its run checks, and the nonce. */
 export function signedProofText(request: Omit<ConfirmAttemptRequest, 'nonce' | 'signingKey'>, nonce: string): string {

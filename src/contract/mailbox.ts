@@ -17,15 +17,16 @@ export interface AttemptProof {
   /** 16..64 chars of [A-Za-z0-9_-], used once. */
   nonce: string;
   /**
-   * An attempt's result or failure only: the worker's Ed25519 public key (raw, base64url) and its signature of the
-   * request with this nonce (`signedProofText`). A run that confirmed the key with the worker on `queue` once takes
-   * the worker's later signed results without asking again (src/workflows/signed-proofs.ts).
+   * An attempt's result or failure, an attempt's message, a ledger update: the worker's Ed25519 public key (raw,
+   * base64url) and its signature of the request with this nonce (`signedProofText`, `signedAskText`,
+   * `signedLedgerText`). A run (a ledger) that confirmed the key with the worker on `queue` once takes the worker's
+   * later signed requests without asking again (src/workflows/signed-proofs.ts, signed-asks.ts).
    */
   signingKey?: string;
   signature?: string;
   /**
-   * A ledger update only: when the worker signed it (its clock, ms since the epoch). The ledger takes a signed update
-   * only while it is fresh, and remembers its nonce while the worker would confirm it (src/ledger/signed-doors.ts).
+   * A message or a ledger update: when the worker signed it (its clock, ms since the epoch). It is taken on its
+   * signature only while it is fresh, and its nonce is remembered while the worker would confirm it.
    */
   signedAt?: number;
 }

@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure, condition, patched, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { ExtendReservationRequest, ExtendReservationVerdict } from '../contract';
-import type { AttemptMessage } from '../activities/interface';
+import { askAnchor, type AttemptMessage } from '../activities/interface';
 import { TeamControlError } from '../plan/requests/control';
 import { callerOf } from '../plan/requests/caller';
 import { AttemptConfirmations } from '../team/governance';
@@ -25,6 +25,7 @@ import { agentStepsHandler, agentStepsSignal, steerRule } from './agents';
 import { LEDGER_ABORT_CONFIRMED, type LedgerExtensions } from '../ledger/run-ledger';
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 import { askParent, mayAskParent, oneAskAtATime, registerChildCarve } from './child-budget';
+import { SIGNED_ASKS, SignedAsks } from './signed-asks';
 
 /** What an update calls: its validator's check and the rule that applies it. */
 export interface UpdateRule<Ret, Request> {
@@ -176,7 +177,8 @@ function armWallClock(run: TeamRun, deadline: number): void {
   void sleep(Math.max(1, deadline - Date.now())).then(() => run.wallExpired(Date.now()));
 }
 
-export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void {
+/** `asks`: the messages the run takes on their worker's signature (signed-asks.ts), with what its last run carried. */
+export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, asks = new SignedAsks()): void {
   const now = () => Date.now();
   // A TeamControlError must reach the client as the update's failure, never fail the workflow task.
   const failure = (err: unknown): unknown =>
@@ -199,23 +201,41 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions): void 
   const confirmations = new AttemptConfirmations();
   // The validator's extra check for a request that carries an attempt's proof (team/governance.ts).
   // A proof naming another queue than the one the attempt announced is refused here, at once.
-  const checkProof = (request: unknown, message: AttemptMessage, key: string, fencingToken: unknown) =>
-    asFailure(() => confirmations.check(callerOf(request, message), message, run.attemptQueue(key, fencingToken)));
+  const copied = (message: AttemptMessage, nonce: string) =>
+    ApplicationFailure.nonRetryable(
+      `forbidden: ${message}: attempt nonce ${nonce} was taken already; each request needs a new one`,
+      'forbidden',
+    );
+  const checkProof = (request: unknown, message: AttemptMessage, key: string, fencingToken: unknown) => {
+    const caller = callerOf(request, message);
+    if (caller.attempt && asks.taken(caller.attempt.nonce)) throw copied(message, caller.attempt.nonce);
+    asFailure(() => confirmations.check(caller, message, run.attemptQueue(key, fencingToken)));
+  };
   /**
-   * A request with an attempt's proof is the task's only once the worker it names confirms it;
-   * the request is then checked again, as the attempt may have settled meanwhile.
+   * A request with an attempt's proof is the task's only once the worker it names confirms it, or
+   * when it carries that worker's signature under the key the worker confirmed (signed-asks.ts); the
+   * request is then checked again, as the attempt may have settled meanwhile.
    */
   const confirmed = async (request: unknown, message: AttemptMessage, key: string, fencingToken: unknown) => {
-    const { attempt } = callerOf(request, message);
+    const { attempt, request: sent } = callerOf(request, message);
     if (!attempt) return;
+    const ask = { workflowId: workflowInfo().workflowId, key, fencingToken: Number(fencingToken), message };
+    // Runs recorded before messages were signed confirmed each as sent, without its anchor.
+    const anchor = attempt.signingKey && patched(SIGNED_ASKS) ? askAnchor(message, sent) : undefined;
+    if (anchor !== undefined) {
+      // Two copies in one activation pass their validators together: the handler decides which one is the message.
+      if (asks.taken(attempt.nonce)) throw copied(message, attempt.nonce);
+      if (asks.take(attempt, ask, anchor, Date.now())) return;
+    }
     confirmations.begin(attempt, run.attemptQueue(key, fencingToken));
     let yes = false;
     try {
-      const { workflowId } = workflowInfo();
-      yes = await confirmAttemptRequest(attempt, { workflowId, key, fencingToken: Number(fencingToken), message });
+      const signed = anchor === undefined ? {} : { anchor, signingKey: attempt.signingKey };
+      yes = await confirmAttemptRequest(attempt, { ...ask, ...signed });
     } finally {
       confirmations.end(attempt, yes);
     }
+    if (yes && anchor !== undefined) asks.confirmed(attempt, ask, anchor);
     if (!yes) {
       throw ApplicationFailure.nonRetryable(
         `forbidden: ${message}: could not confirm the request came from the attempt of "${key}" ` +

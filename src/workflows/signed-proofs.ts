@@ -11,7 +11,7 @@
  * (the verification is @noble/curves', pure JavaScript).
  */
 import { ed25519 } from '@noble/curves/ed25519';
-import { signedProofText, type ConfirmAttemptRequest } from '../activities/interface';
+import { PROOF_NONCE_TTL_MS, signedProofText, type ConfirmAttemptRequest } from '../activities/interface';
 import type { AttemptProof } from '../contract';
 
 /** Runs recorded before they checked signatures confirmed every result with its worker (replay). */
@@ -39,6 +39,96 @@ export function keyConfirmed(run: object, proof: AttemptProof, request: Request)
 function signatureHolds(proof: AttemptProof, request: Request): boolean {
   if (!proof.signingKey || !proof.signature) return false;
   return signatureValid(signedProofText(request, proof.nonce), proof.signature, proof.signingKey);
+}
+
+/** How far a signature's time may be from the workflow's: the request's transit and the clocks' difference together. */
+export const SIGNATURE_FRESH_MS = 30_000;
+/** Nonces a workflow remembers at once; past it, requests are confirmed by the round trip. */
+export const MAX_SIGNED_NONCES = 4_096;
+/** Worker queues whose key a workflow remembers (the oldest confirmed first forgotten). */
+export const MAX_SIGNING_KEYS = 256;
+/** A nonce's memory: as long as its worker would confirm it, in the workflow's time. */
+const REMEMBER_MS = PROOF_NONCE_TTL_MS + SIGNATURE_FRESH_MS;
+
+/** What continue-as-new carries: each queue's confirmed key (a ledger's) and the nonces remembered, with until when. */
+export interface SignedDoorsSnapshot {
+  keys: [queue: string, key: string][];
+  nonces: [nonce: string, until: number][];
+}
+
+/** The text a proof's signature covers, given the signing time the proof names. */
+export type SignedText = (signedAt: number) => string;
+
+/**
+ * Requests taken on their worker's signature, where each one would otherwise be confirmed by a round trip (a ledger's
+ * updates, src/ledger/signed-doors.ts; a run's asks from its attempts, src/workflows/signed-asks.ts). The first signed
+ * request from a worker queue is confirmed by the round trip, with its key (`confirmed`); from then on a request from
+ * that queue is taken (`take`) if
+ *
+ * - the signature holds under the key the queue's worker confirmed,
+ * - the worker signed it at most `SIGNATURE_FRESH_MS` before or after the workflow's own time, and
+ * - its nonce is not one remembered: taken on a signature, or confirmed by the round trip.
+ *
+ * A nonce is remembered until the worker can no longer confirm it (`PROOF_NONCE_TTL_MS` after it was drawn, allowing
+ * for clocks as far apart as the freshness bound), and continue-as-new carries what is remembered. So a request copied
+ * from history and sent again is refused while it is fresh, and later goes to the round trip, where the worker has
+ * forgotten its nonce and answers no. Anything that does not check (an unknown key, a stale signature, a full memory)
+ * is confirmed by the round trip. Workflow code.
+ */
+export class SignedDoors {
+  private readonly keys: Map<string, string>;
+  private readonly nonces: Map<string, number>;
+
+  constructor(carried?: Partial<SignedDoorsSnapshot>) {
+    this.keys = new Map(carried?.keys?.slice(-MAX_SIGNING_KEYS));
+    this.nonces = new Map(carried?.nonces?.slice(-MAX_SIGNED_NONCES));
+  }
+
+  /** A nonce remembered (taken on its signature, or confirmed): the request is a copy. */
+  taken(nonce: string): boolean {
+    return this.nonces.has(nonce);
+  }
+
+  /** Whether the request `text` signs is taken on its signature at `now`; a taken nonce is remembered. */
+  take(proof: AttemptProof, text: SignedText, now: number): boolean {
+    const { signingKey, signature, signedAt, queue, nonce } = proof;
+    if (!signingKey || !signature || signedAt === undefined) return false;
+    if (this.keys.get(queue) !== signingKey || Math.abs(now - signedAt) > SIGNATURE_FRESH_MS) return false;
+    if (this.nonces.has(nonce) || !this.room(now)) return false;
+    if (!signatureValid(text(signedAt), signature, signingKey)) return false;
+    this.nonces.set(nonce, signedAt + REMEMBER_MS);
+    return true;
+  }
+
+  /**
+   * The worker on the proof's queue said yes to this request and its key: the key is the queue's, if it signed; the
+   * nonce is remembered too, so that a copy sent while the signature is fresh is not taken on it.
+   */
+  confirmed(proof: AttemptProof, text: SignedText): void {
+    const { signingKey, signature, signedAt, queue, nonce } = proof;
+    if (!signingKey || !signature || signedAt === undefined) return;
+    if (!signatureValid(text(signedAt), signature, signingKey)) return;
+    this.nonces.set(nonce, signedAt + REMEMBER_MS);
+    this.keys.delete(queue);
+    this.keys.set(queue, signingKey);
+    if (this.keys.size > MAX_SIGNING_KEYS) this.keys.delete(this.keys.keys().next().value!);
+  }
+
+  /** What continue-as-new carries at `now`: the keys, and the nonces not yet forgettable. */
+  snapshot(now: number): SignedDoorsSnapshot {
+    this.forget(now);
+    return { keys: [...this.keys], nonces: [...this.nonces] };
+  }
+
+  private room(now: number): boolean {
+    if (this.nonces.size < MAX_SIGNED_NONCES) return true;
+    this.forget(now);
+    return this.nonces.size < MAX_SIGNED_NONCES;
+  }
+
+  private forget(now: number): void {
+    for (const [nonce, until] of this.nonces) if (until <= now) this.nonces.delete(nonce);
+  }
 }
 
 /** Whether `signature` (base64url) is the Ed25519 signature of `text` under `key` (raw, base64url). */

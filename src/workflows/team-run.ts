@@ -26,6 +26,7 @@ import { closeAsCanceled } from './cancel';
 import { LinkedRunAborts } from './coordinated';
 import { RecentLinks } from './details';
 import { registerHandlers } from './handlers';
+import { SignedAsks, carriedAsks, type CarriedAsks } from './signed-asks';
 import { IdleHooks } from './idle-hooks';
 import { Publisher } from './publish';
 import { handOver } from './stop-channel';
@@ -35,7 +36,8 @@ import { ParentTaskAsks } from './child-budget';
 import { LEDGER_TREE, RunLedger } from '../ledger/run-ledger';
 
 /** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
-export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot };
+/** A plan; or, from the run's own continue-as-new, its state and the nonces of its signed messages (signed-asks.ts). */
+export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot; asks?: CarriedAsks };
 
 export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const run = begin(input);
@@ -67,7 +69,8 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const linked = new LinkedRunAborts(run);
   const taskAsks = new ParentTaskAsks(run);
 
-  registerHandlers(run, ledger ?? undefined);
+  const asks = new SignedAsks(carriedAsks(input));
+  registerHandlers(run, ledger ?? undefined, asks);
   // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.
   for (const adoption of run.adoptions()) attempts.adopt(adoption);
   // Temporal's own cancellation (`temporal workflow cancel`, the UI's button) is a coordinator abort.
@@ -128,7 +131,11 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
           ...(carried > 0 ? { carried: run.activeCount } : {}),
         });
         spans.endAll(Date.now(), true);
-        return continueAsNew<typeof teamRun>({ continued: packSnapshot(run.snapshot()) });
+        const carriedNonces = asks.carried(Date.now());
+        return continueAsNew<typeof teamRun>({
+          continued: packSnapshot(run.snapshot()),
+          ...(carriedNonces.nonces.length ? { asks: carriedNonces } : {}),
+        });
       }
       // Wait for the next change, or the next time the run must act by itself.
       const seen = run.version;

@@ -41,7 +41,7 @@ async function replay(histories: Array<{ workflowId: string; history: unknown }>
 }
 
 describe('replaying recorded team runs with the current workflow code', () => {
-  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue, a retried refused addition and an agent's journal (closed by its run's end too)", () => {
+  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue, a retried refused addition, an agent's journal (closed by its run's end too) and messages taken on signature", () => {
     expect(fixtures.map((f) => [f.name, f.status])).toEqual([
       ['agent-run-failed-journal', 'completed'],
       ['agent-run-failed', 'failed'],
@@ -51,6 +51,7 @@ describe('replaying recorded team runs with the current workflow code', () => {
       ['lease-adjudicated', 'succeeded'],
       ['lease-expiry', 'succeeded'],
       ['retry', 'succeeded'],
+      ['signed-asks', 'succeeded'],
       ['spawn-cycle-retried', 'failed'],
       ['success', 'succeeded'],
     ]);

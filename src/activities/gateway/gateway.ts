@@ -28,10 +28,11 @@ import { RandomPool } from '../random-pool';
 
 export type { GatewayAnswer };
 export type { AttemptAsk, OpenedAttempt, StepsProof } from './opened';
-import { PROOF_NONCE_TTL_MS, type ConfirmAttemptRequest, type ProvenMessage } from '../interface';
+import { PROOF_NONCE_TTL_MS, askAnchor, type ConfirmAttemptRequest, type ProvenMessage } from '../interface';
 import type { AttemptIdentity, AttemptMessage } from '../interface';
 import { Redactor, type Secret } from '../redact';
 import { ProofSigner } from './signing';
+import { PendingNonces } from './nonces';
 import { GATEWAY_DIR_PREFIX } from './leftovers';
 
 export const GATEWAY_LIMITS = {
@@ -72,18 +73,6 @@ interface OpenAttempt {
 }
 
 /** Bound on one `teamrun reserve`: the extension request's own (src/plan/requests/budget.ts). */
-interface PendingNonce {
-  /** The digest of the secret of the attempt that sent it. */
-  attempt: string;
-  workflowId: string;
-  key: string;
-  fencingToken: number;
-  message: ProvenMessage;
-  /** The hash chain's anchor a journal's open or a first step signal carried. */
-  anchor?: string;
-  expires: number;
-}
-
 export interface GatewayOptions {
   /** The worker's own client: its data converter (codec) encodes what the gateway sends. */
   client: Client;
@@ -100,7 +89,7 @@ type Body = Record<string, unknown>;
 
 export class AttemptGateway {
   private readonly attempts = new Map<string, OpenAttempt>();
-  private readonly nonces = new Map<string, PendingNonce>();
+  private readonly nonces = new PendingNonces(GATEWAY_LIMITS.nonces);
   /** This worker's requests with each run at once (the tasks' own: extensions, messages, additions). */
   private readonly toRuns = new InFlightLimit();
   /** Every attempt registered gets a secret: drawn from a pool, not one system call each. */
@@ -236,21 +225,7 @@ export class AttemptGateway {
 
   /** The run's question: did this gateway send that request, for an attempt still running? Once per nonce. */
   confirm(request: ConfirmAttemptRequest): boolean {
-    const pending = typeof request.nonce === 'string' ? this.nonces.get(request.nonce) : undefined;
-    if (!pending) return false;
-    this.nonces.delete(request.nonce);
-    return (
-      pending.expires > Date.now() &&
-      // A steer is the run's, handed to this worker's activity, and a ledger update its run's; the last steps of an
-      // attempt, and its result, are confirmed just after it ended. Each nonce was drawn for that alone, taken once.
-      (['steer', 'agentSteps', 'ledger', 'complete'].includes(pending.message) || this.attempts.has(pending.attempt)) &&
-      pending.workflowId === request.workflowId &&
-      pending.key === request.key &&
-      pending.fencingToken === request.fencingToken &&
-      pending.message === request.message &&
-      pending.anchor === request.anchor &&
-      (request.signingKey === undefined || request.signingKey === this.signer.publicKey)
-    );
+    return this.nonces.confirm(request, (attempt) => this.attempts.has(attempt), this.signer.publicKey);
   }
 
   async close(): Promise<void> {
@@ -329,9 +304,12 @@ export class AttemptGateway {
   private async send(id: string, attempt: OpenAttempt, message: AttemptMessage, body: Body, deadline: number) {
     const { client } = this.options;
     const { identity, redactor } = attempt;
+    const sent = redactor.deep(asTask(message, identity, body)) as object;
+    // Signed (signing.ts), bound to the request as sent: a run that confirmed this worker's key takes it at once.
+    const anchor = askAnchor(message, sent);
     for (;;) {
-      const proof = this.prove(id, identity, message);
-      const request = { ...(redactor.deep(asTask(message, identity, body)) as object), attempt: proof };
+      const proof = this.signer.signedAsk(this.prove(id, identity, message, anchor), identity, message, anchor);
+      const request = { ...sent, attempt: proof };
       try {
         return await client.withDeadline(deadline, () =>
           retryUpdate((updateId) =>
@@ -342,7 +320,7 @@ export class AttemptGateway {
         if (!busy(err) || Date.now() + BUSY_RETRY_MS >= deadline) throw err;
         await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS / 2 + Math.random() * BUSY_RETRY_MS));
       } finally {
-        this.nonces.delete(proof.nonce);
+        this.nonces.forget(proof.nonce);
       }
     }
   }
@@ -364,7 +342,7 @@ export class AttemptGateway {
   /** A one-time nonce this gateway confirms (once) for this attempt, this message and, if given, this anchor. */
   private prove(id: string, identity: AttemptIdentity, message: ProvenMessage, anchor?: string): AttemptProof {
     const nonce = randomBytes(24).toString('base64url');
-    this.remember(nonce, {
+    this.nonces.remember(nonce, {
       attempt: id,
       workflowId: identity.workflowId,
       key: identity.taskKey,
@@ -385,15 +363,6 @@ export class AttemptGateway {
       journal,
       body,
     );
-  }
-
-  private remember(nonce: string, pending: PendingNonce): void {
-    const now = Date.now();
-    for (const [key, old] of this.nonces) {
-      if (old.expires > now && this.nonces.size < GATEWAY_LIMITS.nonces) break;
-      this.nonces.delete(key);
-    }
-    this.nonces.set(nonce, pending);
   }
 }
 

@@ -1,13 +1,14 @@
 /**
- * The worker's signature of what its attempts answer (results, failures) and of its runs' ledger updates: an Ed25519
- * key pair made when the gateway starts and kept in memory only. A run (a ledger) confirms the public key with this
- * worker once (on its stop queue), then takes its signed answers (updates) without asking again
- * (src/workflows/signed-proofs.ts, src/ledger/signed-doors.ts). The private key never leaves the process.
+ * The worker's signature of what its attempts answer (results, failures), of what they ask their run (messages) and of
+ * its runs' ledger updates: an Ed25519 key pair made when the gateway starts and kept in memory only. A run (a ledger)
+ * confirms the public key with this worker once (on its stop queue), then takes its signed answers, messages (updates)
+ * without asking again (src/workflows/signed-proofs.ts, signed-asks.ts, src/ledger/signed-doors.ts). The private key
+ * never leaves the process.
  */
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import type { AttemptProof } from '../../contract';
 import { signedLedgerText } from '../../ledger/doors';
-import { signedProofText, type AttemptIdentity } from '../interface';
+import { signedAskText, signedProofText, type AttemptIdentity, type AttemptMessage } from '../interface';
 
 export class ProofSigner {
   /** The public key, raw, in base64url (43 characters). */
@@ -35,6 +36,19 @@ export class ProofSigner {
   signedLedger(proof: AttemptProof, ledgerWorkflowId: string, call: string, digest: string): AttemptProof {
     const signedAt = Date.now();
     const text = signedLedgerText({ nonce: proof.nonce, signedAt }, ledgerWorkflowId, call, digest);
+    return { ...proof, signingKey: this.publicKey, signature: this.sign(text), signedAt };
+  }
+
+  /** A message's proof with this worker's key, the time and its signature of the message (`signedAskText`). */
+  signedAsk(
+    proof: AttemptProof,
+    identity: Pick<AttemptIdentity, 'workflowId' | 'taskKey' | 'fencingToken'>,
+    message: AttemptMessage,
+    anchor: string,
+  ): AttemptProof {
+    const { workflowId, taskKey: key, fencingToken } = identity;
+    const signedAt = Date.now();
+    const text = signedAskText({ workflowId, key, fencingToken, message, anchor }, { nonce: proof.nonce, signedAt });
     return { ...proof, signingKey: this.publicKey, signature: this.sign(text), signedAt };
   }
 
