@@ -199,13 +199,13 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, asks =
     }
   };
   const confirmations = new AttemptConfirmations();
-  // The validator's extra check for a request that carries an attempt's proof (team/governance.ts).
-  // A proof naming another queue than the one the attempt announced is refused here, at once.
   const copied = (message: AttemptMessage, nonce: string) =>
     ApplicationFailure.nonRetryable(
       `forbidden: ${message}: attempt nonce ${nonce} was taken already; each request needs a new one`,
       'forbidden',
     );
+  // The validator's extra check for a request that carries an attempt's proof (team/governance.ts).
+  // A proof naming another queue than the one the attempt announced is refused here, at once.
   const checkProof = (request: unknown, message: AttemptMessage, key: string, fencingToken: unknown) => {
     const caller = callerOf(request, message);
     if (caller.attempt && asks.taken(caller.attempt.nonce)) throw copied(message, caller.attempt.nonce);

@@ -57,8 +57,6 @@ const MESSAGES: ReadonlySet<string> = new Set<AttemptMessage>(['sendMessage', 'r
 const RESERVE = 'reserve';
 const START_RUN = 'startRun';
 
-/** What a gateway answers the in-task CLI: the run's verdict, or a refusal with its stable code. */
-
 interface OpenAttempt {
   identity: AttemptIdentity;
   redactor: Redactor;
@@ -72,7 +70,6 @@ interface OpenAttempt {
   started?: { count: number };
 }
 
-/** Bound on one `teamrun reserve`: the extension request's own (src/plan/requests/budget.ts). */
 export interface GatewayOptions {
   /** The worker's own client: its data converter (codec) encodes what the gateway sends. */
   client: Client;
