@@ -60,6 +60,16 @@ export function registerDev(program: Command): void {
         await mock?.close();
         throw err;
       });
+      // Ctrl-C is taken from here on, before the banner says so: a SIGINT sent as soon as it is read (a test, a
+      // script) killed dev by the signal's default once in CI, before the handler was set, and left the server.
+      const interrupted = new Promise<void>((resolve) => {
+        onInterrupt(resolve, () => {
+          log('stopping now');
+          stack.server?.process.kill('SIGKILL');
+          phoenix?.process.kill('SIGKILL');
+          process.exit(130);
+        });
+      });
       const plan = mock ? agentPlanPath(process.cwd()) : demoPlanPath(process.cwd());
       const { namespace, taskQueue } = config.connection;
       process.stdout.write(
@@ -83,14 +93,6 @@ export function registerDev(program: Command): void {
         ].join('\n'),
       );
       const unwatch = watchConfigFile(config.file, log);
-      const interrupted = new Promise<void>((resolve) => {
-        onInterrupt(resolve, () => {
-          log('stopping now');
-          stack.server?.process.kill('SIGKILL');
-          phoenix?.process.kill('SIGKILL');
-          process.exit(130);
-        });
-      });
       const failed = await Promise.race([
         interrupted.then(() => null),
         stack.worker.running.then(
