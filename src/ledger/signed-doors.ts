@@ -12,7 +12,12 @@
 import { z } from 'zod';
 import type { AttemptProof } from '../contract';
 import { AttemptProofSchema } from '../plan/requests/caller';
-import { MAX_SIGNED_NONCES, MAX_SIGNING_KEYS, SignedDoors, type SignedDoorsSnapshot } from '../workflows/signed-proofs';
+import {
+  CarriedNoncesSchema,
+  MAX_SIGNING_KEYS,
+  SignedDoors,
+  type SignedDoorsSnapshot,
+} from '../workflows/signed-proofs';
 import { signedLedgerText } from './doors';
 
 export {
@@ -60,7 +65,7 @@ export class SignedLedgerDoors {
 /** The carried doors' shape and bounds: what the proofs' own schema allows of each queue, key and nonce. */
 const CarriedDoorsSchema = z.object({
   keys: z.array(z.tuple([AttemptProofSchema.shape.queue, z.string().max(64)])).max(MAX_SIGNING_KEYS),
-  nonces: z.array(z.tuple([AttemptProofSchema.shape.nonce, z.number().finite()])).max(MAX_SIGNED_NONCES),
+  nonces: CarriedNoncesSchema,
 });
 
 /** Carried doors only from the ledger's own continue-as-new, and only in their shape (else none: round trips). */

@@ -17,8 +17,7 @@
 import { z } from 'zod';
 import { signedAskText, type AttemptMessage } from '../activities/interface';
 import type { AttemptProof } from '../contract';
-import { AttemptProofSchema } from '../plan/requests/caller';
-import { MAX_SIGNED_NONCES, SignedDoors, type SignedText } from './signed-proofs';
+import { CarriedNoncesSchema, SignedDoors, type SignedText } from './signed-proofs';
 
 /** Runs recorded before they took signed messages confirmed each one with its worker (replay). */
 export const SIGNED_ASKS = 'teamrun-signed-asks';
@@ -65,7 +64,7 @@ export class SignedAsks {
 }
 
 const CarriedAsksSchema = z.object({
-  nonces: z.array(z.tuple([AttemptProofSchema.shape.nonce, z.number().finite()])).max(MAX_SIGNED_NONCES),
+  nonces: CarriedNoncesSchema,
 });
 
 /** The nonces a run's continue-as-new carried (`asks` beside `continued`), in their shape and bounds; else none. */

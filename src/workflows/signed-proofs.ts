@@ -11,8 +11,10 @@
  * (the verification is @noble/curves', pure JavaScript).
  */
 import { ed25519 } from '@noble/curves/ed25519';
+import { z } from 'zod';
 import { PROOF_NONCE_TTL_MS, signedProofText, type ConfirmAttemptRequest } from '../activities/interface';
 import type { AttemptProof } from '../contract';
+import { AttemptProofSchema } from '../plan/requests/caller';
 
 /** Runs recorded before they checked signatures confirmed every result with its worker (replay). */
 export const SIGNED_COMPLETIONS = 'teamrun-signed-completions';
@@ -55,6 +57,11 @@ export interface SignedDoorsSnapshot {
   keys: [queue: string, key: string][];
   nonces: [nonce: string, until: number][];
 }
+
+/** Remembered nonces as continue-as-new carries them, in the proofs' own bounds (a ledger's and a run's). */
+export const CarriedNoncesSchema = z
+  .array(z.tuple([AttemptProofSchema.shape.nonce, z.number().finite()]))
+  .max(MAX_SIGNED_NONCES);
 
 /** The text a proof's signature covers, given the signing time the proof names. */
 export type SignedText = (signedAt: number) => string;
