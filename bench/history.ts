@@ -1,4 +1,5 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { tsToMs } from '@temporalio/common/lib/time';
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
@@ -129,18 +130,36 @@ export interface ActivityPhase {
 }
 
 /** Per activity type, how long the activities of `handles`' current runs waited and ran: where an attempt's time goes. */
-export async function activityPhases(handles: WorkflowHandle[]): Promise<Record<string, ActivityPhase>> {
+/** An activity's type, and for a confirmation what it confirms (`confirmAttemptRequest:complete`). */
+function activityLabel(s: NonNullable<HistoryEvent['activityTaskScheduledEventAttributes']>): string {
+  const type = s.activityType?.name ?? '?';
+  if (type !== 'confirmAttemptRequest') return type;
+  const payload = s.input?.payloads?.[0];
+  const asked = payload ? (defaultPayloadConverter.fromPayload(payload) as { message?: string }) : undefined;
+  return `${type}:${asked?.message ?? '?'}`;
+}
+
+export async function activityPhases(
+  handles: WorkflowHandle[],
+  /** Gets, for each run, how long after its start its first `runTask` started (ms). */
+  firstAttempts: number[] = [],
+): Promise<Record<string, ActivityPhase>> {
   const sums = new Map<string, { count: number; wait: number; run: number; tries: number }>();
   for (const handle of handles) {
     const history = await handle.fetchHistory();
+    const runStart = tsToMs(history.events?.[0]?.eventTime);
+    let firstAttempt: number | null = null;
     const scheduled = new Map<string, { type: string; at: number }>();
     const started = new Map<string, { at: number; attempt: number }>();
     for (const e of history.events ?? []) {
       const at = tsToMs(e.eventTime);
       const s = e.activityTaskScheduledEventAttributes;
-      if (s) scheduled.set(String(e.eventId), { type: s.activityType?.name ?? '?', at });
+      if (s) scheduled.set(String(e.eventId), { type: activityLabel(s), at });
       const st = e.activityTaskStartedEventAttributes;
       if (st) started.set(String(st.scheduledEventId), { at, attempt: st.attempt ?? 1 });
+      if (st && firstAttempt === null && scheduled.get(String(st.scheduledEventId))?.type === 'runTask') {
+        firstAttempt = at - runStart;
+      }
       const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
       const of = closed ? String(closed.scheduledEventId) : null;
       const begun = of === null ? undefined : scheduled.get(of);
@@ -154,6 +173,7 @@ export async function activityPhases(handles: WorkflowHandle[]): Promise<Record<
         tries: sum.tries + last.attempt,
       });
     }
+    if (firstAttempt !== null) firstAttempts.push(firstAttempt);
   }
   return Object.fromEntries(
     [...sums].map(([type, s]) => [

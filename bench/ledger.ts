@@ -31,6 +31,10 @@ export interface LedgerRound {
   ledgerUpdates?: { count: number; byName: Record<string, number>; meanMs: number; p95Ms: number };
   /** Where an attempt's time went: the runs' activities by type, how long each waited and ran. */
   phases: Record<string, ActivityPhase>;
+  /** How long after its start each run's first attempt started, mean and longest (ms). */
+  firstAttempt: { meanMs: number; maxMs: number };
+  /** The runs' `extendReservation` updates (each attempt's ask for more): how many, accepted -> completed. */
+  extensions: { count: number; meanMs: number; p95Ms: number };
 }
 
 export interface LedgerResult {
@@ -89,6 +93,8 @@ export async function measureLedger(
           `time refusals ${result.timeRefusals}, ` +
           `other ${result.otherAdjudications.length}, ${JSON.stringify(result.statuses)}` +
           (result.ledgerUpdates ? `; ledger updates ${JSON.stringify(result.ledgerUpdates)}` : '') +
+          `; first attempt after ${result.firstAttempt.meanMs} ms (longest ${result.firstAttempt.maxMs})` +
+          `; extensions ${JSON.stringify(result.extensions)}` +
           `; activities ${phasesLine(result.phases)}`,
       );
     }
@@ -166,8 +172,18 @@ async function ledgerRound(
       }
     }
     const attempts = settings.runs * settings.tasksPerRun;
-    const phases = await activityPhases(handles);
-    const ledgerUpdates = withLedger ? await updatesOf(env, ledgerWorkflowId(ledgerId)) : undefined;
+    const firsts: number[] = [];
+    const phases = await activityPhases(handles, firsts);
+    const firstAttempt = {
+      meanMs: Math.round(firsts.reduce((sum, ms) => sum + ms, 0) / Math.max(1, firsts.length)),
+      maxMs: Math.max(0, ...firsts),
+    };
+    const ledgerUpdates = withLedger ? await updatesOf(env, [ledgerWorkflowId(ledgerId)]) : undefined;
+    const extensions = await updatesOf(
+      env,
+      handles.map((h) => h.workflowId),
+      'extendReservation',
+    );
     return {
       ...(ledgerUpdates ? { ledgerUpdates } : {}),
       ledger: withLedger,
@@ -186,6 +202,8 @@ async function ledgerRound(
       otherAdjudications,
       statuses,
       phases,
+      firstAttempt,
+      extensions: { count: extensions.count, meanMs: extensions.meanMs, p95Ms: extensions.p95Ms },
     };
   } finally {
     if (withLedger)
@@ -197,25 +215,30 @@ async function ledgerRound(
 }
 
 /** Every update the ledger's workflow took, over all its runs: by name, and how long each took from accepted. */
-async function updatesOf(env: BenchEnv, workflowId: string): Promise<NonNullable<LedgerRound['ledgerUpdates']>> {
+async function updatesOf(
+  env: BenchEnv,
+  workflowIds: string[],
+  only?: string,
+): Promise<NonNullable<LedgerRound['ledgerUpdates']>> {
   const byName: Record<string, number> = {};
   const took: number[] = [];
-  for await (const execution of env.client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) {
-    const history = await env.client.workflow.getHandle(workflowId, execution.runId).fetchHistory();
-    const accepted = new Map<string, number>();
-    for (const e of history.events ?? []) {
-      const at = tsToMs(e.eventTime);
-      const a = e.workflowExecutionUpdateAcceptedEventAttributes;
-      if (a) {
-        const name = a.acceptedRequest?.input?.name ?? '?';
-        byName[name] = (byName[name] ?? 0) + 1;
-        accepted.set(a.protocolInstanceId ?? '', at);
+  for (const workflowId of workflowIds)
+    for await (const execution of env.client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) {
+      const history = await env.client.workflow.getHandle(workflowId, execution.runId).fetchHistory();
+      const accepted = new Map<string, number>();
+      for (const e of history.events ?? []) {
+        const at = tsToMs(e.eventTime);
+        const a = e.workflowExecutionUpdateAcceptedEventAttributes;
+        const name = a?.acceptedRequest?.input?.name ?? '?';
+        if (a && (only === undefined || name === only)) {
+          byName[name] = (byName[name] ?? 0) + 1;
+          accepted.set(a.protocolInstanceId ?? '', at);
+        }
+        const c = e.workflowExecutionUpdateCompletedEventAttributes;
+        const start = c ? accepted.get(c.meta?.updateId ?? '') : undefined;
+        if (start !== undefined) took.push(at - start);
       }
-      const c = e.workflowExecutionUpdateCompletedEventAttributes;
-      const start = c ? accepted.get(c.meta?.updateId ?? '') : undefined;
-      if (start !== undefined) took.push(at - start);
     }
-  }
   took.sort((x, y) => x - y);
   const count = Object.values(byName).reduce((sum, n) => sum + n, 0);
   const meanMs = took.length ? Math.round(took.reduce((s, x) => s + x, 0) / took.length) : 0;
@@ -278,6 +301,11 @@ export function formatLedger(result: LedgerResult): string {
       (result.slotAdmissionRatio === null ? '' : ` (a slot per attempt: ${result.slotAdmissionRatio.toFixed(2)})`),
     '',
     "where the time went (the runs' activities by type: mean wait from scheduled, mean run of the last try):",
-    ...result.rounds.map((r, i) => `- ${runsOf(r)} (row ${i + 1}): ${phasesLine(r.phases)}`),
+    ...result.rounds.map(
+      (r, i) =>
+        `- ${runsOf(r)} (row ${i + 1}): first attempt ${r.firstAttempt.meanMs} ms after its run's start ` +
+        `(longest ${r.firstAttempt.maxMs}); extensions ${r.extensions.count}, accepted to answered ` +
+        `${r.extensions.meanMs} ms mean, ${r.extensions.p95Ms} p95; ${phasesLine(r.phases)}`,
+    ),
   ].join('\n');
 }

@@ -124,6 +124,33 @@ const scenarios: Scenario[] = [
     drive: (ctx) => ctx.startWorker(),
   },
   {
+    // A governed run's messages and results, sent together: one round trip confirms the worker's key, the messages
+    // sent meanwhile wait for it, and the results are taken under it (src/workflows/proof-keys.ts, patch
+    // teamrun-shared-proof-keys).
+    name: 'shared-proof-keys',
+    plan: () => {
+      const cli = `${process.execPath} ${path.join(root, 'bin/teamrun.js')}`;
+      const senders = [0, 1, 2].map((n) => ({
+        key: `sender-${n}`,
+        executor: { kind: 'shell' as const, command: `${cli} send --to sink '{"n":${n}}' >/dev/null` },
+      }));
+      return {
+        name: 'fixture-shared-proof-keys',
+        teammates: 3,
+        governance: { operators: ['ops'] },
+        tasks: [
+          ...senders,
+          {
+            key: 'sink',
+            dependsOn: senders.map((t) => t.key),
+            executor: { kind: 'shell', command: 'cat "$TEAMRUN_INBOX"' },
+          },
+        ],
+      };
+    },
+    drive: (ctx) => ctx.startWorker(),
+  },
+  {
     name: 'retry',
     plan: () => ({
       name: 'fixture-retry',

@@ -4,6 +4,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@
 import type { AcquireVerdict, AttemptProof, LedgerExtendVerdict, SettleVerdict } from '../contract';
 import { BATCH_DEADLINE_MS, LedgerBatcher } from './batcher';
 import { InFlightLimit } from '../sdk/in-flight';
+import { Introductions } from './introductions';
 import { CONFIRMATIONS_BUSY } from '../team/governance';
 import { ledgerWorkflowId } from '../plan/requests/ledger';
 import { LedgerSquatted, ledgerHandle, registerWithLedger, updateLedger } from './handle';
@@ -41,8 +42,11 @@ export function createLedgerActivities(deps: {
   // This worker's updates of one ledger, registrations and farewells with the batches: a few at a time (10 runs
   // registering at once, beside four batches, met ConcurrentLimit on the ledger in bench section 12).
   const toLedgers = new InFlightLimit();
+  const introductions = new Introductions();
   const inTurn = <T>(ledgerId: string, what: string, send: () => Promise<T>) =>
-    toLedgers.run(ledgerId, Date.now() + BATCH_DEADLINE_MS, `ledger ${ledgerId}: ${what}`, send);
+    introductions.send(ledgerId, () =>
+      toLedgers.run(ledgerId, Date.now() + BATCH_DEADLINE_MS, `ledger ${ledgerId}: ${what}`, send),
+    );
   // This worker's acquires, extensions and settlements of one ledger go together, a few batches in flight at a time.
   const batcher = new LedgerBatcher({
     batch: (ledgerId, items, signal) =>

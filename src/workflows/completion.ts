@@ -25,7 +25,8 @@ import { completedOutcome } from '../team/completion';
 import { isPlainObject } from '../team/foreign-activity';
 import type { AttemptOutcome } from '../team/types';
 import { confirmAttemptRequest } from './stop-channel';
-import { SIGNED_COMPLETIONS, keyConfirmed, signedByConfirmedKey } from './signed-proofs';
+import { SIGNED_COMPLETIONS, keyConfirmed, signatureHolds, signedByConfirmedKey } from './signed-proofs';
+import { SHARED_PROOF_KEYS, confirmingKey, keyBeingConfirmed } from './proof-keys';
 
 /** Runs whose history began before completions were confirmed take every result as it comes (replay). */
 export const COMPLETION_CONFIRMED = 'teamrun-completion-confirmed';
@@ -112,12 +113,25 @@ async function unconfirmed(
   const { signingKey } = parsed.data;
   const signed = signingKey !== undefined && patched(SIGNED_COMPLETIONS);
   if (signed && signedByConfirmedKey(run, parsed.data, request)) return null;
+  // Under a key its messages confirmed, or its queue's key being confirmed now (proof-keys.ts): no round trip.
+  const known = () => signedByConfirmedKey(run, parsed.data, request, true);
+  if (signed && patched(SHARED_PROOF_KEYS)) {
+    if (known()) return null;
+    const pending = keyBeingConfirmed(run, parsed.data);
+    if (pending) {
+      await pending;
+      if (known()) return null;
+    }
+  }
   try {
     const asked = signed ? { ...request, signingKey } : request;
-    if (await confirmAttemptRequest(parsed.data, asked, { rethrowCancellation: true })) {
-      if (signed) keyConfirmed(run, parsed.data, request);
-      return null;
-    }
+    const signs = signed && signatureHolds(parsed.data, request);
+    const yes = await confirmingKey(run, parsed.data, signs, async () => {
+      const said = await confirmAttemptRequest(parsed.data, asked, { rethrowCancellation: true });
+      if (said && signed) keyConfirmed(run, parsed.data, request);
+      return said;
+    });
+    if (yes) return null;
     return `worker queue ${parsed.data.queue} did not confirm it`;
   } catch (err) {
     if (!isCancellation(err)) throw err;

@@ -26,6 +26,7 @@ import { LEDGER_ABORT_CONFIRMED, type LedgerExtensions } from '../ledger/run-led
 import { attemptRunningSignal, confirmAttemptRequest } from './stop-channel';
 import { askParent, mayAskParent, oneAskAtATime, registerChildCarve } from './child-budget';
 import { SIGNED_ASKS, SignedAsks } from './signed-asks';
+import { SHARED_PROOF_KEYS, confirmingKey, keyBeingConfirmed } from './proof-keys';
 
 /** What an update calls: its validator's check and the rule that applies it. */
 export interface UpdateRule<Ret, Request> {
@@ -222,20 +223,33 @@ export function registerHandlers(run: TeamRun, ledger?: LedgerExtensions, asks =
     const ask = { workflowId: workflowInfo().workflowId, key, fencingToken: Number(fencingToken), message };
     // Runs recorded before messages were signed confirmed each as sent, without its anchor.
     const anchor = attempt.signingKey && patched(SIGNED_ASKS) ? askAnchor(message, sent) : undefined;
-    if (anchor !== undefined) {
-      // Two copies in one activation pass their validators together: the handler decides which one is the message.
+    // Two copies in one activation pass their validators together: the handler decides which one is the message.
+    const takenOnSignature = () => {
       if (asks.taken(attempt.nonce)) throw copied(message, attempt.nonce);
-      if (asks.take(attempt, ask, anchor, Date.now())) return;
+      return asks.take(attempt, ask, anchor!, Date.now());
+    };
+    if (anchor !== undefined) {
+      if (takenOnSignature()) return;
+      // Its queue's key is being confirmed: checked on its signature once it is (proof-keys.ts).
+      const pending = patched(SHARED_PROOF_KEYS) ? keyBeingConfirmed(run, attempt) : null;
+      if (pending) {
+        await pending;
+        if (takenOnSignature()) return;
+      }
     }
     confirmations.begin(attempt, run.attemptQueue(key, fencingToken));
     let yes = false;
     try {
       const signed = anchor === undefined ? {} : { anchor, signingKey: attempt.signingKey };
-      yes = await confirmAttemptRequest(attempt, { ...ask, ...signed });
+      const signs = anchor !== undefined && asks.signs(attempt, ask, anchor);
+      yes = await confirmingKey(run, attempt, signs, async () => {
+        const said = await confirmAttemptRequest(attempt, { ...ask, ...signed });
+        if (said && anchor !== undefined) asks.confirmed(attempt, ask, anchor);
+        return said;
+      });
     } finally {
       confirmations.end(attempt, yes);
     }
-    if (yes && anchor !== undefined) asks.confirmed(attempt, ask, anchor);
     if (!yes) {
       throw ApplicationFailure.nonRetryable(
         `forbidden: ${message}: could not confirm the request came from the attempt of "${key}" ` +

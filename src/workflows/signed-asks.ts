@@ -38,8 +38,15 @@ export interface CarriedAsks {
 export class SignedAsks {
   private readonly doors: SignedDoors;
 
-  constructor(carried?: CarriedAsks) {
-    this.doors = new SignedDoors(carried);
+  /**
+   * `keys`: where the run keeps the keys its messages confirmed, and the keys its results confirmed, which it also
+   * trusts from patch `teamrun-shared-proof-keys` on (proof-keys.ts); absent, keys of these doors' own.
+   */
+  constructor(
+    carried?: CarriedAsks,
+    keys?: { keys: Map<string, string>; also: () => ReadonlyMap<string, string> | null },
+  ) {
+    this.doors = new SignedDoors(carried, keys);
   }
 
   /** A nonce remembered (taken on its signature, or confirmed): the message is a copy. */
@@ -50,6 +57,11 @@ export class SignedAsks {
   /** Whether the message, bound to its request by `anchor`, is taken on its signature at `now`. */
   take(proof: AttemptProof, ask: Ask, anchor: string, now: number): boolean {
     return this.doors.take(proof, textOf(proof, ask, anchor), now);
+  }
+
+  /** Whether the message's signature holds under the key its proof names (trusted or not). */
+  signs(proof: AttemptProof, ask: Ask, anchor: string): boolean {
+    return this.doors.signs(proof, textOf(proof, ask, anchor));
   }
 
   /** The worker confirmed the message by the round trip: its key is its queue's, its nonce remembered. */

@@ -15,30 +15,34 @@ import { z } from 'zod';
 import { PROOF_NONCE_TTL_MS, signedProofText, type ConfirmAttemptRequest } from '../activities/interface';
 import type { AttemptProof } from '../contract';
 import { AttemptProofSchema } from '../plan/requests/caller';
+import { MAX_SIGNING_KEYS, proofKeysOf, rememberKey } from './proof-keys';
+
+export { MAX_SIGNING_KEYS } from './proof-keys';
 
 /** Runs recorded before they checked signatures confirmed every result with its worker (replay). */
 export const SIGNED_COMPLETIONS = 'teamrun-signed-completions';
 
 type Request = Omit<ConfirmAttemptRequest, 'nonce' | 'signingKey'>;
 
-/** Per run (its TeamRun): the signing key each worker queue confirmed as its own. */
-const confirmedKeys = new WeakMap<object, Map<string, string>>();
-
-/** Whether the proof is signed under the key its queue's worker confirmed, and the signature holds for `request`. */
-export function signedByConfirmedKey(run: object, proof: AttemptProof, request: Request): boolean {
-  const key = confirmedKeys.get(run)?.get(proof.queue);
-  return key !== undefined && key === proof.signingKey && signatureHolds(proof, request);
+/**
+ * Whether the proof is signed under the key its queue's worker confirmed, and the signature holds for `request`:
+ * a key a result confirmed, or (`shared`, proof-keys.ts) one a message confirmed.
+ */
+export function signedByConfirmedKey(run: object, proof: AttemptProof, request: Request, shared = false): boolean {
+  const { results, asks } = proofKeysOf(run);
+  const key = proof.signingKey;
+  const known = key !== undefined && (results.get(proof.queue) === key || (shared && asks.get(proof.queue) === key));
+  return known && signatureHolds(proof, request);
 }
 
 /** The worker on the proof's queue said yes to this request and its key: the key is the queue's, if it signed. */
 export function keyConfirmed(run: object, proof: AttemptProof, request: Request): void {
   if (!proof.signingKey || !signatureHolds(proof, request)) return;
-  let keys = confirmedKeys.get(run);
-  if (!keys) confirmedKeys.set(run, (keys = new Map()));
-  keys.set(proof.queue, proof.signingKey);
+  rememberKey(proofKeysOf(run).results, proof.queue, proof.signingKey);
 }
 
-function signatureHolds(proof: AttemptProof, request: Request): boolean {
+/** Whether the proof's signature holds for `request` under the key it names (whoever that key is). */
+export function signatureHolds(proof: AttemptProof, request: Request): boolean {
   if (!proof.signingKey || !proof.signature) return false;
   return signatureValid(signedProofText(request, proof.nonce), proof.signature, proof.signingKey);
 }
@@ -47,8 +51,6 @@ function signatureHolds(proof: AttemptProof, request: Request): boolean {
 export const SIGNATURE_FRESH_MS = 30_000;
 /** Nonces a workflow remembers at once; past it, requests are confirmed by the round trip. */
 export const MAX_SIGNED_NONCES = 4_096;
-/** Worker queues whose key a workflow remembers (the oldest confirmed first forgotten). */
-export const MAX_SIGNING_KEYS = 256;
 /** A nonce's memory: as long as its worker would confirm it, in the workflow's time. */
 const REMEMBER_MS = PROOF_NONCE_TTL_MS + SIGNATURE_FRESH_MS;
 
@@ -85,10 +87,22 @@ export type SignedText = (signedAt: number) => string;
 export class SignedDoors {
   private readonly keys: Map<string, string>;
   private readonly nonces: Map<string, number>;
+  private readonly also: () => ReadonlyMap<string, string> | null;
 
-  constructor(carried?: Partial<SignedDoorsSnapshot>) {
-    this.keys = new Map(carried?.keys?.slice(-MAX_SIGNING_KEYS));
+  constructor(
+    carried?: Partial<SignedDoorsSnapshot>,
+    /** Where the doors keep their keys (a run's, proof-keys.ts), and other keys they also trust, if any. */
+    shared?: { keys: Map<string, string>; also: () => ReadonlyMap<string, string> | null },
+  ) {
+    this.keys = shared?.keys ?? new Map();
+    for (const [queue, key] of carried?.keys?.slice(-MAX_SIGNING_KEYS) ?? []) this.keys.set(queue, key);
     this.nonces = new Map(carried?.nonces?.slice(-MAX_SIGNED_NONCES));
+    this.also = shared?.also ?? (() => null);
+  }
+
+  /** Whether `key` is the one `queue` confirmed (here, or where the doors also look). */
+  private trusts(queue: string, key: string): boolean {
+    return this.keys.get(queue) === key || this.also()?.get(queue) === key;
   }
 
   /** A nonce remembered (taken on its signature, or confirmed): the request is a copy. */
@@ -100,11 +114,19 @@ export class SignedDoors {
   take(proof: AttemptProof, text: SignedText, now: number): boolean {
     const { signingKey, signature, signedAt, queue, nonce } = proof;
     if (!signingKey || !signature || signedAt === undefined) return false;
-    if (this.keys.get(queue) !== signingKey || Math.abs(now - signedAt) > SIGNATURE_FRESH_MS) return false;
+    if (Math.abs(now - signedAt) > SIGNATURE_FRESH_MS || !this.trusts(queue, signingKey)) return false;
     if (this.nonces.has(nonce) || !this.room(now)) return false;
     if (!signatureValid(text(signedAt), signature, signingKey)) return false;
     this.nonces.set(nonce, signedAt + REMEMBER_MS);
     return true;
+  }
+
+  /** Whether the proof's signature holds for `text` under the key it names (trusted or not). */
+  signs(proof: AttemptProof, text: SignedText): boolean {
+    const { signingKey, signature, signedAt } = proof;
+    return (
+      !!signingKey && !!signature && signedAt !== undefined && signatureValid(text(signedAt), signature, signingKey)
+    );
   }
 
   /**
@@ -116,9 +138,7 @@ export class SignedDoors {
     if (!signingKey || !signature || signedAt === undefined) return;
     if (!signatureValid(text(signedAt), signature, signingKey)) return;
     this.nonces.set(nonce, signedAt + REMEMBER_MS);
-    this.keys.delete(queue);
-    this.keys.set(queue, signingKey);
-    if (this.keys.size > MAX_SIGNING_KEYS) this.keys.delete(this.keys.keys().next().value!);
+    rememberKey(this.keys, queue, signingKey);
   }
 
   /** What continue-as-new carries at `now`: the keys, and the nonces not yet forgettable. */

@@ -27,6 +27,7 @@ import { LinkedRunAborts } from './coordinated';
 import { RecentLinks } from './details';
 import { registerHandlers } from './handlers';
 import { SignedAsks, carriedAsks, type CarriedAsks } from './signed-asks';
+import { SHARED_PROOF_KEYS, proofKeysOf } from './proof-keys';
 import { IdleHooks } from './idle-hooks';
 import { Publisher } from './publish';
 import { handOver } from './stop-channel';
@@ -69,7 +70,11 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
   const linked = new LinkedRunAborts(run);
   const taskAsks = new ParentTaskAsks(run);
 
-  const asks = new SignedAsks(carriedAsks(input));
+  const keys = proofKeysOf(run);
+  const asks = new SignedAsks(carriedAsks(input), {
+    keys: keys.asks,
+    also: () => (patched(SHARED_PROOF_KEYS) ? keys.results : null),
+  });
   registerHandlers(run, ledger ?? undefined, asks);
   // Attempts the previous run carried over (src/team/handover.ts) run on: re-attach to them first.
   for (const adoption of run.adoptions()) attempts.adopt(adoption);

@@ -104,4 +104,49 @@ describe("an attempt's messages taken on its worker's signature (shared dev serv
     const reader = result.tasks.find((t) => t.key === 'reader')!;
     expect((reader.output as Array<{ body: { n: number } }>).map((m) => m.body.n)).toEqual([1, 2, 3, 4, 5]);
   });
+
+  it("confirms a worker's key once for a governed run's messages and results, sent together", async () => {
+    const worker = await workerForTest();
+    const senders = 6;
+    const plan: TeamPlanInput = {
+      name: 'signed-asks-together',
+      teammates: senders,
+      // A governed run takes no result as anybody's word: each is confirmed, or signed under a confirmed key.
+      governance: { operators: ['ops'] },
+      tasks: [
+        // Six attempts start together, each sends a message at once and ends: six messages and six results arrive
+        // while the worker's key is first being confirmed.
+        ...Array.from({ length: senders }, (_, n) => ({
+          key: `sender-${n}`,
+          executor: {
+            kind: 'shell' as const,
+            command: `${CLI} send --to sink '{"n":${n}}' >/dev/null`,
+            timeoutMs: 60_000,
+          },
+        })),
+        {
+          key: 'sink',
+          dependsOn: Array.from({ length: senders }, (_, n) => `sender-${n}`),
+          executor: { kind: 'shell', command: 'echo "::teamrun-output::$(cat "$TEAMRUN_INBOX")"', timeoutMs: 60_000 },
+        },
+      ],
+    };
+    const handle = await runForTest(plan, worker);
+    const result = await handle.result();
+    expect(result.status).toBe('succeeded');
+    const sink = result.tasks.find((t) => t.key === 'sink')!;
+    const got = (sink.output as Array<{ body: { n: number } }>).map((m) => m.body.n).sort();
+    expect(got).toEqual([0, 1, 2, 3, 4, 5]);
+    const events = (await handle.fetchHistory()).events ?? [];
+    const confirmed = events
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a?.activityType?.name === 'confirmAttemptRequest')
+      .map((a) => (defaultPayloadConverter.fromPayload(a!.input!.payloads![0]) as { message: string }).message);
+    console.log(
+      `[signed-asks] ${senders} messages and ${senders + 1} results; confirmed by a round trip: ${confirmed.join(', ')}`,
+    );
+    // One round trip confirms the worker's key; the messages sent meanwhile wait for it, and every result is taken
+    // under the key the messages confirmed (proof-keys.ts).
+    expect(confirmed).toEqual(['sendMessage']);
+  });
 });

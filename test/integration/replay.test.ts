@@ -41,7 +41,7 @@ async function replay(histories: Array<{ workflowId: string; history: unknown }>
 }
 
 describe('replaying recorded team runs with the current workflow code', () => {
-  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue, a retried refused addition, an agent's journal (closed by its run's end too) and messages taken on signature", () => {
+  it("has a recorded success, retry, lease expiry, adjudicated lease loss, a stop through the worker's stop queue, a retried refused addition, an agent's journal (closed by its run's end too), messages taken on signature and a key confirmed once for messages and results", () => {
     expect(fixtures.map((f) => [f.name, f.status])).toEqual([
       ['agent-run-failed-journal', 'completed'],
       ['agent-run-failed', 'failed'],
@@ -51,6 +51,7 @@ describe('replaying recorded team runs with the current workflow code', () => {
       ['lease-adjudicated', 'succeeded'],
       ['lease-expiry', 'succeeded'],
       ['retry', 'succeeded'],
+      ['shared-proof-keys', 'succeeded'],
       ['signed-asks', 'succeeded'],
       ['spawn-cycle-retried', 'failed'],
       ['success', 'succeeded'],
@@ -70,6 +71,9 @@ describe('replaying recorded team runs with the current workflow code', () => {
     // Its journal, recorded before the proofs (no patch marker): each step an update, applied as it was then.
     expect(types('agent-steer-journal')).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
     expect(types('agent-steer-journal')).not.toContain('EVENT_TYPE_MARKER_RECORDED');
+    // Three messages and four results of a governed run, sent together: one round trip confirmed the worker's key.
+    const shared = JSON.stringify(fixtures.find((f) => f.name === 'shared-proof-keys')!.history);
+    expect(shared.split('"confirmAttemptRequest"')).toHaveLength(2);
     expect(types('interrupt-stop')).toEqual(
       expect.arrayContaining(['EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED', 'EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED']),
     );
