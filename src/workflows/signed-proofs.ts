@@ -10,12 +10,12 @@
  * asked about as before, and a worker says no to what it did not sign. Workflow code: deterministic, no Node imports
  * (the verification is @noble/curves', pure JavaScript).
  */
-import { ed25519 } from '@noble/curves/ed25519';
 import { z } from 'zod';
 import { PROOF_NONCE_TTL_MS, signedProofText, type ConfirmAttemptRequest } from '../activities/interface';
 import type { AttemptProof } from '../contract';
 import { AttemptProofSchema } from '../plan/requests/caller';
 import { MAX_SIGNING_KEYS, proofKeysOf, rememberKey } from './proof-keys';
+import { signatureValid, trustedSignatureValid } from './ed25519-verify';
 
 export { MAX_SIGNING_KEYS } from './proof-keys';
 
@@ -32,7 +32,7 @@ export function signedByConfirmedKey(run: object, proof: AttemptProof, request: 
   const { results, asks } = proofKeysOf(run);
   const key = proof.signingKey;
   const known = key !== undefined && (results.get(proof.queue) === key || (shared && asks.get(proof.queue) === key));
-  return known && signatureHolds(proof, request);
+  return known && trustedSignatureValid(signedProofText(request, proof.nonce), proof.signature ?? '', key);
 }
 
 /** The worker on the proof's queue said yes to this request and its key: the key is the queue's, if it signed. */
@@ -116,7 +116,7 @@ export class SignedDoors {
     if (!signingKey || !signature || signedAt === undefined) return false;
     if (Math.abs(now - signedAt) > SIGNATURE_FRESH_MS || !this.trusts(queue, signingKey)) return false;
     if (this.nonces.has(nonce) || !this.room(now)) return false;
-    if (!signatureValid(text(signedAt), signature, signingKey)) return false;
+    if (!trustedSignatureValid(text(signedAt), signature, signingKey)) return false;
     this.nonces.set(nonce, signedAt + REMEMBER_MS);
     return true;
   }
@@ -156,32 +156,4 @@ export class SignedDoors {
   private forget(now: number): void {
     for (const [nonce, until] of this.nonces) if (until <= now) this.nonces.delete(nonce);
   }
-}
-
-/** Whether `signature` (base64url) is the Ed25519 signature of `text` under `key` (raw, base64url). */
-export function signatureValid(text: string, signature: string, key: string): boolean {
-  try {
-    return ed25519.verify(base64url(signature), new TextEncoder().encode(text), base64url(key), { zip215: false });
-  } catch {
-    return false;
-  }
-}
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** Bytes of unpadded base64url (the schema checked the alphabet and the length). */
-function base64url(text: string): Uint8Array {
-  const bytes = new Uint8Array(Math.floor((text.length * 6) / 8));
-  let bits = 0;
-  let value = 0;
-  let at = 0;
-  for (const char of text) {
-    value = (value << 6) | ALPHABET.indexOf(char);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes[at++] = (value >> bits) & 0xff;
-    }
-  }
-  return bytes;
 }
