@@ -125,6 +125,8 @@ export interface LedgerRegisterVerdict {
   idempotent?: true;
   exhausted: string | null;
   tree: LedgerTreeGrant;
+  /** The answer to the first block asked with the registration (`block`), as an acquire's. */
+  block?: AcquireVerdict;
 }
 
 /**

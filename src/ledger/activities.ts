@@ -71,19 +71,29 @@ export function createLedgerActivities(deps: {
     },
   });
   return {
-    async ledgerRegister({ ledgerId, workflowId, name, spawns, firstRunId }) {
-      ownRun({ workflowId });
+    async ledgerRegister({ ledgerId, workflowId, name, spawns, firstRunId, block }) {
+      ownRun({ workflowId, ...(block ? { attemptId: block.attemptId } : {}) });
+      if (block) ownRun({ workflowId: block.workflowId });
       const taskQueue = deps.workflowQueue ?? Context.current().info.taskQueue;
-      const request = () =>
+      const request = (withBlock: boolean) =>
         proven(ledgerId, 'register', {
           workflowId,
           name,
           ...(spawns === undefined ? {} : { spawns }),
           ...(firstRunId === undefined ? {} : { firstRunId }),
+          ...(withBlock && block ? { block } : {}),
         });
-      const registered = inTurn(ledgerId, 'register', () =>
-        whileBusy(() => registerWithLedger(client, ledgerId, request(), { taskQueue })),
-      );
+      const send = (withBlock: boolean) =>
+        inTurn(ledgerId, 'register', () =>
+          whileBusy(() => registerWithLedger(client, ledgerId, request(withBlock), { taskQueue })),
+        );
+      // A ledger of an earlier version takes no block with a registration (its schema refuses the field): the run
+      // registers without it, and asks for the block as before.
+      const registered = send(true).catch((err: unknown) => {
+        if (!block || !(err instanceof WorkflowUpdateFailedError) || !/block/.test(String(err.cause?.message)))
+          throw err;
+        return send(false);
+      });
       const verdict = await heartbeating(registered).catch((err) => {
         // Asking again cannot help: the run stops, naming the workflow that holds its ledger's id.
         if (err instanceof LedgerSquatted)
@@ -94,7 +104,13 @@ export function createLedgerActivities(deps: {
           });
         throw err;
       });
-      return { exhausted: verdict.exhausted, ...(verdict.tree ? { tree: verdict.tree } : {}) };
+      const taken = verdict.block?.ok ? verdict.block : null;
+      const blockAnswer = taken ? { expiresAt: taken.expiresAt, ...(taken.block ? { block: taken.block } : {}) } : null;
+      return {
+        exhausted: verdict.exhausted,
+        ...(verdict.tree ? { tree: verdict.tree } : {}),
+        ...(block ? { block: blockAnswer } : {}),
+      };
     },
 
     async ledgerAcquire({ ledgerId, refuseRecovery, once, ...request }) {

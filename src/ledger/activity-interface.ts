@@ -16,7 +16,9 @@ export interface LedgerActivities {
     name: string;
     spawns?: number;
     firstRunId?: string;
-  }): Promise<{ exhausted: string | null; tree?: LedgerTreeGrant }>;
+    /** The run's first block, asked in the same update (answered in `block`: null when refused or not taken). */
+    block?: AcquireRequest;
+  }): Promise<{ exhausted: string | null; tree?: LedgerTreeGrant; block?: LedgerBlockAnswer | null }>;
   /**
    * A slot for one attempt. A wait (`max-concurrent`, or reservations holding the rest) throws
    * the retryable `TeamLedgerBusy`, so Temporal's retry policy backs off; a spent limit throws
@@ -25,7 +27,7 @@ export interface LedgerActivities {
    */
   ledgerAcquire(
     input: { ledgerId: string; refuseRecovery?: boolean; once?: boolean } & AcquireRequest,
-  ): Promise<{ expiresAt: number; block?: { slots: number; reservation: { tokens: number; usd: number } } }>;
+  ): Promise<LedgerBlockAnswer>;
   /**
    * Grows a running attempt's slot by an extension its run granted it. A refusal never waits (the attempt spends
    * meanwhile): it throws the non-retryable `TeamLedgerRefused` with `{ reason }`, as does a ledger whose workflow
@@ -78,4 +80,10 @@ export interface LedgerRefusalDetails {
    */
   reason: string;
   message: string;
+}
+
+/** A granted slot's answer: until when the ledger holds it, and a block's slots and reservation. */
+export interface LedgerBlockAnswer {
+  expiresAt: number;
+  block?: { slots: number; reservation: { tokens: number; usd: number } };
 }

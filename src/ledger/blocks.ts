@@ -13,7 +13,7 @@
  * settles: fail closed). Workflow code: deterministic, no Node imports; the books are block-book.ts's.
  */
 import { CancellationScope, log, proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
-import type { LedgerActivities } from './activity-interface';
+import type { LedgerActivities, LedgerBlockAnswer } from './activity-interface';
 import {
   addReservations,
   blockActivityId,
@@ -29,7 +29,7 @@ import {
   type BlockBook,
 } from './block-book';
 import type { AttemptOutcome, Reservation } from '../team/types';
-import { MAX_BLOCK_SLOTS, type SettleRequest } from '../plan/requests/ledger';
+import { MAX_BLOCK_SLOTS, type AcquireRequest, type SettleRequest } from '../plan/requests/ledger';
 import { attemptUsage } from './run-ledger-api';
 import { controlQueue } from '../workflows/stop-channel';
 
@@ -62,11 +62,16 @@ export type AskLedgerExtend = (
 
 /** A block's activities are named by its id's uuid (the id holds the run's workflow id, up to 1,000 characters). */
 
+/** Sends a block's request some other way than its own acquire (with the run's registration): its answer, or null. */
+export type SendBlock = (request: AcquireRequest | undefined) => Promise<LedgerBlockAnswer | null>;
+
 export class RunBlocks {
   private readonly blocks = new Set<Block>();
   private readonly memberOf = new Map<string, Block>();
   private waiting: Waiter[] = [];
   private asking = false;
+  /** Sends the next ask (`withNextAsk`): the run's registration, carrying its first block. */
+  private nextAskBy: SendBlock | null = null;
 
   constructor(
     private readonly ledgerId: string,
@@ -116,11 +121,24 @@ export class RunBlocks {
     return block.id;
   }
 
+  /**
+   * Whether an ask is about to be sent: the attempts this activation launched wait for a block. `send` then sends it
+   * (called once, with no request if every waiter was stopped meanwhile); false when none is, and `send` is not kept.
+   */
+  withNextAsk(send: SendBlock): boolean {
+    if (!this.asking || this.nextAskBy) return false;
+    this.nextAskBy = send;
+    return true;
+  }
+
   /** Asks the ledger for one block for the attempts waiting now (those of this activation join before it is sent). */
   private async ask(): Promise<void> {
     this.asking = true;
     await Promise.resolve();
     const asked = this.waiting.splice(0, MAX_BLOCK_SLOTS).filter((w) => !w.cancelled);
+    const sendBy = this.nextAskBy;
+    this.nextAskBy = null;
+    if (sendBy && !asked.length) void sendBy(undefined);
     let block: Block | null = null;
     if (asked.length) {
       const id = `${this.workflowId}/block/${uuid4()}`;
@@ -134,17 +152,10 @@ export class RunBlocks {
         retry: { initialInterval: '200ms', backoffCoefficient: 1.5, maximumInterval: '2s', maximumAttempts: 5 },
         summary: `ledger ${this.ledgerId}: block of ${asked.length} slots`,
       });
+      const request = { attemptId: id, workflowId: this.workflowId, reservation, leaseMs, slots: asked.length };
       // Not the first waiter's to cancel: every waiter's, and a granted block is settled even if none joins it.
       const answer = await CancellationScope.nonCancellable(() =>
-        ledgerAcquire({
-          ledgerId: this.ledgerId,
-          attemptId: id,
-          workflowId: this.workflowId,
-          reservation,
-          leaseMs,
-          slots: asked.length,
-          once: true,
-        }),
+        sendBy ? sendBy(request) : ledgerAcquire({ ledgerId: this.ledgerId, ...request, once: true }),
       ).catch(() => null);
       if (answer?.block) {
         block = { ...newBlockBook(id, answer.block, answer.expiresAt - leaseMs / 2), growing: null };

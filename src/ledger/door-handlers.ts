@@ -12,6 +12,8 @@ import { TeamControlError } from '../plan/requests/control';
 import { AttemptConfirmations } from '../team/governance';
 import { confirmAttemptRequest } from '../workflows/stop-channel';
 import { ledgerRequestDigest, workerCallRefusal, type WorkerCall } from './doors';
+
+export { refuseOthersBlock } from './doors';
 import { LEDGER_SIGNED_PATCH, SignedLedgerDoors, type SignedDoorsSnapshot, type SignedUpdate } from './signed-doors';
 
 /** Marks a ledger whose worker updates are confirmed with their worker (histories before it apply them as sent). */

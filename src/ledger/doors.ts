@@ -8,7 +8,8 @@
  */
 import { sha256, toHex } from '../agent/sha256';
 import type { AttemptProof } from '../contract';
-import { ledgerWorkflowId, type LedgerCaller } from '../plan/requests/ledger';
+import { ApplicationFailure } from '@temporalio/common';
+import { ledgerWorkflowId, type LedgerCaller, type RegisterRequest } from '../plan/requests/ledger';
 import type { OperatorRefusal } from './operators';
 
 /** The updates a run's worker sends, and what each does, as a refusal names it. */
@@ -72,4 +73,11 @@ export function workerCallRefusal(
       `ledger ${ledgerId}: ${call} needs the proof of the team run's worker that sends it (only a run's ledger ` +
       `activities ${WORKER_CALLS[call]}); ${who}`,
   };
+}
+
+/** A block asked with a registration is the registering run's: one naming another run is refused, nothing recorded. */
+export function refuseOthersBlock({ workflowId, block }: RegisterRequest): void {
+  if (!block || block.workflowId === workflowId) return;
+  const message = `the block asked with the registration of ${workflowId} names run ${block.workflowId}`;
+  throw ApplicationFailure.nonRetryable(`forbidden: ${message}`, 'forbidden');
 }

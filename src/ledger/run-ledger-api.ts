@@ -42,3 +42,19 @@ export function attemptUsage(outcome: AttemptOutcome, bound: Reservation | null)
   if (bound) return { inputTokens: bound.tokens, costUsd: bound.usd, model: '(lost attempt, charged its bound)' };
   return ('usage' in outcome ? outcome.usage : undefined) ?? null;
 }
+
+/** Runs on blocks recorded before their first block was asked with their registration registered first (replay). */
+export const LEDGER_REGISTER_BLOCK = 'teamrun-ledger-register-block';
+/** Runs recorded before a governed run asked its ledger whether it sent an abort naming it took the abort as sent. */
+export const LEDGER_ABORT_CONFIRMED = 'teamrun-ledger-abort-confirmed';
+/** Runs recorded before the ledger granted extensions never asked it: their histories replay without the call. */
+export const LEDGER_EXTENSIONS = 'teamrun-ledger-extensions';
+/** Runs recorded before a slot held the attempt's grant asked the ledger to hold its estimate: they replay so. */
+export const LEDGER_HOLDS_GRANT = 'teamrun-ledger-holds-grant';
+/** Runs recorded before scopes were held on the ledger took them in the run only: they replay so. */
+export const LEDGER_SCOPES = 'teamrun-ledger-scopes';
+/**
+ * Runs recorded before a ledger bounded its runs' additions, depth, wall clock and model calls (ledger/tree.ts) did
+ * not ask it: they replay so.
+ */
+export const LEDGER_TREE = 'teamrun-ledger-tree';

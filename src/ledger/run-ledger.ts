@@ -7,18 +7,24 @@ import type { AttemptOutcome, Claim, Reservation } from '../team/types';
 import type { LedgerAbortAnswer } from '../team/governance';
 import { controlQueue } from '../workflows/stop-channel';
 import { RunBlocks } from './blocks';
-import { AttemptNotStarted, attemptUsage, type LedgerExtensions } from './run-ledger-api';
+import { registration, sendRegistration } from './run-registration';
+import {
+  AttemptNotStarted,
+  attemptUsage,
+  LEDGER_EXTENSIONS,
+  LEDGER_HOLDS_GRANT,
+  LEDGER_SCOPES,
+  type LedgerExtensions,
+} from './run-ledger-api';
 
-export { AttemptNotStarted, type LedgerExtensions } from './run-ledger-api';
+export {
+  AttemptNotStarted,
+  LEDGER_ABORT_CONFIRMED,
+  LEDGER_REGISTER_BLOCK,
+  LEDGER_TREE,
+  type LedgerExtensions,
+} from './run-ledger-api';
 
-/** Registration outlives a ledger that is briefly unreachable; a run does not start without it. */
-const registration = () =>
-  proxyActivities<LedgerActivities>({
-    ...controlQueue(),
-    startToCloseTimeout: '30s',
-    heartbeatTimeout: '10s',
-    retry: { initialInterval: '1s', maximumInterval: '10s' },
-  });
 /** A run that finishes gives up unregistering after a while: the ledger forgets unreachable runs anyway. */
 const farewell = () =>
   proxyActivities<LedgerActivities>({
@@ -33,20 +39,6 @@ const farewell = () =>
 const EXTEND_WITHIN_MS = 30_000;
 /** Less than this left of the attempt's wait: the ledger is not asked, the extension refused as unreachable. */
 const MIN_EXTEND_MS = 1_000;
-
-/** Runs recorded before a governed run asked its ledger whether it sent an abort naming it took the abort as sent. */
-export const LEDGER_ABORT_CONFIRMED = 'teamrun-ledger-abort-confirmed';
-/** Runs recorded before the ledger granted extensions never asked it: their histories replay without the call. */
-const LEDGER_EXTENSIONS = 'teamrun-ledger-extensions';
-/** Runs recorded before a slot held the attempt's grant asked the ledger to hold its estimate: they replay so. */
-const LEDGER_HOLDS_GRANT = 'teamrun-ledger-holds-grant';
-/** Runs recorded before scopes were held on the ledger took them in the run only: they replay so. */
-const LEDGER_SCOPES = 'teamrun-ledger-scopes';
-/**
- * Runs recorded before a ledger bounded its runs' additions, depth, wall clock and model calls (ledger/tree.ts) did
- * not ask it: they replay so.
- */
-export const LEDGER_TREE = 'teamrun-ledger-tree';
 
 /** What the run records of its ledger: a wait for recovery (`ledger:waiting`, `ledger:admitted`) and its scopes. */
 export type LedgerRunEvent = (claim: Claim, type: string, fields: Record<string, unknown>) => void;
@@ -77,6 +69,8 @@ export class RunLedger implements LedgerExtensions {
   private nextAbort: { since: number; apply: (answer: LedgerAbortAnswer) => void } | null = null;
   /** The run's blocks of slots (`budget.ledgerBlocks`); null: a slot each. */
   private readonly blocks: RunBlocks | null;
+  /** The registration to come or in flight (`registersNext`): an attempt's own slot waits for it. */
+  private registration: { done: Promise<void>; end: () => void } | null = null;
 
   constructor(
     readonly id: string,
@@ -119,13 +113,21 @@ export class RunLedger implements LedgerExtensions {
    * or an older worker answered).
    */
   async register(tree?: { spawns: number; firstRunId: string }): Promise<LedgerTreeGrant | null> {
-    const answer = await registration().ledgerRegister({
-      ledgerId: this.id,
-      workflowId: this.workflowId,
-      name: this.name,
-      ...tree,
-    });
-    return answer.tree ?? null;
+    const request = { ledgerId: this.id, workflowId: this.workflowId, name: this.name, ...tree };
+    const registered = sendRegistration(registration(), request, this.blocks);
+    try {
+      return (await registered).tree ?? null;
+    } finally {
+      this.registration?.end();
+      this.registration = null;
+    }
+  }
+
+  /** The run launches its first attempts before it registers (`register`, in the same activation): they wait for it. */
+  registersNext(): void {
+    let end = () => {};
+    const done = new Promise<void>((resolve) => (end = resolve));
+    this.registration = { done, end };
   }
 
   /** What `runTask` needs to keep the slot (its block's, once admitted into one): a renewal every TTL. */
@@ -148,6 +150,7 @@ export class RunLedger implements LedgerExtensions {
         .catch((err: unknown) => this.notStarted(err));
       if (joined) return CancellationScope.current().consideredCancelled ? this.notStarted(null) : start();
     }
+    if (this.registration) await this.registration.done;
     this.asked.set(claim.leaseId, holds);
     try {
       // Its scopes are the slot's from here: the event says so, and the settlement's says when they were freed.

@@ -30,7 +30,7 @@ import {
   parseLedgerRequest,
 } from '../plan/requests/ledger';
 import * as lm from './messages';
-import { WorkerDoors } from './door-handlers';
+import { WorkerDoors, refuseOthersBlock } from './door-handlers';
 import { carriedDoors, type SignedDoorsSnapshot } from './signed-doors';
 import { BatchRequestSchema, applyBatch, batchRefusals } from './batch';
 import { detailsOnQuery } from '../sdk/details-on-query';
@@ -45,10 +45,9 @@ const CONTINUE_AS_NEW_AT_EVENTS = 4_000;
 const MIN_CONTINUE_AS_NEW_AT_EVENTS = 100;
 
 /**
- * `budgetLedger`: one shared budget for many team runs (one workflow per ledger id). Runs
- * acquire a slot before each attempt and settle it after; a charge that crosses a hard limit,
- * or an operator's `abortAll`, sends `abortRun` to every registered run. It runs until
- * cancelled or terminated, handing over to a fresh history with continue-as-new.
+ * `budgetLedger`: one shared budget for many team runs (one workflow per ledger id). Runs acquire a slot before each
+ * attempt and settle it after; a charge that crosses a hard limit, or an operator's `abortAll`, sends `abortRun` to
+ * every registered run. It runs until cancelled or terminated, handing over to a fresh history with continue-as-new.
  */
 export async function budgetLedger(input: lm.BudgetLedgerInput): Promise<void> {
   const ledger = begin(input);
@@ -230,10 +229,15 @@ function registerHandlers(
   const doors = new WorkerDoors(() => ({ id: ledger.id, operators: ledger.operators }), carried);
   setHandler(
     lm.ledgerRegisterUpdate,
-    (request) => doors.handle('register', request, RegisterRequestSchema, (r) => ledger.register(r, now())),
+    (request) =>
+      doors.handle('register', request, RegisterRequestSchema, ({ block, ...registration }) => {
+        const verdict = ledger.register(registration, now());
+        return block ? { ...verdict, block: ledger.acquire(block, now()) } : verdict;
+      }),
     {
-      validator: (request) => void doors.check('register', request, RegisterRequestSchema),
-      description: "Register a team run, so a cascade abort reaches it: { workflowId, name?, proof } (its worker's)",
+      validator: (request) => refuseOthersBlock(doors.check('register', request, RegisterRequestSchema)),
+      description:
+        'Register a run (a cascade abort reaches it), then take its first block: { workflowId, block?, proof }',
     },
   );
   setHandler(

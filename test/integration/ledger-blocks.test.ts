@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, inject, it } from 'vitest';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { adjudicationsQuery } from '../../src/workflows/messages';
 import * as msg from '../../src/workflows/messages';
 import { ledgerStatus } from '../../src/ledger/client';
@@ -83,6 +85,24 @@ describe('runs taking their ledger slots in blocks (shared dev server)', () => {
       used: { tokens: 28, attempts: 4 },
       counters: { acquired: 1, settled: 1 },
     });
+    // The block was asked with the run's registration: one ledger call before its first attempt, not two.
+    const scheduled = ((await handle.fetchHistory()).events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a !== null && a !== undefined)
+      .map((a) => ({
+        type: a.activityType?.name,
+        input: defaultPayloadConverter.fromPayload(a.input!.payloads![0]) as { block?: { slots?: number } },
+      }));
+    expect(scheduled.map((a) => a.type).slice(0, 2)).toEqual(['ledgerRegister', msg.ACTIVITY_TYPE]);
+    expect(scheduled[0].input.block?.slots).toBe(4);
+    expect(scheduled.filter((a) => a.type === 'ledgerAcquire')).toEqual([]);
+    // Its history replays with the same code (the attempts launched before the registration, behind their patch).
+    const replayed = Worker.runReplayHistory(
+      { workflowBundle: { codePath: inject('workflowBundle') }, replayName: 'blocks-with-registration' },
+      await handle.fetchHistory(),
+      handle.workflowId,
+    );
+    await expect(replayed).resolves.toBeUndefined();
   });
 
   it('settle their blocks before the run continues as new, and charge every attempt once across it', async () => {

@@ -10,7 +10,8 @@ import {
   newBlockBook,
   nextGrowth,
 } from '../../src/ledger/block-book';
-import type { LedgerLimits } from '../../src/plan/requests/ledger';
+import { RegisterRequestSchema, type LedgerLimits } from '../../src/plan/requests/ledger';
+import { refuseOthersBlock } from '../../src/ledger/doors';
 
 const T0 = 1_700_000_000_000;
 const LEASE = 4_000;
@@ -166,5 +167,27 @@ describe("a block's books on the run's side (src/ledger/block-book.ts)", () => {
     expect(growsAhead(book)).toBe(false);
     enterBlock(book, 'b', { tokens: 0, usd: 0.4 });
     expect(growsAhead(book)).toBe(true);
+  });
+});
+
+describe('a block asked with a registration (src/ledger/doors.ts refuseOthersBlock)', () => {
+  const block = {
+    attemptId: 'run-1/block/b',
+    workflowId: 'run-1',
+    reservation: { tokens: 0, usd: 0 },
+    leaseMs: 60_000,
+  };
+
+  it("takes the registering run's own block, and refuses one naming another run", () => {
+    expect(() => refuseOthersBlock({ workflowId: 'run-1', block: { ...block, slots: 3 } })).not.toThrow();
+    expect(() => refuseOthersBlock({ workflowId: 'run-1' })).not.toThrow();
+    expect(() => refuseOthersBlock({ workflowId: 'run-2', block: { ...block, slots: 3 } })).toThrow(
+      /forbidden: the block asked with the registration of run-2 names run run-1/,
+    );
+  });
+
+  it('parses only a block that names its slots, in the registration schema', () => {
+    expect(RegisterRequestSchema.safeParse({ workflowId: 'run-1', block }).success).toBe(false);
+    expect(RegisterRequestSchema.safeParse({ workflowId: 'run-1', block: { ...block, slots: 2 } }).success).toBe(true);
   });
 });

@@ -59,21 +59,6 @@ const reservation = z.object({ tokens: z.number().nonnegative(), usd: z.number()
 /** `<who>` in the ledger's records: an operator's name. */
 const actor = z.string().min(1).max(200);
 
-export const RegisterRequestSchema = z
-  .object({
-    workflowId,
-    name: z.string().max(200).optional(),
-    /** The share of the ledger's `maxSpawnedTasks` the run asks to hold while it is registered. */
-    spawns: z.number().int().min(0).max(LEDGER_TREE_MAX.spawnedTasks).optional(),
-    /**
-     * The run id of the run's first execution (Temporal's, kept across continue-as-new): a workflow started later
-     * under the same workflow id is another run, not this one registering again.
-     */
-    firstRunId: z.string().min(1).max(200).optional(),
-  })
-  .strict();
-export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
-
 export const UnregisterRequestSchema = z
   .object({
     workflowId,
@@ -115,6 +100,26 @@ export const AcquireRequestSchema = z
   })
   .strict();
 export type AcquireRequest = z.infer<typeof AcquireRequestSchema>;
+
+export const RegisterRequestSchema = z
+  .object({
+    workflowId,
+    name: z.string().max(200).optional(),
+    /** The share of the ledger's `maxSpawnedTasks` the run asks to hold while it is registered. */
+    spawns: z.number().int().min(0).max(LEDGER_TREE_MAX.spawnedTasks).optional(),
+    /**
+     * The run id of the run's first execution (Temporal's, kept across continue-as-new): a workflow started later
+     * under the same workflow id is another run, not this one registering again.
+     */
+    firstRunId: z.string().min(1).max(200).optional(),
+    /**
+     * The run's first block of slots, asked with its registration (src/ledger/blocks.ts): taken once the run is
+     * registered, in the same update, and answered beside the registration. Its `workflowId` is the run's own.
+     */
+    block: AcquireRequestSchema.refine((block) => block.slots !== undefined, 'a block names its slots').optional(),
+  })
+  .strict();
+export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 
 export const SettleRequestSchema = z
   .object({
