@@ -72,8 +72,8 @@ export function createLedgerActivities(deps: {
   });
   return {
     async ledgerRegister({ ledgerId, workflowId, name, spawns, firstRunId, block }) {
-      ownRun({ workflowId, ...(block ? { attemptId: block.attemptId } : {}) });
-      if (block) ownRun({ workflowId: block.workflowId });
+      ownRun({ workflowId });
+      if (block) ownRun(block);
       const taskQueue = deps.workflowQueue ?? Context.current().info.taskQueue;
       const request = (withBlock: boolean) =>
         proven(ledgerId, 'register', {
@@ -90,8 +90,7 @@ export function createLedgerActivities(deps: {
       // A ledger of an earlier version takes no block with a registration (its schema refuses the field): the run
       // registers without it, and asks for the block as before.
       const registered = send(true).catch((err: unknown) => {
-        if (!block || !(err instanceof WorkflowUpdateFailedError) || !/block/.test(String(err.cause?.message)))
-          throw err;
+        if (!block || !refusedBlockField(err)) throw err;
         return send(false);
       });
       const verdict = await heartbeating(registered).catch((err) => {
@@ -232,6 +231,12 @@ function refusalOf(err: unknown, retryable: (reason: string, wait: boolean) => b
   const details = cause.details?.[0] as { reason: string; retryable: boolean } | undefined;
   const reason = details?.reason ?? 'max-concurrent';
   return refusal(reason, retryable(reason, details?.retryable ?? true), cause.message);
+}
+
+/** A ledger of an earlier version refused a registration's `block` field as unknown (its strict schema's words). */
+export function refusedBlockField(err: unknown): boolean {
+  if (!(err instanceof WorkflowUpdateFailedError)) return false;
+  return /Unrecognized keys?: .*"block"/.test(String(err.cause?.message));
 }
 
 /** `send`'s answer, sent again (each time with a new proof: `send` draws it) while the ledger answers `busy`. */

@@ -7,13 +7,17 @@
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type { AttemptProof } from '../contract';
 import type { ZodType } from 'zod';
-import { ledgerCallerOf, ledgerWorkflowId, parseLedgerRequest, LedgerRequestError } from '../plan/requests/ledger';
+import {
+  LedgerRequestError,
+  RegisterRequestSchema,
+  ledgerCallerOf,
+  ledgerWorkflowId,
+  parseLedgerRequest,
+} from '../plan/requests/ledger';
 import { TeamControlError } from '../plan/requests/control';
 import { AttemptConfirmations } from '../team/governance';
 import { confirmAttemptRequest } from '../workflows/stop-channel';
-import { ledgerRequestDigest, workerCallRefusal, type WorkerCall } from './doors';
-
-export { refuseOthersBlock } from './doors';
+import { ledgerRequestDigest, refuseOthersBlock, workerCallRefusal, type WorkerCall } from './doors';
 import { LEDGER_SIGNED_PATCH, SignedLedgerDoors, type SignedDoorsSnapshot, type SignedUpdate } from './signed-doors';
 
 /** Marks a ledger whose worker updates are confirmed with their worker (histories before it apply them as sent). */
@@ -51,6 +55,11 @@ export class WorkerDoors {
     if (caller.proof && this.signed.taken(caller.proof.nonce)) throw copied(id, call, caller.proof);
     failing(() => this.confirmations.check({ attempt: caller.proof, request }, `ledger ${id}: ${call}`));
     return request;
+  }
+
+  /** The validator's part for a registration: as `check`, and a block it carries is the registering run's. */
+  checkRegistration(payload: unknown): void {
+    refuseOthersBlock(this.check('register', payload, RegisterRequestSchema));
   }
 
   /**

@@ -70,7 +70,7 @@ export class RunLedger implements LedgerExtensions {
   /** The run's blocks of slots (`budget.ledgerBlocks`); null: a slot each. */
   private readonly blocks: RunBlocks | null;
   /** The registration to come or in flight (`registersNext`): an attempt's own slot waits for it. */
-  private registration: { done: Promise<void>; end: () => void } | null = null;
+  private pendingRegistration: { done: Promise<void>; end: () => void } | null = null;
 
   constructor(
     readonly id: string,
@@ -118,8 +118,8 @@ export class RunLedger implements LedgerExtensions {
     try {
       return (await registered).tree ?? null;
     } finally {
-      this.registration?.end();
-      this.registration = null;
+      this.pendingRegistration?.end();
+      this.pendingRegistration = null;
     }
   }
 
@@ -127,7 +127,7 @@ export class RunLedger implements LedgerExtensions {
   registersNext(): void {
     let end = () => {};
     const done = new Promise<void>((resolve) => (end = resolve));
-    this.registration = { done, end };
+    this.pendingRegistration = { done, end };
   }
 
   /** What `runTask` needs to keep the slot (its block's, once admitted into one): a renewal every TTL. */
@@ -150,7 +150,7 @@ export class RunLedger implements LedgerExtensions {
         .catch((err: unknown) => this.notStarted(err));
       if (joined) return CancellationScope.current().consideredCancelled ? this.notStarted(null) : start();
     }
-    if (this.registration) await this.registration.done;
+    if (this.pendingRegistration) await this.pendingRegistration.done;
     this.asked.set(claim.leaseId, holds);
     try {
       // Its scopes are the slot's from here: the event says so, and the settlement's says when they were freed.

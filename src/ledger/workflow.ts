@@ -30,7 +30,7 @@ import {
   parseLedgerRequest,
 } from '../plan/requests/ledger';
 import * as lm from './messages';
-import { WorkerDoors, refuseOthersBlock } from './door-handlers';
+import { WorkerDoors } from './door-handlers';
 import { carriedDoors, type SignedDoorsSnapshot } from './signed-doors';
 import { BatchRequestSchema, applyBatch, batchRefusals } from './batch';
 import { detailsOnQuery } from '../sdk/details-on-query';
@@ -235,7 +235,7 @@ function registerHandlers(
         return block ? { ...verdict, block: ledger.acquire(block, now()) } : verdict;
       }),
     {
-      validator: (request) => refuseOthersBlock(doors.check('register', request, RegisterRequestSchema)),
+      validator: (request) => doors.checkRegistration(request),
       description:
         'Register a run (a cascade abort reaches it), then take its first block: { workflowId, block?, proof }',
     },

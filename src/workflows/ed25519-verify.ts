@@ -71,7 +71,7 @@ function keyPoint(key: string): KeyPoint {
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** Bytes of unpadded base64url (the schema checked the alphabet and the length). */
-export function base64url(text: string): Uint8Array {
+function base64url(text: string): Uint8Array {
   const bytes = new Uint8Array(Math.floor((text.length * 6) / 8));
   let bits = 0;
   let value = 0;

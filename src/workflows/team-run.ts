@@ -36,7 +36,6 @@ import { TaskSpans } from './task-spans';
 import { ParentTaskAsks } from './child-budget';
 import { LEDGER_REGISTER_BLOCK, LEDGER_TREE, RunLedger } from '../ledger/run-ledger';
 
-/** What `teamRun` takes: a plan, or (from continue-as-new) the snapshot of the run so far. */
 /** A plan; or, from the run's own continue-as-new, its state and the nonces of its signed messages (signed-asks.ts). */
 export type TeamRunInput = TeamPlanInput | { continued: PackedSnapshot | TeamRunSnapshot; asks?: CarriedAsks };
 
@@ -83,14 +82,14 @@ export async function teamRun(input: TeamRunInput): Promise<RunResult> {
 
   return CancellationScope.nonCancellable(async () => {
     if (ledger) {
-      const asks = { spawns: run.ledgerSpawnAsk(), firstRunId: workflowInfo().firstExecutionRunId };
+      const share = { spawns: run.ledgerSpawnAsk(), firstRunId: workflowInfo().firstExecutionRunId };
       // A run on blocks launches its first attempts first: their block is asked with the registration, one ledger
       // call before its first attempt instead of two (ledger/run-ledger.ts). They start once both are answered.
       if (run.ledgerBlocks && patched(LEDGER_REGISTER_BLOCK)) {
         ledger.registersNext();
         for (const claim of run.claim(Date.now())) attempts.launch(claim);
       }
-      const grant = await ledger.register(ledgerTree ? asks : undefined);
+      const grant = await ledger.register(ledgerTree ? share : undefined);
       if (ledgerTree) run.ledgerRegistered(ledger.id, grant, Date.now());
     }
     const deadline = run.wallDeadline();

@@ -10,7 +10,10 @@ import {
   newBlockBook,
   nextGrowth,
 } from '../../src/ledger/block-book';
-import { RegisterRequestSchema, type LedgerLimits } from '../../src/plan/requests/ledger';
+import { RegisterRequestSchema, parseLedgerRequest, type LedgerLimits } from '../../src/plan/requests/ledger';
+import { refusedBlockField } from '../../src/ledger/activities';
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { refuseOthersBlock } from '../../src/ledger/doors';
 
 const T0 = 1_700_000_000_000;
@@ -189,5 +192,33 @@ describe('a block asked with a registration (src/ledger/doors.ts refuseOthersBlo
   it('parses only a block that names its slots, in the registration schema', () => {
     expect(RegisterRequestSchema.safeParse({ workflowId: 'run-1', block }).success).toBe(false);
     expect(RegisterRequestSchema.safeParse({ workflowId: 'run-1', block: { ...block, slots: 2 } }).success).toBe(true);
+  });
+});
+
+describe("a registration's block sent to a ledger of an earlier version (src/ledger/activities.ts)", () => {
+  it('knows the refusal of the unknown field, as the older schema words it, from any other refusal', () => {
+    const older = RegisterRequestSchema.omit({ block: true });
+    const refusedAs = (payload: unknown) => {
+      try {
+        parseLedgerRequest(older, payload, 'register');
+      } catch (err) {
+        const cause = ApplicationFailure.nonRetryable((err as Error).message, 'invalid_request');
+        return new WorkflowUpdateFailedError('update failed', cause);
+      }
+      throw new Error('the older schema took it');
+    };
+    const block = {
+      attemptId: 'run-1/block/b',
+      workflowId: 'run-1',
+      reservation: { tokens: 0, usd: 0 },
+      leaseMs: 60_000,
+    };
+    expect(refusedBlockField(refusedAs({ workflowId: 'run-1', block: { ...block, slots: 2 } }))).toBe(true);
+    expect(refusedBlockField(refusedAs({ workflowId: 'run-1', name: 'x'.repeat(201) }))).toBe(false);
+    const forbidden = ApplicationFailure.nonRetryable(
+      'forbidden: the block asked with ... names run run-2',
+      'forbidden',
+    );
+    expect(refusedBlockField(new WorkflowUpdateFailedError('update failed', forbidden))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Introductions } from '../../src/ledger/introductions';
 
 /** A send that answers when told to, counting when it was sent. */
@@ -11,7 +11,12 @@ function held(sent: string[], name: string) {
   return { send, answer: (ok: boolean) => answer(ok) };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Every promise chain started so far has run: one turn of the event loop, no clock. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("a worker's first update to a ledger goes alone (src/ledger/introductions.ts)", () => {
   it('holds the others until the first is answered, then sends them at once; another ledger is not held', async () => {
@@ -53,14 +58,15 @@ describe("a worker's first update to a ledger goes alone (src/ledger/introductio
   });
 
   it('sends an update beside an introduction that is not answered within the wait', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const intro = new Introductions(100);
     const sent: string[] = [];
     const [first, second] = ['first', 'second'].map((n) => held(sent, n));
     void intro.send('L', first.send);
     void intro.send('L', second.send);
-    await settle();
+    await vi.advanceTimersByTimeAsync(99);
     expect(sent).toEqual(['first']);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await vi.advanceTimersByTimeAsync(1);
     expect(sent).toEqual(['first', 'second']);
   });
 });
